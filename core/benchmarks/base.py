@@ -1,0 +1,76 @@
+"""What every benchmark definition provides, so shared code asks the benchmark instead of branching on its name."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from core.question import Question
+
+
+@dataclass(frozen=True)
+class Dimension:
+    """A field results are broken down by. `values` fixes the display order; unknown labels get their own row."""
+
+    key: str
+    label: str
+    values: tuple[str, ...] = ()
+
+    def order(self, seen: set[str]) -> list[str]:
+        """Known values first (those present), then any unknown label in sorted order."""
+        known = [v for v in self.values if v in seen]
+        return known + sorted(seen - set(self.values))
+
+
+@dataclass(frozen=True)
+class Mode:
+    """A way of asking the benchmark: MCQ, multi-binary, or the single default mode."""
+
+    key: str
+    label: str
+    grouped: bool = False  # multi-binary: pairs sharing a group count as one question
+
+
+class Benchmark:
+    """Base for one benchmark's facts. Subclasses set the class attributes and override the hooks."""
+
+    name: str = ""
+    title: str = ""
+    modes: tuple[Mode, ...] = ()
+    dimensions: tuple[Dimension, ...] = ()
+    # Pairs of dimension keys reported as a cross table (Video-MME: duration x each).
+    cross_dimensions: tuple[tuple[str, str], ...] = ()
+    # Keys of the lmms-eval metric dict that identify this benchmark's sample logs.
+    metric_keys: tuple[str, ...] = ()
+
+    def mode(self, key: str | None) -> Mode:
+        """The named mode, or the first one when none is named."""
+        if key is None:
+            return self.modes[0]
+        for mode in self.modes:
+            if mode.key == key:
+                return mode
+        raise KeyError(f"{self.name} has no mode {key!r}; choose one of {[m.key for m in self.modes]}")
+
+    def letters(self, mode: str) -> tuple[str, ...]:
+        """The answer letters a question of this mode may take when its options do not say."""
+        raise NotImplementedError
+
+    def dimension(self, key: str) -> Dimension:
+        for dim in self.dimensions:
+            if dim.key == key:
+                return dim
+        return Dimension(key, key.replace("_", " ").title())
+
+    def question_from_record(self, record: Mapping[str, Any], mode: str) -> Question:
+        """Build a Question from one dataset or result record in this benchmark's schema."""
+        raise NotImplementedError
+
+    def group_id(self, question_id: str, mode: str) -> str:
+        """The benchmark question a row belongs to; only grouped modes differ from the id itself."""
+        return question_id
+
+    def in_overall(self, question: Question) -> bool:
+        """Whether a question counts towards the headline "All" figure."""
+        return True
