@@ -1,0 +1,118 @@
+"""H.264 writer on PyAV: real test videos and the demo set's clips come from here.
+
+Why a writer at all: tests and the demo generator need real MP4 files that decord decodes exactly like a dataset's
+videos, so we encode libx264 yuv420p (the most common layout in the benchmarks) rather than faking a decoder.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from fractions import Fraction
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from core.errors import InputError
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    import av
+    import numpy as np
+
+_VFR_TIME_BASE = Fraction(1, 90000)  # the MPEG clock: fine enough for any pts_seconds
+
+
+def _rate(fps: float) -> Fraction:
+    """A rational frame rate (25 -> 25/1, 29.97 -> 2997/100) that PyAV accepts."""
+    if not fps > 0:
+        raise InputError("write_h264", f"fps must be positive, got {fps!r}")
+    return Fraction(str(fps)).limit_denominator(100000)
+
+
+def _check_frame(path: Path, index: int, frame: np.ndarray, shape: tuple[int, ...] | None) -> tuple[int, ...]:
+    """Reject frames libx264 yuv420p cannot take (odd sizes) and frames that change size mid-stream."""
+    if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype.name != "uint8":
+        raise InputError(str(path), f"frame {index} must be uint8 (H, W, 3), got {frame.dtype} {frame.shape}")
+    height, width = frame.shape[:2]
+    if height % 2 or width % 2:
+        raise InputError(str(path), f"frame {index} is {width}x{height}; yuv420p needs an even width and height")
+    if shape is not None and frame.shape != shape:
+        raise InputError(str(path), f"frame {index} is {frame.shape}, earlier frames were {shape}")
+    return frame.shape
+
+
+def write_h264(
+    path: str | Path,
+    frames: Iterable[np.ndarray],
+    fps: float,
+    *,
+    gop: int = 250,
+    crf: int = 28,
+    pts_seconds: Sequence[float] | None = None,
+    preset: str = "veryfast",
+) -> Path:
+    """Encode RGB uint8 frames (H, W, 3) as an H.264 (libx264, yuv420p) MP4 and return its path.
+
+    `gop` is the keyframe interval, `crf` the quality (lower = better). `pts_seconds` gives each frame's
+    presentation time for a variable-frame-rate video (strictly increasing, one per frame); without it frame i is
+    shown at i / fps. One encoder thread and no scene-cut keyframes keep the output byte-identical run to run.
+    """
+    import av
+
+    path = Path(path)
+    rate = _rate(fps)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with av.open(str(path), mode="w", format="mp4") as container:
+        stream = container.add_stream("libx264", rate=rate)
+        stream.pix_fmt = "yuv420p"
+        stream.codec_context.thread_count = 1
+        stream.codec_context.thread_type = "NONE"
+        stream.options = {"crf": str(crf), "preset": preset, "g": str(gop), "keyint_min": str(gop),
+                          "sc_threshold": "0", "threads": "1"}
+        time_base = _VFR_TIME_BASE if pts_seconds is not None else 1 / rate
+        stream.codec_context.time_base = time_base
+        stream.time_base = time_base
+        count = _encode_all(container, stream, path, frames, pts_seconds)
+    if count == 0:
+        path.unlink(missing_ok=True)
+        raise InputError(str(path), "no frames to write")
+    return path
+
+
+def _encode_all(
+    container: av.container.OutputContainer,
+    stream: av.video.stream.VideoStream,
+    path: Path,
+    frames: Iterable[np.ndarray],
+    pts_seconds: Sequence[float] | None,
+) -> int:
+    """Feed every frame to the encoder, then flush it; returns the number of frames written."""
+    from av import VideoFrame
+
+    shape = None
+    count = 0
+    last_pts = -1
+    for count, frame in enumerate(frames, start=1):
+        index = count - 1
+        shape = _check_frame(path, index, frame, shape)
+        if count == 1:
+            stream.height, stream.width = shape[:2]
+        video_frame = VideoFrame.from_ndarray(frame, format="rgb24")
+        video_frame.pts = _pts(path, index, pts_seconds, last_pts)
+        last_pts = video_frame.pts
+        container.mux(stream.encode(video_frame))
+    if pts_seconds is not None and count != len(pts_seconds):
+        raise InputError(str(path), f"{len(pts_seconds)} pts_seconds for {count} frames")
+    if count:
+        container.mux(stream.encode(None))
+    return count
+
+
+def _pts(path: Path, index: int, pts_seconds: Sequence[float] | None, last_pts: int) -> int:
+    """Frame `index`'s pts in the stream's time base: its index at a constant rate, else its time in 1/90000 s."""
+    if pts_seconds is None:
+        return index
+    if index >= len(pts_seconds):
+        raise InputError(str(path), f"more frames than the {len(pts_seconds)} pts_seconds given")
+    pts = round(pts_seconds[index] / _VFR_TIME_BASE)
+    if pts <= last_pts:
+        raise InputError(str(path), f"pts_seconds must increase strictly; frame {index} is at {pts_seconds[index]}")
+    return pts
