@@ -1,1 +1,1 @@
-"""MathReel's Gradio web app: one module per tab; every number it shows comes from core."""
+"""The MathReel web app: Gradio Blocks, one module per tab, rendering what core computes."""

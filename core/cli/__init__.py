@@ -9,7 +9,9 @@ import sys
 from core.errors import MathReelError
 
 # Command name -> module with `register(subparsers)` and `run(args) -> int`.
-COMMANDS: dict[str, str] = {}
+COMMANDS: dict[str, str] = {
+    "serve": "core.cli.serve",
+}
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,38 @@
+"""`mathreel serve`: start the web app on the embedded demo set or a data directory."""
+
+from __future__ import annotations
+
+import argparse
+import os
+from pathlib import Path
+
+from core.errors import InputError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="start the MathReel web app",
+        description="Start the MathReel web app (Browse, Score). Without --data it serves the embedded demo set.",
+    )
+    parser.add_argument("--data", type=Path, default=None, help="dataset folder (default: MATHREEL_DATA or the demo)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=7860, help="port to listen on (default: 7860)")
+    parser.add_argument("--share", action="store_true", help="also open a public Gradio share link (needs internet)")
+    parser.add_argument("--max-file-size", default="50mb", help="largest upload accepted, e.g. 50mb (default: 50mb)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.data is not None and not args.data.is_dir():
+        raise InputError(str(args.data), "not a directory (give the dataset folder to --data)")
+    # Before gradio is imported: no telemetry or version check reaches the internet.
+    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    from webapp.app import launch
+    from webapp.settings import Settings
+
+    settings = Settings(
+        data_dir=args.data, host=args.host, port=args.port, share=args.share, max_file_size=args.max_file_size
+    )
+    launch(settings, block=True)
+    return 0

@@ -1,0 +1,98 @@
+"""The app shell: builds the tabs listed in TABS and launches Gradio with tight serving limits.
+
+Tabs are modules exposing `TAB = TabSpec(...)`; adding a tab (ask, judge) is one line in TABS.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from webapp.context import AppContext, DatasetCache, TabSpec
+from webapp.settings import Settings
+
+if TYPE_CHECKING:
+    import gradio as gr
+
+# Tab modules in display order; each exposes `TAB: TabSpec`. Browse comes first: later tabs link into it.
+TABS: list[str] = ["webapp.browse", "webapp.score"]
+
+CSS = """
+#mathreel-title h1 { margin-bottom: 0; }
+.frame-gallery .caption-label { white-space: normal !important; font-size: 0.8rem; line-height: 1.2; }
+#browse-options p, #browse-steps li { font-size: 1rem; }
+.error-box { border: 1px solid var(--error-border-color, #ef4444); border-radius: 8px; padding: 0.5rem 1rem;
+             background: var(--error-background-fill, #fef2f2); }
+"""
+
+
+def tab_specs(modules: list[str] | None = None) -> list[TabSpec]:
+    """The TabSpec of each tab module, in order."""
+    return [importlib.import_module(name).TAB for name in (modules or TABS)]
+
+
+def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Blocks:
+    """The whole app as one Blocks. Holds no user data: each tab keeps it in gr.State."""
+    import gradio as gr
+
+    specs = tabs if tabs is not None else tab_specs()
+    with gr.Blocks(
+        title="MathReel",
+        analytics_enabled=False,
+        delete_cache=(settings.cache_seconds, settings.cache_seconds),
+    ) as app:
+        gr.Markdown(
+            "# MathReel\nBrowse VideoMathQA, Video-MME and MathVerse the way the model sees them, "
+            "and score prediction files with confidence intervals.",
+            elem_id="mathreel-title",
+        )
+        with gr.Tabs(elem_id="mathreel-tabs") as tab_container:
+            context = AppContext(settings=settings, datasets=DatasetCache(settings), tabs=tab_container)
+            for spec in specs:
+                with gr.Tab(spec.label, id=spec.id, elem_id=f"tab-{spec.id}"):
+                    spec.build(context)
+    app.queue(max_size=settings.queue_size, default_concurrency_limit=settings.browse_concurrency)
+    return app
+
+
+def served_paths(settings: Settings) -> list[str]:
+    """The only directories the server may serve files from: the dataset and the frame cache."""
+    paths = [settings.data_root()]
+    try:
+        from core.media.frames import default_cache_dir
+    except ImportError:  # core.media.frames not landed: no frame cache to serve yet
+        pass
+    else:
+        paths.append(Path(default_cache_dir()))
+    return [str(p.resolve()) for p in paths]
+
+
+def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
+    """Start the server on settings.host:port. With block=False the call returns once it answers."""
+    os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    import gradio as gr
+
+    app = build_app(settings)
+    paths = served_paths(settings)
+    # Served straight from disk instead of hashed and copied into Gradio's cache per request: an
+    # hour-long video would otherwise be read in full on every question switch.
+    gr.set_static_paths(paths)
+    app.launch(
+        server_name=settings.host,
+        server_port=settings.port,
+        share=settings.share,
+        allowed_paths=paths,
+        max_file_size=settings.max_file_size,
+        ssr_mode=False,
+        show_error=False,
+        footer_links=["settings"],
+        run_history=False,
+        enable_monitoring=False,
+        prevent_thread_lock=not block,
+        quiet=False,
+        css=CSS,
+        theme=gr.themes.Default(),
+    )
+    return app
