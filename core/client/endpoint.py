@@ -1,0 +1,78 @@
+"""Where requests go: one OpenAI-compatible chat endpoint and how to call it.
+
+The API key travels with the endpoint because every call needs it, but it is kept out of the
+repr (`field(repr=False)`), out of `to_dict()` (what run files and the app store), and out of
+every error message; `describe()` is what messages name instead.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from core.errors import InputError
+
+DEFAULT_BASE_URL = "https://api.openai.com/v1"
+DEFAULT_KEY_ENV = "OPENAI_API_KEY"
+BASE_URL_ENV = "OPENAI_BASE_URL"
+# Servers that need no key (vLLM, SGLang, Ollama) still get a bearer header; this is vLLM's convention.
+NO_KEY = "EMPTY"
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    """An OpenAI-compatible chat completions endpoint plus the generation and retry settings for it.
+
+    temperature 0 by default, because benchmark runs must be repeatable. `max_attempts` counts the
+    first try: 4 means up to three retries, and only 429, 5xx and timeouts are retried.
+    """
+
+    base_url: str
+    model: str
+    api_key: str = field(default="", repr=False, compare=False)
+    temperature: float = 0.0
+    max_tokens: int | None = 1024
+    timeout_s: float = 120.0
+    max_attempts: int = 4
+    backoff_s: float = 1.0  # first retry waits about this long; each retry doubles it, plus jitter
+    max_backoff_s: float = 60.0  # cap on any single wait, Retry-After included
+
+    def __post_init__(self) -> None:
+        if not self.base_url.startswith(("http://", "https://")):
+            raise InputError("endpoint", f"base URL {self.base_url!r} must start with http:// or https://")
+        if not self.model.strip():
+            raise InputError("endpoint", "no model name given")
+        if self.max_attempts < 1:
+            raise InputError("endpoint", f"max_attempts must be at least 1, not {self.max_attempts}")
+        if self.timeout_s <= 0:
+            raise InputError("endpoint", f"timeout must be positive, not {self.timeout_s}")
+
+    @classmethod
+    def from_env(
+        cls,
+        model: str,
+        base_url: str | None = None,
+        *,
+        api_key: str | None = None,
+        key_env: str = DEFAULT_KEY_ENV,
+        **settings: Any,
+    ) -> Endpoint:
+        """An endpoint whose key and base URL fall back to the environment (`key_env`, OPENAI_BASE_URL)."""
+        url = base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
+        key = api_key if api_key is not None else os.environ.get(key_env, "")
+        return cls(base_url=url.rstrip("/"), model=model, api_key=key, **settings)
+
+    def describe(self) -> str:
+        """How messages name this endpoint: the model and the base URL, never the key."""
+        return f"model {self.model!r} at {self.base_url}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every setting except the key, for run files, logs and the app's state."""
+        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "api_key"}
+
+    def redact(self, text: str) -> str:
+        """`text` with the key blanked out, for anything a server sent back that we want to show."""
+        if self.api_key and self.api_key != NO_KEY:
+            return text.replace(self.api_key, "[API key]")
+        return text
