@@ -1,0 +1,10 @@
+"""Answer extraction: choice letters (robust and the two reference extractors), free-form answers, math equality.
+
+Pure functions over strings: no I/O, nothing at import beyond compiling regexes.
+"""
+
+from core.extract.choice import extract_choice
+from core.extract.reference import extract_choice_lmms, extract_choice_official
+from core.extract.types import Extraction
+
+__all__ = ["Extraction", "extract_choice", "extract_choice_lmms", "extract_choice_official"]

@@ -1,0 +1,389 @@
+"""The robust choice extractor used everywhere: the letter a response means, or "unparsed" with the reason.
+
+Order of evidence, strongest first:
+1. explicit statements anywhere in the text ("the answer is D", "Answer: B", `\\boxed{C}`, "选 D",
+   "B is correct", "I choose A", "it is D"), the last one winning, so "not A; it is D" reads D;
+   a last statement that hedges ("either A or C") or names a letter outside `letters` is unparsed;
+2. the shape of the response: a bare letter, a first line "B. Walking", a final line "C";
+3. a single parenthesised letter, then the option text itself ("Walking", "It must be 60 degrees").
+
+Capital letters inside words and sentences ("Based", "A man", "the Dog", "I think") are never read, and
+nothing is guessed: when the evidence runs out the result is unparsed with what was seen.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from core.extract.text import boxed_contents, strip_think
+from core.extract.types import Extraction, quote, unparsed
+
+DEFAULT_LETTERS = ("A", "B", "C", "D")
+
+# A whole response that is only a letter with punctuation or markdown: "B", "b.", "(C)", "**D**", "[A]".
+_BARE = re.compile(r"[\s*_`'\"“”‘’(\[{<]*([A-Za-z])[\s*_`'\"“”‘’)\]}>.:,;!。]*")
+_MARKDOWN = re.compile(r"\*\*?|__|`+|^#+\s*", re.M)
+
+# After a letter: not part of a word ("Based", "I'm").
+_NOT_WORD = r"(?![A-Za-z0-9'’])"
+_LETTER = r"[(\[{（]?\s*(?P<l>[A-Za-z])\s*[)\]}）]?" + _NOT_WORD
+_TERMINATOR = re.compile(r"[ \t]*(?:$|[\n.,;:!?)\]}\"'。，；！？：、*])")
+_HEDGE_TAIL = re.compile(r"\s*,?\s*(?i:or|and|/|&)\s*(?:(?i:option|choice)\s+)?[(\[]?[A-Z][)\]]?" + _NOT_WORD)
+
+_VERB = (
+    r"(?:is|was|would\s+be|should\s+be|must\s+be|will\s+be|could\s+be|seems\s+to\s+be|appears\s+to\s+be|=)"
+)
+_ADVERB = r"(?:(?:therefore|thus|clearly|definitely|likely|probably|most\s+likely|indeed|then|so)\s*,?\s+)?"
+_PICK = r"(?:(?i:option|choice|letter|answer)\s*)?"
+
+# "the answer is D", "Answer: B", "correct option would be (C)", "Final answer\nB", "answer is not A".
+_ANSWER_PHRASE = re.compile(
+    r"(?i:\b(?:(?:final|correct|best|right|my|most\s+appropriate|most\s+likely)\s+)?"
+    r"(?:answer(?:\s+(?:to|for)\s+(?:this|the)\s+question)?|option|choice)"
+    r"(?:\s+" + _VERB + r"\s*[:：]?|\s*[:：=]|\s*\n+)\s*" + _ADVERB + r"(?P<neg>not\s+)?)"
+    + _PICK + _LETTER
+)
+# "B is correct", "Option (C) is the best answer", "D is the right choice".
+_IS_CORRECT = re.compile(
+    r"(?<![A-Za-z0-9'’])(?:(?i:option|choice)\s+)?[(\[]?(?P<l>[A-Z])[)\]]?\s+(?i:is|would\s+be|seems\s+to\s+be)\s+"
+    r"(?i:(?:the\s+)?(?:(?:most\s+)?(?:correct|right|best|accurate|appropriate)\b|answer\b))"
+)
+# "I choose B", "I'll go with C", "select (A)".
+_CHOOSE = re.compile(
+    r"(?i:\b(?:choose|chose|select|pick|go\s+with|going\s+with|opt\s+for)\s+(?:the\s+)?)" + _PICK + _LETTER
+)
+# "it is D." -- weak, so the letter must end its clause.
+_PRONOUN = re.compile(
+    r"(?i:\b(?:it|this|that|which)\s*(?:is|'s|’s|must\s+be|should\s+be|would\s+be)\s+" + _ADVERB + r")"
+    + r"(?:(?i:option|choice)\s+)?" + _LETTER
+)
+# Chinese: 答案是 B, 正确答案：C, 答案不是A, 选 D, 故选C, 应选择（B）.
+_CHINESE_ANSWER = re.compile(
+    r"(?:正确答案|最佳答案|最终答案|答案|正确选项|最佳选项)\s*(?:(?P<neg>不是|不为|不应该是)|应该是|应为|应是|是|为|选)?\s*"
+    r"[:：]?\s*(?:选项\s*)?[（(]?\s*(?P<l>[A-Za-z])" + _NOT_WORD
+)
+_CHINESE_CHOOSE = re.compile(
+    r"(?:故选|应选择|应选|选择|我选|选)\s*[:：]?\s*(?:选项\s*)?[（(]?\s*(?P<l>[A-Za-z])" + _NOT_WORD
+)
+# "either A or C", "between B and D": a hedge, never an answer.
+_HEDGE = re.compile(
+    r"(?i:\b(?:either|between|both)\s+)(?:(?i:option|choice)s?\s+)?[(\[]?(?P<l>[A-Z])[)\]]?\s*(?i:or|and|/)\s*"
+    r"(?:(?i:option|choice)\s+)?[(\[]?[A-Z][)\]]?" + _NOT_WORD
+)
+
+# Line shapes: "B. Walking", "(C) 45 degrees", "D) x", "A: text", "B - text".
+_OPTION_LINE = re.compile(r"[(\[]?([A-Z])(?:[)\]]|[.:：]|\s+[-–—])(?:\s|$)")
+_PAREN_LETTER = re.compile(r"[(（]([A-Z])[)）]")
+_STANDALONE = re.compile(r"(?<![A-Za-z0-9'’])[A-Z]" + _NOT_WORD)
+
+_REFUSAL = re.compile(
+    r"(?i:\bi(?:'m|’m| am)\s+(?:sorry|unable|not\s+able)|\bi\s+(?:cannot|can't|can’t|could\s+not|couldn't)\s+"
+    r"(?:determine|answer|see|view|watch|access|tell|help|provide|identify)|\bunable\s+to\s+"
+    r"(?:determine|answer|see|view|watch|access|tell)|\bas\s+an\s+ai\b|\bnot\s+possible\s+to\s+(?:determine|tell|answer)"
+    r"|\bno\s+(?:video|image|frames?)\s+(?:was|were|is|are|has\s+been)\s+(?:provided|shown|attached))"
+    r"|抱歉|无法(?:确定|回答|判断|观看)"
+)
+_SENTENCE_SPLIT = re.compile(r"(?<=[.!?。！？])\s+|\n+")
+_NEGATION = re.compile(r"(?i:\b(?:not|never|no|isn't|isn’t|wasn't|cannot|can't)\b)|不是|并非")
+_TOKENS = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+")
+_UNIT_WORDS = frozenset(
+    {
+        *("degrees", "degree", "deg", "cm", "mm", "m", "km", "meters", "meter", "metres", "metre", "inches", "inch"),
+        *("in", "ft", "feet", "units", "unit", "square", "sq", "cm2", "m2", "cm3", "m3", "seconds", "second", "s"),
+        *("minutes", "minute", "min", "hours", "hour", "h", "kg", "g", "percent"),
+    }
+)
+
+
+@dataclass(frozen=True)
+class _Statement:
+    """One explicit statement found in the text, in reading order."""
+
+    pos: int
+    kind: str  # "answer" | "invalid" | "hedge"
+    letter: str
+    method: str
+    snippet: str
+
+
+def extract_choice(
+    response: str | None,
+    letters: Sequence[str] = DEFAULT_LETTERS,
+    options: Mapping[str, str] | None = None,
+) -> Extraction:
+    """The letter `response` means among `letters`, or unparsed with the reason (never a guess).
+
+    `options` maps letter -> option text (without the letter) so a response that gives only the text
+    ("Walking") can be read.
+    """
+    if not isinstance(response, str) or not response.strip():
+        return unparsed("empty response", "nothing to read")
+    bare = _BARE.fullmatch(response)
+    if bare:
+        return _bare_letter(bare.group(1), letters, response)
+    text, think_note = strip_think(response)
+    if not text.strip():
+        return unparsed("no answer after reasoning", think_note)
+    text = _MARKDOWN.sub("", text)
+    bare = _BARE.fullmatch(text)
+    if bare:
+        return _bare_letter(bare.group(1), letters, text)
+    statements = _statements(text, letters, options)
+    if statements:
+        return _verdict(statements[-1], len(statements), letters)
+    return _fallback(text, letters, options)
+
+
+def _bare_letter(letter: str, letters: Sequence[str], text: str) -> Extraction:
+    upper = letter.upper()
+    if upper in letters:
+        return Extraction(upper, "bare-letter", f"the whole response is the letter: {quote(text)!r}")
+    return unparsed("letter not allowed", f"{upper} is not one of {', '.join(letters)}", "bare-letter")
+
+
+def _verdict(last: _Statement, count: int, letters: Sequence[str]) -> Extraction:
+    where = f"{quote(last.snippet)!r}" + (f" (last of {count} explicit statements)" if count > 1 else "")
+    if last.kind == "answer":
+        return Extraction(last.letter, last.method, f"read {where}")
+    if last.kind == "hedge":
+        return unparsed("hedge", f"the final statement names several letters: {where}", last.method)
+    return unparsed("letter not allowed", f"{last.letter} is not one of {', '.join(letters)}: {where}", last.method)
+
+
+def _statements(text: str, letters: Sequence[str], options: Mapping[str, str] | None) -> list[_Statement]:
+    """Every explicit answer statement in `text`, sorted by position."""
+    found: list[_Statement] = []
+    for pattern, method, strict in _STATEMENT_PATTERNS:
+        for match in pattern.finditer(text):
+            statement = _classify(match, text, letters, method, strict)
+            if statement is not None:
+                found.append(statement)
+    for match in _HEDGE.finditer(text):
+        found.append(_Statement(match.start(), "hedge", "", "hedge", match.group(0)))
+    found.extend(_boxed_statements(text, letters, options))
+    if options:
+        found.extend(_phrase_text_statements(text, found, options))
+    found.sort(key=lambda s: s.pos)
+    return found
+
+
+def _classify(match: re.Match[str], text: str, letters: Sequence[str], method: str, strict: bool) -> _Statement | None:
+    """Turn a pattern match into a statement, or None when the letter is really a word or negated."""
+    if match.groupdict().get("neg"):
+        return None
+    raw = match.group("l")
+    end = match.end()
+    ends_clause = _TERMINATOR.match(text, end) is not None
+    upper = raw.upper()
+    if raw.islower() and not (ends_clause or (upper in letters and raw not in "ai")):
+        return None
+    if upper not in letters:
+        # Lower-case outsiders are words or variables; a capital outsider counts only when it ends a clause.
+        if raw.islower() or not ends_clause:
+            return None
+        return _Statement(match.start(), "invalid", upper, method, match.group(0))
+    if strict and not ends_clause:
+        return None
+    snippet = match.group(0)
+    hedge = _HEDGE_TAIL.match(text, end)
+    if hedge:
+        return _Statement(match.start(), "hedge", upper, method, snippet + hedge.group(0))
+    return _Statement(match.start(), "answer", upper, method, snippet)
+
+
+_STATEMENT_PATTERNS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
+    (_ANSWER_PHRASE, "answer-phrase", False),
+    (_IS_CORRECT, "answer-phrase", False),
+    (_CHOOSE, "answer-phrase", False),
+    (_PRONOUN, "answer-phrase", True),
+    (_CHINESE_ANSWER, "answer-phrase", False),
+    (_CHINESE_CHOOSE, "answer-phrase", False),
+)
+
+
+def _boxed_statements(text: str, letters: Sequence[str], options: Mapping[str, str] | None) -> list[_Statement]:
+    """`\\boxed{B}`, `\\boxed{\\text{B}}`, `\\boxed{(B) Walking}` and `\\boxed{Walking}` as statements."""
+    found = []
+    for pos, content in boxed_contents(text):
+        inner = _unwrap_latex_text(content)
+        letter = _letter_of(inner)
+        if letter is None and options:
+            letter = _match_option_text(inner, options)
+        if letter is None:
+            continue
+        kind = "answer" if letter in letters else "invalid"
+        found.append(_Statement(pos, kind, letter, "boxed", f"\\boxed{{{content}}}"))
+    return found
+
+
+_LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf|textrm|mbox)\s*\{([^{}]*)\}")
+
+
+def _unwrap_latex_text(content: str) -> str:
+    return _LATEX_TEXT.sub(r"\1", content).strip()
+
+
+def _letter_of(inner: str) -> str | None:
+    """The letter of a boxed content that is a bare letter or starts with "B." / "(B)"."""
+    bare = _BARE.fullmatch(inner)
+    if bare and bare.group(1).isupper():
+        return bare.group(1)
+    line = _OPTION_LINE.match(inner)
+    return line.group(1) if line else None
+
+
+# "The answer is Walking." -- an answer phrase followed by option text instead of a letter.
+_PHRASE_REST = re.compile(
+    r"(?i:\b(?:(?:final|correct|best|right)\s+)?(?:answer|option|choice)(?:\s+" + _VERB + r"\s*[:：]?|\s*[:：=])\s*"
+    + _ADVERB + r"(?P<neg>not\s+)?)(?P<rest>[^\n]+)"
+)
+
+
+def _phrase_text_statements(text: str, found: list[_Statement], options: Mapping[str, str]) -> list[_Statement]:
+    """Answer phrases whose object is an option's text rather than its letter."""
+    taken = {s.pos for s in found}
+    result = []
+    for match in _PHRASE_REST.finditer(text):
+        if match.start() in taken or match.group("neg"):
+            continue
+        rest = _first_sentence(match.group("rest"))
+        letter = _match_option_text(rest, options)
+        if letter is not None:
+            result.append(_Statement(match.start(), "answer", letter, "option-text", match.group(0)[:80]))
+    return result
+
+
+def _first_sentence(text: str) -> str:
+    return _SENTENCE_SPLIT.split(text.strip(), maxsplit=1)[0]
+
+
+def _fallback(text: str, letters: Sequence[str], options: Mapping[str, str] | None) -> Extraction:
+    """No explicit statement: read the response's shape, a lone "(B)", then option text."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    listing = len({m.group(1) for line in lines if (m := _OPTION_LINE.match(line))}) >= 2
+    for reader in (_final_line, _leading_line):
+        found = reader(lines, listing, letters)
+        if found is not None:
+            return found
+    parens = {m.group(1) for m in _PAREN_LETTER.finditer(text)} & set(letters)
+    if len(parens) == 1 and not listing:
+        letter = parens.pop()
+        return Extraction(letter, "paren-letter", f"the only parenthesised letter is ({letter})")
+    if options:
+        prose = "\n".join(line for line in lines if not _OPTION_LINE.match(line)) if listing else text
+        found = _option_text_fallback(prose, options) if prose else None
+        if found is not None:
+            return found
+    return _why_unparsed(text, letters)
+
+
+def _final_line(lines: list[str], listing: bool, letters: Sequence[str]) -> Extraction | None:
+    """A last line that is only a letter ("...\\n\\nC"), or "C. text" when the response is not an option list."""
+    last = lines[-1]
+    bare = _BARE.fullmatch(last)
+    if bare and bare.group(1).isupper() and len(lines) > 1:
+        return _line_letter(bare.group(1), letters, "final-line", last)
+    shaped = _OPTION_LINE.match(last)
+    if shaped and not listing and len(lines) > 1:
+        return _line_letter(shaped.group(1), letters, "final-line", last)
+    return None
+
+
+def _leading_line(lines: list[str], listing: bool, letters: Sequence[str]) -> Extraction | None:
+    """A response opening with "B. Walking is correct" or "B\\n<reason>" (not an option list)."""
+    first = lines[0]
+    bare = _BARE.fullmatch(first)
+    if bare and bare.group(1).isupper():
+        return _line_letter(bare.group(1), letters, "leading-letter", first)
+    shaped = _OPTION_LINE.match(first)
+    if shaped and not listing:
+        return _line_letter(shaped.group(1), letters, "leading-letter", first)
+    return None
+
+
+def _line_letter(letter: str, letters: Sequence[str], method: str, line: str) -> Extraction:
+    if letter in letters:
+        return Extraction(letter, method, f"read the line {quote(line)!r}")
+    return unparsed("letter not allowed", f"{letter} is not one of {', '.join(letters)}: {quote(line)!r}", method)
+
+
+def _option_text_fallback(text: str, options: Mapping[str, str]) -> Extraction | None:
+    """The one option whose text the response gives; if several, the one in an un-negated last sentence."""
+    letter = _match_option_text(text, options)
+    if letter is not None:
+        return Extraction(letter, "option-text", f"the response gives the text of option {letter}: {options[letter]!r}")
+    sentences = [s for s in _SENTENCE_SPLIT.split(text.strip()) if s.strip()]
+    if len(sentences) < 2:
+        return None
+    last = sentences[-1]
+    if _NEGATION.search(last):
+        return None
+    letter = _match_option_text(last, options)
+    if letter is None:
+        return None
+    detail = f"the last sentence gives option {letter} ({options[letter]!r}): {quote(last)!r}"
+    return Extraction(letter, "option-text", detail)
+
+
+def _match_option_text(text: str, options: Mapping[str, str]) -> str | None:
+    """The single option whose words appear in `text` as a run (or, for "60°" options, whose number does)."""
+    tokens = _tokens(text)
+    if not tokens:
+        return None
+    for key in (_full_key, _number_key):
+        hits = set()
+        for letter, option in options.items():
+            wanted = key(option)
+            if wanted and _contains_run(tokens, wanted):
+                hits.add(letter)
+        hits = _drop_contained(hits, options, key)
+        if len(hits) == 1:
+            return hits.pop()
+        if hits:
+            return None
+    return None
+
+
+def _drop_contained(hits: set[str], options: Mapping[str, str], key) -> set[str]:
+    """When "walking" and "walking fast" both match, the shorter one is only part of the longer."""
+    if len(hits) < 2:
+        return hits
+    keys = {letter: key(options[letter]) for letter in hits}
+    return {a for a in hits if not any(b != a and len(keys[b]) > len(keys[a]) and _contains_run(keys[b], keys[a])
+                                       for b in hits)}
+
+
+def _tokens(text: str) -> tuple[str, ...]:
+    return tuple(_TOKENS.findall(text.lower().replace("°", " degrees ").replace("\\circ", " degrees ")))
+
+
+def _full_key(option: str) -> tuple[str, ...]:
+    return tuple(t if t != "degree" else "degrees" for t in _tokens(option))
+
+
+def _number_key(option: str) -> tuple[str, ...]:
+    """For an option that is one number with units ("60°", "12 cm"), just the number."""
+    tokens = _tokens(option)
+    numbers = [t for t in tokens if t[0].isdigit()]
+    if len(numbers) == 1 and all(t in _UNIT_WORDS for t in tokens if not t[0].isdigit()):
+        return (numbers[0],)
+    return ()
+
+
+def _contains_run(tokens: tuple[str, ...], run: tuple[str, ...]) -> bool:
+    n = len(run)
+    first = run[0]
+    return any(tokens[i] == first and tokens[i : i + n] == run for i in range(len(tokens) - n + 1))
+
+
+def _why_unparsed(text: str, letters: Sequence[str]) -> Extraction:
+    refusal = _REFUSAL.search(text)
+    if refusal:
+        return unparsed("refusal", f"the response declines: {quote(refusal.group(0))!r}")
+    seen = sorted({m.group(0) for m in _STANDALONE.finditer(text)} & set(letters))
+    if seen:
+        detail = f"letters {', '.join(seen)} are mentioned but none is stated as the answer"
+        return unparsed("no explicit answer", detail)
+    return unparsed("no letter found", f"no answer letter or option text in {quote(text)!r}")
