@@ -116,3 +116,47 @@ def _pts(path: Path, index: int, pts_seconds: Sequence[float] | None, last_pts: 
     if pts <= last_pts:
         raise InputError(str(path), f"pts_seconds must increase strictly; frame {index} is at {pts_seconds[index]}")
     return pts
+
+
+_BIT_COLS, _BIT_ROWS = 5, 4  # 20 bits: frame numbers up to 1,048,575 (an hour at 25 fps is 90,000)
+
+
+def _bit_cell(height: int, width: int) -> int:
+    """Side of one bit's square: the bit grid fills at most the left half of the frame."""
+    cell = min((width // 2) // _BIT_COLS, height // _BIT_ROWS)
+    if cell < 4:
+        raise InputError("numbered_frame", f"{width}x{height} is too small for the frame-number pattern")
+    return cell
+
+
+def numbered_frame(index: int, height: int, width: int) -> np.ndarray:
+    """A synthetic RGB frame that says which frame it is, so tests and benches can prove exact decoding.
+
+    The left half carries `index` as a 5x4 grid of black/white squares (bit 0 at the top left); the right half is a
+    gradient that scrolls with `index` and the background colour cycles, so the encoder sees real motion.
+    """
+    import numpy as np
+
+    cell = _bit_cell(height, width)
+    frame = np.empty((height, width, 3), np.uint8)
+    frame[:] = ((index * 7) % 200 + 30, (index * 13) % 200 + 30, (index * 29) % 200 + 30)
+    columns = (np.arange(width // 2, width) * 2 + index * 4) % 256
+    frame[:, width // 2 :, 1] = columns.astype(np.uint8)
+    for bit in range(_BIT_COLS * _BIT_ROWS):
+        row, col = divmod(bit, _BIT_COLS)
+        frame[row * cell : (row + 1) * cell, col * cell : (col + 1) * cell] = 255 if index >> bit & 1 else 0
+    return frame
+
+
+def frame_number(frame: np.ndarray) -> int:
+    """Read back the number `numbered_frame` drew (the centre of each square, thresholded at mid-grey)."""
+    height, width = frame.shape[:2]
+    cell = _bit_cell(height, width)
+    inset = cell // 4
+    number = 0
+    for bit in range(_BIT_COLS * _BIT_ROWS):
+        row, col = divmod(bit, _BIT_COLS)
+        top, left = row * cell + inset, col * cell + inset
+        centre = frame[top : top + cell - 2 * inset, left : left + cell - 2 * inset]
+        number |= int(centre.mean() > 127) << bit
+    return number
