@@ -6,6 +6,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from core.errors import InputError
 from core.question import Question
 
 
@@ -43,6 +44,9 @@ class Benchmark:
     cross_dimensions: tuple[tuple[str, str], ...] = ()
     # Keys of the lmms-eval metric dict that identify this benchmark's sample logs.
     metric_keys: tuple[str, ...] = ()
+    # Prompt variants `build_prompt` can produce (the first is the default), and whether a CoT prompt exists.
+    prompt_styles: tuple[str, ...] = ("default",)
+    supports_cot: bool = False
 
     def mode(self, key: str | None) -> Mode:
         """The named mode, or the first one when none is named."""
@@ -74,3 +78,24 @@ class Benchmark:
     def in_overall(self, question: Question) -> bool:
         """Whether a question counts towards the headline "All" figure."""
         return True
+
+    def build_prompt(
+        self, question: Question, *, cot: bool = False, subtitles: str | None = None, style: str = "default"
+    ) -> str:
+        """The text prompt the reference harness gives the model for `question`, character for character.
+
+        `subtitles` is the subtitle text already chosen for the sampled frames (one cue per line, in time
+        order, lines joined by a newline); None asks for the prompt without subtitles.
+        """
+        raise NotImplementedError
+
+    def check_prompt_request(self, question: Question, *, cot: bool, style: str) -> None:
+        """Refuse a prompt this benchmark cannot build, naming the question and the valid choices."""
+        where = f"{self.name} prompt"
+        if question.benchmark != self.name:
+            raise InputError(where, f"the question belongs to {question.benchmark!r}", question.question_id)
+        if style not in self.prompt_styles:
+            choices = ", ".join(self.prompt_styles)
+            raise InputError(where, f"unknown prompt style {style!r}; choose one of {choices}", question.question_id)
+        if cot and not self.supports_cot:
+            raise InputError(where, f"{self.title} has no chain-of-thought prompt", question.question_id)

@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.benchmarks.base import Benchmark, Dimension, Mode
+from core.errors import InputError
 from core.fields import first, text
 from core.question import Question
 
@@ -24,6 +25,20 @@ SUBFIELDS = ("Length", "Angle", "Area", "Analytic", "Applied", "Volume", "Coordi
 # "Choices:\nA:40°\nB:60°" in question_for_eval / query_wo.
 _CHOICES = re.compile(r"Choices?\s*:\s*\n(.*)$", re.S | re.I)
 _CHOICE_LINE = re.compile(r"^\s*\(?([A-H])\s*[:\.\)：]\s*(.+?)\s*$")
+
+# Prompt wording. Style "default" sends the record's own query_wo (direct) or query_cot (CoT) field, as the
+# official MathVerse evaluation does. Styles "boxed" and "evalscope" use evalscope's templates
+# (modelscope/evalscope evalscope/benchmarks/math_verse/math_verse_adapter.py, commit
+# 81a548868673b1537fb1fa234e83e4f3482df2c9; seed 001), filled with question_for_eval rather than evalscope's
+# `question`, which is empty for Vision Only. docs/prompts.md lists every variant with its source.
+BOXED_TEMPLATE = "{question}\nPlease reason step by step, and put your final answer within \\boxed{{}}."
+# The letters are always "A, B, C, D" in evalscope, whatever the number of choices.
+MULTIPLE_CHOICE_TEMPLATE = """
+Answer the following multiple choice question. The last line of your response should be of the following format: \
+'ANSWER: [LETTER]' (without quotes) where [LETTER] is one of A, B, C, D. Think step by step before answering.
+
+{question}
+"""
 
 
 def parse_choices(question_text: str) -> tuple[str, ...]:
@@ -50,6 +65,10 @@ class MathVerse(Benchmark):
         Dimension("subfield", "Subfield", SUBFIELDS),
     )
     main_versions = MAIN_VERSIONS
+    # "default": query_wo / query_cot from the record; "boxed": the boxed template for every question;
+    # "evalscope": evalscope's choice (multiple-choice template for multi-choice, boxed for free-form).
+    prompt_styles = ("default", "boxed", "evalscope")
+    supports_cot = True
 
     def letters(self, mode: str) -> tuple[str, ...]:
         return ("A", "B", "C", "D", "E", "F", "G", "H")
@@ -86,6 +105,35 @@ class MathVerse(Benchmark):
                 "image": rec.get("image"),
             },
         )
+
+    def build_prompt(
+        self, question: Question, *, cot: bool = False, subtitles: str | None = None, style: str = "default"
+    ) -> str:
+        """The prompt text for `style`. The boxed and evalscope templates always ask for reasoning, so `cot`
+        changes only the default style (query_cot instead of query_wo)."""
+        self.check_prompt_request(question, cot=cot, style=style)
+        if subtitles is not None:
+            raise InputError(f"{self.name} prompt", "MathVerse has no video, so no subtitles", question.question_id)
+        if style == "default":
+            return self._record_query(question, "query_cot" if cot else "query_wo")
+        if style == "evalscope" and question.answer_kind == "choice":
+            return MULTIPLE_CHOICE_TEMPLATE.format(question=self._question_for_eval(question)).strip()
+        return BOXED_TEMPLATE.format(question=self._question_for_eval(question)).strip()
+
+    def _record_query(self, question: Question, field: str) -> str:
+        """The ready-made query the dataset record carries (it already holds the question and choices)."""
+        query = text(question.extra.get(field))
+        if not query:
+            problem = f"the record has no {field}; use the boxed or evalscope prompt style"
+            raise InputError(f"{self.name} prompt", problem, question.question_id)
+        return query
+
+    def _question_for_eval(self, question: Question) -> str:
+        """The full question text (question_for_eval), which is never empty, unlike `question` for Vision Only."""
+        for_eval = text(question.extra.get("question_for_eval")) or question.question
+        if not for_eval:
+            raise InputError(f"{self.name} prompt", "the record has no question_for_eval", question.question_id)
+        return for_eval
 
 
 MATHVERSE = MathVerse()

@@ -7,6 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from core.benchmarks.base import Benchmark, Dimension, Mode
+from core.errors import InputError
 from core.fields import first, parse_options, parse_steps, text
 from core.question import Question
 
@@ -41,6 +42,34 @@ ERROR_CATEGORIES = (
 
 _PAIR_SUFFIX = re.compile(r"^(.+)_(\d+)$")
 
+# Prompt wording, character for character from lmms-eval (EvolvingLMMs-Lab/lmms-eval): the functions
+# videomathqa_doc_to_text / videomathqa_doc_to_text_subtitle in lmms_eval/tasks/videomathqa/utils.py
+# (commit 1741440d9ac6c14e6c97c67f05065994f976c3ad) and the post prompts of the task yamls beside it.
+# docs/prompts.md lists every variant with its source.
+SUBTITLES_HEADER = "This video's subtitles are listed below: \n"  # the space before the newline is the reference's
+# The instruction line depends on subtitles and on the number of options (2 -> "A or B", any other -> "A, B, C, D
+# or E"); the post prompt depends on the mode (task) and on CoT.
+OPTION_PROMPTS = {
+    (False, True): "Select the best answer to the following multiple-choice question based on the video. "
+    "Respond with the letter (A or B) of the correct option.",
+    (False, False): "Select the best answer to the following multiple-choice question based on the video. "
+    "Respond with the letter (A, B, C, D or E) of the correct option.",
+    (True, True): "Select the best answer to the following multiple-choice question based on the video and the "
+    "subtitles. Respond with the letter (A or B) of the correct option.",
+    (True, False): "Select the best answer to the following multiple-choice question based on the video and the "
+    "subtitles. Respond with the letter (A, B, C, D or E) of the correct option.",
+}
+POST_PROMPTS = {
+    ("mcq", False): "\nAnswer with the option's letter (A, B, C, D or E) from the given choices directly.",
+    ("mcq", True): "First please perform reasoning, and think step by step to provide best answer to the following "
+    "question with the option's letter (A, B, C, D or E) from the given choices.",
+    ("mbin", False): "\nAnswer with the option's letter (A or B) from the given choices directly.",
+    ("mbin", True): "First please perform reasoning, and think step by step to provide best answer to the following "
+    "question with the option's letter (A or B) from the given choices.",
+}
+# What the prompt functions fall back to when a configuration gives no post_prompt (style "best_answer").
+FALLBACK_POST_PROMPT = "The best answer is:"
+
 
 class VideoMathQA(Benchmark):
     name = "videomathqa"
@@ -57,6 +86,9 @@ class VideoMathQA(Benchmark):
     )
     metric_keys = ("videomathqa_perception_score",)
     error_categories = ERROR_CATEGORIES
+    # "default": the post prompts of the lmms-eval task yamls; "best_answer": the functions' own fallback.
+    prompt_styles = ("default", "best_answer")
+    supports_cot = True
 
     def letters(self, mode: str) -> tuple[str, ...]:
         return MBIN_LETTERS if mode == "mbin" else MCQ_LETTERS
@@ -92,6 +124,31 @@ class VideoMathQA(Benchmark):
             steps=parse_steps(rec.get("steps")),
             extra={k: rec[k] for k in ("error_categories",) if k in rec},
         )
+
+    def build_prompt(
+        self, question: Question, *, cot: bool = False, subtitles: str | None = None, style: str = "default"
+    ) -> str:
+        """The lmms-eval prompt: [subtitle block] instruction, question, options, post prompt, one per line."""
+        self.check_prompt_request(question, cot=cot, style=style)
+        instruction = OPTION_PROMPTS[(subtitles is not None, len(question.options) == 2)]
+        options = "\n".join(question.options)
+        body = "\n".join((instruction, question.question, options, self._post_prompt(question, cot, style)))
+        if subtitles is None:
+            return body
+        return SUBTITLES_HEADER + subtitles + "\n" + body
+
+    def _post_prompt(self, question: Question, cot: bool, style: str) -> str:
+        """The task's post prompt, chosen by mode and CoT, or the functions' fallback."""
+        where = f"{self.name} prompt"
+        if style == "best_answer":
+            if cot:
+                raise InputError(where, "the best_answer style has no chain-of-thought form", question.question_id)
+            return FALLBACK_POST_PROMPT
+        try:
+            return POST_PROMPTS[(question.mode, cot)]
+        except KeyError:
+            problem = f"unknown mode {question.mode!r}; expected mcq or mbin"
+            raise InputError(where, problem, question.question_id) from None
 
 
 VIDEOMATHQA = VideoMathQA()

@@ -67,6 +67,22 @@ TASK_TYPES = (
 )
 LETTERS = ("A", "B", "C", "D")
 
+# Prompt wording, character for character from lmms-eval (EvolvingLMMs-Lab/lmms-eval):
+# videomme_doc_to_text / videomme_doc_to_text_subtitle / videomme_doc_to_text_qwen3vl in
+# lmms_eval/tasks/videomme/utils.py (commit 06965734a4639f9066e8f250bdae09be9a08e655) and the kwargs of
+# lmms_eval/tasks/videomme/videomme.yaml. docs/prompts.md lists every variant with its source.
+SUBTITLES_HEADER = "This video's subtitles are listed below: \n"  # the space before the newline is the reference's
+# The reference says "and the subtitles" even when there are none (the official README's no-subtitle prompt does not).
+OPTION_PROMPT = (
+    "Select the best answer to the following multiple-choice question based on the video and the subtitles. "
+    "Respond with only the letter (A, B, C, or D) of the correct option."
+)
+DEFAULT_POST_PROMPT = "\nAnswer with the option's letter from the given choices directly."  # videomme.yaml default
+# The functions' fallback post prompt; the subtitle prompt always ends with it, whatever the configuration says.
+FALLBACK_POST_PROMPT = "The best answer is:"
+QWEN3_VL_PRE_PROMPT = "Question: "  # videomme.yaml, model key qwen3_vl (format: qwen3_vl)
+QWEN3_VL_POST_PROMPT = "Answer with the option letter only."
+
 
 class VideoMME(Benchmark):
     name = "videomme"
@@ -80,6 +96,10 @@ class VideoMME(Benchmark):
     )
     cross_dimensions = (("duration", "domain"), ("duration", "sub_category"), ("duration", "task_type"))
     metric_keys = ("videomme_perception_score",)
+    # "default": videomme.yaml's default kwargs; "best_answer": the functions' fallback post prompt;
+    # "qwen3_vl": the Qwen3-VL format (question, then "Options:" and the options).
+    prompt_styles = ("default", "best_answer", "qwen3_vl")
+    supports_cot = False
 
     def letters(self, mode: str) -> tuple[str, ...]:
         return LETTERS
@@ -104,6 +124,31 @@ class VideoMME(Benchmark):
             dims={k: v for k, v in dims.items() if v},
             extra={k: text(rec[k]) for k in ("url", "video_id") if k in rec},
         )
+
+    def build_prompt(
+        self, question: Question, *, cot: bool = False, subtitles: str | None = None, style: str = "default"
+    ) -> str:
+        """The lmms-eval prompt for `style`, behind the subtitle block when subtitles are given."""
+        self.check_prompt_request(question, cot=cot, style=style)
+        if style == "qwen3_vl":
+            body = _qwen3_vl_body(question)
+        else:
+            post_prompt = DEFAULT_POST_PROMPT if style == "default" and subtitles is None else FALLBACK_POST_PROMPT
+            body = _standard_body(question, post_prompt)
+        if subtitles is None:
+            return body
+        return SUBTITLES_HEADER + subtitles + "\n" + body
+
+
+def _standard_body(question: Question, post_prompt: str) -> str:
+    """Instruction, question, options (one per line, as spelled in the dataset), post prompt."""
+    return "\n".join((OPTION_PROMPT, question.question, "\n".join(question.options), post_prompt))
+
+
+def _qwen3_vl_body(question: Question) -> str:
+    """The qwen3_vl format: pre prompt and question, "Options:", the options, post prompt."""
+    options = "\n".join(question.options)
+    return f"{QWEN3_VL_PRE_PROMPT}{question.question}\nOptions:\n{options}\n{QWEN3_VL_POST_PROMPT}"
 
 
 VIDEOMME = VideoMME()
