@@ -13,6 +13,7 @@ import pytest
 
 from core.benchmarks import get_benchmark
 from core.errors import InputError
+from core.media.subtitles import NO_SUBTITLES, read_srt, subtitle_text
 
 VIDEOMATHQA = get_benchmark("videomathqa")
 VIDEOMME = get_benchmark("videomme")
@@ -336,7 +337,8 @@ def test_videomme_qwen3_vl_with_subtitles():
 
 
 def test_no_subtitles_placeholder_takes_the_subtitle_place():
-    assert VIDEOMME.build_prompt(videomme_question(), subtitles="No subtitles available") == (
+    assert NO_SUBTITLES == "No subtitles available"
+    assert VIDEOMME.build_prompt(videomme_question(), subtitles=NO_SUBTITLES) == (
         "This video's subtitles are listed below: \n"
         "No subtitles available\n"
         "Select the best answer to the following multiple-choice question based on the video and the subtitles. "
@@ -345,7 +347,7 @@ def test_no_subtitles_placeholder_takes_the_subtitle_place():
         "A. Black.\nB. Gray.\nC. Green.\nD. Brown.\n"
         "The best answer is:"
     )
-    assert VIDEOMATHQA.build_prompt(mbin_question(), subtitles="No subtitles available") == (
+    assert VIDEOMATHQA.build_prompt(mbin_question(), subtitles=NO_SUBTITLES) == (
         "This video's subtitles are listed below: \n"
         "No subtitles available\n"
         "Select the best answer to the following multiple-choice question based on the video and the subtitles. "
@@ -374,6 +376,30 @@ def test_subtitle_lines_are_placed_verbatim_in_the_given_time_order(bench, quest
     header, rest = prompt.split("\n", 1)
     assert header == "This video's subtitles are listed below: "
     assert rest.startswith("Zebra crossing first.\nApple second.\nZebra crossing first.\nSelect the best answer")
+
+
+def test_cues_of_the_sampled_frames_enter_the_prompt_in_time_order(tmp_path):
+    # The file lists its cues out of time order, and one cue covers two sampled frames: the prompt holds each cue
+    # once, in time order (the reference's set() would scramble them), joined with newlines.
+    srt = tmp_path / "v.srt"
+    srt.write_text(
+        "2\n00:00:04,000 --> 00:00:06,000\nThen we measure the angle.\n\n"
+        '1\n00:00:00,000 --> 00:00:03,000\n<font color="white" size=".72c">First we draw</font>\nthe triangle.\n\n'
+        "3\n00:00:08,000 --> 00:00:09,000\nNobody sees this cue.\n",
+        encoding="utf-8",
+    )
+    subtitles = subtitle_text(read_srt(srt), [0.5, 2.0, 5.0])
+    assert VIDEOMATHQA.build_prompt(mbin_question(), subtitles=subtitles) == (
+        "This video's subtitles are listed below: \n"
+        "First we draw the triangle.\n"
+        "Then we measure the angle.\n"
+        "Select the best answer to the following multiple-choice question based on the video and the subtitles. "
+        "Respond with the letter (A or B) of the correct option.\n"
+        "What is the angle measure shown in the diagram?\n"
+        "A. 45 degrees\nB. 30 degrees\n"
+        "\n"
+        "Answer with the option's letter (A or B) from the given choices directly."
+    )
 
 
 # ---- MathVerse ----------------------------------------------------------------------------------------------------
