@@ -148,13 +148,15 @@ class FakeOpenAI:
     latency_s: float = 0.0
     reply: Reply = DEFAULT_REPLY
     stream_chunk_chars: int = 6
-    requests: list[Recorded] = field(default_factory=list)
+    requests: list[Recorded] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         self._faults: deque[Fault] = deque()
         self._lock = threading.Lock()
         self._httpd: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
+        self._in_flight = 0
+        self.max_in_flight = 0  # the most chat requests handled at the same time, for concurrency checks
 
     # -- life cycle -------------------------------------------------------------------------
     def start(self) -> FakeOpenAI:
@@ -208,10 +210,20 @@ class FakeOpenAI:
         with self._lock:
             self.requests.clear()
             self._faults.clear()
+            self.max_in_flight = 0
 
     def _record(self, recorded: Recorded) -> None:
         with self._lock:
             self.requests.append(recorded)
+
+    def _enter(self) -> None:
+        with self._lock:
+            self._in_flight += 1
+            self.max_in_flight = max(self.max_in_flight, self._in_flight)
+
+    def _leave(self) -> None:
+        with self._lock:
+            self._in_flight -= 1
 
     def _next_fault(self) -> Fault | None:
         with self._lock:
@@ -261,14 +273,18 @@ class _Handler(BaseHTTPRequestHandler):
         if recorded.model not in self.fake.models:
             self._error(404, f"The model `{recorded.model}` does not exist.", "not_found_error", code="model_not_found")
             return
-        time.sleep(self.fake.latency_s)
-        answer = self.fake._next_fault() or self.fake._answer(recorded)
-        if isinstance(answer, Fault):
-            self._fault(answer, recorded)
-        elif recorded.stream:
-            self._stream(recorded, answer)
-        else:
-            self._json(200, _completion(recorded, answer))
+        self.fake._enter()
+        try:
+            time.sleep(self.fake.latency_s)
+            answer = self.fake._next_fault() or self.fake._answer(recorded)
+            if isinstance(answer, Fault):
+                self._fault(answer, recorded)
+            elif recorded.stream:
+                self._stream(recorded, answer)
+            else:
+                self._json(200, _completion(recorded, answer))
+        finally:
+            self.fake._leave()
 
     # -- pieces -----------------------------------------------------------------------------
     def _read(self) -> Recorded:

@@ -22,6 +22,10 @@ from core.errors import MathReelError
 
 log = logging.getLogger("mathreel.client")
 
+# The waits between attempts go through these two names, so tests can record them instead of sleeping.
+_sleep = time.sleep
+_async_sleep = asyncio.sleep
+
 
 @dataclass
 class ModelReply:
@@ -141,7 +145,7 @@ def ask(endpoint: Endpoint, request: ModelRequest, *, client: Any = None) -> Mod
                 error = classify(exc, endpoint)
                 if not _should_retry(endpoint, error, attempt):
                     raise error.after_attempts(attempt) from None
-                time.sleep(retry_delay(endpoint, error, attempt))
+                _sleep(retry_delay(endpoint, error, attempt))
         raise AssertionError("unreachable: the loop returns or raises")
     finally:
         if own:
@@ -172,7 +176,7 @@ def ask_stream(endpoint: Endpoint, request: ModelRequest, *, client: Any = None)
                 error = classify(exc, endpoint)
                 if state.parts or not _should_retry(endpoint, error, attempt):
                     raise error.after_attempts(attempt) from None
-                time.sleep(retry_delay(endpoint, error, attempt))
+                _sleep(retry_delay(endpoint, error, attempt))
     finally:
         if own:
             client.close()
@@ -220,7 +224,7 @@ async def ask_async(endpoint: Endpoint, request: ModelRequest, *, client: Any) -
             error = classify(exc, endpoint)
             if not _should_retry(endpoint, error, attempt):
                 raise error.after_attempts(attempt) from None
-            await asyncio.sleep(retry_delay(endpoint, error, attempt))
+            await _async_sleep(retry_delay(endpoint, error, attempt))
     raise AssertionError("unreachable: the loop returns or raises")
 
 
