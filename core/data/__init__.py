@@ -1,0 +1,27 @@
+"""Questions from the real dataset layouts (VideoMathQA, Video-MME, MathVerse) and from the embedded demo set.
+
+`load_dataset(benchmark, mode=None, data_dir=None)` finds the data (`data_dir`, else `MATHREEL_DATA`, else
+`assets/demo`), reads the annotation files and returns a `Dataset` whose questions carry the benchmark's own
+`Question` shape, plus the paths of each question's video, subtitles or diagram.
+"""
+
+from core.data.dataset import PAIR_SEPARATOR, Dataset, as_record, load_dataset
+from core.data.layouts import LAYOUTS, Layout, layout_for
+from core.data.locate import HF_PREFIX, data_spec
+from core.data.paths import assets_dir, cache_root, demo_dir, inside
+
+__all__ = [
+    "HF_PREFIX",
+    "LAYOUTS",
+    "PAIR_SEPARATOR",
+    "Dataset",
+    "Layout",
+    "as_record",
+    "assets_dir",
+    "cache_root",
+    "data_spec",
+    "demo_dir",
+    "inside",
+    "layout_for",
+    "load_dataset",
+]
