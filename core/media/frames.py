@@ -18,6 +18,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator, Sequence
@@ -34,6 +35,7 @@ CACHE_ENV = "MATHREEL_CACHE"
 CACHE_FORMAT = 1  # bump when the manifest or the JPEG settings change, so old entries are not reused
 JPEG_QUALITY = 90
 MANIFEST = "manifest.json"
+_LOG_PREFIX = re.compile(r"^\[[^\]]*\]\s*\S+:\d+:\s*")  # decord's "[12:22:42] /src/video/x.cc:486: "
 
 
 def uniform_indices(total: int, n: int) -> list[int]:
@@ -145,19 +147,25 @@ def _cache_key(identity: dict[str, Any], num_frames: int, max_side: int | None) 
 
 def _load_entry(entry: Path, identity: dict[str, Any]) -> SampledFrames | None:
     """A complete cache entry for this exact file, or None (absent, other file, damaged or files missing)."""
+    complete = _complete_entry(entry)
+    if complete is None:
+        return None
+    manifest, frames = complete
+    if not isinstance(manifest, dict) or any(manifest.get(key) != value for key, value in identity.items()):
+        return None  # a (vanishingly unlikely) key collision with another file
+    return frames
+
+
+def _complete_entry(entry: Path) -> tuple[dict[str, Any], SampledFrames] | None:
+    """(manifest, frames) when the entry's manifest parses and every JPEG it lists exists, else None."""
     try:
         manifest = json.loads((entry / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return None
-    if not isinstance(manifest, dict) or any(manifest.get(key) != value for key, value in identity.items()):
-        return None
-    try:
         frames = _frames_from_manifest(entry, manifest)
-    except (KeyError, TypeError, ValueError):
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None
     if not all(path.is_file() for path in set(frames.paths)):
         return None
-    return frames
+    return manifest, frames
 
 
 def _frames_from_manifest(entry: Path, manifest: dict[str, Any]) -> SampledFrames:
@@ -214,18 +222,10 @@ def _publish(building: Path, entry: Path) -> None:
     try:
         building.rename(entry)
     except OSError:
-        if _is_complete(entry):
+        if _complete_entry(entry) is not None:
             return
         shutil.rmtree(entry, ignore_errors=True)  # a damaged entry left by a crash: replace it
         building.rename(entry)
-
-
-def _is_complete(entry: Path) -> bool:
-    try:
-        json.loads((entry / MANIFEST).read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return False
-    return True
 
 
 def open_video(path: str | Path) -> Any:
@@ -238,16 +238,19 @@ def open_video(path: str | Path) -> Any:
     try:
         reader = decord.VideoReader(str(path), ctx=decord.cpu(0), num_threads=1)
     except Exception as error:  # decord raises DECORDError, RuntimeError or AssertionError for bad files
-        raise InputError(str(path), f"not a readable video ({_first_line(error)})") from None
+        problem = f"not a readable video: corrupt, truncated or not a video at all ({_first_line(error)})"
+        raise InputError(str(path), problem) from None
     if len(reader) < 1:
         raise InputError(str(path), "the video has no frames")
     return reader
 
 
 def _first_line(error: BaseException) -> str:
-    """The useful part of a decord/FFmpeg error: its first non-empty line, without the C++ stack trace."""
+    """The useful part of a decord/FFmpeg error: its first line, without the log prefix, path or C++ stack trace."""
     for line in str(error).splitlines():
-        line = line.strip()
+        line = _LOG_PREFIX.sub("", line.strip()).removeprefix("Error: ").strip()
+        if line.startswith("Error reading "):
+            return "FFmpeg cannot open it"
         if line and not line.startswith("Stack trace"):
             return line[:200]
     return type(error).__name__
