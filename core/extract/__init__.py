@@ -4,7 +4,18 @@ Pure functions over strings: no I/O, nothing at import beyond compiling regexes.
 """
 
 from core.extract.choice import extract_choice
+from core.extract.free import extract_free_answer
+from core.extract.mathequal import Equivalence, math_equal, math_equivalence
 from core.extract.reference import extract_choice_lmms, extract_choice_official
 from core.extract.types import Extraction
 
-__all__ = ["Extraction", "extract_choice", "extract_choice_lmms", "extract_choice_official"]
+__all__ = [
+    "Equivalence",
+    "Extraction",
+    "extract_choice",
+    "extract_choice_lmms",
+    "extract_choice_official",
+    "extract_free_answer",
+    "math_equal",
+    "math_equivalence",
+]
