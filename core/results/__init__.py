@@ -1,0 +1,6 @@
+"""Prediction-file readers with format detection: `read_results(path) -> ResultFile`."""
+
+from core.results.model import Prediction, ResultFile
+from core.results.reader import read_results
+
+__all__ = ["Prediction", "ResultFile", "read_results"]

@@ -1,0 +1,177 @@
+"""The result-file layouts users already have, each flattened to (label, record fields, response, raw) rows.
+
+A layout only moves fields around; what the fields mean (aliases, dimensions, gold answers) is the benchmark
+module's business through `question_from_record`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from core.errors import InputError
+
+RESPONSE_KEYS = ("response", "prediction", "model_response", "output", "model_output")
+ID_KEYS = ("question_id", "id", "sample_index", "problem_id")
+
+
+@dataclass(frozen=True)
+class Row:
+    """One answered question as the layout found it."""
+
+    label: str | int  # where it is in the file: "line 4", 3, "video 001 question 001-2"
+    fields: dict[str, Any]  # what question_from_record reads (may lack the gold answer)
+    response: str | None  # None: the record has no response at all
+    raw: dict[str, Any]  # the record as written, for display
+
+
+@dataclass(frozen=True)
+class Layout:
+    key: str
+    description: str
+    matches: Callable[[dict[str, Any], tuple[str, ...]], bool]
+    rows: Callable[[dict[str, Any], str | int, tuple[str, ...]], Iterator[Row]]
+
+
+def label_of(record: dict[str, Any], index: int) -> str | int:
+    """Line numbers for line-based files, 1-based record numbers for JSON arrays."""
+    line = record.get("__line__")
+    return f"line {line}" if line is not None else index + 1
+
+
+def response_value(value: Any) -> str | None:
+    """A response stored as "text", ["text"] or [["text"]] (the lmms-eval generations), as text."""
+    if isinstance(value, list):
+        if not value:
+            return None
+        value = value[0]
+        if isinstance(value, list):
+            value = value[0] if value else None
+    if value is None:
+        return None
+    return value if isinstance(value, str) else str(value)
+
+
+# lmms-eval --log_samples ---------------------------------------------------------------------------------------
+
+
+def _is_lmms(record: dict[str, Any], metric_keys: tuple[str, ...]) -> bool:
+    return "resps" in record or "filtered_resps" in record
+
+
+def _metric_dict(record: dict[str, Any], metric_keys: tuple[str, ...]) -> dict[str, Any]:
+    for key in metric_keys:
+        if isinstance(record.get(key), dict):
+            return record[key]
+    for value in record.values():  # a task we do not know by name still carries its metric dict
+        if isinstance(value, dict) and "question_id" in value:
+            return value
+    return {}
+
+
+def _lmms_rows(record: dict[str, Any], label: str | int, metric_keys: tuple[str, ...]) -> Iterator[Row]:
+    doc = record.get("doc") if isinstance(record.get("doc"), dict) else {}
+    fields = {**_metric_dict(record, metric_keys), **doc}
+    if not fields.get("answer") and record.get("target") not in (None, ""):
+        fields["answer"] = record["target"]
+    response = response_value(record.get("filtered_resps"))
+    if response is None:
+        response = response_value(record.get("resps"))
+    yield Row(label, fields, response, record)
+
+
+def lmms_generation(record: dict[str, Any]) -> str:
+    """Which of the three lmms-eval sample-log generations a record belongs to."""
+    if isinstance(record.get("doc"), dict):
+        return "lmms-eval log_samples with doc (resps as [[text]])"
+    if isinstance(record.get("filtered_resps"), str):
+        return "lmms-eval log_samples, newest (filtered_resps a string)"
+    return "lmms-eval log_samples without doc (filtered_resps + metric dict)"
+
+
+# Video-MME result template -------------------------------------------------------------------------------------
+
+
+def _is_template(record: dict[str, Any], metric_keys: tuple[str, ...]) -> bool:
+    return isinstance(record.get("questions"), list)
+
+
+def _template_rows(record: dict[str, Any], label: str | int, metric_keys: tuple[str, ...]) -> Iterator[Row]:
+    video = {k: v for k, v in record.items() if k != "questions"}
+    video_name = record.get("video_id", label)
+    for number, question in enumerate(record["questions"], start=1):
+        if not isinstance(question, dict):
+            raise InputError("", f"question {number} is not a JSON object", f"video {video_name}")
+        where = f"video {video_name}, question {question.get('question_id', number)}"
+        response = response_value(question.get("response")) if "response" in question else None
+        yield Row(where, {**video, **question}, response, question)
+
+
+# MathVerse official output -------------------------------------------------------------------------------------
+
+
+def _is_mathverse(record: dict[str, Any], metric_keys: tuple[str, ...]) -> bool:
+    return "model_answer" in record and ("problem_version" in record or "question_type" in record)
+
+
+def _mathverse_rows(record: dict[str, Any], label: str | int, metric_keys: tuple[str, ...]) -> Iterator[Row]:
+    yield Row(label, record, response_value(record.get("model_answer")), record)
+
+
+# Plain JSONL / CSV ---------------------------------------------------------------------------------------------
+
+
+def _is_plain(record: dict[str, Any], metric_keys: tuple[str, ...]) -> bool:
+    return any(k in record for k in RESPONSE_KEYS) and _has_id(record)
+
+
+def _has_id(record: dict[str, Any]) -> bool:
+    return any(k in record for k in ID_KEYS) or "__key__" in record
+
+
+def _plain_rows(record: dict[str, Any], label: str | int, metric_keys: tuple[str, ...]) -> Iterator[Row]:
+    fields = dict(record)
+    if "__key__" in fields and not any(k in fields for k in ID_KEYS):
+        fields["question_id"] = fields["__key__"]
+    key = next((k for k in RESPONSE_KEYS if k in record), None)
+    yield Row(label, fields, response_value(record[key]) if key else None, record)
+
+
+LAYOUTS: tuple[Layout, ...] = (
+    Layout("lmms-eval", "lmms-eval --log_samples", _is_lmms, _lmms_rows),
+    Layout("videomme-template", "Video-MME result template (videos with questions)", _is_template, _template_rows),
+    Layout("mathverse", "MathVerse official output (model_answer)", _is_mathverse, _mathverse_rows),
+    Layout("plain", "question_id + response", _is_plain, _plain_rows),
+)
+
+
+def detect_layout(record: dict[str, Any], source: str, label: str | int, metric_keys: tuple[str, ...]) -> Layout:
+    """The layout of a file, judged from its first record; a record with an id but no response says so."""
+    for layout in LAYOUTS:
+        if layout.matches(record, metric_keys):
+            return layout
+    fields = ", ".join(sorted(k for k in record if not k.startswith("__"))[:12]) or "none"
+    if _has_id(record):
+        expected = ", ".join(RESPONSE_KEYS)
+        raise InputError(source, f"no response (expected a field named one of: {expected}); fields: {fields}", label)
+    raise InputError(
+        source,
+        "unrecognised layout: expected lmms-eval samples, the Video-MME template, MathVerse output "
+        f"or question_id + response; fields: {fields}",
+        label,
+    )
+
+
+def iter_rows(
+    records: list[dict[str, Any]], layout: Layout, source: str, metric_keys: tuple[str, ...]
+) -> Iterator[Row]:
+    """Every row of every record, checking each record has the layout's shape."""
+    for index, record in enumerate(records):
+        label = label_of(record, index)
+        if not layout.matches(record, metric_keys) and not (layout.key == "plain" and _has_id(record)):
+            raise InputError(source, f"record does not follow the file's layout ({layout.description})", label)
+        try:
+            yield from layout.rows(record, label, metric_keys)
+        except InputError as error:
+            raise InputError(source, error.problem, error.record) from None

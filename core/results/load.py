@@ -1,0 +1,163 @@
+"""Turn a file on disk into a list of raw records, whatever container it uses (JSON, JSONL, CSV, parquet).
+
+Every failure becomes an InputError naming the file, the record (line) and the problem, because users feed
+this truncated downloads, spreadsheets saved in the wrong encoding and the occasional wrong file.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+from core.errors import InputError
+
+# A JSON string (skipped over) or a comma followed only by whitespace and a closing bracket (dropped).
+_STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])')
+_PARQUET_MAGIC = b"PAR1"
+
+
+def load_records(path: str | Path) -> tuple[list[dict[str, Any]], str]:
+    """The file's records and the container it was read as ("json", "json+trailing-commas", "jsonl", ...)."""
+    path = Path(path)
+    source = str(path)
+    try:
+        data = path.read_bytes()
+    except IsADirectoryError:
+        raise InputError(source, "is a directory, not a result file") from None
+    except OSError as error:
+        raise InputError(source, f"cannot read the file ({error.strerror or error})") from None
+    if not data.strip():
+        raise InputError(source, "the file is empty")
+    if data[:4] == _PARQUET_MAGIC:
+        return _parquet_records(path), "parquet"
+    text = _decode(data, source)
+    stripped = text.lstrip()
+    if stripped[0] in "[{":
+        return _json_records(text, source)
+    if path.suffix.lower() in (".csv", ".tsv") or _looks_like_csv(stripped):
+        return _csv_records(text, source, delimiter="\t" if path.suffix.lower() == ".tsv" else ","), "csv"
+    raise InputError(source, "unrecognised layout: not JSON, JSONL, CSV or parquet")
+
+
+def _decode(data: bytes, source: str) -> str:
+    """UTF-8 text (a BOM is allowed); binary and other encodings are refused with the offending offset."""
+    if b"\x00" in data[:8192]:
+        raise InputError(source, "binary data, not a text result file (JSON, JSONL or CSV)")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise InputError(
+            source,
+            f"not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}); save the file as UTF-8",
+            f"line {line}",
+        ) from None
+
+
+def _json_records(text: str, source: str) -> tuple[list[dict[str, Any]], str]:
+    """A JSON document (array or object) or JSON Lines; a published template's trailing commas are tolerated."""
+    try:
+        return _records_from_document(json.loads(text), source), "json"
+    except json.JSONDecodeError as whole_error:
+        if _first_line_is_object(text):
+            return _jsonl_records(text, source), "jsonl"
+        try:
+            document = json.loads(_drop_trailing_commas(text))
+        except json.JSONDecodeError:
+            raise InputError(
+                source, f"truncated or invalid JSON ({whole_error.msg})", f"line {whole_error.lineno}"
+            ) from None
+        return _records_from_document(document, source), "json+trailing-commas"
+
+
+def _first_line_is_object(text: str) -> bool:
+    """JSON Lines start with a whole object on the first line (a pretty-printed document does not)."""
+    first_line = text.lstrip().split("\n", 1)[0]
+    try:
+        return isinstance(json.loads(first_line), dict)
+    except json.JSONDecodeError:
+        return False
+
+
+def _drop_trailing_commas(text: str) -> str:
+    """Remove commas that directly precede `}` or `]`, leaving string contents untouched."""
+    return _STRING_OR_TRAILING_COMMA.sub(lambda m: m.group(1) if m.group(1) is not None else m.group(0), text)
+
+
+def _jsonl_records(text: str, source: str) -> list[dict[str, Any]]:
+    records = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            record = json.loads(line)
+        except json.JSONDecodeError as error:
+            problem = "truncated JSON line" if error.pos >= len(line.rstrip()) else f"not valid JSON ({error.msg})"
+            raise InputError(source, problem, f"line {number}") from None
+        if not isinstance(record, dict):
+            raise InputError(source, f"expected a JSON object, got {type(record).__name__}", f"line {number}")
+        record.setdefault("__line__", number)
+        records.append(record)
+    return records
+
+
+def _records_from_document(document: Any, source: str) -> list[dict[str, Any]]:
+    """Records from a JSON array, an object holding one array, or an object keyed by question id."""
+    if isinstance(document, dict):
+        lists = [v for v in document.values() if isinstance(v, list) and v and isinstance(v[0], dict)]
+        if len(lists) == 1 and not all(isinstance(v, dict) for v in document.values()):
+            document = lists[0]
+        elif document and all(isinstance(v, dict) for v in document.values()):
+            document = [{"__key__": key, **value} for key, value in document.items()]
+        else:
+            document = [document]
+    if not isinstance(document, list):
+        raise InputError(source, f"expected a list of records, got a JSON {type(document).__name__}")
+    if not document:
+        raise InputError(source, "the file holds no records (an empty list)")
+    for number, record in enumerate(document, start=1):
+        if not isinstance(record, dict):
+            raise InputError(source, f"expected a JSON object, got {type(record).__name__}", number)
+    return document
+
+
+def _looks_like_csv(text: str) -> bool:
+    header = text.split("\n", 1)[0].lower()
+    fields = {f.strip().strip('"') for f in header.split(",")}
+    return "," in header and bool(fields & {"question_id", "id", "sample_index", "response"})
+
+
+def _csv_records(text: str, source: str, delimiter: str) -> list[dict[str, Any]]:
+    reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
+    if not reader.fieldnames:
+        raise InputError(source, "the CSV file has no header row")
+    records = []
+    try:
+        for row in reader:
+            if None in row:
+                raise InputError(source, "more fields than the header names", f"line {reader.line_num}")
+            row["__line__"] = reader.line_num
+            records.append(row)
+    except csv.Error as error:
+        raise InputError(source, f"malformed CSV ({error})", f"line {reader.line_num}") from None
+    if not records:
+        raise InputError(source, "the CSV file has a header but no rows")
+    return records
+
+
+def _parquet_records(path: Path) -> list[dict[str, Any]]:
+    """Rows of a parquet file (pyarrow imported only here, so JSON files never pay for it)."""
+    try:
+        import pyarrow.parquet as pq
+
+        table = pq.read_table(path)
+    except Exception as error:  # pyarrow raises several unrelated types for a damaged file
+        raise InputError(str(path), f"unreadable parquet file ({error})") from None
+    records = table.to_pylist()
+    if not records:
+        raise InputError(str(path), "the parquet file holds no rows")
+    return records

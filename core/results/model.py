@@ -1,0 +1,34 @@
+"""What a result file reads into: one Prediction per answered question, plus what was detected and how."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from core.question import Question
+
+
+@dataclass
+class Prediction:
+    """A model's response to one question; `record` says where it is in the file, `raw` is the record as written."""
+
+    question: Question
+    response: str
+    record: int | str
+    raw: dict[str, Any]
+
+
+@dataclass
+class ResultFile:
+    """A read result file. `notes` say what was detected and why; `missing` are annotated questions the file lacks."""
+
+    source: str
+    benchmark: str
+    mode: str
+    format: str
+    notes: list[str] = field(default_factory=list)
+    predictions: list[Prediction] = field(default_factory=list)
+    missing: list[Question] = field(default_factory=list)
+    unknown_ids: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    annotations: str | None = None

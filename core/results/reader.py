@@ -1,0 +1,211 @@
+"""`read_results`: a prediction file in any known layout -> Questions with responses, joined to annotations."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any
+
+from core.benchmarks import Benchmark
+from core.errors import InputError
+from core.question import Question
+from core.results.detect import all_metric_keys, detect_benchmark, detect_mode
+from core.results.layouts import Row, detect_layout, iter_rows, label_of, lmms_generation
+from core.results.load import load_records
+from core.results.model import Prediction, ResultFile
+
+_SHOWN_IDS = 10  # ids quoted in a warning before "and N more"
+
+
+def read_results(
+    path: str | Path,
+    benchmark: str | None = None,
+    mode: str | None = None,
+    annotations: str | Path | None = None,
+) -> ResultFile:
+    """Read a result file, detect its layout, benchmark and mode (saying how in `notes`), and build Questions.
+
+    Files carrying gold answers stand alone; id-only files need `annotations` (a dataset file, or a data
+    directory read through core.data), whose questions supply the gold answers and dimensions.
+    """
+    source = str(path)
+    records, container = load_records(path)
+    metric_keys = all_metric_keys()
+    layout = detect_layout(records[0], source, label_of(records[0], 0), metric_keys)
+    rows = list(iter_rows(records, layout, source, metric_keys))
+    if not rows:
+        raise InputError(source, "the file holds no answered questions")
+    fmt = lmms_generation(records[0]) if layout.key == "lmms-eval" else layout.description
+    notes = [f"layout: {fmt} [{container}]"]
+
+    annotation_records = _annotation_records(annotations) if annotations is not None else None
+    evidence = [row.fields for row in rows]
+    try:
+        bench, why = detect_benchmark(records, evidence, source, benchmark)
+    except InputError:
+        if annotation_records is None or benchmark is not None:
+            raise
+        bench, why = detect_benchmark(annotation_records, annotation_records, source, None)
+        why += " in the annotations"
+    notes.append(why)
+    mode_key, mode_note = detect_mode(bench, _mode_evidence(evidence, annotation_records), path, mode)
+    if mode_note:
+        notes.append(mode_note)
+
+    result = ResultFile(source=source, benchmark=bench.name, mode=mode_key, format=fmt, notes=notes)
+    grouped = bench.mode(mode_key).grouped
+    if annotation_records is None:
+        _standalone(result, bench, rows, grouped)
+    else:
+        result.annotations = str(annotations)
+        _joined(result, bench, rows, grouped, _annotated_questions(annotations, annotation_records, bench, mode_key))
+    _note_clusters(result)
+    return result
+
+
+def _mode_evidence(rows: list[dict[str, Any]], annotation_records: list[dict[str, Any]] | None) -> list[dict[str, Any]]:
+    """Rows that can tell the mode: the file's own when it carries options or answers, else the annotations'."""
+    if annotation_records and not any(r.get("options") or r.get("answer") for r in rows[:50]):
+        return annotation_records
+    return rows
+
+
+def _question(bench: Benchmark, row: Row, mode: str, source: str) -> Question:
+    try:
+        question = bench.question_from_record(row.fields, mode)
+    except (ValueError, TypeError, KeyError, AttributeError) as error:
+        raise InputError(source, f"cannot read the record as a {bench.title} question ({error})", row.label) from None
+    if not question.question_id:
+        raise InputError(source, "no question id (expected question_id or id)", row.label)
+    return question
+
+
+def _response(row: Row, source: str) -> str:
+    if row.response is None:
+        raise InputError(source, "the record has no response", row.label)
+    return row.response
+
+
+def keyed(ids: Iterable[str]) -> Iterator[tuple[str, int]]:
+    """(key, occurrence) per id: the first occurrence keeps the id, later ones become `id#2`, `id#3`.
+
+    Multi-binary pairs may legitimately share an id; the occurrence order then pairs file rows with annotations.
+    """
+    seen: dict[str, int] = {}
+    for qid in ids:
+        count = seen.get(qid, 0) + 1
+        seen[qid] = count
+        yield (qid if count == 1 else f"{qid}#{count}"), count
+
+
+def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: bool) -> None:
+    """A file with gold answers in every record: each row is its own Question."""
+    duplicates: dict[str, list[str | int]] = {}
+    questions = [_question(bench, row, result.mode, result.source) for row in rows]
+    for (key, count), question, row in zip(keyed(q.question_id for q in questions), questions, rows, strict=True):
+        if count > 1 and not grouped:
+            duplicates.setdefault(question.question_id, []).append(row.label)
+            continue
+        if not question.answer:
+            raise InputError(
+                result.source, "no gold answer in the record; give the dataset with --annotations", row.label
+            )
+        question.question_id = key
+        result.predictions.append(Prediction(question, _response(row, result.source), row.label, row.raw))
+    _warn_duplicates(result, duplicates)
+
+
+def _joined(
+    result: ResultFile, bench: Benchmark, rows: list[Row], grouped: bool, annotated: dict[str, Question]
+) -> None:
+    """An id(-only) file joined to the annotations: gold and dimensions come from the annotations."""
+    duplicates: dict[str, list[str | int]] = {}
+    unknown: list[str] = []
+    disagree = 0
+    used: set[str] = set()
+    ids = [_row_id(row, bench, result) for row in rows]
+    for (key, count), qid, row in zip(keyed(ids), ids, rows, strict=True):
+        if count > 1 and not grouped:
+            duplicates.setdefault(qid, []).append(row.label)
+            continue
+        question = annotated.get(key)
+        if question is None:
+            unknown.append(key)
+            continue
+        used.add(key)
+        own_answer = str(row.fields.get("answer") or "").strip().upper()
+        disagree += bool(own_answer) and question.answer_kind == "choice" and own_answer != question.answer
+        result.predictions.append(Prediction(question, _response(row, result.source), row.label, row.raw))
+    result.missing = [q for key, q in annotated.items() if key not in used]
+    result.unknown_ids = unknown
+    result.notes.append(
+        f"annotations: {len(used)} of {len(annotated)} questions joined on question_id from {result.annotations}"
+    )
+    if unknown:
+        result.warnings.append(f"{len(unknown)} ids in the file are not in the annotations: {_shown(unknown)}")
+    if disagree:
+        result.warnings.append(f"{disagree} records carry an answer that differs from the annotations' (used)")
+    _warn_duplicates(result, duplicates)
+
+
+def _row_id(row: Row, bench: Benchmark, result: ResultFile) -> str:
+    """The question id of a row without requiring the rest of the question (id-only files)."""
+    return _question(bench, row, result.mode, result.source).question_id
+
+
+def _warn_duplicates(result: ResultFile, duplicates: dict[str, list[str | int]]) -> None:
+    if duplicates:
+        detail = _shown([f"{qid} (again at {', '.join(map(str, labels))})" for qid, labels in duplicates.items()])
+        result.warnings.append(f"{len(duplicates)} duplicate question ids; the first occurrence is scored: {detail}")
+
+
+def _shown(items: list[str]) -> str:
+    head = ", ".join(items[:_SHOWN_IDS])
+    return head + (f" and {len(items) - _SHOWN_IDS} more" if len(items) > _SHOWN_IDS else "")
+
+
+def _annotation_records(annotations: str | Path) -> list[dict[str, Any]] | None:
+    """Records of an annotations file; a directory is read later through core.data (None here)."""
+    if Path(annotations).is_dir():
+        return None
+    records, _ = load_records(annotations)
+    return records
+
+
+def _annotated_questions(
+    annotations: str | Path, records: list[dict[str, Any]] | None, bench: Benchmark, mode: str
+) -> dict[str, Question]:
+    """Annotated questions by join key (question id, `id#k` for repeated multi-binary ids)."""
+    source = str(annotations)
+    if records is None:
+        questions = _questions_from_data_dir(Path(annotations), bench, mode)
+    else:
+        questions = []
+        for index, record in enumerate(records):
+            row = Row(label_of(record, index), record, None, record)
+            question = _question(bench, row, mode, source)
+            if not question.answer:
+                raise InputError(source, "annotation record has no answer", row.label)
+            questions.append(question)
+    by_key = {}
+    for (key, _), question in zip(keyed(q.question_id for q in questions), questions, strict=True):
+        question.question_id = key
+        by_key[key] = question
+    return by_key
+
+
+def _questions_from_data_dir(directory: Path, bench: Benchmark, mode: str) -> list[Question]:
+    """Hook for a dataset directory in its real layout: read through core.data.load_dataset when available."""
+    try:
+        from core.data import load_dataset  # type: ignore[attr-defined]
+    except ImportError:
+        raise InputError(str(directory), "reading annotations from a data directory needs core.data; "
+                         "give the dataset file (parquet, JSON, JSONL or CSV) instead") from None
+    return list(load_dataset(bench.name, mode, data_dir=directory).questions)
+
+
+def _note_clusters(result: ResultFile) -> None:
+    """Say when there is no video id, because the clustered SE then treats each question as its own cluster."""
+    questions = [p.question for p in result.predictions] + result.missing
+    if questions and not any(q.video_id for q in questions):
+        result.notes.append("no video ids in the data: clustered SE uses each question (or problem) as its cluster")

@@ -1,0 +1,206 @@
+"""Result-file readers: every layout and lmms-eval generation, detection notes, annotation joins, bad input."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from core.errors import InputError
+from core.results import read_results
+
+DATA = Path(__file__).parent / "data" / "results"
+
+# Seed 002's worked example: the three questions of the Video-MME aggregation.
+SEED002 = [
+    {"question_id": "q001", "duration": "short", "category": "Life Record", "sub_category": "Daily Life",
+     "task_category": "Action Recognition", "pred_answer": "B", "answer": "B", "score": 1.0, "videoID": "vid_001"},
+    {"question_id": "q002", "duration": "medium", "category": "Knowledge", "sub_category": "Geography",
+     "task_category": "Information Synopsis", "pred_answer": "A", "answer": "C", "score": 0.0, "videoID": "vid_002"},
+    {"question_id": "q003", "duration": "long", "category": "Sports Competition", "sub_category": "Basketball",
+     "task_category": "Temporal Reasoning", "pred_answer": "D", "answer": "D", "score": 1.0, "videoID": "vid_003"},
+]
+RESPONSES = ["Based on the video, the person is walking. The answer is B.", "A", "The best answer is D."]
+DOC_KEYS = {"domain": "category", "task_type": "task_category"}
+
+
+def _doc(metric: dict) -> dict:
+    """The dataset doc behind a metric dict (the harness renames domain and task_type in the metric dict)."""
+    doc = {k: v for k, v in metric.items() if k not in ("pred_answer", "score", "category", "task_category")}
+    doc.update({new: metric[old] for new, old in DOC_KEYS.items()})
+    doc["options"] = ["A. Running", "B. Walking", "C. Jumping", "D. Standing"]
+    return doc
+
+
+def lmms_generation(generation: int) -> list[dict]:
+    """Seed 002's example as each lmms-eval --log_samples generation writes it."""
+    records = []
+    for index, (metric, response) in enumerate(zip(SEED002, RESPONSES, strict=True)):
+        record = {"doc_id": index, "target": metric["answer"], "videomme_perception_score": metric}
+        if generation == 1:
+            record.update(doc=_doc(metric), resps=[[response]], filtered_resps=[response])
+        elif generation == 2:
+            record.update(resps=[[response]], filtered_resps=[response])
+        else:
+            record.update(filtered_resps=response)
+        records.append(record)
+    return records
+
+
+def write_jsonl(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def test_videomme_template_with_trailing_commas():
+    result = read_results(DATA / "videomme_template.json")
+    assert (result.benchmark, result.mode) == ("videomme", "mcq")
+    assert len(result.predictions) == 9
+    assert "json+trailing-commas" in result.notes[0]
+    assert any("benchmark: videomme" in n and "domain" in n for n in result.notes)
+    second = result.predictions[1]
+    assert second.response == "D."
+    assert second.question.answer == "A"
+    assert second.question.video_id == "001"
+    assert second.question.dims == {"duration": "short", "domain": "Knowledge", "sub_category": "Humanity & History",
+                                    "task_type": "Information Synopsis"}
+    assert second.record == "video 001, question 001-2"
+
+
+@pytest.mark.parametrize("generation", [1, 2, 3])
+def test_each_lmms_eval_generation(tmp_path, generation):
+    result = read_results(write_jsonl(tmp_path / "samples_videomme.jsonl", lmms_generation(generation)))
+    assert result.benchmark == "videomme"
+    assert "lmms-eval log_samples" in result.format
+    assert any("metric key videomme_perception_score" in n for n in result.notes)
+    assert [p.response for p in result.predictions] == RESPONSES
+    q = result.predictions[1].question
+    assert (q.question_id, q.answer, q.video_id) == ("q002", "C", "vid_002")
+    assert q.dims == {"duration": "medium", "domain": "Knowledge", "sub_category": "Geography",
+                      "task_type": "Information Synopsis"}
+    assert result.predictions[0].record == "line 1"
+    assert (len(q.options) == 4) == (generation == 1)
+
+
+def test_lmms_generations_are_told_apart(tmp_path):
+    formats = {read_results(write_jsonl(tmp_path / f"g{g}.jsonl", lmms_generation(g))).format for g in (1, 2, 3)}
+    assert len(formats) == 3
+
+
+def test_lmms_resps_only_when_filtered_missing(tmp_path):
+    records = lmms_generation(3)
+    records[0].pop("filtered_resps")
+    records[0]["resps"] = [["B"]]
+    result = read_results(write_jsonl(tmp_path / "s.jsonl", records))
+    assert result.predictions[0].response == "B"
+
+
+def test_videomathqa_metric_dict_multibinary_detected_from_ids(tmp_path):
+    rows = [("q001_1", "A"), ("q001_2", "B"), ("q002_1", "B"), ("q002_2", "A")]
+    records = [{"doc_id": i, "filtered_resps": ["A"], "videomathqa_perception_score":
+                {"question_id": qid, "duration": "short", "category": "Counting", "pred_answer": "A", "answer": ans}}
+               for i, (qid, ans) in enumerate(rows)]
+    result = read_results(write_jsonl(tmp_path / "samples.jsonl", records))
+    assert (result.benchmark, result.mode) == ("videomathqa", "mbin")
+    assert any("ids written" in n for n in result.notes)
+    assert [p.question.group_id for p in result.predictions] == ["q001", "q001", "q002", "q002"]
+
+
+def test_two_options_mean_multibinary(tmp_path):
+    records = [{"question_id": f"q{i}", "category": "Puzzle", "length": "long", "options": ["A. yes", "B. no"],
+                "answer": "A", "response": "A"} for i in range(3)]
+    result = read_results(write_jsonl(tmp_path / "plain.jsonl", records))
+    assert result.mode == "mbin"
+    assert "mode: mbin (2 options per question)" in result.notes
+
+
+def test_given_mode_must_exist(tmp_path):
+    with pytest.raises(InputError, match="has no mode 'xyz'"):
+        read_results(DATA / "seed000_mcq.jsonl", mode="xyz")
+
+
+def test_mathverse_official_output():
+    result = read_results(DATA / "mathverse_output.json")
+    assert (result.benchmark, result.mode) == ("mathverse", "default")
+    assert result.format == "MathVerse official output (model_answer)"
+    first, vision_only, free = result.predictions[:3]
+    assert first.question.options == ("A. 40°", "B. 60°", "C. 120°", "D. 140°")
+    assert first.question.dims["subject"] == "Plane Geometry"
+    assert vision_only.question.options == ()
+    assert free.question.answer_kind == "free"
+    assert free.question.cluster == "685"
+    assert "boxed{14}" in free.response
+
+
+def test_csv_with_answers_and_dimensions(tmp_path):
+    path = tmp_path / "preds.csv"
+    path.write_text(
+        "question_id,response,answer,duration,domain,sub_category,task_type,videoID\n"
+        '001-1,"C. Berries.",C,short,Knowledge,Law,Counting Problem,v1\n'
+        "001-2,D,A,short,Knowledge,Law,OCR Problems,v1\n",
+        encoding="utf-8",
+    )
+    result = read_results(path)
+    assert result.benchmark == "videomme"
+    assert [p.response for p in result.predictions] == ["C. Berries.", "D"]
+    assert result.predictions[1].record == "line 3"
+    assert result.predictions[1].question.dims["task_type"] == "OCR Problems"
+
+
+def _annotations(tmp_path: Path) -> Path:
+    rows = [{"question_id": f"{v:03d}-{k}", "videoID": f"vid{v}", "duration": "short", "domain": "Knowledge",
+             "sub_category": "Law", "task_type": "OCR Problems", "options": ["A. a", "B. b", "C. c", "D. d"],
+             "answer": "ABCD"[(v + k) % 4]} for v in range(1, 4) for k in range(1, 4)]
+    return write_jsonl(tmp_path / "videomme_test.jsonl", rows)
+
+
+def test_id_only_file_joined_to_annotations_with_missing_and_unknown(tmp_path):
+    annotations = _annotations(tmp_path)
+    preds = [{"question_id": "001-1", "response": "C"}, {"question_id": "001-2", "response": "D"},
+             {"question_id": "999-9", "response": "A"}]
+    result = read_results(write_jsonl(tmp_path / "ids.jsonl", preds), annotations=annotations)
+    assert result.benchmark == "videomme"
+    assert any("in the annotations" in n for n in result.notes)
+    assert [p.question.answer for p in result.predictions] == ["C", "D"]
+    assert result.unknown_ids == ["999-9"]
+    assert sorted(q.question_id for q in result.missing) == [f"{v:03d}-{k}" for v in range(1, 4)
+                                                             for k in range(1, 4)][2:]
+    assert any("not in the annotations" in w for w in result.warnings)
+
+
+def test_annotations_as_parquet(tmp_path):
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    rows = [json.loads(line) for line in _annotations(tmp_path).read_text().splitlines()]
+    pq.write_table(pa.Table.from_pylist(rows), tmp_path / "test.parquet")
+    preds = write_jsonl(tmp_path / "p.jsonl", [{"question_id": "002-1", "response": "D"}])
+    result = read_results(preds, annotations=tmp_path / "test.parquet")
+    assert result.predictions[0].question.answer == "D"
+    assert result.predictions[0].question.options == ("A. a", "B. b", "C. c", "D. d")
+    assert len(result.missing) == 8
+
+
+def test_duplicate_ids_warn_and_first_counts(tmp_path):
+    records = [{"question_id": "q1", "category": "Chart", "duration": "short", "answer": "A", "response": r}
+               for r in ("A", "B")]
+    result = read_results(write_jsonl(tmp_path / "d.jsonl", records))
+    assert [p.response for p in result.predictions] == ["A"]
+    assert result.warnings == ["1 duplicate question ids; the first occurrence is scored: q1 (again at line 2)"]
+
+
+def test_id_only_file_without_annotations_is_refused(tmp_path):
+    path = write_jsonl(tmp_path / "ids.jsonl", [{"question_id": "001-1", "response": "C"}])
+    with pytest.raises(InputError, match="pass --benchmark"):
+        read_results(path)
+    with pytest.raises(InputError, match="no gold answer"):
+        read_results(path, benchmark="videomme")
+
+
+def test_file_of_another_benchmark_is_refused(tmp_path):
+    with pytest.raises(InputError, match="looks like a Video-MME file"):
+        read_results(DATA / "videomme_template.json", benchmark="videomathqa")
+    path = write_jsonl(tmp_path / "s.jsonl", lmms_generation(2))
+    with pytest.raises(InputError, match="metric key videomme_perception_score"):
+        read_results(path, benchmark="mathverse")
