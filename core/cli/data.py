@@ -1,0 +1,92 @@
+"""`mathreel data list`: the questions of a benchmark, as a table or as JSON records."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from core.benchmarks import BENCHMARKS
+from core.errors import InputError
+
+DATA_HELP = (
+    "data location: a benchmark's own root, a folder holding videomathqa/, videomme/, mathverse/, or "
+    "hf:<org>/<name>; default $MATHREEL_DATA, else the embedded demo set"
+)
+
+
+def add_data_options(parser: argparse.ArgumentParser) -> None:
+    """--benchmark, --mode and --data, shared by `data list` and `show`."""
+    parser.add_argument("--benchmark", "-b", default="videomathqa", choices=sorted(BENCHMARKS),
+                        help="benchmark (default: videomathqa)")
+    parser.add_argument("--mode", "-m", default=None,
+                        help="mcq or mbin for VideoMathQA (default: the benchmark's first mode)")
+    parser.add_argument("--data", "-d", default=None, metavar="DIR", help=DATA_HELP)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("data", help="browse a benchmark's questions", description=__doc__)
+    parser.set_defaults(handler=run, data_command=None, data_parser=parser)
+    commands = parser.add_subparsers(dest="data_command", metavar="SUBCOMMAND")
+    listing = commands.add_parser("list", help="list the questions (table, or --json records)")
+    add_data_options(listing)
+    listing.add_argument("--where", action="append", default=[], metavar="DIMENSION=VALUE",
+                         help="keep questions whose dimension equals VALUE (repeatable), e.g. category=Chart")
+    listing.add_argument("--search", default=None, metavar="TEXT", help="keep questions whose text contains TEXT")
+    listing.add_argument("--json", action="store_true", help="print a JSON list of records")
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.data_command != "list":
+        args.data_parser.print_help(sys.stderr)
+        return 2
+    from core.data import as_record, load_dataset
+
+    dataset = load_dataset(args.benchmark, args.mode, args.data)
+    questions = dataset.filter(args.search, **_where(args.where))
+    if args.json:
+        json.dump([as_record(dataset, q) for q in questions], sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+        return 0
+    print(render_table(dataset, questions))
+    return 0
+
+
+def _where(items: list[str]) -> dict[str, list[str]]:
+    """`--where key=value` options as {key: [values]}."""
+    wanted: dict[str, list[str]] = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise InputError("--where", f"expected DIMENSION=VALUE, got {item!r}")
+        wanted.setdefault(key.strip(), []).append(value.strip())
+    return wanted
+
+
+def render_table(dataset: Any, questions: list[Any], width: int = 120) -> str:
+    """A readable table: id, answer, each dimension, then the question text cut to fit."""
+    from core.data import as_record
+
+    keys = dataset.dimension_keys()
+    header = ["id", "answer", *keys]
+    rows = [[dataset.ref(q), q.answer, *(q.dims.get(k, "") for k in keys)] for q in questions]
+    widths = [max([len(h)] + [len(str(r[i])) for r in rows]) for i, h in enumerate(header)]
+    room = max(20, width - sum(widths) - 2 * len(widths))
+    lines = [_row([*header, "question"], widths)]
+    for row, question in zip(rows, questions, strict=True):
+        record = as_record(dataset, question)
+        text = " ".join((record.get("question") or record.get("question_for_eval") or "").split())
+        lines.append(_row([*row, _cut(text, room)], widths))
+    title = dataset.bench.title
+    lines.append(f"{len(questions)} of {len(dataset.questions)} {title} {dataset.mode} questions from {dataset.source}")
+    return "\n".join(lines)
+
+
+def _row(cells: list[Any], widths: list[int]) -> str:
+    padded = [str(c).ljust(w) for c, w in zip(cells, widths, strict=False)]
+    return "  ".join(padded + [str(c) for c in cells[len(widths):]]).rstrip()
+
+
+def _cut(text: str, room: int) -> str:
+    return text if len(text) <= room else text[: room - 1] + "…"

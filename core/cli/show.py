@@ -1,0 +1,69 @@
+"""`mathreel show QUESTION_ID`: what the model would get for one question: the exact prompt, the sampled frames
+with their times and the subtitle lines at each, and where the frame images were cached."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from core.cli.data import add_data_options
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("show", help="show what the model sees for one question", description=__doc__)
+    parser.add_argument("question_id", metavar="QUESTION_ID",
+                        help="the question's id (for multi-binary rows sharing an id: ID#k, or ID for the first pair)")
+    add_data_options(parser)
+    parser.add_argument("--frames", "-n", type=int, default=8, metavar="N",
+                        help="frames sampled uniformly (default 8; -1 for every frame)")
+    parser.add_argument("--max-side", type=int, default=None, metavar="PX", help="shrink frames to this longest side")
+    parser.add_argument("--subtitles", action="store_true", help="add the sampled frames' subtitles to the prompt")
+    parser.add_argument("--full-subtitles", action="store_true", help="put every subtitle line in the prompt")
+    parser.add_argument("--cot", action="store_true", help="the chain-of-thought prompt")
+    parser.add_argument("--style", default="default", help="prompt style of the benchmark (default: default)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.data import load_dataset
+    from core.view import build_view
+
+    dataset = load_dataset(args.benchmark, args.mode, args.data)
+    view = build_view(
+        dataset,
+        dataset.question(args.question_id),
+        num_frames=args.frames,
+        cot=args.cot,
+        with_subtitles=args.subtitles,
+        full_subtitles=args.full_subtitles,
+        style=args.style,
+        max_side=args.max_side,
+    )
+    if args.json:
+        json.dump(view.to_dict(), sys.stdout, ensure_ascii=False, indent=1)
+        sys.stdout.write("\n")
+    else:
+        print(render(view.to_dict(), source=dataset.source))
+    return 0
+
+
+def render(view: dict[str, Any], *, source: str) -> str:
+    """The readable form: a heading, the prompt, each frame with its subtitle lines, then the paths."""
+    lines = [f"{view['benchmark']} {view['mode']} · question {view['ref']}"
+             + (f" · video {view['video_id']}" if view.get("video_id") else "") + f" · from {source}"]
+    lines += ["", "── prompt " + "─" * 50, view["prompt"]]
+    if view["frames"]:
+        lines += ["", f"── {len(view['frames'])} of {view['total_frames']} frames "
+                      f"({view['fps']:.3g} fps, {view['duration']:.1f} s) " + "─" * 20]
+        for frame, cues in zip(view["frames"], view["frame_subtitles"], strict=True):
+            lines.append(f"frame {frame['index']:>7}  t={frame['time']:>9.2f}s")
+            lines += [f"    │ {line}" for cue in cues for line in cue["text"].splitlines()]
+        lines += ["", "── frame images " + "─" * 44, *view["frame_paths"]]
+    for label, key in (("video", "video_path"), ("subtitles", "subtitle_path"), ("image", "image_path")):
+        if view.get(key):
+            lines.append(f"{label}: {view[key]}")
+    lines += [f"note: {note}" for note in view["notes"]]
+    return "\n".join(lines)
