@@ -23,7 +23,8 @@ from core.errors import InputError
 NO_SUBTITLES = "No subtitles available"
 BOUNDARY_TOLERANCE = 0.0005  # seconds: half the SRT time resolution
 
-_MARKUP = re.compile(r"<[^<>]*>|\{\\[^{}]*\}")  # HTML-like tags (<font ...>, <i>, </b>) and ASS overrides ({\an8})
+# HTML-like tags (<font ...>, <i>, </b>; "<" must be followed by a letter or "/") and ASS overrides ({\an8})
+_MARKUP = re.compile(r"</?[A-Za-z][^<>]*>|\{\\[^{}]*\}")
 _SPACES = re.compile(r"\s+")
 
 
