@@ -42,8 +42,9 @@ LAYOUTS: dict[str, Layout] = {
     "videomathqa": Layout(
         subdir="videomathqa",
         annotations={
-            "mcq": ("videomathqa_mcq_test.parquet",),
-            "mbin": ("videomathqa_mbin_test.parquet",),
+            # The file names of the release; the folders are the Hub's per-config layout (configs mcq, multi_binary).
+            "mcq": ("videomathqa_mcq_test.parquet", "mcq/test-*.parquet"),
+            "mbin": ("videomathqa_mbin_test.parquet", "multi_binary/test-*.parquet"),
         },
         video_dirs=("videos",),
         subtitle_dirs=("subtitles",),
