@@ -85,6 +85,7 @@ class VideoMathQA(Benchmark):
         Dimension("reasoning_type", "Reasoning type", REASONING_TYPES),
     )
     metric_keys = ("videomathqa_perception_score",)
+    official_extractor = "lmms"  # lmms-eval extract_characters_regex (core.scoring.OFFICIAL_TOOLS)
     error_categories = ERROR_CATEGORIES
     # "default": the post prompts of the lmms-eval task yamls; "best_answer": the functions' own fallback.
     prompt_styles = ("default", "best_answer")

@@ -96,6 +96,7 @@ class VideoMME(Benchmark):
     )
     cross_dimensions = (("duration", "domain"), ("duration", "sub_category"), ("duration", "task_type"))
     metric_keys = ("videomme_perception_score",)
+    official_extractor = "videomme"  # the official eval_your_results.py (core.scoring.OFFICIAL_TOOLS)
     # "default": videomme.yaml's default kwargs; "best_answer": the functions' fallback post prompt;
     # "qwen3_vl": the Qwen3-VL format (question, then "Options:" and the options).
     prompt_styles = ("default", "best_answer", "qwen3_vl")

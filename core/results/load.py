@@ -90,13 +90,16 @@ def _drop_trailing_commas(text: str) -> str:
 
 def _jsonl_records(text: str, source: str) -> list[dict[str, Any]]:
     records = []
-    for number, line in enumerate(text.splitlines(), start=1):
+    lines = text.splitlines()
+    last = max(i for i, line in enumerate(lines, start=1) if line.strip())
+    for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
         try:
             record = json.loads(line)
         except json.JSONDecodeError as error:
-            problem = "truncated JSON line" if error.pos >= len(line.rstrip()) else f"not valid JSON ({error.msg})"
+            cut = number == last and not line.rstrip().endswith("}")
+            problem = "truncated JSON line (the file ends mid-record)" if cut else f"not valid JSON ({error.msg})"
             raise InputError(source, problem, f"line {number}") from None
         if not isinstance(record, dict):
             raise InputError(source, f"expected a JSON object, got {type(record).__name__}", f"line {number}")

@@ -1,0 +1,57 @@
+"""`mathreel score FILE ...`: score prediction files with breakdowns, intervals and clustered SE.
+
+Imports of the scoring core happen in `run`, so `mathreel --help` stays fast; scoring a JSON file never
+imports pandas or numpy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from core.benchmarks import BENCHMARKS
+from core.errors import InputError, MathReelError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "score",
+        help="score prediction files (lmms-eval samples, Video-MME template, MathVerse output, JSONL/CSV)",
+        description="Score prediction files: accuracy with 95%% Wilson intervals, naive and video-clustered SE, "
+        "breakdowns per dimension, unparsed/missing counts and robust-vs-official extractor disagreements.",
+    )
+    parser.add_argument("files", nargs="+", metavar="FILE", help="result file(s) to score")
+    parser.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="benchmark (detected when omitted)")
+    parser.add_argument("--mode", help="mcq or mbin for VideoMathQA (detected when omitted)")
+    parser.add_argument("--extractor", choices=("robust", "official"), default="robust",
+                        help="robust (default) or the benchmark's official rule-based extractor")
+    parser.add_argument("--denominator", choices=("all", "answered"), default=None,
+                        help="all: unparsed count wrong (default); answered: unparsed dropped (official Video-MME)")
+    parser.add_argument("--annotations", metavar="PATH",
+                        help="dataset file (parquet/JSON/JSONL/CSV) or data directory giving gold answers")
+    parser.add_argument("--json", action="store_true", help="print one JSON object (a list for several files)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    """Read and score every file first, so a bad file leaves stdout empty."""
+    from core.results import read_results
+    from core.scoring import score
+
+    reports = []
+    for path in args.files:
+        result = read_results(path, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations)
+        try:
+            reports.append(score(result, extractor=args.extractor, denominator=args.denominator))
+        except InputError:
+            raise
+        except MathReelError as error:
+            raise InputError(path, str(error)) from None
+    if args.json:
+        objects = [report.to_dict() for report in reports]
+        print(json.dumps(objects[0] if len(objects) == 1 else objects, ensure_ascii=False, indent=1))
+    else:
+        from core.scoring.text import format_report
+
+        print("\n\n".join(format_report(report) for report in reports))
+    return 0

@@ -1,0 +1,130 @@
+"""The one result type scoring produces; the CLI's --json and the web app both render `Report.to_dict()`."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from core.scoring.stats import CI_METHOD, SE_METHOD
+
+DENOMINATORS = {
+    "all": "all questions: unparsed and missing answers count as wrong",
+    "answered": "answered questions only: unparsed and missing answers are dropped (official Video-MME policy)",
+}
+
+
+def _round(value: float | None, digits: int = 2) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+@dataclass(frozen=True)
+class Cell:
+    """One accuracy figure: n scored questions, how many correct, accuracy and its 95% Wilson interval (percent)."""
+
+    n: int
+    correct: int
+    accuracy: float | None
+    ci: tuple[float, float] | None
+
+    def to_dict(self) -> dict[str, Any]:
+        ci = None if self.ci is None else [_round(self.ci[0]), _round(self.ci[1])]
+        return {"n": self.n, "correct": self.correct, "accuracy": _round(self.accuracy), "ci": ci}
+
+
+@dataclass(frozen=True)
+class Overall(Cell):
+    """The headline cell, with the naive and the video-clustered standard errors (percent)."""
+
+    se: float | None = None
+    clustered_se: float | None = None
+    clusters: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            **super().to_dict(),
+            "se": _round(self.se, 3),
+            "clustered_se": _round(self.clustered_se, 3),
+            "clusters": self.clusters,
+        }
+
+
+@dataclass
+class ScoredRow:
+    """One answer and everything that decided its score, so a disputed number can be traced to its source."""
+
+    question_id: str
+    group_id: str
+    cluster: str
+    dims: dict[str, str]
+    response: str
+    answer: str | None  # extracted answer (None: unparsed or missing)
+    method: str
+    explanation: str
+    gold: str
+    status: str  # correct | wrong | unparsed | missing
+    official_answer: str | None = None  # what the benchmark's official extractor read, when it has one
+    record: int | str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Report:
+    """Scores of one result file: overall, per dimension, cross tables, counts, warnings and every row."""
+
+    benchmark: str
+    mode: str
+    source: str
+    format: str
+    extractor: str
+    official_extractor: str | None
+    denominator: str
+    detected: list[str]
+    overall: Overall
+    by: dict[str, dict[str, Cell]]
+    cross: dict[str, dict[str, dict[str, Cell]]]
+    grouped: bool
+    pairs: int
+    unparsed: list[str] = field(default_factory=list)
+    missing: list[str] = field(default_factory=list)
+    unknown_ids: list[str] = field(default_factory=list)
+    disagreements: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    excluded_from_overall: int = 0
+    rows: list[ScoredRow] = field(default_factory=list)
+    # Per scored unit (question; group for multi-binary): key -> (correct, cluster, in the denominator, in "All").
+    units: dict[str, tuple[bool, str, bool, bool]] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The `mathreel score --json` object."""
+        return {
+            "source": self.source,
+            "benchmark": self.benchmark,
+            "mode": self.mode,
+            "format": self.format,
+            "grouped": self.grouped,
+            "answers": self.pairs,
+            "overall": self.overall.to_dict(),
+            "by": {dim: {value: cell.to_dict() for value, cell in cells.items()} for dim, cells in self.by.items()},
+            "cross": {
+                name: {row: {col: cell.to_dict() for col, cell in cols.items()} for row, cols in table.items()}
+                for name, table in self.cross.items()
+            },
+            "excluded_from_overall": self.excluded_from_overall,
+            "unparsed": len(self.unparsed),
+            "unparsed_ids": self.unparsed,
+            "missing": len(self.missing),
+            "missing_ids": self.missing,
+            "unknown_ids": self.unknown_ids,
+            "disagreements": len(self.disagreements),
+            "disagreement_ids": self.disagreements,
+            "warnings": self.warnings,
+            "extractor": self.extractor,
+            "official_extractor": self.official_extractor,
+            "denominator": self.denominator,
+            "denominator_means": DENOMINATORS[self.denominator],
+            "ci_method": CI_METHOD,
+            "se_method": SE_METHOD,
+            "detected": self.detected,
+        }

@@ -1,0 +1,261 @@
+"""`score`: per-answer correctness, multi-binary grouping, breakdowns over any dimension, uncertainty.
+
+The per-row path is plain Python over dicts and tuples (no pandas), because a 270,000-answer file must score in
+a few seconds and the CLI must not import numpy.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+
+from core.benchmarks import Benchmark, get_benchmark
+from core.errors import MathReelError
+from core.extract import extract_choice, extract_choice_lmms, extract_choice_official
+from core.extract.types import Extraction
+from core.question import Question
+from core.results.model import ResultFile
+from core.scoring.report import DENOMINATORS, Cell, Overall, Report, ScoredRow
+from core.scoring.stats import clustered_se, naive_se, wilson_interval
+
+EXTRACTORS = ("robust", "official")
+_SHOWN = 10
+
+
+@dataclass(frozen=True)
+class OfficialTool:
+    """A reference scorer's rule-based extractor and the denominator policy that scorer uses."""
+
+    name: str
+    extract: Callable[[str, tuple[str, ...]], Extraction]
+    denominator: str
+
+
+# Keyed by the name a benchmark gives in its `official_extractor` attribute.
+OFFICIAL_TOOLS: dict[str, OfficialTool] = {
+    "videomme": OfficialTool("Video-MME eval_your_results.py", extract_choice_official, "answered"),
+    "lmms": OfficialTool("lmms-eval extract_characters_regex", extract_choice_lmms, "all"),
+}
+
+
+@dataclass
+class _Unit:
+    """What is scored once: a question, or a multi-binary group of pairs."""
+
+    question: Question
+    cluster: str
+    dims: dict[str, str]
+    correct: bool = True
+    answered: bool = True
+    pairs: int = 0
+
+
+def official_tool(bench: Benchmark) -> OfficialTool | None:
+    """The benchmark's official rule-based extractor, if it names one."""
+    name = getattr(bench, "official_extractor", None)
+    return OFFICIAL_TOOLS.get(name) if name else None
+
+
+def score(result: ResultFile, extractor: str = "robust", denominator: str | None = None) -> Report:
+    """Score a read result file.
+
+    `extractor="official"` uses the benchmark's official extractor and, unless `denominator` is given, that
+    scorer's denominator policy; otherwise the denominator defaults to "all" (unparsed counts wrong).
+    """
+    bench = get_benchmark(result.benchmark)
+    tool = official_tool(bench)
+    if extractor not in EXTRACTORS:
+        raise MathReelError(f"unknown extractor {extractor!r}; choose one of {', '.join(EXTRACTORS)}")
+    if extractor == "official" and tool is None:
+        raise MathReelError(f"{bench.title} has no rule-based official extractor; use --extractor robust")
+    if denominator is None:
+        denominator = tool.denominator if extractor == "official" and tool else "all"
+    if denominator not in DENOMINATORS:
+        raise MathReelError(f"unknown denominator {denominator!r}; choose one of {', '.join(DENOMINATORS)}")
+
+    grouped = bench.mode(result.mode).grouped
+    rows, disagreements = _score_rows(result, bench, tool, extractor == "official")
+    units = _units(rows, result, grouped)
+    counted = [u for u in units.values() if u.answered or denominator == "all"]
+    overall_units = [u for u in counted if bench.in_overall(u.question)]
+    report = Report(
+        benchmark=bench.name,
+        mode=result.mode,
+        source=result.source,
+        format=result.format,
+        extractor=extractor,
+        official_extractor=tool.name if tool else None,
+        denominator=denominator,
+        detected=list(result.notes),
+        overall=overall_cell(overall_units),
+        by={dim: breakdown(counted, dim, bench) for dim in _dimensions_present(bench, counted)},
+        cross=_cross_tables(bench, counted),
+        grouped=grouped,
+        pairs=len(rows),
+        unparsed=[r.question_id for r in rows if r.status == "unparsed"],
+        missing=[r.question_id for r in rows if r.status == "missing"],
+        unknown_ids=list(result.unknown_ids),
+        disagreements=disagreements,
+        warnings=list(result.warnings) + (_group_warnings(units, rows) if grouped else []),
+        excluded_from_overall=len(counted) - len(overall_units),
+        rows=rows,
+        units={
+            key: (u.correct, u.cluster, u.answered or denominator == "all", bench.in_overall(u.question))
+            for key, u in units.items()
+        },
+    )
+    if tool is None:
+        report.detected.append(f"no rule-based official extractor for {bench.title}: disagreements not computed")
+    return report
+
+
+def _score_rows(
+    result: ResultFile, bench: Benchmark, tool: OfficialTool | None, use_official: bool
+) -> tuple[list[ScoredRow], list[str]]:
+    """One ScoredRow per answer and per missing question, and the ids the two extractors read differently."""
+    default_letters = bench.letters(result.mode)
+    official = tool.extract if tool else None
+    rows: list[ScoredRow] = []
+    disagreements: list[str] = []
+    append = rows.append
+    for prediction in result.predictions:
+        question = prediction.question
+        response = prediction.response
+        gold = question.answer
+        official_answer = None
+        if question.answer_kind == "free":
+            used, right = _score_free(response, gold)
+        else:
+            letters = question.letters if question.options else default_letters
+            robust = extract_choice(response, letters, question.option_texts if question.options else None)
+            used = robust
+            if official is not None:
+                by_official = official(response, letters)
+                official_answer = by_official.answer
+                if official_answer != robust.answer:
+                    disagreements.append(question.question_id)
+                if use_official:
+                    used = by_official
+            right = used.answer == gold
+        status = "unparsed" if used.answer is None else ("correct" if right else "wrong")
+        append(ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, response,
+                         used.answer, used.method, used.explanation, gold, status, official_answer, prediction.record))
+    for question in result.missing:
+        append(ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, "", None,
+                         "none", "missing: the file has no answer for this question", question.answer, "missing"))
+    return rows, disagreements
+
+
+def _score_free(response: str, gold: str) -> tuple[Extraction, bool]:
+    """A free-form answer: the boxed / final-answer value, compared to the gold value by math equivalence."""
+    from core.extract import extract_free_answer, math_equal  # free-form items are MathVerse's only
+
+    extraction = extract_free_answer(response)
+    return extraction, extraction.answer is not None and math_equal(extraction.answer, gold)
+
+
+def _units(rows: list[ScoredRow], result: ResultFile, grouped: bool) -> dict[str, _Unit]:
+    """Rows folded into scored units: a multi-binary group is right only when every pair is right."""
+    questions = {p.question.question_id: p.question for p in result.predictions}
+    questions.update((q.question_id, q) for q in result.missing)
+    units: dict[str, _Unit] = {}
+    for row in rows:
+        key = row.group_id if grouped else row.question_id
+        unit = units.get(key)
+        if unit is None:
+            unit = units[key] = _Unit(questions[row.question_id], row.cluster, row.dims)
+        unit.pairs += 1
+        if row.status != "correct":
+            unit.correct = False
+            if row.status != "wrong":
+                unit.answered = False
+    return units
+
+
+def _cell_counts(units: Iterable[_Unit]) -> tuple[int, int]:
+    n = correct = 0
+    for unit in units:
+        n += 1
+        correct += unit.correct
+    return n, correct
+
+
+def cell(n: int, correct: int) -> Cell:
+    """A Cell from counts: accuracy in percent with its Wilson interval."""
+    return Cell(n, correct, 100 * correct / n if n else None, wilson_interval(correct, n))
+
+
+def overall_cell(units: list[_Unit]) -> Overall:
+    """The headline cell with the naive and the video-clustered standard errors."""
+    n, correct = _cell_counts(units)
+    values = [1.0 if u.correct else 0.0 for u in units]
+    clusters = [u.cluster for u in units]
+    return Overall(
+        n,
+        correct,
+        100 * correct / n if n else None,
+        wilson_interval(correct, n),
+        se=naive_se(values),
+        clustered_se=clustered_se(values, clusters),
+        clusters=len(set(clusters)),
+    )
+
+
+def breakdown(units: Iterable[_Unit], dimension: str, bench: Benchmark) -> dict[str, Cell]:
+    """Cells per value of one dimension, in the benchmark's display order; units without the value are left out."""
+    tallies: dict[str, list[int]] = {}
+    for unit in units:
+        value = unit.dims.get(dimension)
+        if value is None:
+            continue
+        tally = tallies.get(value)
+        if tally is None:
+            tally = tallies[value] = [0, 0]
+        tally[0] += 1
+        tally[1] += unit.correct
+    order = bench.dimension(dimension).order(set(tallies))
+    return {value: cell(*tallies[value]) for value in order}
+
+
+def _dimensions_present(bench: Benchmark, units: list[_Unit]) -> list[str]:
+    """The benchmark's dimensions that at least one unit carries (VideoMathQA's difficulty only when given)."""
+    seen = set()
+    for unit in units:
+        seen.update(unit.dims)
+    return [d.key for d in bench.dimensions if d.key in seen]
+
+
+def _cross_tables(bench: Benchmark, units: list[_Unit]) -> dict[str, dict[str, dict[str, Cell]]]:
+    """Row dimension x column dimension tables, e.g. Video-MME's duration x task type."""
+    tables = {}
+    present = set(_dimensions_present(bench, units))
+    for row_dim, col_dim in bench.cross_dimensions:
+        if row_dim not in present or col_dim not in present:
+            continue
+        rows = breakdown(units, row_dim, bench)
+        tables[f"{row_dim} x {col_dim}"] = {
+            value: breakdown((u for u in units if u.dims.get(row_dim) == value), col_dim, bench) for value in rows
+        }
+    return tables
+
+
+def _group_warnings(units: dict[str, _Unit], rows: list[ScoredRow]) -> list[str]:
+    """Multi-binary groups with an unusual number of pairs, or whose pairs disagree on a dimension."""
+    warnings = []
+    sizes = Counter(u.pairs for u in units.values())
+    usual = sizes.most_common(1)[0][0] if sizes else 0
+    odd = [f"{key} ({u.pairs})" for key, u in units.items() if u.pairs != usual]
+    if odd:
+        warnings.append(f"{len(odd)} multi-binary groups have a different number of pairs than the usual {usual}: "
+                        f"{_shown(odd)}")
+    mixed = sorted({row.group_id for row in rows if row.dims != units[row.group_id].dims})
+    if mixed:
+        warnings.append(f"{len(mixed)} multi-binary groups have pairs with different dimension values "
+                        f"(the first pair's are used): {_shown(mixed)}")
+    return warnings
+
+
+def _shown(items: list[str]) -> str:
+    head = ", ".join(items[:_SHOWN])
+    return head + (f" and {len(items) - _SHOWN} more" if len(items) > _SHOWN else "")

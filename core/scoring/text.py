@@ -1,0 +1,75 @@
+"""Plain-text rendering of a Report for the terminal: the same numbers as `Report.to_dict()`, laid out as tables."""
+
+from __future__ import annotations
+
+from core.benchmarks import get_benchmark
+from core.scoring.report import DENOMINATORS, Cell, Report
+from core.scoring.stats import CI_METHOD, SE_METHOD
+
+_SHOWN = 10
+
+
+def _pct(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}%"
+
+
+def _ci(cell: Cell) -> str:
+    return "-" if cell.ci is None else f"[{cell.ci[0]:.1f}, {cell.ci[1]:.1f}]"
+
+
+def table(title: str, cells: dict[str, Cell]) -> list[str]:
+    """One breakdown as aligned text columns."""
+    width = max([len(title), *map(len, cells)])
+    lines = [f"{title:<{width}}  {'n':>6}  {'correct':>7}  {'accuracy':>8}  95% CI"]
+    for value, cell in cells.items():
+        lines.append(f"{value:<{width}}  {cell.n:>6}  {cell.correct:>7}  {_pct(cell.accuracy):>8}  {_ci(cell)}")
+    return lines
+
+
+def _ids(ids: list[str]) -> str:
+    if not ids:
+        return ""
+    head = ", ".join(ids[:_SHOWN])
+    return ": " + head + (f" and {len(ids) - _SHOWN} more" if len(ids) > _SHOWN else "")
+
+
+def format_report(report: Report) -> str:
+    """The readable report: overall with CI and SEs, one table per dimension, cross tables, counts, warnings, notes."""
+    bench = get_benchmark(report.benchmark)
+    unit = "questions (multi-binary groups)" if report.grouped else "questions"
+    o = report.overall
+    lines = [
+        f"{report.source}",
+        f"{bench.title} / {report.mode}: {o.correct} of {o.n} {unit} correct = {_pct(o.accuracy)}  "
+        f"95% CI {_ci(o)}",
+        f"  SE {_se(o.se)} naive, {_se(o.clustered_se)} clustered by video ({o.clusters} clusters)",
+        f"  denominator: {DENOMINATORS[report.denominator]}",
+        f"  extractor: {_extractor(report)}",
+    ]
+    if report.excluded_from_overall:
+        lines.append(f"  {report.excluded_from_overall} questions are outside the overall figure (benchmark rule) "
+                     "and appear only in the breakdowns")
+    for dim, cells in report.by.items():
+        lines += ["", *table(bench.dimension(dim).label, cells)]
+    for name, rows in report.cross.items():
+        for row_value, cells in rows.items():
+            lines += ["", *table(f"{name}: {row_value}", cells)]
+    lines += [
+        "",
+        f"unparsed: {len(report.unparsed)}{_ids(report.unparsed)}",
+        f"missing: {len(report.missing)}{_ids(report.missing)}",
+        f"unknown ids: {len(report.unknown_ids)}{_ids(report.unknown_ids)}",
+        f"robust vs official extractor disagreements: {len(report.disagreements)}{_ids(report.disagreements)}",
+    ]
+    lines += [f"warning: {w}" for w in report.warnings]
+    lines += [f"detected: {note}" for note in report.detected]
+    lines += [f"note: accuracy intervals are the {CI_METHOD}; {SE_METHOD}"]
+    return "\n".join(lines)
+
+
+def _extractor(report: Report) -> str:
+    return f"official ({report.official_extractor})" if report.extractor == "official" else report.extractor
+
+
+def _se(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f} pts"
