@@ -23,7 +23,9 @@ from core.extract.types import Extraction, quote, unparsed
 DEFAULT_LETTERS = ("A", "B", "C", "D")
 
 # A whole response that is only a letter with punctuation or markdown: "B", "b.", "(C)", "**D**", "[A]".
-_BARE = re.compile(r"[\s*_`'\"“”‘’(\[{<]*([A-Za-z])[\s*_`'\"“”‘’)\]}>.:,;!。]*")
+_BARE = re.compile(
+    r"[\s*_`'\"“”‘’(\[{<]*(?:(?i:option|choice|answer|letter)\s*[:：]?\s*[(\[]?)?([A-Za-z])[\s*_`'\"“”‘’)\]}>.:,;!。]*"
+)
 _MARKDOWN = re.compile(r"\*\*?|__|`+|^#+\s*", re.M)
 
 # After a letter: not part of a word ("Based", "I'm").
@@ -41,7 +43,7 @@ _PICK = r"(?:(?i:option|choice|letter|answer)\s*)?"
 # "the answer is D", "Answer: B", "correct option would be (C)", "Final answer\nB", "answer is not A".
 _ANSWER_PHRASE = re.compile(
     r"(?i:\b(?:(?:final|correct|best|right|my|most\s+appropriate|most\s+likely)\s+)?"
-    r"(?:answer(?:\s+(?:to|for)\s+(?:this|the)\s+question)?|option|choice)"
+    r"(?:answer(?:\s+(?:to|for)\s+(?:this|the)\s+question)?|option|choice|conclusion)"
     r"(?:\s+" + _VERB + r"\s*[:：]?|\s*[:：=]|\s*\n+)\s*" + _ADVERB + r"(?P<neg>not\s+)?)"
     + _PICK + _LETTER
 )
@@ -52,12 +54,13 @@ _IS_CORRECT = re.compile(
 )
 # "I choose B", "I'll go with C", "select (A)".
 _CHOOSE = re.compile(
-    r"(?i:\b(?:choose|chose|select|pick|go\s+with|going\s+with|opt\s+for)\s+(?:the\s+)?)" + _PICK + _LETTER
+    r"(?i:\b(?:choose|chose|select|pick|go\s+with|going\s+with|opt\s+for|(?:would|'d|’d)\s+say)\s+(?:the\s+)?)"
+    + _PICK + _LETTER
 )
-# "it is D." -- weak, so the letter must end its clause.
+# "it is D.", "so D." -- weak, so the letter must end its clause.
 _PRONOUN = re.compile(
-    r"(?i:\b(?:it|this|that|which)\s*(?:is|'s|’s|must\s+be|should\s+be|would\s+be)\s+" + _ADVERB + r")"
-    + r"(?:(?i:option|choice)\s+)?" + _LETTER
+    r"(?i:\b(?:(?:it|this|that|which)\s*(?:is|'s|’s|must\s+be|should\s+be|would\s+be)|so|thus|hence|therefore)"
+    r"\s*,?\s+" + _ADVERB + r")(?:(?i:option|choice)\s+)?" + _LETTER
 )
 # Chinese: 答案是 B, 正确答案：C, 答案不是A, 选 D, 故选C, 应选择（B）.
 _CHINESE_ANSWER = re.compile(
