@@ -11,6 +11,7 @@ from core.errors import MathReelError
 # Command name -> module with `register(subparsers)` and `run(args) -> int`.
 COMMANDS: dict[str, str] = {
     "serve": "core.cli.serve",
+    "run": "core.cli.run",
     "score": "core.cli.score",
     "data": "core.cli.data",
     "show": "core.cli.show",

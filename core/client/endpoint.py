@@ -63,13 +63,22 @@ class Endpoint:
         key = api_key if api_key is not None else os.environ.get(key_env, "")
         return cls(base_url=url.rstrip("/"), model=model, api_key=key, **settings)
 
+    @property
+    def public_url(self) -> str:
+        """The base URL without any user:password@ part, safe to show and to store."""
+        scheme, _, rest = self.base_url.partition("://")
+        host, slash, path = rest.partition("/")
+        return f"{scheme}://{host.rpartition('@')[2]}{slash}{path}"
+
     def describe(self) -> str:
         """How messages name this endpoint: the model and the base URL, never the key."""
-        return f"model {self.model!r} at {self.base_url}"
+        return f"model {self.model!r} at {self.public_url}"
 
     def to_dict(self) -> dict[str, Any]:
         """Every setting except the key, for run files, logs and the app's state."""
-        return {f.name: getattr(self, f.name) for f in fields(self) if f.name != "api_key"}
+        settings = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "api_key"}
+        settings["base_url"] = self.public_url
+        return settings
 
     def redact(self, text: str) -> str:
         """`text` with the key blanked out, for anything a server sent back that we want to show."""
