@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from core.extract.text import boxed_contents, strip_think
 from core.extract.types import Extraction, quote, unparsed
@@ -26,13 +27,30 @@ DEFAULT_LETTERS = ("A", "B", "C", "D")
 _BARE = re.compile(
     r"[\s*_`'\"“”‘’(\[{<]*(?:(?i:option|choice|answer|letter)\s*[:：]?\s*[(\[]?)?([A-Za-z])[\s*_`'\"“”‘’)\]}>.:,;!。]*"
 )
+_BARE_MAX = 40  # longer texts are never a bare letter, so skip the regex
 _MARKDOWN = re.compile(r"\*\*?|__|`+|^#+\s*", re.M)
 
 # After a letter: not part of a word ("Based", "I'm").
 _NOT_WORD = r"(?![A-Za-z0-9'’])"
 _LETTER = r"[(\[{（]?\s*(?P<l>[A-Za-z])\s*[)\]}）]?" + _NOT_WORD
 _TERMINATOR = re.compile(r"[ \t]*(?:$|[\n.,;:!?)\]}\"'。，；！？：、*])")
-_HEDGE_TAIL = re.compile(r"\s*,?\s*(?i:or|and|/|&)\s*(?:(?i:option|choice)\s+)?[(\[]?[A-Z][)\]]?" + _NOT_WORD)
+# After an answer letter, another letter in a list ("A or C", "A, B, and C"), unless it starts a new clause
+# ("B, C is wrong").
+_HEDGE_TAIL = re.compile(
+    r"\s*(?:,\s*(?:(?i:or|and)\s+)?|\s+(?i:or|and)\s+|\s*[/&]\s*)(?:(?i:option|choice)\s+)?[(\[]?[A-Z][)\]]?"
+    + _NOT_WORD
+    + r"(?!\s+(?i:is|was|are|were|seems|can|could|would)\b)"
+)
+# After a capital "A" or "I" with a word following, the words that still make it a letter ("A because ...");
+# any other word makes it an article or a pronoun ("A man is walking", "I think").
+_LETTER_FOLLOWERS = frozenset(
+    {
+        *("because", "since", "as", "is", "was", "which", "for", "and", "or", "but", "so", "given", "due", "from"),
+        *("in", "with", "here", "seems", "would", "should", "must", "appears", "correct", "right", "best", "this"),
+        *("that", "it", "the", "matches", "fits", "corresponds", "describes", "shows", "option", "choice", "answer"),
+    }
+)
+_NEXT_WORD = re.compile(r"[ \t]+([a-z]+)")
 
 _VERB = (
     r"(?:is|was|would\s+be|should\s+be|must\s+be|will\s+be|could\s+be|seems\s+to\s+be|appears\s+to\s+be|=)"
@@ -43,8 +61,8 @@ _PICK = r"(?:(?i:option|choice|letter|answer)\s*)?"
 # "the answer is D", "Answer: B", "correct option would be (C)", "Final answer\nB", "answer is not A".
 _ANSWER_PHRASE = re.compile(
     r"(?i:\b(?:(?:final|correct|best|right|my|most\s+appropriate|most\s+likely)\s+)?"
-    r"(?:answer(?:\s+(?:to|for)\s+(?:this|the)\s+question)?|option|choice|conclusion)"
-    r"(?:\s+" + _VERB + r"\s*[:：]?|\s*[:：=]|\s*\n+)\s*" + _ADVERB + r"(?P<neg>not\s+)?)"
+    r"(?:answer(?:\s+(?:to|for)\s+(?:this|the)\s+question)?|option|choice|conclusion|final(?=\s*[:：]))"
+    r"(?:\s+" + _VERB + r"\s*[:：]?|\s*[:：=]|\s+[-–—]\s*|\s*\n+)\s*" + _ADVERB + r"(?P<neg>not\s+)?)"
     + _PICK + _LETTER
 )
 # "B is correct", "Option (C) is the best answer", "D is the right choice".
@@ -77,7 +95,7 @@ _HEDGE = re.compile(
 )
 
 # Line shapes: "B. Walking", "(C) 45 degrees", "D) x", "A: text", "B - text".
-_OPTION_LINE = re.compile(r"[(\[]?([A-Z])(?:[)\]]|[.:：]|\s+[-–—])(?:\s|$)")
+_OPTION_LINE = re.compile(r"(?:(?i:option|choice)\s+)?[(\[]?([A-Z])(?:[)\]]|[.:：]|\s+[-–—])(?:\s|$)")
 _PAREN_LETTER = re.compile(r"[(（]([A-Z])[)）]")
 _STANDALONE = re.compile(r"(?<![A-Za-z0-9'’])[A-Z]" + _NOT_WORD)
 
@@ -123,14 +141,15 @@ def extract_choice(
     """
     if not isinstance(response, str) or not response.strip():
         return unparsed("empty response", "nothing to read")
-    bare = _BARE.fullmatch(response)
+    bare = _BARE.fullmatch(response) if len(response) <= _BARE_MAX else None
     if bare:
         return _bare_letter(bare.group(1), letters, response)
     text, think_note = strip_think(response)
     if not text.strip():
         return unparsed("no answer after reasoning", think_note)
-    text = _MARKDOWN.sub("", text)
-    bare = _BARE.fullmatch(text)
+    if "*" in text or "`" in text or "_" in text or "#" in text:
+        text = _MARKDOWN.sub("", text)
+    bare = _BARE.fullmatch(text) if len(text) <= _BARE_MAX else None
     if bare:
         return _bare_letter(bare.group(1), letters, text)
     statements = _statements(text, letters, options)
@@ -157,16 +176,20 @@ def _verdict(last: _Statement, count: int, letters: Sequence[str]) -> Extraction
 
 def _statements(text: str, letters: Sequence[str], options: Mapping[str, str] | None) -> list[_Statement]:
     """Every explicit answer statement in `text`, sorted by position."""
+    present = set(_KEYWORD_SCAN.findall(text.lower()))
     found: list[_Statement] = []
-    for pattern, method, strict in _STATEMENT_PATTERNS:
+    for pattern, method, strict, keywords in _STATEMENT_PATTERNS:
+        if present.isdisjoint(keywords):
+            continue  # one scan for all keywords first: a pattern cannot match without one of its words
         for match in pattern.finditer(text):
             statement = _classify(match, text, letters, method, strict)
             if statement is not None:
                 found.append(statement)
-    for match in _HEDGE.finditer(text):
-        found.append(_Statement(match.start(), "hedge", "", "hedge", match.group(0)))
-    found.extend(_boxed_statements(text, letters, options))
-    if options:
+    if not present.isdisjoint(_HEDGE_WORDS):
+        found.extend(_Statement(m.start(), "hedge", "", "hedge", m.group(0)) for m in _HEDGE.finditer(text))
+    if "box" in text:
+        found.extend(_boxed_statements(text, letters, options))
+    if options and not present.isdisjoint(_ANSWER_WORDS):
         found.extend(_phrase_text_statements(text, found, options))
     found.sort(key=lambda s: s.pos)
     return found
@@ -189,6 +212,10 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], method: s
         return _Statement(match.start(), "invalid", upper, method, match.group(0))
     if strict and not ends_clause:
         return None
+    if raw in "AI" and not ends_clause:
+        following = _NEXT_WORD.match(text, end)
+        if following and following.group(1) not in _LETTER_FOLLOWERS:
+            return None  # "Answer: A man is walking" -- an article, not a letter
     snippet = match.group(0)
     hedge = _HEDGE_TAIL.match(text, end)
     if hedge:
@@ -196,13 +223,28 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], method: s
     return _Statement(match.start(), "answer", upper, method, snippet)
 
 
-_STATEMENT_PATTERNS: tuple[tuple[re.Pattern[str], str, bool], ...] = (
-    (_ANSWER_PHRASE, "answer-phrase", False),
-    (_IS_CORRECT, "answer-phrase", False),
-    (_CHOOSE, "answer-phrase", False),
-    (_PRONOUN, "answer-phrase", True),
-    (_CHINESE_ANSWER, "answer-phrase", False),
-    (_CHINESE_CHOOSE, "answer-phrase", False),
+_ANSWER_WORDS = ("answer", "option", "choice", "conclusion", "final")
+_HEDGE_WORDS = ("either", "between", "both")
+_CHOOSE_WORDS = ("choose", "chose", "select", "pick", "go", "opt", "say")
+_PRONOUN_WORDS = ("it", "this", "that", "which", "so", "thus", "hence", "therefore")
+_CORRECT_WORDS = ("correct", "right", "best", "accurate", "appropriate", "answer")
+# (pattern, method, letter must end its clause, words one of which the pattern needs).
+_STATEMENT_PATTERNS: tuple[tuple[re.Pattern[str], str, bool, tuple[str, ...]], ...] = (
+    (_ANSWER_PHRASE, "answer-phrase", False, _ANSWER_WORDS),
+    (_IS_CORRECT, "answer-phrase", False, _CORRECT_WORDS),
+    (_CHOOSE, "answer-phrase", False, _CHOOSE_WORDS),
+    (_PRONOUN, "answer-phrase", True, _PRONOUN_WORDS),
+    (_CHINESE_ANSWER, "answer-phrase", False, ("答案", "选项")),
+    (_CHINESE_CHOOSE, "answer-phrase", False, ("选",)),
+)
+_KEYWORD_SCAN = re.compile(
+    "|".join(
+        sorted(
+            {*_ANSWER_WORDS, *_HEDGE_WORDS, *_CHOOSE_WORDS, *_PRONOUN_WORDS, *_CORRECT_WORDS, "答案", "选项", "选"},
+            key=len,
+            reverse=True,
+        )
+    )
 )
 
 
@@ -362,10 +404,12 @@ def _tokens(text: str) -> tuple[str, ...]:
     return tuple(_TOKENS.findall(text.lower().replace("°", " degrees ").replace("\\circ", " degrees ")))
 
 
+@lru_cache(maxsize=4096)
 def _full_key(option: str) -> tuple[str, ...]:
     return tuple(t if t != "degree" else "degrees" for t in _tokens(option))
 
 
+@lru_cache(maxsize=4096)
 def _number_key(option: str) -> tuple[str, ...]:
     """For an option that is one number with units ("60°", "12 cm"), just the number."""
     tokens = _tokens(option)
