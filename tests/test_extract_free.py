@@ -23,6 +23,8 @@ from core.extract import extract_free_answer, math_equal, math_equivalence
         ("因此，答案是 12。", "12", "answer-phrase"),
         ("<think>maybe \\boxed{3}</think>The answer is 4", "4", "answer-phrase"),
         ("Area = 6 * 2\n12", "12", "final-line"),
+        ("The answer is $12$ cm.", "12 cm", "answer-phrase"),
+        ("So the answer is:\n\n$$\\frac{1}{2}$$", "\\frac{1}{2}", "answer-phrase"),
     ],
 )
 def test_free_answer_is_read(response: str, expected: str, method: str) -> None:
@@ -77,6 +79,13 @@ EQUAL = [
     ("\\frac{\\pi}{3}", "\\frac{1}{3}\\pi"),
     ("Isosceles", "isosceles"),
     ("B", "b"),
+    ("\\text{(B)}", "B"),
+    ("x^2+y^2=25", "y^2 + x^2 = 25"),
+    ("2x - y + 1 = 0", "4x + 2 - 2y = 0"),
+    ("3, -1", "-1, 3"),
+    ("2\\frac{1}{3}", "7/3"),
+    ("2\\frac{\\sqrt3}{3}", "\\frac{2\\sqrt{3}}{3}"),
+    ("(-\\infty, 3]", "(-inf,3]"),
 ]
 
 NOT_EQUAL = [
@@ -92,6 +101,9 @@ NOT_EQUAL = [
     ("A", "B"),
     ("50%", "5"),
     ("x^2", "2x"),
+    ("2x-y=1", "2x-y=2"),
+    ("3, -1", "-1, 4"),
+    ("(3, -1)", "(-1, 3)"),
 ]
 
 UNDECIDABLE = [

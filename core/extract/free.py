@@ -16,7 +16,7 @@ _PHRASE = re.compile(
 # Where a phrase's answer stops: the end of the sentence or an explanation.
 _CLAUSE_END = re.compile(r"(?<!\d)\.(?:\s|$)|(?<=\d)\.(?:\s|$)|[;。]|\s(?i:because|since|as|which|so)\s")
 _MARKDOWN = re.compile(r"\*\*?|`+")
-_DOLLARS = re.compile(r"^\$+|\$+$")
+_DOLLARS = re.compile(r"(?<!\\)\$")  # math delimiters; an escaped \$ is a currency sign and stays
 # A last line that is only math: "12", "x = 3", "\frac{1}{2}", "45°".
 _MATH_LINE = re.compile(r"[\s\d.,+\-*/^()=\[\]{}\\a-zA-Z°%π√:]{1,60}")
 _PROSE_WORD = re.compile(r"(?<!\\)\b[a-zA-Z]{4,}\b")

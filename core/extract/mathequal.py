@@ -86,6 +86,8 @@ _UNIT = re.compile(
     r"minutes?|min|hours?|hrs?|h|dollars?|cents?)(?:\s*\^\s*\{?\s*[23]\s*\}?|²|³)?)\s*\.?$",
     re.I,
 )
+# "2\frac{1}{3}" written with integers only is the mixed number 2 1/3 (LaTeX has no other way to write it).
+_MIXED_NUMBER = re.compile(r"(?<![\d.}^_])(\d+)\\frac\{(\d+)\}\{(\d+)\}")
 _THOUSANDS = re.compile(r"(?<![\d.])\d{1,3}(?:,\d{3})+(?![\d,])")
 _NAME_LHS = re.compile(r"^\s*(?:m?\\angle\s*)?[A-Za-z](?:_\{?\w+\}?)?[A-Za-z]{0,2}\s*$")
 _TRAILING_DOT = re.compile(r"\.\s*$")
@@ -98,6 +100,7 @@ def _normalize(raw: str) -> _Answer:
     text = _SPACING.sub(" ", text)
     for pattern, replacement in _REPLACEMENTS:
         text = pattern.sub(replacement, text)
+    text = _MIXED_NUMBER.sub(r"(\1+\2/\3)", text)
     text = _take_rhs(text)
     text = _TRAILING_DOT.sub("", text).strip()
     degrees = bool(_DEGREE.search(text))
@@ -185,6 +188,8 @@ def _compare_tuples(pred: _Answer, ref: _Answer, pred_items, ref_items) -> Equiv
         return Equivalence(False, f"brackets differ: {pred_br} vs {ref_br}")
     if len(pred_list) != len(ref_list):
         return Equivalence(False, f"{len(pred_list)} elements vs {len(ref_list)}")
+    if not pred_br and not ref_br:
+        pred_list = _align_unordered(pred_list, ref_list)
     verdicts = [math_equivalence(p, g) for p, g in zip(pred_list, ref_list, strict=True)]
     for i, verdict in enumerate(verdicts):
         if verdict.equal is False:
@@ -195,7 +200,22 @@ def _compare_tuples(pred: _Answer, ref: _Answer, pred_items, ref_items) -> Equiv
     return Equivalence(True, f"all {len(ref_list)} elements equal")
 
 
+def _align_unordered(pred_list: list[str], ref_list: list[str]) -> list[str]:
+    """A bare list "3, -1" is a set of solutions: reorder the prediction to meet the gold where elements match."""
+    remaining = list(pred_list)
+    aligned = []
+    for gold in ref_list:
+        match = next((p for p in remaining if math_equivalence(p, gold).equal is True), None)
+        aligned.append(match)
+        if match is not None:
+            remaining.remove(match)
+    return [item if item is not None else remaining.pop(0) for item in aligned]
+
+
 def _compare_values(pred: _Answer, ref: _Answer) -> Equivalence:
+    pred_eq, ref_eq = _equation(pred.text), _equation(ref.text)
+    if pred_eq is not None and ref_eq is not None:
+        return _compare_equations(pred_eq, ref_eq)
     try:
         pred_expr, ref_expr = _parse(pred.text), _parse(ref.text)
     except _ParseError as error:
@@ -210,6 +230,30 @@ def _compare_values(pred: _Answer, ref: _Answer) -> Equivalence:
         how = f" at {len(pairs)} points of {', '.join(names)}" if names else f" ({_fmt(pairs[0][1])})"
         return Equivalence(True, "numerically equal" + how)
     return _near_miss(pred, ref, pred_expr, ref_expr, pairs)
+
+
+def _equation(text: str) -> str | None:
+    """ "x^2 + y^2 = 25" as the expression "(x^2 + y^2)-(25)", or None if `text` is not one equation."""
+    if text.count("=") != 1 or re.search(r"[<>!]=|=[<>]", text):
+        return None
+    left, right = text.split("=")
+    return f"({left})-({right})" if left.strip() and right.strip() else None
+
+
+def _compare_equations(pred: str, ref: str) -> Equivalence:
+    """Two equations are the same when one's left-minus-right is a constant non-zero multiple of the other's."""
+    try:
+        pred_expr, ref_expr = _parse(pred), _parse(ref)
+    except _ParseError as error:
+        return Equivalence(None, f"cannot read the equation as math ({error})")
+    names = sorted(pred_expr.names | ref_expr.names)
+    pairs = _evaluate_pairs(pred_expr, ref_expr, names)
+    if not names or pairs is None or any(_close(b, 0) for _, b in pairs):
+        return Equivalence(None, "cannot compare these equations at the test points")
+    ratios = [a / b for a, b in pairs]
+    if not _close(ratios[0], 0) and all(_close(r, ratios[0]) for r in ratios):
+        return Equivalence(True, "the same equation (sides differ by a constant factor)")
+    return Equivalence(False, "different equations")
 
 
 def _percent_verdict(pairs: list[tuple[float, float]], pred_is_percent: bool) -> Equivalence:
