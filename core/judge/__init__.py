@@ -1,0 +1,50 @@
+"""The LLM judge: CoT answer extraction, step-wise evaluation, error analysis and free-form equivalence.
+
+Built on the OpenAI-compatible client with its own endpoint (`judge_endpoint`). Replies follow a JSON contract
+checked field by field (`parse`), replies are cached on disk (`cache`), and every question ends as a
+`Judgment` that keeps the judge model, the prompt version and the raw reply. `core.judge.views` turns judgment
+files into the tables the app and the CLI show.
+"""
+
+from core.judge.cache import JudgeCache, cache_key, default_cache_dir
+from core.judge.endpoint import judge_endpoint
+from core.judge.model import (
+    STATUSES,
+    TASKS,
+    Case,
+    Judgment,
+    count_statuses,
+    read_judgments,
+    write_judgments,
+)
+from core.judge.parse import CardError, final_card
+from core.judge.runner import (
+    DEFAULT_TASKS,
+    JudgeRun,
+    cases_from_results,
+    judge_cases,
+    judge_cases_async,
+    parse_tasks,
+)
+
+__all__ = [
+    "DEFAULT_TASKS",
+    "STATUSES",
+    "TASKS",
+    "CardError",
+    "Case",
+    "JudgeCache",
+    "JudgeRun",
+    "Judgment",
+    "cache_key",
+    "cases_from_results",
+    "count_statuses",
+    "default_cache_dir",
+    "final_card",
+    "judge_cases",
+    "judge_cases_async",
+    "judge_endpoint",
+    "parse_tasks",
+    "read_judgments",
+    "write_judgments",
+]

@@ -1,0 +1,131 @@
+"""What the judge produces: one `Judgment` per question and task, and the JSONL file that holds them.
+
+A judgment keeps everything needed to dispute it: the judge model, the prompt version, the raw reply, and,
+when the judge failed, the reason. Nothing is dropped: questions a task does not apply to get a "skipped"
+judgment that says why.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tempfile
+from collections import Counter
+from collections.abc import Iterable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from core.errors import InputError
+from core.question import Question
+
+# ok: the judge answered and the card passed every check; rule: the rules decided, no judge call was needed;
+# fallback: the judge failed and the rule-based answer stands in; failed: the judge failed, no value;
+# skipped: the task does not apply to this question (the reason says why).
+STATUSES = ("ok", "rule", "fallback", "failed", "skipped")
+FAILURES = ("fallback", "failed")
+TASKS = ("extract", "steps", "errors", "equiv")
+
+
+@dataclass(frozen=True)
+class Case:
+    """One answered question to judge: the question, the model's response, and where it sits in its file."""
+
+    question: Question
+    response: str
+    record: int | str = ""
+
+
+@dataclass
+class Judgment:
+    """The judge's verdict on one question for one task."""
+
+    question_id: str
+    task: str
+    status: str
+    values: dict[str, Any] = field(default_factory=dict)
+    judge_model: str = ""
+    prompt_version: str = ""
+    raw_reply: str | None = None
+    reason: str = ""
+    cached: bool = False
+    benchmark: str = ""
+    mode: str = ""
+    record: int | str = ""
+
+    @property
+    def failed(self) -> bool:
+        """True when the judge was asked and did not deliver a valid card."""
+        return self.status in FAILURES
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+def count_statuses(judgments: Iterable[Judgment]) -> dict[str, dict[str, int]]:
+    """{task: {status: count}}, every status present (zeros included) so failures are always shown."""
+    counts: dict[str, Counter[str]] = {}
+    for judgment in judgments:
+        counts.setdefault(judgment.task, Counter())[judgment.status] += 1
+    return {task: {status: counter.get(status, 0) for status in STATUSES} for task, counter in counts.items()}
+
+
+def write_judgments(path: str | Path, judgments: Iterable[Judgment]) -> Path:
+    """Write a JSONL file atomically (a temporary file renamed into place), one judgment per line."""
+    target = Path(path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as out:
+            for judgment in judgments:
+                out.write(json.dumps(judgment.to_dict(), ensure_ascii=False) + "\n")
+        os.replace(temp, target)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+    return target
+
+
+_REQUIRED = ("question_id", "task", "status")
+
+
+def judgment_from_dict(data: Any, source: str, line: int) -> Judgment:
+    """A Judgment from one JSONL record, checked field by field."""
+    where = f"line {line}"
+    if not isinstance(data, dict):
+        raise InputError(source, "a judgment must be a JSON object", where)
+    for key in _REQUIRED:
+        if not isinstance(data.get(key), str) or not data[key]:
+            raise InputError(source, f"no {key!r} (is this a `mathreel judge` output file?)", where)
+    if data["task"] not in TASKS:
+        raise InputError(source, f"unknown task {data['task']!r}; expected one of {', '.join(TASKS)}", where)
+    if data["status"] not in STATUSES:
+        raise InputError(source, f"unknown status {data['status']!r}; expected one of {', '.join(STATUSES)}", where)
+    values = data.get("values", {})
+    if not isinstance(values, dict):
+        raise InputError(source, "'values' must be an object", where)
+    known = {name for name in Judgment.__dataclass_fields__}
+    return Judgment(**{key: value for key, value in data.items() if key in known})
+
+
+def read_judgments(path: str | Path) -> list[Judgment]:
+    """Read a judge output file; a bad line raises InputError naming the file, the line and the problem."""
+    source = str(path)
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise InputError(source, "no such file") from None
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(source, f"cannot read the file ({error})") from None
+    judgments = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+        except ValueError as error:
+            raise InputError(source, f"not JSON ({error})", f"line {number}") from None
+        judgments.append(judgment_from_dict(data, source, number))
+    if not judgments:
+        raise InputError(source, "the file holds no judgments")
+    return judgments
