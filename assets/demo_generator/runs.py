@@ -72,7 +72,7 @@ RUNS = (
         videomme=(("ok", "best"), ("slip", "letter_dot"), ("ok", "letter_only"), ("refuse", ""),
                   ("slip", "answer_is"), ("ok", "based"), ("ok", "text_only"), ("slip", "bold")),
         mathverse=(("ok", "boxed"), ("slip", "answer_is"), ("ok", "chinese"), ("slip", "final"), ("refuse", ""),
-                   ("ok", "boxed"), ("slip", "boxed"), ("ok", "text_only"), ("refuse", ""), ("slip", "answer_is"),
+                   ("ok", "boxed"), ("slip", "boxed"), ("ok", "chinese"), ("refuse", ""), ("slip", "answer_is"),
                    ("ok", "answer_is"), ("ok", "bold"), ("slip", "boxed"), ("slip", "answer_is"), ("slip", "final")),
         mbin_flips=frozenset({("q001", 2), ("q006", 4)}),
     ),
@@ -81,7 +81,7 @@ RUNS = (
 
 def final_line(style: str, letter: str, text: str) -> str:
     """The last line of a response in `style` (a refusal when style is empty)."""
-    return STYLES[style].format(L=letter, T=text) if style else REFUSAL
+    return STYLES[style].format(L=letter, T=text).rstrip() if style else REFUSAL
 
 
 def cot(steps: tuple[str, ...] | list[str], final: str) -> str:
@@ -241,7 +241,7 @@ def _mathverse_response(problem: Problem, outcome: str, style: str) -> str:
         return f"The figure is hard to read at this size. {REFUSAL}"
     choice = bool(problem.choices)
     value = problem.answer if outcome == "ok" else problem.slip
-    text = problem.choices["ABCD".index(value)] if choice else value
+    text = problem.choices["ABCD".index(value)] if choice else ""
     steps = list(problem.solution) if outcome == "ok" else [problem.slip_reason]
     return cot(steps, final_line(style, value, text))
 
