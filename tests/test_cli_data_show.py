@@ -134,3 +134,14 @@ def test_data_without_subcommand_prints_help(fixture):
     _, env = fixture
     done = mathreel("data", env=env)
     assert done.returncode == 2 and "list" in done.stderr
+
+
+def test_without_data_the_demo_set_is_listed(fixture):
+    _, env = fixture
+    env = {k: v for k, v in env.items() if k != "MATHREEL_DATA"}
+    done = mathreel("data", "list", "--benchmark", "mathverse", "--json", env=env)
+    assert done.returncode == 0, done.stderr
+    records = json.loads(done.stdout)
+    assert records and all(r.get("question_for_eval") or r["question"] for r in records)
+    assert next(r["question_for_eval"] for r in records if r["problem_version"] == "Vision Only").strip()
+    assert {r["problem_version"] for r in records} >= {"Text Dominant", "Vision Only"}

@@ -316,3 +316,17 @@ def test_without_data_dir_the_demo_set_is_used(tmp_path, monkeypatch):
     assert data.source == "demo" and data.root == demo_dir() / "videomme" == tmp_path / "assets/demo/videomme"
     with pytest.raises(InputError, match="no MathVerse data found"):
         load_dataset("mathverse")
+@pytest.mark.parametrize(("benchmark", "mode"), [("videomathqa", "mcq"), ("videomathqa", "mbin"),
+                                                  ("videomme", None), ("mathverse", None)])
+
+
+def test_demo_set_loads_for_every_benchmark_and_mode(benchmark, mode, monkeypatch):
+    monkeypatch.delenv("MATHREEL_DATA", raising=False)
+    data = load_dataset(benchmark, mode)
+    assert data.source == "demo" and data.root.parent == demo_dir()
+    assert data.questions
+    for question in data.questions:
+        if data.layout.has_video:
+            assert data.video_path(question).is_file()
+        else:
+            assert data.image_path(question).is_file()

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import shutil
 import sys
 from typing import Any
 
@@ -46,11 +48,20 @@ def run(args: argparse.Namespace) -> int:
     dataset = load_dataset(args.benchmark, args.mode, args.data)
     questions = dataset.filter(args.search, **_where(args.where))
     if args.json:
-        json.dump([as_record(dataset, q) for q in questions], sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
-        return 0
-    print(render_table(dataset, questions))
+        emit(json.dumps([as_record(dataset, q) for q in questions], ensure_ascii=False, indent=1))
+    else:
+        emit(render_table(dataset, questions, width=shutil.get_terminal_size((120, 24)).columns))
     return 0
+
+
+def emit(text: str) -> None:
+    """Print `text`; a reader that stops early (`| head`) is not an error worth a traceback."""
+    try:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so the interpreter's final flush does not fail again
 
 
 def _where(items: list[str]) -> dict[str, list[str]]:

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from typing import Any
 
-from core.cli.data import add_data_options
+from core.cli.data import add_data_options, emit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -43,10 +42,9 @@ def run(args: argparse.Namespace) -> int:
         max_side=args.max_side,
     )
     if args.json:
-        json.dump(view.to_dict(), sys.stdout, ensure_ascii=False, indent=1)
-        sys.stdout.write("\n")
+        emit(json.dumps(view.to_dict(), ensure_ascii=False, indent=1))
     else:
-        print(render(view.to_dict(), source=dataset.source))
+        emit(render(view.to_dict(), source=dataset.source))
     return 0
 
 
