@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import importlib
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from webapp.context import AppContext, DatasetCache, TabSpec
@@ -21,7 +20,8 @@ TABS: list[str] = ["webapp.browse", "webapp.score"]
 
 CSS = """
 #mathreel-title h1 { margin-bottom: 0; }
-.frame-gallery .caption-label { white-space: normal !important; font-size: 0.8rem; line-height: 1.2; }
+.frame-gallery .caption-label { white-space: pre-line !important; font-size: 0.8rem; line-height: 1.25;
+                               text-align: left; max-width: 100%; }
 #browse-options p, #browse-steps li { font-size: 1rem; }
 .error-box { border: 1px solid var(--error-border-color, #ef4444); border-radius: 8px; padding: 0.5rem 1rem;
              background: var(--error-background-fill, #fef2f2); }
@@ -50,6 +50,7 @@ def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Block
         )
         with gr.Tabs(elem_id="mathreel-tabs") as tab_container:
             context = AppContext(settings=settings, datasets=DatasetCache(settings), tabs=tab_container)
+            context.links["app_load"] = app.load
             for spec in specs:
                 with gr.Tab(spec.label, id=spec.id, elem_id=f"tab-{spec.id}"):
                     spec.build(context)
@@ -58,14 +59,13 @@ def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Block
 
 
 def served_paths(settings: Settings) -> list[str]:
-    """The only directories the server may serve files from: the dataset and the frame cache."""
-    paths = [settings.data_root()]
-    try:
-        from core.media.frames import default_cache_dir
-    except ImportError:  # core.media.frames not landed: no frame cache to serve yet
-        pass
-    else:
-        paths.append(Path(default_cache_dir()))
+    """The only directories the server may serve files from: the dataset, the frame cache, unpacked diagrams."""
+    from core.data import cache_root
+    from core.media.frames import cache_root as frame_cache_root
+
+    paths = [settings.data_root(), frame_cache_root(), cache_root() / "images"]
+    for path in paths[1:]:
+        path.mkdir(parents=True, exist_ok=True)
     return [str(p.resolve()) for p in paths]
 
 

@@ -5,7 +5,6 @@ Nothing here holds a user's data: uploads and results live in each tab's `gr.Sta
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -17,25 +16,19 @@ if TYPE_CHECKING:
 
 
 class DatasetCache:
-    """The server's benchmark questions, loaded once per (benchmark, mode) and shared read-only.
+    """The server's benchmark questions, read-only and shared by every user.
 
-    Datasets come from the server's data directory, not from users, so sharing them is safe;
-    the lock keeps two first visitors from loading the same parquet twice.
+    Datasets come from the server's data directory, never from users, so sharing them is safe. core.data
+    caches loaded sets itself (and reloads an edited file), so this only pins the server's data directory.
     """
 
     def __init__(self, settings: Settings) -> None:
-        self._settings = settings
-        self._lock = threading.Lock()
-        self._datasets: dict[tuple[str, str | None], Dataset] = {}
+        self._data_dir = settings.data_dir
 
     def get(self, benchmark: str, mode: str | None) -> Dataset:
-        key = (benchmark, mode)
-        with self._lock:
-            if key not in self._datasets:
-                from core.data import load_dataset
+        from core.data import load_dataset
 
-                self._datasets[key] = load_dataset(benchmark, mode=mode, data_dir=self._settings.data_dir)
-            return self._datasets[key]
+        return load_dataset(benchmark, mode=mode, data_dir=self._data_dir)
 
 
 @dataclass
@@ -55,3 +48,15 @@ class TabSpec:
     id: str
     label: str
     build: Callable[[AppContext], None]
+
+
+def select_handler(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark `fn`'s `evt` parameter as gr.SelectData.
+
+    Gradio finds event data by resolving annotations; with postponed annotations and gradio imported inside
+    functions, "gr.SelectData" would not resolve, so the real class is set here.
+    """
+    import gradio as gr
+
+    fn.__annotations__["evt"] = gr.SelectData
+    return fn

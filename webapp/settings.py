@@ -7,7 +7,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
-DEMO_DIR = REPO_ROOT / "assets" / "demo"
 REFERENCE_DIR = REPO_ROOT / "assets" / "reference"
 
 
@@ -39,4 +38,8 @@ class Settings:
         if self.data_dir is not None:
             return Path(self.data_dir).resolve()
         env = os.environ.get("MATHREEL_DATA")
-        return Path(env).resolve() if env else DEMO_DIR
+        if env:
+            return Path(env).resolve()
+        from core.data import demo_dir
+
+        return demo_dir().resolve()

@@ -1,0 +1,393 @@
+"""The web app's shaping of core objects: Browse pages from real datasets and H.264 videos, Score tables and charts
+from real core reports, the paper reference transcription, error handling and the serve command.
+
+The browser-level behaviour (clicks, uploads, the video player) is in tests/browser/.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+from test_data import PNG_BYTES, make_videomathqa, mathverse_record, vmqa_record
+
+from core.data import load_dataset
+from core.errors import InputError
+from core.media.writer import write_h264
+from core.results import read_results
+from core.scoring import paired_difference, score
+from core.view import build_view
+from webapp import charts
+from webapp.browse import (
+    ALL,
+    ViewOptions,
+    benchmark_choices,
+    filter_specs,
+    frame_caption,
+    question_table,
+    render_question,
+    response_markdown,
+)
+from webapp.errors import error_message, guarded
+from webapp.present import ci_text, pct, seconds_text
+from webapp.reference import comparison_table, load_references
+from webapp.score import (
+    Downloads,
+    ScoreOptions,
+    breakdown_table,
+    dimension_filter_choices,
+    headline_markdown,
+    paired_markdown,
+    score_uploads,
+    summary_table,
+)
+from webapp.score import (
+    question_table as scored_table,
+)
+from webapp.settings import Settings
+
+REPO = Path(__file__).resolve().parent.parent
+FPS = 10
+CUES = {"one": (0.0, 1.0), "two": (1.0, 2.5), "three": (2.5, 4.0), "four": (4.5, 5.5)}
+
+
+def srt_time(seconds: float) -> str:
+    ms = round(seconds * 1000)
+    return f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d},{ms % 1000:03d}"
+
+
+def write_srt(path: Path) -> None:
+    blocks = [f"{i}\n{srt_time(s)} --> {srt_time(e)}\n{text}\n" for i, (text, (s, e)) in enumerate(CUES.items(), 1)]
+    path.write_text("\n".join(blocks), encoding="utf-8")
+
+
+@pytest.fixture
+def vmqa(tmp_path, monkeypatch) -> Path:
+    """A VideoMathQA root with three 6-second H.264 videos (two with subtitles), MCQ and multi-binary."""
+    monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))
+    categories = ["Chart", "Geometry Angle", "Counting"]
+    durations = ["short", "medium", "long"]
+    mcq = [vmqa_record(f"q{i}", f"clip{i % 3}", category=categories[i % 3], length=durations[i % 3],
+                       answer="BCD"[i % 3]) for i in range(6)]
+    pair = {"options": ["A. 45", "B. 60"]}
+    mbin = [vmqa_record("p1", "clip0", answer="A", **pair), vmqa_record("p1", "clip0", answer="B", **pair),
+            vmqa_record("p2", "clip1", answer="A", **pair)]
+    root = make_videomathqa(tmp_path / "vmqa", mcq, mbin)
+    for i in range(3):
+        frames = (np.full((48, 64, 3), 4 * k, dtype=np.uint8) for k in range(6 * FPS))
+        write_h264(root / "videos" / f"clip{i}.mp4", frames, FPS)
+    write_srt(root / "subtitles" / "clip0.srt")
+    write_srt(root / "subtitles" / "clip1.srt")
+    return root
+
+
+def write_jsonl(path: Path, records: list[dict]) -> Path:
+    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
+    return path
+
+
+def results_file(path: Path, answers: dict[str, str]) -> Path:
+    """A plain JSONL result file with gold answers and dimensions for questions q0..q5 of the fixture."""
+    gold = {f"q{i}": "BCD"[i % 3] for i in range(6)}
+    records = [
+        {"question_id": qid, "answer": gold[qid], "category": ["Chart", "Geometry Angle", "Counting"][int(qid[1]) % 3],
+         "duration": ["short", "medium", "long"][int(qid[1]) % 3], "videoID": f"clip{int(qid[1]) % 3}",
+         "response": response}
+        for qid, response in answers.items()
+    ]
+    return write_jsonl(path, records)
+
+
+# -- Browse -----------------------------------------------------------------------------------------------------
+
+
+def test_benchmark_choices_cover_every_mode_core_knows():
+    from core.benchmarks import BENCHMARKS
+
+    keys = [key for _, key in benchmark_choices()]
+    assert keys == [f"{b.name}:{m.key}" for b in BENCHMARKS.values() for m in b.modes]
+    assert "videomathqa:mbin" in keys and "videomme:mcq" in keys and "mathverse:default" in keys
+
+
+def test_question_table_filters_by_every_dimension_and_text(vmqa):
+    data = load_dataset("videomathqa", "mcq", vmqa)
+    specs = filter_specs(data)
+    assert [(key, label) for key, label, _ in specs] == [("category", "Category"), ("duration", "Duration")]
+    assert specs[0][2] == ["Geometry Angle", "Chart", "Counting"]  # the benchmark's display order
+    everything = question_table(data)
+    assert list(everything["ID"]) == [f"q{i}" for i in range(6)]
+    assert list(everything.columns) == ["ID", "Question", "Category", "Duration", "Answer"]
+    charts_only = question_table(data, "", {"category": "Chart", "duration": ALL})
+    assert list(charts_only["ID"]) == ["q0", "q3"]
+    assert list(question_table(data, "q4?")["ID"]) == ["q4"]
+    assert question_table(data, "no such text").empty
+
+
+def test_question_page_shows_frames_as_build_view_samples_them(vmqa):
+    data = load_dataset("videomathqa", "mcq", vmqa)
+    page = render_question(data, "q0", ViewOptions(num_frames=8, with_subtitles=True))
+    view = build_view(data, "q0", num_frames=8, with_subtitles=True)
+    assert page.prompt == view.prompt and "one\ntwo\nthree\nfour" in page.prompt
+    assert [path for path, _ in page.frames] == [str(p) for p in view.frames.paths]
+    assert len(page.frames) == 8 and all(Path(p).is_file() for p, _ in page.frames)
+    for (_, caption), index, time, cues in zip(page.frames, view.frames.indices, view.frames.times,
+                                               view.frame_cues, strict=True):
+        assert caption.startswith(f"frame {index} · {seconds_text(time)}")
+        assert all(c.text in caption for c in cues)
+    # The sixth sampled frame (index 42) sits at 4.2 s, between "three" and "four": no line there.
+    assert "(no subtitle at this moment)" in page.frames[5][1]
+    assert page.frame_times == pytest.approx([float(t) for t in view.frames.times])
+    assert [row[2] for row in page.cue_rows] == list(CUES)
+    assert page.cue_rows[0][3] == "#1, #2"  # the first cue covers the first two sampled frames
+    assert page.subtitles[1] == {"text": "two", "timestamp": [1.0, 2.5]}
+    assert page.video_path == str(vmqa / "videos" / "clip0.mp4")
+    assert "✓ **B. 45** — correct answer" in page.header and "- A. 30" in page.header
+    assert "1. Read the diagram.\n2. Add the angles." in page.steps
+    assert "| Category | Chart |" in page.metadata and "0:06.0 (60 frames, 10.00 fps)" in page.metadata
+
+
+def test_question_page_follows_frame_count_and_cot(vmqa):
+    data = load_dataset("videomathqa", "mcq", vmqa)
+    direct = render_question(data, "q2", ViewOptions(num_frames=3))
+    cot = render_question(data, "q2", ViewOptions(num_frames=16, cot=True))
+    assert len(direct.frames) == 3 and len(cot.frames) == 16
+    assert cot.prompt == build_view(data, "q2", num_frames=16, cot=True).prompt != direct.prompt
+    assert direct.subtitles is None and direct.cue_rows == []  # clip2 has no SRT
+    assert all(caption.endswith("(no subtitle at this moment)") for _, caption in direct.frames)
+
+
+def test_multibinary_question_shows_all_its_pairs(vmqa):
+    data = load_dataset("videomathqa", "mbin", vmqa)
+    page = render_question(data, data.refs[0], ViewOptions(num_frames=2))
+    assert page.pairs == [["p1#1", "A. 45  /  B. 60", "A"], ["p1#2", "A. 45  /  B. 60", "B"]]
+    single = render_question(data, "p2", ViewOptions(num_frames=2))
+    assert single.pairs == [["p2", "A. 45  /  B. 60", "A"]]
+
+
+def test_mathverse_question_shows_the_diagram_and_every_version_in_order(tmp_path, monkeypatch):
+    monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))
+    (tmp_path / "images").mkdir()
+    records = []
+    for k, version in enumerate(["Vision Only", "Text Dominant", "Text Lite"]):
+        (tmp_path / "images" / f"img{k}.png").write_bytes(PNG_BYTES)
+        record = mathverse_record(10 + k, f"img{k}.png", version)
+        record["problem_index"] = "7"
+        records.append(record)
+    records.append(mathverse_record(20, "img0.png"))  # another problem
+    (tmp_path / "testmini.json").write_text(json.dumps(records), encoding="utf-8")
+    data = load_dataset("mathverse", data_dir=tmp_path)
+    page = render_question(data, "10", ViewOptions())
+    assert page.video_path is None and page.frames == []
+    assert page.image_path == str(tmp_path / "images" / "img0.png")
+    assert [row[0] for row in page.versions] == ["Text Dominant", "Text Lite", "Vision Only"]
+    assert [row[1] for row in page.versions] == ["11", "12", "10"]
+    assert [caption for _, caption in page.version_images] == ["Text Dominant", "Text Lite", "Vision Only"]
+    assert "✓ **D. 140°**" in page.header
+
+
+def test_unknown_question_is_an_input_error(vmqa):
+    data = load_dataset("videomathqa", "mcq", vmqa)
+    with pytest.raises(InputError, match="q99"):
+        render_question(data, "q99", ViewOptions())
+
+
+def test_frame_caption_and_response_panel():
+    assert frame_caption(120, 4.0, ["a", "b"]) == "frame 120 · 0:04.0\na / b"
+    panel = response_markdown({"extracted": None, "gold": "B", "status": "unparsed", "method": "none",
+                               "explanation": "no letter found", "response": "I think so"}, "run.jsonl")
+    assert "— (unparsed)" in panel and "**B**" in panel and "no letter found" in panel and "I think so" in panel
+    assert response_markdown(None) == ""
+
+
+# -- Score ------------------------------------------------------------------------------------------------------
+
+
+def test_uploaded_file_scores_exactly_as_core(vmqa, tmp_path):
+    path = results_file(tmp_path / "run_a.jsonl", {"q0": "B", "q1": "The answer is A.", "q2": "D", "q3": "hmm",
+                                                   "q4": "C", "q5": "(D)"})
+    runs, errors = score_uploads([str(path)], ScoreOptions())
+    assert errors == []
+    expected = score(read_results(path)).to_dict()
+    assert runs[0].summary == expected and runs[0].name == "run_a.jsonl"
+    table = summary_table(runs)
+    row = table.iloc[0]
+    assert row["Accuracy"] == pct(expected["overall"]["accuracy"]) == "66.7%"
+    assert row["95% CI"] == ci_text(expected["overall"]["ci"])
+    assert (row["n"], row["Unparsed"], row["Missing"]) == (6, expected["unparsed"], expected["missing"])
+    assert "**66.7%** accuracy, 95% CI " + ci_text(expected["overall"]["ci"]) in headline_markdown(runs)
+
+
+def test_bad_file_is_one_clear_message_and_good_files_still_score(vmqa, tmp_path):
+    good = results_file(tmp_path / "good.jsonl", {"q0": "B"})
+    bad = tmp_path / "upload-dir" / "broken.jsonl"
+    bad.parent.mkdir()
+    bad.write_text('{"question_id": "q1", "respo\n', encoding="utf-8")
+    runs, errors = score_uploads([str(bad), str(good)], ScoreOptions())
+    assert [r.name for r in runs] == ["good.jsonl"]
+    assert len(errors) == 1 and errors[0].startswith("broken.jsonl")
+    assert str(bad.parent) not in errors[0] and "Traceback" not in errors[0]
+
+
+def test_breakdowns_question_filters_and_downloads(vmqa, tmp_path):
+    path = results_file(tmp_path / "run.jsonl", {"q0": "B", "q1": "A", "q2": "D", "q3": "no idea", "q4": "C"})
+    runs, _ = score_uploads([str(path)], ScoreOptions())
+    run = runs[0]
+    breakdown = breakdown_table(runs)
+    chart_row = breakdown[(breakdown["Dimension"] == "Category") & (breakdown["Value"] == "Chart")].iloc[0]
+    cell = run.summary["by"]["category"]["Chart"]
+    assert chart_row["run.jsonl"] == f"{pct(cell['accuracy'])} {ci_text(cell['ci'])} n={cell['n']}"
+    statuses = {r.question_id: r.status for r in run.report.rows}
+    assert list(scored_table(run, "wrong")["ID"]) == [q for q, s in statuses.items() if s == "wrong"] == ["q1"]
+    assert list(scored_table(run, "unparsed")["ID"]) == ["q3"]
+    assert list(scored_table(run, "not_correct")["ID"]) == ["q1", "q3"]
+    assert list(scored_table(run, "all", "category=Counting")["ID"]) == ["q2"]
+    assert ("Category: Chart", "category=Chart") in dimension_filter_choices(run)
+    csv_path, json_path = Downloads(3600).write(run)
+    import pandas as pd
+
+    frame = pd.read_csv(csv_path, keep_default_na=False)
+    assert list(frame["question_id"]) == [r.question_id for r in run.report.rows]
+    assert list(frame["status"]) == [r.status for r in run.report.rows]
+    assert json.loads(Path(json_path).read_text(encoding="utf-8")) == run.summary
+
+
+def test_paired_difference_of_two_runs_is_cores(vmqa, tmp_path):
+    a = results_file(tmp_path / "a.jsonl", {f"q{i}": "BCD"[i % 3] for i in range(6)})
+    b = results_file(tmp_path / "b.jsonl", {"q0": "B", "q1": "A", "q2": "A", "q3": "B", "q4": "A", "q5": "D"})
+    runs, _ = score_uploads([str(a), str(b)], ScoreOptions())
+    text, diff = paired_markdown(runs[0], runs[1])
+    expected = paired_difference(runs[0].report, runs[1].report).to_dict()
+    assert diff == expected and f"{expected['difference']:+.1f} points" in text
+    assert ci_text(expected["ci"]) in text
+    same, none = paired_markdown(runs[0], runs[0])
+    assert none is None and "two runs" in same
+
+
+def test_charts_carry_the_reports_cis(vmqa, tmp_path):
+    path = results_file(tmp_path / "run.jsonl", {"q0": "B", "q1": "A", "q2": "D", "q3": "B"})
+    summary = score(read_results(path)).to_dict()
+    figure = charts.accuracy_bars([("run", summary)], "category", "Category")
+    bar = figure.data[0]
+    cells = summary["by"]["category"]
+    assert list(bar.x) == list(cells)
+    assert list(bar.y) == [c["accuracy"] for c in cells.values()]
+    assert list(bar.error_y.array) == pytest.approx([c["ci"][1] - c["accuracy"] for c in cells.values()])
+    assert list(bar.error_y.arrayminus) == pytest.approx([c["accuracy"] - c["ci"][0] for c in cells.values()])
+    cross = {"cross": {"duration x task_type": {"short": {"OCR": {"n": 2, "correct": 1, "accuracy": 50.0,
+                                                                   "ci": [9.5, 90.5]}},
+                                                 "long": {"Counting": {"n": 1, "correct": 1, "accuracy": 100.0,
+                                                                       "ci": [20.7, 100.0]}}}}}
+    heat = charts.cross_heatmap(cross, "duration x task_type", "t").data[0]
+    assert list(heat.y) == ["short", "long"] and list(heat.x) == ["OCR", "Counting"]
+    assert [list(r) for r in heat.z] == [[50.0, None], [None, 100.0]]
+
+
+# -- the published reference ------------------------------------------------------------------------------------
+
+# Verbatim lines of the paper's tables (seed 004), parsed here independently of how the JSON was written.
+SEED_LINES = {
+    ("1", "Random"): "| Random | - | 17.4 | 17.4 | 7.9 | 7.9 | 8.7 | 7.0 | 7.8 | 10.7 | 8.7 | 3.9 | 6.7 | 11.1 | 2.6 | "
+                     "11.1 | 9.0 | 7.8 | 6.9 |",
+    ("1", "Qwen2.5-VL", "3B"): "| Qwen2.5-VL [3] | 3B | 26.9 | 27.6 | 19.3 | 19.6 | 26.1 | 23.9 | 23.5 | 21.3 | "
+                               "34.8 | 17.3 | 26.7 | 11.1 | 15.8 | 20.4 | 25.4 | 23.4 | 15.9 |",
+    ("1", "InternVL3", "38B"): "| InternVL3 [42] | 38B | 31.7 | 35.7 | 25.2 | 29.5 | 34.8 | 42.3 | 37.3 | 13.3 | "
+                               "17.4 | 25.0 | 13.3 | 33.3 | 26.3 | 40.7 | 35.8 | 38.3 | 12.9 |",
+    ("2", "GPT-o4-mini"): "| GPT-o4-mini | - | 49.8 | 61.4 | 42.1 | 44.8 | 43.5 | 49.3 | 45.1 | 40.0 | 65.2 | "
+                          "63.5 | 20.0 | 72.2 | 23.7 | 31.5 | 45.5 | 44.8 | 42.4 | 6.9 |",
+    ("2", "Qwen2.5-VL", "72B"): "| Qwen2.5-VL [3] | 72B | 37.4 | 36.9 | 24.5 | 28.6 | 30.4 | 31.0 | 31.4 | 24.0 | "
+                                "21.7 | 50.0 | 13.3 | 22.2 | 15.8 | 25.9 | 27.6 | 34.4 | 22.7 | 5.0 |",
+}
+
+
+def parse_seed_row(line: str) -> list[float | None]:
+    cells = [c.strip() for c in line.strip().strip("|").split("|")]
+    return [None if c == "-" else float(c) for c in cells[2:]]
+
+
+def reference_values(row: dict) -> list[float | None]:
+    values = [row["mcq_v"], row["mcq_sub"], row["mbin_v"], row["mbin_sub"], *row["categories"].values(),
+              *row["durations"].values()]
+    return values + ([row["cot_step_eval"]] if "cot_step_eval" in row else [])
+
+
+def find_row(rows: list[dict], key: tuple[str, ...]) -> dict:
+    table, model, *size = key
+    found = [r for r in rows if str(r["table"]) == table and r["model"] == model and (not size or r["size"] == size[0])]
+    assert len(found) == 1, key
+    return found[0]
+
+
+def test_reference_json_matches_the_papers_tables():
+    data = json.loads((REPO / "assets" / "reference" / "videomathqa_paper.json").read_text(encoding="utf-8"))
+    assert "VideoMathQA" in data["source"] and "Table 1" in data["source"] and "Table 2" in data["source"]
+    for key, line in SEED_LINES.items():
+        row = find_row(data["rows"], key)
+        assert reference_values(row) == parse_seed_row(line), key
+        assert row["source"] == f"VideoMathQA paper, Table {key[0]}"
+    counts = {t: sum(str(r["table"]) == t for r in data["rows"]) for t in ("1", "2")}
+    assert counts == {"1": 30, "2": 18}
+    assert list(find_row(data["rows"], ("1", "Random"))["categories"]) == [
+        "Geometry Angle", "Geometry Area", "Geometry Length", "Chart", "Statistics", "Arithmetic", "Topology",
+        "Graph Theory", "Counting", "Puzzle"]
+    sections = {r["section"] for r in data["rows"]}
+    assert sections == {"Baseline", "Proprietary", "Open-source (<5B)", "Open-source (<9B)", "Open-source (<40B)",
+                        "Open-source (<80B)"}
+
+
+def test_comparison_table_puts_runs_above_the_papers_rows(vmqa, tmp_path):
+    reference = load_references()["videomathqa"]
+    path = results_file(tmp_path / "mine.jsonl", {"q0": "B", "q1": "C", "q2": "A"})
+    summary = score(read_results(path)).to_dict()
+    frame = comparison_table(reference, "2", "mcq_sub", [("mine.jsonl", summary)])
+    assert len(frame) == 1 + 18
+    mine = frame.iloc[0]
+    assert mine["Model"] == "mine.jsonl" and mine["Overall: MCQ, video + subtitles (+Sub)"] == "66.7%"
+    assert mine["Chart"] == pct(summary["by"]["category"]["Chart"]["accuracy"]) and mine["Puzzle"] == "—"
+    gpt = frame[frame["Model"] == "GPT-o4-mini"].iloc[0]
+    assert gpt["Overall: MCQ, video + subtitles (+Sub)"] == "61.4%" and gpt["CoT step eval (/10)"] == "6.9"
+    assert reference.setting_choices("mbin")[0][1] == "mbin_v"
+
+
+# -- plumbing ---------------------------------------------------------------------------------------------------
+
+
+def test_formatting_is_one_decimal_and_bracketed():
+    assert pct(41.26) == "41.3%" and pct(None) == "—"
+    assert ci_text([35.24, 47.65]) == "[35.2, 47.6]" and ci_text(None) == "—"
+    assert seconds_text(3725.25) == "1:02:05.2" and seconds_text(4.0) == "0:04.0"
+
+
+def test_guarded_handler_shows_core_message_and_leaves_other_outputs():
+    import gradio as gr
+
+    @guarded(1, 3)
+    def handler() -> tuple:
+        raise InputError("results.jsonl", "no response field", 4)
+
+    out = handler()
+    assert out[0] == gr.skip() and out[2] == gr.skip()
+    assert out[1]["visible"] is True and out[1]["value"] == "**Error:** results.jsonl, record 4: no response field"
+    assert "ZeroDivisionError" in error_message(ZeroDivisionError("x"))
+
+
+def test_app_builds_with_stable_element_ids(vmqa):
+    from webapp.app import build_app
+
+    app = build_app(Settings(data_dir=vmqa))
+    ids = {c.get("props", {}).get("elem_id") for c in app.get_config_file()["components"]}
+    for needed in ("browse-benchmark", "browse-table", "browse-video", "browse-frames", "browse-subtitles",
+                   "browse-prompt", "score-upload", "score-headline", "score-error", "score-questions",
+                   "score-download-csv", "score-download-json", "tab-browse", "tab-score"):
+        assert needed in ids, needed
+    assert app.delete_cache == (3600, 3600) and app.analytics_enabled is False
+
+
+def test_serve_refuses_a_missing_data_directory(tmp_path):
+    proc = subprocess.run([sys.executable, "-c", "from core.cli import main; raise SystemExit(main())", "serve",
+                           "--data", str(tmp_path / "nope")], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 2
+    assert proc.stderr.strip() == f"mathreel: {tmp_path / 'nope'}: not a directory (give the dataset folder to --data)"

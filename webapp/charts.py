@@ -1,0 +1,128 @@
+"""Plotly figures for the Score tab, built from `Report.to_dict()` objects (no scoring here).
+
+Each run is (name, report dict); a dimension's cells come from `report["by"][dimension]` in the order
+core gives them, and every bar carries its 95% CI as an asymmetric error bar.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import plotly.graph_objects as go
+
+Run = tuple[str, dict[str, Any]]
+
+
+def _value_order(runs: Sequence[Run], dimension: str) -> list[str]:
+    """Values of `dimension` across runs, first-seen order (core already orders each report)."""
+    seen: dict[str, None] = {}
+    for _, report in runs:
+        for value in report.get("by", {}).get(dimension, {}):
+            seen.setdefault(value, None)
+    return list(seen)
+
+
+def accuracy_bars(runs: Sequence[Run], dimension: str, label: str) -> go.Figure:
+    """Grouped bars: accuracy per value of `dimension`, one colour per run, 95% CI error bars."""
+    import plotly.graph_objects as go
+
+    values = _value_order(runs, dimension)
+    figure = go.Figure()
+    for name, report in runs:
+        cells = report.get("by", {}).get(dimension, {})
+        present = [v for v in values if v in cells]
+        acc = [cells[v]["accuracy"] for v in present]
+        lows = [cells[v]["ci"][0] for v in present]
+        highs = [cells[v]["ci"][1] for v in present]
+        figure.add_bar(
+            name=name,
+            x=present,
+            y=acc,
+            error_y={
+                "type": "data",
+                "symmetric": False,
+                "array": [h - a for h, a in zip(highs, acc, strict=True)],
+                "arrayminus": [a - lo for a, lo in zip(acc, lows, strict=True)],
+            },
+            customdata=[[cells[v]["n"], lo, hi] for v, lo, hi in zip(present, lows, highs, strict=True)],
+            hovertemplate="%{x}<br>%{y:.1f}% [%{customdata[1]:.1f}, %{customdata[2]:.1f}]<br>n=%{customdata[0]}"
+            "<extra>%{fullData.name}</extra>",
+        )
+    _layout(figure, title=f"Accuracy by {label.lower()} (95% CI)", x_title=label)
+    figure.update_layout(barmode="group")
+    figure.update_yaxes(range=[0, 100])
+    return figure
+
+
+def cross_heatmap(report: dict[str, Any], cross_key: str, title: str) -> go.Figure:
+    """Heatmap of accuracy for a cross table {row: {col: cell}}, e.g. duration x task type."""
+    import plotly.graph_objects as go
+
+    table = report.get("cross", {}).get(cross_key, {})
+    rows = list(table)
+    cols: dict[str, None] = {}
+    for row in rows:
+        for col in table[row]:
+            cols.setdefault(col, None)
+    col_list = list(cols)
+    z = [[_acc(table[r].get(c)) for c in col_list] for r in rows]
+    text = [[_cell_label(table[r].get(c)) for c in col_list] for r in rows]
+    figure = go.Figure(
+        go.Heatmap(
+            z=z,
+            x=col_list,
+            y=rows,
+            text=text,
+            texttemplate="%{text}",
+            zmin=0,
+            zmax=100,
+            colorscale="Blues",
+            colorbar={"title": "Accuracy %"},
+            hovertemplate="%{y} × %{x}<br>%{text}<extra></extra>",
+        )
+    )
+    _layout(figure, title=title, x_title="", y_title="")
+    figure.update_xaxes(tickangle=-35)
+    return figure
+
+
+def paired_difference_bar(label: str, difference: float, ci: Sequence[float]) -> go.Figure:
+    """One horizontal bar with its CI: the accuracy difference between two runs, in points."""
+    import plotly.graph_objects as go
+
+    figure = go.Figure(
+        go.Bar(
+            x=[difference],
+            y=[label],
+            orientation="h",
+            error_x={"type": "data", "symmetric": False, "array": [ci[1] - difference],
+                     "arrayminus": [difference - ci[0]]},
+            hovertemplate=f"%{{x:.1f}} points [{ci[0]:.1f}, {ci[1]:.1f}]<extra></extra>",
+        )
+    )
+    _layout(figure, title="Paired difference (points, 95% CI)", x_title="Accuracy difference (points)", y_title="")
+    figure.add_vline(x=0, line_color="grey")
+    figure.update_layout(height=220)
+    return figure
+
+
+def _acc(cell: dict[str, Any] | None) -> float | None:
+    return cell["accuracy"] if cell and cell.get("n") else None
+
+
+def _cell_label(cell: dict[str, Any] | None) -> str:
+    return f"{cell['accuracy']:.1f}%<br>n={cell['n']}" if cell and cell.get("n") else ""
+
+
+def _layout(figure: go.Figure, *, title: str, x_title: str, y_title: str = "Accuracy (%)") -> None:
+    figure.update_layout(
+        title={"text": title},
+        xaxis_title=x_title,
+        yaxis_title=y_title,
+        template="plotly_white",
+        margin={"l": 60, "r": 20, "t": 60, "b": 80},
+        legend={"orientation": "h", "y": -0.3},
+        height=420,
+    )

@@ -1,0 +1,53 @@
+"""How a handler failure reaches the page: one clear line, never a traceback, and the app keeps working."""
+
+from __future__ import annotations
+
+import functools
+import logging
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger("mathreel.webapp")
+
+
+def error_message(error: BaseException) -> str:
+    """The line a user sees: core's own message for MathReelError, a short generic one for a bug."""
+    from core.errors import MathReelError
+
+    if isinstance(error, MathReelError):
+        return str(error)
+    return f"Something went wrong on the server ({type(error).__name__}); the details are in the server log."
+
+
+def error_box(message: str) -> str:
+    """Markdown for a visible error box."""
+    return f"**Error:** {message}" if message else ""
+
+
+def guarded(error_slot: int, n_outputs: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Wrap a handler so any failure shows in output `error_slot` (and a toast) and other outputs stay as they were.
+
+    The wrapped handler must return a tuple of `n_outputs` values whose slot `error_slot` is the error box.
+    """
+
+    def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
+        @functools.wraps(fn)
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            import gradio as gr
+
+            try:
+                return fn(*args, **kwargs)
+            except Exception as error:  # the page must survive anything a handler meets
+                from core.errors import MathReelError
+
+                if not isinstance(error, MathReelError):
+                    log.exception("handler %s failed", fn.__name__)
+                message = error_message(error)
+                gr.Warning(message)
+                outputs: list[Any] = [gr.skip()] * n_outputs
+                outputs[error_slot] = gr.update(value=error_box(message), visible=True)
+                return tuple(outputs)
+
+        return wrapper
+
+    return decorate

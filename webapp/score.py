@@ -1,0 +1,548 @@
+"""Score tab: upload result files, see core's Report for each (headline with CI, breakdowns, charts), compare runs
+(paired difference, the paper's published rows) and open any scored question in Browse.
+
+Scoring is `core.results.read_results` + `core.scoring.score`; the numbers shown are `Report.to_dict()`, the
+same object `mathreel score --json` prints. Each user's runs live in a `gr.State`, never in a global.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import tempfile
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from webapp.context import AppContext, TabSpec, select_handler
+from webapp.errors import error_box, error_message, guarded
+from webapp.present import ci_text, pct
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from core.scoring import Report
+
+AUTO = ""  # "detect it from the file" in the benchmark dropdown; "scorer's default" in the denominator one
+STATUS_FILTERS = [
+    ("All questions", "all"),
+    ("Wrong or unparsed", "not_correct"),
+    ("Wrong", "wrong"),
+    ("Unparsed", "unparsed"),
+    ("Missing", "missing"),
+    ("Correct", "correct"),
+]
+EMPTY_STATE = "_Upload a result file to see scores._"
+RESPONSE_PREVIEW = 160
+CHART_SLOTS = 4
+
+
+@dataclass
+class Run:
+    """One uploaded file scored by core. `summary` is `report.to_dict()`, computed once."""
+
+    name: str
+    report: Report
+    summary: dict[str, Any]
+
+    @property
+    def key(self) -> str:
+        return f"{self.report.benchmark}:{self.report.mode}"
+
+
+@dataclass(frozen=True)
+class ScoreOptions:
+    """How the user asked for files to be read and scored."""
+
+    benchmark_key: str = AUTO  # "benchmark:mode", or AUTO to detect
+    extractor: str = "robust"
+    denominator: str = AUTO
+    annotations: str | None = None  # the server's data directory, for id-only files
+
+
+# -- scoring through core ---------------------------------------------------------------------------------------
+
+
+def score_path(path: str, options: ScoreOptions) -> Report:
+    """Read and score one file with core, exactly as `mathreel score` does with the same options."""
+    from core.results import read_results
+    from core.scoring import score
+
+    benchmark, _, mode = options.benchmark_key.partition(":")
+    result = read_results(path, benchmark=benchmark or None, mode=mode or None, annotations=options.annotations)
+    return score(result, extractor=options.extractor, denominator=options.denominator or None)
+
+
+def display_name(path: str, taken: set[str]) -> str:
+    """The uploaded file's own name, made unique among this user's runs."""
+    name = Path(path).name
+    candidate, k = name, 2
+    while candidate in taken:
+        candidate, k = f"{name} ({k})", k + 1
+    return candidate
+
+
+def score_uploads(paths: list[str], options: ScoreOptions) -> tuple[list[Run], list[str]]:
+    """Score every file; a bad file becomes one message (naming the file as uploaded) and the others still score."""
+    runs: list[Run] = []
+    errors: list[str] = []
+    for path in paths:
+        name = display_name(path, {r.name for r in runs})
+        try:
+            report = score_path(path, options)
+        except Exception as error:  # any failure is reported for this file only
+            errors.append(_rename(error_message(error), path, name))
+            continue
+        runs.append(Run(name=name, report=report, summary=report.to_dict()))
+    return runs, errors
+
+
+def _rename(message: str, path: str, name: str) -> str:
+    """Show the file as the user named it, not its server-side upload path."""
+    return message.replace(str(path), name)
+
+
+# -- tables -----------------------------------------------------------------------------------------------------
+
+
+def summary_table(runs: list[Run]) -> pd.DataFrame:
+    """One row per run: what was detected, the headline with its CI, and the counts that qualify it."""
+    import pandas as pd
+
+    rows = []
+    for run in runs:
+        s = run.summary
+        overall = s["overall"]
+        rows.append({
+            "Run": run.name,
+            "Benchmark": _benchmark_title(s["benchmark"]),
+            "Mode": s["mode"],
+            "Accuracy": pct(overall["accuracy"]),
+            "95% CI": ci_text(overall["ci"]),
+            "n": overall["n"],
+            "Correct": overall["correct"],
+            "Unparsed": s["unparsed"],
+            "Missing": s["missing"],
+            "Clustered SE": "—" if overall.get("clustered_se") is None else f"{overall['clustered_se']:.1f}",
+            "Extractor": s["extractor"],
+            "Denominator": s["denominator"],
+        })
+    return pd.DataFrame(rows)
+
+
+def headline_markdown(runs: list[Run]) -> str:
+    """Per run: the headline sentence, what the denominator means, what was detected, and every warning."""
+    if not runs:
+        return EMPTY_STATE
+    parts = []
+    for run in runs:
+        s = run.summary
+        o = s["overall"]
+        parts.append(
+            f"### {run.name}\n"
+            f"**{pct(o['accuracy'])}** accuracy, 95% CI {ci_text(o['ci'])}, n = {o['n']} "
+            f"({o['correct']} correct) · unparsed {s['unparsed']} · missing {s['missing']}"
+            + (f" · clustered SE {o['clustered_se']:.1f} points over {o['clusters']} videos"
+               if o.get("clustered_se") is not None else "")
+        )
+        parts.append(f"_Denominator: {s['denominator_means']}. Extractor: {s['extractor']}._")
+        details = [f"- {note}" for note in s.get("detected", [])]
+        details += [f"- ⚠️ {warning}" for warning in s.get("warnings", [])]
+        if details:
+            parts.append("\n".join(details))
+    return "\n\n".join(parts)
+
+
+def breakdown_table(runs: list[Run]) -> pd.DataFrame:
+    """Every dimension's values as rows, one column per run: "41.3% [35.2, 47.6] n=52"."""
+    import pandas as pd
+
+    from webapp.present import cell_text
+
+    order: dict[tuple[str, str], None] = {}
+    for run in runs:
+        for dim, cells in run.summary["by"].items():
+            for value in cells:
+                order.setdefault((dim, value), None)
+    rows = []
+    for dim, value in order:
+        row = {"Dimension": _dimension_label(runs, dim), "Value": value}
+        for run in runs:
+            row[run.name] = cell_text(run.summary["by"].get(dim, {}).get(value))
+        rows.append(row)
+    return pd.DataFrame(rows, columns=["Dimension", "Value", *(r.name for r in runs)])
+
+
+def question_table(run: Run, status: str = "all", dim_filter: str = "") -> pd.DataFrame:
+    """The scored rows of one run, filtered by status and by "dimension=value"."""
+    import pandas as pd
+
+    dim, _, value = dim_filter.partition("=")
+    dims = list(run.summary["by"])
+    rows = []
+    for row in run.report.rows:
+        if not _status_matches(row.status, status) or (dim and row.dims.get(dim) != value):
+            continue
+        response = row.response.replace("\n", " ")
+        if len(response) > RESPONSE_PREVIEW:
+            response = response[: RESPONSE_PREVIEW - 1] + "…"
+        record = {"ID": row.question_id, "Status": row.status, "Extracted": row.answer or "—", "Gold": row.gold}
+        record.update({_dimension_label([run], d): row.dims.get(d, "") for d in dims})
+        record["Response"] = response
+        rows.append(record)
+    columns = ["ID", "Status", "Extracted", "Gold", *(_dimension_label([run], d) for d in dims), "Response"]
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _status_matches(status: str, wanted: str) -> bool:
+    if wanted == "all":
+        return True
+    if wanted == "not_correct":
+        return status in ("wrong", "unparsed")
+    return status == wanted
+
+
+def dimension_filter_choices(run: Run | None) -> list[tuple[str, str]]:
+    """("Category: Chart", "category=Chart") for every dimension value of the run, after "Any"."""
+    choices = [("Any dimension value", "")]
+    if run is None:
+        return choices
+    for dim, cells in run.summary["by"].items():
+        label = _dimension_label([run], dim)
+        choices += [(f"{label}: {value}", f"{dim}={value}") for value in cells]
+    return choices
+
+
+def rows_frame(run: Run) -> pd.DataFrame:
+    """Every scored row with all its fields (for the CSV download): id, status, extracted, gold, why, dims."""
+    import pandas as pd
+
+    records = []
+    for row in run.report.rows:
+        record = row.to_dict()
+        dims = record.pop("dims")
+        record["extracted"] = record.pop("answer")
+        record.update({f"dim_{key}": value for key, value in dims.items()})
+        records.append(record)
+    return pd.DataFrame(records)
+
+
+def _benchmark_title(name: str) -> str:
+    from core.benchmarks import get_benchmark
+
+    return get_benchmark(name).title
+
+
+def _dimension_label(runs: list[Run], key: str) -> str:
+    from core.benchmarks import get_benchmark
+
+    bench = get_benchmark(runs[0].report.benchmark) if runs else None
+    return bench.dimension(key).label if bench else key
+
+
+# -- downloads --------------------------------------------------------------------------------------------------
+
+
+class Downloads:
+    """Per-request files for the download buttons, in one app-owned temp folder pruned by age.
+
+    Each file sits in its own random sub-folder, so users never overwrite (or guess) each other's files.
+    """
+
+    def __init__(self, max_age: int) -> None:
+        self.root = Path(tempfile.gettempdir()) / "mathreel-downloads"
+        self.max_age = max_age
+
+    def write(self, run: Run) -> tuple[str, str]:
+        """The scored rows as CSV and the summary JSON (the `mathreel score --json` object) of one run."""
+        self._prune()
+        folder = self.root / uuid.uuid4().hex
+        folder.mkdir(parents=True)
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(run.name).stem) or "run"
+        csv_path = folder / f"{stem}-scored.csv"
+        json_path = folder / f"{stem}-summary.json"
+        rows_frame(run).to_csv(csv_path, index=False)
+        json_path.write_text(json.dumps(run.summary, indent=2, ensure_ascii=False), encoding="utf-8")
+        return str(csv_path), str(json_path)
+
+    def _prune(self) -> None:
+        if not self.root.is_dir():
+            return
+        cutoff = time.time() - self.max_age
+        for folder in self.root.iterdir():
+            if folder.is_dir() and folder.stat().st_mtime < cutoff:
+                for file in folder.iterdir():
+                    file.unlink(missing_ok=True)
+                folder.rmdir()
+
+
+def find_run(runs: list[Run], name: str | None) -> Run | None:
+    """The run called `name`, else the first one."""
+    for run in runs:
+        if run.name == name:
+            return run
+    return runs[0] if runs else None
+
+
+def comparable(runs: list[Run], selected: Run | None) -> list[Run]:
+    """The runs on the same benchmark and mode as `selected`: only those share charts and paired differences."""
+    return [r for r in runs if selected is not None and r.key == selected.key]
+
+
+def paired_markdown(run_a: Run | None, run_b: Run | None) -> tuple[str, dict[str, Any] | None]:
+    """core's paired difference of two runs in words (and its dict for the chart), or why there is none."""
+    from core.scoring import paired_difference
+
+    if run_a is None or run_b is None or run_a.name == run_b.name:
+        return "_Upload two runs of the same benchmark and mode, then choose them as A and B._", None
+    try:
+        diff = paired_difference(run_a.report, run_b.report).to_dict()
+    except Exception as error:
+        return error_box(error_message(error)), None
+    if diff["difference"] is None:
+        return "_The two runs share no scored question._", None
+    text = (
+        f"**{run_a.name} − {run_b.name}: {diff['difference']:+.1f} points**, 95% CI {ci_text(diff['ci'])} "
+        f"on the {diff['n']} questions both scored ({pct(diff['accuracy_a'])} vs {pct(diff['accuracy_b'])}); "
+        f"only in A: {diff['only_a']}, only in B: {diff['only_b']}.\n\n_{diff['method']}._"
+    )
+    return text, diff
+
+
+def cross_choices(run: Run | None) -> list[tuple[str, str]]:
+    """("Duration × Task type", "duration x task_type") for each cross table of the run."""
+    if run is None:
+        return []
+    choices = []
+    for key in run.summary.get("cross", {}):
+        row_dim, _, col_dim = key.partition(" x ")
+        choices.append((f"{_dimension_label([run], row_dim)} × {_dimension_label([run], col_dim)}", key))
+    return choices
+
+
+# -- the tab ----------------------------------------------------------------------------------------------------
+
+
+def build(context: AppContext) -> None:
+    """Lay out the Score tab and wire its events; scoring runs in its own concurrency group."""
+    import gradio as gr
+
+    from core.scoring.scorer import EXTRACTORS
+    from webapp import charts
+    from webapp.browse import benchmark_choices
+    from webapp.reference import comparison_table, load_references
+
+    settings = context.settings
+    references = load_references()
+    downloads = Downloads(settings.cache_seconds)
+    runs_state = gr.State([])
+
+    gr.Markdown("Upload one or several prediction files (lmms-eval logs, the Video-MME template, MathVerse "
+                "output, or plain JSONL/CSV with question_id and response). Each is scored by the same core as "
+                f"`mathreel score`. Largest file accepted: {settings.max_file_size}.")
+    with gr.Row():
+        upload = gr.File(label="Result files", file_count="multiple", elem_id="score-upload", scale=3, height=140)
+        with gr.Column(scale=2):
+            bench = gr.Dropdown([("Detect from the file", AUTO), *benchmark_choices()], value=AUTO,
+                                label="Benchmark and mode", elem_id="score-benchmark")
+            with gr.Row():
+                extractor = gr.Dropdown(list(EXTRACTORS), value="robust", label="Answer extractor",
+                                        elem_id="score-extractor")
+                denominator = gr.Dropdown([("Scorer's default", AUTO), ("All questions", "all"),
+                                           ("Answered only", "answered")], value=AUTO, label="Denominator",
+                                          elem_id="score-denominator")
+            join = gr.Checkbox(label="Take gold answers from the server's dataset (id-only files; lists missing "
+                                     "questions)", elem_id="score-join")
+    error = gr.Markdown("", visible=False, elem_id="score-error", elem_classes=["error-box"])
+    headline = gr.Markdown(EMPTY_STATE, elem_id="score-headline")
+    summary = gr.Dataframe(label="Runs", interactive=False, visible=False, wrap=True, elem_id="score-summary")
+    breakdown = gr.Dataframe(label="Breakdown by dimension (accuracy, 95% CI, n)", interactive=False,
+                             visible=False, wrap=True, max_height=420, elem_id="score-breakdown")
+    run_pick = gr.Dropdown([], label="Run shown in detail (charts compare it with runs of the same benchmark)",
+                           elem_id="score-run", visible=False)
+    with gr.Row():
+        plots = [gr.Plot(visible=False, elem_id=f"score-chart-{i}") for i in range(2)]
+    with gr.Row():
+        plots += [gr.Plot(visible=False, elem_id=f"score-chart-{i}") for i in range(2, CHART_SLOTS)]
+    with gr.Group(visible=False) as cross_group:
+        cross_pick = gr.Dropdown([], label="Cross table", elem_id="score-cross")
+        heatmap = gr.Plot(elem_id="score-heatmap")
+    with gr.Group(visible=False) as paired_group:
+        with gr.Row():
+            run_a = gr.Dropdown([], label="Run A", elem_id="score-run-a")
+            run_b = gr.Dropdown([], label="Run B", elem_id="score-run-b")
+        paired = gr.Markdown(elem_id="score-paired")
+        paired_plot = gr.Plot(visible=False, elem_id="score-paired-chart")
+    with gr.Group(visible=False) as reference_group:
+        gr.Markdown("#### Published results")
+        with gr.Row():
+            ref_table = gr.Dropdown([], label="Paper table", elem_id="score-ref-table")
+            ref_setting = gr.Dropdown([], label="Headline setting", elem_id="score-ref-setting")
+        reference = gr.Dataframe(interactive=False, wrap=True, max_height=420, elem_id="score-reference")
+        ref_note = gr.Markdown(elem_id="score-ref-note")
+    with gr.Group(visible=False) as questions_group:
+        gr.Markdown("#### Per-question results (click a row to open it in Browse with the response)")
+        with gr.Row():
+            status = gr.Dropdown(STATUS_FILTERS, value="all", label="Show", elem_id="score-status")
+            dim_filter = gr.Dropdown(dimension_filter_choices(None), value="", label="Dimension value",
+                                     elem_id="score-dim-filter")
+        questions = gr.Dataframe(interactive=False, wrap=True, max_height=480, elem_id="score-questions")
+        with gr.Row():
+            csv_button = gr.DownloadButton("Download scored rows (CSV)", elem_id="score-download-csv")
+            json_button = gr.DownloadButton("Download summary (JSON, as mathreel score --json)",
+                                            elem_id="score-download-json")
+
+    def options(key: str, ext: str, denom: str, use_data: bool) -> ScoreOptions:
+        return ScoreOptions(key or AUTO, ext, denom or AUTO, str(settings.data_root()) if use_data else None)
+
+    def rescore(paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool) -> tuple:
+        runs, errors = score_uploads(list(paths or []), options(key, ext, denom, use_data))
+        for message in errors:
+            gr.Warning(message)
+        box = gr.update(value=error_box("<br>".join(errors)), visible=bool(errors))
+        names = [r.name for r in runs]
+        first = names[0] if names else None
+        second = names[1] if len(names) > 1 else first
+        return (runs, box, gr.update(choices=names, value=first, visible=bool(runs)),
+                gr.update(choices=names, value=first), gr.update(choices=names, value=second))
+
+    overview_outputs = [headline, summary, breakdown, *plots]
+
+    @guarded(0, len(overview_outputs))
+    def render_overview(runs: list[Run], name: str | None) -> tuple:
+        selected = find_run(runs, name)
+        peers = comparable(runs, selected)
+        figures: list[Any] = []
+        if selected is not None:
+            for dim in list(selected.summary["by"])[:CHART_SLOTS]:
+                figures.append(charts.accuracy_bars([(r.name, r.summary) for r in peers], dim,
+                                                    _dimension_label([selected], dim)))
+        plot_updates = [gr.update(value=f, visible=True) for f in figures]
+        plot_updates += [gr.update(value=None, visible=False)] * (CHART_SLOTS - len(figures))
+        return (headline_markdown(runs), gr.update(value=summary_table(runs), visible=bool(runs)),
+                gr.update(value=breakdown_table(peers), visible=bool(runs)), *plot_updates)
+
+    detail_outputs = [error, questions_group, questions, dim_filter, csv_button, json_button, cross_group,
+                      cross_pick]
+
+    @guarded(0, len(detail_outputs))
+    def render_detail(runs: list[Run], name: str | None, state_filter: str) -> tuple:
+        run = find_run(runs, name)
+        if run is None:
+            return (gr.skip(), gr.update(visible=False), None, gr.update(choices=dimension_filter_choices(None),
+                    value=""), None, None, gr.update(visible=False), gr.update(choices=[], value=None))
+        csv_path, json_path = downloads.write(run)
+        crosses = cross_choices(run)
+        preferred = next((v for _, v in crosses if v.endswith("task_type")), crosses[0][1] if crosses else None)
+        return (gr.skip(), gr.update(visible=True), question_table(run, state_filter),
+                gr.update(choices=dimension_filter_choices(run), value=""), csv_path, json_path,
+                gr.update(visible=bool(crosses)), gr.update(choices=crosses, value=preferred))
+
+    def render_heatmap(runs: list[Run], name: str | None, cross_key: str | None) -> Any:
+        run = find_run(runs, name)
+        if run is None or not cross_key:
+            return None
+        label = dict((v, lab) for lab, v in cross_choices(run)).get(cross_key, cross_key)
+        return charts.cross_heatmap(run.summary, cross_key, f"{run.name}: accuracy by {label.lower()}")
+
+    def render_questions(runs: list[Run], name: str | None, state_filter: str, dim_value: str) -> Any:
+        run = find_run(runs, name)
+        return question_table(run, state_filter, dim_value or "") if run else None
+
+    def render_paired(runs: list[Run], name_a: str | None, name_b: str | None) -> tuple:
+        run_a_obj = find_run(runs, name_a) if name_a else None
+        run_b_obj = find_run(runs, name_b) if name_b else None
+        text, diff = paired_markdown(run_a_obj, run_b_obj)
+        figure = None
+        if diff is not None:
+            figure = charts.paired_difference_bar(f"{run_a_obj.name} − {run_b_obj.name}", diff["difference"],
+                                                  diff["ci"])
+        return (gr.update(visible=len(runs) > 1), text, gr.update(value=figure, visible=figure is not None))
+
+    def render_reference_choices(runs: list[Run], name: str | None) -> tuple:
+        run = find_run(runs, name)
+        ref = references.get(run.report.benchmark) if run else None
+        if ref is None:
+            return gr.update(visible=False), gr.update(choices=[], value=None), gr.update(choices=[], value=None)
+        tables = ref.table_choices()
+        settings_ = ref.setting_choices(run.report.mode)
+        return (gr.update(visible=True), gr.update(choices=tables, value=tables[0][1]),
+                gr.update(choices=settings_, value=settings_[0][1]))
+
+    def render_reference(runs: list[Run], name: str | None, table: str | None, setting: str | None) -> tuple:
+        run = find_run(runs, name)
+        ref = references.get(run.report.benchmark) if run else None
+        if ref is None or not table or not setting:
+            return None, ""
+        peers = [(r.name, r.summary) for r in comparable(runs, run)]
+        note = f"_Source: {ref.source}. " + " ".join(ref.notes) + "_"
+        return comparison_table(ref, table, setting, peers), note
+
+    score_group = {"concurrency_id": "score", "concurrency_limit": settings.score_concurrency}
+    view_group = {"concurrency_id": "score-view", "concurrency_limit": settings.browse_concurrency}
+    score_inputs = [upload, bench, extractor, denominator, join]
+    score_outputs = [runs_state, error, run_pick, run_a, run_b]
+
+    def chain(event: Any) -> None:
+        """After (re)scoring or choosing another run: redraw everything that depends on the runs."""
+        event.then(render_overview, [runs_state, run_pick], overview_outputs, **view_group) \
+            .then(render_detail, [runs_state, run_pick, status], detail_outputs, **view_group) \
+            .then(render_heatmap, [runs_state, run_pick, cross_pick], heatmap, **view_group) \
+            .then(render_paired, [runs_state, run_a, run_b], [paired_group, paired, paired_plot], **view_group) \
+            .then(render_reference_choices, [runs_state, run_pick], [reference_group, ref_table, ref_setting],
+                  **view_group) \
+            .then(render_reference, [runs_state, run_pick, ref_table, ref_setting], [reference, ref_note],
+                  **view_group)
+
+    chain(upload.change(rescore, score_inputs, score_outputs, **score_group))
+    for control in (bench, extractor, denominator, join):
+        chain(control.input(rescore, score_inputs, score_outputs, **score_group))
+    chain(run_pick.input(lambda: None, None, None))
+    cross_pick.input(render_heatmap, [runs_state, run_pick, cross_pick], heatmap, **view_group)
+    for pick in (run_a, run_b):
+        pick.input(render_paired, [runs_state, run_a, run_b], [paired_group, paired, paired_plot], **view_group)
+    for pick in (ref_table, ref_setting):
+        pick.input(render_reference, [runs_state, run_pick, ref_table, ref_setting], [reference, ref_note],
+                   **view_group)
+    for pick in (status, dim_filter):
+        pick.input(render_questions, [runs_state, run_pick, status, dim_filter], questions, **view_group)
+    _wire_open_in_browse(context, questions, runs_state, run_pick, view_group)
+
+
+def _wire_open_in_browse(context: AppContext, questions: Any, runs_state: Any, run_pick: Any,
+                         group: dict[str, Any]) -> None:
+    """Clicking a scored question switches to Browse and shows it with the model's response beside the gold."""
+    import gradio as gr
+
+    if "browse.open" not in context.links:
+        return
+    open_fn, page_outputs = context.links["browse.open"]
+    list_fn, list_inputs, list_outputs = context.links["browse.list"]
+    target = gr.State(None)
+
+    @select_handler
+    def pick(runs: list[Run], name: str | None, evt: gr.SelectData) -> tuple:
+        run = find_run(runs, name)
+        qid = str((evt.row_value or [""])[0])
+        row = next((r for r in run.report.rows if r.question_id == qid), None) if run else None
+        if row is None:
+            return gr.skip(), gr.skip(), None
+        info = {"extracted": row.answer, "gold": row.gold, "status": row.status, "method": row.method,
+                "explanation": row.explanation, "response": row.response}
+        return gr.Tabs(selected="browse"), gr.update(value=run.key), {"key": run.key, "ref": qid, "row": info,
+                                                                         "run": run.name}
+
+    def show(target_value: dict | None) -> tuple:
+        if not target_value:
+            return tuple([gr.skip()] * len(page_outputs))
+        return open_fn(target_value["key"], target_value["ref"], target_value["row"], target_value["run"])
+
+    questions.select(pick, [runs_state, run_pick], [context.tabs, context.links["browse.benchmark"], target],
+                     **group) \
+        .then(show, [target], page_outputs, **group) \
+        .then(list_fn, list_inputs, list_outputs, **group)
+
+
+TAB = TabSpec(id="score", label="Score", build=build)
