@@ -279,7 +279,7 @@ def _video_garden_diagonal() -> tuple[Clip, list[MathQuestion]]:
         if t >= 140:
             dashed_line(draw, (x0, y1), (x1, y0), ORANGE, 3, progress=ramp(t, 140, 3))
         if t >= 144:
-            label(draw, ((x0 + x1) / 2 + 10, (y0 + y1) / 2 - 18), "d", 22, ORANGE)
+            label(draw, ((x0 + x1) / 2 - 16, (y0 + y1) / 2 - 24), "d", 22, ORANGE)
             label(draw, (420, 160), "Path length d = ?", 24, ORANGE)
 
     chapters = [(0, "1. The Pythagorean theorem", chapter_one), (70, "2. Diagonal of a rectangle", chapter_two),
