@@ -13,6 +13,7 @@ COMMANDS: dict[str, str] = {
     "serve": "core.cli.serve",
     "run": "core.cli.run",
     "score": "core.cli.score",
+    "judge": "core.cli.judge",
     "data": "core.cli.data",
     "show": "core.cli.show",
 }

@@ -52,6 +52,7 @@ class Judgment:
     benchmark: str = ""
     mode: str = ""
     record: int | str = ""
+    dims: dict[str, str] = field(default_factory=dict)  # the question's dimensions, for per-category views
 
     @property
     def failed(self) -> bool:
@@ -101,9 +102,9 @@ def judgment_from_dict(data: Any, source: str, line: int) -> Judgment:
         raise InputError(source, f"unknown task {data['task']!r}; expected one of {', '.join(TASKS)}", where)
     if data["status"] not in STATUSES:
         raise InputError(source, f"unknown status {data['status']!r}; expected one of {', '.join(STATUSES)}", where)
-    values = data.get("values", {})
-    if not isinstance(values, dict):
-        raise InputError(source, "'values' must be an object", where)
+    for key in ("values", "dims"):
+        if not isinstance(data.get(key, {}), dict):
+            raise InputError(source, f"{key!r} must be an object", where)
     known = {name for name in Judgment.__dataclass_fields__}
     return Judgment(**{key: value for key, value in data.items() if key in known})
 
