@@ -119,6 +119,10 @@ def _score_rows(
     rows: list[ScoredRow] = []
     disagreements: list[str] = []
     append = rows.append
+    # Extractors are pure functions of (response, letters, options): the same answer to the same question
+    # (repeated runs, pooled files, one-letter replies) is read once.
+    memo: dict[tuple[str, tuple[str, ...]], tuple[Extraction, Extraction | None]] = {}
+    option_memo: dict[tuple[str, ...], tuple[tuple[str, ...], dict[str, str] | None]] = {}
     for prediction in result.predictions:
         question = prediction.question
         response = prediction.response
@@ -127,11 +131,16 @@ def _score_rows(
         if question.answer_kind == "free":
             used, right = _score_free(response, gold)
         else:
-            letters = question.letters if question.options else default_letters
-            robust = extract_choice(response, letters, question.option_texts if question.options else None)
+            key = (response, question.options)
+            pair = memo.get(key)
+            if pair is None:
+                choices = option_memo.get(question.options)
+                if choices is None:
+                    choices = option_memo[question.options] = _choices(question, default_letters)
+                pair = memo[key] = _read_choice(response, choices, official)
+            robust, by_official = pair
             used = robust
-            if official is not None:
-                by_official = official(response, letters)
+            if by_official is not None:
                 official_answer = by_official.answer
                 if official_answer != robust.answer:
                     disagreements.append(question.question_id)
@@ -145,6 +154,24 @@ def _score_rows(
         append(ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, "", None,
                          "none", "missing: the file has no answer for this question", question.answer, "missing"))
     return rows, disagreements
+
+
+def _choices(question: Question, default_letters: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, str] | None]:
+    """The letters a question allows and its option texts (the benchmark's letters when it lists no options)."""
+    if not question.options:
+        return default_letters, None
+    texts = question.option_texts
+    return tuple(texts), texts
+
+
+def _read_choice(
+    response: str,
+    choices: tuple[tuple[str, ...], dict[str, str] | None],
+    official: Callable[[str, tuple[str, ...]], Extraction] | None,
+) -> tuple[Extraction, Extraction | None]:
+    """The robust reading (with the option texts) and the official one of a choice answer."""
+    letters, texts = choices
+    return extract_choice(response, letters, texts), (official(response, letters) if official else None)
 
 
 def _score_free(response: str, gold: str) -> tuple[Extraction, bool]:
@@ -233,10 +260,13 @@ def _cross_tables(bench: Benchmark, units: list[_Unit]) -> dict[str, dict[str, d
     for row_dim, col_dim in bench.cross_dimensions:
         if row_dim not in present or col_dim not in present:
             continue
-        rows = breakdown(units, row_dim, bench)
-        tables[f"{row_dim} x {col_dim}"] = {
-            value: breakdown((u for u in units if u.dims.get(row_dim) == value), col_dim, bench) for value in rows
-        }
+        by_row: dict[str, list[_Unit]] = {}
+        for unit in units:
+            value = unit.dims.get(row_dim)
+            if value is not None:
+                by_row.setdefault(value, []).append(unit)
+        order = bench.dimension(row_dim).order(set(by_row))
+        tables[f"{row_dim} x {col_dim}"] = {value: breakdown(by_row[value], col_dim, bench) for value in order}
     return tables
 
 
