@@ -44,6 +44,18 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("mathreel: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`mathreel data list | head`): stop quietly, as other Unix tools do.
+        _silence_stdout()
+        return 0
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush does not raise a second time."""
+    import os
+
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(devnull, sys.stdout.fileno())
 
 
 if __name__ == "__main__":
