@@ -236,7 +236,7 @@ def open_video(path: str | Path) -> Any:
     if not path.is_file():
         raise InputError(str(path), "video file not found")
     try:
-        reader = decord.VideoReader(str(path), ctx=decord.cpu(0), num_threads=1)
+        reader = decord.VideoReader(str(path), ctx=decord.cpu(0))  # decoder threads: FFmpeg's choice
     except Exception as error:  # decord raises DECORDError, RuntimeError or AssertionError for bad files
         problem = f"not a readable video: corrupt, truncated or not a video at all ({_first_line(error)})"
         raise InputError(str(path), problem) from None
