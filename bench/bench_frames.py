@@ -117,28 +117,40 @@ def speed(video: Path, num_frames: int, repeat: int, workdir: Path) -> None:
 
 MEMORY_PROBE = """
 import json, resource, sys, time
-from core.media.frames import sample_frames
+import decord, numpy, PIL.Image
+from core.media.frames import sample_frames, uniform_indices
+video, num_frames, cache, method = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
 started = time.perf_counter()
-sampled = sample_frames(sys.argv[1], int(sys.argv[2]), cache_dir=sys.argv[3])
+if method == "sample_frames":
+    total = sample_frames(video, num_frames, cache_dir=cache).total_frames
+else:
+    reader = decord.VideoReader(video)
+    total = len(reader)
+    reader.get_batch(uniform_indices(total, num_frames)).asnumpy()
 print(json.dumps({"peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
-                  "seconds": time.perf_counter() - started, "total": sampled.total_frames}))
+                  "seconds": time.perf_counter() - started, "total": total}))
 """
 
 
-def peak_rss(video: Path, num_frames: int, workdir: Path) -> dict:
-    """Peak RSS (MB) of a fresh interpreter sampling `video` into an empty cache."""
+def peak_rss(video: Path, num_frames: int, workdir: Path, method: str) -> dict:
+    """Peak RSS (MB) of a fresh interpreter (decord, numpy and PIL imported) running one `method` call."""
     cache = tempfile.mkdtemp(prefix="memcache-", dir=workdir)
-    output = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(video), str(num_frames), cache],
+    output = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(video), str(num_frames), cache, method],
                             check=True, capture_output=True, text=True).stdout
     return json.loads(output.strip().splitlines()[-1])
 
 
 def memory(videos: list[Path], num_frames: int, workdir: Path) -> None:
-    print(f"\npeak RSS of one sample_frames({num_frames}) call in a fresh process:")
-    results = {video.name: peak_rss(video, num_frames, workdir) for video in videos}
-    for name, result in results.items():
-        print(f"  {name:<18} {result['total']:>6} frames  {result['peak_rss_mb']:7.1f} MB  ({result['seconds']:.2f} s)")
-    one, sixty = results.get("one_min_180p.mp4"), results.get("sixty_min_180p.mp4")
+    print(f"\npeak RSS of one call on {num_frames} frames, each in a fresh process:")
+    results = {}
+    for video in videos:
+        for method in ("sample_frames", "get_batch"):
+            result = peak_rss(video, num_frames, workdir, method)
+            results[video.name, method] = result
+            print(f"  {video.name:<20} {method:<14} {result['total']:>6} frames  {result['peak_rss_mb']:7.1f} MB  "
+                  f"({result['seconds']:.2f} s)")
+    one = results.get(("one_min_180p.mp4", "sample_frames"))
+    sixty = results.get(("sixty_min_180p.mp4", "sample_frames"))
     if one and sixty:
         print(f"  60-minute / 1-minute peak RSS: {sixty['peak_rss_mb'] / one['peak_rss_mb']:.2f}x (target <= 1.5x)")
 

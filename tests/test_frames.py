@@ -302,3 +302,13 @@ def test_a_failed_build_leaves_no_partial_entry(clip, tmp_path, monkeypatch):
         sample_frames(clip, 3, cache_dir=tmp_path)
     assert list(cache_root(tmp_path).iterdir()) == []
     assert os.listdir(tmp_path) == ["frames"]
+
+
+def test_two_concurrent_requests_agree_and_leave_one_complete_entry(clip, tmp_path):
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        results = list(pool.map(lambda _: sample_frames(clip, 6, cache_dir=tmp_path), range(2)))
+    assert results[0] == results[1]
+    assert [p.name for p in cache_root(tmp_path).iterdir()] == [results[0].paths[0].parent.name]
+    assert _numbers(results[0]) == list(results[0].indices)

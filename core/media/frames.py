@@ -219,13 +219,16 @@ def _build_entry(
 
 def _publish(building: Path, entry: Path) -> None:
     """Move a finished entry into place atomically; if another process got there first, keep theirs."""
-    try:
-        building.rename(entry)
-    except OSError:
-        if _complete_entry(entry) is not None:
+    for attempt in range(2):
+        try:
+            building.rename(entry)
             return
-        shutil.rmtree(entry, ignore_errors=True)  # a damaged entry left by a crash: replace it
-        building.rename(entry)
+        except OSError:
+            if _complete_entry(entry) is not None:
+                return  # an equivalent entry (same key) finished first
+            if attempt == 0:
+                shutil.rmtree(entry, ignore_errors=True)  # a damaged entry left by a crash: replace it
+    raise InputError(str(entry), "cannot write the frame cache entry")
 
 
 def open_video(path: str | Path) -> Any:
