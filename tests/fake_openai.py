@@ -145,7 +145,7 @@ class FakeOpenAI:
 
     models: tuple[str, ...] = (DEFAULT_MODEL,)
     api_key: str | None = None  # None accepts any key
-    latency_s: float = 0.0
+    latency_s: float = 0.0  # each chat reply takes this long from the request's arrival
     reply: Reply = DEFAULT_REPLY
     stream_chunk_chars: int = 6
     requests: list[Recorded] = field(default_factory=list, repr=False)
@@ -244,6 +244,9 @@ class _Server(ThreadingHTTPServer):
 
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, so the client's connection pool is exercised
+    # Headers and body go out in separate writes; with Nagle's algorithm on, the second waits for the client's
+    # delayed ACK (40 ms on Linux), which would add 40 ms to every reply.
+    disable_nagle_algorithm = True
     fake: FakeOpenAI
 
     def log_message(self, format: str, *args: Any) -> None:
@@ -275,7 +278,9 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self.fake._enter()
         try:
-            time.sleep(self.fake.latency_s)
+            # `latency_s` is the reply time counted from the request's arrival, like a model server's, so the
+            # fake's own JSON parsing of a large request is not added on top of it.
+            time.sleep(max(0.0, self.fake.latency_s - (time.perf_counter() - recorded.received_at)))
             answer = self.fake._next_fault() or self.fake._answer(recorded)
             if isinstance(answer, Fault):
                 self._fault(answer, recorded)
@@ -288,6 +293,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -- pieces -----------------------------------------------------------------------------
     def _read(self) -> Recorded:
+        arrived = time.perf_counter()
         length = int(self.headers.get("content-length") or 0)
         raw = self.rfile.read(length) if length else b""
         try:
@@ -295,7 +301,7 @@ class _Handler(BaseHTTPRequestHandler):
         except ValueError:
             body = raw.decode("utf-8", "replace")
         headers = {k.lower(): v for k, v in self.headers.items()}
-        recorded = Recorded(self.command, self.path, headers, body, time.perf_counter())
+        recorded = Recorded(self.command, self.path, headers, body, arrived)
         self.fake._record(recorded)
         return recorded
 

@@ -89,6 +89,21 @@ def _create_args(endpoint: Endpoint, request: ModelRequest, *, stream: bool) -> 
     return args
 
 
+def _post_chat(client: Any, endpoint: Endpoint, request: ModelRequest, *, stream: bool, is_async: bool) -> Any:
+    """POST /chat/completions through the client's documented `post` for raw requests.
+
+    `chat.completions.create()` walks every content part through openai's typed param transform, about 12 ms
+    of event-loop time per 16-frame request (1.2 s over 100 questions); our body is already in wire format.
+    The response is still parsed into the same `ChatCompletion` / chunk types.
+    """
+    import openai
+    from openai.types.chat import ChatCompletion, ChatCompletionChunk
+
+    stream_cls = (openai.AsyncStream if is_async else openai.Stream)[ChatCompletionChunk]
+    return client.post("/chat/completions", body=_create_args(endpoint, request, stream=stream),
+                       cast_to=ChatCompletion, stream=stream, stream_cls=stream_cls)
+
+
 def _usage(usage: Any) -> dict[str, int | None]:
     keys = ("prompt_tokens", "completion_tokens", "total_tokens")
     return {key: getattr(usage, key, None) if usage is not None else None for key in keys}
@@ -139,7 +154,7 @@ def ask(endpoint: Endpoint, request: ModelRequest, *, client: Any = None) -> Mod
     try:
         for attempt in range(1, endpoint.max_attempts + 1):
             try:
-                completion = client.chat.completions.create(**_create_args(endpoint, request, stream=False))
+                completion = _post_chat(client, endpoint, request, stream=False, is_async=False)
                 return _reply(completion, endpoint, started, attempt)
             except Exception as exc:
                 error = classify(exc, endpoint)
@@ -165,7 +180,7 @@ def ask_stream(endpoint: Endpoint, request: ModelRequest, *, client: Any = None)
         for attempt in range(1, endpoint.max_attempts + 1):
             state = _StreamState()
             try:
-                stream = client.chat.completions.create(**_create_args(endpoint, request, stream=True))
+                stream = _post_chat(client, endpoint, request, stream=True, is_async=False)
                 for chunk in stream:
                     delta = state.add(chunk)
                     if delta:
@@ -218,7 +233,7 @@ async def ask_async(endpoint: Endpoint, request: ModelRequest, *, client: Any) -
     started = time.perf_counter()
     for attempt in range(1, endpoint.max_attempts + 1):
         try:
-            completion = await client.chat.completions.create(**_create_args(endpoint, request, stream=False))
+            completion = await _post_chat(client, endpoint, request, stream=False, is_async=True)
             return _reply(completion, endpoint, started, attempt)
         except Exception as exc:
             error = classify(exc, endpoint)
