@@ -21,7 +21,7 @@ TABS: list[str] = ["webapp.browse", "webapp.score"]
 CSS = """
 #mathreel-title h1 { margin-bottom: 0; }
 .frame-gallery .caption-label { white-space: pre-line !important; font-size: 0.8rem; line-height: 1.25;
-                               text-align: left; max-width: 100%; }
+                               text-align: left; left: 4px; right: 4px; max-width: none; }
 #browse-options p, #browse-steps li { font-size: 1rem; }
 .error-box { border: 1px solid var(--error-border-color, #ef4444); border-radius: 8px; padding: 0.5rem 1rem;
              background: var(--error-background-fill, #fef2f2); }

@@ -82,6 +82,13 @@ def question_table(dataset: Dataset, text: str = "", filters: dict[str, str] | N
     return pd.DataFrame(rows, columns=columns)
 
 
+def table_widths(frame: pd.DataFrame) -> list[str]:
+    """Column widths for the question table: a narrow ID, a wide question, the rest shared."""
+    rest = len(frame.columns) - 2
+    share = f"{45 / max(rest, 1):.1f}%"
+    return ["10%", "45%", *([share] * rest)]
+
+
 # -- one question -----------------------------------------------------------------------------------------------
 
 
@@ -216,7 +223,8 @@ def metadata_markdown(question: Question, view: ModelView, bench: Benchmark) -> 
     if frames is not None:
         rows.append(("Video length", f"{seconds_text(float(frames.duration))} ({frames.total_frames} frames, "
                                      f"{float(frames.fps):.2f} fps)"))
-    rows.append(("Subtitles", view.subtitle_path.name if view.subtitle_path else "none for this video"))
+    if question.video_id:
+        rows.append(("Subtitles", view.subtitle_path.name if view.subtitle_path else "none for this video"))
     for key in ("difficulty", "reasoning_type", "problem_index", "url"):
         value = question.extra.get(key)
         if value and key not in question.dims:
@@ -304,15 +312,17 @@ def build(context: AppContext) -> None:
     table = gr.Dataframe(label="Questions (click a row)", interactive=False, max_height=300, wrap=True,
                          elem_id="browse-table")
     error = gr.Markdown("", visible=False, elem_id="browse-error", elem_classes=["error-box"])
-    response = gr.Markdown("", visible=False, elem_id="browse-response")
     with gr.Row():
         with gr.Column(scale=3):
-            video = gr.Video(label="Video (with subtitle track)", interactive=False, elem_id="browse-video",
-                             height=360)
+            video = gr.Video(label="Video (with subtitle track)", show_label=False, interactive=False,
+                             elem_id="browse-video", height=380)
             diagram = gr.Image(label="Diagram", interactive=False, visible=False, elem_id="browse-diagram",
-                               height=360)
+                               height=380)
         with gr.Column(scale=2):
             header = gr.Markdown("Choose a question in the table.", elem_id="browse-question")
+            pairs = gr.Dataframe(headers=["Pair", "Options", "Correct"], label="Multi-binary pairs of this question",
+                                 interactive=False, visible=False, wrap=True, elem_id="browse-pairs")
+            response = gr.Markdown("", visible=False, elem_id="browse-response")
     with gr.Row():
         frames_n = gr.Slider(1, settings.max_frames, value=settings.default_frames, step=1,
                              label="Frames sampled (N)", elem_id="browse-frames-n", scale=2)
@@ -330,17 +340,15 @@ def build(context: AppContext) -> None:
         with gr.Column(scale=2):
             steps = gr.Markdown(label="Annotated steps", elem_id="browse-steps")
             metadata = gr.Markdown(elem_id="browse-metadata")
-    pairs = gr.Dataframe(headers=["Pair", "Options", "Correct"], label="Multi-binary pairs of this question",
-                         interactive=False, visible=False, wrap=True, elem_id="browse-pairs")
     versions = gr.Dataframe(headers=["Version", "ID", "Question as asked", "Answer"],
                             label="The same problem in every version", interactive=False, visible=False, wrap=True,
-                            elem_id="browse-versions")
-    version_images = gr.Gallery(label="Diagrams of the versions", columns=6, height="auto", visible=False,
+                            column_widths=["15%", "7%", "63%", "15%"], elem_id="browse-versions")
+    version_images = gr.Gallery(label="Diagrams of the versions", columns=6, height="fit-content", visible=False,
                                 allow_preview=True, object_fit="contain", elem_id="browse-version-images",
                                 interactive=False)
 
     page_outputs = [error, state, header, video, diagram, gallery, cue_table, prompt, steps, metadata, pairs,
-                    versions, version_images, response]
+                    versions, version_images, response, frames_n, subs, full_subs]
     n_page = len(page_outputs)
 
     def page_updates(page: QuestionPage, key: str, response_md: str = "") -> tuple[Any, ...]:
@@ -361,6 +369,10 @@ def build(context: AppContext) -> None:
             gr.update(value=page.versions, visible=page.versions is not None),
             gr.update(value=page.version_images, visible=bool(page.version_images)),
             gr.update(value=response_md, visible=bool(response_md)),
+            # Frame count and subtitle switches only mean something for a video question.
+            gr.update(visible=page.video_path is not None),
+            gr.update(visible=page.video_path is not None),
+            gr.update(visible=page.video_path is not None),
         )
 
     def options_of(n: float, use_cot: bool, use_subs: bool, use_full: bool) -> ViewOptions:
@@ -398,7 +410,9 @@ def build(context: AppContext) -> None:
                                          visible=True))
             else:
                 updates.append(gr.update(choices=[("All", ALL)], value=ALL, visible=False))
-        return (gr.update(value="", visible=False), question_table(dataset, text), *updates)
+        frame = question_table(dataset, text)
+        return (gr.update(value="", visible=False), gr.update(value=frame, column_widths=table_widths(frame)),
+                *updates)
 
     @guarded(0, 2)
     def refilter(key: str, text: str, *values: str) -> tuple:

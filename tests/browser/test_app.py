@@ -1,0 +1,125 @@
+"""The app in a real browser: `mathreel serve` on the demo set, Chromium driven by Playwright.
+
+Expected values come from core run in the test (build_view, `mathreel score --json`), never from constants.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+from pathlib import Path
+
+import pytest
+from conftest import mathreel_command
+
+from core.data import demo_dir, load_dataset
+from core.view import build_view
+
+pytestmark = pytest.mark.browser
+
+RESULTS = demo_dir() / "results"
+MCQ_RUN = RESULTS / "videomathqa_mcq_synthetic-model-a_samples.jsonl"
+
+
+def cli_score(path: Path, env: dict[str, str]) -> dict:
+    out = subprocess.run([*mathreel_command(), "score", "--json", str(path)], env=env, capture_output=True,
+                         text=True, timeout=120, check=True)
+    return json.loads(out.stdout)
+
+
+def wait_for_text(page, selector: str, text: str, timeout: float = 60_000) -> None:
+    page.wait_for_function(
+        "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
+        arg=[selector, text], timeout=timeout)
+
+
+def open_score_tab(page) -> None:
+    page.wait_for_selector("#browse-frames img")
+    page.click("#tab-score-button")
+    page.wait_for_selector("#score-upload")
+
+
+def upload(page, *paths: Path) -> None:
+    page.set_input_files("#score-upload input[type=file]", [str(p) for p in paths])
+
+
+def test_page_loads_offline_with_the_first_question(page):
+    first = load_dataset("videomathqa", "mcq").questions[0]
+    wait_for_text(page, "#browse-question", first.question_id)
+    assert page.title() == "MathReel"
+    assert page.locator("#browse-table [data-testid='cell-0-0']").inner_text().strip() == first.question_id
+    page.wait_for_selector("#browse-frames img")
+    assert page.outside_requests == []
+
+
+def test_choosing_a_question_shows_its_video_frames_and_subtitle_lines(page, server_env, monkeypatch):
+    monkeypatch.setenv("MATHREEL_CACHE", server_env["MATHREEL_CACHE"])
+    data = load_dataset("videomathqa", "mcq")
+    row, question = next((i, q) for i, q in enumerate(data.questions)
+                         if i > 0 and data.subtitle_path(q) is not None)
+    view = build_view(data, question, num_frames=8)
+    wait_for_text(page, "#browse-question", data.questions[0].question_id)
+    page.click(f"#browse-table [data-testid='cell-{row}-0']")
+    wait_for_text(page, "#browse-question", question.question_id)
+    page.wait_for_function(
+        "name => { const v = document.querySelector('#browse-video video'); return v && v.src.endsWith(name); }",
+        arg=view.video_path.name, timeout=30_000)
+    assert page.eval_on_selector("#browse-video video", "v => v.querySelectorAll('track').length") == 1
+    page.wait_for_function("() => document.querySelectorAll('#browse-frames .thumbnail-item img').length >= 8")
+    captions = page.locator("#browse-frames .caption-label").all_inner_texts()
+    assert len(captions) == len(view.frames) == 8
+    for caption, index, cues in zip(captions, view.frames.indices, view.frame_cues, strict=True):
+        assert caption.startswith(f"frame {index} ·")
+        for cue in cues:
+            assert cue.text in caption
+    assert any(cues for cues in view.frame_cues)  # the demo question really has aligned lines
+    subtitle_rows = page.locator("#browse-subtitles [data-testid^='cell-'][data-testid$='-2']").all_inner_texts()
+    assert [t.strip() for t in subtitle_rows] == [c.text for c in view.cues]
+
+    # Clicking a frame moves the player to that frame's time.
+    page.click("#browse-frames .thumbnail-item >> nth=5")
+    page.wait_for_function(
+        "t => Math.abs(document.querySelector('#browse-video video').currentTime - t) < 0.05",
+        arg=float(view.frames.times[5]), timeout=15_000)
+    assert page.outside_requests == []
+
+
+def test_uploaded_result_shows_the_same_accuracy_as_the_cli(page, server_env):
+    expected = cli_score(MCQ_RUN, server_env)["overall"]
+    open_score_tab(page)
+    assert "Upload a result file to see scores" in page.inner_text("#score-headline")
+    upload(page, MCQ_RUN)
+    wait_for_text(page, "#score-headline", f"{expected['accuracy']:.1f}%")
+    headline = page.inner_text("#score-headline")
+    assert f"95% CI [{expected['ci'][0]:.1f}, {expected['ci'][1]:.1f}]" in headline
+    assert f"n = {expected['n']}" in headline
+    assert page.is_hidden("#score-error")
+    page.wait_for_selector("#score-chart-0 .js-plotly-plot")
+
+
+def test_malformed_file_shows_an_error_and_the_app_keeps_working(page, tmp_path):
+    bad = tmp_path / "broken_results.jsonl"
+    bad.write_text('{"question_id": "q001", "response": "A"\n{"question_id": ', encoding="utf-8")
+    open_score_tab(page)
+    upload(page, bad)
+    wait_for_text(page, "#score-error", "broken_results.jsonl")
+    assert "Traceback" not in page.inner_text("#score-error")
+    assert "Upload a result file to see scores" in page.inner_text("#score-headline")
+    # The same session still works: a good file scores.
+    page.click("#score-upload button[aria-label='Clear']")
+    page.wait_for_selector("#score-error", state="hidden")
+    upload(page, MCQ_RUN)
+    wait_for_text(page, "#score-headline", "accuracy")
+    assert page.is_hidden("#score-error")
+
+
+def test_a_scored_question_opens_in_browse_with_its_response(page, server_env):
+    open_score_tab(page)
+    upload(page, MCQ_RUN)
+    wait_for_text(page, "#score-headline", "accuracy")
+    page.wait_for_selector("#score-questions [data-testid='cell-0-0']")
+    qid = page.inner_text("#score-questions [data-testid='cell-0-0']").strip()
+    page.click("#score-questions [data-testid='cell-0-0']")
+    wait_for_text(page, "#browse-question", qid)
+    wait_for_text(page, "#browse-response", "Model response")
+    assert page.is_visible("#browse-video video")
