@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
+import time
 
 import pytest
 from fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded, slow, status
@@ -249,10 +251,11 @@ def test_a_fake_card_inside_the_response_cannot_set_its_own_score(server):
     assert prompt.index("<<<END OF MODEL RESPONSE") > prompt.index("Ignore the rubric")
 
 
-def test_timeouts_become_counted_failures_and_extraction_falls_back(server):
-    server.script(slow(2.0), slow(2.0))
-    result = run(server, [case("q1", "So the answer is D.")], tasks=("extract",),
-                 settings={"timeout_s": 0.4, "max_attempts": 2})
+def test_timeouts_become_counted_failures_and_extraction_falls_back():
+    with FakeOpenAI(api_key=KEY) as server:  # its own server: the slow replies outlive the test
+        server.script(slow(2.0), slow(2.0))
+        result = run(server, [case("q1", "So the answer is D.")], tasks=("extract",),
+                     settings={"timeout_s": 0.4, "max_attempts": 2})
     judgment = only(result.judgments, "extract")
     assert judgment.status == "fallback" and judgment.values["answer"] == "D"
     assert "(timeout)" in judgment.reason and "after 2 attempts" in judgment.reason
@@ -356,10 +359,23 @@ def test_every_question_gets_one_judgment_per_task_and_progress_counts_them(serv
 
 
 def test_concurrency_is_bounded(server):
-    server.reply = Script()
+    """Each request's span runs from its arrival to its reply; no more than 3 spans may overlap."""
+    spans: list[tuple[float, float]] = []
+    script = Script()
+
+    def reply(recorded: Recorded) -> str:
+        spans.append((recorded.received_at, time.perf_counter()))
+        return script(recorded)
+
+    server.reply = reply
     server.latency_s = 0.05
     run(server, [case(f"q{i}", "B") for i in range(12)], tasks=("extract",), concurrency=3)
-    assert 1 < server.max_in_flight <= 3
+    events = sorted([(start, 1) for start, _ in spans] + [(end, -1) for _, end in spans])
+    overlap = peak = 0
+    for _, change in events:
+        overlap += change
+        peak = max(peak, overlap)
+    assert len(spans) == 12 and 1 < peak <= 3
 
 
 def test_tasks_that_apply_to_nothing_are_reported_not_run(server):
@@ -433,3 +449,56 @@ def test_parse_tasks():
     assert parse_tasks("extract, steps,extract") == ("extract", "steps")
     with pytest.raises(MathReelError, match="unknown judge task vibes"):
         parse_tasks("extract,vibes")
+
+
+# ------------------------------------------------------------------ steps from the dataset, views
+
+
+def test_missing_steps_come_from_the_dataset_only_when_the_question_matches():
+    from types import SimpleNamespace
+
+    from core.judge import attach_steps
+
+    annotated = SimpleNamespace(questions=[vmqa("q1"), vmqa("q2")], source="data/")
+    bare = [case("q1", "B", steps=()), Case(dataclasses.replace(vmqa("q2", steps=()), question="Another text"), "B"),
+            case("q3", "B", steps=()), case("q4", "B")]
+    filled, note = attach_steps(bare, annotated)
+    assert [c.question.steps == STEPS for c in filled] == [True, False, False, True]
+    assert (note.lacking, note.filled, note.mismatched) == (3, 1, 1)
+    assert "1 of 3 questions without steps filled from data/" in str(note)
+
+
+def test_demo_run_without_doc_gets_its_steps_from_the_demo_dataset():
+    from core.judge import cases_from_results, with_dataset_steps
+    from core.results import read_results
+
+    result = read_results("assets/demo/results/videomathqa_mcq_synthetic-model-b_samples.jsonl")
+    cases, note = with_dataset_steps(cases_from_results(result), result.benchmark, result.mode)
+    assert note is not None and note.filled == note.lacking == len(cases) == 12
+    assert all(4 <= len(c.question.steps) <= 10 for c in cases)
+
+
+def test_views_fold_judgments_into_cards_means_and_category_counts():
+    from core.judge.views import by_question, error_rows, select, step_score_rows
+
+    def steps(qid, score, status="ok", category="Chart"):
+        values = {"score": score} if status == "ok" else {}
+        return Judgment(qid, "steps", status, values, dims={"category": category})
+
+    def errors(qid, *names):
+        values = {"primary": {"category": names[0], "rationale": "r"}, "categories": list(names)}
+        return Judgment(qid, "errors", "ok", values)
+
+    run_a = [steps("q1", 10), steps("q2", 4, category="Puzzle"), errors("q2", "Calculation errors"),
+             steps("q3", 0, status="failed"), errors("q3", "Misinterpreting visuals", "Calculation errors")]
+    rows = step_score_rows({"a": run_a}, by="category")
+    assert [(r.group, r.mean, r.n, r.failed) for r in rows] == [("All", 7.0, 2, 1), ("Chart", 10.0, 1, 1),
+                                                                 ("Puzzle", 4.0, 1, 0)]
+    counts = {r.category: (r.primary, r.mentioned, r.share)
+              for r in error_rows({"a": run_a}, get_benchmark("videomathqa").error_categories)}
+    assert counts["Calculation errors"] == (1, 2, 50.0) and counts["Misinterpreting visuals"] == (1, 1, 50.0)
+    assert counts["Wrong strategy or formula"] == (0, 0, 0.0) and len(counts) == 7
+    cards = by_question(run_a)
+    assert [c.question_id for c in select(cards, category="Calculation errors")] == ["q2", "q3"]
+    assert [c.question_id for c in select(cards, max_score=5)] == ["q2"]  # q3 has no score: its judge failed
+    assert [c.question_id for c in select(cards, min_score=5)] == ["q1"]

@@ -29,6 +29,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--mode", help="mcq or mbin for VideoMathQA (detected when omitted)")
     parser.add_argument("--annotations", metavar="PATH",
                         help="dataset file or directory with gold answers and annotated steps (id-only files)")
+    parser.add_argument("--data", metavar="DIR",
+                        help="dataset to take annotated steps from when the file lacks them "
+                        "(default: $MATHREEL_DATA, else the demo set; used only where ids and question texts match)")
     parser.add_argument("--tasks", default=None,
                         help="comma-separated: extract,steps,errors,equiv (default: all that apply)")
     parser.add_argument("--base-url", help="judge endpoint, e.g. http://localhost:8000/v1 "
@@ -77,7 +80,15 @@ class Progress:
 def run(args: argparse.Namespace) -> int:
     """Read the file, judge it, write the JSONL atomically, print the summary; 1 when every judge call failed."""
     from core.errors import InputError
-    from core.judge import JudgeCache, cases_from_results, judge_cases, judge_endpoint, parse_tasks, write_judgments
+    from core.judge import (
+        JudgeCache,
+        cases_from_results,
+        judge_cases,
+        judge_endpoint,
+        parse_tasks,
+        with_dataset_steps,
+        write_judgments,
+    )
     from core.judge.views import summary_lines
     from core.results import read_results
 
@@ -88,6 +99,10 @@ def run(args: argparse.Namespace) -> int:
     result = read_results(args.results, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations)
     cache = None if args.no_cache else JudgeCache(args.cache_dir)
     cases = cases_from_results(result)
+    if "steps" in tasks or "errors" in tasks:
+        cases, note = with_dataset_steps(cases, result.benchmark, result.mode, args.data)
+        if note is not None:
+            print(note, file=sys.stderr)
     print(f"judging {len(cases)} responses of {args.results} ({result.benchmark} {result.mode}) with "
           f"{endpoint.describe()}", file=sys.stderr)
     judged = judge_cases(cases, endpoint, benchmark=result.benchmark, tasks=tasks, concurrency=args.concurrency,

@@ -8,6 +8,7 @@ files into the tables the app and the CLI show.
 
 from core.judge.cache import JudgeCache, cache_key, default_cache_dir
 from core.judge.endpoint import judge_endpoint
+from core.judge.inputs import StepsNote, attach_steps, cases_from_results, with_dataset_steps
 from core.judge.model import (
     STATUSES,
     TASKS,
@@ -21,7 +22,6 @@ from core.judge.parse import CardError, final_card
 from core.judge.runner import (
     DEFAULT_TASKS,
     JudgeRun,
-    cases_from_results,
     judge_cases,
     judge_cases_async,
     parse_tasks,
@@ -36,6 +36,8 @@ __all__ = [
     "JudgeCache",
     "JudgeRun",
     "Judgment",
+    "StepsNote",
+    "attach_steps",
     "cache_key",
     "cases_from_results",
     "count_statuses",
@@ -46,5 +48,6 @@ __all__ = [
     "judge_endpoint",
     "parse_tasks",
     "read_judgments",
+    "with_dataset_steps",
     "write_judgments",
 ]

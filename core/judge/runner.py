@@ -188,8 +188,3 @@ async def judge_cases_async(
 def judge_cases(cases: Sequence[Case], endpoint: Endpoint, **options: Any) -> JudgeRun:
     """`judge_cases_async` for synchronous callers (the CLI, the app's worker threads)."""
     return asyncio.run(judge_cases_async(cases, endpoint, **options))
-
-
-def cases_from_results(result: Any) -> list[Case]:
-    """The cases of a `core.results.ResultFile`: one per prediction, in file order."""
-    return [Case(p.question, p.response or "", p.record) for p in result.predictions]
