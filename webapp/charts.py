@@ -51,6 +51,8 @@ def accuracy_bars(runs: Sequence[Run], dimension: str, label: str) -> go.Figure:
             "<extra>%{fullData.name}</extra>",
         )
     _layout(figure, title=f"Accuracy by {label.lower()} (95% CI)", x_title=label)
+    if len(values) > 5:
+        figure.update_xaxes(tickangle=-35)
     figure.update_layout(barmode="group")
     figure.update_yaxes(range=[0, 100])
     return figure
@@ -85,6 +87,7 @@ def cross_heatmap(report: dict[str, Any], cross_key: str, title: str) -> go.Figu
     )
     _layout(figure, title=title, x_title="", y_title="")
     figure.update_xaxes(tickangle=-35)
+    figure.update_yaxes(autorange="reversed")  # rows top to bottom in core's order, as in the tables
     return figure
 
 
@@ -122,7 +125,9 @@ def _layout(figure: go.Figure, *, title: str, x_title: str, y_title: str = "Accu
         xaxis_title=x_title,
         yaxis_title=y_title,
         template="plotly_white",
-        margin={"l": 60, "r": 20, "t": 60, "b": 80},
-        legend={"orientation": "h", "y": -0.3},
-        height=420,
+        margin={"l": 60, "r": 20, "t": 90, "b": 40},
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+        height=460,
     )
+    figure.update_xaxes(automargin=True)
+    figure.update_yaxes(automargin=True)

@@ -196,6 +196,12 @@ def question_table(run: Run, status: str = "all", dim_filter: str = "") -> pd.Da
     return pd.DataFrame(rows, columns=columns)
 
 
+def question_widths(frame: pd.DataFrame) -> list[str]:
+    """Per-question table widths: id, status, extracted and gold stay readable; the response takes the rest."""
+    dims = len(frame.columns) - 5
+    return ["9%", "8%", "8%", "7%", *([f"{36 / max(dims, 1):.1f}%"] * dims), "32%"]
+
+
 def _status_matches(status: str, wanted: str) -> bool:
     if wanted == "all":
         return True
@@ -357,7 +363,8 @@ def build(context: AppContext) -> None:
                                      "questions)", elem_id="score-join")
     error = gr.Markdown("", visible=False, elem_id="score-error", elem_classes=["error-box"])
     headline = gr.Markdown(EMPTY_STATE, elem_id="score-headline")
-    summary = gr.Dataframe(label="Runs", interactive=False, visible=False, wrap=True, elem_id="score-summary")
+    summary = gr.Dataframe(label="Runs", interactive=False, visible=False, wrap=True, elem_id="score-summary",
+                           column_widths=["22%", "9%", "6%", "8%", "11%", "5%", "6%", "6%", "6%", "7%", "7%", "7%"])
     breakdown = gr.Dataframe(label="Breakdown by dimension (accuracy, 95% CI, n)", interactive=False,
                              visible=False, wrap=True, max_height=420, elem_id="score-breakdown")
     run_pick = gr.Dropdown([], label="Run shown in detail (charts compare it with runs of the same benchmark)",
@@ -436,7 +443,8 @@ def build(context: AppContext) -> None:
         csv_path, json_path = downloads.write(run)
         crosses = cross_choices(run)
         preferred = next((v for _, v in crosses if v.endswith("task_type")), crosses[0][1] if crosses else None)
-        return (gr.skip(), gr.update(visible=True), question_table(run, state_filter),
+        table = question_table(run, state_filter)
+        return (gr.skip(), gr.update(visible=True), gr.update(value=table, column_widths=question_widths(table)),
                 gr.update(choices=dimension_filter_choices(run), value=""), csv_path, json_path,
                 gr.update(visible=bool(crosses)), gr.update(choices=crosses, value=preferred))
 
