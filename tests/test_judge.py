@@ -6,6 +6,7 @@ import dataclasses
 import json
 import re
 import time
+from pathlib import Path
 
 import pytest
 from fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded, slow, status
@@ -476,6 +477,26 @@ def test_demo_run_without_doc_gets_its_steps_from_the_demo_dataset():
     cases, note = with_dataset_steps(cases_from_results(result), result.benchmark, result.mode)
     assert note is not None and note.filled == note.lacking == len(cases) == 12
     assert all(4 <= len(c.question.steps) <= 10 for c in cases)
+    assert all(c.question.question and len(c.question.options) == 5 for c in cases)  # the file has neither
+
+
+def test_demo_judgments_are_what_the_script_makes(tmp_path):
+    """The committed demo judgments come from the judge code path: regenerating gives the same bytes."""
+    import sys
+
+    sys.path.insert(0, "assets")
+    try:
+        import make_demo_judgments
+    finally:
+        sys.path.remove("assets")
+    made = make_demo_judgments.make(tmp_path)
+    assert len(made) == 2
+    for path in made:
+        committed = Path("assets/demo/judgments") / path.name
+        assert path.read_bytes() == committed.read_bytes()
+        judgments = read_judgments(committed)
+        assert {j.judge_model for j in judgments} == {"scripted-demo-judge"}
+        assert not [j for j in judgments if j.failed]
 
 
 def test_views_fold_judgments_into_cards_means_and_category_counts():

@@ -1,9 +1,10 @@
-"""What the judge reads: the answered questions of a result file, with annotated steps filled in from a dataset.
+"""What the judge reads: the answered questions of a result file, completed from a dataset where they lack parts.
 
 Newer lmms-eval logs carry no `doc`, so their questions arrive without the annotated steps that step evaluation
-needs; the steps are then taken from the dataset (`core.data.load_dataset`). A dataset question lends its steps
-only when it has the same id and, where both have one, the same question text, so pointing at the wrong data
-(or the demo set) never grafts another question's steps on.
+needs, and often without the question text and options the judge must see; those are then taken from the dataset
+(`core.data.load_dataset`). A dataset question lends its parts only when it has the same id and, where both have
+one, the same question text, so pointing at the wrong data (or the demo set) never grafts another question on.
+Only empty parts are filled: what the file says is never overwritten.
 """
 
 from __future__ import annotations
@@ -48,8 +49,17 @@ def _lender(question: Question, by_id: dict[str, Question]) -> Question | None:
     return by_id.get(question.question_id) or by_id.get(question.group_id)
 
 
+_FILLED = ("question", "options", "steps", "answer")
+
+
+def _completed(question: Question, lender: Question) -> Question:
+    """`question` with its empty parts (text, options, steps, gold answer) taken from `lender`."""
+    parts = {name: getattr(lender, name) for name in _FILLED if not getattr(question, name)}
+    return dataclasses.replace(question, **parts)
+
+
 def attach_steps(cases: Sequence[Case], dataset: Any) -> tuple[list[Case], StepsNote]:
-    """`cases` with the dataset's annotated steps on questions that have none (see the module docstring)."""
+    """`cases` whose questions lack steps, completed from the dataset (see the module docstring)."""
     by_id: dict[str, Question] = {}
     for question in dataset.questions:
         by_id.setdefault(question.question_id, question)
@@ -70,7 +80,7 @@ def attach_steps(cases: Sequence[Case], dataset: Any) -> tuple[list[Case], Steps
             out.append(case)
         else:
             filled += 1
-            out.append(dataclasses.replace(case, question=dataclasses.replace(question, steps=lender.steps)))
+            out.append(dataclasses.replace(case, question=_completed(question, lender)))
     return out, StepsNote(lacking, filled, mismatched, str(getattr(dataset, "source", "the dataset")))
 
 
