@@ -53,6 +53,7 @@ class Judgment:
     mode: str = ""
     record: int | str = ""
     dims: dict[str, str] = field(default_factory=dict)  # the question's dimensions, for per-category views
+    response: str = ""  # the model response judged, so a judgment file can be read on its own
 
     @property
     def failed(self) -> bool:

@@ -82,7 +82,8 @@ class _Judge:
         plan = task.plan(case, bench, earlier)
         base = Judgment(case.question.question_id, task.name, "skipped", judge_model=self.endpoint.model,
                         prompt_version=task.version, benchmark=case.question.benchmark, mode=case.question.mode,
-                        record=case.record, dims=dict(case.question.dims))
+                        record=case.record, dims=dict(case.question.dims),
+                        response=case.response)
         if plan.skip is not None:
             return self.finished(dataclasses.replace(base, reason=plan.skip))
         if plan.decided is not None:
