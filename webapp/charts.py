@@ -121,11 +121,11 @@ def _cell_label(cell: dict[str, Any] | None) -> str:
 
 def _layout(figure: go.Figure, *, title: str, x_title: str, y_title: str = "Accuracy (%)") -> None:
     figure.update_layout(
-        title={"text": title},
+        title={"text": title, "y": 0.97, "yanchor": "top"},
         xaxis_title=x_title,
         yaxis_title=y_title,
         template="plotly_white",
-        margin={"l": 60, "r": 20, "t": 90, "b": 40},
+        margin={"l": 60, "r": 20, "t": 110, "b": 40},
         legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
         height=460,
     )

@@ -73,8 +73,7 @@ def comparison_table(reference: Reference, table: str, setting: str, runs: list[
     groups = _column_groups(reference)
     records = []
     for name, report in runs:
-        record = {"Model": name, "Size": "", "Section": "Your upload", "Source": report.get("source", ""),
-                  "Headline": pct(report["overall"]["accuracy"])}
+        record = {"Model": name, "Size": "—", "Section": "Your upload", "Headline": pct(report["overall"]["accuracy"])}
         for group, dim in reference.dimensions.items():
             cells = report.get("by", {}).get(dim, {})
             record.update({col: pct(cells[col]["accuracy"]) if col in cells else "—" for col in groups[group]})
@@ -83,14 +82,17 @@ def comparison_table(reference: Reference, table: str, setting: str, runs: list[
         if str(row["table"]) != str(table):
             continue
         record = {"Model": row["model"], "Size": row.get("size") or "—", "Section": row["section"],
-                  "Source": row["source"], "Headline": pct(row.get(setting))}
+                  "Headline": pct(row.get(setting))}
         for group in reference.dimensions:
             record.update({col: pct(value) for col, value in row.get(group, {}).items()})
         if "cot_step_eval" in row:
             step = row["cot_step_eval"]
             record["CoT step eval (/10)"] = "—" if step is None else f"{step:.1f}"
+        record["Source"] = row["source"]
         records.append(record)
-    frame = pd.DataFrame(records).fillna("—")
+    frame = pd.DataFrame(records)
+    frame["Source"] = frame["Source"].fillna("uploaded file")
+    frame = frame.fillna("—")
     label = reference.settings[setting]["label"]
     return frame.rename(columns={"Headline": f"Overall: {label}"})
 

@@ -550,7 +550,8 @@ def _wire_open_in_browse(context: AppContext, questions: Any, runs_state: Any, r
     questions.select(pick, [runs_state, run_pick], [context.tabs, context.links["browse.benchmark"], target],
                      **group) \
         .then(show, [target], page_outputs, **group) \
-        .then(list_fn, list_inputs, list_outputs, **group)
+        .then(list_fn, list_inputs, list_outputs, **group) \
+        .then(None, None, None, js="() => document.querySelector('#browse-question')?.scrollIntoView()")
 
 
 TAB = TabSpec(id="score", label="Score", build=build)

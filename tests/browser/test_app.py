@@ -84,11 +84,17 @@ def test_choosing_a_question_shows_its_video_frames_and_subtitle_lines(page, ser
     assert page.outside_requests == []
 
 
-def test_uploaded_result_shows_the_same_accuracy_as_the_cli(page, server_env):
-    expected = cli_score(MCQ_RUN, server_env)["overall"]
+@pytest.mark.parametrize("name", [
+    "videomathqa_mcq_synthetic-model-a_samples.jsonl",
+    "videomathqa_mbin_synthetic-model-b_samples.jsonl",
+    "videomme_synthetic-model-a_results.json",
+    "mathverse_synthetic-model-b_output.json",
+])
+def test_uploaded_result_shows_the_same_accuracy_as_the_cli(page, server_env, name):
+    expected = cli_score(RESULTS / name, server_env)["overall"]
     open_score_tab(page)
     assert "Upload a result file to see scores" in page.inner_text("#score-headline")
-    upload(page, MCQ_RUN)
+    upload(page, RESULTS / name)
     wait_for_text(page, "#score-headline", f"{expected['accuracy']:.1f}%")
     headline = page.inner_text("#score-headline")
     assert f"95% CI [{expected['ci'][0]:.1f}, {expected['ci'][1]:.1f}]" in headline
@@ -123,3 +129,17 @@ def test_a_scored_question_opens_in_browse_with_its_response(page, server_env):
     wait_for_text(page, "#browse-question", qid)
     wait_for_text(page, "#browse-response", "Model response")
     assert page.is_visible("#browse-video video")
+
+
+def test_one_users_upload_is_invisible_to_another(page, browser, server):
+    open_score_tab(page)
+    upload(page, MCQ_RUN)
+    wait_for_text(page, "#score-headline", MCQ_RUN.name)
+    other = browser.new_context().new_page()
+    try:
+        other.goto(server)
+        open_score_tab(other)
+        assert "Upload a result file to see scores" in other.inner_text("#score-headline")
+        assert MCQ_RUN.name not in other.inner_text("body")
+    finally:
+        other.context.close()
