@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from webapp.context import AppContext, TabSpec, select_handler
-from webapp.errors import error_box, error_message, guarded
+from webapp.errors import error_box, error_message, guarded, log
 from webapp.present import ci_text, pct
 
 if TYPE_CHECKING:
@@ -93,6 +93,10 @@ def score_uploads(paths: list[str], options: ScoreOptions) -> tuple[list[Run], l
         try:
             report = score_path(path, options)
         except Exception as error:  # any failure is reported for this file only
+            from core.errors import MathReelError
+
+            if not isinstance(error, MathReelError):
+                log.exception("scoring %s failed", name)
             errors.append(_rename(error_message(error), path, name))
             continue
         runs.append(Run(name=name, report=report, summary=report.to_dict()))
