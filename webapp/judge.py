@@ -1,0 +1,515 @@
+"""Judge tab: per question, the model's CoT response beside the annotated steps, the step card and the error
+categories with their rationales; charts of mean step scores and error categories per run; filters; and the judge
+run from the page (on the current question or on an uploaded result file), with progress.
+
+Everything judged comes from `core.judge` (the same code as `mathreel judge`); the folding into tables is
+`core.judge.views`. Model responses, critiques and rationales are shown as text: every string that reaches HTML is
+escaped here, and the response itself sits in a read-only textbox. Runs live in a per-user `gr.State`. The demo
+set ships synthetic judgments (assets/demo/judgments), loaded for every visitor so the tab works with no endpoint.
+"""
+
+from __future__ import annotations
+
+import html
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from webapp.context import AppContext, TabSpec, select_handler
+from webapp.errors import error_message, guarded
+
+if TYPE_CHECKING:
+    import pandas as pd
+    import plotly.graph_objects as go
+
+    from core.judge import Judgment
+
+ANY = ""  # "no filter" in the category dropdown
+EMPTY = "_No judgments loaded. Upload a `mathreel judge` output file, or run the judge below._"
+PRIMARY_COLOUR = "#b91c1c"
+SECONDARY_COLOUR = "#92400e"
+
+
+@dataclass
+class JudgedRun:
+    """One judgment file (or one judge run from the page) as the tab shows it."""
+
+    name: str
+    judgments: list[Judgment]
+    note: str = ""
+
+    @property
+    def benchmark(self) -> str:
+        return self.judgments[0].benchmark if self.judgments else ""
+
+    @property
+    def mode(self) -> str:
+        return self.judgments[0].mode if self.judgments else ""
+
+
+@dataclass
+class Selection:
+    """What the user is looking at: the run and the question."""
+
+    run: str | None = None
+    question_id: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+# -- loading --------------------------------------------------------------------------------------------------
+
+
+def demo_judgment_dir() -> Path:
+    from core.data import demo_dir
+
+    return demo_dir() / "judgments"
+
+
+def load_demo_runs() -> list[JudgedRun]:
+    """The demo set's synthetic judgments, one run per file (none when the directory is absent)."""
+    from core.judge import read_judgments
+
+    folder = demo_judgment_dir()
+    runs = []
+    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
+        name = path.stem.removesuffix("_judgments") + " (synthetic demo)"
+        runs.append(JudgedRun(name, read_judgments(path), "synthetic: scripted judge replies, not a model"))
+    return runs
+
+
+def unique_name(name: str, taken: set[str]) -> str:
+    candidate, k = name, 2
+    while candidate in taken:
+        candidate, k = f"{name} ({k})", k + 1
+    return candidate
+
+
+def load_uploads(paths: list[str], runs: list[JudgedRun]) -> tuple[list[JudgedRun], list[str]]:
+    """Runs plus the uploaded judgment files; a bad file is one message naming it as uploaded."""
+    from core.judge import read_judgments
+
+    out, errors = list(runs), []
+    for path in paths:
+        shown = Path(path).name
+        try:
+            judgments = read_judgments(path)
+        except Exception as error:  # reported per file; the others still load
+            errors.append(error_message(error).replace(str(path), shown))
+            continue
+        out.append(JudgedRun(unique_name(Path(path).stem, {r.name for r in out}), judgments))
+    return out, errors
+
+
+def find_run(runs: list[JudgedRun], name: str | None) -> JudgedRun | None:
+    return next((r for r in runs if r.name == name), runs[0] if runs and name is None else None)
+
+
+def error_categories(benchmark: str) -> tuple[str, ...]:
+    from core.benchmarks import get_benchmark
+
+    try:
+        return tuple(getattr(get_benchmark(benchmark), "error_categories", ()) or ())
+    except KeyError:
+        return ()
+
+
+# -- tables and text ------------------------------------------------------------------------------------------
+
+
+def status_table(runs: list[JudgedRun]) -> pd.DataFrame:
+    """Per run and task: how many judgments of each status (judge failures always visible)."""
+    import pandas as pd
+
+    from core.judge import STATUSES, count_statuses
+
+    rows = []
+    for run in runs:
+        for task, counts in count_statuses(run.judgments).items():
+            rows.append({"Run": run.name, "Task": task, **{s: counts[s] for s in STATUSES},
+                         "Judge failures": counts["fallback"] + counts["failed"]})
+    return pd.DataFrame(rows)
+
+
+def question_table(run: JudgedRun | None, category: str = ANY, low: float = 0, high: float = 10) -> pd.DataFrame:
+    """One row per question of the run that passes the filters (category, step score range)."""
+    import pandas as pd
+
+    from core.judge.views import by_question, select
+
+    columns = ["Question", "Category", "Answer read", "Step score", "Matched steps", "Error categories", "Judge"]
+    if run is None:
+        return pd.DataFrame(columns=columns)
+    cards = by_question(run.judgments)
+    bounded = low > 0 or high < 10
+    chosen = select(cards, category=category or None, min_score=int(low) if bounded else None,
+                    max_score=int(high) if bounded else None)
+    rows = []
+    for card in chosen:
+        extract = card.values("extract")
+        steps = card.values("steps")
+        rows.append([card.question_id, card.dims.get("category", ""), _answer_text(extract),
+                     "" if card.step_score is None else card.step_score, steps.get("matched_steps", ""),
+                     ", ".join(card.categories), _status_text(card.by_task)])
+    return pd.DataFrame(rows, columns=columns)
+
+
+def _answer_text(values: dict[str, Any]) -> str:
+    if not values:
+        return ""
+    answer = values.get("answer")
+    return f"{answer or 'unparsed'} ({values.get('source', '')})"
+
+
+def _status_text(by_task: dict[str, Judgment]) -> str:
+    return ", ".join(f"{task} {j.status}" for task, j in by_task.items() if j.status != "ok")
+
+
+def esc(text: Any) -> str:
+    """Any value as HTML-safe text (quotes included), so a response or rationale can never become markup."""
+    return html.escape(str(text), quote=True)
+
+
+def steps_html(steps: tuple[str, ...] | list[str], source: str) -> str:
+    if not steps:
+        return f"<p><em>No annotated steps available ({esc(source)}).</em></p>"
+    items = "".join(f"<li>{esc(step)}</li>" for step in steps)
+    return f"<ol class='judge-steps'>{items}</ol><p style='opacity:.7;font-size:.85em'>{esc(source)}</p>"
+
+
+def card_html(card: Any) -> str:
+    """The step card: score, matched steps, final answer, critique; or why there is none."""
+    judgment = card.by_task.get("steps")
+    if judgment is None:
+        return "<p><em>No step evaluation for this question.</em></p>"
+    values = card.values("steps")
+    if not values:
+        return (f"<p id='judge-step-status'><strong>Step evaluation {esc(judgment.status)}:</strong> "
+                f"{esc(judgment.reason)}</p>")
+    correct = "yes" if values.get("final_answer_correct") else "no"
+    return (
+        f"<div id='judge-card'><p style='font-size:1.6em;margin:0'><strong id='judge-score'>{esc(values['score'])}"
+        f"</strong> / 10</p><p>Matched steps: <strong id='judge-matched'>{esc(values['matched_steps'])}</strong>"
+        f" · final answer correct: <strong>{correct}</strong></p>"
+        f"<p id='judge-critique'>{esc(values['critique'])}</p>"
+        f"<p style='opacity:.7;font-size:.85em'>judge {esc(judgment.judge_model)} · {esc(judgment.prompt_version)}"
+        f"{' · cached' if judgment.cached else ''}</p></div>"
+    )
+
+
+def chips_html(card: Any) -> str:
+    """Error-category chips, each with its rationale; primary first."""
+    judgment = card.by_task.get("errors")
+    if judgment is None:
+        return "<p><em>No error analysis for this question.</em></p>"
+    values = card.values("errors")
+    if not values:
+        return f"<p><em>Error analysis {esc(judgment.status)}: {esc(judgment.reason)}</em></p>"
+    entries = [("primary", values["primary"])] + [("secondary", e) for e in values.get("secondary", [])]
+    parts = []
+    for kind, entry in entries:
+        colour = PRIMARY_COLOUR if kind == "primary" else SECONDARY_COLOUR
+        parts.append(
+            f"<div class='judge-chip-row' style='margin:.4em 0'>"
+            f"<span class='judge-chip judge-chip-{kind}' style='display:inline-block;border-radius:999px;"
+            f"padding:.15em .7em;color:white;background:{colour};font-size:.9em'>{esc(entry['category'])}</span> "
+            f"<span style='opacity:.7;font-size:.8em'>{kind}</span>"
+            f"<div class='judge-rationale' style='margin:.2em 0 0 .6em'>{esc(entry['rationale'])}</div></div>"
+        )
+    return "<div id='judge-chip-list'>" + "".join(parts) + "</div>"
+
+
+def raw_text(card: Any) -> str:
+    """Every task's judge model, prompt version, status, reason and raw reply, for disputes."""
+    blocks = []
+    for task, j in card.by_task.items():
+        head = f"[{task}] {j.status} · judge {j.judge_model} · {j.prompt_version}"
+        if j.reason:
+            head += f"\nreason: {j.reason}"
+        blocks.append(f"{head}\n{j.raw_reply if j.raw_reply is not None else '(no judge reply)'}")
+    return "\n\n".join(blocks)
+
+
+def question_header(card: Any, question: Any) -> str:
+    qid = esc(card.question_id)
+    if question is None:
+        return f"<p><strong>{qid}</strong> <em>(not in the server's dataset)</em></p>"
+    options = "".join(f"<li>{esc(o)}</li>" for o in question.options)
+    return (f"<p><strong id='judge-qid'>{qid}</strong> · gold {esc(question.answer)}</p>"
+            f"<p>{esc(question.question)}</p><ul style='list-style:none;padding-left:.5em'>{options}</ul>")
+
+
+# -- charts ---------------------------------------------------------------------------------------------------
+
+
+def score_chart(runs: list[JudgedRun]) -> go.Figure:
+    """Mean step score per run, overall and per question category."""
+    import plotly.graph_objects as go
+
+    from core.judge.views import step_score_rows
+
+    figure = go.Figure()
+    rows = step_score_rows({r.name: r.judgments for r in runs}, by="category")
+    for run in runs:
+        mine = [row for row in rows if row.run == run.name and row.mean is not None]
+        figure.add_bar(name=run.name, x=[row.group for row in mine], y=[row.mean for row in mine],
+                       customdata=[[row.n, row.failed] for row in mine],
+                       hovertemplate="%{x}<br>mean %{y:.2f}<br>n=%{customdata[0]}, judge failures "
+                       "%{customdata[1]}<extra>%{fullData.name}</extra>")
+    figure.update_layout(title="Mean step score (0-10) per run and category", barmode="group", height=380,
+                         legend={"orientation": "h", "y": 1.12}, margin={"t": 80, "b": 90})
+    figure.update_yaxes(range=[0, 10])
+    return figure
+
+
+def error_chart(runs: list[JudgedRun]) -> go.Figure:
+    """Distribution of primary error categories per run, as a share of its analysed wrong answers."""
+    import plotly.graph_objects as go
+
+    from core.judge.views import error_rows
+
+    figure = go.Figure()
+    for run in runs:
+        rows = error_rows({run.name: run.judgments}, error_categories(run.benchmark))
+        figure.add_bar(name=run.name, x=[r.category for r in rows], y=[r.share for r in rows],
+                       customdata=[[r.primary, r.mentioned] for r in rows],
+                       hovertemplate="%{x}<br>%{y:.1f}% of analysed errors<br>primary %{customdata[0]}, named "
+                       "%{customdata[1]}<extra>%{fullData.name}</extra>")
+    figure.update_layout(title="Error categories per run (primary, % of analysed wrong answers)", barmode="group",
+                         height=380, legend={"orientation": "h", "y": 1.12}, margin={"t": 80, "b": 120})
+    figure.update_xaxes(tickangle=-25)
+    return figure
+
+
+# -- running the judge from the page --------------------------------------------------------------------------
+
+
+def page_endpoint(base_url: str, model: str, key: str) -> Any:
+    """The judge endpoint typed into the page. The server's MATHREEL_JUDGE_API_KEY is used only for the server's
+    own MATHREEL_JUDGE_BASE_URL, so a visitor cannot make the server send its key to another address."""
+    from core.judge import judge_endpoint
+    from core.judge.endpoint import BASE_URL_ENV, KEY_ENV
+
+    url = (base_url or "").strip().rstrip("/")
+    own = os.environ.get(BASE_URL_ENV, "").rstrip("/")
+    api_key = key.strip() if key and key.strip() else (os.environ.get(KEY_ENV, "") if url and url == own else "")
+    return judge_endpoint(url or None, (model or "").strip() or None, api_key=api_key, timeout_s=300.0)
+
+
+def progress_callback(progress: Any, label: str) -> Any:
+    def report(done: int, total: int, judgment: Judgment) -> None:
+        progress((done, total), desc=f"{label}: {done}/{total} judgments")
+
+    return report
+
+
+def judge_results_file(path: str, endpoint: Any, data_dir: str | None, concurrency: int, progress: Any) -> JudgedRun:
+    """Judge an uploaded result file exactly as `mathreel judge` does."""
+    from core.judge import JudgeCache, cases_from_results, judge_cases, with_dataset_steps
+    from core.results import read_results
+
+    result = read_results(path)
+    cases, note = with_dataset_steps(cases_from_results(result), result.benchmark, result.mode, data_dir)
+    run = judge_cases(cases, endpoint, benchmark=result.benchmark, concurrency=concurrency, cache=JudgeCache(),
+                      on_progress=progress_callback(progress, "judging"))
+    return JudgedRun(f"{Path(path).stem} · {endpoint.model}", run.judgments, str(note or ""))
+
+
+def rejudge_question(run: JudgedRun, question_id: str, question: Any, endpoint: Any, progress: Any) -> JudgedRun:
+    """The run with one question judged again (its response as judged before, the dataset's question)."""
+    from core.judge import Case, JudgeCache, judge_cases
+
+    old = [j for j in run.judgments if j.question_id == question_id]
+    if not old:
+        from core.errors import MathReelError
+
+        raise MathReelError(f"{question_id} is not in {run.name}")
+    tasks = tuple(dict.fromkeys(j.task for j in old))
+    judged = judge_cases([Case(question, old[0].response, old[0].record)], endpoint, benchmark=run.benchmark,
+                         tasks=tasks, concurrency=4, cache=JudgeCache(),
+                         on_progress=progress_callback(progress, question_id))
+    fresh = iter(judged.judgments)
+    replaced, done = [], False
+    for judgment in run.judgments:
+        if judgment.question_id != question_id:
+            replaced.append(judgment)
+        elif not done:
+            replaced.extend(fresh)
+            done = True
+    return JudgedRun(run.name, replaced, run.note)
+
+
+# -- layout ---------------------------------------------------------------------------------------------------
+
+
+def build(context: AppContext) -> None:
+    """Lay out the Judge tab and wire its events."""
+    import gradio as gr
+
+    from core.judge.endpoint import BASE_URL_ENV, MODEL_ENV
+
+    settings = context.settings
+    runs_state = gr.State(None)
+    selection = gr.State(Selection())
+
+    gr.Markdown("LLM-judge results: the paper's step-wise evaluation (0-10 against the annotated steps) and error "
+                "analysis of wrong CoT answers. Load `mathreel judge` output files, or run the judge below. The "
+                "demo runs are **synthetic** (scripted judge replies).")
+    with gr.Row():
+        upload = gr.File(label="Judgment files (mathreel judge output, JSONL)", file_count="multiple",
+                         elem_id="judge-upload", scale=2, height=120)
+        run_pick = gr.Dropdown([], label="Run", elem_id="judge-run", scale=2)
+    error = gr.Markdown("", visible=False, elem_id="judge-error", elem_classes=["error-box"])
+    statuses = gr.Dataframe(label="Judgments per task and status", interactive=False, wrap=True,
+                            elem_id="judge-statuses")
+    with gr.Row():
+        score_plot = gr.Plot(elem_id="judge-score-chart")
+        error_plot = gr.Plot(elem_id="judge-error-chart")
+    with gr.Row():
+        category = gr.Dropdown([("Any error category", ANY)], value=ANY, label="Error category",
+                               elem_id="judge-category")
+        low = gr.Slider(0, 10, value=0, step=1, label="Step score at least", elem_id="judge-low")
+        high = gr.Slider(0, 10, value=10, step=1, label="Step score at most", elem_id="judge-high")
+    questions = gr.Dataframe(label="Questions (click a row)", interactive=False, wrap=True, max_height=360,
+                             elem_id="judge-questions")
+    header = gr.HTML(elem_id="judge-question")
+    with gr.Row():
+        response = gr.Textbox(label="Model response (as judged)", lines=16, max_lines=30, interactive=False,
+                              elem_id="judge-response")
+        steps = gr.HTML(label="Annotated steps", elem_id="judge-steps")
+    with gr.Row():
+        card = gr.HTML(elem_id="judge-card-box")
+        chips = gr.HTML(elem_id="judge-chips")
+    with gr.Accordion("Judge replies (raw)", open=False):
+        raw = gr.Textbox(lines=10, max_lines=40, interactive=False, show_label=False, elem_id="judge-raw")
+    with gr.Accordion("Run the judge", open=False, elem_id="judge-run-box"):
+        gr.Markdown("Any OpenAI-compatible endpoint (the paper uses Qwen3-4B on vLLM). The key is sent to this "
+                    "endpoint only and never shown again; replies are cached by model and prompt.")
+        with gr.Row():
+            base_url = gr.Textbox(os.environ.get(BASE_URL_ENV, ""), label="Judge base URL",
+                                  placeholder="http://localhost:8000/v1", elem_id="judge-base-url")
+            model = gr.Textbox(os.environ.get(MODEL_ENV, ""), label="Judge model", placeholder="Qwen/Qwen3-4B",
+                               elem_id="judge-model")
+            key = gr.Textbox("", label="API key", type="password", placeholder="(none needed for vLLM)",
+                             elem_id="judge-key")
+            concurrency = gr.Slider(1, 32, value=8, step=1, label="Concurrent calls", elem_id="judge-concurrency")
+        with gr.Row():
+            judge_one = gr.Button("Judge the shown question again", elem_id="judge-one")
+            to_judge = gr.File(label="Result file to judge", elem_id="judge-results-upload", height=100)
+            judge_file = gr.Button("Judge the uploaded result file", elem_id="judge-file")
+
+    detail_outputs = [header, response, steps, card, chips, raw]
+
+    def runs_of(runs: list[JudgedRun] | None) -> list[JudgedRun]:
+        return load_demo_runs() if runs is None else runs
+
+    def question_of(run: JudgedRun, qid: str) -> Any:
+        try:
+            return context.datasets.get(run.benchmark, run.mode).question(qid)
+        except Exception:  # not in the server's dataset: shown as such
+            return None
+
+    def render_detail(runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
+        from core.judge.views import by_question
+
+        run = find_run(runs_of(runs), chosen.run)
+        cards = by_question(run.judgments) if run else []
+        found = next((c for c in cards if c.question_id == chosen.question_id), cards[0] if cards else None)
+        if found is None:
+            return "", "", "", "", "", ""
+        question = question_of(run, found.question_id)
+        lender = question.steps if question is not None else ()
+        source = "annotated steps from the server's dataset" if lender else "the server's dataset has no steps here"
+        response_text = next((j.response for j in found.by_task.values() if j.response), "")
+        return (question_header(found, question), response_text, steps_html(lender, source), card_html(found),
+                chips_html(found), raw_text(found))
+
+    @guarded(0, 8)
+    def render_all(runs: list[JudgedRun] | None, chosen: Selection, cat: str, lo: float, hi: float) -> tuple:
+        runs = runs_of(runs)
+        run = find_run(runs, chosen.run)
+        cats = error_categories(run.benchmark) if run else ()
+        names = [r.name for r in runs]
+        return (gr.skip(), runs, gr.update(choices=names, value=run.name if run else None),
+                status_table(runs), score_chart(runs), error_chart(runs),
+                gr.update(choices=[("Any error category", ANY), *[(c, c) for c in cats]],
+                          value=cat if cat in cats else ANY),
+                question_table(run, cat if cat in cats else ANY, lo, hi))
+
+    all_outputs = [error, runs_state, run_pick, statuses, score_plot, error_plot, category, questions]
+    view = {"concurrency_id": "judge-view", "concurrency_limit": settings.browse_concurrency}
+    work = {"concurrency_id": "judge-run", "concurrency_limit": settings.score_concurrency}
+
+    def chain(event: Any) -> None:
+        event.then(render_all, [runs_state, selection, category, low, high], all_outputs, **view) \
+            .then(render_detail, [runs_state, selection], detail_outputs, **view)
+
+    def add_uploads(runs: list[JudgedRun] | None, paths: list[str] | None) -> tuple:
+        merged, errors = load_uploads(list(paths or []), runs_of(runs))
+        for message in errors:
+            gr.Warning(message)
+        newest = merged[-1].name if len(merged) > len(runs_of(runs)) else None
+        return merged, Selection(newest) if newest else gr.skip()
+
+    def choose_run(name: str) -> Selection:
+        return Selection(name)
+
+    @select_handler
+    def choose_question(chosen: Selection, evt: gr.SelectData) -> Selection:
+        qid = str((evt.row_value or [""])[0])
+        return Selection(chosen.run, qid or None)
+
+    def filter_questions(runs: list[JudgedRun] | None, chosen: Selection, cat: str, lo: float, hi: float) -> Any:
+        return question_table(find_run(runs_of(runs), chosen.run), cat, lo, hi)
+
+    track = gr.Progress()  # Gradio sees a Progress default and feeds the page's progress bar through it
+
+    @guarded(0, 3)
+    def run_one(runs: list[JudgedRun] | None, chosen: Selection, url: str, name: str, api_key: str,
+                progress: gr.Progress = track) -> tuple:
+        runs = runs_of(runs)
+        run = find_run(runs, chosen.run)
+        if run is None:
+            raise _user_error("no run is shown")
+        from core.judge.views import by_question
+
+        qid = chosen.question_id or by_question(run.judgments)[0].question_id
+        question = question_of(run, qid)
+        if question is None:
+            raise _user_error(f"{qid} is not in the server's dataset, so it cannot be judged again here")
+        fresh = rejudge_question(run, qid, question, page_endpoint(url, name, api_key), progress)
+        return gr.update(visible=False), [fresh if r is run else r for r in runs], Selection(run.name, qid)
+
+    @guarded(0, 3)
+    def run_file(runs: list[JudgedRun] | None, path: str | None, url: str, name: str, api_key: str, k: float,
+                 progress: gr.Progress = track) -> tuple:
+        if not path:
+            raise _user_error("upload a result file to judge first")
+        runs = runs_of(runs)
+        data_dir = str(settings.data_dir) if settings.data_dir else None
+        judged = judge_results_file(path, page_endpoint(url, name, api_key), data_dir, int(k), progress)
+        judged.name = unique_name(judged.name, {r.name for r in runs})
+        return gr.update(visible=False), [*runs, judged], Selection(judged.name)
+
+    chain(context.links["app_load"](lambda: None, None, None))
+    chain(upload.upload(add_uploads, [runs_state, upload], [runs_state, selection], **view))
+    chain(run_pick.input(choose_run, run_pick, selection, **view))
+    questions.select(choose_question, [selection], selection, **view) \
+        .then(render_detail, [runs_state, selection], detail_outputs, **view)
+    for control in (category, low, high):
+        control.input(filter_questions, [runs_state, selection, category, low, high], questions, **view)
+    chain(judge_one.click(run_one, [runs_state, selection, base_url, model, key], [error, runs_state, selection],
+                          **work))
+    chain(judge_file.click(run_file, [runs_state, to_judge, base_url, model, key, concurrency],
+                           [error, runs_state, selection], **work))
+
+
+def _user_error(message: str) -> Exception:
+    from core.errors import MathReelError
+
+    return MathReelError(message)
+
+
+TAB = TabSpec(id="judge", label="Judge", build=build)
+
+__all__ = ["TAB", "JudgedRun", "build", "card_html", "chips_html", "load_demo_runs", "question_table"]
