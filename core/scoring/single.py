@@ -1,0 +1,59 @@
+"""Score one live answer (or the answers to one multi-binary question) the way `score()` scores a file.
+
+The app asks a model one question at a time and must show the same verdict `mathreel score` would give that
+answer: the same robust extractor, fed the same letters and option texts, and the same correctness rule (a choice
+answer is right when the extracted letter is the gold letter; a free-form one when it is math-equal to the gold;
+a multi-binary question only when every pair is right). The helpers used here are the ones `score()` uses.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from core.benchmarks import get_benchmark
+from core.question import Question
+from core.scoring.report import ScoredRow
+from core.scoring.scorer import _choices, _read_choice, _score_free
+
+
+@dataclass
+class QuestionScore:
+    """The verdict on one benchmark question: a row per answer (one, or one per pair) and the question's status.
+
+    `status` is "correct" only when every row is correct; "unparsed" when any answer could not be read
+    (the question cannot be right then); otherwise "wrong".
+    """
+
+    rows: list[ScoredRow]
+    status: str
+
+    @property
+    def correct(self) -> bool:
+        return self.status == "correct"
+
+
+def score_response(question: Question, response: str) -> ScoredRow:
+    """One answer to one question, read and judged as `score()` reads and judges it (robust extractor)."""
+    if question.answer_kind == "free":
+        used, right = _score_free(response, question.answer)
+    else:
+        letters = get_benchmark(question.benchmark).letters(question.mode)
+        used, _ = _read_choice(response, _choices(question, letters), None)
+        right = used.answer == question.answer
+    status = "unparsed" if used.answer is None else ("correct" if right else "wrong")
+    return ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, response,
+                     used.answer, used.method, used.explanation, question.answer, status)
+
+
+def score_question(answers: Sequence[tuple[Question, str]]) -> QuestionScore:
+    """The answers to one benchmark question (a single question, or all pairs of a multi-binary one)."""
+    if not answers:
+        raise ValueError("score_question needs at least one (question, response) pair")
+    groups = {question.group_id for question, _ in answers}
+    if len(groups) > 1:
+        raise ValueError(f"answers belong to several questions: {', '.join(sorted(groups))}")
+    rows = [score_response(question, response) for question, response in answers]
+    statuses = {row.status for row in rows}
+    status = "correct" if statuses == {"correct"} else ("unparsed" if "unparsed" in statuses else "wrong")
+    return QuestionScore(rows, status)

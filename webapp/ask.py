@@ -1,0 +1,238 @@
+"""Ask tab: put the question chosen in Browse to any OpenAI-compatible model and see the reply stream in, then
+the extracted answer and the verdict against the gold, latency, token usage and the exact request sent.
+
+The work is in `webapp.ask_run` (plain Python over core); this module lays out the page and wires events.
+The API key travels only through the click's inputs: it is never put in gr.State, in an output, in a log line or
+in a file. Model text is shown in a read-only textbox and a plain-text table, never rendered as HTML.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import traceback
+from typing import Any
+
+from core.client.endpoint import DEFAULT_KEY_ENV
+from webapp.ask_run import (
+    ANSWER_HEADERS,
+    DEFAULT_MAX_TOKENS,
+    DEFAULT_TIMEOUT_S,
+    EMPTY_STATE,
+    AskOptions,
+    AskRun,
+    answer_rows,
+    default_base_url,
+    default_model,
+    key_note,
+    make_endpoint,
+    plain,
+    prepare_answers,
+    question_summary,
+    request_views,
+    response_text,
+    server_has_key,
+    split_key,
+    status_markdown,
+    target_questions,
+    usage_markdown,
+)
+from webapp.context import AppContext, TabSpec
+from webapp.errors import error_box, error_message
+
+log = logging.getLogger("mathreel.webapp")
+
+# Model calls wait on the network for seconds to minutes: they get their own concurrency group so they never
+# hold up browsing, and a limit of their own (Settings has no ask field yet; `ask_concurrency` is used if added).
+ASK_CONCURRENCY = 4
+DIRECT, COT = "direct", "cot"
+HINT = "\n\n_Choose another question in Browse; set the model and the way it is asked below._"
+
+
+def browse_state(context: AppContext) -> Any:
+    """Browse's per-user state ({"key", "ref", ...}): the question the user chose there, or None without Browse."""
+    import gradio as gr
+
+    found = context.links.get("browse.state")
+    if found is not None:
+        return found
+    link = context.links.get("browse.open")
+    if link is None:
+        return None
+    return next((c for c in link[1] if isinstance(c, gr.State)), None)
+
+
+def mode_choices(key: str) -> list[tuple[str, str]]:
+    """(label, mode key) of every mode of the benchmark in Browse's key, e.g. MCQ and multi-binary."""
+    from core.benchmarks import get_benchmark
+
+    return [(m.label, m.key) for m in get_benchmark(split_key(key)[0]).modes]
+
+
+def build(context: AppContext) -> None:
+    """Lay out the Ask tab and wire its events."""
+    import gradio as gr
+
+    settings = context.settings
+    source = browse_state(context)
+    requests_state = gr.State([])  # per request: ref, prompt, saved image paths (never the key)
+
+    gr.Markdown("Ask a model the question chosen in **Browse**, exactly as the benchmark asks it: the same prompt, "
+                "frames (or diagram) and subtitles `mathreel run` sends. The reply is read by the same extractor "
+                "and scored by the same rule as `mathreel score`.")
+    header = gr.Markdown(EMPTY_STATE, elem_id="ask-question")
+    with gr.Row():
+        base_url = gr.Textbox(default_base_url(), label="Base URL", placeholder="http://localhost:8000/v1",
+                              elem_id="ask-base-url", scale=3)
+        model = gr.Textbox(default_model(), label="Model", placeholder="e.g. Qwen/Qwen2.5-VL-7B-Instruct",
+                           elem_id="ask-model", scale=2)
+        key = gr.Textbox("", label="API key", type="password", elem_id="ask-key", scale=2,
+                         placeholder="using the server's key" if server_has_key() else "(none needed for vLLM)")
+    gr.Markdown(key_note(), elem_id="ask-key-note")
+    with gr.Row():
+        temperature = gr.Slider(0, 2, value=0, step=0.05, label="Temperature", elem_id="ask-temperature")
+        max_tokens = gr.Number(DEFAULT_MAX_TOKENS, label="Max tokens", precision=0, minimum=1,
+                               elem_id="ask-max-tokens")
+        timeout = gr.Number(DEFAULT_TIMEOUT_S, label="Timeout per attempt (s)", minimum=1, elem_id="ask-timeout")
+    with gr.Row():
+        mode = gr.Radio([], label="Question format", visible=False, elem_id="ask-mode")
+        style = gr.Radio([("Direct answer", DIRECT), ("Chain of thought", COT)], value=DIRECT, label="Prompt",
+                         elem_id="ask-style")
+        subs = gr.Checkbox(label="Subtitles in prompt", elem_id="ask-subs")
+        frames_n = gr.Slider(1, settings.max_frames, value=settings.default_frames, step=1,
+                             label="Frames sampled (N)", elem_id="ask-frames-n")
+    ask_button = gr.Button("Ask the model", variant="primary", elem_id="ask-button")
+    error = gr.Markdown("", visible=False, elem_id="ask-error", elem_classes=["error-box"])
+    response = gr.Textbox(label="Model response (streams in; shown as plain text)", lines=8, max_lines=30,
+                          interactive=False, elem_id="ask-response")
+    verdict = gr.Markdown("", elem_id="ask-verdict")
+    answers = gr.Dataframe(headers=ANSWER_HEADERS, label="Extracted answer (core's extractor, as mathreel score reads "
+                           "it)", interactive=False, wrap=True, visible=False, elem_id="ask-answers",
+                           column_widths=["12%", "10%", "8%", "10%", "15%", "45%"])
+    usage = gr.Markdown("", elem_id="ask-usage")
+    with gr.Accordion("Exact request sent (prompt text and images)", open=False, elem_id="ask-request"):
+        pick = gr.Dropdown([], label="Request (one per multi-binary pair)", visible=False, elem_id="ask-request-pick")
+        prompt = gr.Textbox(label="Prompt text", lines=10, max_lines=40, interactive=False, buttons=["copy"],
+                            elem_id="ask-prompt")
+        gallery = gr.Gallery(label="Images as sent (after resizing)", columns=6, height="fit-content",
+                             object_fit="contain", allow_preview=True, interactive=False, elem_id="ask-images")
+
+    result_outputs = [error, response, verdict, answers, usage]
+    request_outputs = [pick, prompt, gallery, requests_state]
+    outputs = [*result_outputs, *request_outputs]
+
+    def cleared() -> list[Any]:
+        return [gr.update(value="", visible=False), "", "", gr.update(value=None, visible=False), "",
+                gr.update(choices=[], value=None, visible=False), "", None, []]
+
+    def failed(message: str) -> tuple:
+        updates: list[Any] = [gr.skip()] * len(outputs)
+        updates[0] = gr.update(value=error_box(message), visible=True)
+        return tuple(updates)
+
+    def shown(st: dict | None, mode_key: str | None) -> str:
+        st = st or {}
+        if not st.get("ref"):
+            return EMPTY_STATE
+        dataset, questions = target_questions(context.datasets, st["key"], st["ref"], mode_key)
+        return question_summary(dataset, questions) + HINT
+
+    def on_question(st: dict | None) -> tuple:
+        """Browse chose another question: describe it, offer its benchmark's modes, clear the last answer."""
+        st = st or {}
+        if not st.get("ref"):
+            return (EMPTY_STATE, gr.update(visible=False), gr.skip(), gr.skip(), *cleared())
+        try:
+            shown_mode = split_key(st["key"])[1]
+            choices = mode_choices(st["key"])
+            dataset, questions = target_questions(context.datasets, st["key"], st["ref"], shown_mode)
+            has_video = questions[0].video_id is not None
+            mode_update = gr.update(choices=choices, value=shown_mode, visible=len(choices) > 1)
+            return (question_summary(dataset, questions) + HINT, mode_update,
+                    gr.update(visible=has_video), gr.update(visible=has_video), *cleared())
+        except Exception as err:  # a broken question must not break the tab
+            return (error_box(plain(error_message(err))), gr.update(visible=False), gr.skip(), gr.skip(), *cleared())
+
+    def on_mode(st: dict | None, mode_key: str | None) -> Any:
+        try:
+            return shown(st, mode_key)
+        except Exception as err:
+            return error_box(plain(error_message(err)))
+
+    def ask(st: dict | None, url: str, name: str, api_key: str, temp: float, tokens: float | None,
+            timeout_s: float | None, mode_key: str | None, style_key: str, use_subs: bool, n: float) -> Any:
+        """Stream one click: prepare the requests, show them, stream each reply, then the verdict."""
+        st = st or {}
+        try:
+            endpoint = make_endpoint(url, name, api_key, temperature=temp, max_tokens=tokens,
+                                     timeout_s=timeout_s or DEFAULT_TIMEOUT_S)
+            dataset, questions = target_questions(context.datasets, st.get("key", ""), st.get("ref", ""), mode_key)
+            options = AskOptions(dataset.mode, style_key == COT, bool(use_subs), int(n or settings.default_frames))
+            prepared = prepare_answers(dataset, questions, options)
+            views = request_views(prepared, gallery.GRADIO_CACHE)
+        except Exception as err:
+            yield failed(_reported(err, api_key))
+            return
+        first = views[0]
+        yield (gr.update(value="", visible=False), "", "_Sending the request…_", gr.update(value=None, visible=False),
+               "", gr.update(choices=[v["ref"] for v in views], value=first["ref"], visible=len(views) > 1),
+               first["prompt"], first["images"], views)
+        from webapp.ask_run import run_ask
+
+        try:
+            for run in run_ask(endpoint, prepared):
+                yield _run_updates(run, endpoint, len(request_outputs))
+        except Exception as err:  # a bug, not a model failure (those come back as run.error)
+            yield failed(_reported(err, api_key))
+
+    def choose_request(views: list[dict[str, Any]], ref: str | None) -> tuple:
+        chosen = next((v for v in views or [] if v["ref"] == ref), None)
+        if chosen is None:
+            return gr.skip(), gr.skip()
+        return chosen["prompt"], chosen["images"]
+
+    view_group = {"concurrency_id": "ask-view", "concurrency_limit": settings.browse_concurrency}
+    ask_group = {"concurrency_id": "ask",
+                 "concurrency_limit": getattr(settings, "ask_concurrency", ASK_CONCURRENCY)}
+    if source is not None:
+        source.change(on_question, [source], [header, mode, subs, frames_n, *outputs], **view_group)
+    mode.input(on_mode, [source, mode] if source is not None else [mode], header, **view_group)
+    pick.input(choose_request, [requests_state, pick], [prompt, gallery], **view_group)
+    inputs = [base_url, model, key, temperature, max_tokens, timeout, mode, style, subs, frames_n]
+    if source is None:
+        ask_button.click(lambda *_: failed("the Browse tab is needed to choose a question"), inputs, outputs)
+        return
+    ask_button.click(ask, [source, *inputs], outputs, **ask_group)
+
+
+def _run_updates(run: AskRun, endpoint: Any, n_request_outputs: int) -> tuple:
+    """Outputs for one streamed step: the text and status while streaming; table, usage or error at the end."""
+    import gradio as gr
+
+    if not run.finished:
+        return (gr.skip(), response_text(run, endpoint), status_markdown(run), gr.skip(), gr.skip(),
+                *([gr.skip()] * n_request_outputs))
+    error = gr.update(value=error_box(plain(run.error)), visible=True) if run.error else gr.skip()
+    rows = answer_rows(run)
+    return (error, response_text(run, endpoint), status_markdown(run), gr.update(value=rows, visible=bool(rows)),
+            usage_markdown(run), *([gr.skip()] * n_request_outputs))
+
+
+def _reported(error: BaseException, api_key: str) -> str:
+    """The page's line for a failure before or around the call; an unexpected one is logged, key blanked out."""
+    from core.errors import MathReelError
+
+    def blank(text: str) -> str:
+        for secret in ((api_key or "").strip(), os.environ.get(DEFAULT_KEY_ENV, "")):
+            if secret:
+                text = text.replace(secret, "[API key]")
+        return text
+
+    if not isinstance(error, MathReelError):
+        log.error("ask failed: %s", blank("".join(traceback.format_exception(error))))
+    return plain(blank(error_message(error)))
+
+
+TAB = TabSpec(id="ask", label="Ask", build=build)
+
+__all__ = ["ASK_CONCURRENCY", "TAB", "browse_state", "build", "mode_choices"]
