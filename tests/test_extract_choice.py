@@ -122,3 +122,20 @@ def test_official_returns_a_letter_outside_the_question_letters_as_the_script_do
 )
 def test_lmms_matches_seed_examples_and_quirks(response: str, expected: str) -> None:
     assert extract_choice_lmms(response).answer == expected
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "The answer is" + " " * 3000,
+        "answer" + " " * 3000 + ".",
+        "Final answer" + " \n" * 3000,
+        "答案是" + " " * 3000,
+        "\\boxed{" * 3000,
+        "<think>" * 3000,
+        "so" + "\t" * 3000 + "?",
+    ],
+)
+def test_long_runs_of_blanks_or_tags_end_unparsed(response: str) -> None:
+    """These once made the phrase patterns backtrack for minutes; now they end at once, unparsed."""
+    assert extract_choice(response).answer is None

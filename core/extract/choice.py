@@ -32,12 +32,14 @@ _MARKDOWN = re.compile(r"\*\*?|__|`+|^#+\s*", re.M)
 
 # After a letter: not part of a word ("Based", "I'm").
 _NOT_WORD = r"(?![A-Za-z0-9'’])"
-_LETTER = r"[(\[{（]?\s*(?P<l>[A-Za-z])\s*[)\]}）]?" + _NOT_WORD
+# Every pattern below is written so that no two adjacent parts can match the same whitespace: a long run of
+# blanks then costs linear time instead of the polynomial backtracking of "\s*[:]?\s*".
+_LETTER = r"(?:[(\[{（]\s*)?(?P<l>[A-Za-z])(?:\s*[)\]}）])?" + _NOT_WORD
 _TERMINATOR = re.compile(r"[ \t]*(?:$|[\n.,;:!?)\]}\"'。，；！？：、*])")
 # After an answer letter, another letter in a list ("A or C", "A, B, and C"), unless it starts a new clause
 # ("B, C is wrong").
 _HEDGE_TAIL = re.compile(
-    r"\s*(?:,\s*(?:(?i:or|and)\s+)?|\s+(?i:or|and)\s+|\s*[/&]\s*)(?:(?i:option|choice)\s+)?[(\[]?[A-Z][)\]]?"
+    r"(?:\s*,\s*(?:(?i:or|and)\s+)?|\s+(?i:or|and)\s+|\s*[/&]\s*)(?:(?i:option|choice)\s+)?[(\[]?[A-Z][)\]]?"
     + _NOT_WORD
     + r"(?!\s+(?i:is|was|are|were|seems|can|could|would)\b)"
 )
@@ -55,15 +57,19 @@ _NEXT_WORD = re.compile(r"[ \t]+([a-z]+)")
 _VERB = (
     r"(?:is|was|would\s+be|should\s+be|must\s+be|will\s+be|could\s+be|seems\s+to\s+be|appears\s+to\s+be|=)"
 )
-_ADVERB = r"(?:(?:therefore|thus|clearly|definitely|likely|probably|most\s+likely|indeed|then|so)\s*,?\s+)?"
+# Each optional word group ends in its own whitespace, so the groups can follow one another.
+_ADVERB = r"(?:(?:therefore|thus|clearly|definitely|likely|probably|most\s+likely|indeed|then|so)(?:\s*,)?\s+)?"
 _PICK = r"(?:(?i:option|choice|letter|answer)\s*)?"
+# What joins "answer" to its letter: "answer is", "answer:", "answer =", "Answer - ", "Final answer\n".
+_JOIN = r"(?:\s+" + _VERB + r"(?:\s*[:：])?|\s*[:：=]|\s+[-–—]|[ \t]*\n)\s*"
+_ANSWER_NOUN = (
+    r"\b(?:(?:final|correct|best|right|my|most\s+appropriate|most\s+likely)\s+)?"
+    r"(?:answer(?:\s+(?:to|for)\s+(?:this|the)\s+question)?|option|choice|conclusion|final(?=\s*[:：]))"
+)
 
 # "the answer is D", "Answer: B", "correct option would be (C)", "Final answer\nB", "answer is not A".
 _ANSWER_PHRASE = re.compile(
-    r"(?i:\b(?:(?:final|correct|best|right|my|most\s+appropriate|most\s+likely)\s+)?"
-    r"(?:answer(?:\s+(?:to|for)\s+(?:this|the)\s+question)?|option|choice|conclusion|final(?=\s*[:：]))"
-    r"(?:\s+" + _VERB + r"\s*[:：]?|\s*[:：=]|\s+[-–—]\s*|\s*\n+)\s*" + _ADVERB + r"(?P<neg>not\s+)?)"
-    + _PICK + _LETTER
+    r"(?i:" + _ANSWER_NOUN + _JOIN + _ADVERB + r"(?P<neg>not\s+)?)" + _PICK + _LETTER
 )
 # "B is correct", "Option (C) is the best answer", "D is the right choice".
 _IS_CORRECT = re.compile(
@@ -78,20 +84,19 @@ _CHOOSE = re.compile(
 # "it is D.", "so D." -- weak, so the letter must end its clause.
 _PRONOUN = re.compile(
     r"(?i:\b(?:(?:it|this|that|which)\s*(?:is|'s|’s|must\s+be|should\s+be|would\s+be)|so|thus|hence|therefore)"
-    r"\s*,?\s+" + _ADVERB + r")(?:(?i:option|choice)\s+)?" + _LETTER
+    r"(?:\s*,)?\s+" + _ADVERB + r")(?:(?i:option|choice)\s+)?" + _LETTER
 )
 # Chinese: 答案是 B, 正确答案：C, 答案不是A, 选 D, 故选C, 应选择（B）.
+_ZH_LETTER = r"(?:[:：]\s*)?(?:选项\s*)?(?:[（(]\s*)?(?P<l>[A-Za-z])" + _NOT_WORD
 _CHINESE_ANSWER = re.compile(
-    r"(?:正确答案|最佳答案|最终答案|答案|正确选项|最佳选项)\s*(?:(?P<neg>不是|不为|不应该是)|应该是|应为|应是|是|为|选)?\s*"
-    r"[:：]?\s*(?:选项\s*)?[（(]?\s*(?P<l>[A-Za-z])" + _NOT_WORD
+    r"(?:正确答案|最佳答案|最终答案|答案|正确选项|最佳选项)\s*(?:(?:(?P<neg>不是|不为|不应该是)|应该是|应为|应是|是|为|选)\s*)?"
+    + _ZH_LETTER
 )
-_CHINESE_CHOOSE = re.compile(
-    r"(?:故选|应选择|应选|选择|我选|选)\s*[:：]?\s*(?:选项\s*)?[（(]?\s*(?P<l>[A-Za-z])" + _NOT_WORD
-)
+_CHINESE_CHOOSE = re.compile(r"(?:故选|应选择|应选|选择|我选|选)\s*" + _ZH_LETTER)
 # "either A or C", "between B and D": a hedge, never an answer.
 _HEDGE = re.compile(
-    r"(?i:\b(?:either|between|both)\s+)(?:(?i:option|choice)s?\s+)?[(\[]?(?P<l>[A-Z])[)\]]?\s*(?i:or|and|/)\s*"
-    r"(?:(?i:option|choice)\s+)?[(\[]?[A-Z][)\]]?" + _NOT_WORD
+    r"(?i:\b(?:either|between|both)\s+)(?:(?i:option|choice)s?\s+)?[(\[]?(?P<l>[A-Z])[)\]]?"
+    r"(?:\s+(?i:or|and)\s+|\s*/\s*)(?:(?i:option|choice)\s+)?[(\[]?[A-Z][)\]]?" + _NOT_WORD
 )
 
 # Line shapes: "B. Walking", "(C) 45 degrees", "D) x", "A: text", "B - text".
@@ -141,7 +146,7 @@ def extract_choice(
     """
     if not isinstance(response, str) or not response.strip():
         return unparsed("empty response", "nothing to read")
-    bare = _BARE.fullmatch(response) if len(response) <= _BARE_MAX else None
+    bare = _bare(response)
     if bare:
         return _bare_letter(bare.group(1), letters, response)
     text, think_note = strip_think(response)
@@ -149,13 +154,18 @@ def extract_choice(
         return unparsed("no answer after reasoning", think_note)
     if "*" in text or "`" in text or "_" in text or "#" in text:
         text = _MARKDOWN.sub("", text)
-    bare = _BARE.fullmatch(text) if len(text) <= _BARE_MAX else None
+    bare = _bare(text)
     if bare:
         return _bare_letter(bare.group(1), letters, text)
     statements = _statements(text, letters, options)
     if statements:
         return _verdict(statements[-1], len(statements), letters)
     return _fallback(text, letters, options)
+
+
+def _bare(text: str) -> re.Match[str] | None:
+    """The letter of a text that is nothing but a letter; texts over `_BARE_MAX` never are, so skip the regex."""
+    return _BARE.fullmatch(text) if len(text) <= _BARE_MAX else None
 
 
 def _bare_letter(letter: str, letters: Sequence[str], text: str) -> Extraction:
@@ -272,7 +282,7 @@ def _unwrap_latex_text(content: str) -> str:
 
 def _letter_of(inner: str) -> str | None:
     """The letter of a boxed content that is a bare letter or starts with "B." / "(B)"."""
-    bare = _BARE.fullmatch(inner)
+    bare = _bare(inner)
     if bare and bare.group(1).isupper():
         return bare.group(1)
     line = _OPTION_LINE.match(inner)
@@ -280,10 +290,7 @@ def _letter_of(inner: str) -> str | None:
 
 
 # "The answer is Walking." -- an answer phrase followed by option text instead of a letter.
-_PHRASE_REST = re.compile(
-    r"(?i:\b(?:(?:final|correct|best|right)\s+)?(?:answer|option|choice)(?:\s+" + _VERB + r"\s*[:：]?|\s*[:：=])\s*"
-    + _ADVERB + r"(?P<neg>not\s+)?)(?P<rest>[^\n]+)"
-)
+_PHRASE_REST = re.compile(r"(?i:" + _ANSWER_NOUN + _JOIN + _ADVERB + r"(?P<neg>not\s+)?)(?P<rest>\S[^\n]*)")
 
 
 def _phrase_text_statements(text: str, found: list[_Statement], options: Mapping[str, str]) -> list[_Statement]:
@@ -327,7 +334,7 @@ def _fallback(text: str, letters: Sequence[str], options: Mapping[str, str] | No
 def _final_line(lines: list[str], listing: bool, letters: Sequence[str]) -> Extraction | None:
     """A last line that is only a letter ("...\\n\\nC"), or "C. text" when the response is not an option list."""
     last = lines[-1]
-    bare = _BARE.fullmatch(last)
+    bare = _bare(last)
     if bare and bare.group(1).isupper() and len(lines) > 1:
         return _line_letter(bare.group(1), letters, "final-line", last)
     shaped = _OPTION_LINE.match(last)
@@ -339,7 +346,7 @@ def _final_line(lines: list[str], listing: bool, letters: Sequence[str]) -> Extr
 def _leading_line(lines: list[str], listing: bool, letters: Sequence[str]) -> Extraction | None:
     """A response opening with "B. Walking is correct" or "B\\n<reason>" (not an option list)."""
     first = lines[0]
-    bare = _BARE.fullmatch(first)
+    bare = _bare(first)
     if bare and bare.group(1).isupper():
         return _line_letter(bare.group(1), letters, "leading-letter", first)
     shaped = _OPTION_LINE.match(first)

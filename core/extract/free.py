@@ -8,10 +8,11 @@ from core.extract.text import boxed_contents, strip_think
 from core.extract.types import Extraction, quote, unparsed
 
 # "The answer is 12", "Final answer: x = 3", "ANSWER: 5", "答案是 12". The rest of the line is the answer.
+# No two adjacent parts can match the same whitespace, so a long run of blanks cannot make it backtrack.
 _PHRASE = re.compile(
     r"(?i:\b(?:final\s+answer(?:\s+is)?|the\s+(?:final\s+|correct\s+)?answer\s+(?:is|would\s+be|should\s+be)"
-    r"|answer\s*(?:is)?\s*[:：=]))\s*[:：]?\s*(?P<rest>[^\n]*\S)"
-    r"|答案\s*(?:是|为)?\s*[:：]?\s*(?P<zh>[^\n。]*[^\s。])"
+    r"|answer(?:\s*is)?\s*[:：=]))\s*(?:[:：]\s*)?(?P<rest>\S[^\n]*)"
+    r"|答案(?:\s*(?:是|为))?\s*(?:[:：]\s*)?(?P<zh>[^\s。是为:：][^\n。]*)"
 )
 # Where a phrase's answer stops: the end of the sentence or an explanation.
 _CLAUSE_END = re.compile(r"(?<!\d)\.(?:\s|$)|(?<=\d)\.(?:\s|$)|[;。]|\s(?i:because|since|as|which|so)\s")

@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 _MAX_LENGTH = 400  # longer "answers" are prose; leave them to a judge
+_MAX_DEPTH = 40  # nesting beyond this is not an answer, and would strain the recursive parser
 _REL_TOL = 1e-6
 _ABS_TOL = 1e-9
 
@@ -378,6 +379,7 @@ class _Parser:
     def __init__(self, tokens: list[tuple[str, str]]) -> None:
         self.tokens = tokens
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> tuple[str, str] | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -398,11 +400,15 @@ class _Parser:
         return expr
 
     def sum(self) -> _Expr:
+        self.depth += 1
+        if self.depth > _MAX_DEPTH:
+            raise _ParseError("nested too deeply")
         left = self.product()
         while (token := self.peek()) is not None and token[1] in "+-" and token[0] == "op":
             self.take()
             right = self.product()
             left = _binary(left, right, (lambda a, b: a + b) if token[1] == "+" else (lambda a, b: a - b))
+        self.depth -= 1
         return left
 
     def product(self) -> _Expr:
@@ -419,19 +425,23 @@ class _Parser:
         return left
 
     def unary(self) -> _Expr:
-        token = self.peek()
-        if token is not None and token[0] == "op" and token[1] in "+-":
+        negative = False
+        while (token := self.peek()) is not None and token[0] == "op" and token[1] in "+-":
             self.take()
-            inner = self.unary()
-            return inner if token[1] == "+" else _Expr(lambda env, f=inner.evaluate: -f(env), inner.names, inner.has_pi)
-        return self.power()
+            negative ^= token[1] == "-"
+        inner = self.power()
+        return _Expr(lambda env, f=inner.evaluate: -f(env), inner.names, inner.has_pi) if negative else inner
 
     def power(self) -> _Expr:
         base = self.atom()
         token = self.peek()
         if token is not None and token == ("op", "^"):
             self.take()
+            self.depth += 1  # "2^2^2^..." nests to the right
+            if self.depth > _MAX_DEPTH:
+                raise _ParseError("nested too deeply")
             exponent = self.unary()
+            self.depth -= 1
             return _binary(base, exponent, _power)
         if token is not None and token == ("op", "!"):
             raise _ParseError("factorial")

@@ -4,51 +4,52 @@ from __future__ import annotations
 
 import re
 
-_THINK_BLOCK = re.compile(r"<think>.*?</think>", re.S | re.I)
-_THINK_OPEN = re.compile(r"<think>", re.I)
-_THINK_CLOSE = re.compile(r"</think>", re.I)
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
+_BRACE = re.compile(r"[{}]")
 
 
 def strip_think(text: str) -> tuple[str, str]:
     """The response without `<think>` reasoning, and a note on what was removed.
 
-    A closing tag without an opening one (the template put `<think>` in the prompt) drops everything
-    before it; an opening tag never closed means the answer was never reached, so all after it goes.
+    The answer is what follows the last `</think>` (this also covers a template that put the opening tag in
+    the prompt); an opening tag left open after that means the answer was never reached, so all after it goes.
+    Plain string searches keep this linear however many tags a broken response repeats.
     """
-    if "think>" not in text.lower():
+    lower = text.lower()
+    if "think>" not in lower:
         return text, ""
     note = "ignored <think> reasoning"
-    text = _THINK_BLOCK.sub(" ", text)
-    closes = list(_THINK_CLOSE.finditer(text))
-    if closes:
-        text = text[closes[-1].end():]
-    opened = _THINK_OPEN.search(text)
-    if opened:
-        text = text[: opened.start()]
+    close = lower.rfind("</think>")
+    if close >= 0:
+        text, lower = text[close + len("</think>") :], lower[close + len("</think>") :]
+    opened = lower.find("<think>")
+    if opened >= 0:
+        text = text[:opened]
         note = "the <think> block is never closed, so the answer was never reached"
     return text, note
 
 
 def boxed_contents(text: str) -> list[tuple[int, str]]:
     """(position, content) of every complete `\\boxed{...}`, nested braces balanced; truncated ones are skipped."""
+    starts = [m for m in _BOXED.finditer(text)]
+    if not starts:
+        return []
+    closing = _brace_pairs(text)
     found = []
-    for match in _BOXED.finditer(text):
-        content = _balanced(text, match.end())
-        if content is not None:
-            found.append((match.start(), content))
+    for match in starts:
+        end = closing.get(match.end() - 1)
+        if end is not None:
+            found.append((match.start(), text[match.end() : end]))
     return found
 
 
-def _balanced(text: str, start: int) -> str | None:
-    """The text from `start` up to the brace that closes the one just before it, or None if never closed."""
-    depth = 1
-    for i in range(start, len(text)):
-        char = text[i]
-        if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return text[start:i]
-    return None
+def _brace_pairs(text: str) -> dict[int, int]:
+    """Opening brace position -> its closing brace position, in one pass; unclosed braces are left out."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for brace in _BRACE.finditer(text):
+        if brace.group(0) == "{":
+            stack.append(brace.start())
+        elif stack:
+            pairs[stack.pop()] = brace.start()
+    return pairs
