@@ -523,3 +523,29 @@ def test_views_fold_judgments_into_cards_means_and_category_counts():
     assert [c.question_id for c in select(cards, category="Calculation errors")] == ["q2", "q3"]
     assert [c.question_id for c in select(cards, max_score=5)] == ["q2"]  # q3 has no score: its judge failed
     assert [c.question_id for c in select(cards, min_score=5)] == ["q1"]
+
+
+def test_judged_answers_for_scoring():
+    from core.judge.answers import judged_answers
+
+    judgments = [
+        Judgment("q1", "extract", "ok", {"answer": "B", "source": "judge", "explanation": "the judge read B"},
+                 "judge-1", benchmark="videomathqa", mode="mcq", record="line 1"),
+        Judgment("q2", "extract", "fallback", {"answer": "C", "source": "rule", "explanation": "judge failed"},
+                 "judge-1", benchmark="videomathqa", mode="mcq", record="line 2"),
+        Judgment("q3", "extract", "failed", {}, "judge-1", benchmark="videomathqa", mode="mcq", record="line 3"),
+        Judgment("q1", "steps", "ok", {"score": 3}, "judge-1", benchmark="videomathqa", mode="mcq", record="line 1"),
+    ]
+    used = judged_answers(judgments, "j.jsonl", "videomathqa", "mcq")
+    assert set(used.answers) == {("q1", "line 1"), ("q2", "line 2")}
+    extraction, verdict = used.answers[("q1", "line 1")]
+    assert (extraction.answer, extraction.method, verdict) == ("B", "judge (judge-1)", None)
+    assert used.answers[("q2", "line 2")][0].method == "judge failed, rule"
+    assert "2 choice extractions" in used.note and "1 of them are the rule extractor's" in used.note
+    with pytest.raises(InputError, match="the judgments are for videomathqa mcq, the result file is videomme mcq"):
+        judged_answers(judgments, "j.jsonl", "videomme", "mcq")
+    verdicts = judged_answers([Judgment("p1", "equiv", "ok", {"equivalent": True, "answer": "50%",
+                                                                "explanation": "asked for a percentage"},
+                                        benchmark="mathverse", mode="default", record=4)],
+                              "j.jsonl", "mathverse", "default")
+    assert verdicts.answers[("p1", "4")][1] is True
