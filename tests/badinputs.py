@@ -202,7 +202,7 @@ def refusals() -> list[Case]:
         Case("binary-random", "random.jsonl", bytes(rng.randrange(256) for _ in range(4096)), ("binary", "utf-8")),
         Case("binary-png", "image.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(200), ("binary",)),
         Case("binary-gzip", "results.jsonl.gz", gzip.compress(valid, mtime=0), ("binary", "utf-8")),
-        Case("binary-nul-in-csv", "nul.csv", b"question_id,response\n001-1,The answer\x00 is A\n", ("binary",)),
+        Case("binary-nul-in-csv", "nulbyte.csv", b"question_id,response\n001-1,The answer\x00 is A\n", ("binary",)),
         Case("utf16-le-bom", "utf16le.jsonl", codecs.BOM_UTF16_LE + valid.decode().encode("utf-16-le"),
              ("utf-16", "utf-8", "binary")),
         Case("utf16-be-bom", "utf16be.csv",
