@@ -245,8 +245,32 @@ def test_cache_dir_defaults_to_the_environment(clip, tmp_path, monkeypatch):
     sampled = sample_frames(clip, 2)
     assert sampled.paths[0].parent.parent == tmp_path / "env-cache" / "frames"
     monkeypatch.delenv("MATHREEL_CACHE")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     assert cache_root() == tmp_path / "home" / ".cache" / "mathreel" / "frames"
+
+
+@pytest.mark.parametrize(
+    ("mathreel_cache", "xdg", "expected"),
+    [
+        ("env-cache", "xdg", "env-cache"),  # MATHREEL_CACHE wins over XDG_CACHE_HOME
+        (None, "xdg", "xdg/mathreel"),
+        (None, "relative/xdg", "home/.cache/mathreel"),  # a relative XDG_CACHE_HOME is ignored (XDG spec)
+        (None, None, "home/.cache/mathreel"),
+    ],
+)
+def test_frames_and_data_share_one_cache_root(tmp_path, monkeypatch, mathreel_cache, xdg, expected):
+    from core.data import cache_root as data_cache_root
+
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    for name, value in (("MATHREEL_CACHE", mathreel_cache), ("XDG_CACHE_HOME", xdg)):
+        if value is None:
+            monkeypatch.delenv(name, raising=False)
+        else:
+            monkeypatch.setenv(name, value if value.startswith("relative") else str(tmp_path / value))
+    assert data_cache_root() == tmp_path / expected
+    assert cache_root() == tmp_path / expected / "frames"
+    assert cache_root(tmp_path / "given") == tmp_path / "given" / "frames"
 
 
 # --- errors ------------------------------------------------------------------------------------------------------

@@ -12,7 +12,10 @@ from __future__ import annotations
 import os
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
+from core.cache import cache_root
 from core.errors import InputError
+
+__all__ = ["assets_dir", "cache_root", "demo_dir", "inside"]
 
 
 def assets_dir() -> Path:
@@ -28,13 +31,6 @@ def assets_dir() -> Path:
 def demo_dir() -> Path:
     """The embedded demo set: `assets/demo`, laid out exactly like the real benchmarks."""
     return assets_dir() / "demo"
-
-
-def cache_root() -> Path:
-    """Where derived files (diagrams unpacked from parquet bytes) go: `MATHREEL_CACHE`, else ~/.cache/mathreel (the
-    same base as the frame cache)."""
-    base = os.environ.get("MATHREEL_CACHE") or Path.home() / ".cache" / "mathreel"
-    return Path(base).expanduser()
 
 
 def _normal(path: Path) -> Path:

@@ -6,7 +6,8 @@ memory is bounded by the frame size, not the video's length; each one is written
 a later call reads without opening the video at all.
 
 Cache layout: `<cache>/frames/<key>/` holding `manifest.json` and one `NNNNNNN.jpg` per distinct sampled frame.
-`<cache>` is `cache_dir`, else `$MATHREEL_CACHE`, else `~/.cache/mathreel`. The key is a SHA-256 of the video's
+`<cache>` is `cache_dir`, else `core.cache.cache_root()` ($MATHREEL_CACHE, $XDG_CACHE_HOME/mathreel or
+~/.cache/mathreel). The key is a SHA-256 of the video's
 identity (resolved path, size in bytes, mtime in nanoseconds), the number of frames asked for, `max_side` and the
 cache format version: editing or replacing the video changes its size or mtime and therefore the key. An entry is
 built in a temporary folder beside it and renamed into place in one step, so a concurrent reader sees either no
@@ -17,7 +18,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
 import shutil
 import tempfile
@@ -91,9 +91,10 @@ class SampledFrames:
 
 
 def cache_root(cache_dir: str | Path | None = None) -> Path:
-    """The folder holding frame cache entries: `<cache_dir | $MATHREEL_CACHE | ~/.cache/mathreel>/frames`."""
-    base = cache_dir or os.environ.get(CACHE_ENV) or Path.home() / ".cache" / "mathreel"
-    return Path(base).expanduser() / "frames"
+    """The folder holding frame cache entries: `<cache_dir, else core.cache.cache_root()>/frames`."""
+    from core.cache import cache_root as shared_root
+
+    return Path(cache_dir).expanduser() / "frames" if cache_dir else shared_root() / "frames"
 
 
 def sample_frames(
