@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import ast
+import functools
 import json
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 _NUMBERED = re.compile(r"^\s*(?:step\s*)?\d+\s*[\.\):]\s*", re.I)
@@ -38,32 +39,54 @@ def parse_options(value: Any) -> tuple[str, ...]:
     """Options as a tuple of strings, whether given as a list, an array, or a JSON/Python list string."""
     if value is None:
         return ()
-    if isinstance(value, str):
-        text = value.strip()
-        if not text:
-            return ()
-        for parse in (json.loads, ast.literal_eval):
-            try:
-                parsed = parse(text)
-            except (ValueError, SyntaxError):
-                continue
-            if isinstance(parsed, list):
-                return tuple(str(o) for o in parsed)
-        return tuple(line for line in text.splitlines() if line.strip())
-    return tuple(str(o) for o in value)
+    if value.__class__ is str:
+        return _options_from_text(value)
+    if value.__class__ is tuple and all(o.__class__ is str for o in value):
+        return value
+    return tuple(map(str, value))
+
+
+@functools.lru_cache(maxsize=8192)
+def _options_from_text(value: str) -> tuple[str, ...]:
+    """Options written as one string (CSV cells, JSON-in-JSON). Cached: a pooled file repeats each question's
+    options once per run, and parsing a list literal is the slow part of reading such a row."""
+    text = value.strip()
+    if not text:
+        return ()
+    for parse in (json.loads, ast.literal_eval):
+        try:
+            parsed = parse(text)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            continue
+        if isinstance(parsed, list):
+            return tuple(str(o) for o in parsed)
+    return tuple(line for line in text.splitlines() if line.strip())
 
 
 def text(value: Any) -> str:
     """A field as stripped text; None and NaN become ""."""
+    if value.__class__ is str:  # the common case first: this runs several times per row of a result file
+        return value.strip()
     if value is None or (isinstance(value, float) and value != value):
         return ""
     return str(value).strip()
 
 
-def first(record: dict[str, Any], *keys: str) -> Any:
+def first(record: Mapping[str, Any], *keys: str) -> Any:
     """The first of `keys` present with a non-empty value in `record`."""
     for key in keys:
         value = record.get(key)
         if value is not None and text(value) != "":
             return value
     return None
+
+
+def first_text(record: Mapping[str, Any], keys: tuple[str, ...]) -> str:
+    """`text()` of the first of `keys` with a non-empty value, or "" (one call where `text(first(...))` took two)."""
+    for key in keys:
+        value = record.get(key)
+        if value is not None:
+            found = value.strip() if value.__class__ is str else text(value)
+            if found:
+                return found
+    return ""

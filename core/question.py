@@ -24,13 +24,15 @@ def split_option(option: str) -> tuple[str, str]:
     return match.group(1), match.group(2).strip()
 
 
-@dataclass
+@dataclass(slots=True)
 class Question:
     """One benchmark item as the model sees it, plus the facts scoring needs.
 
     `options` keep the dataset's own spelling ("A. 30 degrees"); `answer` is a letter for
     choice questions and the gold value for free-form ones. For multi-binary, each pair is one
-    Question and `group_id` names the benchmark question the pairs belong to.
+    Question and `group_id` names the benchmark question the pairs belong to. `cluster_key` is the unit answers
+    correlate within when there is no video (a MathVerse problem across its versions). Slots: a pooled result
+    file builds hundreds of thousands of these.
     """
 
     benchmark: str
@@ -45,6 +47,7 @@ class Question:
     dims: dict[str, str] = field(default_factory=dict)
     steps: tuple[str, ...] = ()
     extra: dict[str, Any] = field(default_factory=dict)
+    cluster_key: str = ""
 
     def __post_init__(self) -> None:
         if not self.group_id:
@@ -65,5 +68,5 @@ class Question:
 
     @property
     def cluster(self) -> str:
-        """The unit that correlates answers (the video, or the MathVerse problem) for clustered SE."""
-        return self.video_id or str(self.extra.get("problem_index") or self.group_id)
+        """The unit that correlates answers (the video, else the benchmark's cluster key) for clustered SE."""
+        return self.video_id or self.cluster_key or self.group_id

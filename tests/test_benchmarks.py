@@ -72,3 +72,100 @@ def test_mathverse_choices_and_all_excludes_text_only():
 def test_unknown_label_gets_its_own_row_in_order():
     dim = get_benchmark("videomme").dimension("duration")
     assert dim.order({"long", "short", "ultra"}) == ["short", "long", "ultra"]
+
+
+# -- facts each benchmark declares (read by core.data, core.results and core.scoring) ---------------------------
+
+
+@pytest.mark.parametrize(
+    ("name", "mode", "first_pattern", "media"),
+    [
+        ("videomathqa", "mbin", "videomathqa_mbin_test.parquet", "videos"),
+        ("videomme", "mcq", "videomme/test-*.parquet", "data"),
+        ("mathverse", "default", "testmini.json", None),
+    ],
+)
+def test_each_benchmark_declares_its_data_layout(name, mode, first_pattern, media):
+    from core.data import layout_for
+
+    bench = get_benchmark(name)
+    assert layout_for(bench) is bench.layout
+    assert bench.layout.subdir == name
+    assert bench.layout.annotations[mode][0] == first_pattern
+    assert set(bench.layout.annotations) == {m.key for m in bench.modes}
+    assert bench.layout.has_video == (media is not None)
+    assert bench.layout.video_dirs == ((media,) if media else ())
+
+
+def test_a_benchmark_without_a_layout_is_refused():
+    from core.benchmarks.base import Benchmark
+    from core.data import layout_for
+
+    with pytest.raises(TypeError, match="declares no DataLayout"):
+        layout_for(Benchmark())
+
+
+def test_official_scorers_name_real_extractors():
+    import core.extract
+    from core.scoring.scorer import official_tool
+
+    assert get_benchmark("mathverse").official_scorer is None
+    assert official_tool(get_benchmark("videomme")).extract is core.extract.extract_choice_official
+    assert official_tool(get_benchmark("videomme")).denominator == "answered"
+    assert official_tool(get_benchmark("videomathqa")).extract is core.extract.extract_choice_lmms
+    assert official_tool(get_benchmark("videomathqa")).denominator == "all"
+
+
+@pytest.mark.parametrize(
+    ("name", "record", "expected"),
+    [
+        ("videomme", {"id": "", "question_id": " 001-2 "}, "001-2"),
+        ("videomathqa", {"question_id": None, "id": 17}, "17"),
+        ("mathverse", {"sample_index": 5, "problem_id": "9"}, "5"),
+        ("mathverse", {"problem_id": "9"}, "9"),
+        ("mathverse", {"model_answer": "A"}, ""),
+    ],
+)
+def test_record_id_reads_the_benchmarks_id_fields(name, record, expected):
+    bench = get_benchmark(name)
+    assert bench.record_id(record) == expected
+    if expected:
+        assert bench.question_from_record(record, bench.modes[0].key).question_id == expected
+
+
+@pytest.mark.parametrize(
+    "category",
+    [{"subject": "Solid Geometry", "subfield": "Volume"}, '{"subject": "Solid Geometry", "subfield": "Volume"}'],
+)
+def test_older_mathverse_output_with_problem_id_and_a_category_dict(category):
+    """The older official output: `problem_id` for the id, subject/subfield in `category` (a dict, or JSON text in
+    a CSV export), no `metadata`."""
+    bench = get_benchmark("mathverse")
+    q = bench.question_from_record(
+        {"problem_id": "12", "problem_version": "Vision Only", "question_type": "free-form", "answer": "8",
+         "question": "", "question_for_eval": "Find the volume.", "category": category, "model_answer": "8"},
+        "default",
+    )
+    assert q.question_id == "12"
+    assert q.dims == {"problem_version": "Vision Only", "question_type": "free-form", "subject": "Solid Geometry",
+                      "subfield": "Volume"}
+    assert bench.full_question(q) == "Find the volume." and q.question == ""
+
+
+def test_metadata_wins_over_category_and_a_string_category_is_no_taxonomy():
+    bench = get_benchmark("mathverse")
+    both = {"sample_index": "1", "metadata": {"subject": "Functions", "subfield": "Expression"},
+            "category": {"subject": "Plane Geometry", "subfield": "Angle"}}
+    assert bench.question_from_record(both, "default").dims["subject"] == "Functions"
+    plain = bench.question_from_record({"sample_index": "1", "category": "Counting"}, "default")
+    assert "subject" not in plain.dims
+
+
+def test_mathverse_clusters_by_problem_and_video_benchmarks_by_video():
+    mathverse = get_benchmark("mathverse").question_from_record(
+        {"sample_index": "7", "problem_index": "3", "question_type": "free-form", "answer": "1"}, "default")
+    assert mathverse.cluster == "3" and mathverse.video_id is None
+    no_problem = get_benchmark("mathverse").question_from_record({"sample_index": "8", "answer": "1"}, "default")
+    assert no_problem.cluster == "8"
+    video = get_benchmark("videomme").question_from_record({"question_id": "1-1", "videoID": "v9"}, "mcq")
+    assert video.cluster == "v9"

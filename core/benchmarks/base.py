@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.errors import InputError
+from core.fields import first_text
 from core.question import Question
 
 
@@ -33,6 +34,44 @@ class Mode:
     grouped: bool = False  # multi-binary: pairs sharing a group count as one question
 
 
+@dataclass(frozen=True)
+class DataLayout:
+    """Where a benchmark keeps its files on disk, relative to its root folder (read by core.data's loader).
+
+    `annotations` maps a mode to glob patterns tried in order (the first pattern with matches wins; several
+    matches of one pattern are shards read in name order). Media folders hold `<video id><ext>` files.
+    """
+
+    subdir: str  # the folder name under a parent data directory holding several benchmarks
+    annotations: dict[str, tuple[str, ...]]
+    video_dirs: tuple[str, ...] = ()
+    video_exts: tuple[str, ...] = (".mp4", ".MP4", ".mkv")
+    subtitle_dirs: tuple[str, ...] = ()
+    subtitle_ext: str = ".srt"
+    image_dirs: tuple[str, ...] = ()  # folders a relative image path is resolved against, in order
+    json_fields: tuple[str, ...] = ()  # fields that may arrive as a JSON string holding an object
+    extra_fetch: tuple[str, ...] = field(default=())  # more patterns worth fetching from a hub repository
+
+    @property
+    def all_patterns(self) -> tuple[str, ...]:
+        """Every annotation pattern of every mode, used to recognise a root folder."""
+        return tuple(p for patterns in self.annotations.values() for p in patterns)
+
+    @property
+    def has_video(self) -> bool:
+        return bool(self.video_dirs)
+
+
+@dataclass(frozen=True)
+class OfficialScorer:
+    """A benchmark's reference scorer: its rule-based extractor (a function name in core.extract, resolved by
+    scoring so that importing a benchmark never imports the extractors) and its denominator policy."""
+
+    name: str
+    extractor: str
+    denominator: str  # "all" (unparsed counts wrong) or "answered" (unparsed dropped)
+
+
 class Benchmark:
     """Base for one benchmark's facts. Subclasses set the class attributes and override the hooks."""
 
@@ -47,6 +86,12 @@ class Benchmark:
     # Prompt variants `build_prompt` can produce (the first is the default), and whether a CoT prompt exists.
     prompt_styles: tuple[str, ...] = ("default",)
     supports_cot: bool = False
+    # The dataset's files on disk (core.data reads them through this).
+    layout: DataLayout | None = None
+    # Record fields that may hold the question id, in order of preference (result files and datasets alike).
+    id_fields: tuple[str, ...] = ("question_id", "id")
+    # The reference scorer whose extractor and denominator `--extractor official` reproduces, if rule-based.
+    official_scorer: OfficialScorer | None = None
 
     def mode(self, key: str | None) -> Mode:
         """The named mode, or the first one when none is named."""
@@ -70,6 +115,14 @@ class Benchmark:
     def question_from_record(self, record: Mapping[str, Any], mode: str) -> Question:
         """Build a Question from one dataset or result record in this benchmark's schema."""
         raise NotImplementedError
+
+    def record_id(self, record: Mapping[str, Any]) -> str:
+        """The question id a record carries (the first non-empty of `id_fields`), without building the Question."""
+        return first_text(record, self.id_fields)
+
+    def full_question(self, question: Question) -> str:
+        """The complete question text a reader, a search or a judge should see."""
+        return question.question
 
     def group_id(self, question_id: str, mode: str) -> str:
         """The benchmark question a row belongs to; only grouped modes differ from the id itself."""

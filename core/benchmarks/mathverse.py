@@ -6,13 +6,15 @@ extractors read `question_for_eval`, because `question` is empty for Vision Only
 
 from __future__ import annotations
 
+import functools
+import json
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from core.benchmarks.base import Benchmark, Dimension, Mode
+from core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode
 from core.errors import InputError
-from core.fields import first, text
+from core.fields import first_text, text
 from core.question import Question
 
 MAIN_VERSIONS = ("Text Dominant", "Text Lite", "Vision Intensive", "Vision Dominant", "Vision Only")
@@ -22,6 +24,7 @@ QUESTION_TYPES = ("multi-choice", "free-form")
 SUBJECTS = ("Plane Geometry", "Solid Geometry", "Functions")
 SUBFIELDS = ("Length", "Angle", "Area", "Analytic", "Applied", "Volume", "Coordinate", "Property", "Expression")
 
+_FOR_EVAL_FIELDS = ("question_for_eval", "question")
 # "Choices:\nA:40°\nB:60°" in question_for_eval / query_wo.
 _CHOICES = re.compile(r"Choices?\s*:\s*\n(.*)$", re.S | re.I)
 _CHOICE_LINE = re.compile(r"^\s*\(?([A-H])\s*[:\.\)：]\s*(.+?)\s*$")
@@ -41,6 +44,20 @@ Answer the following multiple choice question. The last line of your response sh
 """
 
 
+def _mapping(value: Any) -> Mapping[str, Any]:
+    """A metadata field as a mapping: a dict as is, a JSON object string (CSV, parquet exports) parsed, else {}."""
+    if isinstance(value, Mapping):
+        return value
+    if isinstance(value, str) and value.lstrip().startswith("{"):
+        try:
+            parsed = json.loads(value)
+        except ValueError:
+            return {}
+        return parsed if isinstance(parsed, Mapping) else {}
+    return {}
+
+
+@functools.lru_cache(maxsize=8192)
 def parse_choices(question_text: str) -> tuple[str, ...]:
     """The options written inside a MathVerse question, normalised to "A. text"."""
     match = _CHOICES.search(question_text)
@@ -65,6 +82,16 @@ class MathVerse(Benchmark):
         Dimension("subfield", "Subfield", SUBFIELDS),
     )
     main_versions = MAIN_VERSIONS
+    # The older official output writes `problem_id` where the dataset has `sample_index`.
+    id_fields = ("sample_index", "question_id", "id", "problem_id")
+    layout = DataLayout(
+        subdir="mathverse",
+        annotations={
+            "default": ("testmini.json", "testmini*.parquet", "testmini/*.parquet", "data/testmini*.parquet"),
+        },
+        image_dirs=("", "images"),
+        json_fields=("metadata", "category"),
+    )
     # "default": query_wo / query_cot from the record; "boxed": the boxed template for every question;
     # "evalscope": evalscope's choice (multiple-choice template for multi-choice, boxed for free-form).
     prompt_styles = ("default", "boxed", "evalscope")
@@ -76,34 +103,44 @@ class MathVerse(Benchmark):
     def in_overall(self, question: Question) -> bool:
         return question.dims.get("problem_version") != TEXT_ONLY
 
+    def full_question(self, question: Question) -> str:
+        """`question_for_eval`: the whole question with its choices (`question` is empty for Vision Only)."""
+        return text(question.extra.get("question_for_eval")) or question.question
+
     def question_from_record(self, record: Mapping[str, Any], mode: str) -> Question:
-        rec = dict(record)
-        metadata = rec.get("metadata") if isinstance(rec.get("metadata"), Mapping) else {}
-        question_type = text(rec.get("question_type")).lower()
-        for_eval = text(first(rec, "question_for_eval", "question"))
+        get = record.get
+        # The official output keeps subject/subfield in `metadata`; its older version in a `category` dict.
+        info = _mapping(get("metadata")) or _mapping(get("category"))
+        question_type = text(get("question_type")).lower()
+        for_eval = first_text(record, _FOR_EVAL_FIELDS)
         is_choice = question_type == "multi-choice"
-        dims = {
-            "problem_version": text(rec.get("problem_version")),
-            "question_type": question_type,
-            "subject": text(first(metadata, "subject") or rec.get("subject")),
-            "subfield": text(first(metadata, "subfield") or rec.get("subfield")),
-        }
+        dims = {}
+        for key, value in (
+            ("problem_version", text(get("problem_version"))),
+            ("question_type", question_type),
+            ("subject", text(info.get("subject")) or text(get("subject"))),
+            ("subfield", text(info.get("subfield")) or text(get("subfield"))),
+        ):
+            if value:
+                dims[key] = value
+        problem_index = text(get("problem_index"))
         return Question(
             benchmark=self.name,
             mode="default",
-            question_id=text(first(rec, "sample_index", "question_id", "id")),
-            question=text(rec.get("question")),
-            answer=text(rec.get("answer")),
+            question_id=first_text(record, self.id_fields),
+            question=text(get("question")),
+            answer=text(get("answer")),
             options=parse_choices(for_eval) if is_choice else (),
             answer_kind="choice" if is_choice else "free",
-            dims={k: v for k, v in dims.items() if v},
+            dims=dims,
             extra={
-                "problem_index": text(rec.get("problem_index")),
+                "problem_index": problem_index,
                 "question_for_eval": for_eval,
-                "query_wo": text(rec.get("query_wo")),
-                "query_cot": text(rec.get("query_cot")),
-                "image": rec.get("image"),
+                "query_wo": text(get("query_wo")),
+                "query_cot": text(get("query_cot")),
+                "image": get("image"),
             },
+            cluster_key=problem_index,
         )
 
     def build_prompt(

@@ -6,9 +6,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from core.benchmarks.base import Benchmark, Dimension, Mode
+from core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode, OfficialScorer
 from core.errors import InputError
-from core.fields import first, parse_options, parse_steps, text
+from core.fields import first_text, parse_options, parse_steps, text
 from core.question import Question
 
 CATEGORIES = (
@@ -41,6 +41,8 @@ ERROR_CATEGORIES = (
 )
 
 _PAIR_SUFFIX = re.compile(r"^(.+)_(\d+)$")
+_DURATION_FIELDS = ("length", "duration")
+_VIDEO_FIELDS = ("videoID", "video_id")
 
 # Prompt wording, character for character from lmms-eval (EvolvingLMMs-Lab/lmms-eval): the functions
 # videomathqa_doc_to_text / videomathqa_doc_to_text_subtitle in lmms_eval/tasks/videomathqa/utils.py
@@ -85,7 +87,18 @@ class VideoMathQA(Benchmark):
         Dimension("reasoning_type", "Reasoning type", REASONING_TYPES),
     )
     metric_keys = ("videomathqa_perception_score",)
-    official_extractor = "lmms"  # lmms-eval extract_characters_regex (core.scoring.OFFICIAL_TOOLS)
+    official_scorer = OfficialScorer("lmms-eval extract_characters_regex", "extract_choice_lmms", "all")
+    # The release's file names; the folders are the Hub's per-config layout (configs mcq, multi_binary).
+    layout = DataLayout(
+        subdir="videomathqa",
+        annotations={
+            "mcq": ("videomathqa_mcq_test.parquet", "mcq/test-*.parquet"),
+            "mbin": ("videomathqa_mbin_test.parquet", "multi_binary/test-*.parquet"),
+        },
+        video_dirs=("videos",),
+        subtitle_dirs=("subtitles",),
+        extra_fetch=("subtitles/*.srt",),
+    )
     error_categories = ERROR_CATEGORIES
     # "default": the post prompts of the lmms-eval task yamls; "best_answer": the functions' own fallback.
     prompt_styles = ("default", "best_answer")
@@ -102,28 +115,30 @@ class VideoMathQA(Benchmark):
         return match.group(1) if match else question_id
 
     def question_from_record(self, record: Mapping[str, Any], mode: str) -> Question:
-        rec = dict(record)
-        question_id = text(first(rec, "question_id", "id"))
-        dims = {
-            "category": text(rec.get("category")),
+        get = record.get
+        question_id = first_text(record, self.id_fields)
+        dims = {}
+        for key, value in (
+            ("category", text(get("category"))),
             # The dataset calls it `length`; the harness's metric dict calls it `duration`.
-            "duration": text(first(rec, "length", "duration")).lower(),
-        }
-        for key in ("difficulty", "reasoning_type"):
-            if text(rec.get(key)):
-                dims[key] = text(rec[key])
+            ("duration", first_text(record, _DURATION_FIELDS).lower()),
+            ("difficulty", text(get("difficulty"))),
+            ("reasoning_type", text(get("reasoning_type"))),
+        ):
+            if value:
+                dims[key] = value
         return Question(
             benchmark=self.name,
             mode=mode,
             question_id=question_id,
-            question=text(rec.get("question")),
-            answer=text(rec.get("answer")).upper(),
-            options=parse_options(rec.get("options")),
-            video_id=text(first(rec, "videoID", "video_id")) or None,
+            question=text(get("question")),
+            answer=text(get("answer")).upper(),
+            options=parse_options(get("options")),
+            video_id=first_text(record, _VIDEO_FIELDS) or None,
             group_id=self.group_id(question_id, mode),
-            dims={k: v for k, v in dims.items() if v},
-            steps=parse_steps(rec.get("steps")),
-            extra={k: rec[k] for k in ("error_categories",) if k in rec},
+            dims=dims,
+            steps=parse_steps(get("steps")),
+            extra={"error_categories": record["error_categories"]} if "error_categories" in record else {},
         )
 
     def build_prompt(

@@ -6,8 +6,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from core.benchmarks.base import Benchmark, Dimension, Mode
-from core.fields import first, parse_options, text
+from core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode, OfficialScorer
+from core.fields import first_text, parse_options, text
 from core.question import Question
 
 DURATIONS = ("short", "medium", "long")
@@ -66,6 +66,10 @@ TASK_TYPES = (
     "Information Synopsis",
 )
 LETTERS = ("A", "B", "C", "D")
+_DOMAIN_FIELDS = ("domain", "category")
+_TASK_FIELDS = ("task_type", "task_category")
+_VIDEO_FIELDS = ("videoID", "video_id")
+_EXTRA_FIELDS = ("url", "video_id")
 
 # Prompt wording, character for character from lmms-eval (EvolvingLMMs-Lab/lmms-eval):
 # videomme_doc_to_text / videomme_doc_to_text_subtitle / videomme_doc_to_text_qwen3vl in
@@ -96,7 +100,15 @@ class VideoMME(Benchmark):
     )
     cross_dimensions = (("duration", "domain"), ("duration", "sub_category"), ("duration", "task_type"))
     metric_keys = ("videomme_perception_score",)
-    official_extractor = "videomme"  # the official eval_your_results.py (core.scoring.OFFICIAL_TOOLS)
+    # The official eval_your_results.py drops unparsed answers from the denominator.
+    official_scorer = OfficialScorer("Video-MME eval_your_results.py", "extract_choice_official", "answered")
+    layout = DataLayout(
+        subdir="videomme",
+        annotations={"mcq": ("videomme/test-*.parquet",)},
+        video_dirs=("data",),
+        subtitle_dirs=("subtitle",),
+        extra_fetch=("subtitle/*.srt",),
+    )
     # "default": videomme.yaml's default kwargs; "best_answer": the functions' fallback post prompt;
     # "qwen3_vl": the Qwen3-VL format (question, then "Options:" and the options).
     prompt_styles = ("default", "best_answer", "qwen3_vl")
@@ -106,24 +118,28 @@ class VideoMME(Benchmark):
         return LETTERS
 
     def question_from_record(self, record: Mapping[str, Any], mode: str) -> Question:
-        rec = dict(record)
-        dims = {
-            "duration": text(rec.get("duration")).lower(),
+        get = record.get
+        dims = {}
+        for key, value in (
+            ("duration", text(get("duration")).lower()),
             # The harness's metric dict renames domain -> category and task_type -> task_category.
-            "domain": text(first(rec, "domain", "category")),
-            "sub_category": text(rec.get("sub_category")),
-            "task_type": text(first(rec, "task_type", "task_category")),
-        }
+            ("domain", first_text(record, _DOMAIN_FIELDS)),
+            ("sub_category", text(get("sub_category"))),
+            ("task_type", first_text(record, _TASK_FIELDS)),
+        ):
+            if value:
+                dims[key] = value
+        extra = {k: text(record[k]) for k in _EXTRA_FIELDS if k in record}
         return Question(
             benchmark=self.name,
             mode="mcq",
-            question_id=text(first(rec, "question_id", "id")),
-            question=text(rec.get("question")),
-            answer=text(rec.get("answer")).upper(),
-            options=parse_options(rec.get("options")),
-            video_id=text(first(rec, "videoID", "video_id")) or None,
-            dims={k: v for k, v in dims.items() if v},
-            extra={k: text(rec[k]) for k in ("url", "video_id") if k in rec},
+            question_id=first_text(record, self.id_fields),
+            question=text(get("question")),
+            answer=text(get("answer")).upper(),
+            options=parse_options(get("options")),
+            video_id=first_text(record, _VIDEO_FIELDS) or None,
+            dims=dims,
+            extra=extra,
         )
 
     def build_prompt(

@@ -6,13 +6,12 @@
 """
 
 from core.data.dataset import PAIR_SEPARATOR, Dataset, as_record, load_dataset
-from core.data.layouts import LAYOUTS, Layout, layout_for
+from core.data.layouts import Layout, layout_for
 from core.data.locate import HF_PREFIX, data_spec
 from core.data.paths import assets_dir, cache_root, demo_dir, inside
 
 __all__ = [
     "HF_PREFIX",
-    "LAYOUTS",
     "PAIR_SEPARATOR",
     "Dataset",
     "Layout",

@@ -23,7 +23,6 @@ from core.data.locate import annotation_files, locate
 from core.data.paths import cache_root, inside
 from core.data.records import decode_objects, read_records
 from core.errors import InputError
-from core.fields import text as as_text
 from core.question import Question
 
 PAIR_SEPARATOR = "#"  # "q001#2": the second row of a multi-binary question whose rows share one question_id
@@ -177,8 +176,8 @@ def _allowed(value: str | Iterable[str]) -> frozenset[str]:
 
 
 def _haystack(question: Question) -> str:
-    for_eval = as_text(question.extra.get("question_for_eval"))
-    parts = [question.question_id, question.question, *question.options, for_eval]
+    full = get_benchmark(question.benchmark).full_question(question)
+    parts = [question.question_id, question.question, *question.options, full]
     return "\n".join(parts).casefold()
 
 
@@ -269,7 +268,7 @@ def _check(question: Question, layout: Layout, path: Path, index: int) -> None:
     if not question.question_id:
         raise InputError(str(path), "the record has no question_id", index)
     if layout.has_video and not question.video_id:
-        raise InputError(str(path), f"question {question.question_id} has no videoID", index)
+        raise InputError(str(path), f"question {question.question_id} has no video id", index)
 
 
 def _assign_refs(questions: list[Question]) -> tuple[str, ...]:
@@ -299,9 +298,9 @@ def as_record(dataset: Dataset, question: Question) -> dict[str, Any]:
         answer=question.answer,
         answer_kind=question.answer_kind,
     )
-    for_eval = as_text(question.extra.get("question_for_eval"))
-    if for_eval and for_eval != question.question:
-        record["question_for_eval"] = for_eval  # MathVerse: `question` is empty for Vision Only
+    full = dataset.bench.full_question(question)
+    if full and full != question.question:
+        record["question_for_eval"] = full  # the benchmark's complete question text (MathVerse's field name)
     if question.video_id:
         record["video_id"] = question.video_id
     record.update(question.dims)

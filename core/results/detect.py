@@ -133,7 +133,7 @@ def _mode_by_file_name(bench: Benchmark, rows: Sequence[dict[str, Any]], path: P
 def _mode_by_grouped_ids(bench: Benchmark, rows: Sequence[dict[str, Any]], path: Path) -> tuple[str, str] | None:
     """Ids written `<base>_<k>` with answers inside a grouped mode's letters mean that grouped mode."""
     sample = rows[:_SAMPLE]
-    ids = [text(r.get("question_id") or r.get("id")) for r in sample]
+    ids = [bench.record_id(r) for r in sample]
     answers = {text(r.get("answer")).upper() for r in sample} - {""}
     for mode in bench.modes:
         if not mode.grouped or not ids or not answers <= set(bench.letters(mode.key)):

@@ -10,15 +10,19 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from core.benchmarks import BENCHMARKS
 from core.errors import InputError
 
 RESPONSE_KEYS = ("response", "prediction", "model_response", "output", "model_output")
-ID_KEYS = ("question_id", "id", "sample_index", "problem_id")
+# Every field any benchmark reads a question id from (each benchmark declares its own `id_fields`).
+ID_KEYS = tuple(dict.fromkeys(key for bench in BENCHMARKS.values() for key in bench.id_fields))
+_RESPONSE_SET = frozenset(RESPONSE_KEYS)
+_ID_SET = frozenset((*ID_KEYS, "__key__"))
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Row:
-    """One answered question as the layout found it."""
+    """One answered question as the layout found it (slots: one per answer, hundreds of thousands per file)."""
 
     label: str | int  # where it is in the file: "line 4", 3, "video 001 question 001-2"
     fields: dict[str, Any]  # what question_from_record reads (may lack the gold answer)
@@ -123,19 +127,23 @@ def _mathverse_rows(record: dict[str, Any], label: str | int, metric_keys: tuple
 
 
 def _is_plain(record: dict[str, Any], metric_keys: tuple[str, ...]) -> bool:
-    return any(k in record for k in RESPONSE_KEYS) and _has_id(record)
+    return not _RESPONSE_SET.isdisjoint(record) and not _ID_SET.isdisjoint(record)
 
 
 def _has_id(record: dict[str, Any]) -> bool:
-    return any(k in record for k in ID_KEYS) or "__key__" in record
+    return not _ID_SET.isdisjoint(record)
 
 
 def _plain_rows(record: dict[str, Any], label: str | int, metric_keys: tuple[str, ...]) -> Iterator[Row]:
-    fields = dict(record)
-    if "__key__" in fields and not any(k in fields for k in ID_KEYS):
-        fields["question_id"] = fields["__key__"]
-    key = next((k for k in RESPONSE_KEYS if k in record), None)
-    yield Row(label, fields, response_value(record[key]) if key else None, record)
+    fields = record  # read only: no copy per row unless the id has to be added
+    if "__key__" in record and not any(k in record for k in ID_KEYS):
+        fields = {**record, "question_id": record["__key__"]}
+    for key in RESPONSE_KEYS:
+        if key in record:
+            value = record[key]
+            yield Row(label, fields, value if value.__class__ is str else response_value(value), record)
+            return
+    yield Row(label, fields, None, record)
 
 
 LAYOUTS: tuple[Layout, ...] = (

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from core.benchmarks import Benchmark, get_benchmark
 from core.errors import MathReelError
-from core.extract import extract_choice, extract_choice_lmms, extract_choice_official
+from core.extract import extract_choice
 from core.extract.types import Extraction
 from core.question import Question
 from core.results.model import ResultFile
@@ -32,13 +32,6 @@ class OfficialTool:
     denominator: str
 
 
-# Keyed by the name a benchmark gives in its `official_extractor` attribute.
-OFFICIAL_TOOLS: dict[str, OfficialTool] = {
-    "videomme": OfficialTool("Video-MME eval_your_results.py", extract_choice_official, "answered"),
-    "lmms": OfficialTool("lmms-eval extract_characters_regex", extract_choice_lmms, "all"),
-}
-
-
 @dataclass
 class _Unit:
     """What is scored once: a question, or a multi-binary group of pairs."""
@@ -52,9 +45,13 @@ class _Unit:
 
 
 def official_tool(bench: Benchmark) -> OfficialTool | None:
-    """The benchmark's official rule-based extractor, if it names one."""
-    name = getattr(bench, "official_extractor", None)
-    return OFFICIAL_TOOLS.get(name) if name else None
+    """The benchmark's official rule-based scorer (its `official_scorer`), with the extractor function resolved."""
+    scorer = bench.official_scorer
+    if scorer is None:
+        return None
+    import core.extract
+
+    return OfficialTool(scorer.name, getattr(core.extract, scorer.extractor), scorer.denominator)
 
 
 def score(result: ResultFile, extractor: str = "robust", denominator: str | None = None) -> Report:
