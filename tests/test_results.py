@@ -204,3 +204,88 @@ def test_file_of_another_benchmark_is_refused(tmp_path):
     path = write_jsonl(tmp_path / "s.jsonl", lmms_generation(2))
     with pytest.raises(InputError, match="metric key videomme_perception_score"):
         read_results(path, benchmark="mathverse")
+
+
+# -- --annotations DIR: a data directory joined through core.data.load_dataset ----------------------------------
+
+DEMO = Path(__file__).resolve().parents[1] / "assets" / "demo"
+MODEL_B_MCQ = DEMO / "results" / "videomathqa_mcq_synthetic-model-b_samples.jsonl"
+
+
+@pytest.mark.parametrize("directory", [DEMO / "videomathqa", DEMO])
+def test_a_data_directory_is_joined_through_load_dataset(directory):
+    from core.data import load_dataset
+
+    result = read_results(MODEL_B_MCQ, annotations=directory)
+    dataset = load_dataset("videomathqa", "mcq", data_dir=directory)
+    assert result.annotations == str(directory)
+    assert any(n.startswith("annotations: 12 of 12 questions joined") for n in result.notes)
+    # The file's newer layout has no options; the joined questions carry the dataset's.
+    assert [p.question for p in result.predictions] == list(dataset.questions)
+    assert all(len(p.question.options) == 5 for p in result.predictions)
+    assert result.missing == [] and result.unknown_ids == []
+
+
+def test_an_id_only_file_learns_its_benchmark_from_the_directory(tmp_path):
+    preds = write_jsonl(tmp_path / "ids.jsonl", [{"question_id": "q003", "response": "C"}])
+    result = read_results(preds, annotations=DEMO / "videomathqa")
+    assert result.benchmark == "videomathqa"
+    assert "benchmark: videomathqa (the annotations directory holds its files)" in result.notes
+    assert len(result.predictions) == 1 and len(result.missing) == 11
+    with pytest.raises(InputError, match="holds videomathqa, videomme, mathverse"):
+        read_results(preds, annotations=DEMO)  # a parent of all three: the file must say which
+
+
+def test_nothing_joined_is_said_in_notes_and_warnings(tmp_path):
+    preds = write_jsonl(tmp_path / "ids.jsonl", [{"question_id": "zz1", "response": "C"}])
+    result = read_results(preds, benchmark="videomathqa", mode="mcq", annotations=DEMO)
+    assert result.predictions == [] and result.unknown_ids == ["zz1"]
+    assert any(n.startswith("nothing was joined") for n in result.notes)
+    assert any(w.startswith("nothing was joined") for w in result.warnings)
+
+
+def test_a_directory_without_the_benchmark_is_refused(tmp_path):
+    preds = write_jsonl(tmp_path / "ids.jsonl", [{"question_id": "q1", "response": "C"}])
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(InputError, match="no VideoMathQA data found"):
+        read_results(preds, benchmark="videomathqa", annotations=tmp_path / "empty")
+
+
+def test_shared_multibinary_ids_join_in_order_without_renaming_the_cached_dataset(tmp_path):
+    """Pairs that share one id pair up with the dataset's rows by occurrence; core.data's cached questions keep
+    their own id (the join renames copies)."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    from core.data import load_dataset
+
+    root = tmp_path / "vmqa"
+    root.mkdir()
+    rows = [{"question_id": qid, "videoID": "v1", "category": "Counting", "length": "short", "question": f"{qid}?",
+             "options": ["A. yes", "B. no"], "answer": answer}
+            for qid, answer in (("q1", "A"), ("q1", "B"), ("q2", "B"), ("q2", "B"))]
+    pq.write_table(pa.Table.from_pylist(rows), root / "videomathqa_mbin_test.parquet")
+    preds = write_jsonl(tmp_path / "ids.jsonl", [{"question_id": q, "response": r}
+                                                 for q, r in (("q1", "A"), ("q1", "B"), ("q2", "B"), ("q2", "A"))])
+    result = read_results(preds, benchmark="videomathqa", mode="mbin", annotations=root)
+    assert [p.question.question_id for p in result.predictions] == ["q1", "q1#2", "q2", "q2#2"]
+    assert [p.question.answer for p in result.predictions] == ["A", "B", "B", "B"]
+    assert [p.question.group_id for p in result.predictions] == ["q1", "q1", "q2", "q2"]
+    cached = load_dataset("videomathqa", "mbin", data_dir=root)
+    assert [q.question_id for q in cached.questions] == ["q1", "q1", "q2", "q2"]
+
+
+def test_deeply_nested_json_is_refused_in_one_line(tmp_path):
+    path = tmp_path / "nested.json"
+    path.write_text("[" * 100_000 + "]" * 100_000, encoding="utf-8")
+    with pytest.raises(InputError, match="nested too deeply"):
+        read_results(path)
+
+
+def test_id_fields_come_from_the_benchmarks(tmp_path):
+    from core.results.layouts import ID_KEYS
+
+    assert ID_KEYS[:2] == ("question_id", "id") and {"sample_index", "problem_id"} <= set(ID_KEYS)
+    path = write_jsonl(tmp_path / "p.jsonl", [{"question_id": "", "response": "C", "answer": "C"}])
+    with pytest.raises(InputError, match="no question id \\(expected one of question_id, id\\)"):
+        read_results(path, benchmark="videomme")

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
+from core.results.layouts import ID_KEYS, RESPONSE_KEYS
 
 # A JSON string (skipped over) or a comma followed only by whitespace and a closing bracket (dropped).
 _STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])')
@@ -37,7 +38,10 @@ def load_records(path: str | Path) -> tuple[list[dict[str, Any]], str]:
     text = _decode(data, source)
     stripped = text.lstrip()
     if stripped[0] in "[{":
-        return _json_records(text, source)
+        try:
+            return _json_records(text, source)
+        except RecursionError:  # json's C decoder gives up on very deep nesting with RecursionError
+            raise InputError(source, "JSON nested too deeply to be a result file") from None
     if path.suffix.lower() in (".csv", ".tsv") or _looks_like_csv(stripped):
         return _csv_records(text, source, delimiter="\t" if path.suffix.lower() == ".tsv" else ","), "csv"
     raise InputError(source, "unrecognised layout: not JSON, JSONL, CSV or parquet")
@@ -146,7 +150,7 @@ def _records_from_document(document: Any, source: str) -> list[dict[str, Any]]:
 def _looks_like_csv(text: str) -> bool:
     header = text.split("\n", 1)[0].lower()
     fields = {f.strip().strip('"') for f in header.split(",")}
-    return "," in header and bool(fields & {"question_id", "id", "sample_index", "response"})
+    return "," in header and bool(fields & {*ID_KEYS, *RESPONSE_KEYS})
 
 
 def _csv_records(text: str, source: str, delimiter: str) -> list[dict[str, Any]]:

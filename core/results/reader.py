@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
-from core.benchmarks import Benchmark
+from core.benchmarks import BENCHMARKS, Benchmark
 from core.errors import InputError
 from core.question import Question
 from core.results.detect import all_metric_keys, detect_benchmark, detect_mode
@@ -43,10 +44,9 @@ def read_results(
     try:
         bench, why = detect_benchmark(records, evidence, source, benchmark)
     except InputError:
-        if annotation_records is None or benchmark is not None:
+        if annotations is None or benchmark is not None:
             raise
-        bench, why = detect_benchmark(annotation_records, annotation_records, source, None)
-        why += " in the annotations"
+        bench, why = _benchmark_from_annotations(annotations, annotation_records, source)
     notes.append(why)
     mode_key, mode_note = detect_mode(bench, _mode_evidence(evidence, annotation_records), path, mode)
     if mode_note:
@@ -54,7 +54,7 @@ def read_results(
 
     result = ResultFile(source=source, benchmark=bench.name, mode=mode_key, format=fmt, notes=notes)
     grouped = bench.mode(mode_key).grouped
-    if annotation_records is None:
+    if annotations is None:
         _standalone(result, bench, rows, grouped)
     else:
         result.annotations = str(annotations)
@@ -76,7 +76,7 @@ def _question(bench: Benchmark, row: Row, mode: str, source: str) -> Question:
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         raise InputError(source, f"cannot read the record as a {bench.title} question ({error})", row.label) from None
     if not question.question_id:
-        raise InputError(source, "no question id (expected question_id or id)", row.label)
+        raise InputError(source, f"no question id (expected one of {', '.join(bench.id_fields)})", row.label)
     return question
 
 
@@ -99,19 +99,27 @@ def keyed(ids: Iterable[str]) -> Iterator[tuple[str, int]]:
 
 
 def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: bool) -> None:
-    """A file with gold answers in every record: each row is its own Question."""
+    """A file with gold answers in every record: each row is its own Question.
+
+    One pass per row (build, key, check, append): this loop runs once per answer of a 270,000-answer file.
+    """
     duplicates: dict[str, list[str | int]] = {}
-    questions = [_question(bench, row, result.mode, result.source) for row in rows]
-    for (key, count), question, row in zip(keyed(q.question_id for q in questions), questions, rows, strict=True):
-        if count > 1 and not grouped:
-            duplicates.setdefault(question.question_id, []).append(row.label)
-            continue
+    seen: dict[str, int] = {}
+    source, mode = result.source, result.mode
+    append = result.predictions.append
+    for row in rows:
+        question = _question(bench, row, mode, source)
+        qid = question.question_id
+        count = seen.get(qid, 0) + 1
+        seen[qid] = count
+        if count > 1:
+            if not grouped:
+                duplicates.setdefault(qid, []).append(row.label)
+                continue
+            question.question_id = f"{qid}#{count}"  # see `keyed`
         if not question.answer:
-            raise InputError(
-                result.source, "no gold answer in the record; give the dataset with --annotations", row.label
-            )
-        question.question_id = key
-        result.predictions.append(Prediction(question, _response(row, result.source), row.label, row.raw))
+            raise InputError(source, "no gold answer in the record; give the dataset with --annotations", row.label)
+        append(Prediction(question, _response(row, source), row.label, row.raw))
     _warn_duplicates(result, duplicates)
 
 
@@ -141,6 +149,11 @@ def _joined(
     result.notes.append(
         f"annotations: {len(used)} of {len(annotated)} questions joined on question_id from {result.annotations}"
     )
+    if not used:
+        nothing = (f"nothing was joined: none of the file's {len(ids)} question ids is in the annotations "
+                   f"({result.annotations}); check --benchmark, --mode and the annotations")
+        result.notes.append(nothing)
+        result.warnings.append(nothing)
     if unknown:
         result.warnings.append(f"{len(unknown)} ids in the file are not in the annotations: {_shown(unknown)}")
     if disagree:
@@ -149,8 +162,11 @@ def _joined(
 
 
 def _row_id(row: Row, bench: Benchmark, result: ResultFile) -> str:
-    """The question id of a row without requiring the rest of the question (id-only files)."""
-    return _question(bench, row, result.mode, result.source).question_id
+    """The question id of a row without building the rest of the question (id-only files)."""
+    qid = bench.record_id(row.fields)
+    if not qid:
+        raise InputError(result.source, f"no question id (expected one of {', '.join(bench.id_fields)})", row.label)
+    return qid
 
 
 def _warn_duplicates(result: ResultFile, duplicates: dict[str, list[str | int]]) -> None:
@@ -188,20 +204,42 @@ def _annotated_questions(
                 raise InputError(source, "annotation record has no answer", row.label)
             questions.append(question)
     by_key = {}
-    for (key, _), question in zip(keyed(q.question_id for q in questions), questions, strict=True):
-        question.question_id = key
-        by_key[key] = question
+    for (key, count), question in zip(keyed(q.question_id for q in questions), questions, strict=True):
+        # A data directory's questions are core.data's cached objects: rename a copy, never the original.
+        by_key[key] = question if count == 1 else dataclasses.replace(question, question_id=key)
     return by_key
 
 
 def _questions_from_data_dir(directory: Path, bench: Benchmark, mode: str) -> list[Question]:
-    """Hook for a dataset directory in its real layout: read through core.data.load_dataset when available."""
-    try:
-        from core.data import load_dataset  # type: ignore[attr-defined]
-    except ImportError:
-        raise InputError(str(directory), "reading annotations from a data directory needs core.data; "
-                         "give the dataset file (parquet, JSON, JSONL or CSV) instead") from None
+    """The questions of a dataset directory in its real layout (or a parent holding several), via core.data."""
+    from core.data import load_dataset
+
     return list(load_dataset(bench.name, mode, data_dir=directory).questions)
+
+
+def _benchmark_from_annotations(
+    annotations: str | Path, records: list[dict[str, Any]] | None, source: str
+) -> tuple[Benchmark, str]:
+    """The benchmark of a file that cannot tell by itself, told by its annotations: an annotation file's fields,
+    or the one benchmark whose layout a data directory holds."""
+    if records is not None:
+        bench, why = detect_benchmark(records, records, source, None)
+        return bench, why + " in the annotations"
+    from core.data.layouts import layout_for
+    from core.data.locate import find_root
+
+    found = []
+    for bench in BENCHMARKS.values():
+        try:
+            find_root(Path(annotations), layout_for(bench), source=str(annotations), title=bench.title)
+        except InputError:
+            continue
+        found.append(bench)
+    if len(found) != 1:
+        holds = f"holds {', '.join(b.name for b in found)}" if found else "holds no benchmark's files"
+        raise InputError(source, f"cannot tell which benchmark this file is for (the annotations directory "
+                         f"{holds}); pass --benchmark")
+    return found[0], f"benchmark: {found[0].name} (the annotations directory holds its files)"
 
 
 def _note_clusters(result: ResultFile) -> None:
