@@ -129,3 +129,36 @@ def test_bad_file_among_good_ones_prints_nothing(tmp_path):
     run = mathreel(DATA / "videomme_template.json", bad, "--json")
     assert (run.returncode, run.stdout) == (2, "")
     assert str(bad) in run.stderr
+
+
+DEMO = Path(__file__).resolve().parents[1] / "assets" / "demo"
+MODEL_B_MCQ = DEMO / "results" / "videomathqa_mcq_synthetic-model-b_samples.jsonl"
+
+
+def test_annotations_directory_joins_the_dataset_and_changes_the_score():
+    """The newer lmms-eval layout has no options, so the file alone scores 41.7%; joined to the demo dataset's
+    options (a response that names the option text is then read) the same answers score 50.0%."""
+    alone = json.loads(mathreel(MODEL_B_MCQ, "--json").stdout)
+    run = mathreel(MODEL_B_MCQ, "--annotations", DEMO / "videomathqa", "--json")
+    assert run.returncode == 0, run.stderr
+    joined = json.loads(run.stdout)
+    assert round(alone["overall"]["accuracy"], 1) == 41.7
+    assert joined["overall"]["accuracy"] == 50.0 and joined["overall"]["n"] == 12
+    assert any(note.startswith("annotations: 12 of 12 questions joined") for note in joined["detected"])
+
+
+def test_rows_flag_adds_the_per_question_rows():
+    summary = json.loads(mathreel(DATA / "videomme_template.json", "--json").stdout)
+    run = mathreel(DATA / "videomme_template.json", "--json", "--rows")
+    assert run.returncode == 0, run.stderr
+    full = json.loads(run.stdout)
+    assert "rows" not in summary and {k: v for k, v in full.items() if k != "rows"} == summary
+    assert [row["status"] for row in full["rows"]].count("correct") == summary["overall"]["correct"] == 7
+    assert {"question_id", "group_id", "dims", "response", "extracted", "method", "explanation", "gold",
+            "status"} <= set(full["rows"][0])
+
+
+def test_rows_without_json_is_refused_in_one_line():
+    run = mathreel(DATA / "videomme_template.json", "--rows")
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr.strip() == "mathreel: --rows: per-question rows are part of the JSON output: add --json"

@@ -63,7 +63,7 @@ def test_videomme_template_accuracy_by_hand():
     report = score(read_results(DATA / "videomme_template.json"))
     assert report.overall.accuracy == pytest.approx(expected)  # 7 of 9
     assert [r.gold for r in report.rows] == [gold for gold, _ in template]
-    assert [r.answer for r in report.rows] == chosen
+    assert [r.extracted for r in report.rows] == chosen
 
 
 def test_official_extractor_misreads_answer_prefix_and_uses_answered_denominator():
@@ -72,7 +72,7 @@ def test_official_extractor_misreads_answer_prefix_and_uses_answered_denominator
     # The official extractor takes the first capital A-D: "Answer: C. Jade." reads as A.
     assert robust.disagreements == official.disagreements == ["002-1"]
     assert official.to_dict()["disagreements"] == 1
-    assert official.rows[3].answer == "A" and official.rows[3].official_answer == "A"
+    assert official.rows[3].extracted == "A" and official.rows[3].official_answer == "A"
     assert official.denominator == "answered"
     assert (official.overall.n, official.overall.correct) == (9, 6)
 
@@ -190,3 +190,61 @@ def test_paired_difference_matches_direct_computation(tmp_path):
     same = paired_difference(report_a, report_a)
     assert (same.difference, same.clustered_se) == (0.0, 0.0)
     json.dumps(diff.to_dict())
+
+
+# -- rows in to_dict and the CSV export -------------------------------------------------------------------------
+
+ROW_KEYS = {"question_id", "group_id", "cluster", "dims", "response", "extracted", "method", "explanation", "gold",
+            "status", "official_answer", "record"}
+
+
+def test_to_dict_carries_every_row_and_keeps_the_summary_keys():
+    report = score(read_results(DATA / "videomme_template.json"))
+    summary = report.to_dict(rows=False)
+    full = report.to_dict()
+    assert "rows" not in summary and {k: v for k, v in full.items() if k != "rows"} == summary
+    assert len(full["rows"]) == 9 and all(set(row) == ROW_KEYS for row in full["rows"])
+    second = full["rows"][1]
+    assert (second["response"], second["extracted"], second["gold"], second["status"]) == ("D.", "D", "A", "wrong")
+    assert second["dims"]["task_type"] == report.rows[1].dims["task_type"] and second["method"]
+    assert json.loads(json.dumps(full)) == full  # JSON-ready as is
+
+
+def _formula_report(tmp_path):
+    responses = ["=HYPERLINK(\"http://x\",\"B\")", "+A", "-1 then A", "@SUM(A1)", "\tC", "\rD", "A, \"quoted\"\nB"]
+    records = [{"question_id": f"q{i}", "category": "=cmd|' /C calc'!A0", "duration": "short", "answer": "A",
+                "response": text} for i, text in enumerate(responses)]
+    return score(read_results(write_jsonl(tmp_path / "formulas.jsonl", records), benchmark="videomathqa",
+                              mode="mcq")), responses
+
+
+def test_rows_csv_neutralises_formula_cells_and_round_trips(tmp_path):
+    import csv
+    import io
+
+    from core.scoring.export import FORMULA_START, safe_cell
+
+    report, responses = _formula_report(tmp_path)
+    table = list(csv.reader(io.StringIO(report.rows_csv(), newline="")))
+    header, body = table[0], table[1:]
+    assert header[:5] == ["question_id", "group_id", "cluster", "response", "extracted"]
+    assert "dims" not in header and {"dim_category", "dim_duration"} <= set(header)
+    assert len(body) == len(responses)
+    active = [cell for row in table for cell in row if cell.startswith(FORMULA_START)]
+    assert active == []
+    column = header.index("response")
+    assert [row[column] for row in body] == [safe_cell(text) for text in responses]
+    assert body[0][column] == "'=HYPERLINK(\"http://x\",\"B\")" and body[6][column] == responses[6]
+    assert body[0][header.index("dim_category")].startswith("'=cmd")
+    status = header.index("status")
+    assert [row[status] for row in body] == [r.status for r in report.rows]
+
+
+@pytest.mark.parametrize(
+    ("value", "cell"),
+    [(None, ""), (3, "3"), (-2, "'-2"), ("plain", "plain"), ("a=b", "a=b"), ("=1+1", "'=1+1"), ("\t=1", "'\t=1")],
+)
+def test_safe_cell(value, cell):
+    from core.scoring.export import safe_cell
+
+    assert safe_cell(value) == cell

@@ -192,7 +192,7 @@ def question_table(run: Run, status: str = "all", dim_filter: str = "") -> pd.Da
         response = row.response.replace("\n", " ")
         if len(response) > RESPONSE_PREVIEW:
             response = response[: RESPONSE_PREVIEW - 1] + "…"
-        record = {"ID": row.question_id, "Status": row.status, "Extracted": row.answer or "—", "Gold": row.gold}
+        record = {"ID": row.question_id, "Status": row.status, "Extracted": row.extracted or "—", "Gold": row.gold}
         record.update({_dimension_label([run], d): row.dims.get(d, "") for d in dims})
         record["Response"] = response
         rows.append(record)
@@ -233,7 +233,6 @@ def rows_frame(run: Run) -> pd.DataFrame:
     for row in run.report.rows:
         record = row.to_dict()
         dims = record.pop("dims")
-        record["extracted"] = record.pop("answer")
         record.update({f"dim_{key}": value for key, value in dims.items()})
         records.append(record)
     return pd.DataFrame(records)
@@ -541,7 +540,7 @@ def _wire_open_in_browse(context: AppContext, questions: Any, runs_state: Any, r
         row = next((r for r in run.report.rows if r.question_id == qid), None) if run else None
         if row is None:
             return gr.skip(), gr.skip(), None
-        info = {"extracted": row.answer, "gold": row.gold, "status": row.status, "method": row.method,
+        info = {"extracted": row.extracted, "gold": row.gold, "status": row.status, "method": row.method,
                 "explanation": row.explanation, "response": row.response}
         return gr.Tabs(selected="browse"), gr.update(value=run.key), {"key": run.key, "ref": qid, "row": info,
                                                                          "run": run.name}

@@ -30,6 +30,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--annotations", metavar="PATH",
                         help="dataset file (parquet/JSON/JSONL/CSV) or data directory giving gold answers")
     parser.add_argument("--json", action="store_true", help="print one JSON object (a list for several files)")
+    parser.add_argument("--rows", action="store_true",
+                        help="with --json: add `rows`, one object per question (response, extracted answer, method, "
+                        "explanation, gold, status); large for big files, so off by default")
     parser.set_defaults(handler=run)
 
 
@@ -38,6 +41,8 @@ def run(args: argparse.Namespace) -> int:
     from core.results import read_results
     from core.scoring import score
 
+    if args.rows and not args.json:
+        raise InputError("--rows", "per-question rows are part of the JSON output: add --json")
     reports = []
     for path in args.files:
         result = read_results(path, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations)
@@ -48,7 +53,7 @@ def run(args: argparse.Namespace) -> int:
         except MathReelError as error:
             raise InputError(path, str(error)) from None
     if args.json:
-        objects = [report.to_dict() for report in reports]
+        objects = [report.to_dict(rows=args.rows) for report in reports]
         print(json.dumps(objects[0] if len(objects) == 1 else objects, ensure_ascii=False, indent=1))
     else:
         from core.scoring.text import format_report

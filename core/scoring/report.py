@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from core.scoring.stats import CI_METHOD, SE_METHOD
 
 DENOMINATORS = {
     "all": "all questions: unparsed and missing answers count as wrong",
-    "answered": "answered questions only: unparsed and missing answers are dropped (official Video-MME policy)",
+    "answered": "answered questions only: unparsed and missing answers are dropped",
 }
 
 
@@ -48,7 +48,11 @@ class Overall(Cell):
         }
 
 
-@dataclass
+ROW_FIELDS = ("question_id", "group_id", "cluster", "dims", "response", "extracted", "method", "explanation", "gold",
+              "status", "official_answer", "record")
+
+
+@dataclass(slots=True)
 class ScoredRow:
     """One answer and everything that decided its score, so a disputed number can be traced to its source."""
 
@@ -57,7 +61,7 @@ class ScoredRow:
     cluster: str
     dims: dict[str, str]
     response: str
-    answer: str | None  # extracted answer (None: unparsed or missing)
+    extracted: str | None  # the extracted answer (None: unparsed or missing)
     method: str
     explanation: str
     gold: str
@@ -65,8 +69,27 @@ class ScoredRow:
     official_answer: str | None = None  # what the benchmark's official extractor read, when it has one
     record: int | str | None = None
 
+    @property
+    def answer(self) -> str | None:
+        """Old name of `extracted`, kept read-only while in-flight code (webapp/ask_run.py) moves to the new name."""
+        return self.extracted
+
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """The row as JSON-ready values (explicit, not `asdict`, which deep-copies and is slow over 270k rows)."""
+        return {
+            "question_id": self.question_id,
+            "group_id": self.group_id,
+            "cluster": self.cluster,
+            "dims": dict(self.dims),
+            "response": self.response,
+            "extracted": self.extracted,
+            "method": self.method,
+            "explanation": self.explanation,
+            "gold": self.gold,
+            "status": self.status,
+            "official_answer": self.official_answer,
+            "record": self.record,
+        }
 
 
 @dataclass
@@ -96,9 +119,9 @@ class Report:
     # Per scored unit (question; group for multi-binary): key -> (correct, cluster, in the denominator, in "All").
     units: dict[str, tuple[bool, str, bool, bool]] = field(default_factory=dict)
 
-    def to_dict(self) -> dict[str, Any]:
-        """The `mathreel score --json` object."""
-        return {
+    def to_dict(self, rows: bool = True) -> dict[str, Any]:
+        """The `mathreel score --json` object; `rows=False` leaves out the per-question rows (the summary only)."""
+        summary = {
             "source": self.source,
             "benchmark": self.benchmark,
             "mode": self.mode,
@@ -128,3 +151,12 @@ class Report:
             "se_method": SE_METHOD,
             "detected": self.detected,
         }
+        if rows:
+            summary["rows"] = [row.to_dict() for row in self.rows]
+        return summary
+
+    def rows_csv(self) -> str:
+        """Every scored row as CSV text, safe to open in a spreadsheet (see core.scoring.export)."""
+        from core.scoring.export import rows_csv
+
+        return rows_csv(self)
