@@ -42,11 +42,16 @@ def client_for(url: str) -> Any:
     return Client(url, verbose=False, httpx_kwargs={"timeout": HTTP_TIMEOUT})
 
 
-def upload(client: Any, paths: list[Path], key: str = "", use_data: bool = False) -> tuple[Any, ...]:
-    """The Score tab's upload handler: (error box, run picker, run A, run B)."""
+def upload_args(paths: list[Path], key: str = "", use_data: bool = False) -> tuple[Any, ...]:
+    """The Score tab's upload inputs: files, benchmark, extractor, denominator, join with the server's data."""
     from gradio_client import handle_file
 
-    return client.predict([handle_file(str(p)) for p in paths], key, "robust", "", use_data, api_name="/rescore")
+    return [handle_file(str(p)) for p in paths], key, "robust", "", use_data
+
+
+def upload(client: Any, paths: list[Path], key: str = "", use_data: bool = False) -> tuple[Any, ...]:
+    """The Score tab's upload handler: (error box, run picker, run A, run B)."""
+    return client.predict(*upload_args(paths, key, use_data), api_name="/rescore")
 
 
 def overview(client: Any, name: str | None) -> tuple[Any, ...]:
@@ -290,3 +295,38 @@ def test_uploads_over_the_size_limit_are_refused(in_process: Any, tmp_path: Path
         response = httpx.post(f"{url}gradio_api/upload", files={"files": ("run.jsonl", payload)}, timeout=30)
         statuses.append(response.status_code)
     assert statuses == [200, 413]
+
+
+def test_a_slow_model_call_does_not_block_other_sessions(server: str, tmp_path: Path) -> None:  # noqa: F811
+    """The Ask tab's model call waits at the loopback OpenAI server until released; another session browses."""
+    from fake_openai import FakeOpenAI
+
+    entered, release = threading.Event(), threading.Event()
+
+    def held_reply(recorded: Any) -> str:
+        entered.set()
+        release.wait(timeout=300)
+        return "Counting the runners, the answer is C."
+
+    quick = tmp_path / "quick.jsonl"
+    quick.write_bytes(badinputs.known_accuracy_file(4, 3))
+    with FakeOpenAI(models=("held-vision-1",), reply=held_reply) as model:
+        asking, browsing = client_for(server), client_for(server)
+        try:
+            asking.predict("videomme:mcq", 8, False, False, False, api_name="/first_question")
+            job = asking.submit(model.base_url, "held-vision-1", "", 0, 64, 120, None, "direct", False, 2,
+                                api_name="/ask")
+            assert entered.wait(timeout=120), "the model call never reached the server"
+            for key in ("videomathqa:mcq", "mathverse:default"):
+                outputs = browsing.submit(key, 8, False, False, False, api_name="/first_question").result(timeout=90)
+                assert outputs[1].startswith("###")
+            box, picker, *_ = browsing.submit(*upload_args([quick]), api_name="/rescore").result(timeout=90)
+            assert not box["visible"] and picker["value"] == "quick.jsonl"
+            assert not job.done(), "the model call finished before its reply was released"
+            release.set()
+            job.result(timeout=120)
+            assert "the answer is C" in str(job.outputs()[-1])
+        finally:
+            release.set()
+            asking.close()
+            browsing.close()
