@@ -31,7 +31,6 @@ from core.errors import InputError
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import numpy as np
 
-CACHE_ENV = "MATHREEL_CACHE"
 CACHE_FORMAT = 1  # bump when the manifest or the JPEG settings change, so old entries are not reused
 JPEG_QUALITY = 90
 MANIFEST = "manifest.json"
