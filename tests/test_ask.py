@@ -207,7 +207,7 @@ def test_the_request_views_hold_the_exact_bytes_sent(datasets, tmp_path):
     assert views[0]["prompt"] == answers[0].request.prompt
     images = views[0]["images"]
     assert [Path(path).read_bytes() for path, _ in images] == answers[0].request.images
-    assert images[0][1].startswith("image 1 of 3 · ")
+    assert images[0][1].startswith("1 of 3 · ")
 
 
 @pytest.mark.parametrize("reply, verdict", [("The answer is C.", "Correct"), ("The answer is A.", "Wrong"),
@@ -351,3 +351,12 @@ def test_a_distinctive_key_appears_in_no_output_log_or_file(server, datasets, sl
     assert written  # frames and gallery images were written there
     for path in written:
         assert KEY.encode() not in path.read_bytes()
+
+
+def test_text_shown_through_markdown_is_literal():
+    from webapp.ask_run import plain
+
+    shown = plain('<img src=x onerror="window.__xss=1"> *not bold* [link](http://x) `code`')
+    assert "<" not in shown and ">" not in shown
+    assert "\\*not bold\\*" in shown and "\\[link\\]" in shown and "\\`code\\`" in shown
+    assert plain("http://127.0.0.1:8000/v1") == "http://127.0.0.1:8000/v1"  # auto-linked URLs stay intact

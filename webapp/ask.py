@@ -114,8 +114,9 @@ def build(context: AppContext) -> None:
         pick = gr.Dropdown([], label="Request (one per multi-binary pair)", visible=False, elem_id="ask-request-pick")
         prompt = gr.Textbox(label="Prompt text", lines=10, max_lines=40, interactive=False, buttons=["copy"],
                             elem_id="ask-prompt")
-        gallery = gr.Gallery(label="Images as sent (after resizing)", columns=6, height="fit-content",
-                             object_fit="contain", allow_preview=True, interactive=False, elem_id="ask-images")
+        gallery = gr.Gallery(label="Images as sent (after resizing)", columns=4, height="fit-content",
+                             object_fit="contain", allow_preview=True, interactive=False, elem_id="ask-images",
+                             elem_classes=["frame-gallery"])
 
     result_outputs = [error, response, verdict, answers, usage]
     request_outputs = [pick, prompt, gallery, requests_state]

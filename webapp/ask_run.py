@@ -55,7 +55,7 @@ def server_has_key() -> bool:
 def key_note() -> str:
     """What the page says about the key instead of showing one."""
     if server_has_key():
-        return (f"Key left empty: using the server's key, sent only to {default_base_url()} (another base URL gets "
+        return (f"Key left empty: using the server's key, sent only to `{default_base_url()}` (another base URL gets "
                 "no key unless you type one). A key you type is used for this request only.")
     return "A key you type is used for this request only: never stored, logged or shown again."
 
@@ -203,11 +203,12 @@ def run_ask(endpoint: Endpoint, answers: list[Answer], *, client: Any = None) ->
 # -- what the page shows ----------------------------------------------------------------------------------------
 
 
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|>~])")
+# Inline markup only: escaping "." or "-" too would leave backslashes inside the URLs Markdown auto-links.
+_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
 
 
 def plain(text: str) -> str:
-    """Text that Markdown shows literally: HTML escaped and Markdown punctuation backslashed."""
+    """Text that Markdown shows literally within a line: HTML escaped, inline markup characters backslashed."""
     return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=False))
 
 
@@ -238,10 +239,10 @@ def status_markdown(run: AskRun) -> str:
     if len(rows) == 1:
         row = rows[0]
         got = plain(row.answer) if row.answer is not None else "nothing (unparsed)"
-        head = {"correct": "✅ Correct", "wrong": "❌ Wrong", "unparsed": "⚠️ Unparsed, counts as wrong"}[row.status]
+        head = {"correct": "✓ Correct", "wrong": "✗ Wrong", "unparsed": "✗ Unparsed (counts as wrong)"}[row.status]
         return f"### {head}\nExtracted **{got}**, gold **{plain(row.gold)}**."
     right = sum(r.status == "correct" for r in rows)
-    head = "✅ Correct" if run.score.correct else "❌ Wrong"
+    head = "✓ Correct" if run.score.correct else "✗ Wrong"
     return (f"### {head}: {right} of {len(rows)} pairs right\nA multi-binary question counts as correct only when "
             "every pair is right, as the benchmark scores it.")
 
@@ -292,13 +293,13 @@ _EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "i
 
 
 def image_caption(data: bytes, index: int, total: int) -> str:
-    """"image 2 of 8 · 768×432 JPEG · 41 KB": what was sent, after core's resizing."""
+    """"2 of 8 · 768×432 JPEG · 41 KB": what was sent, after core's resizing."""
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as image:
         width, height = image.size
         kind = image.format or "image"
-    return f"image {index + 1} of {total} · {width}×{height} {kind} · {len(data) / 1024:.0f} KB"
+    return f"{index + 1} of {total} · {width}×{height} {kind} · {len(data) / 1024:.0f} KB"
 
 
 def save_request_images(request: ModelRequest, cache_dir: str | Path) -> list[tuple[str, str]]:
@@ -332,4 +333,4 @@ def question_summary(dataset: Dataset, questions: Sequence[Question]) -> str:
     media = "a video" if first.video_id else ("a diagram" if dataset.image_path(first) else "text only")
     label = first.group_id if len(questions) > 1 else dataset.ref(first)
     return (f"**{plain(bench.title)} · {plain(label)}** ({plain(mode.label)}{count}; asked with {media})\n\n"
-            f"{plain(text)}")
+            + plain(text).replace("\n", "  \n"))
