@@ -16,7 +16,7 @@ if TYPE_CHECKING:
     import gradio as gr
 
 # Tab modules in display order; each exposes `TAB: TabSpec`. Browse comes first: later tabs link into it.
-TABS: list[str] = ["webapp.browse", "webapp.score", "webapp.judge"]
+TABS: list[str] = ["webapp.browse", "webapp.score", "webapp.ask", "webapp.judge"]
 
 CSS = """
 #mathreel-title h1 { margin-bottom: 0; }
