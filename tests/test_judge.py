@@ -549,3 +549,22 @@ def test_judged_answers_for_scoring():
                                         benchmark="mathverse", mode="default", record=4)],
                               "j.jsonl", "mathverse", "default")
     assert verdicts.answers[("p1", "4")][1] is True
+
+
+def test_judge_cases_works_inside_a_running_event_loop(server):
+    """A notebook or a Playwright sync session already runs a loop in this thread; asyncio.run would refuse."""
+    import asyncio
+    import threading
+
+    server.reply = Script()
+
+    async def inside() -> list[Judgment]:
+        return run(server, [case("q1", "B")], tasks=("extract",)).judgments
+
+    found: list[list[Judgment]] = []
+    # A thread of its own, so the outer loop is ours whatever this test process already runs.
+    worker = threading.Thread(target=lambda: found.append(asyncio.run(inside())))
+    worker.start()
+    worker.join(60)
+    judgments = found[0]
+    assert [(j.status, j.values["answer"]) for j in judgments] == [("ok", "B")]

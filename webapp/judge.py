@@ -256,8 +256,9 @@ def score_chart(runs: list[JudgedRun]) -> go.Figure:
                        customdata=[[row.n, row.failed] for row in mine],
                        hovertemplate="%{x}<br>mean %{y:.2f}<br>n=%{customdata[0]}, judge failures "
                        "%{customdata[1]}<extra>%{fullData.name}</extra>")
-    figure.update_layout(title="Mean step score (0-10) per run and category", barmode="group", height=380,
-                         legend={"orientation": "h", "y": 1.12}, margin={"t": 80, "b": 90})
+    figure.update_layout(title={"text": "Mean step score (0-10) per run and category", "y": 0.97}, barmode="group",
+                         height=400, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
+                         margin={"t": 110, "b": 90})
     figure.update_yaxes(range=[0, 10])
     return figure
 
@@ -275,8 +276,9 @@ def error_chart(runs: list[JudgedRun]) -> go.Figure:
                        customdata=[[r.primary, r.mentioned] for r in rows],
                        hovertemplate="%{x}<br>%{y:.1f}% of analysed errors<br>primary %{customdata[0]}, named "
                        "%{customdata[1]}<extra>%{fullData.name}</extra>")
-    figure.update_layout(title="Error categories per run (primary, % of analysed wrong answers)", barmode="group",
-                         height=380, legend={"orientation": "h", "y": 1.12}, margin={"t": 80, "b": 120})
+    figure.update_layout(title={"text": "Error categories per run (primary, % of analysed wrong answers)", "y": 0.97},
+                         barmode="group", height=400, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
+                         margin={"t": 110, "b": 120})
     figure.update_xaxes(tickangle=-25)
     return figure
 

@@ -8,6 +8,7 @@ which reads their results). At most `concurrency` judge calls are in flight acro
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import dataclasses
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -187,5 +188,14 @@ async def judge_cases_async(
 
 
 def judge_cases(cases: Sequence[Case], endpoint: Endpoint, **options: Any) -> JudgeRun:
-    """`judge_cases_async` for synchronous callers (the CLI, the app's worker threads)."""
-    return asyncio.run(judge_cases_async(cases, endpoint, **options))
+    """`judge_cases_async` for synchronous callers (the CLI, the app's worker threads).
+
+    Called where an event loop already runs in this thread (a notebook, a Playwright sync session), the run
+    gets its own thread and loop, since `asyncio.run` cannot nest.
+    """
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return asyncio.run(judge_cases_async(cases, endpoint, **options))
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="judge") as pool:
+        return pool.submit(asyncio.run, judge_cases_async(cases, endpoint, **options)).result()
