@@ -24,7 +24,6 @@ from typing import Any
 import badinputs
 import pytest
 from browser.conftest import free_port, server, server_env  # noqa: F401  (the shared app fixtures)
-from test_reliability_cli import with_known_bugs
 
 APP_CASES = [c for c in badinputs.all_cases() if c.app]
 REFUSED = [c.name for c in APP_CASES if not c.valid]
@@ -75,7 +74,7 @@ def client(server: str) -> Iterator[Any]:  # noqa: F811
     session.close()
 
 
-@pytest.mark.parametrize("name", with_known_bugs(REFUSED))
+@pytest.mark.parametrize("name", REFUSED)
 def test_bad_upload_shows_one_clear_message(name: str, generated: dict, client: Any,
                                             server_env: dict) -> None:  # noqa: F811
     case, path = generated[name]
@@ -88,7 +87,7 @@ def test_bad_upload_shows_one_clear_message(name: str, generated: dict, client: 
     assert picker["choices"] == [] and not picker["visible"]
 
 
-@pytest.mark.parametrize("name", with_known_bugs(VALID))
+@pytest.mark.parametrize("name", VALID)
 def test_awkward_valid_upload_scores_like_the_cli(name: str, generated: dict, client: Any) -> None:
     case, path = generated[name]
     box, picker, *_ = upload(client, [path], case.benchmark_key, case.annotations)

@@ -20,23 +20,6 @@ CASES = badinputs.all_cases()
 REFUSED = [c.name for c in CASES if not c.valid]
 VALID = [c.name for c in CASES if c.valid]
 
-# Cases that fail today because of a bug in someone else's module (reported to the lead). strict=True: once the
-# bug is fixed the test passes, pytest reports XPASS as a failure, and the entry must be removed.
-KNOWN_BUGS = {
-    "deeply-nested-array": "core/results/load.py lets json's RecursionError out (traceback, exit 1)",
-    "deeply-nested-response": "core/results/load.py lets json's RecursionError out (traceback, exit 1)",
-    "path-traversal-ids-joined": "core/results/reader.py: --annotations DIR is never joined (read as standalone)",
-    "missing-questions": "core/results/reader.py: --annotations DIR is never joined (read as standalone)",
-}
-
-
-def with_known_bugs(names: list[str]) -> list[object]:
-    return [
-        pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_BUGS[n], strict=True)) if n in KNOWN_BUGS else n
-        for n in names
-    ]
-
-
 def mathreel() -> str:
     beside = Path(sys.executable).with_name("mathreel")
     return str(beside) if beside.exists() else "mathreel"
@@ -72,7 +55,7 @@ def test_the_generator_makes_at_least_fifty_distinct_inputs(generated: dict) -> 
     assert len(REFUSED) >= 40 and len(VALID) >= 15
 
 
-@pytest.mark.parametrize("name", with_known_bugs(REFUSED))
+@pytest.mark.parametrize("name", REFUSED)
 def test_bad_input_is_refused_in_one_line(name: str, generated: dict, env: dict, tmp_path: Path) -> None:
     case, path = generated[name]
     done = score(case, path, env, tmp_path)
@@ -87,7 +70,7 @@ def test_bad_input_is_refused_in_one_line(name: str, generated: dict, env: dict,
     assert any(word in problem for word in case.problem), f"{case.problem} not in {lines[0]!r}"
 
 
-@pytest.mark.parametrize("name", with_known_bugs(VALID))
+@pytest.mark.parametrize("name", VALID)
 def test_awkward_but_valid_input_scores_to_known_numbers(name: str, generated: dict, env: dict,
                                                          tmp_path: Path) -> None:
     case, path = generated[name]
