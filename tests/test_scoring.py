@@ -248,3 +248,36 @@ def test_safe_cell(value, cell):
     from core.scoring.export import safe_cell
 
     assert safe_cell(value) == cell
+
+
+def test_breakdowns_and_cross_tables_match_a_direct_count_over_the_rows(tmp_path):
+    """The one-pass tables (counted per combination of values) against counting the rows themselves, with some
+    rows lacking a dimension and an unknown label."""
+    rng = random.Random(7)
+    durations, domains, tasks = ("short", "medium", "long", "ultra"), ("Knowledge", "Multilingual"), \
+        ("OCR Problems", "Counting Problem", "Spatial Reasoning")
+    records = []
+    for i in range(300):
+        record = {"question_id": f"{i:04d}", "videoID": f"v{i // 3}", "duration": rng.choice(durations),
+                  "domain": rng.choice(domains), "answer": rng.choice("ABCD"), "response": rng.choice("ABCD?")}
+        if rng.random() < 0.8:
+            record["task_type"] = rng.choice(tasks)
+        records.append(record)
+    report = score(read_results(write_jsonl(tmp_path / "r.jsonl", records), benchmark="videomme"))
+
+    def count(rows, key):
+        cells = {}
+        for row in rows:
+            if key in row.dims:
+                n, correct = cells.get(row.dims[key], (0, 0))
+                cells[row.dims[key]] = (n + 1, correct + (row.status == "correct"))
+        return cells
+
+    for key in ("duration", "domain", "task_type"):
+        assert {v: (c.n, c.correct) for v, c in report.by[key].items()} == count(report.rows, key)
+    assert list(report.by["duration"]) == ["short", "medium", "long", "ultra"]
+    table = report.cross["duration x task_type"]
+    for duration, cells in table.items():
+        rows = [r for r in report.rows if r.dims["duration"] == duration]
+        assert {v: (c.n, c.correct) for v, c in cells.items()} == count(rows, "task_type")
+    assert set(report.cross) == {"duration x domain", "duration x task_type"}

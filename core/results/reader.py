@@ -10,6 +10,7 @@ from typing import Any
 from core.benchmarks import BENCHMARKS, Benchmark
 from core.errors import InputError
 from core.question import Question
+from core.results.bulk import gc_paused
 from core.results.detect import all_metric_keys, detect_benchmark, detect_mode
 from core.results.layouts import Row, detect_layout, iter_rows, label_of, lmms_generation
 from core.results.load import load_records
@@ -29,6 +30,11 @@ def read_results(
     Files carrying gold answers stand alone; id-only files need `annotations` (a dataset file, or a data
     directory read through core.data), whose questions supply the gold answers and dimensions.
     """
+    with gc_paused():
+        return _read(path, benchmark, mode, annotations)
+
+
+def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations: str | Path | None) -> ResultFile:
     source = str(path)
     records, container = load_records(path)
     metric_keys = all_metric_keys()

@@ -15,6 +15,7 @@ from core.errors import MathReelError
 from core.extract import extract_choice
 from core.extract.types import Extraction
 from core.question import Question
+from core.results.bulk import gc_paused
 from core.results.model import ResultFile
 from core.scoring.report import DENOMINATORS, Cell, Overall, Report, ScoredRow
 from core.scoring.stats import clustered_se, naive_se, wilson_interval
@@ -32,13 +33,14 @@ class OfficialTool:
     denominator: str
 
 
-@dataclass
+@dataclass(slots=True)
 class _Unit:
     """What is scored once: a question, or a multi-binary group of pairs."""
 
     question: Question
     cluster: str
     dims: dict[str, str]
+    in_overall: bool = True  # the benchmark's rule for its headline figure (MathVerse: not Text Only)
     correct: bool = True
     answered: bool = True
     pairs: int = 0
@@ -60,6 +62,11 @@ def score(result: ResultFile, extractor: str = "robust", denominator: str | None
     `extractor="official"` uses the benchmark's official extractor and, unless `denominator` is given, that
     scorer's denominator policy; otherwise the denominator defaults to "all" (unparsed counts wrong).
     """
+    with gc_paused():
+        return _score(result, extractor, denominator)
+
+
+def _score(result: ResultFile, extractor: str, denominator: str | None) -> Report:
     bench = get_benchmark(result.benchmark)
     tool = official_tool(bench)
     if extractor not in EXTRACTORS:
@@ -73,9 +80,11 @@ def score(result: ResultFile, extractor: str = "robust", denominator: str | None
 
     grouped = bench.mode(result.mode).grouped
     rows, disagreements = _score_rows(result, bench, tool, extractor == "official")
-    units = _units(rows, result, grouped)
-    counted = [u for u in units.values() if u.answered or denominator == "all"]
-    overall_units = [u for u in counted if bench.in_overall(u.question)]
+    units = _units(rows, result, grouped, bench)
+    keep_unanswered = denominator == "all"
+    counted = [u for u in units.values() if u.answered or keep_unanswered]
+    overall_units = [u for u in counted if u.in_overall]
+    by, cross = _tables(bench, counted)
     report = Report(
         benchmark=bench.name,
         mode=result.mode,
@@ -86,8 +95,8 @@ def score(result: ResultFile, extractor: str = "robust", denominator: str | None
         denominator=denominator,
         detected=list(result.notes),
         overall=overall_cell(overall_units),
-        by={dim: breakdown(counted, dim, bench) for dim in _dimensions_present(bench, counted)},
-        cross=_cross_tables(bench, counted),
+        by=by,
+        cross=cross,
         grouped=grouped,
         pairs=len(rows),
         unparsed=[r.question_id for r in rows if r.status == "unparsed"],
@@ -97,10 +106,7 @@ def score(result: ResultFile, extractor: str = "robust", denominator: str | None
         warnings=list(result.warnings) + (_group_warnings(units, rows) if grouped else []),
         excluded_from_overall=len(counted) - len(overall_units),
         rows=rows,
-        units={
-            key: (u.correct, u.cluster, u.answered or denominator == "all", bench.in_overall(u.question))
-            for key, u in units.items()
-        },
+        units={key: (u.correct, u.cluster, u.answered or keep_unanswered, u.in_overall) for key, u in units.items()},
     )
     if tool is None:
         report.detected.append(f"no rule-based official extractor for {bench.title}: disagreements not computed")
@@ -179,16 +185,19 @@ def _score_free(response: str, gold: str) -> tuple[Extraction, bool]:
     return extraction, extraction.answer is not None and math_equal(extraction.answer, gold)
 
 
-def _units(rows: list[ScoredRow], result: ResultFile, grouped: bool) -> dict[str, _Unit]:
-    """Rows folded into scored units: a multi-binary group is right only when every pair is right."""
-    questions = {p.question.question_id: p.question for p in result.predictions}
-    questions.update((q.question_id, q) for q in result.missing)
+def _units(rows: list[ScoredRow], result: ResultFile, grouped: bool, bench: Benchmark) -> dict[str, _Unit]:
+    """Rows folded into scored units: a multi-binary group is right only when every pair is right.
+
+    Rows come in the order of `result.predictions` then `result.missing`, so they pair with those questions.
+    """
+    questions = [p.question for p in result.predictions]
+    questions += result.missing
     units: dict[str, _Unit] = {}
-    for row in rows:
+    for row, question in zip(rows, questions, strict=True):
         key = row.group_id if grouped else row.question_id
         unit = units.get(key)
         if unit is None:
-            unit = units[key] = _Unit(questions[row.question_id], row.cluster, row.dims)
+            unit = units[key] = _Unit(question, row.cluster, row.dims, bench.in_overall(question))
         unit.pairs += 1
         if row.status != "correct":
             unit.correct = False
@@ -242,29 +251,50 @@ def breakdown(units: Iterable[_Unit], dimension: str, bench: Benchmark) -> dict[
     return {value: cell(*tallies[value]) for value in order}
 
 
-def _dimensions_present(bench: Benchmark, units: list[_Unit]) -> list[str]:
-    """The benchmark's dimensions that at least one unit carries (VideoMathQA's difficulty only when given)."""
-    seen = set()
-    for unit in units:
-        seen.update(unit.dims)
-    return [d.key for d in bench.dimensions if d.key in seen]
+def _tables(
+    bench: Benchmark, units: list[_Unit]
+) -> tuple[dict[str, dict[str, Cell]], dict[str, dict[str, dict[str, Cell]]]]:
+    """Every breakdown and cross table from one pass over the units.
 
-
-def _cross_tables(bench: Benchmark, units: list[_Unit]) -> dict[str, dict[str, dict[str, Cell]]]:
-    """Row dimension x column dimension tables, e.g. Video-MME's duration x task type."""
-    tables = {}
-    present = set(_dimensions_present(bench, units))
-    for row_dim, col_dim in bench.cross_dimensions:
-        if row_dim not in present or col_dim not in present:
-            continue
-        by_row: dict[str, list[_Unit]] = {}
-        for unit in units:
-            value = unit.dims.get(row_dim)
+    The units are first counted per (combination of dimension values, correct): a 270,000-answer Video-MME file
+    has a few hundred combinations, so the tables are built from those instead of re-reading every unit per table.
+    """
+    keys = [d.key for d in bench.dimensions]
+    combos = Counter((tuple(map(u.dims.get, keys)), u.correct) for u in units)
+    position = {key: i for i, key in enumerate(keys)}
+    by_tallies: dict[str, dict[str, list[int]]] = {key: {} for key in keys}
+    for (values, correct), count in combos.items():
+        for key, value in zip(keys, values, strict=True):
             if value is not None:
-                by_row.setdefault(value, []).append(unit)
-        order = bench.dimension(row_dim).order(set(by_row))
-        tables[f"{row_dim} x {col_dim}"] = {value: breakdown(by_row[value], col_dim, bench) for value in order}
-    return tables
+                _add(by_tallies[key], value, count, correct)
+    by = {key: _cells(bench, key, tallies) for key, tallies in by_tallies.items() if tallies}
+    cross = {}
+    for row_dim, col_dim in bench.cross_dimensions:
+        if row_dim not in by or col_dim not in by:
+            continue
+        r, c = position[row_dim], position[col_dim]
+        rows: dict[str, dict[str, list[int]]] = {}
+        for (values, correct), count in combos.items():
+            if values[r] is not None:
+                row = rows.setdefault(values[r], {})
+                if values[c] is not None:
+                    _add(row, values[c], count, correct)
+        order = bench.dimension(row_dim).order(set(rows))
+        cross[f"{row_dim} x {col_dim}"] = {value: _cells(bench, col_dim, rows[value]) for value in order}
+    return by, cross
+
+
+def _add(tallies: dict[str, list[int]], value: str, count: int, correct: bool) -> None:
+    tally = tallies.get(value)
+    if tally is None:
+        tally = tallies[value] = [0, 0]
+    tally[0] += count
+    tally[1] += count if correct else 0
+
+
+def _cells(bench: Benchmark, dimension: str, tallies: dict[str, list[int]]) -> dict[str, Cell]:
+    """Cells in the benchmark's display order for the dimension (unknown values after the known ones)."""
+    return {value: cell(*tallies[value]) for value in bench.dimension(dimension).order(set(tallies))}
 
 
 def _group_warnings(units: dict[str, _Unit], rows: list[ScoredRow]) -> list[str]:
