@@ -1,7 +1,12 @@
-"""Time scoring of generated Video-MME result files: in process, as a whole `mathreel score --json` process,
-and (optionally) the official Video-MME script on the same 2,700 answers.
+"""Time scoring of generated Video-MME result files: in process (split into read / extract / aggregate), as a
+whole `mathreel score --json` process, and (optionally) the official Video-MME script on the same 2,700 answers.
 
     .venv/bin/python bench/bench_score.py [--official /tmp/eval_your_results.py] [--repeats 5]
+
+Two 270,000-answer files: "pooled" repeats the 2,700 responses 100 times (scoring reads each identical
+(response, options) pair once, so this measures the memo), "distinct" words every answer differently (a first
+line with its own clip time), so every answer goes through the extractors: the honest figure for a file of
+distinct responses. Wall times depend on the machine's load: the script prints `os.getloadavg()` first.
 
 The official script (eval_your_results.py from the Video-MME README's link) is not part of MathReel: save it
 yourself and pass its path. Files are written to a temporary directory and removed afterwards.
@@ -11,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
 import re
 import statistics
@@ -33,11 +39,22 @@ STYLES = (
 )
 
 
-def generate_videos(n_videos: int, seed: int, runs: int = 1) -> list[dict]:
+# A first line naming a clip time unique to the answer, then the response itself (so the answer is read as before).
+LEADS = (
+    "Watched up to {time}.\n",
+    "The key moment is at {time}.\n",
+    "Frames checked until {time}.\n",
+    "Relevant scene: {time}.\n",
+    "Seen at {time} in the clip.\n",
+)
+
+
+def generate_videos(n_videos: int, seed: int, runs: int = 1, distinct: bool = False) -> list[dict]:
     """Video-MME template records: videos (split evenly over durations) with 3 questions each.
 
     With runs > 1 the same questions are answered again by further runs (a pooled file: Video-MME has only
     2,700 questions, so a 270,000-answer file is 100 runs of them); ids get a run prefix to stay unique.
+    `distinct=True` gives every answer its own wording (a first line naming a clip time unique to the answer).
     """
     rng = random.Random(seed)
     base = []
@@ -49,13 +66,25 @@ def generate_videos(n_videos: int, seed: int, runs: int = 1) -> list[dict]:
         base.append({"video_id": f"{v:06d}", "duration": DURATIONS[v % 3], "domain": rng.choice(DOMAINS),
                      "sub_category": rng.choice(SUB_CATEGORIES), "questions": questions})
     videos = []
+    answer_number = 0
     for run in range(runs):
         prefix = f"r{run}-" if runs > 1 else ""
         for video in base:
-            answered = [dict(q, question_id=prefix + q["question_id"], response=_response(rng, q))
-                        for q in video["questions"]]
+            answered = []
+            for q in video["questions"]:
+                response = _response(rng, q)
+                if distinct:
+                    response = _lead(rng, answer_number) + response
+                answer_number += 1
+                answered.append(dict(q, question_id=prefix + q["question_id"], response=response))
             videos.append({**video, "video_id": prefix + video["video_id"], "questions": answered})
     return videos
+
+
+def _lead(rng: random.Random, number: int) -> str:
+    """A first line whose clip time (h:mm:ss from the answer's number) makes the response unique."""
+    hours, rest = divmod(number, 3600)
+    return rng.choice(LEADS).format(time=f"{hours}:{rest // 60:02d}:{rest % 60:02d}")
 
 
 def _response(rng: random.Random, question: dict) -> str:
@@ -87,12 +116,26 @@ def best_of(repeats: int, action) -> tuple[float, object]:
 
 
 def in_process(path: Path, repeats: int) -> dict[str, float]:
+    """Best-of-`repeats` times: read, score, and score's split into extraction and aggregation.
+
+    Aggregation (per-row bookkeeping, grouping, tables, intervals) is timed by scoring with the extractor call
+    replaced by a constant reading; extraction is the rest of the score time.
+    """
     from core.results import read_results
-    from core.scoring import score
+    from core.scoring import score, scorer
 
     read_time, result = best_of(repeats, lambda: read_results(path))
     score_time, report = best_of(repeats, lambda: score(result))
-    return {"answers": len(result.predictions), "read_s": read_time, "score_s": score_time,
+    real = scorer._read_choice
+    constant = (real("A", (("A", "B", "C", "D"), None), None)[0],) * 2
+    scorer._read_choice = lambda response, choices, official: constant
+    try:
+        aggregate_time, _ = best_of(repeats, lambda: score(result))
+    finally:
+        scorer._read_choice = real
+    distinct = len({(p.response, p.question.options) for p in result.predictions})
+    return {"answers": len(result.predictions), "distinct": distinct, "read_s": read_time, "score_s": score_time,
+            "aggregate_s": aggregate_time, "extract_s": max(score_time - aggregate_time, 0.0),
             "accuracy": report.overall.accuracy}
 
 
@@ -113,21 +156,32 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     args = parser.parse_args()
     mathreel = str(Path(sys.executable).with_name("mathreel"))
+    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"load average (1, 5, 15 min): {load} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        small_videos = generate_videos(900, seed=1)
+        small_videos = generate_videos(900, seed=1, distinct=True)
         small = write_jsonl(small_videos, tmp / "videomme_2700.jsonl")
-        large = write_jsonl(generate_videos(900, seed=2, runs=100), tmp / "videomme_270000.jsonl")
+        pooled = write_jsonl(generate_videos(900, seed=2, runs=100), tmp / "videomme_270000_pooled.jsonl")
+        distinct = write_jsonl(generate_videos(900, seed=2, runs=100, distinct=True),
+                               tmp / "videomme_270000_distinct.jsonl")
         template = tmp / "videomme_2700_template.json"
         template.write_text(json.dumps(small_videos), encoding="utf-8")
 
-        for label, path, repeats in (("2,700", small, args.repeats), ("270,000", large, 2)):
-            figures = in_process(path, repeats)
-            print(f"in process, {label} answers: read {figures['read_s'] * 1000:.0f} ms, "
-                  f"score {figures['score_s'] * 1000:.0f} ms (best of {repeats}), accuracy {figures['accuracy']:.2f}%")
-        for label, path, repeats in (("2,700", small, args.repeats), ("270,000", large, 1)):
+        for label, path, repeats in (("2,700", small, args.repeats), ("270,000 pooled", pooled, 2),
+                                     ("270,000 distinct", distinct, 1)):
+            f = in_process(path, repeats)
+            ms = {key: f"{value * 1000:.0f} ms" for key, value in f.items() if key.endswith("_s")}
+            total = (f["read_s"] + f["score_s"]) * 1000
+            print(f"in process, {label} answers ({f['distinct']:,} distinct responses): read {ms['read_s']} + score "
+                  f"{ms['score_s']} (extract {ms['extract_s']}, aggregate {ms['aggregate_s']}) = {total:.0f} ms "
+                  f"(best of {repeats}), accuracy {f['accuracy']:.2f}%")
+        for label, path, repeats in (("2,700", small, args.repeats), ("270,000 pooled", pooled, 1),
+                                     ("270,000 distinct", distinct, 1)):
             seconds, _ = process_time([mathreel, "score", str(path), "--json"], repeats)
             print(f"mathreel score --json, {label} answers: {seconds:.3f} s whole process (median of {repeats})")
+        seconds, _ = process_time([mathreel, "score", str(small), "--json", "--rows"], args.repeats)
+        print(f"mathreel score --json --rows, 2,700 answers: {seconds:.3f} s whole process (median of {args.repeats})")
 
         ours_s, ours = process_time([mathreel, "score", str(template), "--json", "--extractor", "official"],
                                     args.repeats)
