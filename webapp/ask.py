@@ -175,7 +175,8 @@ def build(context: AppContext) -> None:
             yield failed(_reported(err, api_key))
             return
         first = views[0]
-        yield (gr.update(value="", visible=False), "", "_Sending the request…_", gr.update(value=None, visible=False),
+        waiting = status_markdown(AskRun(endpoint.describe(), prepared))
+        yield (gr.update(value="", visible=False), "", waiting, gr.update(value=None, visible=False),
                "", gr.update(choices=[v["ref"] for v in views], value=first["ref"], visible=len(views) > 1),
                first["prompt"], first["images"], views)
         from webapp.ask_run import run_ask

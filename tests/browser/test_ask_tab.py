@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -213,3 +214,35 @@ def test_multi_binary_asks_every_pair_from_the_page(ask_page, fake):
     assert len(fake.chat_requests) == len(pairs)
     asked = page.locator("#ask-answers [data-testid^='cell-'][data-testid$='-0']").all_inner_texts()
     assert [t.strip() for t in asked] == [p.question_id for p in pairs]
+
+
+def test_a_slow_model_call_does_not_hold_up_another_users_browsing(ask_page, fake, browser, ask_server):
+    page = ask_page
+    data = load_dataset("videomathqa", "mcq")
+    first = data.questions[0]
+    gate = threading.Event()
+
+    def held_reply(recorded) -> str:
+        gate.wait(120)  # the model "thinks" until the other user has browsed
+        return f"The answer is {first.answer}."
+
+    fake.reply = held_reply
+    try:
+        open_ask(page, first.question_id)
+        fill(page, fake.base_url, frames=2)
+        ask(page)
+        page.wait_for_function("() => document.querySelector('#ask-verdict')?.innerText.includes('Asking')")
+        other = browser.new_context(viewport={"width": 1400, "height": 1000})
+        try:
+            browsing = other.new_page()
+            browsing.set_default_timeout(60_000)
+            browsing.goto(ask_server)
+            choose_in_browse(browsing, 4, data.questions[4].question_id)
+            # the other user's page loaded and switched question while the model call was still open
+            assert len(fake.chat_requests) == 1 and not gate.is_set()
+            assert "Asking" in page.inner_text("#ask-verdict")
+        finally:
+            other.close()
+    finally:
+        gate.set()
+    wait_for_text(page, "#ask-verdict", "Correct")
