@@ -43,8 +43,7 @@ from webapp.errors import error_box, error_message
 log = logging.getLogger("mathreel.webapp")
 
 # Model calls wait on the network for seconds to minutes: they get their own concurrency group so they never
-# hold up browsing, and a limit of their own (Settings has no ask field yet; `ask_concurrency` is used if added).
-ASK_CONCURRENCY = 4
+# hold up browsing, with the limit `Settings.ask_concurrency`.
 DIRECT, COT = "direct", "cot"
 HINT = "\n\n_Choose another question in Browse; set the model and the way it is asked below._"
 
@@ -195,7 +194,7 @@ def build(context: AppContext) -> None:
 
     view_group = {"concurrency_id": "ask-view", "concurrency_limit": settings.browse_concurrency}
     ask_group = {"concurrency_id": "ask",
-                 "concurrency_limit": getattr(settings, "ask_concurrency", ASK_CONCURRENCY)}
+                 "concurrency_limit": settings.ask_concurrency}
     if source is not None:
         source.change(on_question, [source], [header, mode, subs, frames_n, *outputs], **view_group)
     mode.input(on_mode, [source, mode] if source is not None else [mode], header, **view_group)
@@ -237,4 +236,4 @@ def _reported(error: BaseException, api_key: str) -> str:
 
 TAB = TabSpec(id="ask", label="Ask", build=build)
 
-__all__ = ["ASK_CONCURRENCY", "TAB", "browse_state", "build", "mode_choices"]
+__all__ = ["TAB", "browse_state", "build", "mode_choices"]

@@ -440,7 +440,7 @@ def build(context: AppContext) -> None:
 
     all_outputs = [error, runs_state, run_pick, statuses, score_plot, error_plot, category, questions]
     view = {"concurrency_id": "judge-view", "concurrency_limit": settings.browse_concurrency}
-    work = {"concurrency_id": "judge-run", "concurrency_limit": settings.score_concurrency}
+    work = {"concurrency_id": "judge-run", "concurrency_limit": settings.judge_concurrency}
 
     def chain(event: Any) -> None:
         event.then(render_all, [runs_state, selection, category, low, high], all_outputs, **view) \

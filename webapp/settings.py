@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, fields
 from pathlib import Path
+from typing import Any
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 REFERENCE_DIR = REPO_ROOT / "assets" / "reference"
@@ -31,7 +33,34 @@ class Settings:
     # scoring run never holds up someone switching questions.
     browse_concurrency: int = 8
     score_concurrency: int = 2
+    # Model and judge calls wait on the network for seconds to minutes: limits of their own.
+    ask_concurrency: int = 4
+    judge_concurrency: int = 2
     queue_size: int = 64
+
+    @classmethod
+    def from_env(
+        cls, environ: Mapping[str, str] | None = None, defaults: Mapping[str, Any] | None = None, **overrides: Any
+    ) -> Settings:
+        """Settings from `defaults`, then the environment (ENV below), then explicit `overrides` that are not None.
+
+        `mathreel serve` passes its command-line options as overrides; the Space entry passes 0.0.0.0 as a default.
+        A malformed value raises InputError naming the variable. MATHREEL_DATA is checked here too, so a wrong
+        path stops the start with one line instead of failing on every page.
+        """
+        from core.errors import InputError
+
+        environ = os.environ if environ is None else environ
+        values: dict[str, Any] = dict(defaults or {})
+        for name, field_name in ENV.items():
+            raw = environ.get(name, "").strip()
+            if raw:
+                values[field_name] = _positive(name, raw) if _FIELD_TYPES[field_name] == "int" else raw
+        values.update({key: value for key, value in overrides.items() if value is not None})
+        data = values.get("data_dir") or environ.get("MATHREEL_DATA", "").strip()
+        if data and not str(data).startswith("hf:") and not Path(data).expanduser().is_dir():
+            raise InputError(str(data), "the data directory does not exist (MATHREEL_DATA or --data)")
+        return cls(**values)
 
     def data_root(self) -> Path:
         """The directory questions, videos and subtitles are read from (for `allowed_paths`)."""
@@ -43,3 +72,31 @@ class Settings:
         from core.data import demo_dir
 
         return demo_dir().resolve()
+
+
+# Environment variable -> Settings field. Host and port use Gradio's own variable names.
+ENV: dict[str, str] = {
+    "GRADIO_SERVER_NAME": "host",
+    "GRADIO_SERVER_PORT": "port",
+    "MATHREEL_MAX_FILE_SIZE": "max_file_size",
+    "MATHREEL_CACHE_SECONDS": "cache_seconds",
+    "MATHREEL_BROWSE_CONCURRENCY": "browse_concurrency",
+    "MATHREEL_SCORE_CONCURRENCY": "score_concurrency",
+    "MATHREEL_ASK_CONCURRENCY": "ask_concurrency",
+    "MATHREEL_JUDGE_CONCURRENCY": "judge_concurrency",
+    "MATHREEL_QUEUE_SIZE": "queue_size",
+}
+_FIELD_TYPES = {f.name: str(f.type) for f in fields(Settings)}
+
+
+def _positive(name: str, value: str) -> int:
+    """A positive whole number, or an error naming the variable (never a traceback)."""
+    from core.errors import InputError
+
+    try:
+        number = int(value)
+    except ValueError:
+        number = 0
+    if number < 1:
+        raise InputError(name, f"expected a positive whole number, got {value!r}")
+    return number

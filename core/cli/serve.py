@@ -16,10 +16,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Start the MathReel web app (Browse, Score). Without --data it serves the embedded demo set.",
     )
     parser.add_argument("--data", type=Path, default=None, help="dataset folder (default: MATHREEL_DATA or the demo)")
-    parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default: 127.0.0.1)")
-    parser.add_argument("--port", type=int, default=7860, help="port to listen on (default: 7860)")
+    parser.add_argument("--host", default=None, help="address to listen on (default: GRADIO_SERVER_NAME or 127.0.0.1)")
+    parser.add_argument("--port", type=int, default=None, help="port (default: GRADIO_SERVER_PORT or 7860)")
     parser.add_argument("--share", action="store_true", help="also open a public Gradio share link (needs internet)")
-    parser.add_argument("--max-file-size", default="50mb", help="largest upload accepted, e.g. 50mb (default: 50mb)")
+    parser.add_argument(
+        "--max-file-size", default=None, help="largest upload, e.g. 50mb (default: MATHREEL_MAX_FILE_SIZE or 50mb)"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -31,8 +33,8 @@ def run(args: argparse.Namespace) -> int:
     from webapp.app import launch
     from webapp.settings import Settings
 
-    settings = Settings(
-        data_dir=args.data, host=args.host, port=args.port, share=args.share, max_file_size=args.max_file_size
+    settings = Settings.from_env(
+        data_dir=args.data, host=args.host, port=args.port, share=args.share or None, max_file_size=args.max_file_size
     )
     launch(settings, block=True)
     return 0
