@@ -8,9 +8,14 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
 from core.benchmarks import BENCHMARKS
 from core.errors import InputError, MathReelError
+
+if TYPE_CHECKING:
+    from core.judge.answers import JudgedUse
+    from core.results import ResultFile
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -29,6 +34,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="all: unparsed count wrong (default); answered: unparsed dropped (official Video-MME)")
     parser.add_argument("--annotations", metavar="PATH",
                         help="dataset file (parquet/JSON/JSONL/CSV) or data directory giving gold answers")
+    parser.add_argument("--judge", action="append", metavar="JUDGMENTS", default=[],
+                        help="a `mathreel judge` output whose answer extractions replace the rule reading; "
+                        "one per FILE, in the same order")
     parser.add_argument("--json", action="store_true", help="print one JSON object (a list for several files)")
     parser.add_argument("--rows", action="store_true",
                         help="with --json: add `rows`, one object per question (response, extracted answer, method, "
@@ -43,15 +51,22 @@ def run(args: argparse.Namespace) -> int:
 
     if args.rows and not args.json:
         raise InputError("--rows", "per-question rows are part of the JSON output: add --json")
+    if args.judge and len(args.judge) != len(args.files):
+        raise InputError("--judge", f"give one judgments file per result file ({len(args.files)}), in the same order")
     reports = []
-    for path in args.files:
+    for index, path in enumerate(args.files):
         result = read_results(path, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations)
+        judged = _judged(args.judge[index], result) if args.judge else None
         try:
-            reports.append(score(result, extractor=args.extractor, denominator=args.denominator))
+            report = score(result, extractor=args.extractor, denominator=args.denominator,
+                           judged=judged.answers if judged else None)
         except InputError:
             raise
         except MathReelError as error:
             raise InputError(path, str(error)) from None
+        if judged:
+            report.detected.append(judged.note)
+        reports.append(report)
     if args.json:
         objects = [report.to_dict(rows=args.rows) for report in reports]
         print(json.dumps(objects[0] if len(objects) == 1 else objects, ensure_ascii=False, indent=1))
@@ -60,3 +75,11 @@ def run(args: argparse.Namespace) -> int:
 
         print("\n\n".join(format_report(report) for report in reports))
     return 0
+
+
+def _judged(path: str, result: ResultFile) -> JudgedUse:
+    """The answers a judge file gives for `result` (imported only when --judge is used)."""
+    from core.judge.answers import judged_answers
+    from core.judge.model import read_judgments
+
+    return judged_answers(read_judgments(path), path, result.benchmark, result.mode)

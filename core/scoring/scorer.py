@@ -7,7 +7,7 @@ a few seconds and the CLI must not import numpy.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from core.benchmarks import Benchmark, get_benchmark
@@ -56,17 +56,27 @@ def official_tool(bench: Benchmark) -> OfficialTool | None:
     return OfficialTool(scorer.name, getattr(core.extract, scorer.extractor), scorer.denominator)
 
 
-def score(result: ResultFile, extractor: str = "robust", denominator: str | None = None) -> Report:
+# (question_id, record) -> the judge's extraction and, for free-form answers, its equivalence verdict.
+JudgedAnswers = Mapping[tuple[str, str], tuple[Extraction, bool | None]]
+
+
+def score(
+    result: ResultFile,
+    extractor: str = "robust",
+    denominator: str | None = None,
+    judged: JudgedAnswers | None = None,
+) -> Report:
     """Score a read result file.
 
     `extractor="official"` uses the benchmark's official extractor and, unless `denominator` is given, that
     scorer's denominator policy; otherwise the denominator defaults to "all" (unparsed counts wrong).
+    `judged` (from `core.judge.answers.judged_answers`) replaces the rule reading of the answers it covers.
     """
     with gc_paused():
-        return _score(result, extractor, denominator)
+        return _score(result, extractor, denominator, judged or {})
 
 
-def _score(result: ResultFile, extractor: str, denominator: str | None) -> Report:
+def _score(result: ResultFile, extractor: str, denominator: str | None, judged: JudgedAnswers) -> Report:
     bench = get_benchmark(result.benchmark)
     tool = official_tool(bench)
     if extractor not in EXTRACTORS:
@@ -79,7 +89,7 @@ def _score(result: ResultFile, extractor: str, denominator: str | None) -> Repor
         raise MathReelError(f"unknown denominator {denominator!r}; choose one of {', '.join(DENOMINATORS)}")
 
     grouped = bench.mode(result.mode).grouped
-    rows, disagreements = _score_rows(result, bench, tool, extractor == "official")
+    rows, disagreements = _score_rows(result, bench, tool, extractor == "official", judged)
     units = _units(rows, result, grouped, bench)
     keep_unanswered = denominator == "all"
     counted = [u for u in units.values() if u.answered or keep_unanswered]
@@ -114,7 +124,7 @@ def _score(result: ResultFile, extractor: str, denominator: str | None) -> Repor
 
 
 def _score_rows(
-    result: ResultFile, bench: Benchmark, tool: OfficialTool | None, use_official: bool
+    result: ResultFile, bench: Benchmark, tool: OfficialTool | None, use_official: bool, judged: JudgedAnswers
 ) -> tuple[list[ScoredRow], list[str]]:
     """One ScoredRow per answer and per missing question, and the ids the two extractors read differently."""
     default_letters = bench.letters(result.mode)
@@ -150,6 +160,11 @@ def _score_rows(
                 if use_official:
                     used = by_official
             right = used.answer == gold
+        if judged:
+            override = judged.get((question.question_id, str(prediction.record)))
+            if override is not None:
+                used, verdict = override
+                right = verdict if verdict is not None else used.answer == gold
         status = "unparsed" if used.answer is None else ("correct" if right else "wrong")
         append(ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, response,
                          used.answer, used.method, used.explanation, gold, status, official_answer, prediction.record))
