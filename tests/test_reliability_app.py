@@ -173,7 +173,6 @@ def test_uploaded_files_sit_under_an_unguessable_content_hash(server: str, tmp_p
     assert re.fullmatch(r"[0-9a-f]{64}", Path(stored).parent.name), stored
 
 
-@pytest.mark.xfail(strict=True, reason="webapp/score.py Downloads.write: pandas to_csv leaves formula cells active")
 def test_the_scored_csv_download_neutralises_formula_cells(generated: dict, client: Any) -> None:
     _, path = generated["formula-injection-csv"]
     upload(client, [path])

@@ -200,8 +200,8 @@ ROW_KEYS = {"question_id", "group_id", "cluster", "dims", "response", "extracted
 
 def test_to_dict_carries_every_row_and_keeps_the_summary_keys():
     report = score(read_results(DATA / "videomme_template.json"))
-    summary = report.to_dict(rows=False)
-    full = report.to_dict()
+    summary = report.to_dict()
+    full = report.to_dict(rows=True)
     assert "rows" not in summary and {k: v for k, v in full.items() if k != "rows"} == summary
     assert len(full["rows"]) == 9 and all(set(row) == ROW_KEYS for row in full["rows"])
     second = full["rows"][1]

@@ -225,19 +225,6 @@ def dimension_filter_choices(run: Run | None) -> list[tuple[str, str]]:
     return choices
 
 
-def rows_frame(run: Run) -> pd.DataFrame:
-    """Every scored row with all its fields (for the CSV download): id, status, extracted, gold, why, dims."""
-    import pandas as pd
-
-    records = []
-    for row in run.report.rows:
-        record = row.to_dict()
-        dims = record.pop("dims")
-        record.update({f"dim_{key}": value for key, value in dims.items()})
-        records.append(record)
-    return pd.DataFrame(records)
-
-
 def _benchmark_title(name: str) -> str:
     from core.benchmarks import get_benchmark
 
@@ -272,7 +259,7 @@ class Downloads:
         stem = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(run.name).stem) or "run"
         csv_path = folder / f"{stem}-scored.csv"
         json_path = folder / f"{stem}-summary.json"
-        rows_frame(run).to_csv(csv_path, index=False)
+        csv_path.write_text(run.report.rows_csv(), encoding="utf-8", newline="")
         json_path.write_text(json.dumps(run.summary, indent=2, ensure_ascii=False), encoding="utf-8")
         return str(csv_path), str(json_path)
 

@@ -119,8 +119,8 @@ class Report:
     # Per scored unit (question; group for multi-binary): key -> (correct, cluster, in the denominator, in "All").
     units: dict[str, tuple[bool, str, bool, bool]] = field(default_factory=dict)
 
-    def to_dict(self, rows: bool = True) -> dict[str, Any]:
-        """The `mathreel score --json` object; `rows=False` leaves out the per-question rows (the summary only)."""
+    def to_dict(self, rows: bool = False) -> dict[str, Any]:
+        """The `mathreel score --json` object; `rows=True` adds the per-question rows (`--json --rows`)."""
         summary = {
             "source": self.source,
             "benchmark": self.benchmark,
