@@ -278,7 +278,8 @@ FAILURES = {
     "unknown model": ({"model": "no-such-model"}, [], "unknown model or wrong base URL (404)"),
     "500": ({}, [status(500, "upstream crashed")] * 3, "server error (500): upstream crashed (after 3 attempts)"),
     "timeout": ({"timeout_s": 0.3}, [slow(2.0)] * 3, "no reply within 0.3 s (timeout) (after 3 attempts)"),
-    "malformed": ({}, [malformed()], "streamed an empty completion"),
+    "malformed": ({}, [malformed()],
+                  "malformed streamed reply: no server-sent events, content type 'application/json'"),
     "context length": ({}, [context_length()], "longer than the model's context window (400)"),
 }
 

@@ -7,6 +7,8 @@ import base64
 import io
 import logging
 import socket
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 from fake_openai import (
@@ -161,6 +163,54 @@ def test_ask_stream_retries_a_failure_before_any_text(server, sleeps):
     server.script(status(503))
     *_, final = ask_stream(endpoint(server), ModelRequest("q"))
     assert final.attempts == 2 and len(server.chat_requests) == 2
+
+
+def test_ask_stream_names_a_reply_that_is_not_a_stream(server, sleeps):
+    server.script(malformed())  # a 200 with a cut-off JSON body where server-sent events were asked for
+    with pytest.raises(ClientError) as caught:
+        list(ask_stream(endpoint(server), ModelRequest("q")))
+    message = str(caught.value)
+    assert message.startswith(f"model {DEFAULT_MODEL!r} at {server.base_url}: ")
+    assert "malformed streamed reply: no server-sent events, content type 'application/json'" in message
+    assert "empty completion" not in message
+    assert len(server.chat_requests) == 1 and sleeps == []  # it would be malformed again
+
+
+class _ProxyPage(BaseHTTPRequestHandler):
+    """A 200 HTML page for every POST, as a captive portal or a misrouted proxy sends."""
+
+    def do_POST(self) -> None:
+        self.rfile.read(int(self.headers.get("content-length") or 0))
+        page = b"<html><body>Welcome to nginx!</body></html>"
+        self.send_response(200)
+        self.send_header("content-type", "text/html; charset=utf-8")
+        self.send_header("content-length", str(len(page)))
+        self.end_headers()
+        self.wfile.write(page)
+
+    def log_message(self, format: str, *args: object) -> None:
+        """Quiet."""
+
+
+def test_ask_stream_names_a_plain_page_as_malformed(sleeps):
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), _ProxyPage)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        ep = Endpoint(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "m", timeout_s=5.0)
+        with pytest.raises(ClientError, match=r"malformed streamed reply: no server-sent events, "
+                                              r"content type 'text/html'$") as caught:
+            list(ask_stream(ep, ModelRequest("q")))
+    finally:
+        httpd.shutdown()
+        httpd.server_close()
+    assert caught.value.endpoint_name == ep.describe() and sleeps == []
+
+
+def test_ask_stream_without_text_is_an_empty_completion(server):
+    server.reply = ""  # a real stream: role, finish reason and usage events, but no text
+    with pytest.raises(ClientError, match=r"streamed an empty completion \(finish_reason 'stop'\)"):
+        list(ask_stream(endpoint(server), ModelRequest("q")))
 
 
 def test_list_models(server):

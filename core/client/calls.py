@@ -25,6 +25,7 @@ log = logging.getLogger("mathreel.client")
 # The waits between attempts go through these two names, so tests can record them instead of sleeping.
 _sleep = time.sleep
 _async_sleep = asyncio.sleep
+_CONTENT_TYPE_LIMIT = 60  # a server-sent header quoted in a message is cut to this many characters
 
 
 @dataclass
@@ -185,6 +186,8 @@ def ask_stream(endpoint: Endpoint, request: ModelRequest, *, client: Any = None)
                     delta = state.add(chunk)
                     if delta:
                         yield delta
+                if not state.events:
+                    raise _not_streamed(endpoint, stream)
                 yield state.reply(endpoint, started, attempt)
                 return
             except Exception as exc:
@@ -197,16 +200,32 @@ def ask_stream(endpoint: Endpoint, request: ModelRequest, *, client: Any = None)
             client.close()
 
 
+def _not_streamed(endpoint: Endpoint, stream: Any) -> ClientError:
+    """The error for a streamed request answered without a single server-sent event.
+
+    A 200 whose body is JSON (cut off or whole), an HTML proxy page or plain text gives the SSE decoder
+    nothing to decode, so the stream just ends; naming that as malformed (with the content type the server
+    claimed) says more than "empty completion", which is for a real stream that carried no text.
+    """
+    headers = getattr(getattr(stream, "response", None), "headers", None)
+    content_type = (headers.get("content-type") if headers is not None else None) or "none"
+    kind = content_type.split(";")[0].strip()[:_CONTENT_TYPE_LIMIT]
+    cause = f"the server sent a malformed streamed reply: no server-sent events, content type {kind!r}"
+    return ClientError(endpoint, cause)
+
+
 class _StreamState:
     """Collects streamed chunks into text, finish reason, usage and the model name."""
 
     def __init__(self) -> None:
+        self.events = 0  # chunks received, text or not: none at all means the reply was not a stream
         self.parts: list[str] = []
         self.finish_reason: str | None = None
         self.usage: Any = None
         self.model = ""
 
     def add(self, chunk: Any) -> str:
+        self.events += 1
         self.model = getattr(chunk, "model", None) or self.model
         if getattr(chunk, "usage", None) is not None:
             self.usage = chunk.usage
