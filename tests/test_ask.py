@@ -12,7 +12,7 @@ import pytest
 from fake_openai import FakeOpenAI, Recorded, context_length, malformed, slow, status
 
 from core.client import calls as calls_module
-from core.client.endpoint import BASE_URL_ENV, DEFAULT_KEY_ENV
+from core.client.endpoint import BASE_URL_ENV, DEFAULT_KEY_ENV, MODEL_ENV, default_model
 from core.data import demo_dir
 from core.errors import InputError
 from core.results import read_results
@@ -20,12 +20,10 @@ from core.scoring import score
 from core.scoring.single import score_question, score_response
 from core.view import build_view
 from webapp.ask_run import (
-    MODEL_ENV,
     AskOptions,
     AskRun,
     answer_rows,
     default_base_url,
-    default_model,
     key_note,
     make_endpoint,
     prepare_answers,
@@ -140,8 +138,10 @@ def test_defaults_come_from_the_environment(monkeypatch):
     monkeypatch.setenv(MODEL_ENV, "served-model")
     assert default_base_url() == "http://127.0.0.1:9/v1"
     assert default_model() == "served-model"
-    endpoint = make_endpoint("", "served-model", "")
+    endpoint = make_endpoint("", "", "")  # the page's fields left empty: the server's URL and model
     assert endpoint.base_url == "http://127.0.0.1:9/v1" and endpoint.temperature == 0.0
+    assert endpoint.model == "served-model"
+    assert make_endpoint("", " typed-model ", "").model == "typed-model"
 
 
 def test_the_servers_key_goes_only_to_the_servers_endpoint(monkeypatch):
@@ -155,7 +155,7 @@ def test_the_servers_key_goes_only_to_the_servers_endpoint(monkeypatch):
 
 
 def test_bad_settings_are_one_line_input_errors():
-    with pytest.raises(InputError, match="no model name"):
+    with pytest.raises(InputError, match="no model name given, and MATHREEL_MODEL is not set"):
         make_endpoint("http://127.0.0.1:9/v1", " ", KEY)
     with pytest.raises(InputError, match="must start with http"):
         make_endpoint("127.0.0.1:9/v1", "m", KEY)

@@ -136,6 +136,32 @@ def test_a_file_from_another_model_is_refused(server, data_dir, tmp_path, capsys
     assert "model='vision-run-1', this run has model='other-model'" in capsys.readouterr().err
 
 
+def without_model(args: list[str]) -> list[str]:
+    at = args.index("--model")
+    return args[:at] + args[at + 2:]
+
+
+def test_the_model_falls_back_to_mathreel_model(server, data_dir, tmp_path, monkeypatch):
+    out = tmp_path / "answers.jsonl"
+    monkeypatch.setenv("MATHREEL_MODEL", MODEL)
+    assert main(without_model(run_args(server, data_dir, out, "--limit", "2"))) == 0
+    assert [r.model for r in server.chat_requests] == [MODEL, MODEL]
+    assert {r["mathreel"]["model"] for r in lines(out)} == {MODEL}
+    server.clear()
+    monkeypatch.setenv("MATHREEL_MODEL", "not-served")  # --model, when given, wins over the variable
+    assert main(run_args(server, data_dir, out, "--limit", "3")) == 0
+    assert [r.model for r in server.chat_requests] == [MODEL]
+
+
+def test_no_model_and_no_mathreel_model_is_one_clear_line(server, data_dir, tmp_path, monkeypatch, capsys):
+    monkeypatch.delenv("MATHREEL_MODEL", raising=False)
+    out = tmp_path / "answers.jsonl"
+    assert main(without_model(run_args(server, data_dir, out))) == 2
+    err = capsys.readouterr().err
+    assert err == "mathreel: model: no model name given, and MATHREEL_MODEL is not set\n"
+    assert server.chat_requests == [] and not out.exists()
+
+
 def test_filters_and_limit_select_questions(server, data_dir, tmp_path, capsys):
     out = tmp_path / "answers.jsonl"
     assert main(run_args(server, data_dir, out, "--filter", "category=Chart", "--filter", "category=Counting",

@@ -94,6 +94,17 @@ def test_endpoint_reads_key_and_base_url_from_the_environment(monkeypatch):
     assert Endpoint.from_env("qwen", "http://h/v1", key_env="MY_KEY").api_key == "other"
 
 
+def test_endpoint_model_falls_back_to_mathreel_model(monkeypatch):
+    monkeypatch.setenv("MATHREEL_MODEL", " served-vlm ")
+    assert Endpoint.from_env(base_url="http://h/v1").model == "served-vlm"
+    assert Endpoint.from_env("  ", "http://h/v1").model == "served-vlm"  # a blank field counts as none
+    assert Endpoint.from_env("named", "http://h/v1").model == "named"
+    monkeypatch.delenv("MATHREEL_MODEL")
+    with pytest.raises(InputError) as caught:
+        Endpoint.from_env(None, "http://h/v1")
+    assert str(caught.value) == "model: no model name given, and MATHREEL_MODEL is not set"
+
+
 def test_endpoint_rejects_a_url_without_scheme():
     with pytest.raises(InputError, match="must start with http"):
         Endpoint("127.0.0.1:8000/v1", "m")

@@ -13,7 +13,7 @@ import os
 import traceback
 from typing import Any
 
-from core.client.endpoint import DEFAULT_KEY_ENV
+from core.client.endpoint import DEFAULT_KEY_ENV, default_model
 from webapp.ask_run import (
     ANSWER_HEADERS,
     DEFAULT_MAX_TOKENS,
@@ -23,7 +23,6 @@ from webapp.ask_run import (
     AskRun,
     answer_rows,
     default_base_url,
-    default_model,
     key_note,
     make_endpoint,
     plain,

@@ -26,7 +26,6 @@ if TYPE_CHECKING:
     from core.question import Question
     from core.scoring.single import QuestionScore
 
-MODEL_ENV = "MATHREEL_MODEL"
 ASK_ATTEMPTS = 3  # the first try plus two retries of a 429, 5xx or timeout: a page should not hang for long
 DEFAULT_TIMEOUT_S = 120.0
 DEFAULT_MAX_TOKENS = 1024
@@ -40,11 +39,6 @@ SOURCE = "Ask"  # how InputErrors raised here name their source
 def default_base_url() -> str:
     """The server's endpoint: OPENAI_BASE_URL, else OpenAI's."""
     return (os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
-
-
-def default_model() -> str:
-    """The server's default model name (MATHREEL_MODEL), or empty."""
-    return os.environ.get(MODEL_ENV, "")
 
 
 def server_has_key() -> bool:
@@ -74,8 +68,9 @@ def make_endpoint(
     timeout_s: float = DEFAULT_TIMEOUT_S,
     max_attempts: int = ASK_ATTEMPTS,
 ) -> Endpoint:
-    """The endpoint for one click. An empty key means the server's key, but only for the server's own base URL:
-    a user who points the page at another server must not receive the server's key there."""
+    """The endpoint for one click. An empty model means the server's (MATHREEL_MODEL, through core). An empty key
+    means the server's key, but only for the server's own base URL: a user who points the page at another server
+    must not receive the server's key there."""
     url = (base_url or "").strip() or default_base_url()
     key = (api_key or "").strip()
     if not key and _same_url(url, default_base_url()):
@@ -83,9 +78,8 @@ def make_endpoint(
     tokens = int(max_tokens) if max_tokens else None
     if tokens is not None and tokens < 1:
         raise InputError(SOURCE, f"max tokens must be at least 1, not {tokens}")
-    return Endpoint(base_url=url.rstrip("/"), model=(model or "").strip(), api_key=key,
-                    temperature=float(temperature or 0.0), max_tokens=tokens,
-                    timeout_s=float(timeout_s or DEFAULT_TIMEOUT_S), max_attempts=max_attempts)
+    return Endpoint.from_env(model, url, api_key=key, temperature=float(temperature or 0.0), max_tokens=tokens,
+                             timeout_s=float(timeout_s or DEFAULT_TIMEOUT_S), max_attempts=max_attempts)
 
 
 # -- what is asked ----------------------------------------------------------------------------------------------

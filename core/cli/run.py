@@ -1,7 +1,8 @@
 """`mathreel run`: ask a model every selected question of a benchmark and score the answers.
 
 The API key is read from an environment variable (OPENAI_API_KEY, or the one --api-key-env names),
-never from a flag: command lines show up in process lists and shell history.
+never from a flag: command lines show up in process lists and shell history. --model may be left out
+when MATHREEL_MODEL names the model (core.client.endpoint owns that fallback).
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help=f"longest image side sent; larger frames are re-encoded (default {DEFAULT_MAX_SIDE})")
     parser.add_argument("--base-url", help="endpoint base URL, e.g. http://127.0.0.1:8000/v1 (default: "
                         "OPENAI_BASE_URL, then https://api.openai.com/v1)")
-    parser.add_argument("--model", required=True, help="model name as the endpoint knows it")
+    parser.add_argument("--model", help="model name as the endpoint knows it (default: MATHREEL_MODEL)")
     parser.add_argument("--api-key-env", default="OPENAI_API_KEY", metavar="VAR",
                         help="environment variable holding the API key (default OPENAI_API_KEY); may be unset "
                         "for local servers")

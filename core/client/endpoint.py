@@ -16,6 +16,7 @@ from core.errors import InputError
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENV = "OPENAI_BASE_URL"
+MODEL_ENV = "MATHREEL_MODEL"  # the model asked when none is named (mathreel run, the Ask tab)
 # Servers that need no key (vLLM, SGLang, Ollama) still get a bearer header; this is vLLM's convention.
 NO_KEY = "EMPTY"
 
@@ -51,17 +52,21 @@ class Endpoint:
     @classmethod
     def from_env(
         cls,
-        model: str,
+        model: str | None = None,
         base_url: str | None = None,
         *,
         api_key: str | None = None,
         key_env: str = DEFAULT_KEY_ENV,
         **settings: Any,
     ) -> Endpoint:
-        """An endpoint whose key and base URL fall back to the environment (`key_env`, OPENAI_BASE_URL)."""
+        """An endpoint whose model, key and base URL fall back to the environment (MATHREEL_MODEL, `key_env`,
+        OPENAI_BASE_URL), so a server or a shell can name its model once. A blank `model` counts as none."""
+        name = (model or "").strip() or default_model()
+        if not name:
+            raise InputError("model", f"no model name given, and {MODEL_ENV} is not set")
         url = base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
         key = api_key if api_key is not None else os.environ.get(key_env, "")
-        return cls(base_url=url.rstrip("/"), model=model, api_key=key, **settings)
+        return cls(base_url=url.rstrip("/"), model=name, api_key=key, **settings)
 
     @property
     def public_url(self) -> str:
@@ -85,3 +90,8 @@ class Endpoint:
         if self.api_key and self.api_key != NO_KEY:
             return text.replace(self.api_key, "[API key]")
         return text
+
+
+def default_model() -> str:
+    """The model named by MATHREEL_MODEL, or "" when it is unset or blank."""
+    return os.environ.get(MODEL_ENV, "").strip()
