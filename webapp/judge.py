@@ -365,8 +365,8 @@ def build(context: AppContext) -> None:
     statuses = gr.Dataframe(label="Judgments per task and status", interactive=False, wrap=True,
                             elem_id="judge-statuses")
     with gr.Row():
-        score_plot = gr.Plot(elem_id="judge-score-chart")
-        error_plot = gr.Plot(elem_id="judge-error-chart")
+        score_plot = gr.Plot(show_label=False, elem_id="judge-score-chart")
+        error_plot = gr.Plot(show_label=False, elem_id="judge-error-chart")
     with gr.Row():
         category = gr.Dropdown([("Any error category", ANY)], value=ANY, label="Error category",
                                elem_id="judge-category")

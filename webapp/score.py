@@ -360,18 +360,18 @@ def build(context: AppContext) -> None:
     run_pick = gr.Dropdown([], label="Run shown in detail (charts compare it with runs of the same benchmark)",
                            elem_id="score-run", visible=False)
     with gr.Row():
-        plots = [gr.Plot(visible=False, elem_id=f"score-chart-{i}") for i in range(2)]
+        plots = [gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}") for i in range(2)]
     with gr.Row():
-        plots += [gr.Plot(visible=False, elem_id=f"score-chart-{i}") for i in range(2, CHART_SLOTS)]
+        plots += [gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}") for i in range(2, CHART_SLOTS)]
     with gr.Group(visible=False) as cross_group:
         cross_pick = gr.Dropdown([], label="Cross table", elem_id="score-cross")
-        heatmap = gr.Plot(elem_id="score-heatmap")
+        heatmap = gr.Plot(show_label=False, elem_id="score-heatmap")
     with gr.Group(visible=False) as paired_group:
         with gr.Row():
             run_a = gr.Dropdown([], label="Run A", elem_id="score-run-a")
             run_b = gr.Dropdown([], label="Run B", elem_id="score-run-b")
         paired = gr.Markdown(elem_id="score-paired")
-        paired_plot = gr.Plot(visible=False, elem_id="score-paired-chart")
+        paired_plot = gr.Plot(visible=False, show_label=False, elem_id="score-paired-chart")
     with gr.Group(visible=False) as reference_group:
         gr.Markdown("#### Published results")
         with gr.Row():
