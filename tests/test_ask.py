@@ -166,6 +166,29 @@ def test_asking_without_a_chosen_question_says_what_to_do(datasets):
         target_questions(datasets, "", "", None)
 
 
+def test_the_ask_tab_follows_the_question_state_browse_links():
+    from webapp.app import build_app, tab_specs
+
+    app = build_app(Settings(), tab_specs(["webapp.browse", "webapp.ask"]))
+    fns = {f.name: f for f in app.fns.values()}
+    browse_states = [o for o in fns["select_row"].outputs if type(o).__name__ == "State"]
+    assert len(browse_states) == 1  # the one state Browse writes when a question is chosen
+    state = browse_states[0]
+    assert fns["on_question"].targets == [(state._id, "change")]
+    assert fns["ask"].inputs[0] is state
+
+
+@pytest.mark.filterwarnings("error::UserWarning")  # gradio warns when an event's inputs do not fit its function
+def test_the_ask_tab_without_browse_says_browse_is_needed():
+    from webapp.app import build_app, tab_specs
+
+    app = build_app(Settings(), tab_specs(["webapp.ask"]))
+    names = {f.name for f in app.fns.values()}
+    assert "on_question" not in names and "ask" not in names
+    (click,) = [f for f in app.fns.values() if f.targets and f.targets[0][1] == "click"]
+    assert "the Browse tab is needed" in click.fn()[0]["value"]
+
+
 # -- requests as the model gets them --------------------------------------------------------------------------
 
 

@@ -49,15 +49,7 @@ HINT = "\n\n_Choose another question in Browse; set the model and the way it is 
 
 def browse_state(context: AppContext) -> Any:
     """Browse's per-user state ({"key", "ref", ...}): the question the user chose there, or None without Browse."""
-    import gradio as gr
-
-    found = context.links.get("browse.state")
-    if found is not None:
-        return found
-    link = context.links.get("browse.open")
-    if link is None:
-        return None
-    return next((c for c in link[1] if isinstance(c, gr.State)), None)
+    return context.links.get("browse.state")
 
 
 def mode_choices(key: str) -> list[tuple[str, str]]:
@@ -194,14 +186,13 @@ def build(context: AppContext) -> None:
     view_group = {"concurrency_id": "ask-view", "concurrency_limit": settings.browse_concurrency}
     ask_group = {"concurrency_id": "ask",
                  "concurrency_limit": settings.ask_concurrency}
-    if source is not None:
-        source.change(on_question, [source], [header, mode, subs, frames_n, *outputs], **view_group)
-    mode.input(on_mode, [source, mode] if source is not None else [mode], header, **view_group)
     pick.input(choose_request, [requests_state, pick], [prompt, gallery], **view_group)
     inputs = [base_url, model, key, temperature, max_tokens, timeout, mode, style, subs, frames_n]
-    if source is None:
+    if source is None:  # no question can be chosen, so the mode radio never shows either
         ask_button.click(lambda *_: failed("the Browse tab is needed to choose a question"), inputs, outputs)
         return
+    source.change(on_question, [source], [header, mode, subs, frames_n, *outputs], **view_group)
+    mode.input(on_mode, [source, mode], header, **view_group)
     ask_button.click(ask, [source, *inputs], outputs, **ask_group)
 
 

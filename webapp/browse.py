@@ -464,6 +464,7 @@ def build(context: AppContext) -> None:
         return page_updates(page, key, response_markdown(row, run_name))
 
     context.links["browse.open"] = (guarded(0, n_page)(open_question), page_outputs)
+    context.links["browse.state"] = state  # the chosen question ({"key", "ref", ...}), for tabs that act on it
     context.links["browse.benchmark"] = benchmark
     context.links["browse.list"] = (choose_benchmark, [benchmark, search], list_outputs)
 
