@@ -23,7 +23,7 @@ from typing import Any
 
 import badinputs
 import pytest
-from browser.conftest import free_port, server, server_env  # noqa: F401  (the shared app fixtures)
+from appserver import free_port, server, server_env  # noqa: F401  (the shared app fixtures)
 
 APP_CASES = [c for c in badinputs.all_cases() if c.app]
 REFUSED = [c.name for c in APP_CASES if not c.valid]

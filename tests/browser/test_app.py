@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from conftest import mathreel_command
+from appserver import mathreel_command
 
 from core.data import demo_dir, load_dataset
 from core.view import build_view

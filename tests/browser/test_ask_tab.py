@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from conftest import free_port, mathreel_command, wait_until_answering
+from appserver import free_port, mathreel_command, wait_until_answering
 
 from core.data import load_dataset
 from core.scoring.single import score_response
