@@ -16,4 +16,12 @@ fi
 .venv/bin/python -m pip install -q -e '.[dev]'
 
 .venv/bin/ruff check .
-.venv/bin/python -m pytest "$@"
+if [ "$#" -gt 0 ] && [[ "$1" != -* ]]; then
+  # Explicit test paths: one run, as asked.
+  .venv/bin/python -m pytest "$@"
+else
+  # The browser tests run in a process of their own: Playwright's sync API keeps an event loop in the main
+  # thread, which would break the asyncio.run of the client and judge tests if they shared one process.
+  .venv/bin/python -m pytest --ignore=tests/browser "$@"
+  .venv/bin/python -m pytest tests/browser "$@"
+fi

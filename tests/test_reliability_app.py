@@ -1,4 +1,4 @@
-"""The app under bad inputs and many users: the real `mathreel serve` (tests/browser/conftest.py's fixture) driven
+"""The app under bad inputs and many users: the real `mathreel serve` (tests/appserver.py fixture) driven
 through its own API with gradio_client, as a browser's Score tab drives it.
 
 - Every generated bad input uploaded to the Score tab: one clear message naming the file as uploaded (no server
