@@ -70,6 +70,17 @@ def cues(*items: tuple[float, float, str]) -> tuple[Cue, ...]:
     return result
 
 
+def script(text: str) -> tuple[Cue, ...]:
+    """Cues from a narration written like a transcript, one cue a line: `start end words` (seconds, seconds, the
+    rest of the line), blank lines ignored; so a scene declares its narration as text rather than as tuples."""
+    items = []
+    for line in text.splitlines():
+        if line.strip():
+            start, end, words = line.strip().split(maxsplit=2)
+            items.append((float(start), float(end), words))
+    return cues(*items)
+
+
 def _frames(clip: Clip) -> Iterator[np.ndarray]:
     import numpy as np
 

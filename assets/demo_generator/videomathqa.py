@@ -2,7 +2,8 @@
 
 Each `_video_*` builder fixes the numbers of one lesson, draws it frame by frame from those numbers, writes the
 narration, and computes the correct option from the same numbers. The narration always carries something the
-screen does not (a side length, which bars to compare, an extra edge), as in the real benchmark.
+screen does not (a side length, which bars to compare, an extra edge), as in the real benchmark. A builder
+declares its narration as a timed script and each question as an `Ask`; `_lesson` fills in what they share.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from demo_generator.clip import Clip, cues
+from demo_generator.clip import Clip, script
 from demo_generator.draw import (
     BLUE,
     GREEN,
@@ -112,6 +113,33 @@ class MathQuestion:
         return rows
 
 
+@dataclass(frozen=True)
+class Ask:
+    """A question as a lesson declares it: only what is not shared with the lesson's video and other questions.
+    `slip` is (index of the distractor a typical wrong solution lands on, that solution's reason)."""
+
+    question_id: str
+    difficulty: str
+    reasoning_type: str
+    question: str
+    correct: str
+    letter: str
+    distractors: tuple[str, str, str, str]
+    slip: tuple[int, str]
+    steps: tuple[str, ...]
+
+
+def _lesson(clip: Clip, category: str, length: str, *asks: Ask) -> tuple[Clip, list[MathQuestion]]:
+    """A lesson's clip and its questions, each question given the clip's video id and the lesson's category and
+    duration label."""
+    questions = [
+        MathQuestion(ask.question_id, clip.video_id, category, length, ask.difficulty, ask.reasoning_type,
+                     ask.question, ask.correct, ask.distractors, ask.letter, ask.steps, *ask.slip)
+        for ask in asks
+    ]
+    return clip, questions
+
+
 # ---------------------------------------------------------------------------------------------- lesson 1: angle
 def _video_exterior_angle() -> tuple[Clip, list[MathQuestion]]:
     apex_angle = 40
@@ -149,29 +177,28 @@ def _video_exterior_angle() -> tuple[Clip, list[MathQuestion]]:
             label(draw, (500, 110), "x = ?", 26, BLUE, align="center")
         return image
 
-    narration = cues(
-        (0.5, 3.0, "Today we look at an exterior angle of a triangle."),
-        (3.0, 9.0, "I am drawing triangle ABC. Sides AB and AC have exactly the same length."),
-        (10.0, 13.5, "The angle at A is marked on the figure."),
-        (14.0, 18.0, "Now extend BC past C to a point D, and call the exterior angle x."),
-        (18.5, 26.0, "Pause here and find x before I continue."),
-    )
-    clip = Clip("demo_vmq_01", 28, 4, SIZE, render, narration)
-    question = MathQuestion(
-        "q001", clip.video_id, "Geometry Angle", "short", "easy", "Problem Focused",
+    clip = Clip("demo_vmq_01", 28, 4, SIZE, render, script("""
+        0.5   3.0    Today we look at an exterior angle of a triangle.
+        3.0   9.0    I am drawing triangle ABC. Sides AB and AC have exactly the same length.
+        10.0  13.5   The angle at A is marked on the figure.
+        14.0  18.0   Now extend BC past C to a point D, and call the exterior angle x.
+        18.5  26.0   Pause here and find x before I continue.
+    """))
+    question = Ask(
+        "q001", "easy", "Problem Focused",
         "Side BC of the triangle in the video is extended beyond C to D, and the exterior angle at C is marked x. "
         "Using the facts given in the video, what is x?",
-        f"{fmt(exterior)}°", (f"{fmt(base_angle)}°", "140°", f"{apex_angle}°", "100°"), "C",
-        (
+        f"{fmt(exterior)}°", "C", (f"{fmt(base_angle)}°", "140°", f"{apex_angle}°", "100°"),
+        slip=(0, f"I take x to be the interior angle at C, which is {fmt(base_angle)}°."),
+        steps=(
             f"The figure marks the angle at A as {apex_angle}°.",
             "The narrator says sides AB and AC have the same length, so triangle ABC is isosceles with apex A.",
             f"The base angles are equal: angle B = angle C = (180° - {apex_angle}°) / 2 = {fmt(base_angle)}°.",
             "The exterior angle x at C and the interior angle C lie on the straight line BD, so they add to 180°.",
             f"x = 180° - {fmt(base_angle)}° = {fmt(exterior)}°.",
         ),
-        0, f"I take x to be the interior angle at C, which is {fmt(base_angle)}°.",
     )
-    return clip, [question]
+    return _lesson(clip, "Geometry Angle", "short", question)
 
 
 # ----------------------------------------------------------------------------------------------- lesson 2: area
@@ -209,32 +236,32 @@ def _video_composite_area() -> tuple[Clip, list[MathQuestion]]:
                 label(draw, (350, 110 + 40 * lines.index((start, text))), text, 18)
         return image
 
-    narration = cues(
-        (1.0, 5.0, "Let's find the area of a shape made from a rectangle."),
-        (5.0, 13.0, "First the rectangle. Its length and width are written on the figure."),
-        (20.0, 25.0, "Now I cut a square out of the top right corner."),
-        (26.0, 33.0, "The square I removed has sides of 3 centimetres."),
-        (40.0, 50.0, "The rectangle's area is length times width."),
-        (52.0, 62.0, "Then take away what we removed."),
-        (64.0, 78.0, "What is the area of the shaded shape that is left?"),
-    )
-    clip = Clip("demo_vmq_02", 80, 2, SIZE, render, narration)
-    question = MathQuestion(
-        "q002", clip.video_id, "Geometry Area", "medium", "easy", "Problem Focused",
+    clip = Clip("demo_vmq_02", 80, 2, SIZE, render, script("""
+        1.0   5.0    Let's find the area of a shape made from a rectangle.
+        5.0   13.0   First the rectangle. Its length and width are written on the figure.
+        20.0  25.0   Now I cut a square out of the top right corner.
+        26.0  33.0   The square I removed has sides of 3 centimetres.
+        40.0  50.0   The rectangle's area is length times width.
+        52.0  62.0   Then take away what we removed.
+        64.0  78.0   What is the area of the shaded shape that is left?
+    """))
+    question = Ask(
+        "q002", "easy", "Problem Focused",
         "A square is cut from one corner of the rectangle shown in the video. What is the area of the shaded "
         "figure that remains?",
-        f"{area} cm²", (f"{length * width - cut} cm²", f"{length * width} cm²", f"{length * width - 2 * cut * cut} cm²",
-                        f"{length * width - 2 * cut} cm²"), "A",
-        (
+        f"{area} cm²", "A",
+        (f"{length * width - cut} cm²", f"{length * width} cm²", f"{length * width - 2 * cut * cut} cm²",
+         f"{length * width - 2 * cut} cm²"),
+        slip=(0, f"I subtract the side of the square, {cut}, from {length * width}."),
+        steps=(
             f"The rectangle is labelled {length} cm by {width} cm.",
             f"Its area is {length} x {width} = {length * width} cm².",
             f"The narrator says the removed square has sides of {cut} cm; its size is not written on the figure.",
             f"The square's area is {cut} x {cut} = {cut * cut} cm².",
             f"The shaded area is {length * width} - {cut * cut} = {area} cm².",
         ),
-        0, f"I subtract the side of the square, {cut}, from {length * width}.",
     )
-    return clip, [question]
+    return _lesson(clip, "Geometry Area", "medium", question)
 
 
 # --------------------------------------------------------------------------------------------- lesson 3: length
@@ -295,28 +322,28 @@ def _video_garden_diagonal() -> tuple[Clip, list[MathQuestion]]:
             body(draw, t)
         return image
 
-    narration = cues(
-        (1.0, 8.0, "In a right triangle, the two legs and the hypotenuse are linked."),
-        (20.0, 32.0, "Square each leg, add them, and you get the square of the hypotenuse."),
-        (34.0, 46.0, "With legs three and four, that gives twenty-five."),
-        (48.0, 60.0, "So the hypotenuse is five."),
-        (71.0, 84.0, "Now a rectangle. Draw one of its diagonals."),
-        (86.0, 100.0, "The diagonal cuts it into two right triangles, and the diagonal is their hypotenuse."),
-        (100.0, 118.0, "So the diagonal squared is the length squared plus the width squared."),
-        (131.0, 140.0, "Your turn. Here is a rectangular garden."),
-        (140.0, 150.0, "A straight path runs corner to corner across it."),
-        (152.0, 166.0, "The garden is 9 metres wide; I didn't write that on the drawing."),
-        (170.0, 185.0, "How long is the path? Use what we just learned."),
-    )
-    clip = Clip("demo_vmq_03", 210, 2, SIZE, render, narration)
-    question = MathQuestion(
-        "q003", clip.video_id, "Geometry Length", "long", "medium", "Deep Instructional Comprehension",
+    clip = Clip("demo_vmq_03", 210, 2, SIZE, render, script("""
+        1.0   8.0    In a right triangle, the two legs and the hypotenuse are linked.
+        20.0  32.0   Square each leg, add them, and you get the square of the hypotenuse.
+        34.0  46.0   With legs three and four, that gives twenty-five.
+        48.0  60.0   So the hypotenuse is five.
+        71.0  84.0   Now a rectangle. Draw one of its diagonals.
+        86.0  100.0  The diagonal cuts it into two right triangles, and the diagonal is their hypotenuse.
+        100.0 118.0  So the diagonal squared is the length squared plus the width squared.
+        131.0 140.0  Your turn. Here is a rectangular garden.
+        140.0 150.0  A straight path runs corner to corner across it.
+        152.0 166.0  The garden is 9 metres wide; I didn't write that on the drawing.
+        170.0 185.0  How long is the path? Use what we just learned.
+    """))
+    question = Ask(
+        "q003", "medium", "Deep Instructional Comprehension",
         "In the final exercise of the video, a straight path d runs diagonally across the rectangular garden. "
         "How long is the path?",
-        f"{fmt(diagonal)} m", (f"{long_side + short_side} m", f"{long_side ** 2 + short_side ** 2} m",
-                               f"{math.sqrt(long_side ** 2 - short_side ** 2):.1f} m",
-                               f"{fmt((long_side + short_side) / 2)} m"), "E",
-        (
+        f"{fmt(diagonal)} m", "E",
+        (f"{long_side + short_side} m", f"{long_side ** 2 + short_side ** 2} m",
+         f"{math.sqrt(long_side ** 2 - short_side ** 2):.1f} m", f"{fmt((long_side + short_side) / 2)} m"),
+        slip=(0, f"I add the two sides: {long_side} + {short_side} = {long_side + short_side} m."),
+        steps=(
             "The first chapter states a^2 + b^2 = c^2 for the legs a, b and hypotenuse c of a right triangle.",
             "The second chapter shows that a rectangle's diagonal is the hypotenuse of a right triangle whose legs "
             "are the rectangle's sides.",
@@ -326,9 +353,8 @@ def _video_garden_diagonal() -> tuple[Clip, list[MathQuestion]]:
             f"{long_side ** 2 + short_side ** 2}.",
             f"d = sqrt({long_side ** 2 + short_side ** 2}) = {fmt(diagonal)} m.",
         ),
-        0, f"I add the two sides: {long_side} + {short_side} = {long_side + short_side} m.",
     )
-    return clip, [question]
+    return _lesson(clip, "Geometry Length", "long", question)
 
 
 # ---------------------------------------------------------------------------------------------- lesson 4: chart
@@ -362,28 +388,27 @@ def _video_bar_chart() -> tuple[Clip, list[MathQuestion]]:
         return image
 
     first, second = (names[days[i]] for i in compare)
-    narration = cues(
-        (0.5, 4.0, "This chart shows how many books the class read each day."),
-        (4.5, 18.0, "The bars appear one day at a time, with the count on top."),
-        (19.0, 25.0, f"Now compare {first} with {second}."),
-        (25.5, 31.0, "How many more books were read on the busier of those two days?"),
-    )
-    clip = Clip("demo_vmq_04", 32, 4, SIZE, render, narration)
+    clip = Clip("demo_vmq_04", 32, 4, SIZE, render, script(f"""
+        0.5   4.0    This chart shows how many books the class read each day.
+        4.5   18.0   The bars appear one day at a time, with the count on top.
+        19.0  25.0   Now compare {first} with {second}.
+        25.5  31.0   How many more books were read on the busier of those two days?
+    """))
     spread = max(books) - min(books)
-    question = MathQuestion(
-        "q004", clip.video_id, "Chart", "short", "easy", "Problem Focused",
+    question = Ask(
+        "q004", "easy", "Problem Focused",
         "The narrator asks you to compare two of the days in the bar chart. How many more books were read on the "
         "busier of those two days?",
-        str(difference), (str(spread), "6", "3", str(books[compare[0]] + books[compare[1]])), "B",
-        (
+        str(difference), "B", (str(spread), "6", "3", str(books[compare[0]] + books[compare[1]])),
+        slip=(0, f"I compare the tallest and the shortest bars: {max(books)} - {min(books)} = {spread}."),
+        steps=(
             "The bars read: " + ", ".join(f"{d} {v}" for d, v in zip(days, books, strict=True)) + ".",
             f"The narrator asks to compare {first} with {second}.",
             f"{first} has {books[compare[0]]} books and {second} has {books[compare[1]]}.",
             f"The difference is {max(books[i] for i in compare)} - {min(books[i] for i in compare)} = {difference}.",
         ),
-        0, f"I compare the tallest and the shortest bars: {max(books)} - {min(books)} = {spread}.",
     )
-    return clip, [question]
+    return _lesson(clip, "Chart", "short", question)
 
 
 # ----------------------------------------------------------------------------------------- lesson 5: statistics
@@ -416,31 +441,30 @@ def _video_mean() -> tuple[Clip, list[MathQuestion]]:
             label(draw, (40, 100), "mean = (sum of values) / (number of values)", 18, PURPLE)
         return image
 
-    narration = cues(
-        (1.0, 7.5, "Each dot is one day's rainfall, in millimetres."),
-        (8.0, 20.0, "I'll add the days one at a time."),
-        (52.0, 59.0, "That's seven days on the plot."),
-        (60.0, 68.0, "One more measurement, 8 millimetres, was taken on Sunday. It is not on the plot."),
-        (70.0, 80.0, "Find the mean of all the measurements, Sunday included."),
-    )
-    clip = Clip("demo_vmq_05", 90, 2, SIZE, render, narration)
+    clip = Clip("demo_vmq_05", 90, 2, SIZE, render, script("""
+        1.0   7.5    Each dot is one day's rainfall, in millimetres.
+        8.0   20.0   I'll add the days one at a time.
+        52.0  59.0   That's seven days on the plot.
+        60.0  68.0   One more measurement, 8 millimetres, was taken on Sunday. It is not on the plot.
+        70.0  80.0   Find the mean of all the measurements, Sunday included.
+    """))
     without = sum(shown) / len(shown)
     ordered = sorted(values)
     median = (ordered[3] + ordered[4]) / 2
-    question = MathQuestion(
-        "q005", clip.video_id, "Statistics", "medium", "medium", "Problem Focused",
+    question = Ask(
+        "q005", "medium", "Problem Focused",
         "Including the extra measurement the narrator mentions, what is the mean rainfall of the data set?",
-        fmt(mean), (fmt(without), fmt(median), "5.5", fmt(extra)), "D",
-        (
+        fmt(mean), "D", (fmt(without), fmt(median), "5.5", fmt(extra)),
+        slip=(0, f"I average the seven plotted values: {sum(shown)} / {len(shown)} = {fmt(without)}."),
+        steps=(
             "The plot shows seven values: " + ", ".join(map(str, shown)) + " mm.",
             f"The narrator adds one more value, {extra} mm for Sunday, which is not plotted.",
             f"The sum of all eight values is {' + '.join(map(str, values))} = {sum(values)}.",
             f"There are {len(values)} values.",
             f"The mean is {sum(values)} / {len(values)} = {fmt(mean)}.",
         ),
-        0, f"I average the seven plotted values: {sum(shown)} / {len(shown)} = {fmt(without)}.",
     )
-    return clip, [question]
+    return _lesson(clip, "Statistics", "medium", question)
 
 
 # ----------------------------------------------------------------------------------------- lesson 6: arithmetic
@@ -460,27 +484,26 @@ def _video_equation() -> tuple[Clip, list[MathQuestion]]:
             draw.rounded_rectangle((205, 205, 345, 255), 8, outline=RED, width=3)
         return image
 
-    narration = cues(
-        (0.5, 4.0, "Let's solve this equation one line at a time."),
-        (4.5, 10.0, f"First take {b} away from both sides."),
-        (10.5, 16.0, f"Then divide both sides by {a}."),
-        (18.0, 25.0, "Now double your value of x and subtract 5. That number is the answer I want."),
-    )
-    clip = Clip("demo_vmq_06", 26, 4, SIZE, render, narration)
-    question = MathQuestion(
-        "q006", clip.video_id, "Arithmetic", "short", "easy", "Problem Focused",
+    clip = Clip("demo_vmq_06", 26, 4, SIZE, render, script(f"""
+        0.5   4.0    Let's solve this equation one line at a time.
+        4.5   10.0   First take {b} away from both sides.
+        10.5  16.0   Then divide both sides by {a}.
+        18.0  25.0   Now double your value of x and subtract 5. That number is the answer I want.
+    """))
+    question = Ask(
+        "q006", "easy", "Problem Focused",
         "The narrator asks for a number computed from the solution x of the equation on the board. What is it?",
-        str(wanted), (str(x), str(2 * x), str(2 * (total - b) - 5), str(2 * x + 5)), "A",
-        (
+        str(wanted), "A", (str(x), str(2 * x), str(2 * (total - b) - 5), str(2 * x + 5)),
+        slip=(2, f"I double {a}x = {total - b} instead of x: 2 x {total - b} - 5 = {2 * (total - b) - 5}."),
+        steps=(
             f"The board shows {a}x + {b} = {total}.",
             f"Subtracting {b} from both sides gives {a}x = {total - b}.",
             f"Dividing by {a} gives x = {x}.",
             "The narrator asks to double x and subtract 5.",
             f"2 x {x} - 5 = {wanted}.",
         ),
-        2, f"I double {a}x = {total - b} instead of x: 2 x {total - b} - 5 = {2 * (total - b) - 5}.",
     )
-    return clip, [question]
+    return _lesson(clip, "Arithmetic", "short", question)
 
 
 # ---------------------------------------------------------------------------------------- lesson 7: graph theory
@@ -526,44 +549,43 @@ def _video_handshake() -> tuple[Clip, list[MathQuestion]]:
         (intro if t < 40 else graph)(draw, t)
         return image
 
-    narration = cues(
-        (1.0, 10.0, "The degree of a vertex is the number of edges that touch it."),
-        (12.0, 24.0, "Every edge touches two vertices, so it adds two to the total of all degrees."),
-        (26.0, 38.0, "That's the handshake rule: the degrees add up to twice the number of edges."),
-        (42.0, 50.0, "Here are six vertices, A to F."),
-        (50.0, 60.0, "I'll connect them one edge at a time."),
-        (120.0, 130.0, "Keep watching; a few more edges are coming."),
-        (190.0, 200.0, "That's every edge I'm going to draw."),
-        (206.0, 218.0, "Now imagine one more edge joining D and A. I won't draw it."),
-        (220.0, 236.0, "Including that edge, what do all the degrees add up to?"),
-    )
-    clip = Clip("demo_vmq_07", 240, 2, SIZE, render, narration)
+    clip = Clip("demo_vmq_07", 240, 2, SIZE, render, script("""
+        1.0   10.0   The degree of a vertex is the number of edges that touch it.
+        12.0  24.0   Every edge touches two vertices, so it adds two to the total of all degrees.
+        26.0  38.0   That's the handshake rule: the degrees add up to twice the number of edges.
+        42.0  50.0   Here are six vertices, A to F.
+        50.0  60.0   I'll connect them one edge at a time.
+        120.0 130.0  Keep watching; a few more edges are coming.
+        190.0 200.0  That's every edge I'm going to draw.
+        206.0 218.0  Now imagine one more edge joining D and A. I won't draw it.
+        220.0 236.0  Including that edge, what do all the degrees add up to?
+    """))
     drawn = len(edges)
-    sum_question = MathQuestion(
-        "q007", clip.video_id, "Graph Theory", "long", "hard", "Deep Instructional Comprehension",
+    sum_question = Ask(
+        "q007", "hard", "Deep Instructional Comprehension",
         "Including the edge the narrator only describes, what is the sum of the degrees of all six vertices?",
-        str(degree_sum), (str(2 * drawn), str(drawn + 1), str(degree_sum + 2), str(degree_sum - 1)), "C",
-        (
+        str(degree_sum), "C", (str(2 * drawn), str(drawn + 1), str(degree_sum + 2), str(degree_sum - 1)),
+        slip=(0, f"I count only the drawn edges: 2 x {drawn} = {2 * drawn}."),
+        steps=(
             "The video's first part states the handshake rule: the sum of all degrees is twice the number of edges.",
             f"The drawn edges are {', '.join(edges)}: {drawn} edges.",
             f"The narrator adds one more edge, {spoken[0]}-{spoken[1]}, without drawing it: {drawn + 1} edges.",
             f"The sum of the degrees is 2 x {drawn + 1} = {degree_sum}.",
         ),
-        0, f"I count only the drawn edges: 2 x {drawn} = {2 * drawn}.",
     )
-    degree_question = MathQuestion(
-        "q012", clip.video_id, "Graph Theory", "long", "medium", "Problem Focused",
+    degree_question = Ask(
+        "q012", "medium", "Problem Focused",
         "In the graph drawn in the video (only the edges actually drawn), what is the degree of vertex E?",
-        str(degree_e), (str(degree_e - 1), str(degree_e + 1), "2", "6"), "A",
-        (
+        str(degree_e), "A", (str(degree_e - 1), str(degree_e + 1), "2", "6"),
+        slip=(0, "I count E's two neighbours on the hexagon and one diagonal and miss the edge C-E."),
+        steps=(
             "Vertices A to F sit on a hexagon and edges are drawn one by one.",
             "The edges touching E are " + ", ".join(e for e in edges if "E" in e) + ".",
             "The edge the narrator only describes, D-A, does not touch E.",
             f"So E has degree {degree_e}.",
         ),
-        0, "I count E's two neighbours on the hexagon and one diagonal and miss the edge C-E.",
     )
-    return clip, [sum_question, degree_question]
+    return _lesson(clip, "Graph Theory", "long", sum_question, degree_question)
 
 
 # -------------------------------------------------------------------------------------------- lesson 8: counting
@@ -587,29 +609,28 @@ def _video_triangles() -> tuple[Clip, list[MathQuestion]]:
             label(draw, (560, 146), "triangles?", 20, RED, align="center")
         return image
 
-    narration = cues(
-        (1.0, 10.0, "Here is a large triangle."),
-        (12.0, 38.0, "I'm drawing lines from the top corner down to the base."),
-        (45.0, 54.0, "Any two lines from the top corner, together with the base, make one triangle."),
-        (55.0, 63.0, "Now imagine one more line from the top corner to the base. I won't draw it."),
-        (65.0, 74.0, "How many triangles would the figure have then?"),
-    )
-    clip = Clip("demo_vmq_08", 75, 2, SIZE, render, narration)
-    question = MathQuestion(
-        "q008", clip.video_id, "Counting", "medium", "medium", "Concept Transfer",
+    clip = Clip("demo_vmq_08", 75, 2, SIZE, render, script("""
+        1.0   10.0   Here is a large triangle.
+        12.0  38.0   I'm drawing lines from the top corner down to the base.
+        45.0  54.0   Any two lines from the top corner, together with the base, make one triangle.
+        55.0  63.0   Now imagine one more line from the top corner to the base. I won't draw it.
+        65.0  74.0   How many triangles would the figure have then?
+    """))
+    question = Ask(
+        "q008", "medium", "Concept Transfer",
         "After adding the extra line from the top corner that the narrator describes, how many triangles does the "
         "figure contain?",
-        str(count), (str(math.comb(drawn_lines, 2)), "12", str(math.comb(with_extra + 1, 2)), str(with_extra)), "B",
-        (
+        str(count), "B", (str(math.comb(drawn_lines, 2)), "12", str(math.comb(with_extra + 1, 2)), str(with_extra)),
+        slip=(0, f"I count the triangles of the drawn figure only: C({drawn_lines}, 2) = {math.comb(drawn_lines, 2)}."),
+        steps=(
             f"The figure is a triangle with {len(inner_feet)} extra lines from the apex: {drawn_lines} lines from "
             "the apex in all, counting the two sides.",
             f"The narrator adds one more line from the apex: {with_extra} lines.",
             "Every triangle in the figure is made of two lines from the apex and the base.",
             f"So there are C({with_extra}, 2) = {count} triangles.",
         ),
-        0, f"I count the triangles of the drawn figure only: C({drawn_lines}, 2) = {math.comb(drawn_lines, 2)}.",
     )
-    return clip, [question]
+    return _lesson(clip, "Counting", "medium", question)
 
 
 # -------------------------------------------------------------------------------------------- lesson 9: topology
@@ -657,28 +678,27 @@ def _video_holes() -> tuple[Clip, list[MathQuestion]]:
             label(draw, (320, 305), "How many holes in total?", 22, RED, align="center")
         return image
 
-    narration = cues(
-        (0.5, 3.0, "In topology, a hole is something you can thread a string through."),
-        (3.0, 8.0, "A ring has one hole."),
-        (8.5, 24.0, "Watch each object as it appears and count its holes."),
-        (26.0, 31.0, "Add one more object I won't show: a pair of scissors, with two finger holes."),
-        (31.5, 35.5, "How many holes are there altogether?"),
-    )
-    clip = Clip("demo_vmq_09", 36, 4, SIZE, render, narration)
+    clip = Clip("demo_vmq_09", 36, 4, SIZE, render, script("""
+        0.5   3.0    In topology, a hole is something you can thread a string through.
+        3.0   8.0    A ring has one hole.
+        8.5   24.0   Watch each object as it appears and count its holes.
+        26.0  31.0   Add one more object I won't show: a pair of scissors, with two finger holes.
+        31.5  35.5   How many holes are there altogether?
+    """))
     drawn = total - spoken[1]
-    question = MathQuestion(
-        "q009", clip.video_id, "Topology", "short", "easy", "Concept Transfer",
+    question = Ask(
+        "q009", "easy", "Concept Transfer",
         "Counting the objects shown in the video and the extra object the narrator mentions, how many holes are "
         "there in total?",
-        str(total), (str(drawn), str(total - 1), str(total + 1), str(total + 3)), "E",
-        (
+        str(total), "E", (str(drawn), str(total - 1), str(total + 1), str(total + 3)),
+        slip=(0, f"I count only the objects on screen: {drawn} holes."),
+        steps=(
             *(f"The {name} has {holes} hole{'s' if holes != 1 else ''}." for name, holes in shapes),
             f"The objects on screen have {drawn} holes together.",
             f"The narrator adds a {spoken[0]} with {spoken[1]} holes: {drawn} + {spoken[1]} = {total}.",
         ),
-        0, f"I count only the objects on screen: {drawn} holes.",
     )
-    return clip, [question]
+    return _lesson(clip, "Topology", "short", question)
 
 
 # ---------------------------------------------------------------------------------------------- lesson 10: puzzle
@@ -703,19 +723,19 @@ def _video_sequence() -> tuple[Clip, list[MathQuestion]]:
             label(draw, (570, 148), "...", 26, align="center")
         return image
 
-    narration = cues(
-        (1.0, 6.0, "Here is a sequence. The terms appear one at a time."),
-        (46.0, 62.0, "Look at the gaps between the terms."),
-        (66.0, 76.0, "The first term is in position one."),
-        (78.0, 92.0, "The puzzle: which number sits in position ten?"),
-    )
-    clip = Clip("demo_vmq_10", 100, 2, SIZE, render, narration)
-    question = MathQuestion(
-        "q010", clip.video_id, "Puzzle", "medium", "medium", "Concept Transfer",
+    clip = Clip("demo_vmq_10", 100, 2, SIZE, render, script("""
+        1.0   6.0    Here is a sequence. The terms appear one at a time.
+        46.0  62.0   Look at the gaps between the terms.
+        66.0  76.0   The first term is in position one.
+        78.0  92.0   The puzzle: which number sits in position ten?
+    """))
+    question = Ask(
+        "q010", "medium", "Concept Transfer",
         "The narrator asks for one particular term of the sequence shown. What is that term?",
-        str(wanted), (str((position - 1) * position), str((position + 1) * (position + 2)), str(position ** 2),
-                      "56"), "D",
-        (
+        str(wanted), "D",
+        (str((position - 1) * position), str((position + 1) * (position + 2)), str(position ** 2), "56"),
+        slip=(0, f"I stop one position early: {position - 1} x {position} = {(position - 1) * position}."),
+        steps=(
             "The terms shown are " + ", ".join(map(str, terms)) + ".",
             "The gaps are " + ", ".join(str(terms[i + 1] - terms[i]) for i in range(shown - 1))
             + ", growing by 2 each time.",
@@ -723,9 +743,8 @@ def _video_sequence() -> tuple[Clip, list[MathQuestion]]:
             f"The narrator asks for position {position}.",
             f"{position} x {position + 1} = {wanted}.",
         ),
-        0, f"I stop one position early: {position - 1} x {position} = {(position - 1) * position}.",
     )
-    return clip, [question]
+    return _lesson(clip, "Puzzle", "medium", question)
 
 
 # ----------------------------------------------------------------------------------------------- lesson 11: clock
@@ -765,21 +784,21 @@ def _video_clock() -> tuple[Clip, list[MathQuestion]]:
         dot(draw, center, 5, INK)
         return image
 
-    narration = cues(
-        (1.0, 12.0, "Before the puzzle, how fast does each hand of a clock turn?"),
-        (14.0, 26.0, "The minute hand goes all the way round in an hour: six degrees a minute."),
-        (28.0, 40.0, "The hour hand is slower: half a degree every minute."),
-        (61.0, 72.0, "Now the clock starts at three o'clock and runs."),
-        (100.0, 114.0, "Stop the clock in your mind when the minute hand points at the 8."),
-        (116.0, 130.0, "What is the angle between the two hands at that moment?"),
-    )
-    clip = Clip("demo_vmq_11", 180, 2, SIZE, render, narration)
+    clip = Clip("demo_vmq_11", 180, 2, SIZE, render, script("""
+        1.0   12.0   Before the puzzle, how fast does each hand of a clock turn?
+        14.0  26.0   The minute hand goes all the way round in an hour: six degrees a minute.
+        28.0  40.0   The hour hand is slower: half a degree every minute.
+        61.0  72.0   Now the clock starts at three o'clock and runs.
+        100.0 114.0  Stop the clock in your mind when the minute hand points at the 8.
+        116.0 130.0  What is the angle between the two hands at that moment?
+    """))
     naive = abs(minute_angle - 30 * start_hour)
-    question = MathQuestion(
-        "q011", clip.video_id, "Geometry Angle", "long", "hard", "Deep Instructional Comprehension",
+    question = Ask(
+        "q011", "hard", "Deep Instructional Comprehension",
         "At the moment the narrator picks, what is the angle between the hour hand and the minute hand?",
-        f"{fmt(between)}°", ("140°", "120°", f"{fmt(naive)}°", "100°"), "B",
-        (
+        f"{fmt(between)}°", "B", ("140°", "120°", f"{fmt(naive)}°", "100°"),
+        slip=(2, f"I leave the hour hand on the 3: {minute_angle}° - {30 * start_hour}° = {fmt(naive)}°."),
+        steps=(
             "The first part states the minute hand turns 6° per minute and the hour hand 0.5° per minute.",
             f"The clock starts at {start_hour}:00.",
             f"The narrator stops it when the minute hand points at the 8, that is {stop_minute} minutes later: "
@@ -788,9 +807,8 @@ def _video_clock() -> tuple[Clip, list[MathQuestion]]:
             f"The hour hand is at {30 * start_hour}° + 0.5 x {stop_minute} = {fmt(hour_angle)}°.",
             f"The angle between them is {minute_angle}° - {fmt(hour_angle)}° = {fmt(between)}°.",
         ),
-        2, f"I leave the hour hand on the 3: {minute_angle}° - {30 * start_hour}° = {fmt(naive)}°.",
     )
-    return clip, [question]
+    return _lesson(clip, "Geometry Angle", "long", question)
 
 
 BUILDERS: tuple[Callable[[], tuple[Clip, list[MathQuestion]]], ...] = (

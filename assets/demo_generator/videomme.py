@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from demo_generator.clip import Clip, cues
+from demo_generator.clip import Clip, script
 from demo_generator.draw import (
     BLUE,
     GREEN,
@@ -89,13 +89,13 @@ def _race() -> SceneVideo:
             dot(draw, (x, y), 16, color)
         return image
 
-    clip = Clip("demo_vme_001", 24, 4, SIZE, render, cues(
-        (0.5, 3.0, "Three runners line up at the start."),
-        (3.0, 6.0, "And they're off!"),
-        (9.0, 12.0, "Halfway there, and it's very close."),
-        (14.5, 19.0, "Here comes the finish line!"),
-        (20.5, 23.5, "What a race!"),
-    ))
+    clip = Clip("demo_vme_001", 24, 4, SIZE, render, script("""
+        0.5   3.0    Three runners line up at the start.
+        3.0   6.0    And they're off!
+        9.0   12.0   Halfway there, and it's very close.
+        14.5  19.0   Here comes the finish line!
+        20.5  23.5   What a race!
+    """))
     winner = min(lanes, key=lambda lane: lane[2])[0]
     return SceneVideo("001", "short", "Sports Competition", "Athletics", clip, (
         SceneQuestion(1, "Temporal Reasoning", "Which runner crosses the finish line first?",
@@ -128,14 +128,14 @@ def _recipe() -> SceneVideo:
             label(draw, (240, 250), "Mix, rest 10 minutes, then fry!", 18, GREEN, align="center")
         return image
 
-    clip = Clip("demo_vme_002", 36, 4, SIZE, render, cues(
-        (0.5, 5.5, "Today: my grandmother's pancakes."),
-        (6.0, 11.5, "Start by cracking the eggs into a bowl."),
-        (12.0, 17.5, "Then pour in the milk and whisk."),
-        (18.0, 23.5, "Sift in the flour a little at a time."),
-        (24.0, 29.5, "And a pinch of salt. That's her secret."),
-        (30.0, 35.5, "Let the batter rest before frying."),
-    ))
+    clip = Clip("demo_vme_002", 36, 4, SIZE, render, script("""
+        0.5   5.5    Today: my grandmother's pancakes.
+        6.0   11.5   Start by cracking the eggs into a bowl.
+        12.0  17.5   Then pour in the milk and whisk.
+        18.0  23.5   Sift in the flour a little at a time.
+        24.0  29.5   And a pinch of salt. That's her secret.
+        30.0  35.5   Let the batter rest before frying.
+    """))
     return SceneVideo("002", "short", "Life Record", "Food", clip, (
         SceneQuestion(1, "OCR Problems", "How much milk does the ingredient list on screen call for?",
                       ("120 ml.", "200 ml.", "250 ml.", "2 cups."), "C", "A"),
@@ -159,13 +159,13 @@ def _orbits() -> SceneVideo:
             dot(draw, (star[0] + radius * math.cos(angle), star[1] + radius * math.sin(angle)), size, color)
         return image
 
-    clip = Clip("demo_vme_003", 96, 2, SIZE, render, cues(
-        (1.0, 10.0, "Here is a small star with three planets going around it."),
-        (12.0, 24.0, "Each planet stays on its own circular path."),
-        (30.0, 44.0, "Planets closer to the star complete their orbits faster."),
-        (50.0, 64.0, "Watch how long the slowest one takes to go all the way round."),
-        (70.0, 86.0, "That's one full year for the outermost planet."),
-    ))
+    clip = Clip("demo_vme_003", 96, 2, SIZE, render, script("""
+        1.0   10.0   Here is a small star with three planets going around it.
+        12.0  24.0   Each planet stays on its own circular path.
+        30.0  44.0   Planets closer to the star complete their orbits faster.
+        50.0  64.0   Watch how long the slowest one takes to go all the way round.
+        70.0  86.0   That's one full year for the outermost planet.
+    """))
     return SceneVideo("003", "medium", "Knowledge", "Astronomy", clip, (
         SceneQuestion(1, "Spatial Perception", "Which planet orbits closest to the star?",
                       ("The red planet.", "The blue planet.", "The grey planet.",
@@ -221,16 +221,16 @@ def _cartoon() -> SceneVideo:
             dot(draw, (420, 60), 20, (250, 204, 21))
         return image
 
-    clip = Clip("demo_vme_004", 200, 2, SIZE, render, cues(
-        (6.0, 18.0, "This is Pip, a small orange square, fast asleep."),
-        (20.0, 40.0, "Pip wakes up and stretches."),
-        (56.0, 78.0, "Pip walks to the door and tries to open it."),
-        (80.0, 95.0, "But the door is locked."),
-        (106.0, 128.0, "Pip searches the room and finds a key on the floor."),
-        (135.0, 148.0, "Key in hand, Pip heads back to the door."),
-        (156.0, 178.0, "The key turns, the door opens, and Pip steps outside into the sun."),
-        (182.0, 196.0, "The end."),
-    ))
+    clip = Clip("demo_vme_004", 200, 2, SIZE, render, script("""
+        6.0   18.0   This is Pip, a small orange square, fast asleep.
+        20.0  40.0   Pip wakes up and stretches.
+        56.0  78.0   Pip walks to the door and tries to open it.
+        80.0  95.0   But the door is locked.
+        106.0 128.0  Pip searches the room and finds a key on the floor.
+        135.0 148.0  Key in hand, Pip heads back to the door.
+        156.0 178.0  The key turns, the door opens, and Pip steps outside into the sun.
+        182.0 196.0  The end.
+    """))
     return SceneVideo("004", "long", "Film & Television", "Animation", clip, (
         SceneQuestion(1, "Action Reasoning", "What does the square do right after it finds the key?",
                       ("It goes back to sleep.", "It returns to the door, opens it and goes outside.",
