@@ -29,16 +29,22 @@ REASONING_TYPES = ("Problem Focused", "Concept Transfer", "Deep Instructional Co
 MCQ_LETTERS = ("A", "B", "C", "D", "E")
 MBIN_LETTERS = ("A", "B")
 
-# The seven error categories of the paper's error analysis (section 4.2, Fig. 5c).
-ERROR_CATEGORIES = (
-    "Misunderstanding the problem",
-    "Failing to retrieve relevant information",
-    "Misinterpreting visuals",
-    "Incorrect application of concepts",
-    "Wrong strategy or formula",
-    "Forgetting earlier context",
-    "Calculation errors",
-)
+# The seven error categories of the paper's error analysis (section 4.2, Fig. 5c), in its order, each with the
+# definition the judge's error-analysis prompt gives for it (core/judge/prompts.py, errors_prompt).
+ERROR_CATEGORY_DEFINITIONS: Mapping[str, str] = {
+    "Misunderstanding the problem": "misreads what is asked, answers a different question, or misses a condition "
+    "or cue the question depends on",
+    "Failing to retrieve relevant information": "does not find or use a fact that the video, the subtitles or the "
+    "lecture provides and the solution needs",
+    "Misinterpreting visuals": "misreads a diagram, chart, table, handwritten or on-screen value or notation",
+    "Incorrect application of concepts": "uses a valid concept, theorem or definition wrongly, or applies one "
+    "where its conditions do not hold",
+    "Wrong strategy or formula": "chooses an approach or formula that cannot solve the problem, or a wrong formula",
+    "Forgetting earlier context": "loses track of information given or derived earlier (an earlier step, "
+    "condition or part of the explanation)",
+    "Calculation errors": "makes an arithmetic or algebraic slip while the approach itself is sound",
+}
+ERROR_CATEGORIES = tuple(ERROR_CATEGORY_DEFINITIONS)
 
 _PAIR_SUFFIX = re.compile(r"^(.+)_(\d+)$")
 _DURATION_FIELDS = ("length", "duration")
@@ -100,6 +106,7 @@ class VideoMathQA(Benchmark):
         extra_fetch=("subtitles/*.srt",),
     )
     error_categories = ERROR_CATEGORIES
+    error_category_definitions = ERROR_CATEGORY_DEFINITIONS
     # "default": the post prompts of the lmms-eval task yamls; "best_answer": the functions' own fallback.
     prompt_styles = ("default", "best_answer")
     supports_cot = True

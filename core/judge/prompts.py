@@ -18,23 +18,6 @@ from collections.abc import Mapping, Sequence
 
 VERSIONS = {"extract": "extract-v1", "steps": "steps-v1", "errors": "errors-v1", "equiv": "equiv-v1"}
 
-# Judge-facing definitions of the paper's seven error categories (Fig. 5c), keyed by the benchmark's own names.
-# A benchmark may supply its own through an `error_category_definitions` mapping; categories without a
-# definition are listed by name only.
-CATEGORY_DEFINITIONS: dict[str, str] = {
-    "Misunderstanding the problem": "misreads what is asked, answers a different question, or misses a condition "
-    "or cue the question depends on",
-    "Failing to retrieve relevant information": "does not find or use a fact that the video, the subtitles or the "
-    "lecture provides and the solution needs",
-    "Misinterpreting visuals": "misreads a diagram, chart, table, handwritten or on-screen value or notation",
-    "Incorrect application of concepts": "uses a valid concept, theorem or definition wrongly, or applies one "
-    "where its conditions do not hold",
-    "Wrong strategy or formula": "chooses an approach or formula that cannot solve the problem, or a wrong formula",
-    "Forgetting earlier context": "loses track of information given or derived earlier (an earlier step, "
-    "condition or part of the explanation)",
-    "Calculation errors": "makes an arithmetic or algebraic slip while the approach itself is sound",
-}
-
 
 def _nonce(response: str) -> str:
     return hashlib.sha256(response.encode("utf-8", "replace")).hexdigest()[:12]

@@ -229,7 +229,9 @@ def categories_of(bench: Benchmark) -> tuple[str, ...]:
 
 
 def definitions_of(bench: Benchmark) -> Mapping[str, str]:
-    return getattr(bench, "error_category_definitions", None) or prompts.CATEGORY_DEFINITIONS
+    """The benchmark's definitions of its error categories (a benchmark fact); without any, the prompt lists
+    the category names alone."""
+    return getattr(bench, "error_category_definitions", None) or {}
 
 
 def _category_entry(entry: Any, name: str, categories: tuple[str, ...]) -> dict[str, str]:
