@@ -1,12 +1,27 @@
 """Time scoring of generated Video-MME result files: in process (split into read / extract / aggregate), as a
 whole `mathreel score --json` process, and (optionally) the official Video-MME script on the same 2,700 answers.
 
-    .venv/bin/python bench/bench_score.py [--official /tmp/eval_your_results.py] [--repeats 5]
+    .venv/bin/python bench/bench_score.py [--repeats 5] [--no-large] [--official /tmp/eval_your_results.py]
 
-Two 270,000-answer files: "pooled" repeats the 2,700 responses 100 times (scoring reads each identical
-(response, options) pair once, so this measures the memo), "distinct" words every answer differently (a first
-line with its own clip time), so every answer goes through the extractors: the honest figure for a file of
-distinct responses. Wall times depend on the machine's load: the script prints `os.getloadavg()` first.
+Targets (issue "Shared core scorer"): scoring 2,700 answers in process < 50 ms, 270,000 < 3 s, the whole
+`mathreel score --json` process on 2,700 answers < 1 s. "Scoring" is `core.scoring.score(result)` on a file
+already read; reading is timed on its own line.
+
+Two kinds of file, each with 2,700 and 270,000 answers:
+
+- "realistic mix": how models answer Video-MME's "answer with the option's letter" prompt (MIX below, in
+  percent): mostly a letter in some dress ("B", "B.", "(B)", "B. <option text>", "The answer is B.",
+  "Answer: B", "The best answer is: B"), some one-sentence answers and short reasoning ending in an answer
+  phrase, a few that cannot be read (refusals, hedges, no letter);
+- "worst case": every answer a distinct reasoning response of 3-6 sentences, so every one takes the full
+  statement scan.
+
+Every answer is to its own question (270,000 answers = 90,000 videos x 3 questions) with its own option texts,
+and the longer answers quote those texts or a clip time of their own, so no memo of (response, options) pairs
+can hide the cost: every answer goes through the extractors. "extract" is the robust extractor plus the
+official Video-MME one (run on every answer to count their disagreements); "aggregate" is everything else in
+`score` (rows, grouping, tables, intervals), timed with the extractor call replaced by a constant reading.
+Wall times depend on the machine's load: the script prints `os.getloadavg()` first and last.
 
 The official script (eval_your_results.py from the Video-MME README's link) is not part of MathReel: save it
 yourself and pass its path. Files are written to a temporary directory and removed afterwards.
@@ -24,74 +39,120 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from core.benchmarks.videomme import DOMAINS, DURATIONS, SUB_CATEGORIES, TASK_TYPES
 
 LETTERS = "ABCD"
-STYLES = (
-    "{letter}",
-    "{letter}. {text}",
-    "The best answer is {letter}.",
-    "Answer: {letter}",
-    "Based on the video, the person first {text_lower} and then leaves. Therefore the answer is ({letter}).",
-    "I cannot determine the answer from the video.",
+
+# Percent of answers per style. {L}: the chosen letter; {T}: that option's text; {t}: the same in lower case;
+# {time}: a clip time of the answer's own; {X}: another letter.
+MIX: tuple[tuple[float, str], ...] = (
+    (30, "{L}"),
+    (10, "{L}."),
+    (3, "({L})"),
+    (2, "{L}\n"),
+    (15, "{L}. {T}"),
+    (2, "({L}) {T}"),
+    (6, "The answer is {L}."),
+    (4, "Answer: {L}"),
+    (4, "The best answer is: {L}"),
+    (3, "The best answer is {L}."),
+    (2, "**{L}**"),
+    (4, "The answer is {L}. {T}."),
+    (5, "Based on the video, {t}. Therefore, the answer is {L}."),
+    (3, "{L}. {T}. This is shown at {time} in the video."),
+    (4, "The video shows that {t} at {time}.\nThe other options do not match what happens.\n"
+        "Therefore, the final answer is ({L})."),
+    (1, "I'm sorry, but I cannot determine this from the frames provided (checked up to {time})."),
+    (1, "It is either {L} or {X}; the frames around {time} are unclear."),
+    (1, "The frames up to {time} do not show enough to decide."),
 )
-
-
-# A first line naming a clip time unique to the answer, then the response itself (so the answer is read as before).
-LEADS = (
-    "Watched up to {time}.\n",
-    "The key moment is at {time}.\n",
-    "Frames checked until {time}.\n",
-    "Relevant scene: {time}.\n",
-    "Seen at {time} in the clip.\n",
+# Reasoning sentences for the worst case: 3-6 of them, then a conclusion (or, for 5%, none).
+SENTENCES = (
+    "The video opens at {time} with a wide shot of the scene.",
+    "Looking closely at the frames, {t}.",
+    "The narrator mentions several details that help narrow down the choices.",
+    "Option {X} does not match what happens later in the clip.",
+    "There is a caption on screen around {time} that gives a hint.",
+    "The people in the video react to what they see, which supports this reading.",
+    "Comparing the options with the frames, only one fits every detail.",
 )
+CONCLUSIONS = (
+    "Therefore, the answer is {L}.",
+    "So the correct option is ({L}).",
+    "The best answer is {L}.",
+    "Hence I choose {L}.",
+    "Final answer: {L}",
+)
+SUBJECTS = ("The man", "A woman", "The child", "Two players", "The chef", "The crowd", "A dog", "The host",
+            "The narrator", "An old couple", "The team", "The driver")
+VERBS = ("opens", "carries", "paints", "throws", "cooks", "repairs", "points at", "reads", "hides", "sells",
+         "climbs", "cleans")
+OBJECTS = ("a red box", "the bicycle", "an old map", "the white door", "a small boat", "the cake", "a guitar",
+           "the blue car", "a wooden chair", "the window", "a basket of apples", "the trophy")
 
 
-def generate_videos(n_videos: int, seed: int, runs: int = 1, distinct: bool = False) -> list[dict]:
-    """Video-MME template records: videos (split evenly over durations) with 3 questions each.
-
-    With runs > 1 the same questions are answered again by further runs (a pooled file: Video-MME has only
-    2,700 questions, so a 270,000-answer file is 100 runs of them); ids get a run prefix to stay unique.
-    `distinct=True` gives every answer its own wording (a first line naming a clip time unique to the answer).
-    """
-    rng = random.Random(seed)
-    base = []
-    for v in range(n_videos):
-        questions = [{"question_id": f"{v:06d}-{k}", "task_type": rng.choice(TASK_TYPES),
-                      "question": f"Question {k} about video {v}?", "answer": rng.choice(LETTERS),
-                      "options": [f"{c}. option {c.lower()} number {rng.randint(1, 99)}" for c in LETTERS]}
-                     for k in range(1, 4)]
-        base.append({"video_id": f"{v:06d}", "duration": DURATIONS[v % 3], "domain": rng.choice(DOMAINS),
-                     "sub_category": rng.choice(SUB_CATEGORIES), "questions": questions})
-    videos = []
-    answer_number = 0
-    for run in range(runs):
-        prefix = f"r{run}-" if runs > 1 else ""
-        for video in base:
-            answered = []
-            for q in video["questions"]:
-                response = _response(rng, q)
-                if distinct:
-                    response = _lead(rng, answer_number) + response
-                answer_number += 1
-                answered.append(dict(q, question_id=prefix + q["question_id"], response=response))
-            videos.append({**video, "video_id": prefix + video["video_id"], "questions": answered})
-    return videos
+# Video-MME's sub-categories belong to one domain each, in this order: 9 Knowledge, 4 Film & Television,
+# 5 Sports Competition, 5 Artistic Performance, 6 Life Record, 1 Multilingual.
+_DOMAIN_SIZES = (9, 4, 5, 5, 6, 1)
+DOMAIN_OF = {sub: domain for domain, start, size in zip(DOMAINS, (0, 9, 13, 18, 23, 29), _DOMAIN_SIZES, strict=True)
+             for sub in SUB_CATEGORIES[start : start + size]}
 
 
-def _lead(rng: random.Random, number: int) -> str:
-    """A first line whose clip time (h:mm:ss from the answer's number) makes the response unique."""
+def _option(rng: random.Random) -> str:
+    """An option text like Video-MME's, with a count that makes it (almost always) unique to its question."""
+    return f"{rng.choice(SUBJECTS)} {rng.choice(VERBS)} {rng.choice(OBJECTS)} {rng.randint(2, 999)} times"
+
+
+def _clip_time(number: int) -> str:
     hours, rest = divmod(number, 3600)
-    return rng.choice(LEADS).format(time=f"{hours}:{rest // 60:02d}:{rest % 60:02d}")
+    return f"{hours}:{rest // 60:02d}:{rest % 60:02d}"
 
 
-def _response(rng: random.Random, question: dict) -> str:
-    """A response in one of several realistic styles, right about 60% of the time."""
-    pick = question["answer"] if rng.random() < 0.6 else rng.choice(LETTERS)
-    text = question["options"][LETTERS.index(pick)][3:]
-    return rng.choice(STYLES).format(letter=pick, text=text, text_lower=text.lower())
+def _fill(template: str, letter: str, other: str, text: str, number: int) -> str:
+    return template.format(L=letter, X=other, T=text, t=text[0].lower() + text[1:], time=_clip_time(number))
+
+
+def mixed_response(rng: random.Random, letter: str, other: str, text: str, number: int) -> str:
+    """One answer in a style drawn from MIX."""
+    template = rng.choices([t for _, t in MIX], weights=[w for w, _ in MIX])[0]
+    return _fill(template, letter, other, text, number)
+
+
+def reasoning_response(rng: random.Random, letter: str, other: str, text: str, number: int) -> str:
+    """A distinct multi-sentence response (the worst case): 3-6 reasoning sentences and, mostly, a conclusion."""
+    sentences = rng.sample(SENTENCES, rng.randint(3, 6))
+    if rng.random() < 0.95:
+        sentences.append(rng.choice(CONCLUSIONS))
+    return " ".join(_fill(s, letter, other, text, number) for s in sentences)
+
+
+Responder = Callable[[random.Random, str, str, str, int], str]
+
+
+def generate_videos(n_videos: int, seed: int, respond: Responder) -> list[dict]:
+    """Video-MME template records: videos (split evenly over durations) with 3 questions each, one answer each,
+    right about 60% of the time."""
+    rng = random.Random(seed)
+    videos = []
+    for v in range(n_videos):
+        questions = []
+        for k in range(1, 4):
+            texts = [_option(rng) for _ in LETTERS]
+            gold = rng.choice(LETTERS)
+            pick = gold if rng.random() < 0.6 else rng.choice(LETTERS)
+            other = rng.choice([c for c in LETTERS if c != pick])
+            response = respond(rng, pick, other, texts[LETTERS.index(pick)], 3 * v + k)
+            questions.append({"question_id": f"{v:06d}-{k}", "task_type": rng.choice(TASK_TYPES),
+                              "question": f"Question {k} about video {v}?", "answer": gold,
+                              "options": [f"{c}. {t}" for c, t in zip(LETTERS, texts, strict=True)],
+                              "response": response})
+        sub_category = rng.choice(SUB_CATEGORIES)
+        videos.append({"video_id": f"{v:06d}", "duration": DURATIONS[v % 3], "domain": DOMAIN_OF[sub_category],
+                       "sub_category": sub_category, "questions": questions})
+    return videos
 
 
 def write_jsonl(videos: list[dict], path: Path) -> Path:
@@ -105,7 +166,7 @@ def write_jsonl(videos: list[dict], path: Path) -> Path:
     return path
 
 
-def best_of(repeats: int, action) -> tuple[float, object]:
+def best_of(repeats: int, action: Callable[[], object]) -> tuple[float, object]:
     """Fastest wall time of `repeats` calls (seconds) and the last result."""
     times, result = [], None
     for _ in range(repeats):
@@ -118,8 +179,8 @@ def best_of(repeats: int, action) -> tuple[float, object]:
 def in_process(path: Path, repeats: int) -> dict[str, float]:
     """Best-of-`repeats` times: read, score, and score's split into extraction and aggregation.
 
-    Aggregation (per-row bookkeeping, grouping, tables, intervals) is timed by scoring with the extractor call
-    replaced by a constant reading; extraction is the rest of the score time.
+    Aggregation is timed by scoring with the extractor call (`scorer._read_choice`) replaced by a constant
+    reading; extraction is the rest of the score time.
     """
     from core.results import read_results
     from core.scoring import score, scorer
@@ -136,7 +197,8 @@ def in_process(path: Path, repeats: int) -> dict[str, float]:
     distinct = len({(p.response, p.question.options) for p in result.predictions})
     return {"answers": len(result.predictions), "distinct": distinct, "read_s": read_time, "score_s": score_time,
             "aggregate_s": aggregate_time, "extract_s": max(score_time - aggregate_time, 0.0),
-            "accuracy": report.overall.accuracy}
+            "accuracy": report.overall.accuracy, "unparsed": len(report.unparsed),
+            "disagreements": len(report.disagreements)}
 
 
 def process_time(args: list[str], repeats: int) -> tuple[float, str]:
@@ -150,38 +212,45 @@ def process_time(args: list[str], repeats: int) -> tuple[float, str]:
     return statistics.median(times), out
 
 
+def load() -> str:
+    return ", ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--official", type=Path, help="path to the official eval_your_results.py")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--no-large", action="store_true", help="skip the 270,000-answer files")
     args = parser.parse_args()
     mathreel = str(Path(sys.executable).with_name("mathreel"))
-    load = ", ".join(f"{x:.2f}" for x in os.getloadavg())
-    print(f"load average (1, 5, 15 min): {load} on {os.cpu_count()} cores")
+    print(f"load average (1, 5, 15 min): {load()} on {os.cpu_count()} cores")
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
-        small_videos = generate_videos(900, seed=1, distinct=True)
-        small = write_jsonl(small_videos, tmp / "videomme_2700.jsonl")
-        pooled = write_jsonl(generate_videos(900, seed=2, runs=100), tmp / "videomme_270000_pooled.jsonl")
-        distinct = write_jsonl(generate_videos(900, seed=2, runs=100, distinct=True),
-                               tmp / "videomme_270000_distinct.jsonl")
+        small_videos = generate_videos(900, 1, mixed_response)
+        worst_videos = generate_videos(900, 2, reasoning_response)
+        files = [("2,700 realistic mix", write_jsonl(small_videos, tmp / "mix_2700.jsonl"), args.repeats),
+                 ("2,700 worst case", write_jsonl(worst_videos, tmp / "worst_2700.jsonl"), args.repeats)]
+        if not args.no_large:
+            files += [("270,000 realistic mix", write_jsonl(generate_videos(90_000, 3, mixed_response),
+                                                            tmp / "mix_270000.jsonl"), 2),
+                      ("270,000 worst case", write_jsonl(generate_videos(90_000, 4, reasoning_response),
+                                                         tmp / "worst_270000.jsonl"), 1)]
         template = tmp / "videomme_2700_template.json"
         template.write_text(json.dumps(small_videos), encoding="utf-8")
 
-        for label, path, repeats in (("2,700", small, args.repeats), ("270,000 pooled", pooled, 2),
-                                     ("270,000 distinct", distinct, 1)):
+        for label, path, repeats in files:
             f = in_process(path, repeats)
             ms = {key: f"{value * 1000:.0f} ms" for key, value in f.items() if key.endswith("_s")}
-            total = (f["read_s"] + f["score_s"]) * 1000
-            print(f"in process, {label} answers ({f['distinct']:,} distinct responses): read {ms['read_s']} + score "
-                  f"{ms['score_s']} (extract {ms['extract_s']}, aggregate {ms['aggregate_s']}) = {total:.0f} ms "
-                  f"(best of {repeats}), accuracy {f['accuracy']:.2f}%")
-        for label, path, repeats in (("2,700", small, args.repeats), ("270,000 pooled", pooled, 1),
-                                     ("270,000 distinct", distinct, 1)):
+            print(f"in process, {label} ({f['distinct']:,} distinct (response, options)): read {ms['read_s']}; score "
+                  f"{ms['score_s']} = extract {ms['extract_s']} + aggregate {ms['aggregate_s']}; read + score "
+                  f"{(f['read_s'] + f['score_s']) * 1000:.0f} ms (best of {repeats}); accuracy {f['accuracy']:.2f}%, "
+                  f"{f['unparsed']:,} unparsed, {f['disagreements']:,} robust-vs-official disagreements")
+        for label, path, repeats in files[:3]:
             seconds, _ = process_time([mathreel, "score", str(path), "--json"], repeats)
-            print(f"mathreel score --json, {label} answers: {seconds:.3f} s whole process (median of {repeats})")
-        seconds, _ = process_time([mathreel, "score", str(small), "--json", "--rows"], args.repeats)
-        print(f"mathreel score --json --rows, 2,700 answers: {seconds:.3f} s whole process (median of {args.repeats})")
+            print(f"mathreel score --json, {label}: {seconds:.3f} s whole process (median of {repeats})")
+        seconds, _ = process_time([mathreel, "score", str(files[0][1]), "--json", "--rows"], args.repeats)
+        print(f"mathreel score --json --rows, 2,700 realistic mix: {seconds:.3f} s whole process "
+              f"(median of {args.repeats})")
 
         ours_s, ours = process_time([mathreel, "score", str(template), "--json", "--extractor", "official"],
                                     args.repeats)
@@ -195,6 +264,7 @@ def main() -> None:
                  "--return_task_types_accuracy"], args.repeats)
             overall = re.findall(r"Overall:\s*([\d.]+)%", printed)[-1]
             print(f"official eval_your_results.py on the same 2,700 template: {official_s:.3f} s, overall {overall}%")
+    print(f"load average at the end: {load()}")
 
 
 if __name__ == "__main__":

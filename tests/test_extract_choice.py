@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
+import re
 from pathlib import Path
 
 import pytest
 
-from core.extract import extract_choice, extract_choice_lmms, extract_choice_official
+from core.extract import choice, extract_choice, extract_choice_lmms, extract_choice_official
+from core.extract.choice import OptionMatcher, extract_choice_full, option_matcher
 
 CORPUS = Path(__file__).parent / "data" / "extraction_corpus.jsonl"
 
@@ -139,3 +142,115 @@ def test_lmms_matches_seed_examples_and_quirks(response: str, expected: str) -> 
 def test_long_runs_of_blanks_or_tags_end_unparsed(response: str) -> None:
     """These once made the phrase patterns backtrack for minutes; now they end at once, unparsed."""
     assert extract_choice(response).answer is None
+
+
+# -- the short-form fast path, the keyword gate, the candidate scan and the option matcher ---------------------
+
+
+def test_markdown_only_response_is_unparsed_not_a_crash() -> None:
+    """Markdown with nothing else used to leave no line to read (an IndexError while scoring a whole file)."""
+    for response in ("**", "```", "#", "__", "<think>x</think>**"):
+        result = extract_choice(response)
+        assert result.answer is None and result.explanation.startswith("empty response")
+
+
+def _short_responses(count: int, seed: int) -> list[tuple[str, tuple[str, ...], dict[str, str] | None]]:
+    """Responses in the shapes the fast path recognises and in near misses it must leave to the full reading."""
+    rng = random.Random(seed)
+    texts = ("Walking", "The man walks his dog", "it is raining", "So what", "A box of apples", "60°", "12 cm",
+             "Nobody answers", "He picks the right one", "either way", "Both of them", "a red car 42 times",
+             "I think so", "x = 3", "The answer is here", "plain words only", "(see above)", "B")
+    shapes = ("{L}", "{L}.", "({L})", "{L}. {T}", "({L}) {T}", "[{L}] {T}", "{L}: {T}", "{L}) {T}", " {L}. {T} \n",
+              "\n{l}. {T}", "{L}.{T}", "The answer is {L}.", "The answer is {L}", "the answer is ({L})",
+              "THE BEST ANSWER IS: {L}", "The best answer is {L} .", "Answer: {L}", "The answer: {L}",
+              "The correct answer is {L}.", "Final answer: {L}", "The right answer is ({L}", "The answer is {l}.",
+              "The answer is {L}. {T}", "The answer is {L}, {X}", "The answer is not {L}.", "My answer is {L}",
+              "The answer is\n{L}", "The answer is {L}\r", "{L}. {T}\n{X}. {T}", "{L}. {T} **", "{L}. {T} <think>",
+              "{L}. {T}\u00a0", "The answer isn't {L}", "The answer is {L} or {X}.", "\t{L}. {T}\t")
+    cases = []
+    for _ in range(count):
+        letters = rng.choice((("A", "B", "C", "D"), ("A", "B", "C", "D", "E"), ("A", "B")))
+        picks = rng.sample(texts, len(letters))
+        options = dict(zip(letters, picks, strict=True)) if rng.random() < 0.7 else None
+        letter = rng.choice("ABCDEIa")
+        response = rng.choice(shapes).format(L=letter, l=letter.lower(), X=rng.choice("ABCD"), T=rng.choice(texts))
+        cases.append((response, letters, options))
+    return cases
+
+
+def test_fast_path_gives_the_full_reading_on_every_corpus_row() -> None:
+    for row in ROWS:
+        args = (row["response"], tuple(row["letters"]), row.get("options"))
+        assert extract_choice(*args) == extract_choice_full(*args), row["response"]
+
+
+def test_fast_path_gives_the_full_reading_on_generated_short_responses() -> None:
+    cases = _short_responses(4000, seed=11)
+    shortcut = 0
+    for response, letters, options in cases:
+        assert extract_choice(response, letters, options) == extract_choice_full(response, letters, options), response
+        short = choice._FAST.fullmatch(response.strip(" \t\n"))
+        shortcut += short is not None and choice._short_form(short, letters) is not None
+    assert shortcut > len(cases) // 4  # the shortcut really answered a good share of them
+
+
+def test_keyword_gate_never_skips_a_pattern_that_matches() -> None:
+    """In ASCII text a pattern is skipped when none of its keywords is among the text's words; it must then have
+    no match. (Other text keeps the older substring scan on purpose, see choice._KEYWORDS.)"""
+    texts = [row["response"] for row in ROWS] + [response for response, _, _ in _short_responses(1500, seed=12)]
+    texts += ["itis B", "thatmust be C", "I'd say D", "going with A", "opt for (B)", "Why not? So, B.",
+              "which is C", "it's D", "either A or B", "between C and D", "Option B is correct"]
+    for text in filter(str.isascii, texts):
+        lower = text.lower()
+        present = choice._present_keywords(lower)
+        for pattern, _method, _strict, keywords, _starts in choice._STATEMENT_PATTERNS:
+            if pattern.search(text):
+                assert not present.isdisjoint(keywords), (pattern.pattern[:40], text)
+        if choice._HEDGE.search(text):
+            assert not present.isdisjoint(choice._HEDGE_WORDS), text
+
+
+def test_candidate_scan_finds_exactly_what_finditer_finds() -> None:
+    texts = [row["response"] for row in ROWS] + [response for response, _, _ in _short_responses(1500, seed=13)]
+    texts += ["So so so, it is B. This is C, that is D; which is A.", "answer answer: B answer is C",
+              "The most likely answer is B; my final answer: C. I'd say D, going with A."]
+    scanned = [(pattern, starts) for pattern, _m, _s, _k, starts in choice._STATEMENT_PATTERNS if starts]
+    scanned += [(choice._HEDGE, choice._HEDGE_STARTS), (choice._PHRASE_REST, choice._PHRASE_STARTS)]
+    for text in texts:
+        lower = text.lower()
+        for pattern, starts in scanned:
+            expected = [m.span() for m in pattern.finditer(text)]
+            assert [m.span() for m in choice._scan(pattern, text, lower, starts)] == expected, (pattern.pattern, text)
+
+
+def test_option_matcher_reads_like_the_plain_mapping() -> None:
+    for row in ROWS:
+        if row.get("options"):
+            letters = tuple(row["letters"])
+            plain = extract_choice_full(row["response"], letters, dict(row["options"]))
+            assert extract_choice(row["response"], letters, OptionMatcher(dict(row["options"]))) == plain
+            assert option_matcher(row["options"]) is option_matcher(dict(row["options"]))  # cached by content
+
+
+def _reference_script(response: str, capitals: str) -> str:
+    """The reference `extract_characters_regex` written out plainly (the algorithm, with its phrase list)."""
+    s = response.strip()
+    for phrase in ("The best answer is", "The correct answer is", "The answer is", "The answer",
+                   "The best option isThe correct option is", "Best answer:Best option:"):
+        s = s.replace(phrase, "")
+    if len(s.split()) > 10 and not re.search(f"[{capitals}]", s):
+        return ""
+    matches = re.search(f"[{capitals}]", s)
+    return matches[0] if matches else ""
+
+
+def test_reference_extractors_match_the_script_on_generated_text() -> None:
+    rng = random.Random(14)
+    words = ("The", "best", "answer", "is", "The answer is", "Best answer:", "Best option:", "correct", "option",
+             "the", "B", "C", "E", "a", "d", "Based", "Each", "video", "\n", "x", "The answer", "isThe")
+    texts = [row["response"] for row in ROWS]
+    texts += [" ".join(rng.choice(words) for _ in range(rng.randint(0, 14))) for _ in range(3000)]
+    for text in texts:
+        official, lmms = extract_choice_official(text), extract_choice_lmms(text)
+        assert (official.answer or "") == _reference_script(text, "ABCD"), text
+        assert (lmms.answer or "") == _reference_script(text, "ABCDE"), text

@@ -281,3 +281,56 @@ def test_breakdowns_and_cross_tables_match_a_direct_count_over_the_rows(tmp_path
         rows = [r for r in report.rows if r.dims["duration"] == duration]
         assert {v: (c.n, c.correct) for v, c in cells.items()} == count(rows, "task_type")
     assert set(report.cross) == {"duration x domain", "duration x task_type"}
+
+
+# -- the per-question option reading and the count-based statistics ---------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        ("A. The man walks", "B. A woman sits", "C. It rains", "D. Nobody"),
+        ("(A) 30°", "(B) 60°", "(C) 90°", "(D) 120°"),
+        ("A) x", "B:y", "C：z", " D. w ", "E.\t v"),
+        ("A.", "B. two", "C.   ", "D) "),
+        ("30 degrees", "60 degrees", "90 degrees"),
+        ("A. first", "second", "C. third"),
+        ("A. same", "A. again", "B. other"),
+        ("a. lower", "b. case"),
+        ("AB. two capitals", "B. fine"),
+    ],
+)
+def test_question_options_are_read_as_the_question_reads_them(options):
+    from core.question import Question
+    from core.scoring.scorer import _choices
+
+    question = Question("videomme", "default", "q", "?", "A", options=options)
+    letters, matcher = _choices(question, ("A", "B", "C", "D"))
+    assert letters == tuple(question.option_texts) and set(letters) <= set(question.letters)
+    assert dict(matcher.items()) == question.option_texts
+    assert _choices(Question("videomme", "default", "q", "?", "A"), ("A", "B", "C", "D")) == (("A", "B", "C", "D"),
+                                                                                              None)
+
+
+def test_count_based_standard_errors_equal_the_value_based_ones():
+    from core.scoring.stats import binary_se, clustered_binary_se
+
+    rng = random.Random(3)
+    for _ in range(200):
+        n = rng.randint(0, 60)
+        values = [float(rng.random() < 0.6) for _ in range(n)]
+        clusters = [f"v{rng.randint(0, max(n // 3, 0))}" for _ in range(n)]
+        tallies: dict[str, list[int]] = {}
+        for value, cluster in zip(values, clusters, strict=True):
+            tally = tallies.setdefault(cluster, [0, 0])
+            tally[0] += 1
+            tally[1] += int(value)
+        _same(binary_se(int(sum(values)), n), naive_se(values))
+        _same(clustered_binary_se(list(tallies.values())), clustered_se(values, clusters))
+
+
+def _same(got: float | None, expected: float | None) -> None:
+    if expected is None:
+        assert got is None
+    else:
+        assert got == pytest.approx(expected, abs=1e-9)

@@ -9,12 +9,17 @@ Order of evidence, strongest first:
 
 Capital letters inside words and sentences ("Based", "A man", "the Dog", "I think") are never read, and
 nothing is guessed: when the evidence runs out the result is unparsed with what was seen.
+
+Speed: most answers are short ("B", "B. Walking", "The answer is B."). `extract_choice` first tries one match
+that recognises those shapes and can prove no other rule would fire, and returns what the full reading
+(`extract_choice_full`) gives them, explanation included; everything else takes the full reading.
+tests/test_extract_choice.py checks the two agree.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -142,25 +147,81 @@ def extract_choice(
     """The letter `response` means among `letters`, or unparsed with the reason (never a guess).
 
     `options` maps letter -> option text (without the letter) so a response that gives only the text
-    ("Walking") can be read.
+    ("Walking") can be read; pass an `OptionMatcher` (`option_matcher`) to reuse its word keys across calls.
     """
     if not isinstance(response, str) or not response.strip():
         return unparsed("empty response", "nothing to read")
     bare = _bare(response)
     if bare:
         return _bare_letter(bare.group(1), letters, response)
-    text, think_note = strip_think(response)
-    if not text.strip():
-        return unparsed("no answer after reasoning", think_note)
+    short = _FAST.fullmatch(response.strip(" \t\n"))
+    if short:
+        found = _short_form(short, letters)
+        if found is not None:
+            return found
+    return _full_reading(response, letters, options)
+
+
+def extract_choice_full(
+    response: str | None,
+    letters: Sequence[str] = DEFAULT_LETTERS,
+    options: Mapping[str, str] | None = None,
+) -> Extraction:
+    """`extract_choice` without the short-form shortcut: every rule, in order.
+
+    It gives the same result as `extract_choice` on every input; it exists so tests and benchmarks can check
+    that and measure what the shortcut saves.
+    """
+    if not isinstance(response, str) or not response.strip():
+        return unparsed("empty response", "nothing to read")
+    bare = _bare(response)
+    if bare:
+        return _bare_letter(bare.group(1), letters, response)
+    return _full_reading(response, letters, options)
+
+
+def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, str] | None) -> Extraction:
+    """The statement scan and the fallbacks, for a non-empty response that is not a bare letter."""
+    text, lower, changed = response, response.lower(), False
+    if "think>" in lower:
+        text, think_note = strip_think(response)
+        if not text.strip():
+            return unparsed("no answer after reasoning", think_note)
+        changed = True
     if "*" in text or "`" in text or "_" in text or "#" in text:
         text = _MARKDOWN.sub("", text)
-    bare = _bare(text)
-    if bare:
-        return _bare_letter(bare.group(1), letters, text)
-    statements = _statements(text, letters, options)
+        if not text.strip():
+            return unparsed("empty response", "nothing but markdown")
+        changed = True
+    if changed:
+        lower = text.lower()
+        bare = _bare(text)
+        if bare:
+            return _bare_letter(bare.group(1), letters, text)
+    matcher = option_matcher(options) if options else None
+    statements = _statements(text, lower, letters, matcher)
     if statements:
         return _verdict(statements[-1], len(statements), letters)
-    return _fallback(text, letters, options)
+    return _fallback(text, letters, matcher)
+
+
+def _short_form(short: re.Match[str], letters: Sequence[str]) -> Extraction | None:
+    """What the full reading gives a response `_FAST` matched, or None when it must read it itself.
+
+    An answer phrase ("The best answer is: B") is the response's only statement, so it is read as such. An
+    option line ("B. Walking") is read as the leading letter when no statement rule can fire on it: the full
+    reading finds no statement and then reads the line's shape, which is all `_leading_line` does.
+    """
+    letter = short.group("phrase_letter")
+    if letter is not None:
+        kind = "answer" if letter in letters else "invalid"
+        return _verdict(_Statement(short.start("phrase"), kind, letter, "answer-phrase", short.group("phrase")), 1,
+                        letters)
+    line = short.group("line")
+    lower = line.lower()
+    if "box" in lower or not _ENABLING.keys().isdisjoint(_words(lower)):
+        return None
+    return _leading_line([line.strip()], False, letters)
 
 
 def _bare(text: str) -> re.Match[str] | None:
@@ -184,25 +245,69 @@ def _verdict(last: _Statement, count: int, letters: Sequence[str]) -> Extraction
     return unparsed("letter not allowed", f"{last.letter} is not one of {', '.join(letters)}: {where}", last.method)
 
 
-def _statements(text: str, letters: Sequence[str], options: Mapping[str, str] | None) -> list[_Statement]:
-    """Every explicit answer statement in `text`, sorted by position."""
-    present = set(_KEYWORD_SCAN.findall(text.lower()))
+def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMatcher | None) -> list[_Statement]:
+    """Every explicit answer statement in `text` (`lower` is its lower case), sorted by position."""
+    present = _present_keywords(lower)
     found: list[_Statement] = []
-    for pattern, method, strict, keywords in _STATEMENT_PATTERNS:
+    for pattern, method, strict, keywords, starts in _STATEMENT_PATTERNS:
         if present.isdisjoint(keywords):
             continue  # one scan for all keywords first: a pattern cannot match without one of its words
-        for match in pattern.finditer(text):
+        for match in _scan(pattern, text, lower, starts):
             statement = _classify(match, text, letters, method, strict)
             if statement is not None:
                 found.append(statement)
     if not present.isdisjoint(_HEDGE_WORDS):
-        found.extend(_Statement(m.start(), "hedge", "", "hedge", m.group(0)) for m in _HEDGE.finditer(text))
+        found.extend(_Statement(m.start(), "hedge", "", "hedge", m.group(0))
+                     for m in _scan(_HEDGE, text, lower, _HEDGE_STARTS))
     if "box" in text:
         found.extend(_boxed_statements(text, letters, options))
     if options and not present.isdisjoint(_ANSWER_WORDS):
-        found.extend(_phrase_text_statements(text, found, options))
+        found.extend(_phrase_text_statements(text, lower, found, options))
     found.sort(key=lambda s: s.pos)
     return found
+
+
+def _present_keywords(lower: str) -> set[str]:
+    """The keywords of `lower` (a text in lower case) that let their patterns run."""
+    if lower.isascii():
+        return {_ENABLING[word] for word in _ENABLING.keys() & set(_words(lower))}
+    return set(_KEYWORD_SCAN.findall(lower))
+
+
+def _scan(pattern: re.Pattern[str], text: str, lower: str, starts: tuple[str, ...] | None) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`, trying the pattern only where one of `starts` occurs in ASCII text.
+
+    The regex engine would try every position of the text; a match must start with one of `starts` (in any
+    case), so only those positions, found by `str.find`, can give one. Matches are taken left to right and
+    never overlap, exactly as `finditer` takes them. Other text is scanned by `finditer` itself.
+    """
+    if starts is None or not lower.isascii():
+        yield from pattern.finditer(text)
+        return
+    end = 0
+    for at in _positions(lower, starts):
+        if at >= end:
+            match = pattern.match(text, at)
+            if match:
+                yield match
+                end = match.end()
+
+
+@lru_cache(maxsize=16)
+def _positions(lower: str, words: tuple[str, ...]) -> list[int]:
+    """Where any of `words` occurs in `lower`, in order (kept for the next pattern with the same start words)."""
+    positions = []
+    for word in words:
+        at = lower.find(word)
+        while at >= 0:
+            positions.append(at)
+            at = lower.find(word, at + 1)
+    return sorted(positions)
+
+
+def _words(lower: str) -> list[bytes]:
+    """The words of an ASCII text (runs of letters, digits and "_", the characters `\\b` sees as word)."""
+    return lower.encode("ascii").translate(_WORD_BREAKS).split()
 
 
 def _classify(match: re.Match[str], text: str, letters: Sequence[str], method: str, strict: bool) -> _Statement | None:
@@ -238,34 +343,63 @@ _HEDGE_WORDS = ("either", "between", "both")
 _CHOOSE_WORDS = ("choose", "chose", "select", "pick", "go", "opt", "say")
 _PRONOUN_WORDS = ("it", "this", "that", "which", "so", "thus", "hence", "therefore")
 _CORRECT_WORDS = ("correct", "right", "best", "accurate", "appropriate", "answer")
-# (pattern, method, letter must end its clause, words one of which the pattern needs).
-_STATEMENT_PATTERNS: tuple[tuple[re.Pattern[str], str, bool, tuple[str, ...]], ...] = (
-    (_ANSWER_PHRASE, "answer-phrase", False, _ANSWER_WORDS),
-    (_IS_CORRECT, "answer-phrase", False, _CORRECT_WORDS),
-    (_CHOOSE, "answer-phrase", False, _CHOOSE_WORDS),
-    (_PRONOUN, "answer-phrase", True, _PRONOUN_WORDS),
-    (_CHINESE_ANSWER, "answer-phrase", False, ("答案", "选项")),
-    (_CHINESE_CHOOSE, "answer-phrase", False, ("选",)),
+# The words a match of each pattern starts with (any case), for `_scan`; None: the pattern is scanned as is.
+_PHRASE_STARTS = ("final", "correct", "best", "right", "my", "most", "answer", "option", "choice", "conclusion")
+_CHOOSE_STARTS = ("choose", "chose", "select", "pick", "go", "opt", "would", "'d", "’d")
+_PRONOUN_STARTS = _PRONOUN_WORDS
+_HEDGE_STARTS = _HEDGE_WORDS
+# (pattern, method, letter must end its clause, words one of which the pattern needs, words its matches start with).
+_STATEMENT_PATTERNS: tuple[tuple[re.Pattern[str], str, bool, tuple[str, ...], tuple[str, ...] | None], ...] = (
+    (_ANSWER_PHRASE, "answer-phrase", False, _ANSWER_WORDS, _PHRASE_STARTS),
+    (_IS_CORRECT, "answer-phrase", False, _CORRECT_WORDS, None),
+    (_CHOOSE, "answer-phrase", False, _CHOOSE_WORDS, _CHOOSE_STARTS),
+    (_PRONOUN, "answer-phrase", True, _PRONOUN_WORDS, _PRONOUN_STARTS),
+    (_CHINESE_ANSWER, "answer-phrase", False, ("答案", "选项"), None),
+    (_CHINESE_CHOOSE, "answer-phrase", False, ("选",), None),
 )
-_KEYWORD_SCAN = re.compile(
-    "|".join(
-        sorted(
-            {*_ANSWER_WORDS, *_HEDGE_WORDS, *_CHOOSE_WORDS, *_PRONOUN_WORDS, *_CORRECT_WORDS, "答案", "选项", "选"},
-            key=len,
-            reverse=True,
-        )
+# Which patterns can run is decided before any does: each needs one of its keywords, so a text without them
+# skips it. In ASCII text a pattern's keyword is always a whole word of the text (or, for "go" and the pronouns,
+# the start of "going", "itis", "thatmust", ...), so the text's set of words decides. Other text goes through the
+# substring scan that has always decided it, so Unicode case folding ("ſo" matching "so") reads as it always did.
+_KEYWORDS = tuple(
+    sorted({*_ANSWER_WORDS, *_HEDGE_WORDS, *_CHOOSE_WORDS, *_PRONOUN_WORDS, *_CORRECT_WORDS, "答案", "选项", "选"})
+)
+# Whole words (as bytes: bytes.translate and split are the fastest way to cut ASCII text into words) -> the
+# keyword they stand for.
+_ENABLING = {
+    word.encode(): keyword
+    for word, keyword in (
+        *((word, word) for word in _KEYWORDS if word.isascii()),
+        ("going", "go"),
+        *((pronoun + verb, pronoun) for pronoun in ("it", "this", "that", "which")
+          for verb in ("is", "must", "should", "would")),
     )
+}
+_WORD_BREAKS = bytes(byte if chr(byte).isalnum() or byte == ord("_") else ord(" ") for byte in range(128)) + (
+    b" " * 128
 )
+_KEYWORD_SCAN = re.compile("|".join(sorted(_KEYWORDS, key=len, reverse=True)))
 
 
-def _boxed_statements(text: str, letters: Sequence[str], options: Mapping[str, str] | None) -> list[_Statement]:
+# Short forms read in one match, when the whole response (ASCII, one line, blanks around it aside) is one of:
+# - an option line: "B. Walking", "(B) Walking", "B: Walking", "[B] Walking" (no markdown, "<" or ">");
+# - an answer phrase alone: "[The] [best|correct|final|right] answer is[:] (B)[.]" or "... answer: B".
+_LINE_TEXT = r"[\t !\"$-)+-;=?-^a-~]*"  # printable ASCII without # * < > _ `
+_FAST = re.compile(
+    r"(?:"
+    r"(?P<line>[(\[]?[A-Z][.:)\]][ \t]" + _LINE_TEXT + r")"
+    r"|(?:(?i:the)[ \t]+)?(?P<phrase>(?i:(?:(?:best|correct|final|right)[ \t]+)?answer(?:[ \t]+is(?:[ \t]*:)?|[ \t]*:))"
+    r"[ \t]*\(?(?P<phrase_letter>[A-Z])\)?)[ \t]*\.?"
+    r")"
+)
+def _boxed_statements(text: str, letters: Sequence[str], options: OptionMatcher | None) -> list[_Statement]:
     """`\\boxed{B}`, `\\boxed{\\text{B}}`, `\\boxed{(B) Walking}` and `\\boxed{Walking}` as statements."""
     found = []
     for pos, content in boxed_contents(text):
         inner = _unwrap_latex_text(content)
         letter = _letter_of(inner)
         if letter is None and options:
-            letter = _match_option_text(inner, options)
+            letter = options.match(inner)
         if letter is None:
             continue
         kind = "answer" if letter in letters else "invalid"
@@ -293,15 +427,17 @@ def _letter_of(inner: str) -> str | None:
 _PHRASE_REST = re.compile(r"(?i:" + _ANSWER_NOUN + _JOIN + _ADVERB + r"(?P<neg>not\s+)?)(?P<rest>\S[^\n]*)")
 
 
-def _phrase_text_statements(text: str, found: list[_Statement], options: Mapping[str, str]) -> list[_Statement]:
+def _phrase_text_statements(
+    text: str, lower: str, found: list[_Statement], options: OptionMatcher
+) -> list[_Statement]:
     """Answer phrases whose object is an option's text rather than its letter."""
     taken = {s.pos for s in found}
     result = []
-    for match in _PHRASE_REST.finditer(text):
+    for match in _scan(_PHRASE_REST, text, lower, _PHRASE_STARTS):
         if match.start() in taken or match.group("neg"):
             continue
         rest = _first_sentence(match.group("rest"))
-        letter = _match_option_text(rest, options)
+        letter = options.match(rest)
         if letter is not None:
             result.append(_Statement(match.start(), "answer", letter, "option-text", match.group(0)[:80]))
     return result
@@ -311,7 +447,7 @@ def _first_sentence(text: str) -> str:
     return _SENTENCE_SPLIT.split(text.strip(), maxsplit=1)[0]
 
 
-def _fallback(text: str, letters: Sequence[str], options: Mapping[str, str] | None) -> Extraction:
+def _fallback(text: str, letters: Sequence[str], options: OptionMatcher | None) -> Extraction:
     """No explicit statement: read the response's shape, a lone "(B)", then option text."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     listing = len({m.group(1) for line in lines if (m := _OPTION_LINE.match(line))}) >= 2
@@ -361,9 +497,9 @@ def _line_letter(letter: str, letters: Sequence[str], method: str, line: str) ->
     return unparsed("letter not allowed", f"{letter} is not one of {', '.join(letters)}: {quote(line)!r}", method)
 
 
-def _option_text_fallback(text: str, options: Mapping[str, str]) -> Extraction | None:
+def _option_text_fallback(text: str, options: OptionMatcher) -> Extraction | None:
     """The one option whose text the response gives; if several, the one in an un-negated last sentence."""
-    letter = _match_option_text(text, options)
+    letter = options.match(text)
     if letter is not None:
         return Extraction(letter, "option-text", f"the response gives the text of option {letter}: {options[letter]!r}")
     sentences = [s for s in _SENTENCE_SPLIT.split(text.strip()) if s.strip()]
@@ -372,39 +508,74 @@ def _option_text_fallback(text: str, options: Mapping[str, str]) -> Extraction |
     last = sentences[-1]
     if _NEGATION.search(last):
         return None
-    letter = _match_option_text(last, options)
+    letter = options.match(last)
     if letter is None:
         return None
     detail = f"the last sentence gives option {letter} ({options[letter]!r}): {quote(last)!r}"
     return Extraction(letter, "option-text", detail)
 
 
-def _match_option_text(text: str, options: Mapping[str, str]) -> str | None:
-    """The single option whose words appear in `text` as a run (or, for "60°" options, whose number does)."""
-    tokens = _tokens(text)
-    if not tokens:
-        return None
-    for key in (_full_key, _number_key):
-        hits = set()
-        for letter, option in options.items():
-            wanted = key(option)
-            if wanted and _contains_run(tokens, wanted):
-                hits.add(letter)
-        hits = _drop_contained(hits, options, key)
-        if len(hits) == 1:
-            return hits.pop()
-        if hits:
+class OptionMatcher(Mapping[str, str]):
+    """Letter -> option text, plus each option's word keys, worked out on first use and then kept.
+
+    Scoring makes one per question and passes it to every reading of that question's answers. Short answers
+    never need the texts, so `texts` is not read until a response is read for its option text (scoring passes
+    a mapping that splits the dataset's "A. text" options only then); it must not change afterwards.
+    """
+
+    __slots__ = ("_keys", "_texts")
+
+    def __init__(self, texts: Mapping[str, str]) -> None:
+        self._texts = texts
+        self._keys: tuple[_Keys, _Keys] | None = None
+
+    def __getitem__(self, letter: str) -> str:
+        return self._texts[letter]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+    def match(self, text: str) -> str | None:
+        """The single option whose words appear in `text` as a run (or, for "60°" options, whose number does)."""
+        tokens = _tokens(text)
+        if not tokens:
             return None
-    return None
+        if self._keys is None:
+            keys = {letter: _option_keys(option) for letter, option in self._texts.items()}
+            self._keys = tuple(tuple((letter, pair[i]) for letter, pair in keys.items() if pair[i]) for i in (0, 1))
+        for keys in self._keys:
+            hits = {letter for letter, wanted in keys if _contains_run(tokens, wanted)}
+            if len(hits) > 1:
+                hits = _drop_contained(hits, dict(keys))
+            if len(hits) == 1:
+                return hits.pop()
+            if hits:
+                return None
+        return None
 
 
-def _drop_contained(hits: set[str], options: Mapping[str, str], key) -> set[str]:
+_Keys = tuple[tuple[str, tuple[str, ...]], ...]  # (letter, key) for the options whose key is not empty
+
+
+def _drop_contained(hits: set[str], keys: Mapping[str, tuple[str, ...]]) -> set[str]:
     """When "walking" and "walking fast" both match, the shorter one is only part of the longer."""
-    if len(hits) < 2:
-        return hits
-    keys = {letter: key(options[letter]) for letter in hits}
     return {a for a in hits if not any(b != a and len(keys[b]) > len(keys[a]) and _contains_run(keys[b], keys[a])
                                        for b in hits)}
+
+
+def option_matcher(options: Mapping[str, str]) -> OptionMatcher:
+    """The `OptionMatcher` for `options` (itself when it already is one; equal texts share one, cached)."""
+    if isinstance(options, OptionMatcher):
+        return options
+    return _cached_matcher(tuple(options.items()))
+
+
+@lru_cache(maxsize=1024)
+def _cached_matcher(items: tuple[tuple[str, str], ...]) -> OptionMatcher:
+    return OptionMatcher(dict(items))  # a copy: the caller's mapping may change
 
 
 def _tokens(text: str) -> tuple[str, ...]:
@@ -412,24 +583,32 @@ def _tokens(text: str) -> tuple[str, ...]:
 
 
 @lru_cache(maxsize=4096)
-def _full_key(option: str) -> tuple[str, ...]:
-    return tuple(t if t != "degree" else "degrees" for t in _tokens(option))
-
-
-@lru_cache(maxsize=4096)
-def _number_key(option: str) -> tuple[str, ...]:
-    """For an option that is one number with units ("60°", "12 cm"), just the number."""
+def _option_keys(option: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """An option's word run ("degree" read as "degrees") and, for one number with units ("60°", "12 cm"), the
+    number alone (else empty)."""
     tokens = _tokens(option)
+    full = tuple("degrees" if t == "degree" else t for t in tokens) if "degree" in tokens else tokens
     numbers = [t for t in tokens if t[0].isdigit()]
-    if len(numbers) == 1 and all(t in _UNIT_WORDS for t in tokens if not t[0].isdigit()):
-        return (numbers[0],)
-    return ()
+    if len(numbers) == 1 and _UNIT_WORDS.issuperset(t for t in tokens if not t[0].isdigit()):
+        return full, (numbers[0],)
+    return full, ()
 
 
 def _contains_run(tokens: tuple[str, ...], run: tuple[str, ...]) -> bool:
-    n = len(run)
+    """Whether `run` occurs in `tokens` as consecutive items (found with the C-level `in` and `index`)."""
     first = run[0]
-    return any(tokens[i] == first and tokens[i : i + n] == run for i in range(len(tokens) - n + 1))
+    if len(run) == 1:
+        return first in tokens
+    n = len(run)
+    start = 0
+    try:
+        while True:
+            start = tokens.index(first, start)
+            if tokens[start : start + n] == run:
+                return True
+            start += 1
+    except ValueError:
+        return False
 
 
 def _why_unparsed(text: str, letters: Sequence[str]) -> Extraction:

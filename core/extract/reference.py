@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from core.extract.types import Extraction, unparsed
 
@@ -24,34 +25,51 @@ _OFFICIAL_PHRASES = (
 )
 _LMMS_PHRASES = _OFFICIAL_PHRASES  # lmms-eval's VideoMathQA list is the same six strings
 
-_OFFICIAL_CLASS = re.compile(r"[ABCD]")
-_LMMS_CLASS = re.compile(r"[ABCDE]")
+
+@dataclass(frozen=True)
+class _Rule:
+    """One reference script's constants: its phrase list, its capital-letter class and that class's label."""
+
+    name: str
+    phrases: tuple[str, ...]
+    letter_class: re.Pattern[str]
+    label: str  # "A-D"
+    heads: tuple[str, ...]  # the first words of the phrases: a text without any of them has nothing to delete
 
 
-def _reference(
-    response: str | None, phrases: tuple[str, ...], letter_class: re.Pattern[str], letters: Sequence[str], name: str
-) -> Extraction:
-    """The shared algorithm: strip, delete phrases, the >10-words rule, then the first capital of the class."""
+def _rule(name: str, phrases: tuple[str, ...], letters: str) -> _Rule:
+    heads = tuple(sorted({phrase.split(" ", 1)[0] for phrase in phrases}))
+    return _Rule(name, phrases, re.compile(f"[{letters}]"), f"{letters[0]}-{letters[-1]}", heads)
+
+
+_OFFICIAL = _rule("official", _OFFICIAL_PHRASES, "ABCD")
+_LMMS = _rule("lmms", _LMMS_PHRASES, "ABCDE")
+
+
+def _reference(response: str | None, rule: _Rule, letters: Sequence[str]) -> Extraction:
+    """The shared algorithm: strip, delete phrases, the >10-words rule, then the first capital of the class.
+
+    Deleting is skipped when no phrase's first word occurs (nothing could be deleted then), and the words are
+    counted only when no capital was found (the only case where the count matters): same result, less work.
+    """
     if not isinstance(response, str):
-        return unparsed("empty response", "no text to read", method=name)
+        return unparsed("empty response", "no text to read", method=rule.name)
     text = response.strip()
-    for phrase in phrases:
-        text = text.replace(phrase, "")
-    found = letter_class.search(text)
-    if len(text.split()) > 10 and found is None:
-        return unparsed("no letter found", "more than 10 words and no capital " + _class_label(letter_class), name)
+    for head in rule.heads:
+        if head in text:
+            for phrase in rule.phrases:
+                text = text.replace(phrase, "")
+            break
+    found = rule.letter_class.search(text)
     if found is None:
-        return unparsed("no letter found", "no capital " + _class_label(letter_class), name)
+        if len(text.split()) > 10:
+            return unparsed("no letter found", f"more than 10 words and no capital {rule.label}", rule.name)
+        return unparsed("no letter found", f"no capital {rule.label}", rule.name)
     letter = found.group(0)
-    where = f"first capital {_class_label(letter_class)} at character {found.start()} of the text after phrase deletion"
+    where = f"first capital {rule.label} at character {found.start()} of the text after phrase deletion"
     if letter not in letters:
         where += f"; {letter} is not among {', '.join(letters)}, so the reference counts it wrong"
-    return Extraction(letter, name, where)
-
-
-def _class_label(pattern: re.Pattern[str]) -> str:
-    chars = pattern.pattern.strip("[]")
-    return f"{chars[0]}-{chars[-1]}"
+    return Extraction(letter, rule.name, where)
 
 
 def extract_choice_official(response: str, letters: Sequence[str] = ("A", "B", "C", "D")) -> Extraction:
@@ -61,9 +79,9 @@ def extract_choice_official(response: str, letters: Sequence[str] = ("A", "B", "
     because the official script compares it with the gold letter and counts it wrong. Unparsed here is the
     script's empty string; dropping those from the denominator is scoring's "answered" policy.
     """
-    return _reference(response, _OFFICIAL_PHRASES, _OFFICIAL_CLASS, letters, "official")
+    return _reference(response, _OFFICIAL, letters)
 
 
 def extract_choice_lmms(response: str, letters: Sequence[str] = ("A", "B", "C", "D", "E")) -> Extraction:
     """lmms-eval's VideoMathQA `extract_characters_regex`: the same algorithm over capitals A-E."""
-    return _reference(response, _LMMS_PHRASES, _LMMS_CLASS, letters, "lmms")
+    return _reference(response, _LMMS, letters)

@@ -7,18 +7,20 @@ a few seconds and the CLI must not import numpy.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass
+from itertools import chain
 
 from core.benchmarks import Benchmark, get_benchmark
 from core.errors import MathReelError
 from core.extract import extract_choice
+from core.extract.choice import OptionMatcher
 from core.extract.types import Extraction
-from core.question import Question
+from core.question import Question, split_option
 from core.results.bulk import gc_paused
 from core.results.model import ResultFile
 from core.scoring.report import DENOMINATORS, Cell, Overall, Report, ScoredRow
-from core.scoring.stats import clustered_se, naive_se, wilson_interval
+from core.scoring.stats import binary_se, clustered_binary_se, wilson_interval
 
 EXTRACTORS = ("robust", "official")
 _SHOWN = 10
@@ -135,7 +137,7 @@ def _score_rows(
     # Extractors are pure functions of (response, letters, options): the same answer to the same question
     # (repeated runs, pooled files, one-letter replies) is read once.
     memo: dict[tuple[str, tuple[str, ...]], tuple[Extraction, Extraction | None]] = {}
-    option_memo: dict[tuple[str, ...], tuple[tuple[str, ...], dict[str, str] | None]] = {}
+    option_memo: dict[tuple[str, ...], tuple[tuple[str, ...], OptionMatcher | None]] = {}
     for prediction in result.predictions:
         question = prediction.question
         response = prediction.response
@@ -174,17 +176,69 @@ def _score_rows(
     return rows, disagreements
 
 
-def _choices(question: Question, default_letters: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, str] | None]:
-    """The letters a question allows and its option texts (the benchmark's letters when it lists no options)."""
+def _choices(question: Question, default_letters: tuple[str, ...]) -> tuple[tuple[str, ...], OptionMatcher | None]:
+    """The letters a question allows and its option texts (the benchmark's letters when it lists no options).
+
+    Scoring asks this once per distinct options tuple. Only the letters are read here; the texts are split off
+    when a response is first read for its option text, which short answers never are.
+    """
     if not question.options:
         return default_letters, None
-    texts = question.option_texts
-    return tuple(texts), texts
+    letters = option_letters(question.options)
+    return tuple(dict.fromkeys(letters)), OptionMatcher(_OptionTexts(question.options, letters))
+
+
+def option_letters(options: tuple[str, ...]) -> list[str]:
+    """The letter of each option as `Question.letters` reads them (A, B, ... by position unless every option
+    names its own), with the usual "A. text" spelling read without a regex: a large file has a million options.
+    """
+    letters = [
+        option[0] if len(option) >= 2 and "A" <= option[0] <= "Z" and option[1] in _OPTION_MARKS
+        else split_option(option)[0]
+        for option in options
+    ]
+    return letters if all(letters) else [chr(ord("A") + i) for i in range(len(options))]
+
+
+_OPTION_MARKS = ".):："  # the marks `split_option` accepts right after the letter
+
+
+class _OptionTexts(Mapping[str, str]):
+    """Letter -> option text of one question, exactly `Question.option_texts` (tests check), split from the
+    options on first use."""
+
+    __slots__ = ("_letters", "_options", "_texts")
+
+    def __init__(self, options: tuple[str, ...], letters: list[str]) -> None:
+        self._options, self._letters = options, letters
+        self._texts: dict[str, str] | None = None
+
+    def _split(self) -> dict[str, str]:
+        if self._texts is None:
+            self._texts = {letter: _option_text(option)
+                           for letter, option in zip(self._letters, self._options, strict=True)}
+        return self._texts
+
+    def __getitem__(self, letter: str) -> str:
+        return self._split()[letter]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._split())
+
+    def __len__(self) -> int:
+        return len(self._split())
+
+
+def _option_text(option: str) -> str:
+    """`split_option(option)[1]`, with "A. text" split by slicing."""
+    if len(option) >= 2 and "A" <= option[0] <= "Z" and option[1] in _OPTION_MARKS:
+        return option[2:].strip()
+    return split_option(option)[1]
 
 
 def _read_choice(
     response: str,
-    choices: tuple[tuple[str, ...], dict[str, str] | None],
+    choices: tuple[tuple[str, ...], OptionMatcher | None],
     official: Callable[[str, tuple[str, ...]], Extraction] | None,
 ) -> tuple[Extraction, Extraction | None]:
     """The robust reading (with the option texts) and the official one of a choice answer."""
@@ -205,8 +259,7 @@ def _units(rows: list[ScoredRow], result: ResultFile, grouped: bool, bench: Benc
 
     Rows come in the order of `result.predictions` then `result.missing`, so they pair with those questions.
     """
-    questions = [p.question for p in result.predictions]
-    questions += result.missing
+    questions = chain((p.question for p in result.predictions), result.missing)
     units: dict[str, _Unit] = {}
     for row, question in zip(rows, questions, strict=True):
         key = row.group_id if grouped else row.question_id
@@ -235,18 +288,24 @@ def cell(n: int, correct: int) -> Cell:
 
 
 def overall_cell(units: list[_Unit]) -> Overall:
-    """The headline cell with the naive and the video-clustered standard errors."""
-    n, correct = _cell_counts(units)
-    values = [1.0 if u.correct else 0.0 for u in units]
-    clusters = [u.cluster for u in units]
+    """The headline cell with the naive and the video-clustered standard errors, from counts per cluster."""
+    clusters: dict[str, list[int]] = {}
+    for unit in units:
+        tally = clusters.get(unit.cluster)
+        if tally is None:
+            tally = clusters[unit.cluster] = [0, 0]
+        tally[0] += 1
+        tally[1] += unit.correct
+    n = len(units)
+    correct = sum(tally[1] for tally in clusters.values())
     return Overall(
         n,
         correct,
         100 * correct / n if n else None,
         wilson_interval(correct, n),
-        se=naive_se(values),
-        clustered_se=clustered_se(values, clusters),
-        clusters=len(set(clusters)),
+        se=binary_se(correct, n),
+        clustered_se=clustered_binary_se(list(clusters.values())),
+        clusters=len(clusters),
     )
 
 

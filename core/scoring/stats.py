@@ -7,7 +7,7 @@ numbers. Every figure is in percent, like the accuracies it goes with.
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 CI_METHOD = "95% Wilson score interval"
@@ -55,6 +55,29 @@ def clustered_se(values: Sequence[float], clusters: Sequence[str]) -> float | No
     if g < 2:
         return None
     total = sum(s * s for s in residual_sums.values())
+    return 100 * math.sqrt(g / (g - 1) * total) / n
+
+
+def binary_se(correct: int, n: int) -> float | None:
+    """`naive_se` of n values that are 1 (`correct` of them) or 0, from the two counts alone."""
+    if n < 2:
+        return None
+    p = correct / n
+    return 100 * math.sqrt(p * (1 - p) / (n - 1))
+
+
+def clustered_binary_se(tallies: Collection[Sequence[int]]) -> float | None:
+    """`clustered_se` of values that are 1 or 0, from one (n, correct) pair per cluster.
+
+    A cluster's residuals sum to correct - n * mean, so the per-answer values are never needed: this is the
+    cost of one pass over the clusters instead of two over every answer.
+    """
+    n = sum(tally[0] for tally in tallies)
+    g = len(tallies)
+    if n < 2 or g < 2:
+        return None
+    mean = sum(tally[1] for tally in tallies) / n
+    total = sum((correct - size * mean) ** 2 for size, correct in tallies)
     return 100 * math.sqrt(g / (g - 1) * total) / n
 
 
