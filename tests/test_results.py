@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import codecs
 import json
 from pathlib import Path
 
@@ -289,3 +290,42 @@ def test_id_fields_come_from_the_benchmarks(tmp_path):
     path = write_jsonl(tmp_path / "p.jsonl", [{"question_id": "", "response": "C", "answer": "C"}])
     with pytest.raises(InputError, match="no question id \\(expected one of question_id, id\\)"):
         read_results(path, benchmark="videomme")
+
+
+UTF16_TEXT = '{"question_id": "001-1", "answer": "A", "response": "答案是 A"}\n'
+
+
+@pytest.mark.parametrize("content", [
+    codecs.BOM_UTF16_LE + UTF16_TEXT.encode("utf-16-le"),
+    codecs.BOM_UTF16_BE + UTF16_TEXT.encode("utf-16-be"),
+    UTF16_TEXT.encode("utf-16-le"),
+    "question_id,response\n001-1,The answer is A\n".encode("utf-16-be"),
+], ids=["le-bom", "be-bom", "le-no-bom", "be-no-bom-csv"])
+def test_utf16_is_named_as_such(tmp_path, content):
+    path = tmp_path / "utf16.jsonl"
+    path.write_bytes(content)
+    with pytest.raises(InputError, match=r"utf16\.jsonl: UTF-16 text: save it as UTF-8$"):
+        read_results(path)
+
+
+@pytest.mark.parametrize("content", [
+    b"question_id,response\n001-1,The answer\x00 is A\n",  # one stray NUL: not the UTF-16 pattern
+    bytes(range(256)) * 4,
+], ids=["stray-nul", "byte-ramp"])
+def test_binary_is_still_binary(tmp_path, content):
+    path = tmp_path / "data.csv"
+    path.write_bytes(content)
+    with pytest.raises(InputError, match="binary data"):
+        read_results(path)
+
+
+@pytest.mark.parametrize(("content", "kind"), [
+    (b"42", "a number"), (b" -1.5e3\n", "a number"), (b'"The answer is A"', "a string"),
+    (b"true", "a boolean"), (b"null", "null"),
+])
+def test_a_json_scalar_says_what_it_holds(tmp_path, content, kind):
+    path = tmp_path / "scalar.json"
+    path.write_bytes(content)
+    with pytest.raises(InputError, match=rf"scalar\.json: JSON holding {kind}, expected a list of records or an "
+                                         "object$"):
+        read_results(path)

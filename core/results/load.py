@@ -6,6 +6,7 @@ this truncated downloads, spreadsheets saved in the wrong encoding and the occas
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
 import json
@@ -19,6 +20,9 @@ from core.results.layouts import ID_KEYS, RESPONSE_KEYS
 # A JSON string (skipped over) or a comma followed only by whitespace and a closing bracket (dropped).
 _STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])')
 _PARQUET_MAGIC = b"PAR1"
+_SNIFF_BYTES = 8192  # how much of the file the encoding checks look at
+# What a JSON document holding a single value holds, in the words of the error message.
+_SCALAR_KINDS = {bool: "a boolean", int: "a number", float: "a number", str: "a string", type(None): "null"}
 
 
 def load_records(path: str | Path) -> tuple[list[dict[str, Any]], str]:
@@ -44,12 +48,26 @@ def load_records(path: str | Path) -> tuple[list[dict[str, Any]], str]:
             raise InputError(source, "JSON nested too deeply to be a result file") from None
     if path.suffix.lower() in (".csv", ".tsv") or _looks_like_csv(stripped):
         return _csv_records(text, source, delimiter="\t" if path.suffix.lower() == ".tsv" else ","), "csv"
+    scalar = _json_scalar_kind(text)
+    if scalar is not None:
+        raise InputError(source, f"JSON holding {scalar}, expected a list of records or an object")
     raise InputError(source, "unrecognised layout: not JSON, JSONL, CSV or parquet")
 
 
+def _json_scalar_kind(text: str) -> str | None:
+    """What a document that is one JSON number, string, boolean or null holds ("a number"); None otherwise."""
+    try:
+        value = json.loads(text)
+    except (json.JSONDecodeError, RecursionError):
+        return None
+    return _SCALAR_KINDS.get(type(value))
+
+
 def _decode(data: bytes, source: str) -> str:
-    """UTF-8 text (a BOM is allowed); binary and other encodings are refused with the offending offset."""
-    if b"\x00" in data[:8192]:
+    """UTF-8 text (a BOM is allowed); UTF-16, binary and other encodings are refused, saying which."""
+    if _is_utf16(data):
+        raise InputError(source, "UTF-16 text: save it as UTF-8")
+    if b"\x00" in data[:_SNIFF_BYTES]:
         raise InputError(source, "binary data, not a text result file (JSON, JSONL or CSV)")
     try:
         return data.decode("utf-8-sig")
@@ -60,6 +78,24 @@ def _decode(data: bytes, source: str) -> str:
             f"not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}); save the file as UTF-8",
             f"line {line}",
         ) from None
+
+
+def _is_utf16(data: bytes) -> bool:
+    """A UTF-16 BOM, or (without one) the pattern of ASCII-range text in UTF-16: many NUL bytes, all on one side
+    of each byte pair, and the start decoding to printable text. A stray NUL or binary data does not match."""
+    if data[:2] in (codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE):
+        return True
+    head = data[:_SNIFF_BYTES]
+    even, odd = head[0::2].count(0), head[1::2].count(0)
+    many, few = max(even, odd), min(even, odd)
+    if many == 0 or many < len(head) // 8 or few > many // 50:
+        return False
+    decoder = codecs.getincrementaldecoder("utf-16-le" if odd > even else "utf-16-be")()
+    try:
+        text = decoder.decode(head, final=False)  # the head may end inside a character
+    except UnicodeDecodeError:
+        return False
+    return all(char.isprintable() or char.isspace() for char in text)
 
 
 def _json_records(text: str, source: str) -> tuple[list[dict[str, Any]], str]:
