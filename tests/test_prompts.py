@@ -1,6 +1,7 @@
 """Prompts identical, character for character, to the reference harness.
 
-Every expected string below is written out by hand from the reference code, not built by the code under test:
+Every expected string below is written out by hand from the reference code, not built by the code under test
+(VideoMathQA's as a hand-written opening plus a hand-written post prompt):
 - VideoMathQA: EvolvingLMMs-Lab/lmms-eval lmms_eval/tasks/videomathqa/utils.py
   @ 1741440d9ac6c14e6c97c67f05065994f976c3ad (videomathqa_doc_to_text, videomathqa_doc_to_text_subtitle) and the
   post_prompt of each task yaml (commits in docs/prompts.md).
@@ -117,34 +118,17 @@ def vision_only_question(question_type="free-form"):
 
 # ---- VideoMathQA --------------------------------------------------------------------------------------------------
 
-
-def test_videomathqa_mcq_direct():
-    # videomathqa_mcq.yaml @ 2bb5e9852537729b4fb25fcaa2dce11eb1b2971d
-    assert VIDEOMATHQA.build_prompt(mcq_question()) == (
+# Each expected prompt is a hand-written opening (subtitle block, instruction, question, options) followed by a
+# hand-written post prompt, as lmms-eval assembles them: the opening depends on subtitles and the option count,
+# the post prompt on the task (mode) and CoT.
+VMQ_OPENINGS = {
+    ("mcq", False): (
         "Select the best answer to the following multiple-choice question based on the video. "
         "Respond with the letter (A, B, C, D or E) of the correct option.\n"
         "What is the angle measure shown in the diagram?\n"
         "A. 30 degrees\nB. 45 degrees\nC. 60 degrees\nD. 90 degrees\nE. 120 degrees\n"
-        "\n"
-        "Answer with the option's letter (A, B, C, D or E) from the given choices directly."
-    )
-
-
-def test_videomathqa_mcq_cot():
-    # videomathqa_mcq_cot.yaml @ d4383329aeaa6ffbcde94a9b31ca0eff7fee557c
-    assert VIDEOMATHQA.build_prompt(mcq_question(), cot=True) == (
-        "Select the best answer to the following multiple-choice question based on the video. "
-        "Respond with the letter (A, B, C, D or E) of the correct option.\n"
-        "What is the angle measure shown in the diagram?\n"
-        "A. 30 degrees\nB. 45 degrees\nC. 60 degrees\nD. 90 degrees\nE. 120 degrees\n"
-        "First please perform reasoning, and think step by step to provide best answer to the following question "
-        "with the option's letter (A, B, C, D or E) from the given choices."
-    )
-
-
-def test_videomathqa_mcq_direct_with_subtitles():
-    # videomathqa_mcq_w_subtitle.yaml @ f6ef6adeb0671d72399df0bde810fb0509a6b116
-    assert VIDEOMATHQA.build_prompt(mcq_question(), subtitles=SUBTITLES) == (
+    ),
+    ("mcq", True): (
         "This video's subtitles are listed below: \n"
         "First we draw the triangle.\n"
         "The angle at A is 80 degrees.\n"
@@ -152,54 +136,14 @@ def test_videomathqa_mcq_direct_with_subtitles():
         "Respond with the letter (A, B, C, D or E) of the correct option.\n"
         "What is the angle measure shown in the diagram?\n"
         "A. 30 degrees\nB. 45 degrees\nC. 60 degrees\nD. 90 degrees\nE. 120 degrees\n"
-        "\n"
-        "Answer with the option's letter (A, B, C, D or E) from the given choices directly."
-    )
-
-
-def test_videomathqa_mcq_cot_with_subtitles():
-    # videomathqa_mcq_cot_w_subtitle.yaml @ 2bb5e9852537729b4fb25fcaa2dce11eb1b2971d
-    assert VIDEOMATHQA.build_prompt(mcq_question(), cot=True, subtitles=SUBTITLES) == (
-        "This video's subtitles are listed below: \n"
-        "First we draw the triangle.\n"
-        "The angle at A is 80 degrees.\n"
-        "Select the best answer to the following multiple-choice question based on the video and the subtitles. "
-        "Respond with the letter (A, B, C, D or E) of the correct option.\n"
-        "What is the angle measure shown in the diagram?\n"
-        "A. 30 degrees\nB. 45 degrees\nC. 60 degrees\nD. 90 degrees\nE. 120 degrees\n"
-        "First please perform reasoning, and think step by step to provide best answer to the following question "
-        "with the option's letter (A, B, C, D or E) from the given choices."
-    )
-
-
-def test_videomathqa_mbin_direct():
-    # videomathqa_mbin.yaml @ d9ac7eff3d834d43ce29947b106ad26df0e471f4
-    assert VIDEOMATHQA.build_prompt(mbin_question()) == (
+    ),
+    ("mbin", False): (
         "Select the best answer to the following multiple-choice question based on the video. "
         "Respond with the letter (A or B) of the correct option.\n"
         "What is the angle measure shown in the diagram?\n"
         "A. 45 degrees\nB. 30 degrees\n"
-        "\n"
-        "Answer with the option's letter (A or B) from the given choices directly."
-    )
-
-
-def test_videomathqa_mbin_cot():
-    # No videomathqa_mbin_cot.yaml is in the index (the folder README lists the task): doc_to_text with the CoT post
-    # prompt of videomathqa_mbin_cot_w_subtitle.yaml @ f6ef6adeb0671d72399df0bde810fb0509a6b116.
-    assert VIDEOMATHQA.build_prompt(mbin_question(), cot=True) == (
-        "Select the best answer to the following multiple-choice question based on the video. "
-        "Respond with the letter (A or B) of the correct option.\n"
-        "What is the angle measure shown in the diagram?\n"
-        "A. 45 degrees\nB. 30 degrees\n"
-        "First please perform reasoning, and think step by step to provide best answer to the following question "
-        "with the option's letter (A or B) from the given choices."
-    )
-
-
-def test_videomathqa_mbin_direct_with_subtitles():
-    # videomathqa_mbin_w_subtitle.yaml @ 70b804f7e3b4f65eec3983463d28ab086f048fdb
-    assert VIDEOMATHQA.build_prompt(mbin_question(), subtitles=SUBTITLES) == (
+    ),
+    ("mbin", True): (
         "This video's subtitles are listed below: \n"
         "First we draw the triangle.\n"
         "The angle at A is 80 degrees.\n"
@@ -207,45 +151,43 @@ def test_videomathqa_mbin_direct_with_subtitles():
         "Respond with the letter (A or B) of the correct option.\n"
         "What is the angle measure shown in the diagram?\n"
         "A. 45 degrees\nB. 30 degrees\n"
-        "\n"
-        "Answer with the option's letter (A or B) from the given choices directly."
-    )
+    ),
+}
+VMQ_POST_PROMPTS = {
+    ("mcq", False): "\nAnswer with the option's letter (A, B, C, D or E) from the given choices directly.",
+    ("mcq", True): "First please perform reasoning, and think step by step to provide best answer to the following "
+    "question with the option's letter (A, B, C, D or E) from the given choices.",
+    ("mbin", False): "\nAnswer with the option's letter (A or B) from the given choices directly.",
+    ("mbin", True): "First please perform reasoning, and think step by step to provide best answer to the following "
+    "question with the option's letter (A or B) from the given choices.",
+}
+VMQ_QUESTIONS = {"mcq": mcq_question, "mbin": mbin_question}
 
 
-def test_videomathqa_mbin_cot_with_subtitles():
-    # videomathqa_mbin_cot_w_subtitle.yaml @ f6ef6adeb0671d72399df0bde810fb0509a6b116
-    assert VIDEOMATHQA.build_prompt(mbin_question(), cot=True, subtitles=SUBTITLES) == (
-        "This video's subtitles are listed below: \n"
-        "First we draw the triangle.\n"
-        "The angle at A is 80 degrees.\n"
-        "Select the best answer to the following multiple-choice question based on the video and the subtitles. "
-        "Respond with the letter (A or B) of the correct option.\n"
-        "What is the angle measure shown in the diagram?\n"
-        "A. 45 degrees\nB. 30 degrees\n"
-        "First please perform reasoning, and think step by step to provide best answer to the following question "
-        "with the option's letter (A or B) from the given choices."
-    )
+@pytest.mark.parametrize(("mode", "cot", "with_subtitles"), [
+    pytest.param("mcq", False, False, id="videomathqa_mcq.yaml@2bb5e98"),
+    pytest.param("mcq", True, False, id="videomathqa_mcq_cot.yaml@d438332"),
+    pytest.param("mcq", False, True, id="videomathqa_mcq_w_subtitle.yaml@f6ef6ad"),
+    pytest.param("mcq", True, True, id="videomathqa_mcq_cot_w_subtitle.yaml@2bb5e98"),
+    pytest.param("mbin", False, False, id="videomathqa_mbin.yaml@d9ac7ef"),
+    # No videomathqa_mbin_cot.yaml is in the index (the folder README lists the task): doc_to_text with the CoT
+    # post prompt of videomathqa_mbin_cot_w_subtitle.yaml.
+    pytest.param("mbin", True, False, id="videomathqa_mbin_cot(no yaml)@f6ef6ad"),
+    pytest.param("mbin", False, True, id="videomathqa_mbin_w_subtitle.yaml@70b804f"),
+    pytest.param("mbin", True, True, id="videomathqa_mbin_cot_w_subtitle.yaml@f6ef6ad"),
+])
+def test_videomathqa_task_prompts(mode, cot, with_subtitles):
+    # Full commits of each yaml in docs/prompts.md; the prompt functions are utils.py @ 1741440d.
+    prompt = VIDEOMATHQA.build_prompt(VMQ_QUESTIONS[mode](), cot=cot, subtitles=SUBTITLES if with_subtitles else None)
+    assert prompt == VMQ_OPENINGS[(mode, with_subtitles)] + VMQ_POST_PROMPTS[(mode, cot)]
 
 
-def test_videomathqa_best_answer_is_the_functions_fallback_post_prompt():
+@pytest.mark.parametrize(("mode", "with_subtitles"), [("mcq", False), ("mbin", True)])
+def test_videomathqa_best_answer_is_the_functions_fallback_post_prompt(mode, with_subtitles):
     # utils.py: post_prompt defaults to "The best answer is:" when the configuration gives none.
-    assert VIDEOMATHQA.build_prompt(mcq_question(), style="best_answer") == (
-        "Select the best answer to the following multiple-choice question based on the video. "
-        "Respond with the letter (A, B, C, D or E) of the correct option.\n"
-        "What is the angle measure shown in the diagram?\n"
-        "A. 30 degrees\nB. 45 degrees\nC. 60 degrees\nD. 90 degrees\nE. 120 degrees\n"
-        "The best answer is:"
-    )
-    assert VIDEOMATHQA.build_prompt(mbin_question(), style="best_answer", subtitles=SUBTITLES) == (
-        "This video's subtitles are listed below: \n"
-        "First we draw the triangle.\n"
-        "The angle at A is 80 degrees.\n"
-        "Select the best answer to the following multiple-choice question based on the video and the subtitles. "
-        "Respond with the letter (A or B) of the correct option.\n"
-        "What is the angle measure shown in the diagram?\n"
-        "A. 45 degrees\nB. 30 degrees\n"
-        "The best answer is:"
-    )
+    prompt = VIDEOMATHQA.build_prompt(VMQ_QUESTIONS[mode](), style="best_answer",
+                                      subtitles=SUBTITLES if with_subtitles else None)
+    assert prompt == VMQ_OPENINGS[(mode, with_subtitles)] + "The best answer is:"
 
 
 def test_videomathqa_instruction_follows_option_count_and_post_prompt_follows_mode():
