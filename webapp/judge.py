@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import html
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -177,15 +178,25 @@ def steps_html(steps: tuple[str, ...] | list[str], source: str) -> str:
     return f"<ol class='judge-steps'>{items}</ol><p style='opacity:.7;font-size:.85em'>{esc(source)}</p>"
 
 
+def _task_html(card: Any, task: str, absent: str, failed: str, render: Callable[[Judgment, dict], str]) -> str:
+    """One task's panel: `absent` when the question has no judgment for the task, `failed` (a template filled
+    with the escaped status and reason) when its judgment has no values, else what `render` makes of them."""
+    judgment = card.by_task.get(task)
+    if judgment is None:
+        return absent
+    values = card.values(task)
+    if not values:
+        return failed.format(status=esc(judgment.status), reason=esc(judgment.reason))
+    return render(judgment, values)
+
+
 def card_html(card: Any) -> str:
     """The step card: score, matched steps, final answer, critique; or why there is none."""
-    judgment = card.by_task.get("steps")
-    if judgment is None:
-        return "<p><em>No step evaluation for this question.</em></p>"
-    values = card.values("steps")
-    if not values:
-        return (f"<p id='judge-step-status'><strong>Step evaluation {esc(judgment.status)}:</strong> "
-                f"{esc(judgment.reason)}</p>")
+    return _task_html(card, "steps", "<p><em>No step evaluation for this question.</em></p>",
+                      "<p id='judge-step-status'><strong>Step evaluation {status}:</strong> {reason}</p>", _step_card)
+
+
+def _step_card(judgment: Judgment, values: dict) -> str:
     correct = "yes" if values.get("final_answer_correct") else "no"
     return (
         f"<div id='judge-card'><p style='font-size:1.6em;margin:0'><strong id='judge-score'>{esc(values['score'])}"
@@ -199,12 +210,11 @@ def card_html(card: Any) -> str:
 
 def chips_html(card: Any) -> str:
     """Error-category chips, each with its rationale; primary first."""
-    judgment = card.by_task.get("errors")
-    if judgment is None:
-        return "<p><em>No error analysis for this question.</em></p>"
-    values = card.values("errors")
-    if not values:
-        return f"<p><em>Error analysis {esc(judgment.status)}: {esc(judgment.reason)}</em></p>"
+    return _task_html(card, "errors", "<p><em>No error analysis for this question.</em></p>",
+                      "<p><em>Error analysis {status}: {reason}</em></p>", _chip_list)
+
+
+def _chip_list(_judgment: Judgment, values: dict) -> str:
     entries = [("primary", values["primary"])] + [("secondary", e) for e in values.get("secondary", [])]
     parts = []
     for kind, entry in entries:
