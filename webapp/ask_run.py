@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.client.endpoint import BASE_URL_ENV, DEFAULT_BASE_URL, DEFAULT_KEY_ENV, Endpoint
+from core.client.endpoint import DEFAULT_KEY_ENV, Endpoint, default_base_url
 from core.errors import InputError, MathReelError
 
 if TYPE_CHECKING:
@@ -34,11 +34,6 @@ SOURCE = "Ask"  # how InputErrors raised here name their source
 
 
 # -- the endpoint -----------------------------------------------------------------------------------------------
-
-
-def default_base_url() -> str:
-    """The server's endpoint: OPENAI_BASE_URL, else OpenAI's."""
-    return (os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
 
 
 def server_has_key() -> bool:

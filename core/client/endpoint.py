@@ -64,9 +64,8 @@ class Endpoint:
         name = (model or "").strip() or default_model()
         if not name:
             raise InputError("model", f"no model name given, and {MODEL_ENV} is not set")
-        url = base_url or os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL
         key = api_key if api_key is not None else os.environ.get(key_env, "")
-        return cls(base_url=url.rstrip("/"), model=name, api_key=key, **settings)
+        return cls(base_url=(base_url or default_base_url()).rstrip("/"), model=name, api_key=key, **settings)
 
     @property
     def public_url(self) -> str:
@@ -95,3 +94,8 @@ class Endpoint:
 def default_model() -> str:
     """The model named by MATHREEL_MODEL, or "" when it is unset or blank."""
     return os.environ.get(MODEL_ENV, "").strip()
+
+
+def default_base_url() -> str:
+    """The endpoint requests go to when none is named: OPENAI_BASE_URL, else OpenAI's (no trailing slash)."""
+    return (os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
