@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 from appserver import mathreel_command
+from pages import open_tab, wait_for_text
 
 from core.data import demo_dir, load_dataset
 from core.view import build_view
@@ -27,16 +28,8 @@ def cli_score(path: Path, env: dict[str, str]) -> dict:
     return json.loads(out.stdout)
 
 
-def wait_for_text(page, selector: str, text: str, timeout: float = 60_000) -> None:
-    page.wait_for_function(
-        "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
-        arg=[selector, text], timeout=timeout)
-
-
 def open_score_tab(page) -> None:
-    page.wait_for_selector("#browse-frames img")
-    page.click("#tab-score-button")
-    page.wait_for_selector("#score-upload")
+    open_tab(page, "score", "#score-upload")
 
 
 def upload(page, *paths: Path) -> None:

@@ -19,6 +19,7 @@ from core.judge.views import by_question
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the loopback OpenAI server
 from fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded
+from pages import open_tab, wait_for_text
 
 pytestmark = pytest.mark.browser
 
@@ -27,16 +28,8 @@ ID_CELLS = "#judge-questions [data-testid^='cell-'][data-testid$='-0']"  # the Q
 PAYLOAD = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script><b>bold?</b>'
 
 
-def wait_for_text(page, selector: str, text: str, timeout: float = 60_000) -> None:
-    page.wait_for_function(
-        "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
-        arg=[selector, text], timeout=timeout)
-
-
 def open_judge_tab(page) -> None:
-    page.wait_for_selector("#browse-frames img")
-    page.click("#tab-judge-button")
-    page.wait_for_selector("#judge-questions [data-testid='cell-0-0']")
+    open_tab(page, "judge", "#judge-questions [data-testid='cell-0-0']")
 
 
 def choose_run(page, name: str) -> None:

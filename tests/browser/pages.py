@@ -1,0 +1,20 @@
+"""Page helpers shared by the browser tests: waiting for text and opening a tab once the app has loaded.
+
+A plain module rather than conftest.py, because test modules import these functions by name (pytest does not
+mean conftest.py to be imported) and call them on pages the `page` fixture did not open.
+"""
+
+from __future__ import annotations
+
+
+def wait_for_text(page, selector: str, text: str, timeout: float = 60_000) -> None:
+    page.wait_for_function(
+        "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
+        arg=[selector, text], timeout=timeout)
+
+
+def open_tab(page, tab: str, ready: str) -> None:
+    """Wait for the app's first view (Browse's frames), click `tab`'s button and wait until `ready` is shown."""
+    page.wait_for_selector("#browse-frames img")
+    page.click(f"#tab-{tab}-button")
+    page.wait_for_selector(ready)
