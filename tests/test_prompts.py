@@ -155,11 +155,15 @@ VMQ_OPENINGS = {
 }
 VMQ_POST_PROMPTS = {
     ("mcq", False): "\nAnswer with the option's letter (A, B, C, D or E) from the given choices directly.",
-    ("mcq", True): "First please perform reasoning, and think step by step to provide best answer to the following "
-    "question with the option's letter (A, B, C, D or E) from the given choices.",
+    ("mcq", True): (
+        "First please perform reasoning, and think step by step to provide best answer to the following question "
+        "with the option's letter (A, B, C, D or E) from the given choices."
+    ),
     ("mbin", False): "\nAnswer with the option's letter (A or B) from the given choices directly.",
-    ("mbin", True): "First please perform reasoning, and think step by step to provide best answer to the following "
-    "question with the option's letter (A or B) from the given choices.",
+    ("mbin", True): (
+        "First please perform reasoning, and think step by step to provide best answer to the following question "
+        "with the option's letter (A or B) from the given choices."
+    ),
 }
 VMQ_QUESTIONS = {"mcq": mcq_question, "mbin": mbin_question}
 
