@@ -2,6 +2,9 @@
 and the robust extractor's speed.
 
 Run: .venv/bin/python bench/bench_extract.py [--total 100000] [--repeat 3]
+Also: per response style of bench_score.MIX (the realistic Video-MME mix), microseconds per answer for the robust
+extractor (with its short-form shortcut), its full reading alone (`extract_choice_full`), and the official
+Video-MME extractor's letter (what scoring runs on every answer to count disagreements).
 Input: tests/data/extraction_corpus.jsonl (hand-labelled; it over-represents hard cases on purpose, since it must
 cover each one), repeated to `--total` responses for speed; the same for the short responses alone (<= 40
 characters, the shape of most direct-answer predictions). Target: ~10 us per short response, so that 270,000
@@ -96,6 +99,40 @@ def worst_cases() -> list[tuple[str, float]]:
     return times
 
 
+def per_style(per_style_count: int) -> list[tuple[float, str, float, float, float]]:
+    """(share in percent, style, robust us, full reading us, official letter us) for each style of the mix."""
+    import random
+
+    from bench_score import LETTERS, MIX, _fill, _option
+
+    from core.extract.choice import OptionMatcher, extract_choice_full
+    from core.extract.reference import official_letter
+
+    rng = random.Random(7)
+    results = []
+    for share, template in MIX:
+        cases = []
+        for number in range(per_style_count):
+            texts = [_option(rng) for _ in LETTERS]
+            letter = rng.choice(LETTERS)
+            other = rng.choice([c for c in LETTERS if c != letter])
+            response = _fill(template, letter, other, texts[LETTERS.index(letter)], number)
+            cases.append((response, tuple(LETTERS), dict(zip(LETTERS, texts, strict=True))))
+        timings = []
+        for read in (extract_choice, extract_choice_full):
+            work = [(response, letters, OptionMatcher(options)) for response, letters, options in cases]
+            start = time.process_time()
+            for response, letters, matcher in work:
+                read(response, letters, matcher)
+            timings.append(1e6 * (time.process_time() - start) / len(work))
+        start = time.process_time()
+        for response, letters, _ in cases:
+            official_letter(response, letters)
+        timings.append(1e6 * (time.process_time() - start) / len(cases))
+        results.append((share, template, *timings))
+    return results
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--total", type=int, default=100_000, help="responses per speed run")
@@ -125,6 +162,14 @@ def main() -> None:
     seconds = timed_free(free_total, args.repeat)
     print(f"  {'free-form extract + equivalence':<32} {free_total:,} in {seconds:.3f} s = "
           f"{free_total / seconds:,.0f}/s, {1e6 * seconds / free_total:.1f} us each")
+    print("\nPer style of the realistic Video-MME mix (bench_score.MIX), us per answer (CPU time, first reading of each"
+          " question's options):")
+    print(f"  {'share':>5}  {'robust':>7}  {'full':>7}  {'official':>8}  style")
+    weighted = [0.0, 0.0, 0.0]
+    for share, template, robust, full, official in per_style(max(args.total // 50, 200)):
+        weighted = [w + share / 100 * t for w, t in zip(weighted, (robust, full, official), strict=True)]
+        print(f"  {share:4.0f}%  {robust:7.2f}  {full:7.2f}  {official:8.2f}  {template[:60]!r}")
+    print(f"  {'mix':>5}  {weighted[0]:7.2f}  {weighted[1]:7.2f}  {weighted[2]:8.2f}  (weighted by share)")
     print("\nAdversarial inputs (robust + free-form extraction, one call each):")
     for label, seconds in worst_cases():
         print(f"  {label:<32} {1000 * seconds:8.1f} ms")

@@ -213,7 +213,17 @@ def test_keyword_gate_never_skips_a_pattern_that_matches() -> None:
 def test_candidate_scan_finds_exactly_what_finditer_finds() -> None:
     texts = [row["response"] for row in ROWS] + [response for response, _, _ in _short_responses(1500, seed=13)]
     texts += ["So so so, it is B. This is C, that is D; which is A.", "answer answer: B answer is C",
-              "The most likely answer is B; my final answer: C. I'd say D, going with A."]
+              "The most likely answer is B; my final answer: C. I'd say D, going with A.",
+              "Option B is correct. choice (C)  is the best answer; [D] would be right, xoption A is correct",
+              "B) is correct", "(B is correct", "optionB is correct", "Option  \n (C)\t is\nthe answer", "C\tis  best",
+              "A is A is correct", "this is his, B isn't correct; E seems to be the most accurate. (F) would be apt"]
+    rng = random.Random(15)
+    vocabulary = ("option", "Option", "choice", "(", ")", "[", "]", "B", "C", "A", "I", "is", "IS", "would", "be",
+                  "seems", "to", "the", "most", "correct", "right", "best", "answer", "  ", "\n", "\t", "x", "this",
+                  "his", "so", "it", "that", "which", "either", "or", "and", "between", "both", "choose", "go", "with",
+                  "going", "opt", "for", "I'd", "say", "final", "my", "likely", ":", ".", ",", "not", "=", "'s")
+    texts += ["".join(rng.choice(vocabulary) + rng.choice(("", " ", " ", "\n")) for _ in range(rng.randint(1, 20)))
+              for _ in range(3000)]
     scanned = [(pattern, starts) for pattern, _m, _s, _k, starts in choice._STATEMENT_PATTERNS if starts]
     scanned += [(choice._HEDGE, choice._HEDGE_STARTS), (choice._PHRASE_REST, choice._PHRASE_STARTS)]
     for text in texts:

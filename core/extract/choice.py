@@ -19,7 +19,7 @@ tests/test_extract_choice.py checks the two agree.
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -274,18 +274,23 @@ def _present_keywords(lower: str) -> set[str]:
     return set(_KEYWORD_SCAN.findall(lower))
 
 
-def _scan(pattern: re.Pattern[str], text: str, lower: str, starts: tuple[str, ...] | None) -> Iterator[re.Match[str]]:
-    """`pattern.finditer(text)`, trying the pattern only where one of `starts` occurs in ASCII text.
+# Where a pattern's matches can start in ASCII text: the words they start with (any case), or a function of
+# (text, lower) giving every position one can start at; None: the pattern is scanned as is.
+_Starts = tuple[str, ...] | Callable[[str, str], list[int]] | None
 
-    The regex engine would try every position of the text; a match must start with one of `starts` (in any
-    case), so only those positions, found by `str.find`, can give one. Matches are taken left to right and
-    never overlap, exactly as `finditer` takes them. Other text is scanned by `finditer` itself.
+
+def _scan(pattern: re.Pattern[str], text: str, lower: str, starts: _Starts) -> Iterator[re.Match[str]]:
+    """`pattern.finditer(text)`, trying the pattern only where a match can start (`starts`) in ASCII text.
+
+    The regex engine would try every position of the text; only the positions `starts` gives (found with
+    `str.find`) can start a match, so only those are tried. Matches are taken left to right and never overlap,
+    exactly as `finditer` takes them. Other text is scanned by `finditer` itself.
     """
     if starts is None or not lower.isascii():
         yield from pattern.finditer(text)
         return
     end = 0
-    for at in _positions(lower, starts):
+    for at in starts(text, lower) if callable(starts) else _positions(lower, starts):
         if at >= end:
             match = pattern.match(text, at)
             if match:
@@ -303,6 +308,36 @@ def _positions(lower: str, words: tuple[str, ...]) -> list[int]:
             positions.append(at)
             at = lower.find(word, at + 1)
     return sorted(positions)
+
+
+def _is_correct_starts(text: str, lower: str) -> list[int]:
+    """Where an `_IS_CORRECT` match ("B is correct", "option (C) is the best answer") can start.
+
+    Its verb ("is", "would be", "seems to be") follows blanks, which follow the letter and an optional closing
+    bracket; so from each verb, step back over the blanks to the letter, then to an opening bracket and to an
+    "option" or "choice" before more blanks: each is a possible start.
+    """
+    starts = []
+    for verb in _positions(lower, ("is", "would", "seems")):
+        end = verb
+        while end > 0 and text[end - 1].isspace():
+            end -= 1
+        if end == verb or end == 0:
+            continue
+        letter = end - 2 if text[end - 1] in ")]" else end - 1
+        if letter < 0 or not "A" <= text[letter] <= "Z":
+            continue
+        starts.append(letter)
+        first = letter
+        if letter > 0 and text[letter - 1] in "([":
+            first = letter - 1
+            starts.append(first)
+        word_end = first
+        while word_end > 0 and text[word_end - 1].isspace():
+            word_end -= 1
+        if word_end < first and lower.endswith(("option", "choice"), 0, word_end):
+            starts.append(word_end - 6)
+    return sorted(starts)
 
 
 def _words(lower: str) -> list[bytes]:
@@ -343,15 +378,15 @@ _HEDGE_WORDS = ("either", "between", "both")
 _CHOOSE_WORDS = ("choose", "chose", "select", "pick", "go", "opt", "say")
 _PRONOUN_WORDS = ("it", "this", "that", "which", "so", "thus", "hence", "therefore")
 _CORRECT_WORDS = ("correct", "right", "best", "accurate", "appropriate", "answer")
-# The words a match of each pattern starts with (any case), for `_scan`; None: the pattern is scanned as is.
+# The words a match of each pattern starts with (any case), for `_scan`.
 _PHRASE_STARTS = ("final", "correct", "best", "right", "my", "most", "answer", "option", "choice", "conclusion")
 _CHOOSE_STARTS = ("choose", "chose", "select", "pick", "go", "opt", "would", "'d", "’d")
 _PRONOUN_STARTS = _PRONOUN_WORDS
 _HEDGE_STARTS = _HEDGE_WORDS
-# (pattern, method, letter must end its clause, words one of which the pattern needs, words its matches start with).
-_STATEMENT_PATTERNS: tuple[tuple[re.Pattern[str], str, bool, tuple[str, ...], tuple[str, ...] | None], ...] = (
+# (pattern, method, letter must end its clause, words one of which the pattern needs, where its matches start).
+_STATEMENT_PATTERNS: tuple[tuple[re.Pattern[str], str, bool, tuple[str, ...], _Starts], ...] = (
     (_ANSWER_PHRASE, "answer-phrase", False, _ANSWER_WORDS, _PHRASE_STARTS),
-    (_IS_CORRECT, "answer-phrase", False, _CORRECT_WORDS, None),
+    (_IS_CORRECT, "answer-phrase", False, _CORRECT_WORDS, _is_correct_starts),
     (_CHOOSE, "answer-phrase", False, _CHOOSE_WORDS, _CHOOSE_STARTS),
     (_PRONOUN, "answer-phrase", True, _PRONOUN_WORDS, _PRONOUN_STARTS),
     (_CHINESE_ANSWER, "answer-phrase", False, ("答案", "选项"), None),
@@ -588,9 +623,10 @@ def _option_keys(option: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     number alone (else empty)."""
     tokens = _tokens(option)
     full = tuple("degrees" if t == "degree" else t for t in tokens) if "degree" in tokens else tokens
-    numbers = [t for t in tokens if t[0].isdigit()]
-    if len(numbers) == 1 and _UNIT_WORDS.issuperset(t for t in tokens if not t[0].isdigit()):
-        return full, (numbers[0],)
+    if all(t in _UNIT_WORDS for t in tokens if not t[0].isdigit()):  # usually stops at the first word
+        numbers = [t for t in tokens if t[0].isdigit()]
+        if len(numbers) == 1:
+            return full, (numbers[0],)
     return full, ()
 
 

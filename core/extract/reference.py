@@ -54,13 +54,7 @@ def _reference(response: str | None, rule: _Rule, letters: Sequence[str]) -> Ext
     """
     if not isinstance(response, str):
         return unparsed("empty response", "no text to read", method=rule.name)
-    text = response.strip()
-    for head in rule.heads:
-        if head in text:
-            for phrase in rule.phrases:
-                text = text.replace(phrase, "")
-            break
-    found = rule.letter_class.search(text)
+    text, found = _first_capital(response, rule)
     if found is None:
         if len(text.split()) > 10:
             return unparsed("no letter found", f"more than 10 words and no capital {rule.label}", rule.name)
@@ -70,6 +64,17 @@ def _reference(response: str | None, rule: _Rule, letters: Sequence[str]) -> Ext
     if letter not in letters:
         where += f"; {letter} is not among {', '.join(letters)}, so the reference counts it wrong"
     return Extraction(letter, rule.name, where)
+
+
+def _first_capital(response: str, rule: _Rule) -> tuple[str, re.Match[str] | None]:
+    """The text after stripping and phrase deletion, and its first capital of the rule's class."""
+    text = response.strip()
+    for head in rule.heads:
+        if head in text:
+            for phrase in rule.phrases:
+                text = text.replace(phrase, "")
+            break
+    return text, rule.letter_class.search(text)
 
 
 def extract_choice_official(response: str, letters: Sequence[str] = ("A", "B", "C", "D")) -> Extraction:
@@ -85,3 +90,28 @@ def extract_choice_official(response: str, letters: Sequence[str] = ("A", "B", "
 def extract_choice_lmms(response: str, letters: Sequence[str] = ("A", "B", "C", "D", "E")) -> Extraction:
     """lmms-eval's VideoMathQA `extract_characters_regex`: the same algorithm over capitals A-E."""
     return _reference(response, _LMMS, letters)
+
+
+def official_letter(response: str, letters: Sequence[str] = ("A", "B", "C", "D")) -> str | None:
+    """Only the letter `extract_choice_official` reads (None when it reads nothing), by the same steps.
+
+    Scoring runs the official extractor on every answer just to count where it disagrees with the robust one;
+    this skips building an explanation nobody reads. `letters` is ignored, as the script ignores it.
+    """
+    return _letter(response, _OFFICIAL)
+
+
+def lmms_letter(response: str, letters: Sequence[str] = ("A", "B", "C", "D", "E")) -> str | None:
+    """Only the letter `extract_choice_lmms` reads (None when it reads nothing), by the same steps."""
+    return _letter(response, _LMMS)
+
+
+def _letter(response: str, rule: _Rule) -> str | None:
+    if not isinstance(response, str):
+        return None
+    found = _first_capital(response, rule)[1]
+    return found.group(0) if found else None
+
+
+# Each reference extractor's letter-only twin.
+LETTER_ONLY = {extract_choice_official: official_letter, extract_choice_lmms: lmms_letter}

@@ -7,9 +7,11 @@ a few seconds and the CLI must not import numpy.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, ItemsView, Iterable, Iterator, Mapping
 from dataclasses import dataclass
-from itertools import chain
+from functools import lru_cache
+from itertools import chain, compress
+from operator import attrgetter, itemgetter
 
 from core.benchmarks import Benchmark, get_benchmark
 from core.errors import MathReelError
@@ -28,11 +30,15 @@ _SHOWN = 10
 
 @dataclass(frozen=True)
 class OfficialTool:
-    """A reference scorer's rule-based extractor and the denominator policy that scorer uses."""
+    """A reference scorer's rule-based extractor and the denominator policy that scorer uses.
+
+    `letter` gives just the letter `extract` reads (its cheap twin, for counting disagreements).
+    """
 
     name: str
     extract: Callable[[str, tuple[str, ...]], Extraction]
     denominator: str
+    letter: Callable[[str, tuple[str, ...]], str | None] | None = None
 
 
 @dataclass(slots=True)
@@ -54,8 +60,10 @@ def official_tool(bench: Benchmark) -> OfficialTool | None:
     if scorer is None:
         return None
     import core.extract
+    from core.extract.reference import LETTER_ONLY
 
-    return OfficialTool(scorer.name, getattr(core.extract, scorer.extractor), scorer.denominator)
+    extract = getattr(core.extract, scorer.extractor)
+    return OfficialTool(scorer.name, extract, scorer.denominator, LETTER_ONLY.get(extract))
 
 
 # (question_id, record) -> the judge's extraction and, for free-form answers, its equivalence verdict.
@@ -94,8 +102,8 @@ def _score(result: ResultFile, extractor: str, denominator: str | None, judged: 
     rows, disagreements = _score_rows(result, bench, tool, extractor == "official", judged)
     units = _units(rows, result, grouped, bench)
     keep_unanswered = denominator == "all"
-    counted = [u for u in units.values() if u.answered or keep_unanswered]
-    overall_units = [u for u in counted if u.in_overall]
+    counted = list(units.values()) if keep_unanswered else [u for u in units.values() if u.answered]
+    overall_units = list(compress(counted, map(_IN_OVERALL, counted)))
     by, cross = _tables(bench, counted)
     report = Report(
         benchmark=bench.name,
@@ -130,14 +138,13 @@ def _score_rows(
 ) -> tuple[list[ScoredRow], list[str]]:
     """One ScoredRow per answer and per missing question, and the ids the two extractors read differently."""
     default_letters = bench.letters(result.mode)
-    official = tool.extract if tool else None
     rows: list[ScoredRow] = []
     disagreements: list[str] = []
     append = rows.append
     # Extractors are pure functions of (response, letters, options): the same answer to the same question
-    # (repeated runs, pooled files, one-letter replies) is read once.
-    memo: dict[tuple[str, tuple[str, ...]], tuple[Extraction, Extraction | None]] = {}
-    option_memo: dict[tuple[str, ...], tuple[tuple[str, ...], OptionMatcher | None]] = {}
+    # (repeated runs, pooled files) is read once. Readings are kept per options tuple, so a file that asks
+    # every question once pays one lookup per answer and no more.
+    asked: dict[tuple[str, ...], _Asked] = {}
     for prediction in result.predictions:
         question = prediction.question
         response = prediction.response
@@ -146,21 +153,18 @@ def _score_rows(
         if question.answer_kind == "free":
             used, right = _score_free(response, gold)
         else:
-            key = (response, question.options)
-            pair = memo.get(key)
-            if pair is None:
-                choices = option_memo.get(question.options)
-                if choices is None:
-                    choices = option_memo[question.options] = _choices(question, default_letters)
-                pair = memo[key] = _read_choice(response, choices, official)
-            robust, by_official = pair
-            used = robust
-            if by_official is not None:
-                official_answer = by_official.answer
-                if official_answer != robust.answer:
-                    disagreements.append(question.question_id)
-                if use_official:
-                    used = by_official
+            before = asked.get(question.options)
+            if before is None:
+                choices = _choices(question, default_letters)
+                reading = _read_choice_answer(response, choices, tool, use_official)
+                asked[question.options] = _Asked(choices, response, reading)
+            elif before.response == response:
+                reading = before.reading
+            else:
+                reading = before.again(response, tool, use_official)
+            used, official_answer, disagree = reading
+            if disagree:
+                disagreements.append(question.question_id)
             right = used.answer == gold
         if judged:
             override = judged.get((question.question_id, str(prediction.record)))
@@ -176,6 +180,28 @@ def _score_rows(
     return rows, disagreements
 
 
+_Reading = tuple[Extraction, str | None, bool]  # what `_read_choice_answer` returns
+
+
+@dataclass(slots=True)
+class _Asked:
+    """A question's letters and option texts, the first answer read for it, and readings of any other answers."""
+
+    choices: tuple[tuple[str, ...], OptionMatcher | None]
+    response: str
+    reading: _Reading
+    others: dict[str, _Reading] | None = None
+
+    def again(self, response: str, tool: OfficialTool | None, use_official: bool) -> _Reading:
+        """The reading of another answer to the same question (read once, then kept)."""
+        if self.others is None:
+            self.others = {}
+        reading = self.others.get(response)
+        if reading is None:
+            reading = self.others[response] = _read_choice_answer(response, self.choices, tool, use_official)
+        return reading
+
+
 def _choices(question: Question, default_letters: tuple[str, ...]) -> tuple[tuple[str, ...], OptionMatcher | None]:
     """The letters a question allows and its option texts (the benchmark's letters when it lists no options).
 
@@ -185,21 +211,40 @@ def _choices(question: Question, default_letters: tuple[str, ...]) -> tuple[tupl
     if not question.options:
         return default_letters, None
     letters = option_letters(question.options)
-    return tuple(dict.fromkeys(letters)), OptionMatcher(_OptionTexts(question.options, letters))
+    return _distinct(letters), OptionMatcher(_OptionTexts(question.options, letters))
 
 
-def option_letters(options: tuple[str, ...]) -> list[str]:
+def option_letters(options: tuple[str, ...]) -> tuple[str, ...]:
     """The letter of each option as `Question.letters` reads them (A, B, ... by position unless every option
-    names its own), with the usual "A. text" spelling read without a regex: a large file has a million options.
+    names its own).
+
+    The usual spelling, a capital then one of `.):：` ("A. text"), is recognised from the first two characters
+    of the options alone, taken in C and looked up in a table; a large file has a million options.
     """
-    letters = [
-        option[0] if len(option) >= 2 and "A" <= option[0] <= "Z" and option[1] in _OPTION_MARKS
-        else split_option(option)[0]
-        for option in options
-    ]
-    return letters if all(letters) else [chr(ord("A") + i) for i in range(len(options))]
+    try:
+        firsts = tuple(map(_FIRST, options))
+        seconds = tuple(map(_SECOND, options))
+    except IndexError:  # an option shorter than two characters
+        return _letters_by_regex(options)
+    return firsts if _usual_shape(firsts, seconds) else _letters_by_regex(options)
 
 
+@lru_cache(maxsize=256)
+def _usual_shape(firsts: tuple[str, ...], seconds: tuple[str, ...]) -> bool:
+    return all("A" <= a <= "Z" and b in _OPTION_MARKS for a, b in zip(firsts, seconds, strict=True))
+
+
+@lru_cache(maxsize=256)
+def _distinct(letters: tuple[str, ...]) -> tuple[str, ...]:
+    return tuple(dict.fromkeys(letters))
+
+
+def _letters_by_regex(options: tuple[str, ...]) -> tuple[str, ...]:
+    letters = tuple(split_option(option)[0] for option in options)
+    return letters if all(letters) else tuple(chr(ord("A") + i) for i in range(len(options)))
+
+
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _OPTION_MARKS = ".):："  # the marks `split_option` accepts right after the letter
 
 
@@ -209,7 +254,7 @@ class _OptionTexts(Mapping[str, str]):
 
     __slots__ = ("_letters", "_options", "_texts")
 
-    def __init__(self, options: tuple[str, ...], letters: list[str]) -> None:
+    def __init__(self, options: tuple[str, ...], letters: tuple[str, ...]) -> None:
         self._options, self._letters = options, letters
         self._texts: dict[str, str] | None = None
 
@@ -222,11 +267,14 @@ class _OptionTexts(Mapping[str, str]):
     def __getitem__(self, letter: str) -> str:
         return self._split()[letter]
 
+    def items(self) -> ItemsView[str, str]:
+        return self._split().items()
+
     def __iter__(self) -> Iterator[str]:
         return iter(self._split())
 
-    def __len__(self) -> int:
-        return len(self._split())
+    def __len__(self) -> int:  # without splitting: the extractor asks whether there are options at all
+        return len(self._texts) if self._texts is not None else len(set(self._letters))
 
 
 def _option_text(option: str) -> str:
@@ -236,12 +284,31 @@ def _option_text(option: str) -> str:
     return split_option(option)[1]
 
 
+def _read_choice_answer(
+    response: str, choices: tuple[tuple[str, ...], OptionMatcher | None], tool: OfficialTool | None, use_official: bool
+) -> _Reading:
+    """The extraction a choice answer is scored by, the official extractor's letter (None without one), and
+    whether the robust and the official extractor read it differently.
+
+    Unless the official reading is the one scored, only its letter is taken (`OfficialTool.letter`).
+    """
+    letters, texts = choices
+    robust = extract_choice(response, letters, texts)
+    if tool is None:
+        return robust, None, False
+    if use_official or tool.letter is None:
+        by_official = tool.extract(response, letters)
+        return (by_official if use_official else robust), by_official.answer, by_official.answer != robust.answer
+    letter = tool.letter(response, letters)
+    return robust, letter, letter != robust.answer
+
+
 def _read_choice(
     response: str,
     choices: tuple[tuple[str, ...], OptionMatcher | None],
     official: Callable[[str, tuple[str, ...]], Extraction] | None,
 ) -> tuple[Extraction, Extraction | None]:
-    """The robust reading (with the option texts) and the official one of a choice answer."""
+    """The robust reading (with the option texts) and the official one of a choice answer (for `single`)."""
     letters, texts = choices
     return extract_choice(response, letters, texts), (official(response, letters) if official else None)
 
@@ -259,17 +326,20 @@ def _units(rows: list[ScoredRow], result: ResultFile, grouped: bool, bench: Benc
 
     Rows come in the order of `result.predictions` then `result.missing`, so they pair with those questions.
     """
-    questions = chain((p.question for p in result.predictions), result.missing)
+    questions = chain(map(_QUESTION, result.predictions), result.missing)
+    in_overall = bench.in_overall
     units: dict[str, _Unit] = {}
+    get = units.get
     for row, question in zip(rows, questions, strict=True):
         key = row.group_id if grouped else row.question_id
-        unit = units.get(key)
+        unit = get(key)
         if unit is None:
-            unit = units[key] = _Unit(question, row.cluster, row.dims, bench.in_overall(question))
+            unit = units[key] = _Unit(question, row.cluster, row.dims, in_overall(question))
         unit.pairs += 1
-        if row.status != "correct":
+        status = row.status
+        if status != "correct":
             unit.correct = False
-            if row.status != "wrong":
+            if status != "wrong":
                 unit.answered = False
     return units
 
@@ -289,23 +359,18 @@ def cell(n: int, correct: int) -> Cell:
 
 def overall_cell(units: list[_Unit]) -> Overall:
     """The headline cell with the naive and the video-clustered standard errors, from counts per cluster."""
-    clusters: dict[str, list[int]] = {}
-    for unit in units:
-        tally = clusters.get(unit.cluster)
-        if tally is None:
-            tally = clusters[unit.cluster] = [0, 0]
-        tally[0] += 1
-        tally[1] += unit.correct
-    n = len(units)
-    correct = sum(tally[1] for tally in clusters.values())
+    clusters = list(map(_CLUSTER, units))
+    sizes = Counter(clusters)
+    rights = Counter(compress(clusters, map(_CORRECT, units)))
+    n, correct = len(units), rights.total()
     return Overall(
         n,
         correct,
         100 * correct / n if n else None,
         wilson_interval(correct, n),
         se=binary_se(correct, n),
-        clustered_se=clustered_binary_se(list(clusters.values())),
-        clusters=len(clusters),
+        clustered_se=clustered_binary_se([(size, rights[cluster]) for cluster, size in sizes.items()]),
+        clusters=len(sizes),
     )
 
 
@@ -334,7 +399,7 @@ def _tables(
     has a few hundred combinations, so the tables are built from those instead of re-reading every unit per table.
     """
     keys = [d.key for d in bench.dimensions]
-    combos = Counter((tuple(map(u.dims.get, keys)), u.correct) for u in units)
+    combos = Counter(zip(_dimension_values(units, keys), map(_CORRECT, units), strict=True))
     position = {key: i for i, key in enumerate(keys)}
     by_tallies: dict[str, dict[str, list[int]]] = {key: {} for key in keys}
     for (values, correct), count in combos.items():
@@ -356,6 +421,22 @@ def _tables(
         order = bench.dimension(row_dim).order(set(rows))
         cross[f"{row_dim} x {col_dim}"] = {value: _cells(bench, col_dim, rows[value]) for value in order}
     return by, cross
+
+
+def _dimension_values(units: list[_Unit], keys: list[str]) -> list[tuple[str | None, ...]]:
+    """Each unit's values of the dimensions `keys` (None where it has none), read in C when every unit has all."""
+    dims = list(map(_DIMS, units))
+    if len(keys) > 1:
+        try:
+            return list(map(itemgetter(*keys), dims))
+        except KeyError:
+            pass  # some unit lacks a dimension: read them one by one
+    return [tuple(map(values.get, keys)) for values in dims]
+
+
+_CORRECT, _DIMS, _CLUSTER, _IN_OVERALL, _QUESTION = map(
+    attrgetter, ("correct", "dims", "cluster", "in_overall", "question")
+)
 
 
 def _add(tallies: dict[str, list[int]], value: str, count: int, correct: bool) -> None:
