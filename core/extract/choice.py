@@ -300,12 +300,16 @@ def _scan(pattern: re.Pattern[str], text: str, lower: str, starts: _Starts) -> I
 
 @lru_cache(maxsize=16)
 def _positions(lower: str, words: tuple[str, ...]) -> list[int]:
-    """Where any of `words` occurs in `lower`, in order (kept for the next pattern with the same start words)."""
+    """Where any of `words` starts a word of `lower` (ASCII), in order; kept for the next pattern with the same
+    start words. Every pattern scanned this way has `\\b` before its first word, so a word that begins with a
+    letter is only taken where no letter, digit or "_" comes before it ("'d" is taken anywhere)."""
     positions = []
     for word in words:
+        anywhere = not word[0].isalpha()
         at = lower.find(word)
         while at >= 0:
-            positions.append(at)
+            if anywhere or at == 0 or not (lower[at - 1].isalnum() or lower[at - 1] == "_"):
+                positions.append(at)
             at = lower.find(word, at + 1)
     return sorted(positions)
 
