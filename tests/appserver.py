@@ -16,6 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -67,20 +68,20 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     return env
 
 
-@pytest.fixture(scope="session")
-def server(server_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """Base URL of `mathreel serve` on the demo set, on a free loopback port."""
+@contextmanager
+def serving(env: dict[str, str], log_dir: Path) -> Iterator[tuple[str, Path]]:
+    """`mathreel serve` with `env` on a free loopback port: yields (base URL, log file), always terminated."""
     port = free_port()
-    log = tmp_path_factory.mktemp("server-log") / "serve.log"
+    log = log_dir / "serve.log"
     with log.open("w") as out:
         process = subprocess.Popen(
             [*mathreel_command(), "serve", "--host", "127.0.0.1", "--port", str(port)],
-            env=server_env, stdout=out, stderr=subprocess.STDOUT,
+            env=env, stdout=out, stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}/"
     try:
         wait_until_answering(url, process, log)
-        yield url
+        yield url, log
     finally:
         process.terminate()
         try:
@@ -88,3 +89,10 @@ def server(server_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory)
         except subprocess.TimeoutExpired:
             process.kill()
             process.wait()
+
+
+@pytest.fixture(scope="session")
+def server(server_env: dict[str, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Base URL of `mathreel serve` on the demo set, on a free loopback port."""
+    with serving(server_env, tmp_path_factory.mktemp("server-log")) as (url, _log):
+        yield url

@@ -6,14 +6,14 @@ Expected prompts come from core's build_view and verdicts from core's scoring, n
 
 from __future__ import annotations
 
-import subprocess
 import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from appserver import free_port, mathreel_command, wait_until_answering
+from appserver import serving
+from pages import wait_for_text
 
 from core.data import load_dataset
 from core.scoring.single import score_response
@@ -41,24 +41,10 @@ def fake() -> Iterator[FakeOpenAI]:
 def ask_server(server_env: dict[str, str], fake: FakeOpenAI, tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     """`mathreel serve` whose environment names the fake server, its model and a server-side key."""
     env = {**server_env, "OPENAI_BASE_URL": fake.base_url, "MATHREEL_MODEL": MODEL, "OPENAI_API_KEY": SERVER_KEY}
-    port = free_port()
-    log = tmp_path_factory.mktemp("ask-server-log") / "serve.log"
-    with log.open("w") as out:
-        process = subprocess.Popen([*mathreel_command(), "serve", "--host", "127.0.0.1", "--port", str(port)],
-                                   env=env, stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}/"
-    try:
-        wait_until_answering(url, process, log)
+    with serving(env, tmp_path_factory.mktemp("ask-server-log")) as (url, log):
         yield url
-    finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
-        served_log = log.read_text(errors="replace")
-        assert USER_KEY not in served_log and SERVER_KEY not in served_log
+    served_log = log.read_text(errors="replace")
+    assert USER_KEY not in served_log and SERVER_KEY not in served_log
 
 
 @pytest.fixture
@@ -74,12 +60,6 @@ def ask_page(browser, ask_server: str, fake: FakeOpenAI) -> Iterator[object]:
         yield page
     finally:
         context.close()
-
-
-def wait_for_text(page, selector: str, text: str, timeout: float = 60_000) -> None:
-    page.wait_for_function(
-        "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
-        arg=[selector, text], timeout=timeout)
 
 
 def choose_in_browse(page, row: int, question_id: str) -> None:
