@@ -1,10 +1,11 @@
 """Web-app speed: question switching (cold and cached frames) and scoring + charting a 2,700-answer Video-MME file.
 
 Server-side figures time the same functions the Gradio handlers call (webapp.browse.render_question, and the
-Score tab's scoring, tables, charts and downloads). `--browser` also measures one end-to-end switch in Chromium
-against `mathreel serve` on a free loopback port.
+Score tab's scoring, tables, charts and downloads). `--browser` also measures end-to-end switches in Chromium
+against `mathreel serve` on a free loopback port (median of `--switches` cold and cached), and Gradio's floor: a
+trivial queued event in a one-button app.
 
-    .venv/bin/python bench/bench_app.py [--repeats 5] [--browser]
+    .venv/bin/python bench/bench_app.py [--repeats 5] [--browser | --browser-only] [--switches 7]
 """
 
 from __future__ import annotations
@@ -116,8 +117,29 @@ def bench_scoring(repeats: int, answers: int) -> None:
     report("score + tables + 5 charts + question table + downloads", timed(everything, repeats))
 
 
-def bench_browser() -> None:
-    """One end-to-end question switch in Chromium: click a row until its 8 frames are shown (cold, then cached)."""
+# A switch counts as shown when the question header names the new question and the gallery holds 8 loaded images,
+# none of them from the previous question (frames of different videos have different cache paths). The predicate
+# stamps performance.now() the first animation frame it holds, so the in-page time runs from the pointerdown
+# Playwright dispatches to the frame the user first sees all eight new frames.
+SHOWN = """([qid, before]) => {
+    const header = document.querySelector('#browse-question');
+    const imgs = [...document.querySelectorAll('#browse-frames img')];
+    const done = header && header.innerText.includes(qid) && imgs.length >= 8
+        && imgs.every(i => i.complete && i.naturalWidth > 0 && !before.includes(i.src));
+    if (done && window.__shown === undefined) window.__shown = performance.now();
+    return done;
+}"""
+STAMP_POINTERDOWN = ("document.addEventListener('pointerdown', () => { if (window.__down === undefined) "
+                     "window.__down = performance.now(); }, true);")
+
+
+def bench_browser(switches: int) -> None:
+    """End-to-end question switches in Chromium: click a table row until its 8 frames are shown.
+
+    Cold: `switches` questions whose videos were never sampled; cached: the same questions again. Reports the
+    in-page time (pointerdown to all 8 new frames painted) and the wall time around Playwright's click, plus
+    Gradio's floor on this machine: a trivial queued event (button -> textbox) in a one-component app.
+    """
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
     import subprocess
 
@@ -127,6 +149,7 @@ def bench_browser() -> None:
     from core.data import load_dataset
 
     data = load_dataset("videomathqa", "mcq")
+    rows = distinct_video_rows(data, switches)
     tmp = Path(tempfile.mkdtemp(prefix="mathreel-bench-serve-"))
     env = dict(os.environ, MATHREEL_CACHE=str(tmp / "cache"), GRADIO_TEMP_DIR=str(tmp / "gradio"))
     port = free_port()
@@ -140,38 +163,104 @@ def bench_browser() -> None:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
             page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.add_init_script(STAMP_POINTERDOWN)
             page.goto(url)
             page.wait_for_selector("#browse-frames img")
-            for label, rows in (("cold", (3, 4)), ("cached", (3, 4))):
+            page.wait_for_timeout(1000)  # the first question's follow-up events settle
+            for label in ("cold", "cached"):
+                in_page, wall = [], []
                 for row in rows:
-                    qid = data.questions[row].question_id
-                    start = time.perf_counter()
-                    page.click(f"#browse-table [data-testid='cell-{row}-0']")
-                    page.wait_for_function(
-                        "qid => document.querySelector('#browse-question').innerText.includes(qid) && "
-                        "[...document.querySelectorAll('#browse-frames img')].filter(i => i.complete && "
-                        "i.naturalWidth > 0).length >= 8", arg=qid, timeout=30_000)
-                    first_frame = time.perf_counter() - start
-                    report(f"browser: click row -> 8 frames shown ({label}, {qid})", [first_frame])
+                    page_ms, wall_ms = switch_once(page, row, data.questions[row].question_id)
+                    in_page.append(page_ms)
+                    wall.append(wall_ms)
+                report(f"browser: click row -> 8 frames shown ({label}, in page)", in_page)
+                report(f"browser: same, around Playwright's click ({label})", wall)
             browser.close()
+        report("browser: trivial queued Gradio event (floor, in page)", trivial_event_floor(switches))
     finally:
         server.terminate()
         server.wait(timeout=15)
+
+
+def distinct_video_rows(data: object, count: int) -> list[int]:
+    """Table rows (after the first, which the page opens with) whose questions each have a video of their own."""
+    seen = {data.questions[0].video_id}
+    rows = []
+    for row, question in enumerate(data.questions):
+        if question.video_id and question.video_id not in seen:
+            seen.add(question.video_id)
+            rows.append(row)
+    if len(rows) < count:
+        raise SystemExit(f"the demo set has only {len(rows)} further videos; ask for fewer --switches")
+    return rows[:count]
+
+
+def switch_once(page: object, row: int, qid: str) -> tuple[float, float]:
+    """Click `row` and wait until its frames are shown: (in-page seconds, wall seconds around the click)."""
+    before = page.eval_on_selector_all("#browse-frames img", "imgs => imgs.map(i => i.src)")
+    page.evaluate("() => { window.__down = undefined; window.__shown = undefined; }")
+    start = time.perf_counter()
+    page.click(f"#browse-table [data-testid='cell-{row}-0']")
+    page.wait_for_function(SHOWN, arg=[qid, before], polling="raf", timeout=30_000)
+    wall = time.perf_counter() - start
+    in_page = page.evaluate("() => window.__shown - window.__down") / 1000
+    page.wait_for_timeout(600)  # let follow-up events (other tabs reacting to the new question) finish
+    return in_page, wall
+
+
+def trivial_event_floor(repeats: int) -> list[float]:
+    """Seconds from pointerdown to the DOM showing the reply of a queued no-op event, in a one-button Gradio app."""
+    import gradio as gr
+    from conftest import CHROMIUM, CHROMIUM_ARGS, free_port
+    from playwright.sync_api import sync_playwright
+
+    with gr.Blocks(analytics_enabled=False) as app:
+        out = gr.Textbox(elem_id="floor-out")
+        button = gr.Button("go", elem_id="floor-go")
+        button.click(lambda: str(time.perf_counter_ns()), None, out, show_progress="hidden")
+    app.queue()
+    port = free_port()
+    app.launch(server_name="127.0.0.1", server_port=port, prevent_thread_lock=True, ssr_mode=False, quiet=True)
+    times = []
+    try:
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            page = browser.new_page()
+            page.add_init_script(STAMP_POINTERDOWN)
+            page.goto(f"http://127.0.0.1:{port}/")
+            page.wait_for_selector("#floor-go")
+            for _ in range(repeats + 1):  # the first click warms the connection up
+                before = page.input_value("#floor-out textarea")
+                page.evaluate("() => { window.__down = undefined; window.__shown = undefined; }")
+                page.click("#floor-go")
+                page.wait_for_function(
+                    "v => { const done = document.querySelector('#floor-out textarea').value !== v;"
+                    " if (done && window.__shown === undefined) window.__shown = performance.now(); return done; }",
+                    arg=before, polling="raf")
+                times.append(page.evaluate("() => window.__shown - window.__down") / 1000)
+                page.wait_for_timeout(200)
+            browser.close()
+    finally:
+        app.close()
+    return times[1:]
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--answers", type=int, default=2700)
-    parser.add_argument("--browser", action="store_true", help="also time one end-to-end switch in Chromium")
+    parser.add_argument("--browser", action="store_true", help="also time end-to-end switches in Chromium")
+    parser.add_argument("--browser-only", action="store_true", help="only the Chromium figures")
+    parser.add_argument("--switches", type=int, default=7, help="question switches per browser figure (>= 5)")
     args = parser.parse_args()
     os.environ["MATHREEL_CACHE"] = tempfile.mkdtemp(prefix="mathreel-bench-cache-")  # cold means cold
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     print(f"frame cache: {os.environ['MATHREEL_CACHE']}")
-    bench_switching(args.repeats)
-    bench_scoring(args.repeats, args.answers)
-    if args.browser:
-        bench_browser()
+    if not args.browser_only:
+        bench_switching(args.repeats)
+        bench_scoring(args.repeats, args.answers)
+    if args.browser or args.browser_only:
+        bench_browser(args.switches)
     return 0
 
 
