@@ -386,6 +386,34 @@ def test_app_builds_with_stable_element_ids(vmqa):
     assert app.delete_cache == (3600, 3600) and app.analytics_enabled is False
 
 
+def test_only_frame_cache_files_are_served_as_immutable(tmp_path):
+    import asyncio
+
+    from webapp.app import ImmutableFrames
+
+    frames = tmp_path / "frames"
+
+    async def files(scope, receive, send):  # answers like Gradio's file route: 200, or 404 for "missing"
+        status = 404 if scope["path"].endswith("missing.jpg") else 200
+        await send({"type": "http.response.start", "status": status, "headers": [(b"content-type", b"image/jpeg")]})
+        await send({"type": "http.response.body", "body": b"jpeg"})
+
+    def headers(path: str) -> dict[bytes, bytes]:
+        sent = []
+
+        async def send(message):
+            sent.append(message)
+
+        scope = {"type": "http", "method": "GET", "path": f"/gradio_api/file={path}"}
+        asyncio.run(ImmutableFrames(files, str(frames))(scope, None, send))
+        return dict(sent[0]["headers"])
+
+    assert headers(f"{frames}/abc123/0000042.jpg")[b"cache-control"] == b"private, max-age=86400, immutable"
+    for other in (f"{tmp_path}/videos/clip0.mp4", f"{frames}/../videos/clip0.mp4", f"{frames}-other/a.jpg",
+                  f"{frames}/abc123/missing.jpg"):
+        assert b"cache-control" not in headers(other), other
+
+
 def test_serve_refuses_a_missing_data_directory(tmp_path):
     proc = subprocess.run([sys.executable, "-c", "from core.cli import main; raise SystemExit(main())", "serve",
                            "--data", str(tmp_path / "nope")], capture_output=True, text=True, timeout=60)

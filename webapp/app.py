@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from webapp.context import AppContext, DatasetCache, TabSpec
 from webapp.settings import Settings
@@ -69,10 +69,38 @@ def served_paths(settings: Settings) -> list[str]:
     return [str(p.resolve()) for p in paths]
 
 
+class ImmutableFrames:
+    """ASGI middleware: lets browsers keep sampled-frame JPEGs instead of asking for them again on every switch.
+
+    Gradio serves files without a Cache-Control header, so Chromium re-requests a frame a few seconds after it
+    first fetched it. A frame-cache file never changes at its path (the path holds the video's identity, N and
+    size), so `immutable` is true for those files, and only for them.
+    """
+
+    HEADER = (b"cache-control", b"private, max-age=86400, immutable")
+
+    def __init__(self, app: Any, frame_root: str) -> None:
+        self.app = app
+        self.prefix = "/file=" + frame_root.rstrip("/") + "/"
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or self.prefix not in scope.get("path", "") or ".." in scope["path"]:
+            await self.app(scope, receive, send)
+            return
+
+        async def send_cacheable(message: dict[str, Any]) -> None:
+            if message["type"] == "http.response.start" and message["status"] == 200:
+                message = {**message, "headers": [*message.get("headers", []), self.HEADER]}
+            await send(message)
+
+        await self.app(scope, receive, send_cacheable)
+
+
 def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
     """Start the server on settings.host:port. With block=False the call returns once it answers."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     import gradio as gr
+    from starlette.middleware import Middleware
 
     app = build_app(settings)
     paths = served_paths(settings)
@@ -94,5 +122,6 @@ def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
         quiet=False,
         css=CSS,
         theme=gr.themes.Default(),
+        app_kwargs={"middleware": [Middleware(ImmutableFrames, frame_root=paths[1])]},
     )
     return app

@@ -69,6 +69,12 @@ def test_choosing_a_question_shows_its_video_frames_and_subtitle_lines(page, ser
     subtitle_rows = page.locator("#browse-subtitles [data-testid^='cell-'][data-testid$='-2']").all_inner_texts()
     assert [t.strip() for t in subtitle_rows] == [c.text for c in view.cues]
 
+    # Frames are cacheable for good (their path names the video, N and size); the video is not.
+    frame_url = page.eval_on_selector("#browse-frames .thumbnail-item img", "i => i.src")
+    assert page.request.get(frame_url).headers["cache-control"] == "private, max-age=86400, immutable"
+    video_url = page.eval_on_selector("#browse-video video", "v => v.src")
+    assert "cache-control" not in page.request.get(video_url, headers={"Range": "bytes=0-99"}).headers
+
     # Clicking a frame moves the player to that frame's time.
     page.click("#browse-frames .thumbnail-item >> nth=5")
     page.wait_for_function(
