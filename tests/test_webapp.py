@@ -24,10 +24,12 @@ from core.view import build_view
 from webapp import charts
 from webapp.browse import (
     ALL,
+    PAGE_OUTPUTS,
     ViewOptions,
     benchmark_choices,
     filter_specs,
     frame_caption,
+    page_updates,
     question_table,
     render_question,
     response_markdown,
@@ -148,6 +150,41 @@ def test_question_page_shows_frames_as_build_view_samples_them(vmqa):
     assert "✓ **B. 45** — correct answer" in page.header and "- A. 30" in page.header
     assert "1. Read the diagram.\n2. Add the angles." in page.steps
     assert "| Category | Chart |" in page.metadata and "0:06.0 (60 frames, 10.00 fps)" in page.metadata
+
+
+def is_update(value: object) -> bool:
+    """A gr.update / gr.skip dict, which Gradio rebuilds the component for (as opposed to a bare value)."""
+    return isinstance(value, dict) and value.get("__type__") == "update"
+
+
+def test_a_switch_sends_a_panels_visibility_only_when_it_changes(vmqa):
+    import gradio as gr
+
+    data = load_dataset("videomathqa", "mcq", vmqa)
+    with_subs, without = render_question(data, "q0", ViewOptions()), render_question(data, "q2", ViewOptions())
+    first = dict(zip(PAGE_OUTPUTS, page_updates(with_subs, "videomathqa:mcq"), strict=True))
+    # Nothing known about the page yet: every optional panel gets its value and its visibility.
+    for name in ("diagram", "frames", "cues", "pairs", "versions", "version_images", "response"):
+        assert is_update(first[name]) and "visible" in first[name], name
+    assert first["frames"]["value"] == with_subs.frames and first["frames"]["visible"] is True
+    assert first["diagram"]["visible"] is False and first["cues"]["visible"] is True
+    assert first["frames_n"] == gr.update(visible=True)
+    assert first["state"] == {"key": "videomathqa:mcq", "ref": "q0", "frame_times": with_subs.frame_times,
+                              "cue_times": with_subs.cue_times}
+
+    second = dict(zip(PAGE_OUTPUTS, page_updates(without, "videomathqa:mcq", first["panels"]), strict=True))
+    assert second["frames"] == without.frames  # still shown: the bare gallery items
+    assert second["pairs"] is None and second["response"] == ""  # still hidden: bare empty values
+    assert second["cues"] == gr.update(value=[], visible=False)  # q2 has no subtitles: the table hides
+    assert second["frames_n"] == second["subs"] == gr.skip()  # the user's settings stay as they are
+    assert second["video"]["value"] == without.video_path and second["video"]["subtitles"] is None
+    assert second["error"] == gr.update(value="", visible=False)
+    assert second["panels"] == {**first["panels"], "cues": False}
+
+    third = dict(zip(PAGE_OUTPUTS, page_updates(with_subs, "videomathqa:mcq", second["panels"], "### Model response"),
+                     strict=True))
+    assert third["cues"] == gr.update(value=with_subs.cue_rows, visible=True)
+    assert third["response"] == gr.update(value="### Model response", visible=True)
 
 
 def test_question_page_follows_frame_count_and_cot(vmqa):

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from webapp.context import AppContext, TabSpec, select_handler
-from webapp.errors import guarded
+from webapp.errors import error_message, guarded, log
 from webapp.present import seconds_text
 
 if TYPE_CHECKING:
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 ALL = ""  # the "no filter" value of a dimension dropdown
 QUESTION_PREVIEW = 110  # characters of the question shown in the table
+AFTER_PAINT = "() => new Promise(done => requestAnimationFrame(() => setTimeout(done)))"  # resolves once drawn
 
 
 # -- choices and keys -------------------------------------------------------------------------------------------
@@ -290,6 +291,69 @@ def response_markdown(row: dict[str, Any] | None, run_name: str = "") -> str:
     return "\n".join(lines)
 
 
+# -- page updates -----------------------------------------------------------------------------------------------
+
+# The outputs a question page sets, in the order page_updates returns their values.
+PAGE_OUTPUTS = ("error", "state", "header", "video", "diagram", "frames", "cues", "prompt", "steps", "metadata",
+                "pairs", "versions", "version_images", "response", "frames_n", "subs", "full_subs", "panels")
+
+
+def shown_panels(page: QuestionPage, response_md: str = "") -> dict[str, bool]:
+    """Which optional panels `page` shows. Kept in a state of its own, so the next switch sends a panel's
+    visibility only when it changes."""
+    video = page.video_path is not None
+    return {"video": video, "diagram": page.image_path is not None, "frames": bool(page.frames),
+            "cues": bool(page.cue_rows), "pairs": page.pairs is not None, "versions": page.versions is not None,
+            "version_images": bool(page.version_images), "response": bool(response_md), "video_controls": video}
+
+
+def panel(value: Any, name: str, now: dict[str, bool], before: dict[str, bool] | None) -> Any:
+    """One optional panel's output: the bare value while its visibility stays as it was, else value and visibility.
+
+    Gradio 6.31 rebuilds a component and its config for every gr.update it is handed (gr.skip() included),
+    a few milliseconds each on the server; a bare value is only postprocessed.
+    """
+    import gradio as gr
+
+    if before is None or before.get(name) != now[name]:
+        return gr.update(value=value, visible=now[name])
+    return value
+
+
+def page_updates(page: QuestionPage, key: str, before: dict[str, bool] | None = None,
+                 response_md: str = "") -> tuple[Any, ...]:
+    """Values for PAGE_OUTPUTS. `before`: the panel flags of what the page shows now (None: unknown, so every
+    visibility is sent); the new flags are the last value."""
+    import gradio as gr
+
+    now = shown_panels(page, response_md)
+    new_state = {"key": key, "ref": page.ref, "frame_times": page.frame_times, "cue_times": page.cue_times}
+    # Frame count and subtitle switches only mean something for a video question; their values are the user's.
+    same = before is not None and before.get("video_controls") == now["video_controls"]
+    controls = gr.skip() if same else gr.update(visible=now["video_controls"])
+    return (
+        gr.update(value="", visible=False),  # the error box, shared with the table's events
+        new_state,
+        page.header,
+        # The subtitle track and start position are properties of the player, so it always takes an update.
+        gr.update(value=page.video_path, subtitles=page.subtitles, playback_position=0.0, visible=now["video"]),
+        panel(page.image_path, "diagram", now, before),
+        panel(page.frames, "frames", now, before),
+        panel(page.cue_rows, "cues", now, before),
+        page.prompt,
+        page.steps,
+        page.metadata,
+        panel(page.pairs, "pairs", now, before),
+        panel(page.versions, "versions", now, before),
+        panel(page.version_images, "version_images", now, before),
+        panel(response_md, "response", now, before),
+        controls,
+        controls,
+        controls,
+        now,
+    )
+
+
 # -- the tab ----------------------------------------------------------------------------------------------------
 
 
@@ -347,54 +411,55 @@ def build(context: AppContext) -> None:
                                 allow_preview=True, object_fit="contain", elem_id="browse-version-images",
                                 interactive=False)
 
-    page_outputs = [error, state, header, video, diagram, gallery, cue_table, prompt, steps, metadata, pairs,
-                    versions, version_images, response, frames_n, subs, full_subs]
+    panels = gr.State(None)  # which optional panels are shown (shown_panels), so a switch re-sends only changes
+    blocks = {"error": error, "state": state, "header": header, "video": video, "diagram": diagram, "frames": gallery,
+              "cues": cue_table, "prompt": prompt, "steps": steps, "metadata": metadata, "pairs": pairs,
+              "versions": versions, "version_images": version_images, "response": response, "frames_n": frames_n,
+              "subs": subs, "full_subs": full_subs, "panels": panels}
+    page_outputs = [blocks[name] for name in PAGE_OUTPUTS]
     n_page = len(page_outputs)
-
-    def page_updates(page: QuestionPage, key: str, response_md: str = "") -> tuple[Any, ...]:
-        new_state = {"key": key, "ref": page.ref, "frame_times": page.frame_times, "cue_times": page.cue_times}
-        return (
-            gr.update(value="", visible=False),
-            new_state,
-            page.header,
-            gr.update(value=page.video_path, subtitles=page.subtitles, playback_position=0.0,
-                      visible=page.video_path is not None),
-            gr.update(value=page.image_path, visible=page.image_path is not None),
-            gr.update(value=page.frames, visible=bool(page.frames)),
-            gr.update(value=page.cue_rows, visible=bool(page.cue_rows)),
-            page.prompt,
-            page.steps,
-            page.metadata,
-            gr.update(value=page.pairs, visible=page.pairs is not None),
-            gr.update(value=page.versions, visible=page.versions is not None),
-            gr.update(value=page.version_images, visible=bool(page.version_images)),
-            gr.update(value=response_md, visible=bool(response_md)),
-            # Frame count and subtitle switches only mean something for a video question.
-            gr.update(visible=page.video_path is not None),
-            gr.update(visible=page.video_path is not None),
-            gr.update(visible=page.video_path is not None),
-        )
+    # A question picked in the table shows its frames first: one event updates only these (Gradio's time per
+    # switch grows with the outputs an event has), a second one the rest of the page.
+    first_outputs = [error, state, header, gallery]
+    rest_outputs = [c for c in page_outputs if all(c is not f for f in first_outputs)]
 
     def options_of(n: float, use_cot: bool, use_subs: bool, use_full: bool) -> ViewOptions:
         return ViewOptions(int(n), bool(use_cot), bool(use_subs), bool(use_full))
 
-    @guarded(0, n_page)
-    def show_question(key: str, ref: str, n: float, use_cot: bool, use_subs: bool, use_full: bool) -> tuple:
+    def show_question(key: str, ref: str, options: ViewOptions, shown: dict[str, bool] | None = None) -> tuple:
+        """Page outputs for `ref`; `shown` is the panel flags of what the page shows now, None when unknown."""
         dataset = context.datasets.get(*split_key(key))
-        return page_updates(render_question(dataset, ref, options_of(n, use_cot, use_subs, use_full)), key)
+        return page_updates(render_question(dataset, ref, options), key, shown)
+
+    def only(values: tuple, outputs: list[Any]) -> tuple:
+        """The values of page outputs `outputs`, out of a full page update."""
+        return tuple(v for c, v in zip(page_outputs, values, strict=True) if any(c is o for o in outputs))
 
     @guarded(0, n_page)
-    def rerender(st: dict, n: float, use_cot: bool, use_subs: bool, use_full: bool) -> tuple:
+    def rerender(st: dict, shown: dict | None, n: float, use_cot: bool, use_subs: bool, use_full: bool) -> tuple:
         if not st.get("ref"):
             return tuple([gr.skip()] * n_page)
-        return show_question.__wrapped__(st["key"], st["ref"], n, use_cot, use_subs, use_full)
+        return show_question(st["key"], st["ref"], options_of(n, use_cot, use_subs, use_full), shown)
 
-    @guarded(0, n_page)
+    @guarded(0, len(first_outputs))
     @select_handler
-    def select_row(st: dict, key: str, n: float, use_cot: bool, use_subs: bool, use_full: bool,
+    def select_row(shown: dict | None, key: str, n: float, use_cot: bool, use_subs: bool, use_full: bool,
                    evt: gr.SelectData) -> tuple:
         ref = str((evt.row_value or [""])[0])
-        return show_question.__wrapped__(key, ref, n, use_cot, use_subs, use_full)
+        return only(show_question(key, ref, options_of(n, use_cot, use_subs, use_full), shown), first_outputs)
+
+    def select_rest(st: dict, shown: dict | None, n: float, use_cot: bool, use_subs: bool, use_full: bool) -> tuple:
+        """The rest of the page for the question select_row showed (its frames are cached by now). A failure
+        here leaves the page as it is and says so in a toast; select_row's error box stays as it was."""
+        try:
+            if not st.get("ref"):
+                return tuple([gr.skip()] * len(rest_outputs))
+            page = show_question(st["key"], st["ref"], options_of(n, use_cot, use_subs, use_full), shown)
+            return only(page, rest_outputs)
+        except Exception as exc:  # the page must survive anything a handler meets
+            log.exception("select_rest failed")
+            gr.Warning(error_message(exc))
+            return tuple([gr.skip()] * len(rest_outputs))
 
     list_outputs = [error, table, *dims]
 
@@ -426,7 +491,7 @@ def build(context: AppContext) -> None:
         if not dataset.questions:
             return tuple([gr.skip()] * n_page)
         ref = dataset.ref(dataset.questions[0])
-        return show_question.__wrapped__(key, ref, n, use_cot, use_subs, use_full)
+        return show_question(key, ref, options_of(n, use_cot, use_subs, use_full))
 
     def seek(times_key: str):
         @select_handler
@@ -447,10 +512,17 @@ def build(context: AppContext) -> None:
     search.submit(refilter, [benchmark, search, *dims], [error, table], **group)
     for dropdown in dims:
         dropdown.input(refilter, [benchmark, search, *dims], [error, table], **group)
-    table.select(select_row, [state, benchmark, *view_inputs], page_outputs, **group)
+    # Frames first; the rest waits for the browser to paint them (the js step), since Gradio's page sends the
+    # next request and updates its progress state before the browser gets to draw. The progress overlay goes on
+    # the gallery only (a cold frame sample of a long video takes seconds): drawing it over all 18 outputs cost
+    # 30-70 ms of every switch.
+    table.select(select_row, [panels, benchmark, *view_inputs], first_outputs, show_progress_on=[gallery],
+                 **group).then(
+        None, None, None, js=AFTER_PAINT).then(
+        select_rest, [state, panels, *view_inputs], rest_outputs, show_progress="hidden", **group)
     for control in (cot, subs, full_subs):
-        control.input(rerender, [state, *view_inputs], page_outputs, **group)
-    frames_n.release(rerender, [state, *view_inputs], page_outputs, **group)
+        control.input(rerender, [state, panels, *view_inputs], page_outputs, **group)
+    frames_n.release(rerender, [state, panels, *view_inputs], page_outputs, **group)
     gallery.select(seek("frame_times"), [state], [video], **group)
     cue_table.select(seek("cue_times"), [state], [video], **group)
     load = context.links["app_load"]
@@ -461,7 +533,7 @@ def build(context: AppContext) -> None:
         """For other tabs: show `ref` of `key` with a scored row's response beside it."""
         dataset = context.datasets.get(*split_key(key))
         page = render_question(dataset, ref, ViewOptions(settings.default_frames))
-        return page_updates(page, key, response_markdown(row, run_name))
+        return page_updates(page, key, None, response_markdown(row, run_name))
 
     context.links["browse.open"] = (guarded(0, n_page)(open_question), page_outputs)
     context.links["browse.state"] = state  # the chosen question ({"key", "ref", ...}), for tabs that act on it
