@@ -169,3 +169,21 @@ def test_mathverse_clusters_by_problem_and_video_benchmarks_by_video():
     assert no_problem.cluster == "8"
     video = get_benchmark("videomme").question_from_record({"question_id": "1-1", "videoID": "v9"}, "mcq")
     assert video.cluster == "v9"
+
+
+def test_mathverse_versions_of_a_problem_in_benchmark_order():
+    from core.data import load_dataset
+
+    dataset = load_dataset("mathverse")
+    question = next(q for q in dataset.questions if q.dims["problem_version"] == "Vision Only")
+    versions = get_benchmark("mathverse").versions_of(question, dataset.questions)
+    assert [label for label, _ in versions] == ["Text Dominant", "Text Lite", "Vision Intensive", "Vision Dominant",
+                                                "Vision Only"]
+    assert {q.extra["problem_index"] for _, q in versions} == {question.extra["problem_index"]}
+    assert get_benchmark("videomme").versions_of(question, dataset.questions) == []
+
+
+def test_headline_cross_is_one_of_the_reported_cross_tables():
+    for bench in BENCHMARKS.values():
+        assert bench.headline_cross is None or bench.headline_cross in bench.cross_dimensions
+    assert get_benchmark("videomme").headline_cross == ("duration", "task_type")

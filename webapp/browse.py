@@ -251,23 +251,14 @@ def pairs_rows(dataset: Dataset, question: Question) -> list[list[str]]:
 
 
 def version_rows(dataset: Dataset, question: Question) -> tuple[list[list[str]], list[tuple[str, str]]]:
-    """MathVerse: every version of the same problem (same problem_index), in the benchmark's version order."""
-    index = question.extra.get("problem_index")
-    siblings = [q for q in dataset.questions if q.extra.get("problem_index") == index]
-    order = dataset.bench.dimension("problem_version").values
-    siblings.sort(key=lambda q: _position(order, q.dims.get("problem_version", "")))
+    """Every version of the same problem (MathVerse's five), as the benchmark lists them."""
     rows, images = [], []
-    for q in siblings:
-        version = q.dims.get("problem_version", "")
+    for version, q in dataset.bench.versions_of(question, dataset.questions):
         rows.append([version, dataset.ref(q), str(q.extra.get("question_for_eval") or q.question), q.answer])
         image = dataset.image_path(q)
         if image is not None:
             images.append((str(image), version))
     return rows, images
-
-
-def _position(order: tuple[str, ...], value: str) -> int:
-    return order.index(value) if value in order else len(order)
 
 
 def response_markdown(row: dict[str, Any] | None, run_name: str = "") -> str:

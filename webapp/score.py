@@ -312,10 +312,24 @@ def cross_choices(run: Run | None) -> list[tuple[str, str]]:
     if run is None:
         return []
     choices = []
+    from core.scoring.report import split_cross_key
+
     for key in run.summary.get("cross", {}):
-        row_dim, _, col_dim = key.partition(" x ")
+        row_dim, col_dim = split_cross_key(key)
         choices.append((f"{_dimension_label([run], row_dim)} × {_dimension_label([run], col_dim)}", key))
     return choices
+
+
+def headline_cross(run: Run, crosses: list[tuple[str, str]]) -> str | None:
+    """The cross table shown first: the benchmark's headline one when the run has it, else the first."""
+    from core.benchmarks import get_benchmark
+    from core.scoring.report import cross_key
+
+    pair = get_benchmark(run.report.benchmark).headline_cross
+    keys = [key for _, key in crosses]
+    if pair is not None and cross_key(*pair) in keys:
+        return cross_key(*pair)
+    return keys[0] if keys else None
 
 
 # -- the tab ----------------------------------------------------------------------------------------------------
@@ -432,7 +446,7 @@ def build(context: AppContext) -> None:
                     value=""), None, None, gr.update(visible=False), gr.update(choices=[], value=None))
         csv_path, json_path = downloads.write(run)
         crosses = cross_choices(run)
-        preferred = next((v for _, v in crosses if v.endswith("task_type")), crosses[0][1] if crosses else None)
+        preferred = headline_cross(run, crosses)
         table = question_table(run, state_filter)
         return (gr.skip(), gr.update(visible=True), gr.update(value=table, column_widths=question_widths(table)),
                 gr.update(choices=dimension_filter_choices(run), value=""), csv_path, json_path,

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,6 +81,8 @@ class Benchmark:
     dimensions: tuple[Dimension, ...] = ()
     # Pairs of dimension keys reported as a cross table (Video-MME: duration x each).
     cross_dimensions: tuple[tuple[str, str], ...] = ()
+    # The cross table a report shows first, if any (one of `cross_dimensions`).
+    headline_cross: tuple[str, str] | None = None
     # Keys of the lmms-eval metric dict that identify this benchmark's sample logs.
     metric_keys: tuple[str, ...] = ()
     # Prompt variants `build_prompt` can produce (the first is the default), and whether a CoT prompt exists.
@@ -127,6 +129,13 @@ class Benchmark:
     def group_id(self, question_id: str, mode: str) -> str:
         """The benchmark question a row belongs to; only grouped modes differ from the id itself."""
         return question_id
+
+    def versions_of(self, question: Question, questions: Sequence[Question]) -> list[tuple[str, Question]]:
+        """Other renderings of the same problem among `questions`, labelled, in the benchmark's order.
+
+        Only MathVerse has them (its five problem versions); elsewhere a question stands alone.
+        """
+        return []
 
     def in_overall(self, question: Question) -> bool:
         """Whether a question counts towards the headline "All" figure."""

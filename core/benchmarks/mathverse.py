@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 import json
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode
@@ -96,6 +96,14 @@ class MathVerse(Benchmark):
     # "evalscope": evalscope's choice (multiple-choice template for multi-choice, boxed for free-form).
     prompt_styles = ("default", "boxed", "evalscope")
     supports_cot = True
+
+    def versions_of(self, question: Question, questions: Sequence[Question]) -> list[tuple[str, Question]]:
+        """The problem's versions (same problem_index), labelled and in VERSIONS order (unknown labels last)."""
+        problem = question.extra.get("problem_index")
+        siblings = [q for q in questions if q.extra.get("problem_index") == problem]
+        labelled = [(q.dims.get("problem_version", ""), q) for q in siblings]
+        rank = {version: i for i, version in enumerate(VERSIONS)}
+        return sorted(labelled, key=lambda pair: rank.get(pair[0], len(VERSIONS)))
 
     def letters(self, mode: str) -> tuple[str, ...]:
         return ("A", "B", "C", "D", "E", "F", "G", "H")

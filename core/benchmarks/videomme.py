@@ -99,6 +99,7 @@ class VideoMME(Benchmark):
         Dimension("task_type", "Task type", TASK_TYPES),
     )
     cross_dimensions = (("duration", "domain"), ("duration", "sub_category"), ("duration", "task_type"))
+    headline_cross = ("duration", "task_type")
     metric_keys = ("videomme_perception_score",)
     # The official eval_your_results.py drops unparsed answers from the denominator.
     official_scorer = OfficialScorer("Video-MME eval_your_results.py", "extract_choice_official", "answered")

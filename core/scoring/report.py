@@ -17,6 +17,17 @@ def _round(value: float | None, digits: int = 2) -> float | None:
     return None if value is None else round(value, digits)
 
 
+
+def cross_key(row_dim: str, col_dim: str) -> str:
+    """The name of a cross table in `Report.cross` and the JSON ("duration x task_type")."""
+    return f"{row_dim} x {col_dim}"
+
+
+def split_cross_key(key: str) -> tuple[str, str]:
+    """The two dimensions a `cross_key` names."""
+    row_dim, _, col_dim = key.partition(" x ")
+    return row_dim, col_dim
+
 @dataclass(frozen=True)
 class Cell:
     """One accuracy figure: n scored questions, how many correct, accuracy and its 95% Wilson interval (percent)."""

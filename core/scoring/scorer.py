@@ -21,7 +21,7 @@ from core.extract.types import Extraction
 from core.question import Question, split_option
 from core.results.bulk import gc_paused
 from core.results.model import ResultFile
-from core.scoring.report import DENOMINATORS, Cell, Overall, Report, ScoredRow
+from core.scoring.report import DENOMINATORS, Cell, Overall, Report, ScoredRow, cross_key
 from core.scoring.stats import binary_se, clustered_binary_se, wilson_interval
 
 EXTRACTORS = ("robust", "official")
@@ -419,7 +419,7 @@ def _tables(
                 if values[c] is not None:
                     _add(row, values[c], count, correct)
         order = bench.dimension(row_dim).order(set(rows))
-        cross[f"{row_dim} x {col_dim}"] = {value: _cells(bench, col_dim, rows[value]) for value in order}
+        cross[cross_key(row_dim, col_dim)] = {value: _cells(bench, col_dim, rows[value]) for value in order}
     return by, cross
 
 
