@@ -83,12 +83,17 @@ def serving(env: dict[str, str], log_dir: Path) -> Iterator[tuple[str, Path]]:
         wait_until_answering(url, process, log)
         yield url, log
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
+
+
+def stop(process: subprocess.Popen, timeout: float = 20) -> None:
+    """Terminate a server process, killing it if it does not exit within `timeout` seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 @pytest.fixture(scope="session")

@@ -16,7 +16,6 @@ import os
 import re
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -27,6 +26,7 @@ from pathlib import Path
 
 import pytest
 import tomllib
+from appserver import free_port, stop
 
 REPO = Path(__file__).resolve().parent.parent
 INSTALL_TIMEOUT = 1500
@@ -129,12 +129,6 @@ def replay_copies(docker: Dockerfile, app_dir: Path) -> None:
 # -- environments and servers -----------------------------------------------------------------------------------
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def new_venv(path: Path) -> Path:
     """A fresh virtual environment with the base interpreter (not this test's venv); its bin folder."""
     base = getattr(sys, "_base_executable", sys.executable)
@@ -195,15 +189,6 @@ def start(command: list[str], env: dict[str, str], cwd: Path, port: int, log: Pa
     except BaseException:
         stop(process)
         raise
-
-
-def stop(process: subprocess.Popen) -> None:
-    process.terminate()
-    try:
-        process.wait(timeout=20)
-    except subprocess.TimeoutExpired:
-        process.kill()
-        process.wait()
 
 
 def report(figure: str) -> None:
