@@ -192,6 +192,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _import_path()
     from demo_generator import mathverse, videomathqa, videomme
+    from make_demo_reviews import write as write_reviews
 
     out: Path = args.out
     clips, questions = videomathqa.build()
@@ -205,6 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         *write_videomme(out, videos, with_video),
         *write_mathverse(out, problems, records),
         *write_results(out, questions, videos, problems, records),
+        *write_reviews(out, HERE / "demo" / "judgments"),
     ]
     size = sum(p.stat().st_size for p in written)
     print(f"wrote {len(written)} files, {size / 1e6:.2f} MB, under {out}")
