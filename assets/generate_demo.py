@@ -178,6 +178,9 @@ Regenerate (deterministic: same code, same bytes):
   result template (model B keeps the template's trailing commas). MathVerse: the official output layout
   (`model_answer` added to each testmini record). Responses reason step by step and end in varied styles
   ("The answer is C", "**Answer:** (B)", `\\boxed{{B}}`, Chinese, the option text only, a refusal).
+- `reviews/`: two scripted reviewers' reviews of the synthetic judgments of `synthetic-model-b` (written by
+  `assets/make_demo_reviews.py` from `judgments/`): most verdicts confirmed, a few categories and step scores
+  changed, two questions flagged; so the agreement view and `mathreel agreement` work with no setup.
 
 | run | VideoMathQA MCQ | Video-MME | MathVerse |
 |---|---|---|---|
