@@ -178,6 +178,9 @@ Regenerate (deterministic: same code, same bytes):
   result template (model B keeps the template's trailing commas). MathVerse: the official output layout
   (`model_answer` added to each testmini record). Responses reason step by step and end in varied styles
   ("The answer is C", "**Answer:** (B)", `\\boxed{{B}}`, Chinese, the option text only, a refusal).
+- `reviews/`: two scripted reviewers' reviews of the synthetic judgments of `synthetic-model-b` (written by
+  `assets/make_demo_reviews.py` from `judgments/`): most verdicts confirmed, a few categories and step scores
+  changed, two questions flagged; so the agreement view and `mathreel agreement` work with no setup.
 
 | run | VideoMathQA MCQ | Video-MME | MathVerse |
 |---|---|---|---|
@@ -192,6 +195,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     _import_path()
     from demo_generator import mathverse, videomathqa, videomme
+    from make_demo_reviews import write as write_reviews
 
     out: Path = args.out
     clips, questions = videomathqa.build()
@@ -205,6 +209,7 @@ def main(argv: list[str] | None = None) -> int:
         *write_videomme(out, videos, with_video),
         *write_mathverse(out, problems, records),
         *write_results(out, questions, videos, problems, records),
+        *write_reviews(out, HERE / "demo" / "judgments"),
     ]
     size = sum(p.stat().st_size for p in written)
     print(f"wrote {len(written)} files, {size / 1e6:.2f} MB, under {out}")

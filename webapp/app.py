@@ -96,6 +96,13 @@ class ImmutableFrames:
         await self.app(scope, receive, send_cacheable)
 
 
+def review_keys() -> str:
+    """The review panel's keyboard shortcuts (a script in the page head)."""
+    from webapp.review import KEYS_JS
+
+    return KEYS_JS
+
+
 def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
     """Start the server on settings.host:port. With block=False the call returns once it answers."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -121,6 +128,7 @@ def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
         prevent_thread_lock=not block,
         quiet=False,
         css=CSS,
+        head=review_keys(),
         theme=gr.themes.Default(),
         app_kwargs={"middleware": [Middleware(ImmutableFrames, frame_root=paths[1])]},
     )

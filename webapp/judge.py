@@ -394,6 +394,9 @@ def build(context: AppContext) -> None:
         chips = gr.HTML(elem_id="judge-chips")
     with gr.Accordion("Judge replies (raw)", open=False):
         raw = gr.Textbox(lines=10, max_lines=40, interactive=False, show_label=False, elem_id="judge-raw")
+    from webapp.review import build_panel
+
+    review = build_panel(context, runs_state, selection, lambda runs, chosen: find_run(runs_of(runs), chosen.run))
     with gr.Accordion("Run the judge", open=False, elem_id="judge-run-box"):
         gr.Markdown("Any OpenAI-compatible endpoint (the paper uses Qwen3-4B on vLLM). The key is sent to this "
                     "endpoint only and never shown again; replies are cached by model and prompt.")
@@ -452,9 +455,11 @@ def build(context: AppContext) -> None:
     view = {"concurrency_id": "judge-view", "concurrency_limit": settings.browse_concurrency}
     work = {"concurrency_id": "judge-run", "concurrency_limit": settings.judge_concurrency}
 
+    def show_detail(event: Any) -> None:
+        review.refresh(event.then(render_detail, [runs_state, selection], detail_outputs, **view))
+
     def chain(event: Any) -> None:
-        event.then(render_all, [runs_state, selection, category, low, high], all_outputs, **view) \
-            .then(render_detail, [runs_state, selection], detail_outputs, **view)
+        show_detail(event.then(render_all, [runs_state, selection, category, low, high], all_outputs, **view))
 
     def add_uploads(runs: list[JudgedRun] | None, paths: list[str] | None) -> tuple:
         merged, errors = load_uploads(list(paths or []), runs_of(runs))
@@ -506,8 +511,9 @@ def build(context: AppContext) -> None:
     chain(context.links["app_load"](lambda: None, None, None))
     chain(upload.upload(add_uploads, [runs_state, upload], [runs_state, selection], **view))
     chain(run_pick.input(choose_run, run_pick, selection, **view))
-    questions.select(choose_question, [selection], selection, **view) \
-        .then(render_detail, [runs_state, selection], detail_outputs, **view)
+    show_detail(questions.select(choose_question, [selection], selection, **view))
+    for walk in review.walks:
+        show_detail(walk)
     for control in (category, low, high):
         control.input(filter_questions, [runs_state, selection, category, low, high], questions, **view)
     chain(judge_one.click(run_one, [runs_state, selection, base_url, model, key], [error, runs_state, selection],

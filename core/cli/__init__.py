@@ -16,6 +16,7 @@ COMMANDS: dict[str, str] = {
     "judge": "core.cli.judge",
     "data": "core.cli.data",
     "show": "core.cli.show",
+    "agreement": "core.cli.agreement",
 }
 
 

@@ -37,6 +37,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--judge", action="append", metavar="JUDGMENTS", default=[],
                         help="a `mathreel judge` output whose answer extractions replace the rule reading; "
                         "one per FILE, in the same order")
+    parser.add_argument("--reviews", action="append", metavar="REVIEWS", default=[],
+                        help="review file(s) (merged): a reviewer's error category or step score replaces the "
+                        "judge's for the same question and response; needs --judge")
     parser.add_argument("--json", action="store_true", help="print one JSON object (a list for several files)")
     parser.add_argument("--rows", action="store_true",
                         help="with --json: add `rows`, one object per question (response, extracted answer, method, "
@@ -53,6 +56,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--rows", "per-question rows are part of the JSON output: add --json")
     if args.judge and len(args.judge) != len(args.files):
         raise InputError("--judge", f"give one judgments file per result file ({len(args.files)}), in the same order")
+    if args.reviews and not args.judge:
+        raise InputError("--reviews", "reviews correct a judge's verdicts: add --judge")
     reports = []
     for index, path in enumerate(args.files):
         result = read_results(path, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations)
@@ -66,6 +71,8 @@ def run(args: argparse.Namespace) -> int:
             raise InputError(path, str(error)) from None
         if judged:
             report.detected.append(judged.note)
+        if args.reviews:
+            report.detected.extend(_reviewed(args.judge[index], args.reviews))
         reports.append(report)
     if args.json:
         objects = [report.to_dict(rows=args.rows) for report in reports]
@@ -83,3 +90,12 @@ def _judged(path: str, result: ResultFile) -> JudgedUse:
     from core.judge.model import read_judgments
 
     return judged_answers(read_judgments(path), path, result.benchmark, result.mode)
+
+
+def _reviewed(judgments: str, reviews: list[str]) -> list[str]:
+    """The report lines of the judge's verdicts with people's reviews applied (imported only with --reviews)."""
+    from core.judge.model import read_judgments
+    from core.review import read_many
+    from core.review.apply import reviewed_lines
+
+    return reviewed_lines(read_judgments(judgments), read_many(reviews))

@@ -8,8 +8,6 @@ judgment that says why.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -18,6 +16,7 @@ from typing import Any
 
 from core.errors import InputError
 from core.question import Question
+from core.textfile import jsonl_records, read_text, write_atomic
 
 # ok: the judge answered and the card passed every check; rule: the rules decided, no judge call was needed;
 # fallback: the judge failed and the rule-based answer stands in; failed: the judge failed, no value;
@@ -74,18 +73,7 @@ def count_statuses(judgments: Iterable[Judgment]) -> dict[str, dict[str, int]]:
 
 def write_judgments(path: str | Path, judgments: Iterable[Judgment]) -> Path:
     """Write a JSONL file atomically (a temporary file renamed into place), one judgment per line."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            for judgment in judgments:
-                out.write(json.dumps(judgment.to_dict(), ensure_ascii=False) + "\n")
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return target
+    return write_atomic(path, "".join(json.dumps(j.to_dict(), ensure_ascii=False) + "\n" for j in judgments))
 
 
 _REQUIRED = ("question_id", "task", "status")
@@ -113,21 +101,8 @@ def judgment_from_dict(data: Any, source: str, line: int) -> Judgment:
 def read_judgments(path: str | Path) -> list[Judgment]:
     """Read a judge output file; a bad line raises InputError naming the file, the line and the problem."""
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(source, "no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(source, f"cannot read the file ({error})") from None
-    judgments = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError as error:
-            raise InputError(source, f"not JSON ({error})", f"line {number}") from None
-        judgments.append(judgment_from_dict(data, source, number))
+    text = read_text(path)
+    judgments = [judgment_from_dict(data, source, number) for number, data in jsonl_records(text, source)]
     if not judgments:
         raise InputError(source, "the file holds no judgments")
     return judgments

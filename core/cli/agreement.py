@@ -1,0 +1,45 @@
+"""`mathreel agreement JUDGMENTS REVIEWS...`: how far the judge agrees with people (Cohen's kappa with a bootstrap
+interval, confusion matrix, precision and recall per category, step-score differences), how far reviewers agree
+with each other, and the questions reviewers flagged as broken."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+from core.errors import InputError
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser("agreement", help="agreement between the judge and human reviews",
+                                   description=__doc__)
+    parser.add_argument("judgments", metavar="JUDGMENTS", help="a `mathreel judge` output file")
+    parser.add_argument("reviews", nargs="+", metavar="REVIEWS",
+                        help="review file(s); several reviewers' files are merged (the later record per question "
+                        "and reviewer wins)")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--flagged", metavar="PATH",
+                        help="also write the flagged questions to PATH (.csv or .json)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap interval (default 0)")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from core.judge.model import read_judgments
+    from core.review import read_many
+    from core.review.agreement import agreement, flagged_csv, flagged_json, summary_lines
+
+    if args.flagged and Path(args.flagged).suffix.lower() not in (".csv", ".json"):
+        raise InputError(args.flagged, "the flagged-question export must end in .csv or .json")
+    result = agreement(read_judgments(args.judgments), read_many(args.reviews), seed=args.seed)
+    if args.flagged:
+        from core.textfile import write_atomic
+
+        as_csv = Path(args.flagged).suffix.lower() == ".csv"
+        write_atomic(args.flagged, flagged_csv(result.flagged) if as_csv else flagged_json(result.flagged))
+    if args.json:
+        print(json.dumps(result.to_dict(), ensure_ascii=False, indent=1))
+    else:
+        print("\n".join(summary_lines(result)))
+    return 0

@@ -1,0 +1,49 @@
+"""Review files: JSONL, one record per question and reviewer. Read with one clear line per bad record, written
+atomically, and merged across reviewers (the later record per (question, reviewer) wins)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+
+from core.errors import InputError
+from core.review.model import Review, review_from_dict
+from core.textfile import jsonl_records, read_text, write_atomic
+
+
+def reviews_to_text(reviews: Iterable[Review]) -> str:
+    """The JSONL text of `reviews`, one per line."""
+    return "".join(json.dumps(review.to_dict(), ensure_ascii=False) + "\n" for review in reviews)
+
+
+def reviews_from_text(text: str, source: str) -> list[Review]:
+    """Reviews from JSONL text; a bad line raises InputError naming `source`, the line and the problem."""
+    reviews = [review_from_dict(data, source, f"line {number}") for number, data in jsonl_records(text, source)]
+    if not reviews:
+        raise InputError(source, "the file holds no reviews")
+    return merge_reviews(reviews)
+
+
+def read_reviews(path: str | Path) -> list[Review]:
+    """Read a review file (see `reviews_from_text`)."""
+    return reviews_from_text(read_text(path), str(path))
+
+
+def write_reviews(path: str | Path, reviews: Iterable[Review]) -> Path:
+    """Write a review file atomically, so a crash never leaves half a file."""
+    return write_atomic(path, reviews_to_text(reviews))
+
+
+def merge_reviews(*groups: Iterable[Review]) -> list[Review]:
+    """One review per (question, reviewer): a later record replaces an earlier one in place (first-seen order)."""
+    merged: dict[tuple[str, str], Review] = {}
+    for group in groups:
+        for review in group:
+            merged[review.key] = review
+    return list(merged.values())
+
+
+def read_many(paths: Iterable[str | Path]) -> list[Review]:
+    """Several reviewers' files merged, in the order given."""
+    return merge_reviews(*(read_reviews(path) for path in paths))
