@@ -37,7 +37,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.handler(args) or 0)
+        code = int(args.handler(args) or 0)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not in the interpreter's last flush
+        return code
     except MathReelError as error:
         print(f"mathreel: {error}", file=sys.stderr)
         return 2
@@ -48,6 +50,20 @@ def main(argv: list[str] | None = None) -> int:
         # The reader went away (`mathreel data list | head`): stop quietly, as other Unix tools do.
         _silence_stdout()
         return 0
+    except OSError as error:
+        # The system refused a read or write no check foresaw (a full disk, /dev/full, a cache path that is a
+        # file): one line naming the path, and stdout silenced so the final flush cannot raise again.
+        _silence_stdout()
+        print(f"mathreel: {_os_problem(error)}", file=sys.stderr)
+        return 2
+
+
+def _os_problem(error: OSError) -> str:
+    """`path: reason` for an OSError, or `cannot write the output: reason` when no file is named (stdout)."""
+    reason = error.strerror or str(error)
+    if error.filename is not None:
+        return f"{error.filename}: {reason}"
+    return f"cannot write the output: {reason}"
 
 
 def _silence_stdout() -> None:

@@ -8,13 +8,11 @@ judgment that says why.
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from core.errors import InputError
 from core.question import Question
@@ -74,18 +72,27 @@ def count_statuses(judgments: Iterable[Judgment]) -> dict[str, dict[str, int]]:
 
 def write_judgments(path: str | Path, judgments: Iterable[Judgment]) -> Path:
     """Write a JSONL file atomically (a temporary file renamed into place), one judgment per line."""
-    target = Path(path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    handle, temp = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".tmp")
+    from core.files import write_atomic
+
+    def write(out: TextIO) -> None:
+        for judgment in judgments:
+            out.write(json.dumps(judgment.to_dict(), ensure_ascii=False) + "\n")
+
+    return write_atomic(path, write)
+
+
+def check_replaceable(path: Path, flag: str = "--out") -> None:
+    """Refuse to replace an existing non-empty file unless it is a judgments file (its first line says so)."""
+    from core.files import first_line
+
+    if not path.exists() or path.stat().st_size == 0:
+        return
     try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            for judgment in judgments:
-                out.write(json.dumps(judgment.to_dict(), ensure_ascii=False) + "\n")
-        os.replace(temp, target)
-    except BaseException:
-        Path(temp).unlink(missing_ok=True)
-        raise
-    return target
+        data = json.loads(first_line(path, 1 << 20).decode("utf-8"))
+    except (ValueError, RecursionError):
+        data = None
+    if not (isinstance(data, dict) and all(isinstance(data.get(key), str) for key in _REQUIRED)):
+        raise InputError(str(path), f"exists and is not a mathreel judge output; pick another {flag}")
 
 
 _REQUIRED = ("question_id", "task", "status")
