@@ -57,6 +57,22 @@ def _same_file(info: os.stat_result, other: str | os.PathLike[str]) -> bool:
     return (info.st_dev, info.st_ino) == (theirs.st_dev, theirs.st_ino)
 
 
+def regular_file(path: str | os.PathLike[str], what: str = "file") -> Path:
+    """`path` if it is an existing regular file; a FIFO would block the read and a device never ends."""
+    target = Path(path)
+    try:
+        info = os.stat(target)
+    except FileNotFoundError:
+        raise InputError(str(target), "no such file") from None
+    except OSError as error:
+        raise InputError(str(target), f"cannot read the {what} ({error.strerror})") from None
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(str(target), f"is a directory, not a {what}")
+    if not stat.S_ISREG(info.st_mode):
+        raise InputError(str(target), f"is not a regular file (a FIFO, socket or device), not a {what}")
+    return target
+
+
 def first_line(path: Path, limit: int = MAX_LINE_BYTES) -> bytes:
     """The first line of a regular file (without its newline), reading at most `limit` bytes."""
     with path.open("rb") as handle:

@@ -118,23 +118,31 @@ def judgment_from_dict(data: Any, source: str, line: int) -> Judgment:
 
 
 def read_judgments(path: str | Path) -> list[Judgment]:
-    """Read a judge output file; a bad line raises InputError naming the file, the line and the problem."""
+    """Read a judge output file; a bad line raises InputError naming the file, the line and the problem.
+
+    Lines end at "\n" only: a reply may hold U+2028 or U+0085, which JSON allows raw inside strings and which
+    `str.splitlines` would treat as line ends. Each line is bounded, and FIFOs and devices are refused unread.
+    """
+    from core.files import bounded_lines, regular_file
+
     source = str(path)
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError(source, "no such file") from None
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(source, f"cannot read the file ({error})") from None
     judgments = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            data = json.loads(line)
-        except ValueError as error:
-            raise InputError(source, f"not JSON ({error})", f"line {number}") from None
-        judgments.append(judgment_from_dict(data, source, number))
+    with regular_file(path, "judgments file").open("rb") as handle:
+        for number, raw, _ in bounded_lines(handle, source):
+            if not raw.strip():
+                continue
+            try:
+                data = json.loads(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                raise InputError(source, "not UTF-8 text (is this a `mathreel judge` output file?)",
+                                 f"line {number}") from None
+            except (ValueError, RecursionError) as error:
+                raise InputError(source, f"not JSON ({_short(error)})", f"line {number}") from None
+            judgments.append(judgment_from_dict(data, source, number))
     if not judgments:
         raise InputError(source, "the file holds no judgments")
     return judgments
+
+
+def _short(error: Exception) -> str:
+    return str(error) if isinstance(error, ValueError) else "nested too deeply"
