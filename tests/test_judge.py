@@ -549,29 +549,40 @@ def test_views_fold_judgments_into_cards_means_and_category_counts():
 
 
 def test_judged_answers_for_scoring():
+    from types import SimpleNamespace
+
     from core.judge.answers import judged_answers
 
+    def row(qid, response, record):
+        return SimpleNamespace(question=vmqa(qid), response=response, record=record)
+
+    rows = [row("q1", "I think B", "line 7"), row("q2", "C", "line 8"), row("q3", "x", "line 9"),
+            row("q4", "E?", "line 10"), row("q5", "mine", "line 11")]
+
+    def extract(qid, answer, response, status="ok", source="judge"):
+        return Judgment(qid, "extract", status, {"answer": answer, "source": source, "explanation": "read"},
+                        "judge-1", benchmark="videomathqa", mode="mcq", record="line 1", response=response)
+
     judgments = [
-        Judgment("q1", "extract", "ok", {"answer": "B", "source": "judge", "explanation": "the judge read B"},
-                 "judge-1", benchmark="videomathqa", mode="mcq", record="line 1"),
-        Judgment("q2", "extract", "fallback", {"answer": "C", "source": "rule", "explanation": "judge failed"},
-                 "judge-1", benchmark="videomathqa", mode="mcq", record="line 2"),
-        Judgment("q3", "extract", "failed", {}, "judge-1", benchmark="videomathqa", mode="mcq", record="line 3"),
-        Judgment("q1", "steps", "ok", {"score": 3}, "judge-1", benchmark="videomathqa", mode="mcq", record="line 1"),
+        extract("q1", "B", "I  think\nB"),  # whitespace differs: the same response
+        extract("q2", "C", "C", status="fallback", source="rule"),
+        Judgment("q3", "extract", "failed", {}, "judge-1", benchmark="videomathqa", mode="mcq", response="x"),
+        extract("q4", "Z", "E?"),  # not a letter of the question: ignored, not scored wrong
+        extract("q5", "A", "another model's response"),
+        extract("q9", "A", "mine"),
+        Judgment("q1", "steps", "ok", {"score": 3}, "judge-1", benchmark="videomathqa", mode="mcq"),
     ]
-    used = judged_answers(judgments, "j.jsonl", "videomathqa", "mcq")
-    assert set(used.answers) == {("q1", "line 1"), ("q2", "line 2")}
-    extraction, verdict = used.answers[("q1", "line 1")]
+    used = judged_answers(judgments, "j.jsonl", "videomathqa", "mcq", rows)
+    assert set(used.answers) == {("q1", "line 7"), ("q2", "line 8")}
+    extraction, verdict = used.answers[("q1", "line 7")]
     assert (extraction.answer, extraction.method, verdict) == ("B", "judge (judge-1)", None)
-    assert used.answers[("q2", "line 2")][0].method == "judge failed, rule"
-    assert "2 choice extractions" in used.note and "1 of them are the rule extractor's" in used.note
+    assert used.answers[("q2", "line 8")][0].method == "judge failed, rule"
+    assert used.applied == 2 and used.ignored == {"letter": 1, "response": 1, "unknown": 1}
+    assert "2 of 5 judgments applied" in used.note and "1 of them are the rule extractor's" in used.note
+    assert ("1 answer is not one of the question's letters, 1 judged a different response, "
+            "1 question id not in the result file") in used.note
     with pytest.raises(InputError, match="the judgments are for videomathqa mcq, the result file is videomme mcq"):
-        judged_answers(judgments, "j.jsonl", "videomme", "mcq")
-    verdicts = judged_answers([Judgment("p1", "equiv", "ok", {"equivalent": True, "answer": "50%",
-                                                                "explanation": "asked for a percentage"},
-                                        benchmark="mathverse", mode="default", record=4)],
-                              "j.jsonl", "mathverse", "default")
-    assert verdicts.answers[("p1", "4")][1] is True
+        judged_answers(judgments, "j.jsonl", "videomme", "mcq", rows)
 
 
 def test_judge_cases_works_inside_a_running_event_loop(server):

@@ -82,4 +82,4 @@ def _judged(path: str, result: ResultFile) -> JudgedUse:
     from core.judge.answers import judged_answers
     from core.judge.model import read_judgments
 
-    return judged_answers(read_judgments(path), path, result.benchmark, result.mode)
+    return judged_answers(read_judgments(path), path, result.benchmark, result.mode, result.predictions)
