@@ -37,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
+        _check_data_option(args)
         code = int(args.handler(args) or 0)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not in the interpreter's last flush
         return code
@@ -56,6 +57,17 @@ def main(argv: list[str] | None = None) -> int:
         _silence_stdout()
         print(f"mathreel: {_os_problem(error)}", file=sys.stderr)
         return 2
+
+
+def _check_data_option(args: argparse.Namespace) -> None:
+    """An `hf:` dataset id (from --data or MATHREEL_DATA) checked before any command uses it."""
+    import os
+
+    for spec in (getattr(args, "data", None), os.environ.get("MATHREEL_DATA", "").strip()):
+        if spec and str(spec).startswith("hf:"):
+            from core.data.paths import check_hf_id
+
+            check_hf_id(str(spec))
 
 
 def _os_problem(error: OSError) -> str:

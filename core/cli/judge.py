@@ -80,6 +80,7 @@ class Progress:
 def run(args: argparse.Namespace) -> int:
     """Read the file, judge it, write the JSONL atomically, print the summary; 1 when any judge call failed."""
     from core.cli import options
+    from core.errors import InputError
     from core.files import output_path
     from core.judge import (
         JudgeCache,
@@ -102,6 +103,12 @@ def run(args: argparse.Namespace) -> int:
     endpoint = judge_endpoint(args.base_url, args.model, timeout_s=args.timeout, max_tokens=args.max_tokens)
     result = read_results(args.results, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations)
     cache = None if args.no_cache else JudgeCache(args.cache_dir)
+    if cache is not None:
+        try:  # before any call: a cache that cannot be written would otherwise fail the run at its first reply
+            cache.root.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(str(cache.root), f"cannot be the judge cache ({error.strerror}); pass --cache-dir DIR "
+                             "or --no-cache") from None
     cases = cases_from_results(result)
     if "steps" in tasks or "errors" in tasks:
         cases, note = with_dataset_steps(cases, result.benchmark, result.mode, args.data)
