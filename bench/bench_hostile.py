@@ -332,7 +332,9 @@ def generated_cases(work: Path, files: dict[str, Path], urls: dict[str, str]) ->
         if watch and path.stat().st_size < 50_000_000:
             victim = copies / name
             shutil.copy(path, victim)
-            cases.append(Case(f"run --out {name}", run_argv(victim, urls["plain"]), [victim]))
+            # An empty file loses nothing when answers are appended: `touch out.jsonl` is a normal start.
+            mine = [victim] if victim.stat().st_size else []
+            cases.append(Case(f"run --out {name}", run_argv(victim, urls["plain"]), mine))
             cases.append(Case(f"judge --out {name}", judge_argv(RESULTS, victim, urls["plain"]), [victim]))
     return cases
 

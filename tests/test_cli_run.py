@@ -239,6 +239,7 @@ VICTIMS = {  # files a user may point --out at by mistake; none may change
     "victim.csv": b"question_id,response\nq001,A",
     "notes.txt": b"my notes line 1\nmy important notes line 2 without newline",
     "notes-ending.txt": b"line 1\nline 2\n",
+    "blank-lines.jsonl": b"\n  \n\t\n",
     "other.jsonl": b'{"question_id": "q1", "response": "A"}\n{"question_id": "q2", "resp',
 }
 
@@ -252,6 +253,13 @@ def test_run_out_never_changes_a_file_it_did_not_write(server, data_dir, tmp_pat
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "pick another --out" in err
     assert server.chat_requests == []
+
+
+def test_an_empty_out_file_is_a_fresh_start(server, data_dir, tmp_path):
+    out = tmp_path / "answers.jsonl"
+    out.touch()
+    assert main(run_args(server, data_dir, out, "--limit", "1")) == 0
+    assert len(lines(out)) == 1
 
 
 def test_run_out_refuses_a_directory_a_fifo_and_a_device(server, data_dir, tmp_path, capsys):

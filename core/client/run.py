@@ -154,6 +154,8 @@ def answered_refs(out: Path, expected: dict[str, Any]) -> set[str]:
                     break  # the cut-off last line of an interrupted run: dropped below
                 runs += 1
             keep += len(raw)
+    if not runs and keep:  # blank lines only: still not a file this command wrote
+        raise InputError(str(out), "holds no mathreel run line, only blank lines; pick another --out")
     if keep != out.stat().st_size or not ended:
         replace_with_prefix(out, keep)
     return done
