@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 from core.errors import InputError
 
-# The largest --frames asked of one video. Published settings for these benchmarks sample at most a few hundred
-# frames (VideoMathQA's paper up to 128, Video-MME's leaderboard up to 384); every frame is decoded whole (about
-# 6 MB at 1080p), so 512 bounds one question's frames to about 3 GB instead of letting a typo allocate terabytes.
+# The largest --frames asked of one video. Evaluation settings for these benchmarks sample tens to a few hundred
+# frames; every frame is decoded whole (about 6 MB at 1080p RGB), so 512 bounds one question's frames to about
+# 3 GB instead of letting a typo ask for gigabytes per frame count digit (1e9 frames once tried to allocate 7 GiB).
 MAX_FRAMES = 512
 MAX_CONCURRENCY = 256  # more requests in flight than any single endpoint serves; also bounds open sockets
 MAX_TOKENS = 1_000_000
