@@ -103,7 +103,11 @@ def test_every_call_failing_exits_1_with_reasons(server, env, tmp_path, capsys):
 
 @pytest.mark.parametrize("extra, message", [
     (["--tasks", "extract,vibes"], "unknown judge task vibes"),
-    (["--concurrency", "0"], "--concurrency: must be at least 1"),
+    (["--concurrency", "0"], "--concurrency: must be 1 to 256, not 0"),
+    (["--timeout", "nan"], "--timeout: must be"),
+    (["--timeout", "-1"], "--timeout: must be"),
+    (["--max-tokens", "0"], "--max-tokens: must be 1 to"),
+    (["--max-tokens", "-5"], "--max-tokens: must be 1 to"),
 ])
 def test_bad_options_are_one_line_errors(server, env, tmp_path, capsys, extra, message):
     results = tmp_path / "run.jsonl"
@@ -125,3 +129,42 @@ def test_the_key_is_not_a_flag(tmp_path, capsys):
     with pytest.raises(SystemExit):
         main(["judge", "x.jsonl", "--out", "o.jsonl", "--api-key", "sk-should-not-exist"])
     assert "unrecognized arguments" in capsys.readouterr().err
+
+
+def test_one_failed_call_of_several_exits_1_with_the_count_on_stderr(server, env, tmp_path, capsys):
+    def reply(recorded: Recorded):
+        return status(400, "no") if "[q2]" in recorded.text else judge_reply(recorded)
+
+    server.reply = reply
+    results = tmp_path / "run.jsonl"
+    write_results(results, {"q1": "3 + 4 = 7, so B.", "q2": "so C", "q3": "B it is"})
+    assert main(judge_args(server, results, tmp_path / "o.jsonl", "--tasks", "extract", "--no-cache")) == 1
+    assert "1 of 3 judge calls failed" in capsys.readouterr().err
+
+
+def test_out_equal_to_the_input_is_refused_however_spelled(server, env, tmp_path, capsys, monkeypatch):
+    results = tmp_path / "run.jsonl"
+    write_results(results, {"q1": "B"})
+    before = results.read_bytes()
+    (tmp_path / "link.jsonl").symlink_to(results)
+    monkeypatch.chdir(tmp_path)
+    for out in (results, tmp_path / "link.jsonl", "run.jsonl", "./sub/../run.jsonl"):
+        (tmp_path / "sub").mkdir(exist_ok=True)
+        assert main(judge_args(server, results, out)) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "is also the input" in err
+    assert results.read_bytes() == before and server.chat_requests == []
+
+
+@pytest.mark.parametrize("make, message", [
+    (lambda p: p.mkdir(), "is a directory"),
+    (lambda p: p.write_text("my notes\n"), "is not a mathreel judge output"),
+])
+def test_out_that_is_a_directory_or_a_foreign_file_is_refused(server, env, tmp_path, capsys, make, message):
+    results, out = tmp_path / "run.jsonl", tmp_path / "out"
+    write_results(results, {"q1": "B"})
+    make(out)
+    assert main(judge_args(server, results, out)) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and message in err and "Traceback" not in err
+    assert out.is_dir() or out.read_text() == "my notes\n"

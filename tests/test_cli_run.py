@@ -232,3 +232,54 @@ def test_mathverse_sends_the_diagram(server, tmp_path, capsys):
     assert seen.text == record["query_wo"]
     assert lines(out)[0]["mathreel"]["image"] is True
     assert "1 of 1 questions correct" in capsys.readouterr().out
+
+
+VICTIMS = {  # files a user may point --out at by mistake; none may change
+    "victim.parquet": b"PAR1\x15\x04\x15\xca\x01\x00\nbinary\xff\xfe tail without newline",
+    "victim.csv": b"question_id,response\nq001,A",
+    "notes.txt": b"my notes line 1\nmy important notes line 2 without newline",
+    "notes-ending.txt": b"line 1\nline 2\n",
+    "blank-lines.jsonl": b"\n  \n\t\n",
+    "other.jsonl": b'{"question_id": "q1", "response": "A"}\n{"question_id": "q2", "resp',
+}
+
+
+@pytest.mark.parametrize("name", sorted(VICTIMS))
+def test_run_out_never_changes_a_file_it_did_not_write(server, data_dir, tmp_path, capsys, name):
+    victim = tmp_path / name
+    victim.write_bytes(VICTIMS[name])
+    assert main(run_args(server, data_dir, victim, "--limit", "1")) == 2
+    assert victim.read_bytes() == VICTIMS[name]
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "pick another --out" in err
+    assert server.chat_requests == []
+
+
+def test_an_empty_out_file_is_a_fresh_start(server, data_dir, tmp_path):
+    out = tmp_path / "answers.jsonl"
+    out.touch()
+    assert main(run_args(server, data_dir, out, "--limit", "1")) == 0
+    assert len(lines(out)) == 1
+
+
+def test_run_out_refuses_a_directory_a_fifo_and_a_device(server, data_dir, tmp_path, capsys):
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for target, why in ((tmp_path, "is a directory"), (fifo, "not a regular file"),
+                        (Path("/dev/full"), "not a regular file")):
+        assert main(run_args(server, data_dir, target, "--limit", "1")) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and why in err, err
+    assert server.chat_requests == []
+
+
+def test_a_whole_last_line_without_newline_is_kept(server, data_dir, tmp_path):
+    out = tmp_path / "answers.jsonl"
+    assert main(run_args(server, data_dir, out, "--limit", "2")) == 0
+    out.write_bytes(out.read_bytes().rstrip(b"\n"))
+    server.clear()
+    assert main(run_args(server, data_dir, out, "--limit", "3")) == 0
+    assert len(server.chat_requests) == 1
+    assert sorted(r["doc"]["question_id"] for r in lines(out)) == ["q1", "q2", "q3"]

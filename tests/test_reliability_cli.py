@@ -104,3 +104,46 @@ def test_formula_like_ids_stay_ids(generated: dict) -> None:
 
     _, path = generated["formula-injection-ids"]
     assert [p.question.question_id for p in read_results(path).predictions] == ["=1+2", "@SUM(A1:A9)"]
+
+
+OPTION_CASES = {  # argv -> words the one stderr line must hold
+    "hf-dotdot": (["data", "list", "--data", "hf:../.."], "not a Hugging Face dataset id"),
+    "hf-space": (["data", "list", "--data", "hf:a/b c"], "not a Hugging Face dataset id"),
+    "show-frames-huge": (["show", "q001", "-b", "videomathqa", "--frames", "1000000000"], "1 to 512"),
+    "show-frames-zero": (["show", "q001", "-b", "videomathqa", "--frames", "0"], "1 to 512"),
+    "serve-port": (["serve", "--port", "99999"], "0 to 65535"),
+    "serve-size": (["serve", "--max-file-size", "lots"], "50mb"),
+    "run-timeout-nan": (["run", "--benchmark", "videomathqa", "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+                         "--out", "o.jsonl", "--timeout", "nan"], "--timeout"),
+    "run-temperature-inf": (["run", "--benchmark", "videomathqa", "--model", "m", "--base-url",
+                             "http://127.0.0.1:9/v1", "--out", "o.jsonl", "--temperature", "inf"], "--temperature"),
+    "run-frames-zero": (["run", "--benchmark", "videomathqa", "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
+                         "--out", "o.jsonl", "--frames", "0"], "--frames"),
+    "run-concurrency-neg": (["run", "--benchmark", "videomathqa", "--model", "m", "--base-url",
+                             "http://127.0.0.1:9/v1", "--out", "o.jsonl", "--concurrency", "-3"], "--concurrency"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(OPTION_CASES))
+def test_bad_options_are_one_line(name: str, env: dict[str, str], tmp_path: Path) -> None:
+    argv, words = OPTION_CASES[name]
+    done = subprocess.run([mathreel(), *argv], capture_output=True, text=True, timeout=120, env=env, cwd=tmp_path)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.count("\n") == 1 and words in done.stderr, done.stderr
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_a_cache_that_is_a_file_and_a_full_stdout_are_one_line(env: dict[str, str], tmp_path: Path) -> None:
+    demo = Path(__file__).resolve().parents[1] / "assets" / "demo" / "results"
+    blocker = tmp_path / "cache-file"
+    blocker.write_text("not a folder")
+    runs = [
+        ([mathreel(), "show", "q001", "-b", "videomathqa"], dict(env, MATHREEL_CACHE=str(blocker)), None),
+        ([mathreel(), "score", "--json", str(demo / "videomathqa_mcq_synthetic-model-b_samples.jsonl")], env,
+         "/dev/full"),
+    ]
+    for argv, environment, stdout in runs:
+        with open(stdout or os.devnull, "w") as sink:
+            done = subprocess.run(argv, stdout=sink, stderr=subprocess.PIPE, text=True, timeout=120, env=environment)
+        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr, done.stderr
+    assert blocker.read_text() == "not a folder"

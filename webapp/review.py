@@ -240,13 +240,13 @@ def flagged_rows(result: Any) -> list[list[str]]:
 
 
 def flagged_file(result: Any, session: str) -> str | None:
+    from core.files import write_text_atomic
     from core.review.agreement import flagged_csv
-    from core.textfile import write_atomic
 
     if result is None or not result.flagged:
         return None
     folder = Path(tempfile.gettempdir()) / "mathreel-reviews" / _safe(session or "local")
-    return str(write_atomic(folder / "flagged_questions.csv", flagged_csv(result.flagged)))
+    return str(write_text_atomic(folder / "flagged_questions.csv", flagged_csv(result.flagged)))
 
 
 # -- layout and wiring -------------------------------------------------------------------------------------------

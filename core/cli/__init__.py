@@ -38,7 +38,10 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     try:
-        return int(args.handler(args) or 0)
+        _check_data_option(args)
+        code = int(args.handler(args) or 0)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not in the interpreter's last flush
+        return code
     except MathReelError as error:
         print(f"mathreel: {error}", file=sys.stderr)
         return 2
@@ -49,6 +52,31 @@ def main(argv: list[str] | None = None) -> int:
         # The reader went away (`mathreel data list | head`): stop quietly, as other Unix tools do.
         _silence_stdout()
         return 0
+    except OSError as error:
+        # The system refused a read or write no check foresaw (a full disk, /dev/full, a cache path that is a
+        # file): one line naming the path, and stdout silenced so the final flush cannot raise again.
+        _silence_stdout()
+        print(f"mathreel: {_os_problem(error)}", file=sys.stderr)
+        return 2
+
+
+def _check_data_option(args: argparse.Namespace) -> None:
+    """An `hf:` dataset id (from --data or MATHREEL_DATA) checked before any command uses it."""
+    import os
+
+    for spec in (getattr(args, "data", None), os.environ.get("MATHREEL_DATA", "").strip()):
+        if spec and str(spec).startswith("hf:"):
+            from core.data.paths import check_hf_id
+
+            check_hf_id(str(spec))
+
+
+def _os_problem(error: OSError) -> str:
+    """`path: reason` for an OSError, or `cannot write the output: reason` when no file is named (stdout)."""
+    reason = error.strerror or str(error)
+    if error.filename is not None:
+        return f"{error.filename}: {reason}"
+    return f"cannot write the output: {reason}"
 
 
 def _silence_stdout() -> None:

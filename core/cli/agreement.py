@@ -34,10 +34,10 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(args.flagged, "the flagged-question export must end in .csv or .json")
     result = agreement(read_judgments(args.judgments), read_many(args.reviews), seed=args.seed)
     if args.flagged:
-        from core.textfile import write_atomic
+        from core.files import write_text_atomic
 
         as_csv = Path(args.flagged).suffix.lower() == ".csv"
-        write_atomic(args.flagged, flagged_csv(result.flagged) if as_csv else flagged_json(result.flagged))
+        write_text_atomic(args.flagged, flagged_csv(result.flagged) if as_csv else flagged_json(result.flagged))
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=1))
     else:

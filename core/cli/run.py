@@ -82,12 +82,13 @@ class ProgressLine:
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
-    for flag, value in (("--concurrency", args.concurrency), ("--attempts", args.attempts),
-                        ("--max-tokens", args.max_tokens), ("--max-side", args.max_side)):
+    from core.cli import options
+
+    for flag, value in (("--attempts", args.attempts), ("--max-side", args.max_side)):
         if value < 1:
             raise InputError(flag, f"must be at least 1, not {value}")
-    if args.timeout <= 0:
-        raise InputError("--timeout", f"must be positive, not {args.timeout}")
+    options.check(args, options.TIMEOUT, options.TEMPERATURE, options.MAX_TOKENS_RULE, options.CONCURRENCY,
+                  options.FRAMES)
 
 
 def run(args: argparse.Namespace) -> int:

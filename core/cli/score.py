@@ -89,7 +89,7 @@ def _judged(path: str, result: ResultFile) -> JudgedUse:
     from core.judge.answers import judged_answers
     from core.judge.model import read_judgments
 
-    return judged_answers(read_judgments(path), path, result.benchmark, result.mode)
+    return judged_answers(read_judgments(path), path, result.benchmark, result.mode, result.predictions)
 
 
 def _reviewed(judgments: str, reviews: list[str]) -> list[str]:

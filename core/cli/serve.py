@@ -26,6 +26,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from core.cli import options
+
+    options.check(args, options.PORT)
+    options.check_file_size(args.max_file_size)
+    env_size = os.environ.get("MATHREEL_MAX_FILE_SIZE", "").strip()
+    if args.max_file_size is None and env_size:
+        options.check_file_size(env_size, "MATHREEL_MAX_FILE_SIZE")
     if args.data is not None and not args.data.is_dir():
         raise InputError(str(args.data), "not a directory (give the dataset folder to --data)")
     # Before gradio is imported: no telemetry or version check reaches the internet.

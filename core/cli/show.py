@@ -16,7 +16,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
                         help="the question's id (for multi-binary rows sharing an id: ID#k, or ID for the first pair)")
     add_data_options(parser)
     parser.add_argument("--frames", "-n", type=int, default=8, metavar="N",
-                        help="frames sampled uniformly (default 8; -1 for every frame)")
+                        help="frames sampled uniformly (default 8, at most 512; -1 for every frame)")
     parser.add_argument("--max-side", type=int, default=None, metavar="PX", help="shrink frames to this longest side")
     parser.add_argument("--subtitles", action="store_true", help="add the sampled frames' subtitles to the prompt")
     parser.add_argument("--full-subtitles", action="store_true", help="put every subtitle line in the prompt")
@@ -27,9 +27,11 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from core.cli import options
     from core.data import load_dataset
     from core.view import build_view
 
+    options.check(args, options.FRAMES)
     dataset = load_dataset(args.benchmark, args.mode, args.data)
     view = build_view(
         dataset,

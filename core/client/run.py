@@ -24,6 +24,7 @@ from core.client.calls import ModelReply, Outcome, complete_many
 from core.client.endpoint import Endpoint
 from core.client.request import DEFAULT_MAX_SIDE, ModelRequest, request_from_view
 from core.errors import InputError
+from core.files import bounded_lines, output_path, replace_with_prefix
 from core.question import Question
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -130,26 +131,41 @@ def run_metadata(dataset: Dataset, endpoint: Endpoint, settings: RunSettings) ->
 
 
 def answered_refs(out: Path, expected: dict[str, Any]) -> set[str]:
-    """Refs the file already answers. Refuses a file from another model, benchmark or mode.
+    """Refs the file already answers. Refuses a file from another model, benchmark or mode, or not a run file.
 
-    A last line cut off by an interrupted write is removed, so appending starts on a clean line.
+    The file is only read (line by line, each line bounded) until every line is known to be a run line; only then
+    is a last line cut off by an interrupted write removed, by an atomic rewrite, so appending starts on a clean
+    line. A file MathReel did not write is refused untouched.
     """
+    out = output_path(out, "--out")
     if not out.exists():
         return set()
-    _drop_partial_last_line(out)
     done: set[str] = set()
-    with out.open(encoding="utf-8") as handle:
-        for number, line in enumerate(handle, start=1):
-            if line.strip():
-                done |= _answered_in_line(out, number, line, expected)
+    keep = runs = 0  # bytes of whole run lines (and blank lines) to keep; how many run lines
+    ended = True
+    with out.open("rb") as handle:
+        for number, raw, ended in bounded_lines(handle, str(out)):
+            if raw.strip():
+                try:
+                    done |= _answered_in_line(out, number, raw, expected)
+                except InputError:
+                    if ended or not runs:  # a whole foreign line, or a file with no run line at all
+                        raise
+                    break  # the cut-off last line of an interrupted run: dropped below
+                runs += 1
+            keep += len(raw)
+    if not runs and keep:  # blank lines only: still not a file this command wrote
+        raise InputError(str(out), "holds no mathreel run line, only blank lines; pick another --out")
+    if keep != out.stat().st_size or not ended:
+        replace_with_prefix(out, keep)
     return done
 
 
-def _answered_in_line(out: Path, number: int, line: str, expected: dict[str, Any]) -> set[str]:
+def _answered_in_line(out: Path, number: int, raw: bytes, expected: dict[str, Any]) -> set[str]:
     try:
-        record = json.loads(line)
-    except ValueError:
-        problem = "is not valid JSON; pick another --out or repair the line"
+        record = json.loads(raw.decode("utf-8"))
+    except (ValueError, RecursionError):
+        problem = "is not a mathreel run line (not UTF-8 JSON); pick another --out"
         raise InputError(str(out), problem, f"line {number}") from None
     meta = record.get("mathreel") if isinstance(record, dict) else None
     if not isinstance(meta, dict) or "ref" not in meta:
@@ -161,21 +177,6 @@ def _answered_in_line(out: Path, number: int, line: str, expected: dict[str, Any
             raise InputError(str(out), problem, f"line {number}")
     responses = record.get("filtered_resps") or []
     return {str(meta["ref"])} if responses and str(responses[0]).strip() else set()
-
-
-def _drop_partial_last_line(out: Path) -> None:
-    data = out.read_bytes()
-    if not data or data.endswith(b"\n"):
-        return
-    cut = data.rfind(b"\n") + 1
-    try:
-        json.loads(data[cut:])
-    except ValueError:
-        with out.open("r+b") as handle:
-            handle.truncate(cut)
-        return
-    with out.open("ab") as handle:  # a whole record that only lacks its newline
-        handle.write(b"\n")
 
 
 def sample_line(

@@ -10,12 +10,13 @@ disk; both are choices of whoever owns the data directory, not of the dataset fi
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from core.cache import cache_root
 from core.errors import InputError
 
-__all__ = ["assets_dir", "cache_root", "demo_dir", "inside"]
+__all__ = ["assets_dir", "cache_root", "check_hf_id", "demo_dir", "inside"]
 
 
 def assets_dir() -> Path:
@@ -69,3 +70,18 @@ def inside(root: Path, folder: str, name: str, *, source: str, suffix: str = "",
     if candidate != base and base not in candidate.parents:
         raise InputError(source, f"unsafe file name {name!r}: it points outside {base}")
     return candidate
+
+
+# The Hugging Face Hub's own rule for repository ids (huggingface_hub `validate_repo_id`): org/name, each part
+# letters, digits, "-", "_", "." not at either end, no "--" or "..", at most 96 characters in all.
+_HF_PART = re.compile(r"[A-Za-z0-9](?:[A-Za-z0-9._-]*[A-Za-z0-9])?")
+
+
+def check_hf_id(spec: str) -> None:
+    """Refuse an `hf:<org>/<name>` whose id the Hub would reject, in one line, before any download is tried."""
+    repo_id = spec[3:].strip() if spec.startswith("hf:") else spec
+    parts = repo_id.split("/")
+    if (len(parts) != 2 or len(repo_id) > 96 or "--" in repo_id or ".." in repo_id
+            or not all(_HF_PART.fullmatch(part) for part in parts)):
+        raise InputError(spec, "not a Hugging Face dataset id; it looks like hf:<org>/<name> (letters, digits, "
+                         "'-', '_', '.')")

@@ -1,9 +1,11 @@
 """An on-disk cache of judge replies, so a re-run costs nothing and an interrupted run resumes.
 
-One JSON file per entry, named by sha256(model, prompt version, full prompt) and written atomically (temporary
-file + rename), so concurrent writers and a kill mid-write never leave a half entry. Only replies that passed
-validation are stored: a failure is asked again on the next run. Entries hold the raw reply, never a key or an
-endpoint URL.
+One JSON file per entry, named by sha256(endpoint URL, model, prompt version, full prompt) and written atomically
+(temporary file + rename), so concurrent writers and a kill mid-write never leave a half entry. The endpoint is
+part of the name because a model name proves nothing: on a shared server a visitor may point the judge at their own
+endpoint under the operator's model name, and its replies must never answer anyone else's requests. Only replies
+that passed validation are stored: a failure is asked again on the next run. Entries hold the raw reply, never a
+key or an endpoint URL.
 """
 
 from __future__ import annotations
@@ -11,14 +13,34 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
+from urllib.parse import urlsplit
 
 
-def cache_key(model: str, prompt_version: str, prompt: str) -> str:
-    """The entry name: sha256 over the judge model, the prompt version and the full prompt."""
+def endpoint_identity(base_url: str) -> str:
+    """The endpoint as the cache knows it: scheme and host lower-cased, credentials, default port and trailing
+    slashes dropped, so spellings of one server share entries and different servers never do."""
+    parts = urlsplit(base_url.strip())
+    scheme = parts.scheme.lower()
+    host = (parts.hostname or "").lower()
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    if port is not None and port != {"http": 80, "https": 443}.get(scheme):
+        host = f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    path = re.sub(r"/+", "/", parts.path).rstrip("/")
+    query = f"?{parts.query}" if parts.query else ""
+    return f"{scheme}://{host}{path}{query}"
+
+
+def cache_key(base_url: str, model: str, prompt_version: str, prompt: str) -> str:
+    """The entry name: sha256 over the endpoint (`endpoint_identity`), the judge model, the prompt version and the
+    full prompt."""
     digest = hashlib.sha256()
-    for part in (model, prompt_version, prompt):
+    for part in (endpoint_identity(base_url), model, prompt_version, prompt):
         data = part.encode("utf-8", "surrogatepass")
         digest.update(len(data).to_bytes(8, "big"))  # length-prefixed, so the parts cannot run together
         digest.update(data)
@@ -45,7 +67,7 @@ class JudgeCache:
         """The cached raw reply, or None (missing or unreadable entries are misses, rewritten on success)."""
         try:
             entry = json.loads(self._path(key).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        except (OSError, ValueError, RecursionError):
             return None
         reply = entry.get("reply") if isinstance(entry, dict) else None
         return reply if isinstance(reply, str) else None

@@ -8,6 +8,10 @@ import unicodedata
 
 
 def response_fingerprint(text: str) -> str:
-    """sha256 of the NFC-normalised response, first 16 hex digits (NFC: the same text typed or pasted differently
-    has one fingerprint)."""
-    return hashlib.sha256(unicodedata.normalize("NFC", text or "").encode("utf-8")).hexdigest()[:16]
+    """sha256 of the response, NFC-normalised and with whitespace runs folded, first 16 hex digits.
+
+    NFC: the same text typed or pasted differently has one fingerprint; folded whitespace: a re-saved file may
+    change line ends or indentation without changing what was judged.
+    """
+    folded = " ".join(unicodedata.normalize("NFC", str(text or "")).split())
+    return hashlib.sha256(folded.encode("utf-8", "surrogatepass")).hexdigest()[:16]

@@ -12,11 +12,10 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from core.errors import InputError
 from core.question import Question
-from core.textfile import jsonl_records, read_text, write_atomic
 
 # ok: the judge answered and the card passed every check; rule: the rules decided, no judge call was needed;
 # fallback: the judge failed and the rule-based answer stands in; failed: the judge failed, no value;
@@ -73,7 +72,27 @@ def count_statuses(judgments: Iterable[Judgment]) -> dict[str, dict[str, int]]:
 
 def write_judgments(path: str | Path, judgments: Iterable[Judgment]) -> Path:
     """Write a JSONL file atomically (a temporary file renamed into place), one judgment per line."""
-    return write_atomic(path, "".join(json.dumps(j.to_dict(), ensure_ascii=False) + "\n" for j in judgments))
+    from core.files import write_atomic
+
+    def write(out: TextIO) -> None:
+        for judgment in judgments:
+            out.write(json.dumps(judgment.to_dict(), ensure_ascii=False) + "\n")
+
+    return write_atomic(path, write)
+
+
+def check_replaceable(path: Path, flag: str = "--out") -> None:
+    """Refuse to replace an existing non-empty file unless it is a judgments file (its first line says so)."""
+    from core.files import first_line
+
+    if not path.exists() or path.stat().st_size == 0:
+        return
+    try:
+        data = json.loads(first_line(path, 1 << 20).decode("utf-8"))
+    except (ValueError, RecursionError):
+        data = None
+    if not (isinstance(data, dict) and all(isinstance(data.get(key), str) for key in _REQUIRED)):
+        raise InputError(str(path), f"exists and is not a mathreel judge output; pick another {flag}")
 
 
 _REQUIRED = ("question_id", "task", "status")
@@ -99,10 +118,18 @@ def judgment_from_dict(data: Any, source: str, line: int) -> Judgment:
 
 
 def read_judgments(path: str | Path) -> list[Judgment]:
-    """Read a judge output file; a bad line raises InputError naming the file, the line and the problem."""
+    """Read a judge output file; a bad line raises InputError naming the file, the line and the problem.
+
+    Lines end at "\n" only: a reply may hold U+2028 or U+0085, which JSON allows raw inside strings and which
+    `str.splitlines` would treat as line ends. Each line is bounded, and FIFOs and devices are refused unread.
+    """
+    from core.files import jsonl_values
+
     source = str(path)
-    text = read_text(path)
-    judgments = [judgment_from_dict(data, source, number) for number, data in jsonl_records(text, source)]
+    judgments = [
+        judgment_from_dict(data, source, number)
+        for number, data in jsonl_values(path, "`mathreel judge` output file")
+    ]
     if not judgments:
         raise InputError(source, "the file holds no judgments")
     return judgments

@@ -4,6 +4,11 @@ Only the judge's own final card counts. `<think>` reasoning is removed first (a 
 not an answer), code fences and a leading "SCORE_CARD:" are tolerated because the scan looks for JSON objects
 wherever they start, and when the reply holds several objects (a quoted fake card, then the real one) the last
 complete top-level object wins.
+
+A judge that quotes the response it grades (small models often do) must not hand over a card the response
+planted: any object whose text also appears in the response, whitespace aside, is a copy and is ignored, so only
+a card the judge wrote itself can win. Replies are bounded: longer than `MAX_REPLY_CHARS`, or nested so deeply
+that the decoder gives up (a RecursionError), they fail as one invalid reply, never as a crash of the run.
 """
 
 from __future__ import annotations
@@ -26,11 +31,14 @@ def _no_constants(name: str) -> float:
 
 
 _DECODER = json.JSONDecoder(parse_constant=_no_constants)
+# A judge reply is at most a few thousand tokens of reasoning plus a card (--max-tokens defaults to 8192, about
+# 32,000 characters); two million characters is far beyond that and keeps the object scan's cost bounded.
+MAX_REPLY_CHARS = 2_000_000
 
 
-def json_objects(text: str) -> list[dict[str, Any]]:
-    """Every top-level JSON object in `text`, in order (objects nested in another are part of it)."""
-    found: list[dict[str, Any]] = []
+def json_spans(text: str) -> list[tuple[dict[str, Any], int, int]]:
+    """Every top-level JSON object in `text` with where it starts and ends, in order."""
+    found: list[tuple[dict[str, Any], int, int]] = []
     pos = text.find("{")
     while pos != -1:
         try:
@@ -38,23 +46,62 @@ def json_objects(text: str) -> list[dict[str, Any]]:
         except ValueError:
             pos = text.find("{", pos + 1)
             continue
+        except RecursionError:
+            raise CardError("the reply holds JSON nested too deeply to read") from None
         if isinstance(value, dict):
-            found.append(value)
+            found.append((value, pos, end))
         pos = text.find("{", end)
     return found
 
 
-def final_card(reply: str) -> dict[str, Any]:
-    """The judge's final card: the last JSON object of the reply once `<think>` reasoning is removed."""
+def json_objects(text: str) -> list[dict[str, Any]]:
+    """Every top-level JSON object in `text`, in order (objects nested in another are part of it)."""
+    return [value for value, _, _ in json_spans(text)]
+
+
+def _squeeze(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _objects_in(response: str) -> list[dict[str, Any]]:
+    """The JSON objects a response carries, nested ones included (a card may hide inside another object)."""
+    try:
+        top = json_objects(response) if "{" in response else []
+    except CardError:
+        return []
+    found: list[dict[str, Any]] = []
+    stack: list[Any] = list(top)
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            found.append(value)
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+    return found
+
+
+def final_card(reply: str, response: str = "") -> dict[str, Any]:
+    """The judge's final card: the last JSON object of the reply, once `<think>` reasoning is removed, that is not
+    a copy of text in `response` (the model response being judged)."""
     if not isinstance(reply, str) or not reply.strip():
         raise CardError("empty reply")
+    if len(reply) > MAX_REPLY_CHARS:
+        raise CardError(f"the reply is {len(reply):,} characters long (at most {MAX_REPLY_CHARS:,})")
     text, note = strip_think(reply)
     if not text.strip():
         raise CardError(f"no card after the reasoning ({note})" if note else "empty reply")
-    objects = json_objects(text)
-    if not objects:
+    spans = json_spans(text)
+    if not spans:
         raise CardError("no JSON object in the reply")
-    return objects[-1]
+    quoted = _squeeze(response)
+    planted = _objects_in(response)
+    own = [value for value, start, end in spans
+           if value not in planted and not (quoted and _squeeze(text[start:end]) in quoted)]
+    if not own:
+        raise CardError("the only JSON objects in the reply are copied from the response (a quoted card is not a "
+                        "verdict)")
+    return own[-1]
 
 
 # ------------------------------------------------------------------ field checks

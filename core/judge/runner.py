@@ -94,18 +94,18 @@ class _Judge:
 
     async def _judged(self, task: Task, case: Case, bench: Benchmark, plan: Plan, base: Judgment) -> Judgment:
         assert plan.prompt is not None
-        key = cache_key(self.endpoint.model, task.version, plan.prompt)
+        key = cache_key(self.endpoint.base_url, self.endpoint.model, task.version, plan.prompt)
         cached = self.cache.get(key) if self.cache is not None else None
         if cached is not None:
             try:
-                values = task.read(final_card(cached), case, bench)
+                values = task.read(final_card(cached, case.response), case, bench)
                 return dataclasses.replace(base, status="ok", values=values, raw_reply=cached, cached=True)
             except CardError:
                 pass  # an entry the current checks reject is asked again
         reply: str | None = None
         try:
             reply = await self._ask(task, plan.prompt)
-            values = task.read(final_card(reply), case, bench)
+            values = task.read(final_card(reply, case.response), case, bench)
         except ClientError as error:
             return self._failure(task, case, bench, base, f"judge call failed: {error.cause}"
                                  + (f" (after {error.attempts} attempts)" if error.attempts > 1 else ""), None)

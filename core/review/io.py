@@ -6,10 +6,11 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
 from core.errors import InputError
+from core.files import jsonl_text_values, jsonl_values, write_text_atomic
 from core.review.model import Review, review_from_dict
-from core.textfile import jsonl_records, read_text, write_atomic
 
 
 def reviews_to_text(reviews: Iterable[Review]) -> str:
@@ -19,20 +20,27 @@ def reviews_to_text(reviews: Iterable[Review]) -> str:
 
 def reviews_from_text(text: str, source: str) -> list[Review]:
     """Reviews from JSONL text; a bad line raises InputError naming `source`, the line and the problem."""
-    reviews = [review_from_dict(data, source, f"line {number}") for number, data in jsonl_records(text, source)]
+    return _reviews(jsonl_text_values(text, source, _WHAT), source)
+
+
+def read_reviews(path: str | Path) -> list[Review]:
+    """Read a review file (see `reviews_from_text`); FIFOs, devices and over-long lines are refused unread."""
+    return _reviews(jsonl_values(path, _WHAT), str(path))
+
+
+_WHAT = "MathReel review file"
+
+
+def _reviews(values: Iterable[tuple[int, Any]], source: str) -> list[Review]:
+    reviews = [review_from_dict(data, source, f"line {number}") for number, data in values]
     if not reviews:
         raise InputError(source, "the file holds no reviews")
     return merge_reviews(reviews)
 
 
-def read_reviews(path: str | Path) -> list[Review]:
-    """Read a review file (see `reviews_from_text`)."""
-    return reviews_from_text(read_text(path), str(path))
-
-
 def write_reviews(path: str | Path, reviews: Iterable[Review]) -> Path:
     """Write a review file atomically, so a crash never leaves half a file."""
-    return write_atomic(path, reviews_to_text(reviews))
+    return write_text_atomic(path, reviews_to_text(reviews))
 
 
 def merge_reviews(*groups: Iterable[Review]) -> list[Review]:
