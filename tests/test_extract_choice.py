@@ -366,7 +366,7 @@ def _work(read: Callable[[str], object], text: str) -> tuple[int, int]:
     """(Python lines executed in core.extract, peak bytes allocated) while reading `text`."""
     lines = 0
 
-    def tracer(frame, event, arg):  # noqa: ANN001, ANN202 - the sys.settrace protocol
+    def tracer(frame, event, arg):  # the sys.settrace protocol
         nonlocal lines
         if "core/extract" in frame.f_code.co_filename.replace("\\", "/"):
             if event == "line":
