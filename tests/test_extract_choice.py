@@ -338,6 +338,35 @@ def test_each_failing_class_reads_as_a_careful_reader_does(response: str, expect
     result = extract_choice(response, options=OPTIONS)
     assert result.answer == expected, result.explanation
     assert extract_choice_full(response, options=OPTIONS) == result
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        # an adverb that only strengthens the statement
+        ("The correct option is certainly B, the red one is never shown.", "B"),
+        ("My answer is for sure C; neither A nor D fits.", "C"),
+        ("Answer: obviously not D.", None),
+        # a bracketed capital A after an answer phrase is the letter, not the article
+        ("Hence the best answer is: A) nice square orange box", "A"),
+        ("Answer:\n(A) walking slowly", "A"),
+        ("For each option:\n(A) possible\n(B) unlikely\nI cannot tell which.", None),
+        # Chinese letter first, followed straight by its reason or rejection
+        ("C因为视频里出现了三次。", "C"),
+        ("D不是C，是D", "D"),
+        ("A股市场在下跌", None),  # a word that starts with a capital, not a letter
+        # a letter asked about is not stated; the correction that follows wins
+        ("Is it B? Looking again at the last frame, no, D.", "D"),
+        ("Maybe the answer is C? I am not sure.", None),
+        ("Answer: A. Actually, (C).", "C"),
+        ("No C is visible in the clip, so the answer is B.", "B"),
+        ("Wait, that's B.", "B"),
+    ],
+)
+def test_classes_found_on_other_projects_material(response: str, expected: str | None) -> None:
+    result = extract_choice(response)
+    assert result.answer == expected, result.explanation
+    assert extract_choice_full(response) == result
     if expected is None:
         assert result.explanation  # the reason
     elif result.method != "option-text":  # option text may be spread over the response: no one place

@@ -58,17 +58,21 @@ _LETTER_FOLLOWERS = frozenset(
     }
 )
 _NEXT_WORD = re.compile(r"[ \t]+([a-z]+)")
+_QUESTIONED = re.compile(r"[ \t]*[?？]")
 
 _VERB = (
     r"(?:is|was|would\s+be|should\s+be|must\s+be|will\s+be|could\s+be|seems\s+to\s+be|appears\s+to\s+be|=)"
 )
 # Each optional word group ends in its own whitespace, so the groups can follow one another.
-_ADVERB = r"(?:(?:therefore|thus|clearly|definitely|likely|probably|most\s+likely|indeed|then|so)(?:\s*,)?\s+)?"
+_ADVERB = (
+    r"(?:(?:therefore|thus|clearly|definitely|likely|probably|most\s+likely|indeed|then|so|for\s+sure|certainly"
+    r"|surely|undoubtedly|obviously|actually)(?:\s*,)?\s+)?"
+)
 _PICK = r"(?:(?i:option|choice|letter|answer)\s*)?"
 # What joins "answer" to its letter: "answer is", "answer:", "answer =", "Answer - ", "Final answer\n".
 _JOIN = r"(?:\s+" + _VERB + r"(?:\s*[:：])?|\s*[:：=]|\s+[-–—]|[ \t]*\n)\s*"
 _ANSWER_NOUN = (
-    r"\b(?:(?:final|correct|best|right|my|most\s+appropriate|most\s+likely)\s+)?"
+    r"(?<!each\s)(?<!every\s)\b(?:(?:final|correct|best|right|my|most\s+appropriate|most\s+likely)\s+)?"
     r"(?:answer(?:\s+(?:to|for)\s+(?:this|the)\s+question)?|option|choice|conclusion|final(?=\s*[:：]))"
 )
 
@@ -90,6 +94,12 @@ _CHOOSE = re.compile(
 _PRONOUN = re.compile(
     r"(?i:\b(?:(?:it|this|that|which)\s*(?:is|'s|’s|must\s+be|should\s+be|would\s+be)|so|thus|hence|therefore)"
     r"(?:\s*,)?\s+" + _ADVERB + r")(?:(?i:option|choice)\s+)?" + _LETTER
+)
+# A correction after an earlier letter: "Final: B? No, C.", "Wait, it is D.", "Actually, (A)." -- the letter must
+# end its clause ("No C is shown" is not one).
+_CORRECTION = re.compile(
+    r"(?i:\b(?:no|nope|wait|actually|correction|oops)\b[ \t]*[,:!.—–-]?[ \t]*"
+    r"(?:(?:it|that)(?:'s|’s|[ \t]+(?:is|should[ \t]+be|must[ \t]+be))[ \t]+)?(?:(?:option|choice)[ \t]+)?)" + _LETTER
 )
 # Chinese: 答案是 B, 正确答案：C, 答案不是A, 选 D, 故选C, 应选择（B）.
 _ZH_LETTER = r"(?:[:：]\s*)?(?:选项\s*)?(?:[（(]\s*)?(?P<l>[A-Za-z])" + _NOT_WORD
@@ -432,6 +442,8 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], method: s
         return None
     raw = match.group("l")
     end = match.end()
+    if _QUESTIONED.match(text, end):
+        return None  # "Final: B? No, C." -- a letter asked about is not stated
     ends_clause = _TERMINATOR.match(text, end) is not None
     upper = raw.upper()
     if raw.islower() and not (ends_clause or match.re in _LOWER_SURE or _lower_letter(raw, text, end, letters)):
@@ -443,7 +455,7 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], method: s
         return _Statement(match.start(), "invalid", upper, method, match.group(0))
     if strict and not ends_clause:
         return None
-    if raw in "AI" and not ends_clause:
+    if raw in "AI" and not ends_clause and match.end("l") == end:  # "A) nice" is bracketed: a letter
         following = _NEXT_WORD.match(text, end)
         if following and following.group(1) not in _LETTER_FOLLOWERS:
             return None  # "Answer: A man is walking" -- an article, not a letter
@@ -469,6 +481,7 @@ _ANSWER_WORDS = ("answer", "option", "choice", "conclusion", "final")
 _HEDGE_WORDS = ("either", "between", "both")
 _CHOOSE_WORDS = ("choose", "chose", "select", "pick", "go", "opt", "say")
 _PRONOUN_WORDS = ("it", "this", "that", "which", "so", "thus", "hence", "therefore")
+_CORRECTION_WORDS = ("no", "nope", "wait", "actually", "correction", "oops")
 _CORRECT_WORDS = ("correct", "right", "best", "accurate", "appropriate", "answer")
 # The words a match of each pattern starts with (any case), for `_scan`.
 _PHRASE_STARTS = ("final", "correct", "best", "right", "my", "most", "answer", "option", "choice", "conclusion")
@@ -484,6 +497,7 @@ _STATEMENT_PATTERNS: tuple[tuple[re.Pattern[str], str, bool, tuple[str, ...], _S
     (_IS_CORRECT, "answer-phrase", False, _CORRECT_WORDS, _is_correct_starts),
     (_CHOOSE, "answer-phrase", False, _CHOOSE_WORDS, _CHOOSE_STARTS),
     (_PRONOUN, "answer-phrase", True, _PRONOUN_WORDS, _PRONOUN_STARTS),
+    (_CORRECTION, "correction", True, _CORRECTION_WORDS, _CORRECTION_WORDS),
     (_CHINESE_ANSWER, "answer-phrase", False, ("答案", "选项"), None),
     (_CHINESE_CHOOSE, "answer-phrase", False, ("选", "应"), None),
     (_FOREIGN_ANSWER, "answer-phrase", False, _FOREIGN_WORDS, None),
@@ -496,7 +510,8 @@ _LOWER_SURE = frozenset({_OPTION_IS})
 # the start of "going", "itis", "thatmust", ...), so the text's set of words decides. Other text goes through the
 # substring scan that has always decided it, so Unicode case folding ("ſo" matching "so") reads as it always did.
 _KEYWORDS = tuple(
-    sorted({*_ANSWER_WORDS, *_HEDGE_WORDS, *_CHOOSE_WORDS, *_PRONOUN_WORDS, *_CORRECT_WORDS, "答案", "选项", "选", "应",
+    sorted({*_ANSWER_WORDS, *_HEDGE_WORDS, *_CHOOSE_WORDS, *_PRONOUN_WORDS, *_CORRECTION_WORDS, *_CORRECT_WORDS,
+            "答案", "选项", "选", "应",
             *_FOREIGN_WORDS, *_FOREIGN_CHOOSE_WORDS, *_WITHDRAW_WORDS})
 )
 # Whole words (as bytes: bytes.translate and split are the fastest way to cut ASCII text into words) -> the
@@ -651,7 +666,8 @@ def _hedged(line: str, after: int) -> bool:
 # A response opening with its letter and going on: "B, because ...", "(C), since ...", "B。不是 A", "b) walking",
 # "D because the ...".
 _LEADING = re.compile(
-    r"[(\[（]?(?P<l>[A-Z])[)\]）]?(?:[,，。、]|\s+(?:because|since|as)\b)|\(?(?P<low>[a-z])\)\s"
+    r"[(\[（]?(?P<l>[A-Z])[)\]）]?(?:[,，。、]|\s+(?:because|since|as)\b|\s*(?:不是|因为|由于|是正确|正确))"
+    r"|\(?(?P<low>[a-z])\)\s"
 )
 # The last line ends in a clause that is only the letter: "Based on the frames, B.", "... is clear: (C)".
 _CLOSING = re.compile(
