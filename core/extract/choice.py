@@ -229,13 +229,18 @@ def _traced(found: Extraction, trace: Trace | None) -> Extraction:
     if trace is None or found.span is None:
         return found
     start, end = found.span
-    return replace(found, span=(trace.origin(start), trace.origin(end - 1) + 1))
+    return _with_span(found, (trace.origin(start), trace.origin(end - 1) + 1))
+
+
+def _with_span(found: Extraction, span: tuple[int, int]) -> Extraction:
+    """`found` at `span`; built directly, since `dataclasses.replace` costs several times more on the short path."""
+    return Extraction(found.answer, found.method, found.explanation, span)
 
 
 def _shifted(found: Extraction, offset: int) -> Extraction:
     if not offset or found.span is None:
         return found
-    return replace(found, span=(found.span[0] + offset, found.span[1] + offset))
+    return _with_span(found, (found.span[0] + offset, found.span[1] + offset))
 
 
 _ANSWER_TAG, _ANSWER_TAG_END = "<answer>", "</answer>"
@@ -692,7 +697,7 @@ def _line_span(found: Extraction, text: str, line: str) -> Extraction:
     if not found.parsed:
         return found
     start = text.find(line)
-    return replace(found, span=(start, start + len(line))) if start >= 0 else found
+    return _with_span(found, (start, start + len(line))) if start >= 0 else found
 
 
 def _line_letter(letter: str, letters: Sequence[str], method: str, line: str) -> Extraction:
