@@ -30,6 +30,7 @@ from core.extract import (
 )
 
 CORPUS = Path(__file__).resolve().parent.parent / "tests" / "data" / "extraction_corpus.jsonl"
+CORPUS_V2 = CORPUS.with_name("extraction_corpus_v2.jsonl")
 FREE_SAMPLES = (
     ("So the area is \\boxed{\\frac{\\sqrt{3}}{2}}.", "\\frac{\\sqrt{3}}{2}"),
     ("The answer is 12 cm.", "12"),
@@ -40,9 +41,13 @@ FREE_SAMPLES = (
 )
 
 
-def load_corpus() -> list[dict]:
-    with CORPUS.open(encoding="utf-8") as handle:
-        return [json.loads(line) for line in handle if line.strip()]
+def load_corpus(path: Path = CORPUS) -> list[dict]:
+    """Labelled rows: response, letters, options (optional) and the label as "expected" (or "label")."""
+    with path.open(encoding="utf-8") as handle:
+        rows = [json.loads(line) for line in handle if line.strip()]
+    for row in rows:
+        row.setdefault("expected", row.get("label"))
+    return rows
 
 
 def accuracy(rows: list[dict], extractor: Callable[..., Extraction], with_options: bool) -> tuple[int, int]:
@@ -134,20 +139,30 @@ def per_style(per_style_count: int) -> list[tuple[float, str, float, float, floa
     return results
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--total", type=int, default=100_000, help="responses per speed run")
-    parser.add_argument("--repeat", type=int, default=3, help="speed runs; the best is reported")
-    args = parser.parse_args()
-    rows = load_corpus()
-    print(f"Accuracy on {CORPUS.name} ({len(rows)} hand-labelled responses):")
-    for name, extractor, with_options in (
+def print_agreement(rows: list[dict], name: str) -> None:
+    print(f"Accuracy on {name} ({len(rows)} hand-labelled responses):")
+    for label, extractor, with_options in (
         ("robust", extract_choice, True),
         ("official Video-MME", extract_choice_official, False),
         ("lmms-eval", extract_choice_lmms, False),
     ):
         right, n = accuracy(rows, extractor, with_options)
-        print(f"  {name:<20} {right:3d}/{n} = {100 * right / n:5.1f}%")
+        print(f"  {label:<20} {right:3d}/{n} = {100 * right / n:5.1f}%")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--total", type=int, default=100_000, help="responses per speed run")
+    parser.add_argument("--repeat", type=int, default=3, help="speed runs; the best is reported")
+    parser.add_argument("--agreement", type=Path, metavar="JSONL",
+                        help="only print the agreement on a local labelled file (rows: response, letters, label)")
+    args = parser.parse_args()
+    if args.agreement:
+        print_agreement(load_corpus(args.agreement), args.agreement.name)
+        return
+    rows = load_corpus()
+    print_agreement(rows, CORPUS.name)
+    print_agreement(load_corpus(CORPUS_V2), CORPUS_V2.name)
     short = [r for r in rows if len(r["response"]) <= 40]
     print(f"\nSpeed of the robust extractor (CPU time, best of {args.repeat}; the machine is shared):")
     bare = [r for r in rows if len(r["response"].strip()) <= 5]

@@ -5,11 +5,14 @@ from __future__ import annotations
 import json
 import random
 import re
+import sys
+import tracemalloc
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
-from core.extract import choice, extract_choice, extract_choice_lmms, extract_choice_official
+from core.extract import choice, extract_choice, extract_choice_lmms, extract_choice_official, extract_free_answer
 from core.extract.choice import OptionMatcher, extract_choice_full, option_matcher
 
 CORPUS = Path(__file__).parent / "data" / "extraction_corpus.jsonl"
@@ -264,3 +267,178 @@ def test_reference_extractors_match_the_script_on_generated_text() -> None:
         official, lmms = extract_choice_official(text), extract_choice_lmms(text)
         assert (official.answer or "") == _reference_script(text, "ABCD"), text
         assert (lmms.answer or "") == _reference_script(text, "ABCDE"), text
+
+
+CORPUS_V2 = Path(__file__).parent / "data" / "extraction_corpus_v2.jsonl"
+ROWS_V2 = [json.loads(line) for line in CORPUS_V2.open(encoding="utf-8") if line.strip()]
+
+
+def test_second_corpus_is_large_and_covers_four_and_five_options() -> None:
+    assert len(ROWS_V2) >= 400
+    assert {len(row["letters"]) for row in ROWS_V2} == {4, 5}
+    assert len({row["id"] for row in ROWS_V2}) == len(ROWS_V2)
+
+
+@pytest.mark.parametrize("row", ROWS_V2, ids=[row["id"] for row in ROWS_V2])
+def test_robust_extractor_matches_every_second_corpus_label(row: dict) -> None:
+    result = extract_choice(row["response"], tuple(row["letters"]), row.get("options"))
+    assert result.answer == row["label"], result.explanation
+    assert result.explanation
+    assert extract_choice_full(row["response"], tuple(row["letters"]), row.get("options")) == result
+
+
+OPTIONS = {"A": "the red ball", "B": "the blue object", "C": "the green cube", "D": "the yellow cone"}
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        # answer tags win over drafts
+        ("Draft: the answer is A. Rechecking the clip...\n<answer>C</answer>", "C"),
+        ("<think>maybe B</think><answer>(d)</answer>", "D"),
+        ("Answer: B\n<answer></answer>", None),
+        # lower case in answer positions, never the article
+        ("Therefore \\boxed{c}", "C"),
+        ("the answer is d because it turns twice", "D"),
+        ("the answer is a since the first frame shows it", "A"),
+        ("The answer is a cat sitting on the mat.", None),
+        ("c) the green cube", "C"),
+        ("choice b is the best", "B"),
+        # other languages
+        ("D。不是 B，视频里没有。", "D"),
+        ("答案不是 A，应该是 C。", "C"),
+        ("答えは D です。", "D"),
+        ("정답은 C입니다.", "C"),
+        ("La bonne réponse est (D).", "D"),
+        ("Die Antwort lautet B.", "B"),
+        ("La respuesta correcta es la C.", "C"),
+        ("Ich wähle A.", "A"),
+        # other scripts
+        ("Ｄ", "D"),
+        ("The answer is \u0421.", "C"),  # Cyrillic Es
+        ("Answer: \u0392", "B"),  # Greek Beta
+        ("The answer is \U0001d403.", "D"),  # mathematical bold D
+        ("The ans\u200bwer is \u200bB.", "B"),
+        ("Ответ: Вот так", None),  # Cyrillic inside words stays Cyrillic
+        # letter first, closing clause
+        ("C, because the cube is the only green thing.", "C"),
+        ("Looking at where the ball lands in the last frame, D.", "D"),
+        ("A, B and C are all visible at some point.", None),
+        # rejected option text
+        ("I am not choosing the blue object.", None),
+        ("I am not choosing the blue object; it must be the green cube.", "C"),
+        # hedges, non-answers, corrections
+        ("(A) or (D)", None),
+        ("Answer: C\n\nLooking closer, nothing is certain.\n\nFinal answer: unknown", None),
+        ("Answer: C. Hmm, I am unable to determine the answer from these frames.", None),
+        ("The count is two, so B. Wait, it is D.", "D"),
+    ],
+)
+def test_each_failing_class_reads_as_a_careful_reader_does(response: str, expected: str | None) -> None:
+    result = extract_choice(response, options=OPTIONS)
+    assert result.answer == expected, result.explanation
+    assert extract_choice_full(response, options=OPTIONS) == result
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        # an adverb that only strengthens the statement
+        ("The correct option is certainly B, the red one is never shown.", "B"),
+        ("My answer is for sure C; neither A nor D fits.", "C"),
+        ("Answer: obviously not D.", None),
+        # a bracketed capital A after an answer phrase is the letter, not the article
+        ("Hence the best answer is: A) nice square orange box", "A"),
+        ("Answer:\n(A) walking slowly", "A"),
+        ("For each option:\n(A) possible\n(B) unlikely\nI cannot tell which.", None),
+        # Chinese letter first, followed straight by its reason or rejection
+        ("C因为视频里出现了三次。", "C"),
+        ("D不是C，是D", "D"),
+        ("A股市场在下跌", None),  # a word that starts with a capital, not a letter
+        # a letter asked about is not stated; the correction that follows wins
+        ("Is it B? Looking again at the last frame, no, D.", "D"),
+        ("Maybe the answer is C? I am not sure.", None),
+        ("Answer: A. Actually, (C).", "C"),
+        ("No C is visible in the clip, so the answer is B.", "B"),
+        ("Wait, that's B.", "B"),
+    ],
+)
+def test_classes_found_on_other_projects_material(response: str, expected: str | None) -> None:
+    result = extract_choice(response)
+    assert result.answer == expected, result.explanation
+    assert extract_choice_full(response) == result
+    if expected is None:
+        assert result.explanation  # the reason
+    elif result.method != "option-text":  # option text may be spread over the response: no one place
+        assert result.span is not None
+
+
+@pytest.mark.parametrize(
+    ("response", "read"),
+    [
+        ("The answer is B.", "answer is B"),
+        ("<think>A?</think>\n**Answer:** (C)", "C"),
+        ("x \\boxed{D} y", "\\boxed{D}"),
+        ("答え：Ｄ", "答え：Ｄ"),
+        ("<answer> B </answer>", "B"),
+        ("Reasoning.\n\nC", "C"),
+    ],
+)
+def test_span_points_into_the_original_response(response: str, read: str) -> None:
+    result = extract_choice(response)
+    assert result.span is not None
+    start, end = result.span
+    assert response[start:end].replace("**", "") == read
+
+
+def _work(read: Callable[[str], object], text: str) -> tuple[int, int]:
+    """(Python lines executed in core.extract, peak bytes allocated) while reading `text`."""
+    lines = 0
+
+    def tracer(frame, event, arg):  # the sys.settrace protocol
+        nonlocal lines
+        if "core/extract" in frame.f_code.co_filename.replace("\\", "/"):
+            if event == "line":
+                lines += 1
+            return tracer
+        return None
+
+    tracemalloc.start()
+    sys.settrace(tracer)
+    try:
+        read(text)
+    finally:
+        sys.settrace(None)
+        peak = tracemalloc.get_traced_memory()[1]
+        tracemalloc.stop()
+    return lines, peak
+
+
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: "\\boxed{" * n + "B" + "}" * n,
+        lambda n: "\\boxed{" * n,
+        lambda n: "The answer is A. Wait, it is B. " * n,
+        lambda n: "x " * (8 * n) + "so, C.",
+        lambda n: "选" * n + "答案：" * n + "Ｂ",
+        lambda n: "<answer>" * n + "B",
+    ],
+    ids=["nested-boxed", "unclosed-boxed", "many-statements", "long-prose", "cjk", "answer-tags"],
+)
+@pytest.mark.parametrize("read", [extract_choice, extract_free_answer], ids=["choice", "free"])
+def test_work_grows_linearly_with_length_and_nesting(make: Callable[[int], str], read: Callable[[str], object]) -> None:
+    """Doubling the input three times (1k to 8k) may multiply the work by 8, with slack, never by 64."""
+    read(make(50))  # compile and cache regexes first
+    small_lines, small_peak = _work(read, make(1000))
+    large_lines, large_peak = _work(read, make(8000))
+    assert large_lines <= 12 * max(small_lines, 50)
+    assert large_peak <= 12 * small_peak
+
+
+def test_deep_nested_boxes_read_the_innermost_letter() -> None:
+    deep = "\\boxed{" * 200_000 + "A" + "}" * 200_000
+    result = extract_choice(deep)
+    assert result.answer == "A"
+    assert result.span == (7 * 199_999, 7 * 200_000 + 2)  # the innermost box
+    assert extract_free_answer(deep).answer == "A"

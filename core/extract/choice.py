@@ -20,10 +20,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from core.extract.text import boxed_contents, strip_think
+from core.extract.text import Trace, boxed_spans, delete, fold_letters, strip_think
 from core.extract.types import Extraction, quote, unparsed
 
 DEFAULT_LETTERS = ("A", "B", "C", "D")
@@ -58,17 +58,21 @@ _LETTER_FOLLOWERS = frozenset(
     }
 )
 _NEXT_WORD = re.compile(r"[ \t]+([a-z]+)")
+_QUESTIONED = re.compile(r"[ \t]*[?？]")
 
 _VERB = (
     r"(?:is|was|would\s+be|should\s+be|must\s+be|will\s+be|could\s+be|seems\s+to\s+be|appears\s+to\s+be|=)"
 )
 # Each optional word group ends in its own whitespace, so the groups can follow one another.
-_ADVERB = r"(?:(?:therefore|thus|clearly|definitely|likely|probably|most\s+likely|indeed|then|so)(?:\s*,)?\s+)?"
+_ADVERB = (
+    r"(?:(?:therefore|thus|clearly|definitely|likely|probably|most\s+likely|indeed|then|so|for\s+sure|certainly"
+    r"|surely|undoubtedly|obviously|actually)(?:\s*,)?\s+)?"
+)
 _PICK = r"(?:(?i:option|choice|letter|answer)\s*)?"
 # What joins "answer" to its letter: "answer is", "answer:", "answer =", "Answer - ", "Final answer\n".
 _JOIN = r"(?:\s+" + _VERB + r"(?:\s*[:：])?|\s*[:：=]|\s+[-–—]|[ \t]*\n)\s*"
 _ANSWER_NOUN = (
-    r"\b(?:(?:final|correct|best|right|my|most\s+appropriate|most\s+likely)\s+)?"
+    r"(?<!each\s)(?<!every\s)\b(?:(?:final|correct|best|right|my|most\s+appropriate|most\s+likely)\s+)?"
     r"(?:answer(?:\s+(?:to|for)\s+(?:this|the)\s+question)?|option|choice|conclusion|final(?=\s*[:：]))"
 )
 
@@ -91,13 +95,46 @@ _PRONOUN = re.compile(
     r"(?i:\b(?:(?:it|this|that|which)\s*(?:is|'s|’s|must\s+be|should\s+be|would\s+be)|so|thus|hence|therefore)"
     r"(?:\s*,)?\s+" + _ADVERB + r")(?:(?i:option|choice)\s+)?" + _LETTER
 )
+# A correction after an earlier letter: "Final: B? No, C.", "Wait, it is D.", "Actually, (A)." -- the letter must
+# end its clause ("No C is shown" is not one).
+_CORRECTION = re.compile(
+    r"(?i:\b(?:no|nope|wait|actually|correction|oops)\b[ \t]*[,:!.—–-]?[ \t]*"
+    r"(?:(?:it|that)(?:'s|’s|[ \t]+(?:is|should[ \t]+be|must[ \t]+be))[ \t]+)?(?:(?:option|choice)[ \t]+)?)" + _LETTER
+)
 # Chinese: 答案是 B, 正确答案：C, 答案不是A, 选 D, 故选C, 应选择（B）.
 _ZH_LETTER = r"(?:[:：]\s*)?(?:选项\s*)?(?:[（(]\s*)?(?P<l>[A-Za-z])" + _NOT_WORD
 _CHINESE_ANSWER = re.compile(
     r"(?:正确答案|最佳答案|最终答案|答案|正确选项|最佳选项)\s*(?:(?:(?P<neg>不是|不为|不应该是)|应该是|应为|应是|是|为|选)\s*)?"
     + _ZH_LETTER
 )
-_CHINESE_CHOOSE = re.compile(r"(?:故选|应选择|应选|选择|我选|选)\s*" + _ZH_LETTER)
+_CHINESE_CHOOSE = re.compile(r"(?:故选|应选择|应选|选择|我选|选|应该是|应是|应为)\s*" + _ZH_LETTER)
+# Answer phrases in Japanese, Korean, Chinese "答：", French, German and Spanish: 答えは B, 正解：C, 정답은 D입니다,
+# 답: A, "la bonne réponse est (B)", "Die richtige Antwort lautet C", "la respuesta correcta es la E".
+_FOREIGN_ANSWER = re.compile(
+    r"(?:(?:答え|正解|解答|答)\s*(?:は|[:：])|(?:정답|답)\s*(?:은|는|[:：])"
+    r"|(?i:r[ée]ponse(?:\s+(?:correcte|finale|exacte))?\s*(?:est|[:：])|antwort\s*(?:ist|lautet|[:：])"
+    r"|respuesta(?:\s+(?:correcta|final))?\s*(?:es|[:：])|opci[óo]n\s+correcta\s+es|option\s+correcte\s+est))"
+    r"\s*(?:(?:la|l['’]option|die|option|opci[óo]n|選択肢)\s*)?" + _ZH_LETTER
+)
+# "Je choisis B", "Ich wähle C", "Elijo la opción D".
+_FOREIGN_CHOOSE = re.compile(
+    r"(?i:\b(?:je\s+choisis|ich\s+w[äa]hle|elijo|escojo)\s+(?:(?:la|l['’]|die)\s*)?(?:(?:option|opci[óo]n)\s+)?)"
+    + _LETTER
+)
+# "option a is correct": after "option", a lower-case letter is a letter, "a" included.
+_OPTION_IS = re.compile(
+    r"(?i:\b(?:option|choice)\s+)[(\[]?(?P<l>[a-z])[)\]]?\s+(?i:is|would\s+be)\s+(?i:(?:the\s+)?(?:correct|right|best)\b)"
+)
+# "Final answer: unknown", "the answer is unclear": a last statement that withdraws any letter before it.
+_NO_ANSWER = re.compile(
+    r"(?i:" + _ANSWER_NOUN + _JOIN + r"(?:unknown|unclear|undetermined|uncertain|indeterminate|not\s+sure"
+    r"|none\s+of\s+(?:the|these|them)|n/a|cannot\s+be\s+determined))\b"
+)
+# "I am unable to determine the answer" after a letter takes the letter back.
+_WITHDRAW = re.compile(
+    r"(?i:\b(?:unable|not\s+able)\s+to\s+(?:determine|tell|decide)|\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+"
+    r"(?:determine|tell|decide)\s+(?:the\s+answer|which))"
+)
 # "either A or C", "between B and D": a hedge, never an answer.
 _HEDGE = re.compile(
     r"(?i:\b(?:either|between|both)\s+)(?:(?i:option|choice)s?\s+)?[(\[]?(?P<l>[A-Z])[)\]]?"
@@ -133,7 +170,7 @@ class _Statement:
     """One explicit statement found in the text, in reading order."""
 
     pos: int
-    kind: str  # "answer" | "invalid" | "hedge"
+    kind: str  # "answer" | "invalid" | "hedge" | "none" (a stated non-answer: "Final answer: unknown")
     letter: str
     method: str
     snippet: str
@@ -148,18 +185,9 @@ def extract_choice(
 
     `options` maps letter -> option text (without the letter) so a response that gives only the text
     ("Walking") can be read; pass an `OptionMatcher` (`option_matcher`) to reuse its word keys across calls.
+    The result's `span` is where in `response` the answer was read.
     """
-    if not isinstance(response, str) or not response.strip():
-        return unparsed("empty response", "nothing to read")
-    bare = _bare(response)
-    if bare:
-        return _bare_letter(bare.group(1), letters, response)
-    short = _FAST.fullmatch(response.strip(" \t\n"))
-    if short:
-        found = _short_form(short, letters)
-        if found is not None:
-            return found
-    return _full_reading(response, letters, options)
+    return _read(response, letters, options, shortcut=True)
 
 
 def extract_choice_full(
@@ -172,37 +200,93 @@ def extract_choice_full(
     It gives the same result as `extract_choice` on every input; it exists so tests and benchmarks can check
     that and measure what the shortcut saves.
     """
+    return _read(response, letters, options, shortcut=False)
+
+
+def _read(
+    response: str | None, letters: Sequence[str], options: Mapping[str, str] | None, shortcut: bool
+) -> Extraction:
+    """Fold other scripts' letters (non-ASCII text only), then read; spans are given in `response`."""
     if not isinstance(response, str) or not response.strip():
         return unparsed("empty response", "nothing to read")
-    bare = _bare(response)
+    text, trace = fold_letters(response)
+    if trace is not None and not text.strip():
+        return unparsed("empty response", "nothing but invisible characters")
+    bare = _bare(text)
     if bare:
-        return _bare_letter(bare.group(1), letters, response)
-    return _full_reading(response, letters, options)
+        return _traced(_bare_letter(bare.group(1), letters, text, bare.span(1)), trace)
+    if shortcut:
+        short = _FAST.fullmatch(text.strip(" \t\n"))
+        if short:
+            found = _short_form(short, letters)
+            if found is not None:
+                return _traced(_shifted(found, len(text) - len(text.lstrip(" \t\n"))), trace)
+    return _traced(_full_reading(text, letters, options), trace)
+
+
+def _traced(found: Extraction, trace: Trace | None) -> Extraction:
+    """`found` with its span taken back through `trace` to the text before that edit."""
+    if trace is None or found.span is None:
+        return found
+    start, end = found.span
+    return _with_span(found, (trace.origin(start), trace.origin(end - 1) + 1))
+
+
+def _with_span(found: Extraction, span: tuple[int, int]) -> Extraction:
+    """`found` at `span`; built directly, since `dataclasses.replace` costs several times more on the short path."""
+    return Extraction(found.answer, found.method, found.explanation, span)
+
+
+def _shifted(found: Extraction, offset: int) -> Extraction:
+    if not offset or found.span is None:
+        return found
+    return _with_span(found, (found.span[0] + offset, found.span[1] + offset))
+
+
+_ANSWER_TAG, _ANSWER_TAG_END = "<answer>", "</answer>"
 
 
 def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, str] | None) -> Extraction:
     """The statement scan and the fallbacks, for a non-empty response that is not a bare letter."""
-    text, lower, changed = response, response.lower(), False
+    text, lower, offset = response, response.lower(), 0
     if "think>" in lower:
         text, think_note = strip_think(response)
         if not text.strip():
             return unparsed("no answer after reasoning", think_note)
-        changed = True
+        close = lower.rfind("</think>")
+        offset = close + len("</think>") if close >= 0 else 0
+        lower = text.lower()
+    if _ANSWER_TAG in lower:
+        return _shifted(_tagged(text, lower, letters, options), offset)
+    trace = None
     if "*" in text or "`" in text or "_" in text or "#" in text:
-        text = _MARKDOWN.sub("", text)
+        text, trace = delete(text, _MARKDOWN)
         if not text.strip():
             return unparsed("empty response", "nothing but markdown")
-        changed = True
-    if changed:
         lower = text.lower()
         bare = _bare(text)
         if bare:
-            return _bare_letter(bare.group(1), letters, text)
+            return _shifted(_traced(_bare_letter(bare.group(1), letters, text, bare.span(1)), trace), offset)
+    elif offset:
+        bare = _bare(text)
+        if bare:
+            return _shifted(_bare_letter(bare.group(1), letters, text, bare.span(1)), offset)
     matcher = option_matcher(options) if options else None
     statements = _statements(text, lower, letters, matcher)
-    if statements:
-        return _verdict(statements[-1], len(statements), letters)
-    return _fallback(text, letters, matcher)
+    found = _verdict(statements[-1], len(statements), letters) if statements else _fallback(text, letters, matcher)
+    return _shifted(_traced(found, trace), offset)
+
+
+def _tagged(text: str, lower: str, letters: Sequence[str], options: Mapping[str, str] | None) -> Extraction:
+    """The response's last `<answer>...</answer>` decides: drafts and letters outside it are not the answer."""
+    start = lower.rfind(_ANSWER_TAG) + len(_ANSWER_TAG)
+    end = lower.find(_ANSWER_TAG_END, start)
+    content = text[start : end if end >= 0 else len(text)]
+    if not content.strip():
+        return unparsed("empty answer tag", "the <answer> tag holds nothing")
+    found = _read(content, letters, options, shortcut=True)  # holds no further tag: it follows the last one
+    found = replace(found, explanation=f"{found.explanation} (inside <answer>)")
+    return _shifted(found, start)
 
 
 def _short_form(short: re.Match[str], letters: Sequence[str]) -> Extraction | None:
@@ -221,7 +305,8 @@ def _short_form(short: re.Match[str], letters: Sequence[str]) -> Extraction | No
     lower = line.lower()
     if "box" in lower or not _ENABLING.keys().isdisjoint(_words(lower)):
         return None
-    return _leading_line([line.strip()], False, letters)
+    found = _leading_line([line.strip()], False, letters)
+    return _line_span(found, short.string, line.strip()) if found is not None else None
 
 
 def _bare(text: str) -> re.Match[str] | None:
@@ -229,17 +314,19 @@ def _bare(text: str) -> re.Match[str] | None:
     return _BARE.fullmatch(text) if len(text) <= _BARE_MAX else None
 
 
-def _bare_letter(letter: str, letters: Sequence[str], text: str) -> Extraction:
+def _bare_letter(letter: str, letters: Sequence[str], text: str, span: tuple[int, int] | None = None) -> Extraction:
     upper = letter.upper()
     if upper in letters:
-        return Extraction(upper, "bare-letter", f"the whole response is the letter: {quote(text)!r}")
+        return Extraction(upper, "bare-letter", f"the whole response is the letter: {quote(text)!r}", span)
     return unparsed("letter not allowed", f"{upper} is not one of {', '.join(letters)}", "bare-letter")
 
 
 def _verdict(last: _Statement, count: int, letters: Sequence[str]) -> Extraction:
     where = f"{quote(last.snippet)!r}" + (f" (last of {count} explicit statements)" if count > 1 else "")
     if last.kind == "answer":
-        return Extraction(last.letter, last.method, f"read {where}")
+        return Extraction(last.letter, last.method, f"read {where}", (last.pos, last.pos + len(last.snippet)))
+    if last.kind == "none":
+        return unparsed("no answer stated", f"the final statement gives no letter: {where}", last.method)
     if last.kind == "hedge":
         return unparsed("hedge", f"the final statement names several letters: {where}", last.method)
     return unparsed("letter not allowed", f"{last.letter} is not one of {', '.join(letters)}: {where}", last.method)
@@ -259,6 +346,11 @@ def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMa
     if not present.isdisjoint(_HEDGE_WORDS):
         found.extend(_Statement(m.start(), "hedge", "", "hedge", m.group(0))
                      for m in _scan(_HEDGE, text, lower, _HEDGE_STARTS))
+    if not present.isdisjoint(_ANSWER_WORDS):
+        found.extend(_Statement(m.start(), "none", "", "answer-phrase", m.group(0))
+                     for m in _scan(_NO_ANSWER, text, lower, _PHRASE_STARTS))
+    if not present.isdisjoint(_WITHDRAW_WORDS):
+        found.extend(_Statement(m.start(), "none", "", "withdrawn", m.group(0)) for m in _WITHDRAW.finditer(text))
     if "box" in text:
         found.extend(_boxed_statements(text, letters, options))
     if options and not present.isdisjoint(_ANSWER_WORDS):
@@ -355,9 +447,11 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], method: s
         return None
     raw = match.group("l")
     end = match.end()
+    if _QUESTIONED.match(text, end):
+        return None  # "Final: B? No, C." -- a letter asked about is not stated
     ends_clause = _TERMINATOR.match(text, end) is not None
     upper = raw.upper()
-    if raw.islower() and not (ends_clause or (upper in letters and raw not in "ai")):
+    if raw.islower() and not (ends_clause or match.re in _LOWER_SURE or _lower_letter(raw, text, end, letters)):
         return None
     if upper not in letters:
         # Lower-case outsiders are words or variables; a capital outsider counts only when it ends a clause.
@@ -366,7 +460,7 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], method: s
         return _Statement(match.start(), "invalid", upper, method, match.group(0))
     if strict and not ends_clause:
         return None
-    if raw in "AI" and not ends_clause:
+    if raw in "AI" and not ends_clause and match.end("l") == end:  # "A) nice" is bracketed: a letter
         following = _NEXT_WORD.match(text, end)
         if following and following.group(1) not in _LETTER_FOLLOWERS:
             return None  # "Answer: A man is walking" -- an article, not a letter
@@ -377,15 +471,30 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], method: s
     return _Statement(match.start(), "answer", upper, method, snippet)
 
 
+def _lower_letter(raw: str, text: str, end: int, letters: Sequence[str]) -> bool:
+    """Whether a lower-case letter in an answer position is a letter: "b" is; "a" and "i" only before "because"
+    and the like ("the answer is a because ..."), never as an article ("the answer is a man ...")."""
+    if raw.upper() not in letters:
+        return False
+    if raw not in "ai":
+        return True
+    following = _NEXT_WORD.match(text, end)
+    return following is not None and following.group(1) in ("because", "since", "as", "given")
+
+
 _ANSWER_WORDS = ("answer", "option", "choice", "conclusion", "final")
 _HEDGE_WORDS = ("either", "between", "both")
 _CHOOSE_WORDS = ("choose", "chose", "select", "pick", "go", "opt", "say")
 _PRONOUN_WORDS = ("it", "this", "that", "which", "so", "thus", "hence", "therefore")
+_CORRECTION_WORDS = ("no", "nope", "wait", "actually", "correction", "oops")
 _CORRECT_WORDS = ("correct", "right", "best", "accurate", "appropriate", "answer")
 # The words a match of each pattern starts with (any case), for `_scan`.
 _PHRASE_STARTS = ("final", "correct", "best", "right", "my", "most", "answer", "option", "choice", "conclusion")
 _CHOOSE_STARTS = ("choose", "chose", "select", "pick", "go", "opt", "would", "'d", "’d")
 _PRONOUN_STARTS = _PRONOUN_WORDS
+_FOREIGN_WORDS = ("答", "正解", "답", "réponse", "reponse", "antwort", "respuesta", "opción", "opcion", "correcte")
+_FOREIGN_CHOOSE_WORDS = ("choisis", "wähle", "wahle", "elijo", "escojo")
+_WITHDRAW_WORDS = ("determine", "tell", "decide")
 _HEDGE_STARTS = _HEDGE_WORDS
 # (pattern, method, letter must end its clause, words one of which the pattern needs, where its matches start).
 _STATEMENT_PATTERNS: tuple[tuple[re.Pattern[str], str, bool, tuple[str, ...], _Starts], ...] = (
@@ -393,15 +502,22 @@ _STATEMENT_PATTERNS: tuple[tuple[re.Pattern[str], str, bool, tuple[str, ...], _S
     (_IS_CORRECT, "answer-phrase", False, _CORRECT_WORDS, _is_correct_starts),
     (_CHOOSE, "answer-phrase", False, _CHOOSE_WORDS, _CHOOSE_STARTS),
     (_PRONOUN, "answer-phrase", True, _PRONOUN_WORDS, _PRONOUN_STARTS),
+    (_CORRECTION, "correction", True, _CORRECTION_WORDS, _CORRECTION_WORDS),
     (_CHINESE_ANSWER, "answer-phrase", False, ("答案", "选项"), None),
-    (_CHINESE_CHOOSE, "answer-phrase", False, ("选",), None),
+    (_CHINESE_CHOOSE, "answer-phrase", False, ("选", "应"), None),
+    (_FOREIGN_ANSWER, "answer-phrase", False, _FOREIGN_WORDS, None),
+    (_FOREIGN_CHOOSE, "answer-phrase", False, _FOREIGN_CHOOSE_WORDS, None),
+    (_OPTION_IS, "answer-phrase", False, ("option", "choice"), ("option", "choice")),
 )
+_LOWER_SURE = frozenset({_OPTION_IS})
 # Which patterns can run is decided before any does: each needs one of its keywords, so a text without them
 # skips it. In ASCII text a pattern's keyword is always a whole word of the text (or, for "go" and the pronouns,
 # the start of "going", "itis", "thatmust", ...), so the text's set of words decides. Other text goes through the
 # substring scan that has always decided it, so Unicode case folding ("ſo" matching "so") reads as it always did.
 _KEYWORDS = tuple(
-    sorted({*_ANSWER_WORDS, *_HEDGE_WORDS, *_CHOOSE_WORDS, *_PRONOUN_WORDS, *_CORRECT_WORDS, "答案", "选项", "选"})
+    sorted({*_ANSWER_WORDS, *_HEDGE_WORDS, *_CHOOSE_WORDS, *_PRONOUN_WORDS, *_CORRECTION_WORDS, *_CORRECT_WORDS,
+            "答案", "选项", "选", "应",
+            *_FOREIGN_WORDS, *_FOREIGN_CHOOSE_WORDS, *_WITHDRAW_WORDS})
 )
 # Whole words (as bytes: bytes.translate and split are the fastest way to cut ASCII text into words) -> the
 # keyword they stand for.
@@ -432,17 +548,26 @@ _FAST = re.compile(
     r")"
 )
 def _boxed_statements(text: str, letters: Sequence[str], options: OptionMatcher | None) -> list[_Statement]:
-    """`\\boxed{B}`, `\\boxed{\\text{B}}`, `\\boxed{(B) Walking}` and `\\boxed{Walking}` as statements."""
+    """`\\boxed{B}`, `\\boxed{\\text{B}}`, `\\boxed{(B) Walking}` and `\\boxed{Walking}` as statements.
+
+    Only boxes holding no other box are read (`\\boxed{\\boxed{B}}` is read at its inner box): those never
+    overlap, so however deep the nesting every character is read once.
+    """
     found = []
-    for pos, content in boxed_contents(text):
-        inner = _unwrap_latex_text(content)
+    spans = boxed_spans(text)
+    for index, (pos, inner_start, end) in enumerate(spans):
+        if index + 1 < len(spans) and spans[index + 1][0] < end:
+            continue  # the next box starts inside this one
+        inner = _unwrap_latex_text(text[inner_start:end])
         letter = _letter_of(inner)
-        if letter is None and options:
+        if letter is not None and letter.islower():
+            letter = letter.upper() if letter.upper() in letters else None  # else a variable: \\boxed{x}
+        elif letter is None and options:
             letter = options.match(inner)
         if letter is None:
             continue
         kind = "answer" if letter in letters else "invalid"
-        found.append(_Statement(pos, kind, letter, "boxed", f"\\boxed{{{content}}}"))
+        found.append(_Statement(pos, kind, letter, "boxed", text[pos : end + 1]))
     return found
 
 
@@ -456,8 +581,8 @@ def _unwrap_latex_text(content: str) -> str:
 def _letter_of(inner: str) -> str | None:
     """The letter of a boxed content that is a bare letter or starts with "B." / "(B)"."""
     bare = _bare(inner)
-    if bare and bare.group(1).isupper():
-        return bare.group(1)
+    if bare:
+        return bare.group(1)  # alone in a box, "b" is a letter too (the caller checks it is one of the letters)
     line = _OPTION_LINE.match(inner)
     return line.group(1) if line else None
 
@@ -490,10 +615,10 @@ def _fallback(text: str, letters: Sequence[str], options: OptionMatcher | None) 
     """No explicit statement: read the response's shape, a lone "(B)", then option text."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     listing = len({m.group(1) for line in lines if (m := _OPTION_LINE.match(line))}) >= 2
-    for reader in (_final_line, _leading_line):
+    for reader in (_final_line, _leading_line, _closing_clause):
         found = reader(lines, listing, letters)
         if found is not None:
-            return found
+            return _line_span(found, text, lines[0] if reader is _leading_line else lines[-1])
     parens = {m.group(1) for m in _PAREN_LETTER.finditer(text)} & set(letters)
     if len(parens) == 1 and not listing:
         letter = parens.pop()
@@ -519,15 +644,60 @@ def _final_line(lines: list[str], listing: bool, letters: Sequence[str]) -> Extr
 
 
 def _leading_line(lines: list[str], listing: bool, letters: Sequence[str]) -> Extraction | None:
-    """A response opening with "B. Walking is correct" or "B\\n<reason>" (not an option list)."""
+    """A response opening with "B. Walking is correct", "B\\n<reason>", "B, because ...", "B。不是 A" or
+    "b) walking" (not an option list)."""
     first = lines[0]
     bare = _bare(first)
     if bare and bare.group(1).isupper():
         return _line_letter(bare.group(1), letters, "leading-letter", first)
+    if listing:
+        return None
     shaped = _OPTION_LINE.match(first)
-    if shaped and not listing:
+    if shaped and not _hedged(first, shaped.end(1)):
         return _line_letter(shaped.group(1), letters, "leading-letter", first)
+    leading = _LEADING.match(first)
+    if leading and not (leading.group("l") and _hedged(first, leading.end("l"))):
+        return _line_letter((leading.group("l") or leading.group("low")).upper(), letters, "leading-letter", first)
     return None
+
+
+def _hedged(line: str, after: int) -> bool:
+    """Whether the letter ending at `after` (or its closing bracket) is followed by another: "(A) or (D)"."""
+    if after < len(line) and line[after] in ")]）":
+        after += 1
+    return _HEDGE_TAIL.match(line, after) is not None
+
+
+# A response opening with its letter and going on: "B, because ...", "(C), since ...", "B。不是 A", "b) walking",
+# "D because the ...".
+_LEADING = re.compile(
+    r"[(\[（]?(?P<l>[A-Z])[)\]）]?(?:[,，。、]|\s+(?:because|since|as)\b|\s*(?:不是|因为|由于|是正确|正确))"
+    r"|\(?(?P<low>[a-z])\)\s"
+)
+# The last line ends in a clause that is only the letter: "Based on the frames, B.", "... is clear: (C)".
+_CLOSING = re.compile(
+    r"(?:[,:：，]|\b(?:so|thus|hence))[ \t]*(?:(?i:option|choice)[ \t]+)?[(\[]?([A-Z])[)\]]?[ \t]*[.!。]?$"
+)
+_CLOSING_TAIL = 40  # the clause is a few characters at the line's end; longer tails are not searched
+
+
+def _closing_clause(lines: list[str], listing: bool, letters: Sequence[str]) -> Extraction | None:
+    """ "Based on the frames, B." -- the last line's final clause is only a letter (not in an option list)."""
+    if listing:
+        return None
+    tail = lines[-1][-_CLOSING_TAIL:]
+    closing = _CLOSING.search(tail)
+    if closing is None:
+        return None
+    return _line_letter(closing.group(1), letters, "closing-letter", lines[-1])
+
+
+def _line_span(found: Extraction, text: str, line: str) -> Extraction:
+    """`found` with the span of the line it was read from."""
+    if not found.parsed:
+        return found
+    start = text.find(line)
+    return _with_span(found, (start, start + len(line))) if start >= 0 else found
 
 
 def _line_letter(letter: str, letters: Sequence[str], method: str, line: str) -> Extraction:
@@ -536,19 +706,25 @@ def _line_letter(letter: str, letters: Sequence[str], method: str, line: str) ->
     return unparsed("letter not allowed", f"{letter} is not one of {', '.join(letters)}: {quote(line)!r}", method)
 
 
+_CLAUSE_SPLIT = re.compile(r"(?<=[.!?。！？])\s+|\n+|[;；]\s*")
+
+
 def _option_text_fallback(text: str, options: OptionMatcher) -> Extraction | None:
-    """The one option whose text the response gives; if several, the one in an un-negated last sentence."""
-    letter = options.match(text)
-    if letter is not None:
+    """The one option whose text the response gives outside negated clauses ("not the blue object" rejects it);
+    when several are given, the one in the last clause."""
+    picked: list[tuple[str, str]] = []
+    clauses = [c for c in _CLAUSE_SPLIT.split(text.strip()) if c.strip()]
+    for clause in clauses:
+        letter = options.match(clause)
+        if letter is not None and not _NEGATION.search(clause):
+            picked.append((letter, clause))
+    if not picked:
+        return None
+    if len({letter for letter, _ in picked}) == 1:
+        letter = picked[0][0]
         return Extraction(letter, "option-text", f"the response gives the text of option {letter}: {options[letter]!r}")
-    sentences = [s for s in _SENTENCE_SPLIT.split(text.strip()) if s.strip()]
-    if len(sentences) < 2:
-        return None
-    last = sentences[-1]
-    if _NEGATION.search(last):
-        return None
-    letter = options.match(last)
-    if letter is None:
+    letter, last = picked[-1]
+    if last is not clauses[-1]:
         return None
     detail = f"the last sentence gives option {letter} ({options[letter]!r}): {quote(last)!r}"
     return Extraction(letter, "option-text", detail)

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 import re
+import unicodedata
+from bisect import bisect_right
+from collections.abc import Sequence
+from typing import overload
 
 _BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
 _BRACE = re.compile(r"[{}]")
@@ -29,9 +33,13 @@ def strip_think(text: str) -> tuple[str, str]:
     return text, note
 
 
-def boxed_contents(text: str) -> list[tuple[int, str]]:
-    """(position, content) of every complete `\\boxed{...}`, nested braces balanced; truncated ones are skipped."""
-    starts = [m for m in _BOXED.finditer(text)]
+def boxed_spans(text: str) -> list[tuple[int, int, int]]:
+    """(start, content start, content end) of every complete `\\boxed{...}` in order of start, found in one pass.
+
+    Spans, not copies: nested boxes share their text, so a response of n nested boxes costs O(n) time and memory
+    here (copying each content was O(n^2)). Truncated boxes are skipped.
+    """
+    starts = list(_BOXED.finditer(text))
     if not starts:
         return []
     closing = _brace_pairs(text)
@@ -39,8 +47,39 @@ def boxed_contents(text: str) -> list[tuple[int, str]]:
     for match in starts:
         end = closing.get(match.end() - 1)
         if end is not None:
-            found.append((match.start(), text[match.end() : end]))
+            found.append((match.start(), match.end(), end))
     return found
+
+
+class _Boxes(Sequence[tuple[int, str]]):
+    """(position, content) pairs of `boxed_spans`, each content sliced only when asked for."""
+
+    __slots__ = ("_spans", "_text")
+
+    def __init__(self, text: str, spans: list[tuple[int, int, int]]) -> None:
+        self._text, self._spans = text, spans
+
+    def __len__(self) -> int:
+        return len(self._spans)
+
+    @overload
+    def __getitem__(self, index: int) -> tuple[int, str]: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[tuple[int, str]]: ...
+    def __getitem__(self, index: int | slice) -> tuple[int, str] | list[tuple[int, str]]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self)))]
+        start, inner, end = self._spans[index]
+        return start, self._text[inner:end]
+
+
+def boxed_contents(text: str) -> Sequence[tuple[int, str]]:
+    """(position, content) of every complete `\\boxed{...}`, nested braces balanced; truncated ones are skipped.
+
+    A sequence that slices each content when it is read, so asking for the last box of a deeply nested
+    response costs one copy, not one per level.
+    """
+    return _Boxes(text, boxed_spans(text))
 
 
 def _brace_pairs(text: str) -> dict[int, int]:
@@ -53,3 +92,77 @@ def _brace_pairs(text: str) -> dict[int, int]:
         elif stack:
             pairs[stack.pop()] = brace.start()
     return pairs
+
+
+# Letters from other scripts that look like the answer letters, when they stand alone (inside a word they are
+# that script's letters): Cyrillic and Greek capitals. Full-width and mathematical letters fold under NFKC.
+_CONFUSABLES = {"\u0410": "A", "\u0412": "B", "\u0421": "C", "\u0415": "E", "\u0391": "A", "\u0392": "B", "\u0395": "E"}
+_INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
+_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+
+
+class Trace:
+    """Where each part of an edited text came from: (position in the edited text, position in the original) at
+    the start of every piece, so a span read in the edited text can be shown in the original."""
+
+    __slots__ = ("_edited", "_original")
+
+    def __init__(self, pieces: list[tuple[int, int]]) -> None:
+        self._edited = [edited for edited, _ in pieces]
+        self._original = [original for _, original in pieces]
+
+    def origin(self, pos: int) -> int:
+        """The original position of edited position `pos` (inside a replaced piece: that piece's start)."""
+        at = bisect_right(self._edited, pos) - 1
+        if at < 0:
+            return pos
+        return self._original[at] + (pos - self._edited[at])
+
+
+def fold_letters(text: str) -> tuple[str, Trace | None]:
+    """`text` with full-width and other compatibility forms folded (NFKC), stand-alone Cyrillic and Greek
+    look-alikes of A-E read as those letters, and invisible characters (zero-width, soft hyphen) removed.
+
+    ASCII text is returned as is (no trace); otherwise one pass over the non-ASCII runs.
+    """
+    if text.isascii():
+        return text, None
+    parts: list[str] = []
+    pieces: list[tuple[int, int]] = []
+    size = last = 0
+    for run in _NON_ASCII.finditer(text):
+        parts.append(text[last : run.start()])
+        pieces.append((size, last))
+        size += run.start() - last
+        for at in range(run.start(), run.end()):
+            char = text[at]
+            if char in _INVISIBLE:
+                continue
+            folded = _CONFUSABLES.get(char) if _stands_alone(text, at) else None
+            folded = folded or unicodedata.normalize("NFKC", char)
+            pieces.append((size, at))
+            parts.append(folded)
+            size += len(folded)
+        last = run.end()
+    parts.append(text[last:])
+    pieces.append((size, last))
+    return "".join(parts), Trace(pieces)
+
+
+def _stands_alone(text: str, at: int) -> bool:
+    return not ((at > 0 and text[at - 1].isalpha()) or (at + 1 < len(text) and text[at + 1].isalpha()))
+
+
+def delete(text: str, pattern: re.Pattern[str]) -> tuple[str, Trace]:
+    """`text` without `pattern`'s matches, and the trace back to `text`; linear in its length."""
+    parts: list[str] = []
+    pieces: list[tuple[int, int]] = []
+    size = last = 0
+    for match in pattern.finditer(text):
+        parts.append(text[last : match.start()])
+        pieces.append((size, last))
+        size += match.start() - last
+        last = match.end()
+    parts.append(text[last:])
+    pieces.append((size, last))
+    return "".join(parts), Trace(pieces)

@@ -17,6 +17,9 @@ class Extraction:
     answer: str | None
     method: str
     explanation: str
+    # Where in the response the answer was read ([start, end) character offsets), so it can be highlighted;
+    # None when unparsed or when no one place holds it.
+    span: tuple[int, int] | None = None
 
     @property
     def parsed(self) -> bool:
