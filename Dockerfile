@@ -20,6 +20,7 @@ RUN useradd --create-home --uid 1000 mathreel \
 WORKDIR /app
 COPY pyproject.toml README.md app.py ./
 COPY core ./core
+COPY cli ./cli
 COPY webapp ./webapp
 COPY assets ./assets
 # Editable: core finds the demo set at /app/assets/demo, next to itself (core.data.assets_dir()).

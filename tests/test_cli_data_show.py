@@ -13,7 +13,7 @@ import pytest
 from test_data import closed_port, make_videomathqa, vmqa_record
 from test_view import CUES, FPS, TOTAL, covering, write_srt, write_video
 
-MATHREEL = [sys.executable, "-c", "import sys; from core.cli import main; sys.exit(main())"]
+MATHREEL = [sys.executable, "-c", "import sys; from cli import main; sys.exit(main())"]
 
 
 def mathreel(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

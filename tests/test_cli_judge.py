@@ -7,7 +7,7 @@ import json
 import pytest
 from fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded, status
 
-from core.cli import main
+from cli import main
 from core.judge import read_judgments
 
 KEY = "sk-cli-judge-SECRET-4411"

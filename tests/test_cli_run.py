@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from fake_openai import FakeOpenAI, Recorded, status
 
-from core.cli import main
+from cli import main
 from core.media.writer import write_h264
 
 KEY = "sk-run-DISTINCTIVE-4b8e21"

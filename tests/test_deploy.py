@@ -226,7 +226,7 @@ def test_dockerfile_builds_a_non_root_slim_image_serving_on_7860() -> None:
     assert "127.0.0.1:7860" in docker.healthcheck[-1]
     assert docker.pip_runs, "no RUN pip line: the test would replay nothing"
     copied = {source for sources, _ in docker.copies for source in sources}
-    assert {"pyproject.toml", "README.md", "core", "webapp", "assets"} <= copied
+    assert {"pyproject.toml", "README.md", "core", "cli", "webapp", "assets"} <= copied
     assert "MATHREEL_DATA" not in docker.env, "an empty /data would hide the demo set; the user sets it on mount"
 
 
@@ -234,7 +234,7 @@ def test_dockerignore_keeps_the_image_free_of_venv_git_and_tests() -> None:
     patterns = dockerignore()
     for path in (".venv/bin/python", ".git/HEAD", "tests/test_deploy.py", "core/__pycache__/x.cpython-311.pyc"):
         assert ignored(path, patterns), path
-    for path in ("core/cli/serve.py", "assets/demo/videomme/data/demo_vme_001.mp4", "pyproject.toml"):
+    for path in ("cli/serve.py", "assets/demo/videomme/data/demo_vme_001.mp4", "pyproject.toml"):
         assert not ignored(path, patterns), path
 
 

@@ -452,7 +452,7 @@ def test_only_frame_cache_files_are_served_as_immutable(tmp_path):
 
 
 def test_serve_refuses_a_missing_data_directory(tmp_path):
-    proc = subprocess.run([sys.executable, "-c", "from core.cli import main; raise SystemExit(main())", "serve",
+    proc = subprocess.run([sys.executable, "-c", "from cli import main; raise SystemExit(main())", "serve",
                            "--data", str(tmp_path / "nope")], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.strip() == f"mathreel: {tmp_path / 'nope'}: not a directory (give the dataset folder to --data)"

@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from core.cli.data import add_data_options, emit
+from cli.data import add_data_options, emit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,7 +27,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.cli import options
+    from cli import options
     from core.data import load_dataset
     from core.view import build_view
 

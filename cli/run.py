@@ -82,7 +82,7 @@ class ProgressLine:
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
-    from core.cli import options
+    from cli import options
 
     for flag, value in (("--attempts", args.attempts), ("--max-side", args.max_side)):
         if value < 1:

@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.cli import options
+    from cli import options
 
     options.check(args, options.PORT)
     options.check_file_size(args.max_file_size)

@@ -10,13 +10,13 @@ from core.errors import MathReelError
 
 # Command name -> module with `register(subparsers)` and `run(args) -> int`.
 COMMANDS: dict[str, str] = {
-    "serve": "core.cli.serve",
-    "run": "core.cli.run",
-    "score": "core.cli.score",
-    "judge": "core.cli.judge",
-    "data": "core.cli.data",
-    "show": "core.cli.show",
-    "agreement": "core.cli.agreement",
+    "serve": "cli.serve",
+    "run": "cli.run",
+    "score": "cli.score",
+    "judge": "cli.judge",
+    "data": "cli.data",
+    "show": "cli.show",
+    "agreement": "cli.agreement",
 }
 
 

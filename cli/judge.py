@@ -79,7 +79,7 @@ class Progress:
 
 def run(args: argparse.Namespace) -> int:
     """Read the file, judge it, write the JSONL atomically, print the summary; 1 when any judge call failed."""
-    from core.cli import options
+    from cli import options
     from core.errors import InputError
     from core.files import output_path
     from core.judge import (
