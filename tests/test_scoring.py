@@ -66,15 +66,18 @@ def test_videomme_template_accuracy_by_hand():
     assert [r.extracted for r in report.rows] == chosen
 
 
-def test_official_extractor_misreads_answer_prefix_and_uses_answered_denominator():
+def test_first_official_extractor_misreads_answer_prefix_and_uses_answered_denominator():
     result = read_results(DATA / "videomme_template.json")
-    robust, official = score(result), score(result, extractor="official")
-    # The official extractor takes the first capital A-D: "Answer: C. Jade." reads as A.
-    assert robust.disagreements == official.disagreements == ["002-1"]
-    assert official.to_dict()["disagreements"] == 1
-    assert official.rows[3].extracted == "A" and official.rows[3].official_answer == "A"
-    assert official.denominator == "answered"
-    assert (official.overall.n, official.overall.correct) == (9, 6)
+    first, current = score(result, extractor="official-2024-06-18"), score(result, extractor="official")
+    # The 2024-06-18 script takes the first capital A-D: "Answer: C. Jade." reads as A; today's deletes "Answer:".
+    assert first.disagreements == ["002-1"] and current.disagreements == []
+    assert first.to_dict()["disagreements"] == 1
+    assert first.rows[3].extracted == "A" and first.rows[3].official_answer == "A"
+    assert current.rows[3].extracted == "C"
+    assert first.denominator == current.denominator == "answered"
+    assert (first.overall.n, first.overall.correct) == (9, 6)
+    assert (current.overall.n, current.overall.correct) == (9, 7)
+    assert "afd52cfe3dde" in current.official_extractor and "e1e2bffb30b5" in first.official_extractor
 
 
 def test_answered_denominator_drops_unparsed(tmp_path):

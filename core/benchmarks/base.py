@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from core.errors import InputError
@@ -70,6 +71,12 @@ class OfficialScorer:
     name: str
     extractor: str
     denominator: str  # "all" (unparsed counts wrong) or "answered" (unparsed dropped)
+    source: str = ""  # "repository path@commit" of the code reproduced (docs/sources.md lists them)
+
+    @property
+    def label(self) -> str:
+        """The reproduction and its commit, as reports name it."""
+        return f"{self.name} ({self.source})" if self.source else self.name
 
 
 class Benchmark:
@@ -94,6 +101,14 @@ class Benchmark:
     id_fields: tuple[str, ...] = ("question_id", "id")
     # The reference scorer whose extractor and denominator `--extractor official` reproduces, if rule-based.
     official_scorer: OfficialScorer | None = None
+    # Every pinned reproduction `--extractor NAME` may choose for this benchmark ("official" included).
+    reproductions: Mapping[str, OfficialScorer] = MappingProxyType({})
+    # Whether a question's id names its video (Video-MME `NNN-k`), for clustering when no video id is stored.
+    cluster_unit: str = "video"  # what clustered SE groups by: "video" or "problem"
+
+    def cluster_of(self, question: Question) -> str | None:
+        """The cluster a question belongs to for clustered SE (None: no rule, so the question stands alone)."""
+        return question.video_id or None
 
     def mode(self, key: str | None) -> Mode:
         """The named mode, or the first one when none is named."""

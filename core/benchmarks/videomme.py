@@ -4,6 +4,7 @@ sub-category and task type (taxonomy from seed 002, the reference harness)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode, OfficialScorer
@@ -70,6 +71,8 @@ _DOMAIN_FIELDS = ("domain", "category")
 _TASK_FIELDS = ("task_type", "task_category")
 _VIDEO_FIELDS = ("videoID", "video_id")
 _EXTRA_FIELDS = ("url", "video_id")
+_PARSE_ANSWER = "thanku-all/parse_answer"
+_LMMS_EVAL = "EvolvingLMMs-Lab/lmms-eval"
 
 # Prompt wording, character for character from lmms-eval (EvolvingLMMs-Lab/lmms-eval):
 # videomme_doc_to_text / videomme_doc_to_text_subtitle / videomme_doc_to_text_qwen3vl in
@@ -101,8 +104,21 @@ class VideoMME(Benchmark):
     cross_dimensions = (("duration", "domain"), ("duration", "sub_category"), ("duration", "task_type"))
     headline_cross = ("duration", "task_type")
     metric_keys = ("videomme_perception_score",)
-    # The official eval_your_results.py drops unparsed answers from the denominator.
-    official_scorer = OfficialScorer("Video-MME eval_your_results.py", "extract_choice_official", "answered")
+    # The official eval_your_results.py drops unparsed answers from the denominator; lmms-eval counts them wrong.
+    official_scorer = OfficialScorer("Video-MME eval_your_results.py", "extract_choice_official", "answered",
+                                     f"{_PARSE_ANSWER} eval_your_results.py@afd52cfe3dde")
+    reproductions = MappingProxyType({
+        "official": official_scorer,
+        "official-2024-06-18": OfficialScorer(
+            "Video-MME eval_your_results.py, first version", "extract_choice_official_2024_06_18", "answered",
+            f"{_PARSE_ANSWER} eval_your_results.py@e1e2bffb30b5"),
+        "lmms-regex": OfficialScorer(
+            "lmms-eval Video-MME extract_characters_regex (before 2026-04-11)", "extract_choice_lmms_videomme", "all",
+            f"{_LMMS_EVAL} lmms_eval/tasks/videomme/utils.py@bd51fabcd70c"),
+        "lmms-mcq-extract": OfficialScorer(
+            "lmms-eval extract_mcq_answer (Video-MME since 2026-04-11)", "extract_choice_mcq", "all",
+            f"{_LMMS_EVAL} lmms_eval/tasks/_task_utils/mcq_extract.py@7a69a9a12f8e"),
+    })
     layout = DataLayout(
         subdir="videomme",
         annotations={"mcq": ("videomme/test-*.parquet",)},

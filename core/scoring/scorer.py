@@ -24,7 +24,8 @@ from core.results.model import ResultFile
 from core.scoring.report import DENOMINATORS, Cell, Overall, Report, ScoredRow, cross_key
 from core.scoring.stats import binary_se, clustered_binary_se, wilson_interval
 
-EXTRACTORS = ("robust", "official")
+# "robust", then every pinned reproduction some benchmark offers (each benchmark says which it has).
+EXTRACTORS = ("robust", "official", "official-2024-06-18", "lmms-regex", "lmms-mcq-extract")
 _SHOWN = 10
 
 
@@ -54,16 +55,15 @@ class _Unit:
     pairs: int = 0
 
 
-def official_tool(bench: Benchmark) -> OfficialTool | None:
-    """The benchmark's official rule-based scorer (its `official_scorer`), with the extractor function resolved."""
-    scorer = bench.official_scorer
+def official_tool(bench: Benchmark, name: str = "official") -> OfficialTool | None:
+    """A benchmark's pinned reference reproduction (`official`: its `official_scorer`), extractor resolved."""
+    scorer = bench.reproductions.get(name) or (bench.official_scorer if name == "official" else None)
     if scorer is None:
         return None
-    import core.extract
-    from core.extract.reference import LETTER_ONLY
+    from core.extract.reference import reference_extractor
 
-    extract = getattr(core.extract, scorer.extractor)
-    return OfficialTool(scorer.name, extract, scorer.denominator, LETTER_ONLY.get(extract))
+    extract, letter = reference_extractor(scorer.extractor)
+    return OfficialTool(scorer.label, extract, scorer.denominator, letter)
 
 
 # (question_id, record) -> the judge's extraction and, for free-form answers, its equivalence verdict.
@@ -88,18 +88,21 @@ def score(
 
 def _score(result: ResultFile, extractor: str, denominator: str | None, judged: JudgedAnswers) -> Report:
     bench = get_benchmark(result.benchmark)
-    tool = official_tool(bench)
     if extractor not in EXTRACTORS:
         raise MathReelError(f"unknown extractor {extractor!r}; choose one of {', '.join(EXTRACTORS)}")
-    if extractor == "official" and tool is None:
-        raise MathReelError(f"{bench.title} has no rule-based official extractor; use --extractor robust")
+    reproduce = extractor != "robust"
+    tool = official_tool(bench, extractor if reproduce else "official")
+    if reproduce and tool is None:
+        offered = ", ".join(["robust", *bench.reproductions])
+        raise MathReelError(f"{bench.title} has no rule-based reference extractor {extractor!r}; "
+                            f"choose one of {offered}")
     if denominator is None:
-        denominator = tool.denominator if extractor == "official" and tool else "all"
+        denominator = tool.denominator if reproduce and tool else "all"
     if denominator not in DENOMINATORS:
         raise MathReelError(f"unknown denominator {denominator!r}; choose one of {', '.join(DENOMINATORS)}")
 
     grouped = bench.mode(result.mode).grouped
-    rows, disagreements = _score_rows(result, bench, tool, extractor == "official", judged)
+    rows, disagreements = _score_rows(result, bench, tool, reproduce, judged)
     units = _units(rows, result, grouped, bench)
     keep_unanswered = denominator == "all"
     counted = list(units.values()) if keep_unanswered else [u for u in units.values() if u.answered]

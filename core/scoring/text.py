@@ -68,7 +68,7 @@ def format_report(report: Report) -> str:
 
 
 def _extractor(report: Report) -> str:
-    return f"official ({report.official_extractor})" if report.extractor == "official" else report.extractor
+    return f"{report.extractor}: {report.official_extractor}" if report.extractor != "robust" else report.extractor
 
 
 def _se(value: float | None) -> str:
