@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
@@ -64,7 +65,10 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
         _standalone(result, bench, rows, grouped)
     else:
         result.annotations = str(annotations)
-        _joined(result, bench, rows, grouped, _annotated_questions(annotations, annotation_records, bench, mode_key))
+        gold = GoldCheck(bench, mode_key)
+        annotated = _annotated_questions(annotations, annotation_records, bench, mode_key, gold)
+        gold.report(result, " in the annotations")
+        _joined(result, bench, rows, grouped, annotated)
     _note_clusters(result)
     return result
 
@@ -76,14 +80,78 @@ def _mode_evidence(rows: list[dict[str, Any]], annotation_records: list[dict[str
     return rows
 
 
+_JSON_KINDS = {dict: "a JSON object", list: "a JSON array"}
+
+
 def _question(bench: Benchmark, row: Row, mode: str, source: str) -> Question:
+    _check_id_fields(bench, row, source)
     try:
         question = bench.question_from_record(row.fields, mode)
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         raise InputError(source, f"cannot read the record as a {bench.title} question ({error})", row.label) from None
     if not question.question_id:
         raise InputError(source, f"no question id (expected one of {', '.join(bench.id_fields)})", row.label)
+    for key, value in question.dims.items():
+        if value[:1] in "[{":  # cheap first look; only then find the field the label came from
+            _check_dimension(key, value, row, source)
     return question
+
+
+def _place(label: str | int) -> str:
+    """A row label as a message shows it: "line 4", or "record 3" for a JSON array's third record."""
+    return f"record {label}" if isinstance(label, int) else label
+
+
+def _check_id_fields(bench: Benchmark, row: Row, source: str) -> None:
+    """An id that is a JSON object or array would be read as its Python repr and join nothing: refuse it."""
+    for key in bench.id_fields:
+        kind = _JSON_KINDS.get(type(row.fields.get(key)))
+        if kind:
+            raise InputError(source, f"the question id ({key}) is {kind}, not a text or number", row.label)
+
+
+def _check_dimension(key: str, value: str, row: Row, source: str) -> None:
+    """A dimension value that is a JSON array or object would become a category of its own: refuse it."""
+    for field_name, raw in row.fields.items():
+        kind = _JSON_KINDS.get(type(raw))
+        if kind and str(raw).strip() == value:
+            raise InputError(source, f"the {key} value ({field_name}) is {kind}, not a label", row.label)
+
+
+class GoldCheck:
+    """Gold answers of choice questions checked against the letters the question allows.
+
+    Full-width and other compatibility letters (`Ｂ`) are unambiguous: they are normalised (NFKC) with a note.
+    Anything else (`1`, `true`, a Cyrillic `А`, an option index) would score every answer wrong: a warning names
+    the records.
+    """
+
+    def __init__(self, bench: Benchmark, mode: str) -> None:
+        self.plain = frozenset(bench.letters(mode))
+        self.normalised: list[str | int] = []
+        self.bad: list[str] = []
+
+    def check(self, question: Question, label: str | int) -> None:
+        answer = question.answer
+        if question.answer_kind != "choice" or answer in self.plain or not answer:
+            return
+        letters = question.letters if question.options else tuple(self.plain)
+        if answer in letters:
+            return
+        folded = unicodedata.normalize("NFKC", answer).strip().upper()
+        if folded in letters:
+            question.answer = folded
+            self.normalised.append(_place(label))
+        else:
+            self.bad.append(f"{_place(label)} ({answer!r}; allowed {'/'.join(sorted(letters))})")
+
+    def report(self, result: ResultFile, where: str = "") -> None:
+        if self.normalised:
+            result.notes.append(f"{len(self.normalised)} gold answers{where} written as full-width or other "
+                                f"compatibility letters were read as plain letters (NFKC): {_shown(self.normalised)}")
+        if self.bad:
+            result.warnings.append(f"{len(self.bad)} gold answers{where} are not one of the question's letters, so "
+                                   f"every answer to them scores wrong: {_shown(self.bad)}")
 
 
 def _response(row: Row, source: str) -> str:
@@ -113,8 +181,10 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
     seen: dict[str, int] = {}
     source, mode = result.source, result.mode
     append = result.predictions.append
+    gold = GoldCheck(bench, mode)
     for row in rows:
         question = _question(bench, row, mode, source)
+        gold.check(question, row.label)
         qid = question.question_id
         count = seen.get(qid, 0) + 1
         seen[qid] = count
@@ -126,6 +196,7 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
         if not question.answer:
             raise InputError(source, "no gold answer in the record; give the dataset with --annotations", row.label)
         append(Prediction(question, _response(row, source), row.label, row.raw))
+    gold.report(result)
     _warn_duplicates(result, duplicates)
 
 
@@ -169,6 +240,7 @@ def _joined(
 
 def _row_id(row: Row, bench: Benchmark, result: ResultFile) -> str:
     """The question id of a row without building the rest of the question (id-only files)."""
+    _check_id_fields(bench, row, result.source)
     qid = bench.record_id(row.fields)
     if not qid:
         raise InputError(result.source, f"no question id (expected one of {', '.join(bench.id_fields)})", row.label)
@@ -176,14 +248,18 @@ def _row_id(row: Row, bench: Benchmark, result: ResultFile) -> str:
 
 
 def _warn_duplicates(result: ResultFile, duplicates: dict[str, list[str | int]]) -> None:
+    """At most `_SHOWN_IDS` ids, each with at most `_SHOWN_IDS` places: the line stays short for any file."""
     if duplicates:
-        detail = _shown([f"{qid} (again at {', '.join(map(str, labels))})" for qid, labels in duplicates.items()])
+        shown = [f"{qid} (again at {_shown(labels)})" for qid, labels in list(duplicates.items())[:_SHOWN_IDS]]
+        detail = _shown(shown, len(duplicates))
         result.warnings.append(f"{len(duplicates)} duplicate question ids; the first occurrence is scored: {detail}")
 
 
-def _shown(items: list[str]) -> str:
-    head = ", ".join(items[:_SHOWN_IDS])
-    return head + (f" and {len(items) - _SHOWN_IDS} more" if len(items) > _SHOWN_IDS else "")
+def _shown(items: list[str] | list[str | int], total: int | None = None) -> str:
+    """The first `_SHOWN_IDS` items, then "and k more" (`total`: how many there are when `items` is a head)."""
+    total = len(items) if total is None else total
+    head = ", ".join(map(str, items[:_SHOWN_IDS]))
+    return head + (f" and {total - _SHOWN_IDS} more" if total > _SHOWN_IDS else "")
 
 
 def _annotation_records(annotations: str | Path) -> list[dict[str, Any]] | None:
@@ -195,7 +271,7 @@ def _annotation_records(annotations: str | Path) -> list[dict[str, Any]] | None:
 
 
 def _annotated_questions(
-    annotations: str | Path, records: list[dict[str, Any]] | None, bench: Benchmark, mode: str
+    annotations: str | Path, records: list[dict[str, Any]] | None, bench: Benchmark, mode: str, gold: GoldCheck
 ) -> dict[str, Question]:
     """Annotated questions by join key (question id, `id#k` for repeated multi-binary ids)."""
     source = str(annotations)
@@ -208,6 +284,7 @@ def _annotated_questions(
             question = _question(bench, row, mode, source)
             if not question.answer:
                 raise InputError(source, "annotation record has no answer", row.label)
+            gold.check(question, row.label)
             questions.append(question)
     by_key = {}
     for (key, count), question in zip(keyed(q.question_id for q in questions), questions, strict=True):
