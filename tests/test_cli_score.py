@@ -29,7 +29,8 @@ def test_json_object_has_the_documented_fields():
     assert set(data["overall"]) >= {"n", "correct", "accuracy", "ci", "se", "clustered_se"}
     assert set(data["by"]) == {"duration", "domain", "sub_category", "task_type"}
     assert data["overall"]["accuracy"] == pytest.approx(100 * 7 / 9, abs=0.01)
-    assert set(data["by"]["task_type"]["Counting Problem"]) == {"n", "correct", "accuracy", "ci"}
+    assert set(data["by"]["task_type"]["Counting Problem"]) == {"n", "correct", "accuracy", "ci", "text"}
+    assert data["overall"]["text"] == "77.8% [45.3, 93.7]" and data["overall"]["clustered_by"] == "video"
     # The current official script deletes "Answer:", so it reads "Answer: C. Jade." as robust does: no disagreement.
     assert (data["extractor"], data["denominator"], data["disagreements"]) == ("robust", "all", 0)
 
@@ -51,7 +52,8 @@ def test_multibinary_json_counts_questions():
     run = mathreel(DATA / "seed000_pairs.jsonl", "--benchmark", "videomathqa", "--mode", "mbin", "--json")
     data = json.loads(run.stdout)
     assert (data["mode"], data["overall"]["n"], data["overall"]["accuracy"]) == ("mbin", 2, 50.0)
-    assert len(data["warnings"]) == 1
+    assert sum("multi-binary groups" in w for w in data["warnings"]) == 1
+    assert "only 2 clusters" in data["warnings"][-1]
 
 
 def test_text_report_has_tables_counts_and_notes():

@@ -1,4 +1,4 @@
-"""Scoring: the seeds' worked examples, grouping, denominators, extractor disagreements, and the statistics
+"""Scoring: the harnesses' worked examples, grouping, denominators, extractor disagreements, and the statistics
 checked against independent computations (Wilson's defining equation, the sandwich estimator via numpy)."""
 
 from __future__ import annotations
@@ -34,7 +34,8 @@ def test_seed000_multibinary_example_is_one_half_and_flags_the_short_group():
     assert (report.overall.n, report.overall.correct, report.overall.accuracy) == (2, 1, 50.0)
     assert report.to_dict()["overall"]["n"] == 2  # questions, not pairs
     assert report.pairs == 3
-    assert report.warnings == ["1 multi-binary groups have a different number of pairs than the usual 2: q002 (1)"]
+    assert "1 multi-binary groups have a different number of pairs than the usual 2: q002 (1)" in report.warnings
+    assert report.warnings[-1].startswith("only 2 clusters (question)")  # 2 groups, no video ids
 
 
 def test_multibinary_group_with_mixed_categories_is_flagged(tmp_path):

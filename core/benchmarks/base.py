@@ -103,12 +103,15 @@ class Benchmark:
     official_scorer: OfficialScorer | None = None
     # Every pinned reproduction `--extractor NAME` may choose for this benchmark ("official" included).
     reproductions: Mapping[str, OfficialScorer] = MappingProxyType({})
-    # Whether a question's id names its video (Video-MME `NNN-k`), for clustering when no video id is stored.
-    cluster_unit: str = "video"  # what clustered SE groups by: "video" or "problem"
+    # What a question's `cluster_key` names when it has no video id (MathVerse: its problem), for the
+    # uncertainty label; Video-MME's key is the video its id names.
+    cluster_unit: str = "video"
 
-    def cluster_of(self, question: Question) -> str | None:
-        """The cluster a question belongs to for clustered SE (None: no rule, so the question stands alone)."""
-        return question.video_id or None
+    def cluster_label(self, question: Question) -> str:
+        """What clustered SE grouped this question by: "video", the benchmark's `cluster_unit`, or "question"."""
+        if question.video_id:
+            return "video"
+        return self.cluster_unit if question.cluster_key else "question"
 
     def mode(self, key: str | None) -> Mode:
         """The named mode, or the first one when none is named."""

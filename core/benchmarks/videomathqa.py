@@ -119,7 +119,7 @@ class VideoMathQA(Benchmark):
         return MBIN_LETTERS if mode == "mbin" else MCQ_LETTERS
 
     def group_id(self, question_id: str, mode: str) -> str:
-        """Multi-binary pairs share an id, or are written `<base>_<k>` (as in the seed's examples)."""
+        """Multi-binary pairs share an id, or are written `<base>_<k>` (as in lmms-eval's VideoMathQA examples)."""
         if mode != "mbin":
             return question_id
         match = _PAIR_SUFFIX.match(question_id)

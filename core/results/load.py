@@ -23,6 +23,8 @@ from core.results.layouts import ID_KEYS, RESPONSE_KEYS
 # A JSON string (skipped over) or a comma followed only by whitespace and a closing bracket (dropped).
 _STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])')
 _PARQUET_MAGIC = b"PAR1"
+_ZIP_MAGIC = b"PK\x03\x04"  # an .xlsx workbook is a ZIP archive
+_SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm")
 _SNIFF_BYTES = 8192  # how much of the file the encoding checks look at
 # Input size limit: a result file of 270,000 answers is about 150 MB; past this a file is a mistake (a video, a
 # disk image) or an attack, and reading it whole would exhaust memory. Raised with the environment variable.
@@ -103,6 +105,8 @@ def _records_from_bytes(data: bytes, path: Path, source: str) -> tuple[list[dict
         raise InputError(source, "the file is empty")
     if data[:4] == _PARQUET_MAGIC:
         return _parquet_records(path), "parquet"
+    if data[:4] == _ZIP_MAGIC and path.suffix.lower() in _SPREADSHEET_SUFFIXES:
+        return _xlsx_records(data, source), "xlsx"
     text = _decode(data, source)
     _refuse_nul(text, source)
     stripped = text.lstrip()
@@ -368,4 +372,24 @@ def _parquet_records(path: Path) -> list[dict[str, Any]]:
     records = table.to_pylist()
     if not records:
         raise InputError(str(path), "the parquet file holds no rows")
+    return records
+
+
+def _xlsx_records(data: bytes, source: str) -> list[dict[str, Any]]:
+    """Rows of a workbook's first sheet (VLMEvalKit's default output), through pandas and openpyxl (imported only
+    here). Empty cells become None; each row is labelled with its spreadsheet row number."""
+    try:
+        import pandas as pd
+
+        frame = pd.read_excel(io.BytesIO(data), sheet_name=0, engine="openpyxl")
+    except ImportError as error:
+        raise InputError(source, f"reading .xlsx needs pandas and openpyxl ({error.name} is not installed)") from None
+    except Exception as error:  # openpyxl and zipfile raise many unrelated types for a damaged workbook
+        raise InputError(source, f"unreadable .xlsx workbook ({type(error).__name__}: {error})") from None
+    frame = frame.astype(object).where(frame.notna(), None)
+    records = frame.to_dict("records")
+    if not records:
+        raise InputError(source, "the workbook's first sheet has a header but no rows")
+    for number, record in enumerate(records, start=2):  # row 1 is the header
+        record["__line__"] = number
     return records

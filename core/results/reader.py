@@ -10,10 +10,11 @@ from typing import Any
 
 from core.benchmarks import BENCHMARKS, Benchmark
 from core.errors import InputError
+from core.fields import text
 from core.question import Question
 from core.results.bulk import gc_paused
 from core.results.detect import all_metric_keys, detect_benchmark, detect_mode
-from core.results.layouts import Row, detect_layout, iter_rows, label_of, lmms_generation
+from core.results.layouts import VLMEVAL_INDEX, Row, detect_layout, iter_rows, label_of, lmms_generation
 from core.results.load import load_records
 from core.results.model import Prediction, ResultFile
 
@@ -68,8 +69,14 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
         gold = GoldCheck(bench, mode_key)
         annotated = _annotated_questions(annotations, annotation_records, bench, mode_key, gold)
         gold.report(result, " in the annotations")
+        if layout.key == "vlmevalkit":
+            _vlmeval_ids(result, rows, annotated)
         _joined(result, bench, rows, grouped, annotated)
-    _note_clusters(result)
+    if layout.key == "vlmevalkit" and annotations is None:
+        result.notes.append("question ids: VLMEvalKit's row index (give the dataset with --annotations to join "
+                            "the rows to their questions by video and question)")
+    _warn_absent_dimensions(result, bench)
+    _note_clusters(result, bench)
     return result
 
 
@@ -325,8 +332,57 @@ def _benchmark_from_annotations(
     return found[0], f"benchmark: {found[0].name} (the annotations directory holds its files)"
 
 
-def _note_clusters(result: ResultFile) -> None:
-    """Say when there is no video id, because the clustered SE then treats each question as its own cluster."""
+def _vlmeval_ids(result: ResultFile, rows: list[Row], annotated: dict[str, Question]) -> None:
+    """Give each VLMEvalKit row the id of its dataset question: by (video, question text) where that pair is
+    unique in the dataset, else by its index (the row's position in the dataset) when the question texts agree.
+    A row matching neither keeps an id no question has, so it is reported as unknown, never joined wrongly."""
+    pairs: dict[tuple[str, str], str | None] = {}
+    for key, question in annotated.items():
+        pair = (question.video_id or "", " ".join(question.question.split()))
+        pairs[pair] = None if pair in pairs else key  # None: the pair is ambiguous
+    order = list(annotated)
+    counts = {"video and question": 0, "index": 0}
+    for row in rows:
+        fields = row.fields
+        asked = " ".join(text(fields.get("question")).split())
+        key = pairs.get((text(fields.get("video")), asked)) if asked else None
+        how = "video and question"
+        if key is None:
+            index, how = fields.get(VLMEVAL_INDEX), "index"
+            candidate = order[index] if isinstance(index, int) and 0 <= index < len(order) else None
+            if candidate and (not asked or " ".join(annotated[candidate].question.split()) == asked):
+                key = candidate
+        if key is None:
+            fields["question_id"] = f"row {fields.get(VLMEVAL_INDEX)} (not joined)"
+            continue
+        fields["question_id"] = key
+        counts[how] += 1
+    result.notes.append("VLMEvalKit rows joined to the dataset: " + ", ".join(f"{n} by {how}" for how, n in
+                                                                           counts.items()))
+
+
+def _warn_absent_dimensions(result: ResultFile, bench: Benchmark) -> None:
+    """A declared dimension no question carries means its breakdown silently vanishes: say so."""
     questions = [p.question for p in result.predictions] + result.missing
-    if questions and not any(q.video_id for q in questions):
-        result.notes.append("no video ids in the data: clustered SE uses each question (or problem) as its cluster")
+    present = {key for question in questions for key in question.dims}
+    absent = [f"{dim.label} ({dim.key})" for dim in bench.dimensions if dim.key not in present]
+    if questions and absent:
+        result.warnings.append(f"no {', '.join(absent)} in the file for any question: "
+                               f"{'that breakdown is' if len(absent) == 1 else 'those breakdowns are'} absent")
+
+
+def _note_clusters(result: ResultFile, bench: Benchmark) -> None:
+    """Say what the clustered SE will group by when it is not a stored video id (the benchmark's own rule)."""
+    questions = [p.question for p in result.predictions] + result.missing
+    if not questions or all(q.video_id for q in questions):
+        return
+    keyed = [q for q in questions if not q.video_id and q.cluster_key]
+    unit = bench.cluster_unit
+    why = "its id names the video" if unit == "video" else f"the versions of one {unit} are correlated"
+    if not keyed:
+        result.notes.append("no video ids in the data: clustered SE uses each question as its own cluster")
+    elif len(keyed) == len(questions):
+        result.notes.append(f"no video ids in the data: clustered SE groups questions by {unit} ({why})")
+    else:
+        result.notes.append(f"clustered SE groups questions by video where the data names it, else by {unit} "
+                            f"({why}), else each question alone")

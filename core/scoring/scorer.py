@@ -22,7 +22,7 @@ from core.question import Question, split_option
 from core.results.bulk import gc_paused
 from core.results.model import ResultFile
 from core.scoring.report import DENOMINATORS, Cell, Overall, Report, ScoredRow, cross_key
-from core.scoring.stats import binary_se, clustered_binary_se, wilson_interval
+from core.scoring.stats import binary_se, clustered_binary_se, few_clusters_warning, wilson_interval
 
 # "robust", then every pinned reproduction some benchmark offers (each benchmark says which it has).
 EXTRACTORS = ("robust", "official", "official-2024-06-18", "lmms-regex", "lmms-mcq-extract")
@@ -108,6 +108,8 @@ def _score(result: ResultFile, extractor: str, denominator: str | None, judged: 
     counted = list(units.values()) if keep_unanswered else [u for u in units.values() if u.answered]
     overall_units = list(compress(counted, map(_IN_OVERALL, counted)))
     by, cross = _tables(bench, counted)
+    overall = overall_cell(overall_units, cluster_unit(bench, overall_units))
+    few = few_clusters_warning(overall.clusters, overall.clustered_by) if overall.n else None
     report = Report(
         benchmark=bench.name,
         mode=result.mode,
@@ -117,7 +119,7 @@ def _score(result: ResultFile, extractor: str, denominator: str | None, judged: 
         official_extractor=tool.name if tool else None,
         denominator=denominator,
         detected=list(result.notes),
-        overall=overall_cell(overall_units),
+        overall=overall,
         by=by,
         cross=cross,
         grouped=grouped,
@@ -126,7 +128,7 @@ def _score(result: ResultFile, extractor: str, denominator: str | None, judged: 
         missing=[r.question_id for r in rows if r.status == "missing"],
         unknown_ids=list(result.unknown_ids),
         disagreements=disagreements,
-        warnings=list(result.warnings) + (_group_warnings(units, rows) if grouped else []),
+        warnings=list(result.warnings) + (_group_warnings(units, rows) if grouped else []) + ([few] if few else []),
         excluded_from_overall=len(counted) - len(overall_units),
         rows=rows,
         units={key: (u.correct, u.cluster, u.answered or keep_unanswered, u.in_overall) for key, u in units.items()},
@@ -360,8 +362,14 @@ def cell(n: int, correct: int) -> Cell:
     return Cell(n, correct, 100 * correct / n if n else None, wilson_interval(correct, n))
 
 
-def overall_cell(units: list[_Unit]) -> Overall:
-    """The headline cell with the naive and the video-clustered standard errors, from counts per cluster."""
+def cluster_unit(bench: Benchmark, units: list[_Unit]) -> str:
+    """What the clusters are, by the benchmark's rule: "video", "problem", "question", or the mix, most first."""
+    kinds = Counter(bench.cluster_label(unit.question) for unit in units)
+    return ", ".join(kind for kind, _ in kinds.most_common()) or "video"
+
+
+def overall_cell(units: list[_Unit], clustered_by: str = "video") -> Overall:
+    """The headline cell with the naive and the clustered standard errors, from counts per cluster."""
     clusters = list(map(_CLUSTER, units))
     sizes = Counter(clusters)
     rights = Counter(compress(clusters, map(_CORRECT, units)))
@@ -374,6 +382,7 @@ def overall_cell(units: list[_Unit]) -> Overall:
         se=binary_se(correct, n),
         clustered_se=clustered_binary_se([(size, rights[cluster]) for cluster, size in sizes.items()]),
         clusters=len(sizes),
+        clustered_by=clustered_by,
     )
 
 
