@@ -106,6 +106,9 @@ class Benchmark:
     # What a question's `cluster_key` names when it has no video id (MathVerse: its problem), for the
     # uncertainty label; Video-MME's key is the video its id names.
     cluster_unit: str = "video"
+    # A dimension whose values are run as separate tasks (MathVerse's problem versions): a file answering one value
+    # only is not missing the questions of the others.
+    subset_dimension: str | None = None
 
     def cluster_label(self, question: Question) -> str:
         """What clustered SE grouped this question by: "video", the benchmark's `cluster_unit`, or "question"."""

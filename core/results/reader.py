@@ -228,7 +228,7 @@ def _joined(
         own_answer = str(row.fields.get("answer") or "").strip().upper()
         disagree += bool(own_answer) and question.answer_kind == "choice" and own_answer != question.answer
         result.predictions.append(Prediction(question, _response(row, result.source), row.label, row.raw))
-    result.missing = [q for key, q in annotated.items() if key not in used]
+    result.missing = _in_answered_subset(result, bench, [q for key, q in annotated.items() if key not in used])
     result.unknown_ids = unknown
     result.notes.append(
         f"annotations: {len(used)} of {len(annotated)} questions joined on question_id from {result.annotations}"
@@ -243,6 +243,21 @@ def _joined(
     if disagree:
         result.warnings.append(f"{disagree} records carry an answer that differs from the annotations' (used)")
     _warn_duplicates(result, duplicates)
+
+
+def _in_answered_subset(result: ResultFile, bench: Benchmark, missing: list[Question]) -> list[Question]:
+    """The missing questions that count: when every answer is of one value of the benchmark's subset dimension
+    (a MathVerse Text Only run), the annotated questions of the other values are not missing."""
+    key = bench.subset_dimension
+    answered = {p.question.dims.get(key) for p in result.predictions} if key else set()
+    if len(answered) != 1 or None in answered:
+        return missing
+    (value,) = answered
+    kept = [q for q in missing if q.dims.get(key) == value]
+    if len(kept) < len(missing):
+        result.notes.append(f"every answer is a {value} question: the {len(missing) - len(kept)} annotated questions "
+                            f"of other {bench.dimension(key).label.lower()}s are not counted as missing")
+    return kept
 
 
 def _row_id(row: Row, bench: Benchmark, result: ResultFile) -> str:
@@ -315,16 +330,9 @@ def _benchmark_from_annotations(
     if records is not None:
         bench, why = detect_benchmark(records, records, source, None)
         return bench, why + " in the annotations"
-    from core.data.layouts import layout_for
-    from core.data.locate import find_root
+    from core.data.locate import benchmarks_in
 
-    found = []
-    for bench in BENCHMARKS.values():
-        try:
-            find_root(Path(annotations), layout_for(bench), source=str(annotations), title=bench.title)
-        except InputError:
-            continue
-        found.append(bench)
+    found = [BENCHMARKS[name] for name in benchmarks_in(Path(annotations))]
     if len(found) != 1:
         holds = f"holds {', '.join(b.name for b in found)}" if found else "holds no benchmark's files"
         raise InputError(source, f"cannot tell which benchmark this file is for (the annotations directory "

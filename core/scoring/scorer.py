@@ -107,6 +107,9 @@ def _score(result: ResultFile, extractor: str, denominator: str | None, judged: 
     keep_unanswered = denominator == "all"
     counted = list(units.values()) if keep_unanswered else [u for u in units.values() if u.answered]
     overall_units = list(compress(counted, map(_IN_OVERALL, counted)))
+    only_outside = bool(counted) and not overall_units  # e.g. a MathVerse Text Only run: its own figure is the headline
+    if only_outside:
+        overall_units = counted
     by, cross = _tables(bench, counted)
     overall = overall_cell(overall_units, cluster_unit(bench, overall_units))
     few = few_clusters_warning(overall.clusters, overall.clustered_by) if overall.n else None
@@ -131,8 +134,12 @@ def _score(result: ResultFile, extractor: str, denominator: str | None, judged: 
         warnings=list(result.warnings) + (_group_warnings(units, rows) if grouped else []) + ([few] if few else []),
         excluded_from_overall=len(counted) - len(overall_units),
         rows=rows,
-        units={key: (u.correct, u.cluster, u.answered or keep_unanswered, u.in_overall) for key, u in units.items()},
+        units={key: (u.correct, u.cluster, u.answered or keep_unanswered, u.in_overall or only_outside)
+               for key, u in units.items()},
     )
+    if only_outside:
+        report.detected.append("every question is outside the benchmark's usual overall (e.g. Text Only): "
+                               "the overall is theirs")
     if tool is None:
         report.detected.append(f"no rule-based official extractor for {bench.title}: disagreements not computed")
     return report
