@@ -18,10 +18,16 @@ DATA_HELP = (
 )
 
 
-def add_data_options(parser: argparse.ArgumentParser) -> None:
-    """--benchmark, --mode and --data, shared by `data list` and `show`."""
-    parser.add_argument("--benchmark", "-b", default="videomathqa", choices=sorted(BENCHMARKS),
-                        help="benchmark (default: videomathqa)")
+DEFAULT_BENCHMARK = "videomathqa"
+
+
+def add_data_options(parser: argparse.ArgumentParser, detect: bool = False) -> None:
+    """--benchmark, --mode and --data, shared by `data list` and `show`; with `detect` the benchmark defaults to
+    the one --data holds (`benchmark_of`)."""
+    default = None if detect else DEFAULT_BENCHMARK
+    helptext = (f"benchmark (default: the one --data holds, else {DEFAULT_BENCHMARK})" if detect
+                else f"benchmark (default: {DEFAULT_BENCHMARK})")
+    parser.add_argument("--benchmark", "-b", default=default, choices=sorted(BENCHMARKS), help=helptext)
     parser.add_argument("--mode", "-m", default=None,
                         help="mcq or mbin for VideoMathQA (default: the benchmark's first mode)")
     parser.add_argument("--data", "-d", default=None, metavar="DIR", help=DATA_HELP)
@@ -32,7 +38,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.set_defaults(handler=run, data_command=None, data_parser=parser)
     commands = parser.add_subparsers(dest="data_command", metavar="SUBCOMMAND")
     listing = commands.add_parser("list", help="list the questions (table, or --json records)")
-    add_data_options(listing)
+    add_data_options(listing, detect=True)
     listing.add_argument("--where", action="append", default=[], metavar="DIMENSION=VALUE",
                          help="keep questions whose dimension equals VALUE (repeatable), e.g. category=Chart")
     listing.add_argument("--search", default=None, metavar="TEXT", help="keep questions whose text contains TEXT")
@@ -45,13 +51,27 @@ def run(args: argparse.Namespace) -> int:
         return 2
     from core.data import as_record, load_dataset
 
-    dataset = load_dataset(args.benchmark, args.mode, args.data)
+    dataset = load_dataset(args.benchmark or benchmark_of(args.data), args.mode, args.data)
     questions = dataset.filter(args.search, **_where(args.where))
     if args.json:
         emit(json.dumps([as_record(dataset, q) for q in questions], ensure_ascii=False, indent=1))
     else:
         emit(render_table(dataset, questions, width=shutil.get_terminal_size((120, 24)).columns))
     return 0
+
+
+def benchmark_of(data: str | None) -> str:
+    """The benchmark a data folder holds when it holds exactly one; else the default (a parent of several, the
+    demo set, or a hub id, which is fetched per benchmark)."""
+    from pathlib import Path
+
+    from core.data.locate import HF_PREFIX, benchmarks_in, data_spec
+
+    spec = data_spec(data)
+    if spec is None or spec.startswith(HF_PREFIX) or not Path(spec).expanduser().is_dir():
+        return DEFAULT_BENCHMARK
+    found = benchmarks_in(Path(spec).expanduser())
+    return found[0] if len(found) == 1 else DEFAULT_BENCHMARK
 
 
 def emit(text: str) -> None:

@@ -25,11 +25,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         description="Score prediction files: accuracy with 95%% Wilson intervals, naive and video-clustered SE, "
         "breakdowns per dimension, unparsed/missing counts and robust-vs-official extractor disagreements.",
     )
-    parser.add_argument("files", nargs="+", metavar="FILE", help="result file(s) to score")
+    parser.add_argument("files", nargs="*", metavar="FILE", help="result file(s) to score")
     parser.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="benchmark (detected when omitted)")
     parser.add_argument("--mode", help="mcq or mbin for VideoMathQA (detected when omitted)")
-    parser.add_argument("--extractor", choices=("robust", "official"), default="robust",
-                        help="robust (default) or the benchmark's official rule-based extractor")
+    parser.add_argument("--extractor", default="robust", metavar="NAME",
+                        help="robust (default) or a pinned reproduction of a reference extractor: official, "
+                        "official-2024-06-18, lmms-regex, lmms-mcq-extract; `--extractor help` lists each with its "
+                        "source commit")
     parser.add_argument("--denominator", choices=("all", "answered"), default=None,
                         help="all: unparsed count wrong (default); answered: unparsed dropped (official Video-MME)")
     parser.add_argument("--annotations", metavar="PATH",
@@ -52,6 +54,16 @@ def run(args: argparse.Namespace) -> int:
     from core.results import read_results
     from core.scoring import score
 
+    if args.extractor == "help":
+        print(extractor_help())
+        return 0
+    from core.scoring.scorer import EXTRACTORS
+
+    if args.extractor not in EXTRACTORS:
+        raise InputError("--extractor", f"unknown extractor {args.extractor!r}; choose one of "
+                         f"{', '.join(EXTRACTORS)} (or `help`)")
+    if not args.files:
+        raise InputError("score", "give at least one result FILE")
     if args.rows and not args.json:
         raise InputError("--rows", "per-question rows are part of the JSON output: add --json")
     if args.judge and len(args.judge) != len(args.files):
@@ -82,6 +94,15 @@ def run(args: argparse.Namespace) -> int:
 
         print("\n\n".join(format_report(report) for report in reports))
     return 0
+
+
+def extractor_help() -> str:
+    """One line per benchmark and reproduction: the name to pass, what it reproduces, its source and commit."""
+    lines = ["robust: MathReel's extractor (every benchmark)"]
+    for bench in BENCHMARKS.values():
+        for name, scorer in bench.reproductions.items():
+            lines.append(f"{name} [{bench.name}]: {scorer.label}; denominator {scorer.denominator}")
+    return "\n".join(lines)
 
 
 def _judged(path: str, result: ResultFile) -> JudgedUse:

@@ -82,7 +82,7 @@ def test_unknown_label_gets_its_own_row_in_order():
     [
         ("videomathqa", "mbin", "videomathqa_mbin_test.parquet", "videos"),
         ("videomme", "mcq", "videomme/test-*.parquet", "data"),
-        ("mathverse", "default", "testmini.json", None),
+        ("mathverse", "default", "testmini*.json", None),
     ],
 )
 def test_each_benchmark_declares_its_data_layout(name, mode, first_pattern, media):

@@ -14,6 +14,7 @@ import pytest
 
 from core.extract import choice, extract_choice, extract_choice_lmms, extract_choice_official, extract_free_answer
 from core.extract.choice import OptionMatcher, extract_choice_full, option_matcher
+from core.extract.reference import extract_choice_official_2024_06_18
 
 CORPUS = Path(__file__).parent / "data" / "extraction_corpus.jsonl"
 
@@ -94,7 +95,7 @@ def test_last_statement_wins_over_earlier_ones() -> None:
         # The missing commas: "Best answer:" and "Best option:" are never deleted, so the B of "Best" wins.
         ("Best option: C", "B"),
         ("Best answer: D", "B"),
-        ("**Answer:** C", "A"),
+        ("**Answer:** C", "C"),  # the current script deletes "Answer:" (the first version read the A)
         ("E", None),
         ("the answer is c", None),
         ("this response has more than ten words and never names a capital letter at all", None),
@@ -245,11 +246,14 @@ def test_option_matcher_reads_like_the_plain_mapping() -> None:
             assert option_matcher(row["options"]) is option_matcher(dict(row["options"]))  # cached by content
 
 
-def _reference_script(response: str, capitals: str) -> str:
+_CURRENT_EXTRA = ("Answer:", "Option:", "The correct answer", "The correct option")
+
+
+def _reference_script(response: str, capitals: str, extra: tuple[str, ...] = ()) -> str:
     """The reference `extract_characters_regex` written out plainly (the algorithm, with its phrase list)."""
     s = response.strip()
     for phrase in ("The best answer is", "The correct answer is", "The answer is", "The answer",
-                   "The best option isThe correct option is", "Best answer:Best option:"):
+                   "The best option isThe correct option is", "Best answer:Best option:", *extra):
         s = s.replace(phrase, "")
     if len(s.split()) > 10 and not re.search(f"[{capitals}]", s):
         return ""
@@ -260,12 +264,14 @@ def _reference_script(response: str, capitals: str) -> str:
 def test_reference_extractors_match_the_script_on_generated_text() -> None:
     rng = random.Random(14)
     words = ("The", "best", "answer", "is", "The answer is", "Best answer:", "Best option:", "correct", "option",
-             "the", "B", "C", "E", "a", "d", "Based", "Each", "video", "\n", "x", "The answer", "isThe")
+             "the", "B", "C", "E", "a", "d", "Based", "Each", "video", "\n", "x", "The answer", "isThe", "Answer:",
+             "Option:", "The correct")
     texts = [row["response"] for row in ROWS]
     texts += [" ".join(rng.choice(words) for _ in range(rng.randint(0, 14))) for _ in range(3000)]
     for text in texts:
         official, lmms = extract_choice_official(text), extract_choice_lmms(text)
-        assert (official.answer or "") == _reference_script(text, "ABCD"), text
+        assert (official.answer or "") == _reference_script(text, "ABCD", _CURRENT_EXTRA), text
+        assert (extract_choice_official_2024_06_18(text).answer or "") == _reference_script(text, "ABCD"), text
         assert (lmms.answer or "") == _reference_script(text, "ABCDE"), text
 
 

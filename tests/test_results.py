@@ -13,8 +13,8 @@ from core.results import read_results
 
 DATA = Path(__file__).parent / "data" / "results"
 
-# Seed 002's worked example: the three questions of the Video-MME aggregation.
-SEED002 = [
+# lmms-eval's Video-MME worked example: the three questions of the Video-MME aggregation.
+WORKED = [
     {"question_id": "q001", "duration": "short", "category": "Life Record", "sub_category": "Daily Life",
      "task_category": "Action Recognition", "pred_answer": "B", "answer": "B", "score": 1.0, "videoID": "vid_001"},
     {"question_id": "q002", "duration": "medium", "category": "Knowledge", "sub_category": "Geography",
@@ -35,9 +35,9 @@ def _doc(metric: dict) -> dict:
 
 
 def lmms_generation(generation: int) -> list[dict]:
-    """Seed 002's example as each lmms-eval --log_samples generation writes it."""
+    """The worked example as each lmms-eval --log_samples generation writes it."""
     records = []
-    for index, (metric, response) in enumerate(zip(SEED002, RESPONSES, strict=True)):
+    for index, (metric, response) in enumerate(zip(WORKED, RESPONSES, strict=True)):
         record = {"doc_id": index, "target": metric["answer"], "videomme_perception_score": metric}
         if generation == 1:
             record.update(doc=_doc(metric), resps=[[response]], filtered_resps=[response])
@@ -188,7 +188,7 @@ def test_duplicate_ids_warn_and_first_counts(tmp_path):
                for r in ("A", "B")]
     result = read_results(write_jsonl(tmp_path / "d.jsonl", records))
     assert [p.response for p in result.predictions] == ["A"]
-    assert result.warnings == ["1 duplicate question ids; the first occurrence is scored: q1 (again at line 2)"]
+    assert result.warnings[0] == "1 duplicate question ids; the first occurrence is scored: q1 (again at line 2)"
 
 
 def test_id_only_file_without_annotations_is_refused(tmp_path):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any
 
 from core.errors import InputError
@@ -70,6 +71,12 @@ class OfficialScorer:
     name: str
     extractor: str
     denominator: str  # "all" (unparsed counts wrong) or "answered" (unparsed dropped)
+    source: str = ""  # "repository path@commit" of the code reproduced (docs/sources.md lists them)
+
+    @property
+    def label(self) -> str:
+        """The reproduction and its commit, as reports name it."""
+        return f"{self.name} ({self.source})" if self.source else self.name
 
 
 class Benchmark:
@@ -94,6 +101,20 @@ class Benchmark:
     id_fields: tuple[str, ...] = ("question_id", "id")
     # The reference scorer whose extractor and denominator `--extractor official` reproduces, if rule-based.
     official_scorer: OfficialScorer | None = None
+    # Every pinned reproduction `--extractor NAME` may choose for this benchmark ("official" included).
+    reproductions: Mapping[str, OfficialScorer] = MappingProxyType({})
+    # What a question's `cluster_key` names when it has no video id (MathVerse: its problem), for the
+    # uncertainty label; Video-MME's key is the video its id names.
+    cluster_unit: str = "video"
+    # A dimension whose values are run as separate tasks (MathVerse's problem versions): a file answering one value
+    # only is not missing the questions of the others.
+    subset_dimension: str | None = None
+
+    def cluster_label(self, question: Question) -> str:
+        """What clustered SE grouped this question by: "video", the benchmark's `cluster_unit`, or "question"."""
+        if question.video_id:
+            return "video"
+        return self.cluster_unit if question.cluster_key else "question"
 
     def mode(self, key: str | None) -> Mode:
         """The named mode, or the first one when none is named."""

@@ -6,6 +6,7 @@ extractors read `question_for_eval`, because `question` is empty for Vision Only
 
 from __future__ import annotations
 
+import ast
 import functools
 import json
 import re
@@ -32,7 +33,7 @@ _CHOICE_LINE = re.compile(r"^\s*\(?([A-H])\s*[:\.\)：]\s*(.+?)\s*$")
 # Prompt wording. Style "default" sends the record's own query_wo (direct) or query_cot (CoT) field, as the
 # official MathVerse evaluation does. Styles "boxed" and "evalscope" use evalscope's templates
 # (modelscope/evalscope evalscope/benchmarks/math_verse/math_verse_adapter.py, commit
-# 81a548868673b1537fb1fa234e83e4f3482df2c9; seed 001), filled with question_for_eval rather than evalscope's
+# 81a548868673b1537fb1fa234e83e4f3482df2c9), filled with question_for_eval rather than evalscope's
 # `question`, which is empty for Vision Only. docs/prompts.md lists every variant with its source.
 BOXED_TEMPLATE = "{question}\nPlease reason step by step, and put your final answer within \\boxed{{}}."
 # The letters are always "A, B, C, D" in evalscope, whatever the number of choices.
@@ -44,16 +45,34 @@ Answer the following multiple choice question. The last line of your response sh
 """
 
 
+TEXT_ONLY_SUFFIX = "-text-only"
+
+
+def _question_id(sample_index: str, version: str | None) -> str:
+    """Text Only questions come from their own file (testmini_text_only) whose sample_index may repeat testmini's:
+    their ids carry a suffix, so a Text Only answer never joins a question of another version."""
+    if version == TEXT_ONLY and sample_index and not sample_index.endswith(TEXT_ONLY_SUFFIX):
+        return sample_index + TEXT_ONLY_SUFFIX
+    return sample_index
+
+
+_LITERAL_LIMIT = 4096  # a metadata dict is a few hundred characters; longer text is not parsed as a literal
+
+
 def _mapping(value: Any) -> Mapping[str, Any]:
-    """A metadata field as a mapping: a dict as is, a JSON object string (CSV, parquet exports) parsed, else {}."""
+    """A metadata field as a mapping: a dict as is, a JSON object string (CSV, parquet exports) or a Python dict
+    literal (VLMEvalKit's TSV and xlsx write `str(dict)`) parsed, else {}."""
     if isinstance(value, Mapping):
         return value
     if isinstance(value, str) and value.lstrip().startswith("{"):
-        try:
-            parsed = json.loads(value)
-        except ValueError:
-            return {}
-        return parsed if isinstance(parsed, Mapping) else {}
+        for parse in (json.loads, ast.literal_eval):
+            if parse is ast.literal_eval and len(value) > _LITERAL_LIMIT:
+                break
+            try:
+                parsed = parse(value)
+            except (ValueError, SyntaxError, MemoryError, RecursionError):
+                continue
+            return parsed if isinstance(parsed, Mapping) else {}
     return {}
 
 
@@ -84,12 +103,17 @@ class MathVerse(Benchmark):
     main_versions = MAIN_VERSIONS
     # The older official output writes `problem_id` where the dataset has `sample_index`.
     id_fields = ("sample_index", "question_id", "id", "problem_id")
+    cluster_unit = "problem"  # the five versions of one problem are correlated; there is no video
+    subset_dimension = "problem_version"  # lmms-eval and VLMEvalKit run one version per task/file
     layout = DataLayout(
         subdir="mathverse",
         annotations={
-            "default": ("testmini.json", "testmini*.parquet", "testmini/*.parquet", "data/testmini*.parquet"),
+            # testmini.json and testmini_text_only.json together (the Hugging Face layout, or the GitHub
+            # repository's data/ folder), else the parquet exports.
+            "default": ("testmini*.json", "data/testmini*.json", "testmini*.parquet", "testmini/*.parquet",
+                        "data/testmini*.parquet"),
         },
-        image_dirs=("", "images"),
+        image_dirs=("", "images", "data", "data/images"),
         json_fields=("metadata", "category"),
     )
     # "default": query_wo / query_cot from the record; "boxed": the boxed template for every question;
@@ -107,6 +131,10 @@ class MathVerse(Benchmark):
 
     def letters(self, mode: str) -> tuple[str, ...]:
         return ("A", "B", "C", "D", "E", "F", "G", "H")
+
+    def record_id(self, record: Mapping[str, Any]) -> str:
+        """The id `question_from_record` gives (Text Only ids suffixed), for id-only files joined to the data."""
+        return _question_id(first_text(record, self.id_fields), text(record.get("problem_version")))
 
     def in_overall(self, question: Question) -> bool:
         return question.dims.get("problem_version") != TEXT_ONLY
@@ -135,7 +163,7 @@ class MathVerse(Benchmark):
         return Question(
             benchmark=self.name,
             mode="default",
-            question_id=first_text(record, self.id_fields),
+            question_id=_question_id(first_text(record, self.id_fields), dims.get("problem_version")),
             question=text(get("question")),
             answer=text(get("answer")),
             options=parse_choices(for_eval) if is_choice else (),

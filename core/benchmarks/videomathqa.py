@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode, OfficialScorer
@@ -93,7 +94,10 @@ class VideoMathQA(Benchmark):
         Dimension("reasoning_type", "Reasoning type", REASONING_TYPES),
     )
     metric_keys = ("videomathqa_perception_score",)
-    official_scorer = OfficialScorer("lmms-eval extract_characters_regex", "extract_choice_lmms", "all")
+    official_scorer = OfficialScorer(
+        "lmms-eval extract_characters_regex", "extract_choice_lmms", "all",
+        "EvolvingLMMs-Lab/lmms-eval lmms_eval/tasks/videomathqa/utils.py@75571cfe0fa3")
+    reproductions = MappingProxyType({"official": official_scorer, "lmms-regex": official_scorer})
     # The release's file names; the folders are the Hub's per-config layout (configs mcq, multi_binary).
     layout = DataLayout(
         subdir="videomathqa",
@@ -115,7 +119,7 @@ class VideoMathQA(Benchmark):
         return MBIN_LETTERS if mode == "mbin" else MCQ_LETTERS
 
     def group_id(self, question_id: str, mode: str) -> str:
-        """Multi-binary pairs share an id, or are written `<base>_<k>` (as in the seed's examples)."""
+        """Multi-binary pairs share an id, or are written `<base>_<k>` (as in lmms-eval's VideoMathQA examples)."""
         if mode != "mbin":
             return question_id
         match = _PAIR_SUFFIX.match(question_id)

@@ -1,9 +1,11 @@
 """Video-MME: general video understanding, four options (A-D), broken down by duration, domain,
-sub-category and task type (taxonomy from seed 002, the reference harness)."""
+sub-category and task type (taxonomy from the reference harness, lmms-eval)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any
 
 from core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode, OfficialScorer
@@ -66,10 +68,19 @@ TASK_TYPES = (
     "Information Synopsis",
 )
 LETTERS = ("A", "B", "C", "D")
-_DOMAIN_FIELDS = ("domain", "category")
+# Field aliases: lmms-eval's metric dict (category, task_category), the first result template of June 2024
+# (duration_category, video_category, video_subcategory, choices) and VLMEvalKit's rows (video, candidates).
+_DURATION_FIELDS = ("duration", "duration_category")
+_DOMAIN_FIELDS = ("domain", "category", "video_category")
+_SUB_CATEGORY_FIELDS = ("sub_category", "video_subcategory")
 _TASK_FIELDS = ("task_type", "task_category")
-_VIDEO_FIELDS = ("videoID", "video_id")
+_OPTION_FIELDS = ("options", "choices", "candidates")
+_VIDEO_FIELDS = ("videoID", "video_id", "video")
+# Question ids `NNN-k` name their video (`NNN`, the k-th question on it): the cluster when no video id is stored.
+_ID_NAMES_VIDEO = re.compile(r"(\d{3})-\d+")
 _EXTRA_FIELDS = ("url", "video_id")
+_PARSE_ANSWER = "thanku-all/parse_answer"
+_LMMS_EVAL = "EvolvingLMMs-Lab/lmms-eval"
 
 # Prompt wording, character for character from lmms-eval (EvolvingLMMs-Lab/lmms-eval):
 # videomme_doc_to_text / videomme_doc_to_text_subtitle / videomme_doc_to_text_qwen3vl in
@@ -101,8 +112,21 @@ class VideoMME(Benchmark):
     cross_dimensions = (("duration", "domain"), ("duration", "sub_category"), ("duration", "task_type"))
     headline_cross = ("duration", "task_type")
     metric_keys = ("videomme_perception_score",)
-    # The official eval_your_results.py drops unparsed answers from the denominator.
-    official_scorer = OfficialScorer("Video-MME eval_your_results.py", "extract_choice_official", "answered")
+    # The official eval_your_results.py drops unparsed answers from the denominator; lmms-eval counts them wrong.
+    official_scorer = OfficialScorer("Video-MME eval_your_results.py", "extract_choice_official", "answered",
+                                     f"{_PARSE_ANSWER} eval_your_results.py@afd52cfe3dde")
+    reproductions = MappingProxyType({
+        "official": official_scorer,
+        "official-2024-06-18": OfficialScorer(
+            "Video-MME eval_your_results.py, first version", "extract_choice_official_2024_06_18", "answered",
+            f"{_PARSE_ANSWER} eval_your_results.py@e1e2bffb30b5"),
+        "lmms-regex": OfficialScorer(
+            "lmms-eval Video-MME extract_characters_regex (before 2026-04-11)", "extract_choice_lmms_videomme", "all",
+            f"{_LMMS_EVAL} lmms_eval/tasks/videomme/utils.py@bd51fabcd70c"),
+        "lmms-mcq-extract": OfficialScorer(
+            "lmms-eval extract_mcq_answer (Video-MME since 2026-04-11)", "extract_choice_mcq", "all",
+            f"{_LMMS_EVAL} lmms_eval/tasks/_task_utils/mcq_extract.py@7a69a9a12f8e"),
+    })
     layout = DataLayout(
         subdir="videomme",
         annotations={"mcq": ("videomme/test-*.parquet",)},
@@ -122,25 +146,27 @@ class VideoMME(Benchmark):
         get = record.get
         dims = {}
         for key, value in (
-            ("duration", text(get("duration")).lower()),
-            # The harness's metric dict renames domain -> category and task_type -> task_category.
+            ("duration", first_text(record, _DURATION_FIELDS).lower()),
             ("domain", first_text(record, _DOMAIN_FIELDS)),
-            ("sub_category", text(get("sub_category"))),
+            ("sub_category", first_text(record, _SUB_CATEGORY_FIELDS)),
             ("task_type", first_text(record, _TASK_FIELDS)),
         ):
             if value:
                 dims[key] = value
         extra = {k: text(record[k]) for k in _EXTRA_FIELDS if k in record}
+        question_id = first_text(record, self.id_fields)
+        named = _ID_NAMES_VIDEO.fullmatch(question_id)
         return Question(
             benchmark=self.name,
             mode="mcq",
-            question_id=first_text(record, self.id_fields),
+            question_id=question_id,
             question=text(get("question")),
             answer=text(get("answer")).upper(),
-            options=parse_options(get("options")),
+            options=parse_options(next((get(k) for k in _OPTION_FIELDS if get(k) is not None), None)),
             video_id=first_text(record, _VIDEO_FIELDS) or None,
             dims=dims,
             extra=extra,
+            cluster_key=named.group(1) if named else "",
         )
 
     def build_prompt(

@@ -42,8 +42,12 @@ def _is_root(folder: Path, layout: Layout) -> bool:
 
 
 def find_root(base: Path, layout: Layout, *, source: str, title: str) -> Path:
-    """`base` if it is the benchmark's root, else `base/<subdir>`; InputError saying what was looked for."""
-    for candidate in (base, base / layout.subdir):
+    """`base` if it is the benchmark's root, else `base/<subdir>`, else the parent of a `base` that is the root's
+    annotation folder (Video-MME's `videomme/` holding the parquet); InputError saying what was looked for."""
+    candidates = [base, base / layout.subdir]
+    if base.name == layout.subdir:
+        candidates.append(base.parent)
+    for candidate in candidates:
         if _is_root(candidate, layout):
             return candidate
     looked = ", ".join(layout.all_patterns)
@@ -51,6 +55,23 @@ def find_root(base: Path, layout: Layout, *, source: str, title: str) -> Path:
         source,
         f"no {title} data found: looked for {looked} in {base} and in {base / layout.subdir}",
     )
+
+
+def benchmarks_in(directory: Path) -> list[str]:
+    """The names of the benchmarks whose files `directory` holds (as a root, a parent, or an annotation folder)."""
+    from core.benchmarks import BENCHMARKS
+
+    found = []
+    for name, bench in BENCHMARKS.items():
+        layout = getattr(bench, "layout", None)
+        if layout is None:
+            continue
+        try:
+            find_root(directory, layout, source=str(directory), title=bench.title)
+        except InputError:
+            continue
+        found.append(name)
+    return found
 
 
 def data_spec(data_dir: str | os.PathLike[str] | None) -> str | None:

@@ -22,7 +22,14 @@ def read_records(path: Path) -> list[dict[str, Any]]:
     reader = readers.get(suffix)
     if reader is None:
         raise InputError(str(path), f"cannot read {suffix or 'extension-less'} files; expected parquet, json or jsonl")
-    records = reader(path)
+    from core.results.load import open_input
+
+    handle, _ = open_input(path, "annotation file")  # regular files within the size limit only
+    handle.close()
+    try:
+        records = reader(path)
+    except ValueError as error:  # json's bare ValueError: an integer over Python's 4300-digit limit
+        raise InputError(str(path), f"unreadable ({error})") from None
     for index, record in enumerate(records):
         if not isinstance(record, dict):
             raise InputError(str(path), f"expected an object, got {type(record).__name__}", index)

@@ -1,21 +1,23 @@
-"""Faithful re-implementations of the reference extractors, so users can reproduce published numbers.
+"""Faithful re-implementations of the reference extractors, each pinned to the commit it reproduces.
 
-Both read the first capital letter of a fixed set after deleting a few case-sensitive phrases. Their quirks
-are kept on purpose: two phrase strings in each list are missing a comma, so Python joins them into one
-string that never occurs ("The best option isThe correct option is"), lower-case phrases are not deleted,
-and so "Based on the video, the answer is D." reads as B (the B of "Based").
+`REPRODUCTIONS` names every one (`mathreel score --extractor help` lists them). The quirks are kept on purpose:
+the Video-MME script and lmms-eval's old regex read the first capital letter of a fixed set after deleting a few
+case-sensitive phrases, two of which are joined by a missing comma into one string that never occurs
+("The best option isThe correct option is"); lower-case phrases are not deleted, so "Based on the video, the
+answer is D." reads as B (the B of "Based"). lmms-eval's `mcq_extract` ranks candidate letters by format instead.
+Upstream sources, with paths and commits, are listed in docs/sources.md.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from core.extract.types import Extraction, unparsed
 
 # The phrase lists exactly as the reference scripts spell them, adjacent-string joins included.
-_OFFICIAL_PHRASES = (
+_FIRST_PHRASES = (
     "The best answer is",
     "The correct answer is",
     "The answer is",
@@ -23,7 +25,9 @@ _OFFICIAL_PHRASES = (
     "The best option is" "The correct option is",  # the reference's missing comma
     "Best answer:" "Best option:",  # the reference's missing comma
 )
-_LMMS_PHRASES = _OFFICIAL_PHRASES  # lmms-eval's VideoMathQA list is the same six strings
+# thanku-all/parse_answer@afd52cf (2024-06-23) appended four phrases; the missing commas stayed.
+_CURRENT_PHRASES = (*_FIRST_PHRASES, "Answer:", "Option:", "The correct answer", "The correct option")
+_LMMS_PHRASES = _FIRST_PHRASES  # lmms-eval's Video-MME (before 2026-04-11) and VideoMathQA lists
 
 
 @dataclass(frozen=True)
@@ -42,8 +46,10 @@ def _rule(name: str, phrases: tuple[str, ...], letters: str) -> _Rule:
     return _Rule(name, phrases, re.compile(f"[{letters}]"), f"{letters[0]}-{letters[-1]}", heads)
 
 
-_OFFICIAL = _rule("official", _OFFICIAL_PHRASES, "ABCD")
-_LMMS = _rule("lmms", _LMMS_PHRASES, "ABCDE")
+_OFFICIAL = _rule("official", _CURRENT_PHRASES, "ABCD")
+_OFFICIAL_FIRST = _rule("official-2024-06-18", _FIRST_PHRASES, "ABCD")
+_LMMS = _rule("lmms-regex", _LMMS_PHRASES, "ABCDE")
+_LMMS_VIDEOMME = _rule("lmms-regex", _LMMS_PHRASES, "ABCD")
 
 
 def _reference(response: str | None, rule: _Rule, letters: Sequence[str]) -> Extraction:
@@ -77,8 +83,15 @@ def _first_capital(response: str, rule: _Rule) -> tuple[str, re.Match[str] | Non
     return text, rule.letter_class.search(text)
 
 
+def _letter(response: str, rule: _Rule) -> str | None:
+    if not isinstance(response, str):
+        return None
+    found = _first_capital(response, rule)[1]
+    return found.group(0) if found else None
+
+
 def extract_choice_official(response: str, letters: Sequence[str] = ("A", "B", "C", "D")) -> Extraction:
-    """The official Video-MME `extract_characters_regex` (eval_your_results.py), quirks included.
+    """The Video-MME `eval_your_results.py` the Video-MME README links today (parse_answer@afd52cf).
 
     It always reads capitals A-D whatever `letters` says; a letter outside `letters` is still returned
     because the official script compares it with the gold letter and counts it wrong. Unparsed here is the
@@ -87,18 +100,28 @@ def extract_choice_official(response: str, letters: Sequence[str] = ("A", "B", "
     return _reference(response, _OFFICIAL, letters)
 
 
+def extract_choice_official_2024_06_18(response: str, letters: Sequence[str] = ("A", "B", "C", "D")) -> Extraction:
+    """The first published `eval_your_results.py` (2024-06-18, six phrases; "Answer: C" reads as A)."""
+    return _reference(response, _OFFICIAL_FIRST, letters)
+
+
 def extract_choice_lmms(response: str, letters: Sequence[str] = ("A", "B", "C", "D", "E")) -> Extraction:
-    """lmms-eval's VideoMathQA `extract_characters_regex`: the same algorithm over capitals A-E."""
+    """lmms-eval's VideoMathQA `extract_characters_regex`: the first version's algorithm over capitals A-E."""
     return _reference(response, _LMMS, letters)
 
 
-def official_letter(response: str, letters: Sequence[str] = ("A", "B", "C", "D")) -> str | None:
-    """Only the letter `extract_choice_official` reads (None when it reads nothing), by the same steps.
+def extract_choice_lmms_videomme(response: str, letters: Sequence[str] = ("A", "B", "C", "D")) -> Extraction:
+    """lmms-eval's Video-MME `extract_characters_regex` before 2026-04-11: the same algorithm over A-D."""
+    return _reference(response, _LMMS_VIDEOMME, letters)
 
-    Scoring runs the official extractor on every answer just to count where it disagrees with the robust one;
-    this skips building an explanation nobody reads. `letters` is ignored, as the script ignores it.
-    """
+
+def official_letter(response: str, letters: Sequence[str] = ("A", "B", "C", "D")) -> str | None:
+    """Only the letter `extract_choice_official` reads (None when it reads nothing); `letters` is ignored."""
     return _letter(response, _OFFICIAL)
+
+
+def official_2024_letter(response: str, letters: Sequence[str] = ("A", "B", "C", "D")) -> str | None:
+    return _letter(response, _OFFICIAL_FIRST)
 
 
 def lmms_letter(response: str, letters: Sequence[str] = ("A", "B", "C", "D", "E")) -> str | None:
@@ -106,12 +129,23 @@ def lmms_letter(response: str, letters: Sequence[str] = ("A", "B", "C", "D", "E"
     return _letter(response, _LMMS)
 
 
-def _letter(response: str, rule: _Rule) -> str | None:
-    if not isinstance(response, str):
-        return None
-    found = _first_capital(response, rule)[1]
-    return found.group(0) if found else None
+def lmms_videomme_letter(response: str, letters: Sequence[str] = ("A", "B", "C", "D")) -> str | None:
+    return _letter(response, _LMMS_VIDEOMME)
 
 
 # Each reference extractor's letter-only twin.
-LETTER_ONLY = {extract_choice_official: official_letter, extract_choice_lmms: lmms_letter}
+LETTER_ONLY: dict[Callable[..., Extraction], Callable[..., str | None]] = {
+    extract_choice_official: official_letter,
+    extract_choice_official_2024_06_18: official_2024_letter,
+    extract_choice_lmms: lmms_letter,
+    extract_choice_lmms_videomme: lmms_videomme_letter,
+}
+
+
+def reference_extractor(name: str) -> tuple[Callable[..., Extraction], Callable[..., str | None]]:
+    """A reference extractor by its function name (as a benchmark's OfficialScorer names it) and its letter twin."""
+    from core.extract.mcq_extract import extract_choice_mcq, mcq_letter
+
+    found = {f.__name__: (f, twin) for f, twin in LETTER_ONLY.items()}
+    found[extract_choice_mcq.__name__] = (extract_choice_mcq, mcq_letter)
+    return found[name]

@@ -65,11 +65,13 @@ def _is_lmms(record: dict[str, Any], metric_keys: tuple[str, ...]) -> bool:
 
 
 def _metric_dict(record: dict[str, Any], metric_keys: tuple[str, ...]) -> dict[str, Any]:
+    """The per-question fields of a sample: a known metric dict, else any dict holding a question id (lmms-eval
+    >= 0.4 MathVerse keeps them in `submission`, keyed by `sample_index`)."""
     for key in metric_keys:
         if isinstance(record.get(key), dict):
             return record[key]
-    for value in record.values():  # a task we do not know by name still carries its metric dict
-        if isinstance(value, dict) and "question_id" in value:
+    for key, value in record.items():  # a task we do not know by name still carries its metric dict
+        if key != "doc" and isinstance(value, dict) and not _ID_SET.isdisjoint(value):
             return value
     return {}
 
@@ -123,6 +125,27 @@ def _mathverse_rows(record: dict[str, Any], label: str | int, metric_keys: tuple
     yield Row(label, record, response_value(record.get("model_answer")), record)
 
 
+# VLMEvalKit predictions (xlsx, tsv, json) ---------------------------------------------------------------------
+# Rows carry `index` (the row's position in the dataset file VLMEvalKit built) and `prediction`, no question id;
+# Video-MME rows add video, question, candidates, answer and the taxonomy (vlmeval/dataset/videomme.py).
+
+VLMEVAL_INDEX = "__vlmeval_index__"
+
+
+def _is_vlmeval(record: dict[str, Any], metric_keys: tuple[str, ...]) -> bool:
+    return "index" in record and "prediction" in record and not any(key in record for key in ID_KEYS)
+
+
+def _vlmeval_rows(record: dict[str, Any], label: str | int, metric_keys: tuple[str, ...]) -> Iterator[Row]:
+    index = record.get("index")
+    whole_float = isinstance(index, float) and index.is_integer()  # spreadsheets store whole numbers as floats
+    digits = isinstance(index, str) and index.strip().isdecimal() and index.isascii()  # TSV cells are text
+    if whole_float or digits:
+        index = int(index)
+    fields = {**record, "question_id": str(index), VLMEVAL_INDEX: index}
+    yield Row(label, fields, response_value(record.get("prediction")), record)
+
+
 # Plain JSONL / CSV ---------------------------------------------------------------------------------------------
 
 
@@ -150,6 +173,7 @@ LAYOUTS: tuple[Layout, ...] = (
     Layout("lmms-eval", "lmms-eval --log_samples", _is_lmms, _lmms_rows),
     Layout("videomme-template", "Video-MME result template (videos with questions)", _is_template, _template_rows),
     Layout("mathverse", "MathVerse official output (model_answer)", _is_mathverse, _mathverse_rows),
+    Layout("vlmevalkit", "VLMEvalKit predictions (index + prediction)", _is_vlmeval, _vlmeval_rows),
     Layout("plain", "question_id + response", _is_plain, _plain_rows),
 )
 
@@ -160,6 +184,9 @@ def detect_layout(record: dict[str, Any], source: str, label: str | int, metric_
         if layout.matches(record, metric_keys):
             return layout
     fields = ", ".join(sorted(k for k in record if not k.startswith("__"))[:12]) or "none"
+    if _is_lmms_aggregate(record):
+        raise InputError(source, "this is lmms-eval's aggregate results file (scores per task, no answers); score "
+                         "the *_samples_<task>.jsonl file written beside it (lmms-eval --log_samples)")
     if _has_id(record):
         expected = ", ".join(RESPONSE_KEYS)
         raise InputError(source, f"no response (expected a field named one of: {expected}); fields: {fields}", label)
@@ -169,6 +196,11 @@ def detect_layout(record: dict[str, Any], source: str, label: str | int, metric_
         f"or question_id + response; fields: {fields}",
         label,
     )
+
+
+def _is_lmms_aggregate(record: dict[str, Any]) -> bool:
+    """lmms-eval's `*_results.json`: a `results` dict per task with its run configuration beside it."""
+    return isinstance(record.get("results"), dict) and any(k in record for k in ("configs", "versions", "n-shot"))
 
 
 def iter_rows(

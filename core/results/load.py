@@ -10,9 +10,12 @@ import codecs
 import csv
 import io
 import json
+import os
 import re
+import stat
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from core.errors import InputError
 from core.results.layouts import ID_KEYS, RESPONSE_KEYS
@@ -20,32 +23,100 @@ from core.results.layouts import ID_KEYS, RESPONSE_KEYS
 # A JSON string (skipped over) or a comma followed only by whitespace and a closing bracket (dropped).
 _STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])')
 _PARQUET_MAGIC = b"PAR1"
+_ZIP_MAGIC = b"PK\x03\x04"  # an .xlsx workbook is a ZIP archive
+_SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm")
 _SNIFF_BYTES = 8192  # how much of the file the encoding checks look at
+# Input size limit: a result file of 270,000 answers is about 150 MB; past this a file is a mistake (a video, a
+# disk image) or an attack, and reading it whole would exhaust memory. Raised with the environment variable.
+LIMIT_ENV = "MATHREEL_MAX_INPUT_MB"
+_DEFAULT_LIMIT_MB = 512
+_STREAM_BYTES = 32 * 1024 * 1024  # JSONL larger than this is read line by line, never held whole as text
+_FIRST_LINE_BYTES = 16 * 1024 * 1024  # a first line longer than this is not looked at for JSON Lines
+_BATCH = 5000  # streamed lines decoded per json.loads call (one call per line is several times slower)
+_HUGE_NUMBER = re.compile(r"\d{4301}")  # Python refuses to parse integers longer than 4300 digits
+_FILE_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 # What a JSON document holding a single value holds, in the words of the error message.
 _SCALAR_KINDS = {bool: "a boolean", int: "a number", float: "a number", str: "a string", type(None): "null"}
+
+
+def input_limit() -> int:
+    """The largest input file in bytes (MATHREEL_MAX_INPUT_MB, default 512)."""
+    raw = os.environ.get(LIMIT_ENV, "").strip()
+    try:
+        megabytes = float(raw) if raw else _DEFAULT_LIMIT_MB
+    except ValueError:
+        raise InputError(LIMIT_ENV, f"not a number of megabytes: {raw!r}") from None
+    if not megabytes > 0:
+        raise InputError(LIMIT_ENV, f"must be a positive number of megabytes, not {raw!r}")
+    return int(megabytes * 1024 * 1024)
+
+
+def open_input(path: str | Path, what: str = "result file") -> tuple[BinaryIO, int]:
+    """An open regular file and its size, checked before a byte is read: FIFOs, devices, sockets and directories
+    are refused (reading them hangs or never ends), and so is a file over the size limit."""
+    source = str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # non-blocking: opening a FIFO must not wait for a writer
+    except IsADirectoryError:
+        raise InputError(source, f"is a directory, not a {what}") from None
+    except OSError as error:
+        raise InputError(source, f"cannot read the file ({error.strerror or error})") from None
+    try:
+        info = os.fstat(fd)
+        _check_kind_and_size(info, source, what)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    handle = os.fdopen(fd, "rb")
+    return handle, info.st_size
+
+
+def _check_kind_and_size(info: os.stat_result, source: str, what: str) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(source, f"is a directory, not a {what}")
+    for test, kind in _FILE_KINDS:
+        if test(info.st_mode):
+            raise InputError(source, f"is {kind}, not a regular file; MathReel reads only regular files")
+    limit = input_limit()
+    if info.st_size > limit:
+        raise InputError(source, f"is {info.st_size / 2**20:.0f} MB, over the {limit / 2**20:.0f} MB input "
+                         f"limit; raise it with {LIMIT_ENV}=<megabytes>")
 
 
 def load_records(path: str | Path) -> tuple[list[dict[str, Any]], str]:
     """The file's records and the container it was read as ("json", "json+trailing-commas", "jsonl", ...)."""
     path = Path(path)
     source = str(path)
-    try:
-        data = path.read_bytes()
-    except IsADirectoryError:
-        raise InputError(source, "is a directory, not a result file") from None
-    except OSError as error:
-        raise InputError(source, f"cannot read the file ({error.strerror or error})") from None
+    handle, size = open_input(path)
+    with handle:
+        if size > _STREAM_BYTES and _starts_with_object_line(handle):
+            return _stream_jsonl(handle, source), "jsonl"
+        try:
+            data = handle.read()
+        except OSError as error:
+            raise InputError(source, f"cannot read the file ({error.strerror or error})") from None
+    return _records_from_bytes(data, path, source)
+
+
+def _records_from_bytes(data: bytes, path: Path, source: str) -> tuple[list[dict[str, Any]], str]:
     if not data.strip():
         raise InputError(source, "the file is empty")
     if data[:4] == _PARQUET_MAGIC:
         return _parquet_records(path), "parquet"
+    if data[:4] == _ZIP_MAGIC and path.suffix.lower() in _SPREADSHEET_SUFFIXES:
+        return _xlsx_records(data, source), "xlsx"
     text = _decode(data, source)
+    _refuse_nul(text, source)
     stripped = text.lstrip()
     if stripped[0] in "[{":
         try:
             return _json_records(text, source)
         except RecursionError:  # json's C decoder gives up on very deep nesting with RecursionError
             raise InputError(source, "JSON nested too deeply to be a result file") from None
+        except ValueError as error:  # not a JSONDecodeError (those are handled inside): Python's integer limit
+            raise _huge_number(source, text, error) from None
     if path.suffix.lower() in (".csv", ".tsv") or _looks_like_csv(stripped):
         return _csv_records(text, source, delimiter="\t" if path.suffix.lower() == ".tsv" else ","), "csv"
     scalar = _json_scalar_kind(text)
@@ -58,7 +129,7 @@ def _json_scalar_kind(text: str) -> str | None:
     """What a document that is one JSON number, string, boolean or null holds ("a number"); None otherwise."""
     try:
         value = json.loads(text)
-    except (json.JSONDecodeError, RecursionError):
+    except (ValueError, RecursionError):
         return None
     return _SCALAR_KINDS.get(type(value))
 
@@ -78,6 +149,29 @@ def _decode(data: bytes, source: str) -> str:
             f"not UTF-8 text (byte 0x{data[error.start]:02x} at offset {error.start}); save the file as UTF-8",
             f"line {line}",
         ) from None
+
+
+def _refuse_nul(text: str, source: str, first_line: int = 1) -> None:
+    """A NUL character anywhere in a text file means binary data or damage; JSON escapes it as \\u0000."""
+    index = text.find("\x00")
+    if index != -1:
+        line = first_line + text.count("\n", 0, index)
+        raise InputError(source, "NUL byte in a text file (binary data or a damaged file)", f"line {line}")
+
+
+def _huge_number(source: str, text: str, error: ValueError) -> InputError:
+    """Python's json refuses integers over 4300 digits with a bare ValueError: name the line instead."""
+    found = _HUGE_NUMBER.search(text)
+    line = f"line {text.count(chr(10), 0, found.start()) + 1}" if found else None
+    return InputError(source, "a number with more than 4300 digits, which is no answer or id", line)
+
+
+def lines_of(text: str) -> list[str]:
+    """Lines split on LF (a CR before it is JSON whitespace), or on CR in a CR-only file. Never on U+2028,
+    U+2029 or U+0085, which JSON allows raw inside strings and `str.splitlines` would split on."""
+    if "\n" in text:
+        return text.split("\n")
+    return text.split("\r")
 
 
 def _is_utf16(data: bytes) -> bool:
@@ -116,10 +210,10 @@ def _json_records(text: str, source: str) -> tuple[list[dict[str, Any]], str]:
 
 def _first_line_is_object(text: str) -> bool:
     """JSON Lines start with a whole object on the first line (a pretty-printed document does not)."""
-    first_line = text.lstrip().split("\n", 1)[0]
+    first_line = lines_of(text.lstrip())[0]
     try:
         return isinstance(json.loads(first_line), dict)
-    except json.JSONDecodeError:
+    except ValueError:
         return False
 
 
@@ -130,13 +224,14 @@ def _drop_trailing_commas(text: str) -> str:
 
 def _jsonl_records(text: str, source: str) -> list[dict[str, Any]]:
     """JSON Lines, decoded in one call when every line is an object; line by line (to name the bad line) if not."""
-    lines = [line for line in text.splitlines() if line.strip()]
+    every = lines_of(text)
+    lines = [line for line in every if line.strip()]
     try:
         records = json.loads("[" + ",".join(lines) + "]")
-    except json.JSONDecodeError:
+    except ValueError:
         records = None
     whole = records is not None and len(records) == len(lines) and all(isinstance(r, dict) for r in records)
-    if whole and "\n\n" not in text.replace("\r", ""):  # no blank lines: line numbers are positions
+    if whole and all(line.strip() for line in every[: len(lines)]):  # no blank lines: line numbers are positions
         for number, record in enumerate(records, start=1):
             record.setdefault("__line__", number)
         return records
@@ -144,22 +239,81 @@ def _jsonl_records(text: str, source: str) -> list[dict[str, Any]]:
 
 
 def _jsonl_records_by_line(text: str, source: str) -> list[dict[str, Any]]:
-    records = []
-    lines = text.splitlines()
+    lines = lines_of(text)
     last = max(i for i, line in enumerate(lines, start=1) if line.strip())
-    for number, line in enumerate(lines, start=1):
-        if not line.strip():
-            continue
+    return [_line_record(line, number, number == last, source)
+            for number, line in enumerate(lines, start=1) if line.strip()]
+
+
+def _line_record(line: str, number: int, last: bool, source: str) -> dict[str, Any]:
+    """One JSON Lines record, or an error naming its line."""
+    try:
+        record = json.loads(line)
+    except json.JSONDecodeError as error:
+        cut = last and not line.rstrip().endswith("}")
+        problem = "truncated JSON line (the file ends mid-record)" if cut else f"not valid JSON ({error.msg})"
+        raise InputError(source, problem, f"line {number}") from None
+    except ValueError as error:
+        raise InputError(source, _huge_number(source, line, error).problem, f"line {number}") from None
+    except RecursionError:
+        raise InputError(source, "JSON nested too deeply to be a result file", f"line {number}") from None
+    if not isinstance(record, dict):
+        raise InputError(source, f"expected a JSON object, got {type(record).__name__}", f"line {number}")
+    record.setdefault("__line__", number)
+    return record
+
+
+def _starts_with_object_line(handle: BinaryIO) -> bool:
+    """Whether a file's first line is a whole JSON object (JSON Lines); the handle is rewound."""
+    first = handle.readline(_FIRST_LINE_BYTES).lstrip(codecs.BOM_UTF8).strip()
+    handle.seek(0)
+    try:
+        return first[:1] == b"{" and isinstance(json.loads(first), dict)
+    except (ValueError, RecursionError):
+        return False
+
+
+def _stream_jsonl(handle: BinaryIO, source: str) -> list[dict[str, Any]]:
+    """A large JSON Lines file read line by line (split on LF only, as binary iteration does): the text is
+    never held whole, only the records. Lines are decoded in batches; a batch that fails is redone line by line
+    to name the bad line."""
+    records: list[dict[str, Any]] = []
+    batch: list[tuple[int, str]] = []
+    for number, line in _stream_lines(handle, source):
+        batch.append((number, line))
+        if len(batch) >= _BATCH:
+            records += _batch_records(batch, source, False)
+            batch = []
+    records += _batch_records(batch, source, True)
+    if not records:
+        raise InputError(source, "the file is empty")
+    return records
+
+
+def _stream_lines(handle: BinaryIO, source: str) -> Iterator[tuple[int, str]]:
+    for number, raw in enumerate(handle, start=1):
         try:
-            record = json.loads(line)
-        except json.JSONDecodeError as error:
-            cut = number == last and not line.rstrip().endswith("}")
-            problem = "truncated JSON line (the file ends mid-record)" if cut else f"not valid JSON ({error.msg})"
-            raise InputError(source, problem, f"line {number}") from None
-        if not isinstance(record, dict):
-            raise InputError(source, f"expected a JSON object, got {type(record).__name__}", f"line {number}")
+            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
+        except UnicodeDecodeError as error:
+            raise InputError(source, f"not UTF-8 text (byte 0x{raw[error.start]:02x}); save the file as UTF-8",
+                             f"line {number}") from None
+        _refuse_nul(line, source, number)
+        if line.strip():
+            yield number, line
+
+
+def _batch_records(batch: list[tuple[int, str]], source: str, final: bool) -> list[dict[str, Any]]:
+    if not batch:
+        return []
+    try:
+        records = json.loads("[" + ",".join(line for _, line in batch) + "]")
+    except (ValueError, RecursionError):
+        records = None
+    if records is None or len(records) != len(batch) or not all(isinstance(r, dict) for r in records):
+        return [_line_record(line, number, final and index == len(batch) - 1, source)
+                for index, (number, line) in enumerate(batch)]
+    for (number, _), record in zip(batch, records, strict=True):
         record.setdefault("__line__", number)
-        records.append(record)
     return records
 
 
@@ -218,4 +372,24 @@ def _parquet_records(path: Path) -> list[dict[str, Any]]:
     records = table.to_pylist()
     if not records:
         raise InputError(str(path), "the parquet file holds no rows")
+    return records
+
+
+def _xlsx_records(data: bytes, source: str) -> list[dict[str, Any]]:
+    """Rows of a workbook's first sheet (VLMEvalKit's default output), through pandas and openpyxl (imported only
+    here). Empty cells become None; each row is labelled with its spreadsheet row number."""
+    try:
+        import pandas as pd
+
+        frame = pd.read_excel(io.BytesIO(data), sheet_name=0, engine="openpyxl")
+    except ImportError as error:
+        raise InputError(source, f"reading .xlsx needs pandas and openpyxl ({error.name} is not installed)") from None
+    except Exception as error:  # openpyxl and zipfile raise many unrelated types for a damaged workbook
+        raise InputError(source, f"unreadable .xlsx workbook ({type(error).__name__}: {error})") from None
+    frame = frame.astype(object).where(frame.notna(), None)
+    records = frame.to_dict("records")
+    if not records:
+        raise InputError(source, "the workbook's first sheet has a header but no rows")
+    for number, record in enumerate(records, start=2):  # row 1 is the header
+        record["__line__"] = number
     return records

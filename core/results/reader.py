@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import dataclasses
+import unicodedata
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from core.benchmarks import BENCHMARKS, Benchmark
 from core.errors import InputError
+from core.fields import text
 from core.question import Question
 from core.results.bulk import gc_paused
 from core.results.detect import all_metric_keys, detect_benchmark, detect_mode
-from core.results.layouts import Row, detect_layout, iter_rows, label_of, lmms_generation
+from core.results.layouts import VLMEVAL_INDEX, Row, detect_layout, iter_rows, label_of, lmms_generation
 from core.results.load import load_records
 from core.results.model import Prediction, ResultFile
 
@@ -64,8 +66,17 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
         _standalone(result, bench, rows, grouped)
     else:
         result.annotations = str(annotations)
-        _joined(result, bench, rows, grouped, _annotated_questions(annotations, annotation_records, bench, mode_key))
-    _note_clusters(result)
+        gold = GoldCheck(bench, mode_key)
+        annotated = _annotated_questions(annotations, annotation_records, bench, mode_key, gold)
+        gold.report(result, " in the annotations")
+        if layout.key == "vlmevalkit":
+            _vlmeval_ids(result, rows, annotated)
+        _joined(result, bench, rows, grouped, annotated)
+    if layout.key == "vlmevalkit" and annotations is None:
+        result.notes.append("question ids: VLMEvalKit's row index (give the dataset with --annotations to join "
+                            "the rows to their questions by video and question)")
+    _warn_absent_dimensions(result, bench)
+    _note_clusters(result, bench)
     return result
 
 
@@ -76,14 +87,78 @@ def _mode_evidence(rows: list[dict[str, Any]], annotation_records: list[dict[str
     return rows
 
 
+_JSON_KINDS = {dict: "a JSON object", list: "a JSON array"}
+
+
 def _question(bench: Benchmark, row: Row, mode: str, source: str) -> Question:
+    _check_id_fields(bench, row, source)
     try:
         question = bench.question_from_record(row.fields, mode)
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         raise InputError(source, f"cannot read the record as a {bench.title} question ({error})", row.label) from None
     if not question.question_id:
         raise InputError(source, f"no question id (expected one of {', '.join(bench.id_fields)})", row.label)
+    for key, value in question.dims.items():
+        if value[:1] in "[{":  # cheap first look; only then find the field the label came from
+            _check_dimension(key, value, row, source)
     return question
+
+
+def _place(label: str | int) -> str:
+    """A row label as a message shows it: "line 4", or "record 3" for a JSON array's third record."""
+    return f"record {label}" if isinstance(label, int) else label
+
+
+def _check_id_fields(bench: Benchmark, row: Row, source: str) -> None:
+    """An id that is a JSON object or array would be read as its Python repr and join nothing: refuse it."""
+    for key in bench.id_fields:
+        kind = _JSON_KINDS.get(type(row.fields.get(key)))
+        if kind:
+            raise InputError(source, f"the question id ({key}) is {kind}, not a text or number", row.label)
+
+
+def _check_dimension(key: str, value: str, row: Row, source: str) -> None:
+    """A dimension value that is a JSON array or object would become a category of its own: refuse it."""
+    for field_name, raw in row.fields.items():
+        kind = _JSON_KINDS.get(type(raw))
+        if kind and str(raw).strip() == value:
+            raise InputError(source, f"the {key} value ({field_name}) is {kind}, not a label", row.label)
+
+
+class GoldCheck:
+    """Gold answers of choice questions checked against the letters the question allows.
+
+    Full-width and other compatibility letters (`Ｂ`) are unambiguous: they are normalised (NFKC) with a note.
+    Anything else (`1`, `true`, a Cyrillic `А`, an option index) would score every answer wrong: a warning names
+    the records.
+    """
+
+    def __init__(self, bench: Benchmark, mode: str) -> None:
+        self.plain = frozenset(bench.letters(mode))
+        self.normalised: list[str | int] = []
+        self.bad: list[str] = []
+
+    def check(self, question: Question, label: str | int) -> None:
+        answer = question.answer
+        if question.answer_kind != "choice" or answer in self.plain or not answer:
+            return
+        letters = question.letters if question.options else tuple(self.plain)
+        if answer in letters:
+            return
+        folded = unicodedata.normalize("NFKC", answer).strip().upper()
+        if folded in letters:
+            question.answer = folded
+            self.normalised.append(_place(label))
+        else:
+            self.bad.append(f"{_place(label)} ({answer!r}; allowed {'/'.join(sorted(letters))})")
+
+    def report(self, result: ResultFile, where: str = "") -> None:
+        if self.normalised:
+            result.notes.append(f"{len(self.normalised)} gold answers{where} written as full-width or other "
+                                f"compatibility letters were read as plain letters (NFKC): {_shown(self.normalised)}")
+        if self.bad:
+            result.warnings.append(f"{len(self.bad)} gold answers{where} are not one of the question's letters, so "
+                                   f"every answer to them scores wrong: {_shown(self.bad)}")
 
 
 def _response(row: Row, source: str) -> str:
@@ -113,8 +188,10 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
     seen: dict[str, int] = {}
     source, mode = result.source, result.mode
     append = result.predictions.append
+    gold = GoldCheck(bench, mode)
     for row in rows:
         question = _question(bench, row, mode, source)
+        gold.check(question, row.label)
         qid = question.question_id
         count = seen.get(qid, 0) + 1
         seen[qid] = count
@@ -126,6 +203,7 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
         if not question.answer:
             raise InputError(source, "no gold answer in the record; give the dataset with --annotations", row.label)
         append(Prediction(question, _response(row, source), row.label, row.raw))
+    gold.report(result)
     _warn_duplicates(result, duplicates)
 
 
@@ -150,7 +228,7 @@ def _joined(
         own_answer = str(row.fields.get("answer") or "").strip().upper()
         disagree += bool(own_answer) and question.answer_kind == "choice" and own_answer != question.answer
         result.predictions.append(Prediction(question, _response(row, result.source), row.label, row.raw))
-    result.missing = [q for key, q in annotated.items() if key not in used]
+    result.missing = _in_answered_subset(result, bench, [q for key, q in annotated.items() if key not in used])
     result.unknown_ids = unknown
     result.notes.append(
         f"annotations: {len(used)} of {len(annotated)} questions joined on question_id from {result.annotations}"
@@ -167,8 +245,24 @@ def _joined(
     _warn_duplicates(result, duplicates)
 
 
+def _in_answered_subset(result: ResultFile, bench: Benchmark, missing: list[Question]) -> list[Question]:
+    """The missing questions that count: when every answer is of one value of the benchmark's subset dimension
+    (a MathVerse Text Only run), the annotated questions of the other values are not missing."""
+    key = bench.subset_dimension
+    answered = {p.question.dims.get(key) for p in result.predictions} if key else set()
+    if len(answered) != 1 or None in answered:
+        return missing
+    (value,) = answered
+    kept = [q for q in missing if q.dims.get(key) == value]
+    if len(kept) < len(missing):
+        result.notes.append(f"every answer is a {value} question: the {len(missing) - len(kept)} annotated questions "
+                            f"of other {bench.dimension(key).label.lower()}s are not counted as missing")
+    return kept
+
+
 def _row_id(row: Row, bench: Benchmark, result: ResultFile) -> str:
     """The question id of a row without building the rest of the question (id-only files)."""
+    _check_id_fields(bench, row, result.source)
     qid = bench.record_id(row.fields)
     if not qid:
         raise InputError(result.source, f"no question id (expected one of {', '.join(bench.id_fields)})", row.label)
@@ -176,14 +270,18 @@ def _row_id(row: Row, bench: Benchmark, result: ResultFile) -> str:
 
 
 def _warn_duplicates(result: ResultFile, duplicates: dict[str, list[str | int]]) -> None:
+    """At most `_SHOWN_IDS` ids, each with at most `_SHOWN_IDS` places: the line stays short for any file."""
     if duplicates:
-        detail = _shown([f"{qid} (again at {', '.join(map(str, labels))})" for qid, labels in duplicates.items()])
+        shown = [f"{qid} (again at {_shown(labels)})" for qid, labels in list(duplicates.items())[:_SHOWN_IDS]]
+        detail = _shown(shown, len(duplicates))
         result.warnings.append(f"{len(duplicates)} duplicate question ids; the first occurrence is scored: {detail}")
 
 
-def _shown(items: list[str]) -> str:
-    head = ", ".join(items[:_SHOWN_IDS])
-    return head + (f" and {len(items) - _SHOWN_IDS} more" if len(items) > _SHOWN_IDS else "")
+def _shown(items: list[str] | list[str | int], total: int | None = None) -> str:
+    """The first `_SHOWN_IDS` items, then "and k more" (`total`: how many there are when `items` is a head)."""
+    total = len(items) if total is None else total
+    head = ", ".join(map(str, items[:_SHOWN_IDS]))
+    return head + (f" and {total - _SHOWN_IDS} more" if total > _SHOWN_IDS else "")
 
 
 def _annotation_records(annotations: str | Path) -> list[dict[str, Any]] | None:
@@ -195,7 +293,7 @@ def _annotation_records(annotations: str | Path) -> list[dict[str, Any]] | None:
 
 
 def _annotated_questions(
-    annotations: str | Path, records: list[dict[str, Any]] | None, bench: Benchmark, mode: str
+    annotations: str | Path, records: list[dict[str, Any]] | None, bench: Benchmark, mode: str, gold: GoldCheck
 ) -> dict[str, Question]:
     """Annotated questions by join key (question id, `id#k` for repeated multi-binary ids)."""
     source = str(annotations)
@@ -208,6 +306,7 @@ def _annotated_questions(
             question = _question(bench, row, mode, source)
             if not question.answer:
                 raise InputError(source, "annotation record has no answer", row.label)
+            gold.check(question, row.label)
             questions.append(question)
     by_key = {}
     for (key, count), question in zip(keyed(q.question_id for q in questions), questions, strict=True):
@@ -231,16 +330,9 @@ def _benchmark_from_annotations(
     if records is not None:
         bench, why = detect_benchmark(records, records, source, None)
         return bench, why + " in the annotations"
-    from core.data.layouts import layout_for
-    from core.data.locate import find_root
+    from core.data.locate import benchmarks_in
 
-    found = []
-    for bench in BENCHMARKS.values():
-        try:
-            find_root(Path(annotations), layout_for(bench), source=str(annotations), title=bench.title)
-        except InputError:
-            continue
-        found.append(bench)
+    found = [BENCHMARKS[name] for name in benchmarks_in(Path(annotations))]
     if len(found) != 1:
         holds = f"holds {', '.join(b.name for b in found)}" if found else "holds no benchmark's files"
         raise InputError(source, f"cannot tell which benchmark this file is for (the annotations directory "
@@ -248,8 +340,57 @@ def _benchmark_from_annotations(
     return found[0], f"benchmark: {found[0].name} (the annotations directory holds its files)"
 
 
-def _note_clusters(result: ResultFile) -> None:
-    """Say when there is no video id, because the clustered SE then treats each question as its own cluster."""
+def _vlmeval_ids(result: ResultFile, rows: list[Row], annotated: dict[str, Question]) -> None:
+    """Give each VLMEvalKit row the id of its dataset question: by (video, question text) where that pair is
+    unique in the dataset, else by its index (the row's position in the dataset) when the question texts agree.
+    A row matching neither keeps an id no question has, so it is reported as unknown, never joined wrongly."""
+    pairs: dict[tuple[str, str], str | None] = {}
+    for key, question in annotated.items():
+        pair = (question.video_id or "", " ".join(question.question.split()))
+        pairs[pair] = None if pair in pairs else key  # None: the pair is ambiguous
+    order = list(annotated)
+    counts = {"video and question": 0, "index": 0}
+    for row in rows:
+        fields = row.fields
+        asked = " ".join(text(fields.get("question")).split())
+        key = pairs.get((text(fields.get("video")), asked)) if asked else None
+        how = "video and question"
+        if key is None:
+            index, how = fields.get(VLMEVAL_INDEX), "index"
+            candidate = order[index] if isinstance(index, int) and 0 <= index < len(order) else None
+            if candidate and (not asked or " ".join(annotated[candidate].question.split()) == asked):
+                key = candidate
+        if key is None:
+            fields["question_id"] = f"row {fields.get(VLMEVAL_INDEX)} (not joined)"
+            continue
+        fields["question_id"] = key
+        counts[how] += 1
+    result.notes.append("VLMEvalKit rows joined to the dataset: " + ", ".join(f"{n} by {how}" for how, n in
+                                                                           counts.items()))
+
+
+def _warn_absent_dimensions(result: ResultFile, bench: Benchmark) -> None:
+    """A declared dimension no question carries means its breakdown silently vanishes: say so."""
     questions = [p.question for p in result.predictions] + result.missing
-    if questions and not any(q.video_id for q in questions):
-        result.notes.append("no video ids in the data: clustered SE uses each question (or problem) as its cluster")
+    present = {key for question in questions for key in question.dims}
+    absent = [f"{dim.label} ({dim.key})" for dim in bench.dimensions if dim.key not in present]
+    if questions and absent:
+        result.warnings.append(f"no {', '.join(absent)} in the file for any question: "
+                               f"{'that breakdown is' if len(absent) == 1 else 'those breakdowns are'} absent")
+
+
+def _note_clusters(result: ResultFile, bench: Benchmark) -> None:
+    """Say what the clustered SE will group by when it is not a stored video id (the benchmark's own rule)."""
+    questions = [p.question for p in result.predictions] + result.missing
+    if not questions or all(q.video_id for q in questions):
+        return
+    keyed = [q for q in questions if not q.video_id and q.cluster_key]
+    unit = bench.cluster_unit
+    why = "its id names the video" if unit == "video" else f"the versions of one {unit} are correlated"
+    if not keyed:
+        result.notes.append("no video ids in the data: clustered SE uses each question as its own cluster")
+    elif len(keyed) == len(questions):
+        result.notes.append(f"no video ids in the data: clustered SE groups questions by {unit} ({why})")
+    else:
+        result.notes.append(f"clustered SE groups questions by video where the data names it, else by {unit} "
+                            f"({why}), else each question alone")

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.scoring.numbers import cell_text
 from core.scoring.stats import CI_METHOD, SE_METHOD
 
 DENOMINATORS = {
@@ -39,7 +40,8 @@ class Cell:
 
     def to_dict(self) -> dict[str, Any]:
         ci = None if self.ci is None else [_round(self.ci[0]), _round(self.ci[1])]
-        return {"n": self.n, "correct": self.correct, "accuracy": _round(self.accuracy), "ci": ci}
+        return {"n": self.n, "correct": self.correct, "accuracy": _round(self.accuracy), "ci": ci,
+                "text": cell_text(self.accuracy, self.ci)}
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,7 @@ class Overall(Cell):
     se: float | None = None
     clustered_se: float | None = None
     clusters: int = 0
+    clustered_by: str = "video"  # what a cluster is: "video", "problem", "question" or a mix ("video, question")
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -56,6 +59,7 @@ class Overall(Cell):
             "se": _round(self.se, 3),
             "clustered_se": _round(self.clustered_se, 3),
             "clusters": self.clusters,
+            "clustered_by": self.clustered_by,
         }
 
 

@@ -22,9 +22,10 @@ from core.question import Question, split_option
 from core.results.bulk import gc_paused
 from core.results.model import ResultFile
 from core.scoring.report import DENOMINATORS, Cell, Overall, Report, ScoredRow, cross_key
-from core.scoring.stats import binary_se, clustered_binary_se, wilson_interval
+from core.scoring.stats import binary_se, clustered_binary_se, few_clusters_warning, wilson_interval
 
-EXTRACTORS = ("robust", "official")
+# "robust", then every pinned reproduction some benchmark offers (each benchmark says which it has).
+EXTRACTORS = ("robust", "official", "official-2024-06-18", "lmms-regex", "lmms-mcq-extract")
 _SHOWN = 10
 
 
@@ -54,16 +55,15 @@ class _Unit:
     pairs: int = 0
 
 
-def official_tool(bench: Benchmark) -> OfficialTool | None:
-    """The benchmark's official rule-based scorer (its `official_scorer`), with the extractor function resolved."""
-    scorer = bench.official_scorer
+def official_tool(bench: Benchmark, name: str = "official") -> OfficialTool | None:
+    """A benchmark's pinned reference reproduction (`official`: its `official_scorer`), extractor resolved."""
+    scorer = bench.reproductions.get(name) or (bench.official_scorer if name == "official" else None)
     if scorer is None:
         return None
-    import core.extract
-    from core.extract.reference import LETTER_ONLY
+    from core.extract.reference import reference_extractor
 
-    extract = getattr(core.extract, scorer.extractor)
-    return OfficialTool(scorer.name, extract, scorer.denominator, LETTER_ONLY.get(extract))
+    extract, letter = reference_extractor(scorer.extractor)
+    return OfficialTool(scorer.label, extract, scorer.denominator, letter)
 
 
 # (question_id, record) -> the judge's extraction and, for free-form answers, its equivalence verdict.
@@ -88,23 +88,31 @@ def score(
 
 def _score(result: ResultFile, extractor: str, denominator: str | None, judged: JudgedAnswers) -> Report:
     bench = get_benchmark(result.benchmark)
-    tool = official_tool(bench)
     if extractor not in EXTRACTORS:
         raise MathReelError(f"unknown extractor {extractor!r}; choose one of {', '.join(EXTRACTORS)}")
-    if extractor == "official" and tool is None:
-        raise MathReelError(f"{bench.title} has no rule-based official extractor; use --extractor robust")
+    reproduce = extractor != "robust"
+    tool = official_tool(bench, extractor if reproduce else "official")
+    if reproduce and tool is None:
+        offered = ", ".join(["robust", *bench.reproductions])
+        raise MathReelError(f"{bench.title} has no rule-based reference extractor {extractor!r}; "
+                            f"choose one of {offered}")
     if denominator is None:
-        denominator = tool.denominator if extractor == "official" and tool else "all"
+        denominator = tool.denominator if reproduce and tool else "all"
     if denominator not in DENOMINATORS:
         raise MathReelError(f"unknown denominator {denominator!r}; choose one of {', '.join(DENOMINATORS)}")
 
     grouped = bench.mode(result.mode).grouped
-    rows, disagreements = _score_rows(result, bench, tool, extractor == "official", judged)
+    rows, disagreements = _score_rows(result, bench, tool, reproduce, judged)
     units = _units(rows, result, grouped, bench)
     keep_unanswered = denominator == "all"
     counted = list(units.values()) if keep_unanswered else [u for u in units.values() if u.answered]
     overall_units = list(compress(counted, map(_IN_OVERALL, counted)))
+    only_outside = bool(counted) and not overall_units  # e.g. a MathVerse Text Only run: its own figure is the headline
+    if only_outside:
+        overall_units = counted
     by, cross = _tables(bench, counted)
+    overall = overall_cell(overall_units, cluster_unit(bench, overall_units))
+    few = few_clusters_warning(overall.clusters, overall.clustered_by) if overall.n else None
     report = Report(
         benchmark=bench.name,
         mode=result.mode,
@@ -114,7 +122,7 @@ def _score(result: ResultFile, extractor: str, denominator: str | None, judged: 
         official_extractor=tool.name if tool else None,
         denominator=denominator,
         detected=list(result.notes),
-        overall=overall_cell(overall_units),
+        overall=overall,
         by=by,
         cross=cross,
         grouped=grouped,
@@ -123,11 +131,15 @@ def _score(result: ResultFile, extractor: str, denominator: str | None, judged: 
         missing=[r.question_id for r in rows if r.status == "missing"],
         unknown_ids=list(result.unknown_ids),
         disagreements=disagreements,
-        warnings=list(result.warnings) + (_group_warnings(units, rows) if grouped else []),
+        warnings=list(result.warnings) + (_group_warnings(units, rows) if grouped else []) + ([few] if few else []),
         excluded_from_overall=len(counted) - len(overall_units),
         rows=rows,
-        units={key: (u.correct, u.cluster, u.answered or keep_unanswered, u.in_overall) for key, u in units.items()},
+        units={key: (u.correct, u.cluster, u.answered or keep_unanswered, u.in_overall or only_outside)
+               for key, u in units.items()},
     )
+    if only_outside:
+        report.detected.append("every question is outside the benchmark's usual overall (e.g. Text Only): "
+                               "the overall is theirs")
     if tool is None:
         report.detected.append(f"no rule-based official extractor for {bench.title}: disagreements not computed")
     return report
@@ -357,8 +369,14 @@ def cell(n: int, correct: int) -> Cell:
     return Cell(n, correct, 100 * correct / n if n else None, wilson_interval(correct, n))
 
 
-def overall_cell(units: list[_Unit]) -> Overall:
-    """The headline cell with the naive and the video-clustered standard errors, from counts per cluster."""
+def cluster_unit(bench: Benchmark, units: list[_Unit]) -> str:
+    """What the clusters are, by the benchmark's rule: "video", "problem", "question", or the mix, most first."""
+    kinds = Counter(bench.cluster_label(unit.question) for unit in units)
+    return ", ".join(kind for kind, _ in kinds.most_common()) or "video"
+
+
+def overall_cell(units: list[_Unit], clustered_by: str = "video") -> Overall:
+    """The headline cell with the naive and the clustered standard errors, from counts per cluster."""
     clusters = list(map(_CLUSTER, units))
     sizes = Counter(clusters)
     rights = Counter(compress(clusters, map(_CORRECT, units)))
@@ -371,6 +389,7 @@ def overall_cell(units: list[_Unit]) -> Overall:
         se=binary_se(correct, n),
         clustered_se=clustered_binary_se([(size, rights[cluster]) for cluster, size in sizes.items()]),
         clusters=len(sizes),
+        clustered_by=clustered_by,
     )
 
 

@@ -13,8 +13,21 @@ Z95 = 1.959963984540054  # two-sided 95% normal quantile
 CI_METHOD = "95% Wilson score interval"
 SE_METHOD = (
     "naive SE = sample standard deviation / sqrt(n); clustered SE = cluster-robust SE of the mean, "
-    "sqrt(G/(G-1) * sum over clusters of (sum of residuals)^2) / n, clusters = videos"
+    "sqrt(G/(G-1) * sum over clusters of (sum of residuals)^2) / n, G clusters as the report names them "
+    "(videos; MathVerse: problems; a question without either is its own cluster)"
 )
+# Below this many clusters a cluster-robust SE is biased low and too noisy to read (the usual rule of thumb is
+# 30 to 50 clusters, Cameron and Miller 2015, "A Practitioner's Guide to Cluster-Robust Inference"); with 2
+# clusters it can be exactly 0. Reports warn below it.
+MIN_CLUSTERS = 30
+
+
+def few_clusters_warning(clusters: int, unit: str) -> str | None:
+    """The warning for a clustered SE over too few clusters, or None."""
+    if clusters >= MIN_CLUSTERS:
+        return None
+    return (f"only {clusters} clusters ({unit}): a clustered SE needs at least {MIN_CLUSTERS} clusters to mean "
+            "anything; read the naive SE and the Wilson interval instead")
 
 
 def wilson_interval(correct: int, n: int, z: float = Z95) -> tuple[float, float] | None:

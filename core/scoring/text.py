@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from core.benchmarks import get_benchmark
+from core.scoring.numbers import ci_text, pct_text
 from core.scoring.report import DENOMINATORS, Cell, Report
 from core.scoring.stats import CI_METHOD, SE_METHOD
 
@@ -10,11 +11,11 @@ _SHOWN = 10
 
 
 def _pct(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1f}%"
+    return pct_text(value)
 
 
 def _ci(cell: Cell) -> str:
-    return "-" if cell.ci is None else f"[{cell.ci[0]:.1f}, {cell.ci[1]:.1f}]"
+    return ci_text(cell.ci)
 
 
 def table(title: str, cells: dict[str, Cell]) -> list[str]:
@@ -42,7 +43,7 @@ def format_report(report: Report) -> str:
         f"{report.source}",
         f"{bench.title} / {report.mode}: {o.correct} of {o.n} {unit} correct = {_pct(o.accuracy)}  "
         f"95% CI {_ci(o)}",
-        f"  SE {_se(o.se)} naive, {_se(o.clustered_se)} clustered by video ({o.clusters} clusters)",
+        f"  SE {_se(o.se)} naive, {_se(o.clustered_se)} clustered by {o.clustered_by} ({o.clusters} clusters)",
         f"  denominator: {DENOMINATORS[report.denominator]}",
         f"  extractor: {_extractor(report)}",
     ]
@@ -68,7 +69,7 @@ def format_report(report: Report) -> str:
 
 
 def _extractor(report: Report) -> str:
-    return f"official ({report.official_extractor})" if report.extractor == "official" else report.extractor
+    return f"{report.extractor}: {report.official_extractor}" if report.extractor != "robust" else report.extractor
 
 
 def _se(value: float | None) -> str:
