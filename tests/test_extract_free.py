@@ -169,7 +169,7 @@ def test_a_check_past_its_deadline_is_undecidable_and_the_worker_recovers() -> N
     try:
         restart_worker()
         math_equivalence("2\\sqrt{7}", "\\sqrt{28}")  # a warm worker, so the deadline alone applies
-        verdict = math_equivalence("(x+y+1)^{60}", "(x+y+2)^{60}")  # sympy expands both: many seconds
+        verdict = math_equivalence("z = (x+y+1)^{60}", "(x+y+2)^{60}")  # sympy expands both: many seconds
     finally:
         set_deadline_for_tests(old)
     assert verdict.equal is None and "took longer than 0.5 s" in verdict.explanation, verdict.explanation
@@ -196,3 +196,15 @@ def test_hostile_text_is_never_equal(hostile: str) -> None:
 )
 def test_long_runs_of_blanks_or_tags_end_unparsed(response: str) -> None:
     assert extract_free_answer(response).answer is None
+
+
+def test_different_polynomials_are_told_apart_at_a_point() -> None:
+    """Different expressions in a variable are proved different by their values at a point, not by simplifying."""
+    verdict = math_equivalence("y = x^2 + 7x + 1", "y = -x^2 + 7x + 1")
+    assert verdict.equal is False and "they differ at" in verdict.explanation, verdict.explanation
+    assert math_equivalence("2x - y + 1 = 0", "4x + 2 - 2y = 0").equal is True  # a scaled equation is the same
+
+
+def test_answers_are_memoised_per_pair() -> None:
+    first = math_equivalence("7\\sqrt{2}", "\\sqrt{98}")
+    assert math_equivalence("7\\sqrt{2}", "\\sqrt{98}") is first

@@ -78,6 +78,7 @@ _DELIMS = re.compile(r"^\s*(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])\s*$")
 _TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
 _SPACING = re.compile(r"\\[,;:! ]|~|\\left\b|\\right\b")
 _FRAC = re.compile(r"\\[dt]frac")
+_ONE_TOKEN_BRACES = re.compile(r"([\^_])\{(\w)\}")  # "x^{2}" is "x^2"
 _DEGREE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\circ\b|\\degree\b|\s*\bdegrees?\b", re.I)
 _UNIT = re.compile(
     r"(?<=[\d})\s])\s*(?P<unit>(?:square\s+|cubic\s+)?"
@@ -92,7 +93,8 @@ def _normalize(raw: str) -> _Answer:
     """The answer without delimiters, spacing macros, a final period, its unit and its degree sign."""
     text = _DELIMS.sub("", _DELIMS.sub("", raw.strip()))
     text = _TEXT_CMD.sub(r" \1 ", text)
-    text = _FRAC.sub(r"\\frac", _SPACING.sub(" ", text)).replace("−", "-")
+    text = _FRAC.sub(r"\\frac", _SPACING.sub(" ", text)).replace("−", "-").replace("π", "\\pi ")
+    text = _ONE_TOKEN_BRACES.sub(r"\1\2", text)
     text = _BLANKS.sub(" ", text).strip().rstrip(".").strip()
     degrees = bool(_DEGREE.search(text))
     text = _DEGREE.sub("", text).strip()

@@ -135,11 +135,48 @@ def _verify(predicted: str, gold: str) -> tuple[bool | None, str]:
         if not _parsed(pred) or not _parsed(ref):
             side = predicted if not _parsed(pred) else gold
             return None, f"math-verify could not parse {side!r}; a judge can decide"
+        witness = _differs_at_a_point(pred[0], ref[0])
+        if witness:
+            return False, f"math-verify: {pred[0]} ≠ {ref[0]} (they differ at {witness})"
         equal = verify(ref, pred, timeout_seconds=None)
     except Exception as exc:  # sympy raises many kinds on odd input; any of them means "cannot decide"
         return None, f"math-verify failed ({type(exc).__name__}); a judge can decide"
     sign = "=" if equal else "≠"
     return bool(equal), f"math-verify: {pred[0]} {sign} {ref[0]}"
+
+
+_POINTS = ("0.6180339887", "1.4142135623", "2.7182818284")  # irrational-looking, so a coincidence is unlikely
+
+
+def _differs_at_a_point(pred, ref) -> str:
+    """"x=1.414…" when two expressions in variables (or two equations, up to a constant factor) take clearly
+    different values there; "" when they agree or cannot be evaluated. Proving "different" this way takes a
+    millisecond where sympy's simplification takes up to a second; "equal" is always left to `verify`.
+    """
+    from sympy import Eq, Expr, Float
+
+    if isinstance(pred, Eq) and isinstance(ref, Eq):
+        pred, ref, ratio = pred.lhs - pred.rhs, ref.lhs - ref.rhs, True
+    elif isinstance(pred, Expr) and isinstance(ref, Expr) and not isinstance(pred, Eq) and not isinstance(ref, Eq):
+        ratio = False
+    else:
+        return ""
+    names = sorted(pred.free_symbols | ref.free_symbols, key=str)
+    if not names or len(names) > 4:
+        return ""
+    values = []
+    for point in _POINTS:
+        at = {name: Float(point, 30) for name in names}
+        a, b = complex(pred.evalf(30, subs=at)), complex(ref.evalf(30, subs=at))
+        if ratio:
+            if abs(b) < 1e-12:
+                return ""
+            values.append(a / b)
+        elif abs(a - b) > 1e-9 * max(1.0, abs(a), abs(b)):
+            return f"{names[0]}={point[:5]}"
+    if ratio and any(abs(v - values[0]) > 1e-9 * max(1.0, abs(values[0])) or abs(v) < 1e-12 for v in values):
+        return f"{names[0]}={_POINTS[0][:5]} and {_POINTS[1][:5]}"
+    return ""
 
 
 def _parsed(found: list) -> bool:
