@@ -65,7 +65,7 @@ def test_free_answer_unparsed(response: str) -> None:
     assert not result.parsed and result.explanation
 
 
-# Settled by the fast path, with no sympy: the explanation names the rule.
+# Settled by the fast path (no sympy) unless the explanation names math-verify; it always names the rule.
 FAST = [
     ("0.5", "\\frac{1}{2}", True, "0.5 = \\frac{1}{2}: equal numerically"),
     ("1/2", "0.5", True, "1/2 = 0.5: equal numerically"),
@@ -84,7 +84,17 @@ FAST = [
     ("Isosceles", "isosceles", True, "the same after normalisation"),
     ("12 m", "12 cm", False, "units differ: m vs cm"),
     ("50\\%", "50%", True, "the same after normalisation"),
-    ("25%", "\\frac{1}{4}", None, "a percentage against a plain number"),
+    ("25%", "\\frac{1}{4}", None, "a percentage against a fraction"),
+    ("28 percent", "28\\%", True, "the same after normalisation"),
+    ("28%", "28", True, "a percent sign on one side only"),
+    ("28%", "29", False, "different numerically"),
+    ("32,\\!349", "32349", True, "equal numerically"),
+    ("\\$16,\\!386.20", "16386.2", True, "equal numerically"),
+    ("32, 349", "32349", False, "math-verify: "),
+    ("3\\pi", "5\\pi", False, "different multiples of \\pi"),
+    ("2\\sqrt{3}", "2 \\sqrt{3}", True, "the same after normalisation"),
+    ("-\\sqrt{3}", "-1\\sqrt{3}", True, "equal multiples of \\sqrt{3}"),
+    ("2\\sqrt{3}", "2\\sqrt{2}", False, "math-verify: "),
 ]
 
 # Settled by math-verify in its worker process.
@@ -208,3 +218,14 @@ def test_different_polynomials_are_told_apart_at_a_point() -> None:
 def test_answers_are_memoised_per_pair() -> None:
     first = math_equivalence("7\\sqrt{2}", "\\sqrt{98}")
     assert math_equivalence("7\\sqrt{2}", "\\sqrt{98}") is first
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        ("Final Answer: The largest $n$ is 34.", "34"),
+        ("Answer: the perimeter of the square is $4\\sqrt{2}$ cm.", "4\\sqrt{2} cm"),
+    ],
+)
+def test_a_phrase_that_is_a_sentence_reads_the_value_it_states(response: str, expected: str) -> None:
+    assert extract_free_answer(response).answer == expected

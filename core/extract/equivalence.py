@@ -2,7 +2,8 @@
 
 A fast path settles the easy cases in microseconds: the same text after normalising (LaTeX spacing, `\\left`,
 `\\dfrac`, `$`, `\\text{}`), plain numbers, simple fractions and degrees, different units on both sides, and a
-percentage against a plain number (undecidable: "50%" is 0.5 only if the question asked for a fraction).
+percentage against a plain number ("28%" = "28"; against "0.28" undecidable: the same only if the question
+asked for a fraction).
 Everything else goes to math-verify (`equivalence_engine`). Undecidable means the rules cannot settle it: an answer
 that does not parse as math, a timeout, prose, or degrees against radians; only those go to the LLM judge.
 Decisions are memoised per (predicted, gold) pair for the life of the process.
@@ -75,7 +76,10 @@ class _Answer:
 
 
 _DELIMS = re.compile(r"^\s*(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])\s*$")
-_TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|mathrm|mbox)\s*\{([^{}]*)\}")
+_TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|textnormal|mathrm|mbox)\s*\{([^{}]*)\}")
+_DOLLAR = re.compile(r"(?<!\\)\$")
+_THIN_COMMA = re.compile(r",\\!\s*")  # "32,\!349": LaTeX's thousands separator
+_PERCENT = re.compile(r"\s*(?:\\?%|\b(?:percent|percentage|pct)\b)\s*$", re.I)
 _SPACING = re.compile(r"\\[,;:! ]|~|\\left\b|\\right\b")
 _FRAC = re.compile(r"\\[dt]frac")
 _ONE_TOKEN_BRACES = re.compile(r"([\^_])\{(\w)\}")  # "x^{2}" is "x^2"
@@ -91,15 +95,16 @@ _BLANKS = re.compile(r"\s+")
 
 def _normalize(raw: str) -> _Answer:
     """The answer without delimiters, spacing macros, a final period, its unit and its degree sign."""
-    text = _DELIMS.sub("", _DELIMS.sub("", raw.strip()))
+    text = _DELIMS.sub("", _DELIMS.sub("", raw.strip())).replace("\\$", "")  # \$ is a currency sign
+    text = _THIN_COMMA.sub(",", _DOLLAR.sub("", text))
     text = _TEXT_CMD.sub(r" \1 ", text)
     text = _FRAC.sub(r"\\frac", _SPACING.sub(" ", text)).replace("−", "-").replace("π", "\\pi ")
     text = _ONE_TOKEN_BRACES.sub(r"\1\2", text)
     text = _BLANKS.sub(" ", text).strip().rstrip(".").strip()
     degrees = bool(_DEGREE.search(text))
     text = _DEGREE.sub("", text).strip()
-    percent = text.endswith("%")
-    text = text.removesuffix("\\%").removesuffix("%").strip()
+    percent = bool(_PERCENT.search(text))
+    text = _PERCENT.sub("", text).strip()
     unit = ""
     found = _UNIT.search(text)
     if found and found.start() > 0:
@@ -114,6 +119,8 @@ _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
 _THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
 _SLASH = re.compile(r"(?P<sign>[+-]?)(?P<num>\d+)\s*/\s*(?P<den>\d+)")
 _LATEX_FRAC = re.compile(r"(?P<sign>[+-]?)\\frac\s*\{\s*(?P<num>\d+)\s*\}\s*\{\s*(?P<den>\d+)\s*\}")
+# "3\\pi", "2\\sqrt{3}", "-4x": a number times one non-zero atom; two of these with the same atom compare by number.
+_MULTIPLE = re.compile(r"(?P<coef>[+-]?(?:\d+(?:\.\d+)?)?)\s*\*?\s*(?P<atom>\\pi|\\sqrt\{[1-9]\d*\}|\\sqrt[1-9]|[a-z])")
 _RADIANS = re.compile(r"\\pi|π|\bpi\b")
 _PROSE = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{3,}")
 _MATH_WORDS = frozenset({"sin", "cos", "tan", "cot", "sec", "csc", "log", "sqrt", "frac", "infty", "inf", "pi"})
@@ -122,8 +129,7 @@ _MATH_WORDS = frozenset({"sin", "cos", "tan", "cot", "sec", "csc", "log", "sqrt"
 def _fast_path(pred: _Answer, ref: _Answer) -> Equivalence | None:
     """A verdict for the easy cases, or None to ask math-verify."""
     if pred.percent != ref.percent:
-        return Equivalence(None, "a percentage against a plain number: equal only if the question asked for a "
-                           "percentage, which a judge can read")
+        return _percent_against_number(pred, ref)
     if pred.unit and ref.unit and pred.unit != ref.unit:
         return Equivalence(False, f"units differ: {pred.unit} vs {ref.unit}")
     same = pred.text.replace(" ", "") == ref.text.replace(" ", "")
@@ -137,9 +143,37 @@ def _fast_path(pred: _Answer, ref: _Answer) -> Equivalence | None:
         word = "equal" if verdict else "different"
         sign = "=" if verdict else "≠"
         return Equivalence(verdict, f"{pred.text} {sign} {ref.text}: {word} numerically")
+    multiple = _same_atom_multiples(pred.text, ref.text)
+    if multiple is not None:
+        return multiple
     if _is_prose(pred.text) or _is_prose(ref.text):
         return Equivalence(None, "text, not math: a judge can decide")
     return None
+
+
+def _same_atom_multiples(pred: str, ref: str) -> Equivalence | None:
+    """"3\\pi" against "5\\pi" (or "2\\sqrt{3}" against "\\sqrt{3}"): equal exactly when the numbers are."""
+    left, right = _MULTIPLE.fullmatch(pred.replace(" ", "")), _MULTIPLE.fullmatch(ref.replace(" ", ""))
+    if left is None or right is None or left.group("atom") != right.group("atom"):
+        return None
+    numbers = [Fraction(c + "1" if c in ("", "+", "-") else c) for c in (left.group("coef"), right.group("coef"))]
+    verdict = numbers[0] == numbers[1]
+    word, sign = ("equal", "=") if verdict else ("different", "≠")
+    return Equivalence(verdict, f"{pred} {sign} {ref}: {word} multiples of {left.group('atom')}")
+
+
+def _percent_against_number(pred: _Answer, ref: _Answer) -> Equivalence:
+    """"28%" against "28" is equal (the sign on one side only is ignored, like a unit); against "0.28" it is the
+    same quantity only if the question asked for a fraction, which a judge can read."""
+    left, right = _plain_number(pred.text), _plain_number(ref.text)
+    if left is None or right is None:
+        return Equivalence(None, "a percentage against an expression: a judge can decide")
+    if left == right:
+        return Equivalence(True, f"{pred.text} = {ref.text}: equal numerically (a percent sign on one side only)")
+    if left * 100 == right or right * 100 == left:
+        return Equivalence(None, "a percentage against a fraction: equal only if the question asked for a "
+                           "fraction, which a judge can read")
+    return Equivalence(False, f"{pred.text} ≠ {ref.text}: different numerically")
 
 
 def _plain_number(text: str) -> Fraction | None:
@@ -147,8 +181,8 @@ def _plain_number(text: str) -> Fraction | None:
     compact = text.replace(" ", "")
     if _NUMBER.fullmatch(compact):
         return Fraction(compact)
-    if _THOUSANDS.fullmatch(compact):
-        return Fraction(compact.replace(",", ""))
+    if _THOUSANDS.fullmatch(text):  # "32, 349" is a pair, not a thousands separator
+        return Fraction(text.replace(",", ""))
     fraction = _SLASH.fullmatch(compact) or _LATEX_FRAC.fullmatch(compact)
     if fraction and int(fraction.group("den")) != 0:
         value = Fraction(int(fraction.group("num")), int(fraction.group("den")))

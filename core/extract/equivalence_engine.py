@@ -149,9 +149,10 @@ _POINTS = ("0.6180339887", "1.4142135623", "2.7182818284")  # irrational-looking
 
 
 def _differs_at_a_point(pred, ref) -> str:
-    """"x=1.414…" when two expressions in variables (or two equations, up to a constant factor) take clearly
-    different values there; "" when they agree or cannot be evaluated. Proving "different" this way takes a
-    millisecond where sympy's simplification takes up to a second; "equal" is always left to `verify`.
+    """"x=1.414" when two exact expressions (or two equations, up to a constant factor) take clearly different
+    values there, "a value" when two exact constants differ; "" when they agree or cannot be evaluated. Proving
+    "different" this way takes a millisecond where sympy's simplification takes up to a second; "equal" is always
+    left to `verify`. Decimals are left to `verify` too: it rounds them, and so must the verdict.
     """
     from sympy import Eq, Expr, Float
 
@@ -161,11 +162,13 @@ def _differs_at_a_point(pred, ref) -> str:
         ratio = False
     else:
         return ""
+    if pred.atoms(Float) or ref.atoms(Float):
+        return ""
     names = sorted(pred.free_symbols | ref.free_symbols, key=str)
-    if not names or len(names) > 4:
+    if len(names) > 4:
         return ""
     values = []
-    for point in _POINTS:
+    for point in _POINTS if names else _POINTS[:1]:
         at = {name: Float(point, 30) for name in names}
         a, b = complex(pred.evalf(30, subs=at)), complex(ref.evalf(30, subs=at))
         if ratio:
@@ -173,9 +176,9 @@ def _differs_at_a_point(pred, ref) -> str:
                 return ""
             values.append(a / b)
         elif abs(a - b) > 1e-9 * max(1.0, abs(a), abs(b)):
-            return f"{names[0]}={point[:5]}"
+            return f"{names[0]}={point[:5]}" if names else "a value"
     if ratio and any(abs(v - values[0]) > 1e-9 * max(1.0, abs(values[0])) or abs(v) < 1e-12 for v in values):
-        return f"{names[0]}={_POINTS[0][:5]} and {_POINTS[1][:5]}"
+        return f"{names[0]}={_POINTS[0][:5]} and {_POINTS[1][:5]}" if names else "a value"
     return ""
 
 

@@ -93,7 +93,9 @@ def _last_phrase(text: str) -> Extraction | None:
     for match in reversed(matches):
         answer = _clean(match.group("rest") or match.group("zh"))
         if answer:
-            return Extraction(_innermost(answer), "answer-phrase", f"read {quote(match.group(0))!r}")
+            answer = _innermost(answer)
+            answer = answer if _is_math(answer) else _stated_value(answer) or answer
+            return Extraction(answer, "answer-phrase", f"read {quote(match.group(0))!r}")
     return None
 
 
@@ -122,13 +124,21 @@ def _last_line(text: str) -> Extraction:
     if _is_math(last):
         return Extraction(last, "final-line", f"the last line is only math: {quote(last)!r}")
     sentence = _SENTENCE_BREAK.split(last)[-1]
-    stated = max(_STATES.finditer(sentence), key=lambda match: match.start(), default=None)
-    if stated is not None:
-        value = _TRAILER.split(sentence[stated.end() :], 1)[0].strip().rstrip(",.").strip()
-        if _is_math(value) and _HAS_VALUE.search(value):
-            return Extraction(value, "last-sentence", f"the last sentence states {quote(sentence)!r}")
+    value = _stated_value(sentence)
+    if value is not None:
+        return Extraction(value, "last-sentence", f"the last sentence states {quote(sentence)!r}")
     why = f"no \\boxed{{}}, final-answer phrase or stated value; last line {quote(last)!r}"
     return unparsed("no final answer", why)
+
+
+def _stated_value(sentence: str) -> str | None:
+    """The value after the sentence's last "is" / "=" / "≈", if it is math with a number or LaTeX in it."""
+    stated = max(_STATES.finditer(sentence), key=lambda match: match.start(), default=None)
+    if stated is None:
+        return None
+    value = _TRAILER.split(sentence[stated.end() :], 1)[0].strip().rstrip(",.").strip()
+    value = _DOLLARS.sub("", value).strip()
+    return value if _is_math(value) and _HAS_VALUE.search(value) else None
 
 
 def _is_math(text: str) -> bool:
