@@ -11,6 +11,8 @@
   accuracy of the free-form reading on it.
 - Speed: a synthetic MathVerse testmini output (3,940 answers: 788 problems x 5 versions, half free-form) is scored
   cold in a fresh process (worker start, sympy on the pairs the fast path leaves) and again in the same process.
+  Wall time depends on the machine's load, so the CPU time of the scorer and of the math-verify worker is printed
+  too.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import ast
 import importlib.util
 import json
 import random
+import resource
 import subprocess
 import sys
 import tempfile
@@ -123,6 +126,7 @@ def synthetic_output(seed: int = 7) -> list[dict]:
 def time_scoring(path: Path) -> None:
     """Run in a fresh process: score cold, then again (memoised), with where the cold time goes."""
     from core.extract import equivalence
+    from core.extract.equivalence_engine import restart_worker
     from core.results import read_results
     from core.scoring import score
 
@@ -139,14 +143,17 @@ def time_scoring(path: Path) -> None:
         return verdict
 
     equivalence._decide = counted
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     report = score(result)
-    cold = time.perf_counter() - start
+    cold, cold_cpu = time.perf_counter() - start, time.process_time() - cpu
+    restart_worker()  # its CPU time is counted once it has exited
+    worker_cpu = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
     start = time.perf_counter()
     score(result)
     repeat = time.perf_counter() - start
     free = sum(1 for p in result.predictions if p.question.answer_kind == "free")
     print(json.dumps({"answers": len(result.predictions), "free_form": free, "cold_s": round(cold, 3),
+                      "cold_cpu_s": {"scorer": round(cold_cpu, 3), "math_verify_worker": round(worker_cpu, 3)},
                       "repeat_s": round(repeat, 3), "math_verify_pairs": calls["engine"],
                       "math_verify_s_incl_worker_start": round(calls["engine_s"], 3),
                       "accuracy": round(report.overall.accuracy, 4)}))

@@ -38,9 +38,13 @@ from core.extract.equivalence_engine import restart_worker, set_deadline_for_tes
         ("It follows that the height of the tower is approximately 41.7 meters.", "41.7 meters", "last-sentence"),
         ("Thus the shaded area equals $8\\pi$ square units.", "8\\pi square units", "last-sentence"),
         ("The slope is 2. So the intercept is \\(-3\\).", "-3", "last-sentence"),
+        ("Solving the system gives x = 1, y = 2", None, "none"),
+        ("$x_1 = 10^{\\frac{1}{3}}, \\quad x_2 = 4$", "x_1 = 10^{\\frac{1}{3}}, \\quad x_2 = 4", "final-line"),
         # several boxes that together form one answer
         ("The two roots are \\boxed{3}, \\boxed{4}", "3, 4", "boxed"),
         ("Solving, $x = \\boxed{1}$ and $y = \\boxed{2}$.", "x = 1, y = 2", "boxed"),
+        ("The points are $$\\boxed{(1, 5)} \\quad \\text{and} \\quad \\boxed{(4, 0)}$$", "(1, 5), (4, 0)", "boxed"),
+        ("So \\(\\boxed{3}\\) and \\(\\boxed{-7}\\).", "3, -7", "boxed"),
         ("A first guess \\boxed{1}; after checking the diagram again, the length is \\boxed{5}", "5", "boxed"),
     ],
 )

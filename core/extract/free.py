@@ -25,9 +25,12 @@ _CLAUSE_END = re.compile(r"(?<!\d)\.(?:\s|$)|(?<=\d)\.(?:\s|$)|[;。]|\s(?i:beca
 _MARKDOWN = re.compile(r"\*\*?|`+")
 _DOLLARS = re.compile(r"(?<!\\)\$")  # math delimiters; an escaped \$ is a currency sign and stays
 # A last line that is only math: "12", "x = 3", "\frac{1}{2}", "45°".
-_MATH_LINE = re.compile(r"[\s\d.,+\-*/^()=\[\]{}\\a-zA-Z°%π√:]{1,60}")
+_MATH_LINE = re.compile(r"[\s\d.,+\-*/^()=\[\]{}\\a-zA-Z_°%π√:]{1,200}")
 # Between two boxes of one answer: "\\boxed{3}, \\boxed{4}", "$\\boxed{1}$ and $y = \\boxed{2}$".
-_BETWEEN_BOXES = re.compile(r"[\s,;$]*(?:and\s*|\\quad\s*)?[\s$]*(?:[A-Za-z](?:_\{?\w+\}?)?\s*=\s*)?[\s$]*")
+_BETWEEN_BOXES = re.compile(
+    r"(?:\s|[,;$]|\\q?quad\b|\\[()\[\]]|\\text\{\s*(?:and|,)?\s*\}|and\b)*"
+    r"(?:[A-Za-z](?:_\{?\w+\}?)?\s*=\s*)?[\s$]*(?:\\[(\[]\s*)?"
+)
 _BOX_LABEL = re.compile(r"(?<![A-Za-z\\])(?P<label>[A-Za-z](?:_\{?\w+\}?)?)\s*=\s*\$?\s*$")
 _MATH_DELIMS = re.compile(r"\\[()\[\]]")
 # Where a sentence ends inside the last line, and the verbs that state a value in it.
@@ -134,7 +137,7 @@ def _last_line(text: str) -> Extraction:
 def _stated_value(sentence: str) -> str | None:
     """The value after the sentence's last "is" / "=" / "≈", if it is math with a number or LaTeX in it."""
     stated = max(_STATES.finditer(sentence), key=lambda match: match.start(), default=None)
-    if stated is None:
+    if stated is None or "=" in sentence[: stated.start()]:  # "x = 1, y = 2" is not "2"
         return None
     value = _TRAILER.split(sentence[stated.end() :], 1)[0].strip().rstrip(",.").strip()
     value = _DOLLARS.sub("", value).strip()
