@@ -45,6 +45,7 @@ from core.extract.equivalence_engine import restart_worker, set_deadline_for_tes
         ("Solving, $x = \\boxed{1}$ and $y = \\boxed{2}$.", "x = 1, y = 2", "boxed"),
         ("The points are $$\\boxed{(1, 5)} \\quad \\text{and} \\quad \\boxed{(4, 0)}$$", "(1, 5), (4, 0)", "boxed"),
         ("So \\(\\boxed{3}\\) and \\(\\boxed{-7}\\).", "3, -7", "boxed"),
+        ("\\boxed{ 2 } , \\boxed{ 9 }", "2, 9", "boxed"),
         ("A first guess \\boxed{1}; after checking the diagram again, the length is \\boxed{5}", "5", "boxed"),
     ],
 )
@@ -206,6 +207,7 @@ def test_hostile_text_is_never_equal(hostile: str) -> None:
         "\\boxed{" * 3000,
         "<think>" * 3000,
         "答案是" + " " * 3000,
+        "\\boxed{" + " " * 20 + "}" + " " * 3000 + "x = " + " " * 3000 + "!\\boxed{ }",
     ],
 )
 def test_long_runs_of_blanks_or_tags_end_unparsed(response: str) -> None:

@@ -27,9 +27,10 @@ _DOLLARS = re.compile(r"(?<!\\)\$")  # math delimiters; an escaped \$ is a curre
 # A last line that is only math: "12", "x = 3", "\frac{1}{2}", "45°".
 _MATH_LINE = re.compile(r"[\s\d.,+\-*/^()=\[\]{}\\a-zA-Z_°%π√:]{1,200}")
 # Between two boxes of one answer: "\\boxed{3}, \\boxed{4}", "$\\boxed{1}$ and $y = \\boxed{2}$".
+# No two adjacent parts can match the same character, so a long run of blanks between boxes cannot backtrack.
 _BETWEEN_BOXES = re.compile(
     r"(?:\s|[,;$]|\\q?quad\b|\\[()\[\]]|\\text\{\s*(?:and|,)?\s*\}|and\b)*"
-    r"(?:[A-Za-z](?:_\{?\w+\}?)?\s*=\s*)?[\s$]*(?:\\[(\[]\s*)?"
+    r"(?:[A-Za-z](?:_\{?\w+\}?)?\s*=[\s$]*(?:\\[(\[]\s*)?)?"
 )
 _BOX_LABEL = re.compile(r"(?<![A-Za-z\\])(?P<label>[A-Za-z](?:_\{?\w+\}?)?)\s*=\s*\$?\s*$")
 _MATH_DELIMS = re.compile(r"\\[()\[\]]")
@@ -66,18 +67,20 @@ def extract_free_answer(response: str | None) -> Extraction:
 
 def _boxed_answer(text: str) -> Extraction | None:
     """The last non-empty box, joined with the boxes right before it when only commas or "and" separate them."""
-    boxes = [(start, content.strip()) for start, content in boxed_contents(text) if content.strip()]
+    boxes = [(start, content) for start, content in boxed_contents(text) if content.strip()]
     if not boxes:
         return None
-    group = [boxes[-1]]
+    group = [boxes[-1]]  # latest first
     for start, content in reversed(boxes[:-1]):
-        end = text.index("{", start) + len(content) + 2
-        between = text[end : group[0][0]]
-        if not _BETWEEN_BOXES.fullmatch(between):
+        end = text.index("{", start) + len(content) + 2  # just after this box's closing brace
+        if not _BETWEEN_BOXES.fullmatch(text, end, group[-1][0]):
             break
-        group.insert(0, (start, content))
-    labels = [_label_before(text, start) for start, _ in group]
-    parts = [f"{label} = {content}" if label else content for label, (_, content) in zip(labels, group, strict=True)]
+        group.append((start, content))
+    group.reverse()
+    parts = []
+    for start, content in group:
+        label = _label_before(text, start)
+        parts.append(f"{label} = {content.strip()}" if label else content.strip())
     answer = ", ".join(parts)
     if len(group) > 1:
         return Extraction(answer, "boxed", f"read {len(group)} adjacent \\boxed{{}} as one answer: {quote(answer)!r}")
