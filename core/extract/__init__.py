@@ -1,11 +1,11 @@
-"""Answer extraction: choice letters (robust and the two reference extractors), free-form answers, math equality.
+"""Answer extraction: choice letters (robust and the two reference extractors), free-form answers, answer equivalence.
 
 Pure functions over strings: no I/O, nothing at import beyond compiling regexes.
 """
 
 from core.extract.choice import extract_choice
+from core.extract.equivalence import Equivalence, math_equal, math_equivalence
 from core.extract.free import extract_free_answer
-from core.extract.mathequal import Equivalence, math_equal, math_equivalence
 from core.extract.reference import extract_choice_lmms, extract_choice_official
 from core.extract.types import Extraction
 

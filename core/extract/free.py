@@ -1,4 +1,10 @@
-"""Free-form answers (MathVerse): the last `\\boxed{...}`, else the last final-answer phrase, else a bare math line."""
+"""Free-form answers (MathVerse), read as MathVerse's official extraction prompt reads them in its worked examples.
+
+In order: the last `\\boxed{...}` (boxes next to each other that together form one answer, such as a tuple split
+over boxes, are read together); else the last final-answer phrase ("Final Answer: The final answer is $X$. I hope it
+is correct." reads X); else the value the last sentence states ("... is 14 cm." reads 14 cm, "= 20" reads 20), or a
+last line that is only math. The official prompt is in docs/sources.md (Answer equivalence).
+"""
 
 from __future__ import annotations
 
@@ -19,9 +25,28 @@ _CLAUSE_END = re.compile(r"(?<!\d)\.(?:\s|$)|(?<=\d)\.(?:\s|$)|[;。]|\s(?i:beca
 _MARKDOWN = re.compile(r"\*\*?|`+")
 _DOLLARS = re.compile(r"(?<!\\)\$")  # math delimiters; an escaped \$ is a currency sign and stays
 # A last line that is only math: "12", "x = 3", "\frac{1}{2}", "45°".
-_MATH_LINE = re.compile(r"[\s\d.,+\-*/^()=\[\]{}\\a-zA-Z°%π√:]{1,60}")
+_MATH_LINE = re.compile(r"[\s\d.,+\-*/^()=\[\]{}\\a-zA-Z_°%π√:]{1,200}")
+# Between two boxes of one answer: "\\boxed{3}, \\boxed{4}", "$\\boxed{1}$ and $y = \\boxed{2}$".
+# No two adjacent parts can match the same character, so a long run of blanks between boxes cannot backtrack.
+_BETWEEN_BOXES = re.compile(
+    r"(?:\s|[,;$]|\\q?quad\b|\\[()\[\]]|\\text\{\s*(?:and|,)?\s*\}|and\b)*"
+    r"(?:[A-Za-z](?:_\{?\w+\}?)?\s*=[\s$]*(?:\\[(\[]\s*)?)?"
+)
+_BOX_LABEL = re.compile(r"(?<![A-Za-z\\])(?P<label>[A-Za-z](?:_\{?\w+\}?)?)\s*=\s*\$?\s*$")
+_MATH_DELIMS = re.compile(r"\\[()\[\]]")
+# Where a sentence ends inside the last line, and the verbs that state a value in it.
+_SENTENCE_BREAK = re.compile(r"(?<!\d)\.\s+|(?<=\d)\.\s+(?=[A-Z])|[!?;:]\s+")
+_STATES = re.compile(
+    r"(?i:\b(?:is|are|equals|be|was|gives(?:\s+us)?)\b(?:\s+(?:approximately|about|roughly|exactly|equal\s+to))?)"
+    r"|=|≈|\\approx"
+)
+_TRAILER = re.compile(r",\s+(?=[a-z])|\s+(?i:because|since|which|so|as|when|and\s+the)\s")
+_HAS_VALUE = re.compile(r"[\d\\π√]")
 _PROSE_WORD = re.compile(r"(?<!\\)\b[a-zA-Z]{4,}\b")
-_UNIT_PROSE = frozenset({"units", "unit", "degrees", "degree", "meters", "inches", "feet", "square", "cubic"})
+_UNIT_PROSE = frozenset({
+    "units", "unit", "degrees", "degree", "meters", "metres", "inches", "feet", "square", "cubic", "centimeters",
+    "centimetres", "millimeters", "kilometers", "seconds", "minutes", "hours",
+})
 
 
 def extract_free_answer(response: str | None) -> Extraction:
@@ -31,16 +56,42 @@ def extract_free_answer(response: str | None) -> Extraction:
     text, think_note = strip_think(response)
     if not text.strip():
         return unparsed("no answer after reasoning", think_note)
-    boxed = boxed_contents(text)
-    if boxed:
-        content = boxed[-1][1].strip()
-        if content:
-            count = f" (last of {len(boxed)})" if len(boxed) > 1 else ""
-            return Extraction(content, "boxed", f"read \\boxed{{{quote(content)}}}{count}")
+    boxed = _boxed_answer(text)
+    if boxed is not None:
+        return boxed
     phrase = _last_phrase(text)
     if phrase is not None:
         return phrase
-    return _math_line(text)
+    return _last_line(text)
+
+
+def _boxed_answer(text: str) -> Extraction | None:
+    """The last non-empty box, joined with the boxes right before it when only commas or "and" separate them."""
+    boxes = [(start, content) for start, content in boxed_contents(text) if content.strip()]
+    if not boxes:
+        return None
+    group = [boxes[-1]]  # latest first
+    for start, content in reversed(boxes[:-1]):
+        end = text.index("{", start) + len(content) + 2  # just after this box's closing brace
+        if not _BETWEEN_BOXES.fullmatch(text, end, group[-1][0]):
+            break
+        group.append((start, content))
+    group.reverse()
+    parts = []
+    for start, content in group:
+        label = _label_before(text, start)
+        parts.append(f"{label} = {content.strip()}" if label else content.strip())
+    answer = ", ".join(parts)
+    if len(group) > 1:
+        return Extraction(answer, "boxed", f"read {len(group)} adjacent \\boxed{{}} as one answer: {quote(answer)!r}")
+    count = f" (last of {len(boxes)})" if len(boxes) > 1 else ""
+    return Extraction(answer, "boxed", f"read \\boxed{{{quote(answer)}}}{count}")
+
+
+def _label_before(text: str, start: int) -> str:
+    """"x" for "x = \\boxed{3}": the variable a box is the value of, if one is named right before it."""
+    match = _BOX_LABEL.search(text[max(0, start - 20) : start])
+    return match.group("label") if match else ""
 
 
 def _last_phrase(text: str) -> Extraction | None:
@@ -48,8 +99,20 @@ def _last_phrase(text: str) -> Extraction | None:
     for match in reversed(matches):
         answer = _clean(match.group("rest") or match.group("zh"))
         if answer:
+            answer = _innermost(answer)
+            answer = answer if _is_math(answer) else _stated_value(answer) or answer
             return Extraction(answer, "answer-phrase", f"read {quote(match.group(0))!r}")
     return None
+
+
+def _innermost(answer: str) -> str:
+    """"The final answer is X" inside "Final Answer: ..." reads X; one level at a time, each shorter."""
+    while (inner := _PHRASE.match(answer)) is not None:
+        rest = _clean(inner.group("rest") or inner.group("zh") or "")
+        if not rest or len(rest) >= len(answer):
+            break
+        answer = rest
+    return answer
 
 
 def _clean(rest: str) -> str:
@@ -60,10 +123,31 @@ def _clean(rest: str) -> str:
     return _DOLLARS.sub("", rest.strip().rstrip(".").strip()).strip()
 
 
-def _math_line(text: str) -> Extraction:
+def _last_line(text: str) -> Extraction:
+    """A last line that is only math, else the value its last sentence states ("... is 14 cm.", "L = 14")."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    last = _DOLLARS.sub("", _MARKDOWN.sub("", lines[-1])).strip().rstrip(".")
-    words = [w.lower() for w in _PROSE_WORD.findall(last)]
-    if _MATH_LINE.fullmatch(last) and all(w in _UNIT_PROSE for w in words):
+    last = _DOLLARS.sub("", _MARKDOWN.sub("", _MATH_DELIMS.sub("", lines[-1]))).strip().rstrip(".").strip()
+    if _is_math(last):
         return Extraction(last, "final-line", f"the last line is only math: {quote(last)!r}")
-    return unparsed("no final answer", f"no \\boxed{{}} or final-answer phrase; last line {quote(last)!r}")
+    sentence = _SENTENCE_BREAK.split(last)[-1]
+    value = _stated_value(sentence)
+    if value is not None:
+        return Extraction(value, "last-sentence", f"the last sentence states {quote(sentence)!r}")
+    why = f"no \\boxed{{}}, final-answer phrase or stated value; last line {quote(last)!r}"
+    return unparsed("no final answer", why)
+
+
+def _stated_value(sentence: str) -> str | None:
+    """The value after the sentence's last "is" / "=" / "≈", if it is math with a number or LaTeX in it."""
+    stated = max(_STATES.finditer(sentence), key=lambda match: match.start(), default=None)
+    if stated is None or "=" in sentence[: stated.start()]:  # "x = 1, y = 2" is not "2"
+        return None
+    value = _TRAILER.split(sentence[stated.end() :], 1)[0].strip().rstrip(",.").strip()
+    value = _DOLLARS.sub("", value).strip()
+    return value if _is_math(value) and _HAS_VALUE.search(value) else None
+
+
+def _is_math(text: str) -> bool:
+    """Only numbers, operators, LaTeX and unit words ("14 cm", "x = 3", "\\frac{1}{2}", "45°")."""
+    words = [w.lower() for w in _PROSE_WORD.findall(text)]
+    return bool(_MATH_LINE.fullmatch(text)) and all(w in _UNIT_PROSE for w in words)

@@ -1,0 +1,195 @@
+"""Is a predicted free-form answer the gold one? Equal, different, or undecidable, always with the reason.
+
+A fast path settles the easy cases in microseconds: the same text after normalising (LaTeX spacing, `\\left`,
+`\\dfrac`, `$`, `\\text{}`), plain numbers, simple fractions and degrees, different units on both sides, and a
+percentage against a plain number ("28%" = "28"; against "0.28" undecidable: the same only if the question
+asked for a fraction).
+Everything else goes to math-verify (`equivalence_engine`). Undecidable means the rules cannot settle it: an answer
+that does not parse as math, a timeout, prose, or degrees against radians; only those go to the LLM judge.
+Decisions are memoised per (predicted, gold) pair for the life of the process.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from dataclasses import dataclass
+from fractions import Fraction
+
+_MAX_LENGTH = 300  # longer "answers" are prose or garbage; a judge reads them, sympy never sees them
+_MAX_MEMO = 200_000
+
+
+@dataclass(frozen=True)
+class Equivalence:
+    """`equal` is True, False, or None when the rules cannot decide (the caller may ask a judge)."""
+
+    equal: bool | None
+    explanation: str
+
+
+def math_equal(predicted: str, gold: str) -> bool:
+    """True only when the answers are decidably equal; undecidable counts as not equal."""
+    return math_equivalence(predicted, gold).equal is True
+
+
+_memo: dict[tuple[str, str], Equivalence] = {}
+_memo_lock = threading.Lock()
+
+
+def math_equivalence(predicted: str | None, gold: str | None) -> Equivalence:
+    """Compare two answers; the explanation says which rule decided."""
+    if not isinstance(predicted, str) or not isinstance(gold, str):
+        return Equivalence(None, "an answer is missing")
+    key = (predicted, gold)
+    found = _memo.get(key)
+    if found is None:
+        found = _decide(predicted, gold)
+        with _memo_lock:
+            if len(_memo) >= _MAX_MEMO:
+                _memo.clear()
+            _memo[key] = found
+    return found
+
+
+def _decide(predicted: str, gold: str) -> Equivalence:
+    if len(predicted) > _MAX_LENGTH or len(gold) > _MAX_LENGTH:
+        return Equivalence(None, f"longer than {_MAX_LENGTH} characters: too long to compare as math")
+    pred, ref = _normalize(predicted), _normalize(gold)
+    fast = _fast_path(pred, ref)
+    if fast is not None:
+        return fast
+    from core.extract.equivalence_engine import engine_verdict
+
+    return Equivalence(*engine_verdict(pred.text, ref.text))
+
+
+# ---------------------------------------------------------------- normalisation
+
+
+@dataclass(frozen=True)
+class _Answer:
+    text: str  # normalised LaTeX, unit and degree sign removed
+    unit: str = ""
+    degrees: bool = False
+    percent: bool = False
+
+
+_DELIMS = re.compile(r"^\s*(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])\s*$")
+_TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|textnormal|mathrm|mbox)\s*\{([^{}]*)\}")
+_DOLLAR = re.compile(r"(?<!\\)\$")
+_THIN_COMMA = re.compile(r",\\!\s*")  # "32,\!349": LaTeX's thousands separator
+_PERCENT = re.compile(r"\s*(?:\\?%|\b(?:percent|percentage|pct)\b)\s*$", re.I)
+_SPACING = re.compile(r"\\[,;:! ]|~|\\left\b|\\right\b")
+_FRAC = re.compile(r"\\[dt]frac")
+_ONE_TOKEN_BRACES = re.compile(r"([\^_])\{(\w)\}")  # "x^{2}" is "x^2"
+_DEGREE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\circ\b|\\degree\b|\s*\bdegrees?\b", re.I)
+_UNIT = re.compile(
+    r"(?<=[\d})\s])\s*(?P<unit>(?:square\s+|cubic\s+)?"
+    r"(?:units?|cm|mm|km|m|meters?|metres?|inches|inch|ft|feet|foot|yards?|miles?|kg|g|grams?|seconds?|s|"
+    r"minutes?|min|hours?|h)(?:\s*\^\s*\{?\s*[23]\s*\}?|²|³)?)\s*$",
+    re.I,
+)
+_BLANKS = re.compile(r"\s+")
+
+
+def _normalize(raw: str) -> _Answer:
+    """The answer without delimiters, spacing macros, a final period, its unit and its degree sign."""
+    text = _DELIMS.sub("", _DELIMS.sub("", raw.strip())).replace("\\$", "")  # \$ is a currency sign
+    text = _THIN_COMMA.sub(",", _DOLLAR.sub("", text))
+    text = _TEXT_CMD.sub(r" \1 ", text)
+    text = _FRAC.sub(r"\\frac", _SPACING.sub(" ", text)).replace("−", "-").replace("π", "\\pi ")
+    text = _ONE_TOKEN_BRACES.sub(r"\1\2", text)
+    text = _BLANKS.sub(" ", text).strip().rstrip(".").strip()
+    degrees = bool(_DEGREE.search(text))
+    text = _DEGREE.sub("", text).strip()
+    percent = bool(_PERCENT.search(text))
+    text = _PERCENT.sub("", text).strip()
+    unit = ""
+    found = _UNIT.search(text)
+    if found and found.start() > 0:
+        unit = _BLANKS.sub(" ", found.group("unit").lower())
+        text = text[: found.start()].strip()
+    return _Answer(text, unit, degrees, percent)
+
+
+# ---------------------------------------------------------------- fast path
+
+_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+_THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_SLASH = re.compile(r"(?P<sign>[+-]?)(?P<num>\d+)\s*/\s*(?P<den>\d+)")
+_LATEX_FRAC = re.compile(r"(?P<sign>[+-]?)\\frac\s*\{\s*(?P<num>\d+)\s*\}\s*\{\s*(?P<den>\d+)\s*\}")
+# "3\\pi", "2\\sqrt{3}", "-4x": a number times one non-zero atom; two of these with the same atom compare by number.
+_MULTIPLE = re.compile(r"(?P<coef>[+-]?(?:\d+(?:\.\d+)?)?)\s*\*?\s*(?P<atom>\\pi|\\sqrt\{[1-9]\d*\}|\\sqrt[1-9]|[a-z])")
+_RADIANS = re.compile(r"\\pi|π|\bpi\b")
+_PROSE = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{3,}")
+_MATH_WORDS = frozenset({"sin", "cos", "tan", "cot", "sec", "csc", "log", "sqrt", "frac", "infty", "inf", "pi"})
+
+
+def _fast_path(pred: _Answer, ref: _Answer) -> Equivalence | None:
+    """A verdict for the easy cases, or None to ask math-verify."""
+    if pred.percent != ref.percent:
+        return _percent_against_number(pred, ref)
+    if pred.unit and ref.unit and pred.unit != ref.unit:
+        return Equivalence(False, f"units differ: {pred.unit} vs {ref.unit}")
+    same = pred.text.replace(" ", "") == ref.text.replace(" ", "")
+    if same or (pred.text.casefold() == ref.text.casefold() and _is_prose(pred.text)):
+        return Equivalence(True, f"the same after normalisation: {ref.text!r}")
+    if pred.degrees != ref.degrees and (_RADIANS.search(pred.text) or _RADIANS.search(ref.text)):
+        return Equivalence(None, "degrees against radians: a judge can decide")
+    left, right = _plain_number(pred.text), _plain_number(ref.text)
+    if left is not None and right is not None:
+        verdict = left == right
+        word = "equal" if verdict else "different"
+        sign = "=" if verdict else "≠"
+        return Equivalence(verdict, f"{pred.text} {sign} {ref.text}: {word} numerically")
+    multiple = _same_atom_multiples(pred.text, ref.text)
+    if multiple is not None:
+        return multiple
+    if _is_prose(pred.text) or _is_prose(ref.text):
+        return Equivalence(None, "text, not math: a judge can decide")
+    return None
+
+
+def _same_atom_multiples(pred: str, ref: str) -> Equivalence | None:
+    """"3\\pi" against "5\\pi" (or "2\\sqrt{3}" against "\\sqrt{3}"): equal exactly when the numbers are."""
+    left, right = _MULTIPLE.fullmatch(pred.replace(" ", "")), _MULTIPLE.fullmatch(ref.replace(" ", ""))
+    if left is None or right is None or left.group("atom") != right.group("atom"):
+        return None
+    numbers = [Fraction(c + "1" if c in ("", "+", "-") else c) for c in (left.group("coef"), right.group("coef"))]
+    verdict = numbers[0] == numbers[1]
+    word, sign = ("equal", "=") if verdict else ("different", "≠")
+    return Equivalence(verdict, f"{pred} {sign} {ref}: {word} multiples of {left.group('atom')}")
+
+
+def _percent_against_number(pred: _Answer, ref: _Answer) -> Equivalence:
+    """"28%" against "28" is equal (the sign on one side only is ignored, like a unit); against "0.28" it is the
+    same quantity only if the question asked for a fraction, which a judge can read."""
+    left, right = _plain_number(pred.text), _plain_number(ref.text)
+    if left is None or right is None:
+        return Equivalence(None, "a percentage against an expression: a judge can decide")
+    if left == right:
+        return Equivalence(True, f"{pred.text} = {ref.text}: equal numerically (a percent sign on one side only)")
+    if left * 100 == right or right * 100 == left:
+        return Equivalence(None, "a percentage against a fraction: equal only if the question asked for a "
+                           "fraction, which a judge can read")
+    return Equivalence(False, f"{pred.text} ≠ {ref.text}: different numerically")
+
+
+def _plain_number(text: str) -> Fraction | None:
+    """The exact value of an integer, a decimal, "1,000", "3/4" or "\\frac{3}{4}"; None for anything else."""
+    compact = text.replace(" ", "")
+    if _NUMBER.fullmatch(compact):
+        return Fraction(compact)
+    if _THOUSANDS.fullmatch(text):  # "32, 349" is a pair, not a thousands separator
+        return Fraction(text.replace(",", ""))
+    fraction = _SLASH.fullmatch(compact) or _LATEX_FRAC.fullmatch(compact)
+    if fraction and int(fraction.group("den")) != 0:
+        value = Fraction(int(fraction.group("num")), int(fraction.group("den")))
+        return -value if fraction.group("sign") == "-" else value
+    return None
+
+
+def _is_prose(text: str) -> bool:
+    """True when the answer has a word that is not a math function name ("isosceles", "not a function")."""
+    return any(word.lower() not in _MATH_WORDS for word in _PROSE.findall(text))
