@@ -469,3 +469,60 @@ def test_error_boxes_toasts_and_headlines_show_outside_text_literally(monkeypatc
     for text in (box, headline):  # Markdown: no tag and no link or image syntax survives
         assert "<img" not in text and "<b>" not in text and "](" not in text.replace("\\](", ""), text
     assert "&lt;img" in toasts[0] and "&lt;img" in box and "&lt;img src=x" in headline
+
+
+# -- one visitor's costly upload is bounded and holds up no one else -------------------------------------------------
+
+
+def nested_boxed_file(path: Path, levels: int) -> Path:
+    """A 9-byte-per-level nested \\boxed{ response: kilobytes that cost a quadratic reader minutes and gigabytes."""
+    import json
+
+    record = {"question_id": "000-1", "video_id": "v", "duration": "short", "domain": "Knowledge",
+              "sub_category": "Astronomy", "task_type": "Counting Problem",
+              "options": ["A. 1", "B. 2", "C. 3", "D. 4"], "answer": "A",
+              "response": "\\boxed{" * levels + "A" + "}" * levels}
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_costly_upload_is_stopped_with_one_line_while_others_score_and_browse(in_process: Any,
+                                                                                   tmp_path: Path) -> None:
+    """Before: the file was scored in a server thread with no limit, holding a Score slot and the GIL for minutes
+    (the bounded waits below then time out). Now it runs in a child process killed at the time budget."""
+    from gradio_client import handle_file
+
+    url = in_process(score_seconds=15, score_memory_mb=1024)
+    heavy = nested_boxed_file(tmp_path / "heavy.jsonl", 40_000)
+    quick = tmp_path / "quick.jsonl"
+    quick.write_bytes(badinputs.known_accuracy_file(4, 1))
+    attacker, visitor = client_for(url), client_for(url)
+    try:
+        job = attacker.submit([handle_file(str(heavy))], "", "robust", "", False, api_name="/rescore")
+        box, picker, *_ = visitor.submit(*upload_args([quick]), api_name="/rescore").result(timeout=90)
+        assert not box["visible"] and picker["value"] == "quick.jsonl", box["value"]
+        outputs = visitor.submit("videomme:mcq", 8, False, False, False, api_name="/first_question").result(90)
+        assert outputs[1].startswith("###")
+        box, picker, *_ = job.result(timeout=120)
+        assert box["visible"] and picker["choices"] == []
+        # whichever budget it meets first: 15 s of CPU or 1 GB of memory
+        stopped = re.compile(r"\*\*Error:\*\* heavy\.jsonl: scoring (stopped after 15 s|needed more than 1024 MB), "
+                             r"the server's limit per file \(MATHREEL\\_SCORE\\_(SECONDS|MEMORY\\_MB)\)")
+        assert stopped.match(box["value"]), box["value"]
+    finally:
+        attacker.close()
+        visitor.close()
+
+
+def test_a_file_over_the_memory_budget_is_refused_in_one_line(tmp_path: Path) -> None:
+    from core.errors import InputError
+    from webapp.isolate import Budget
+    from webapp.score import ScoreOptions, score_path
+
+    heavy = nested_boxed_file(tmp_path / "big.jsonl", 20_000)
+    with pytest.raises(InputError, match=r"big.jsonl: scoring needed more than 256 MB.*MATHREEL_SCORE_MEMORY_MB"):
+        score_path(str(heavy), ScoreOptions(budget=Budget(seconds=120, memory_mb=256)))
+    small = tmp_path / "small.jsonl"
+    small.write_bytes(badinputs.known_accuracy_file(5, 2))
+    report = score_path(str(small), ScoreOptions(budget=Budget(seconds=120, memory_mb=1024)))
+    assert (len(report.rows), sum(r.status == "correct" for r in report.rows)) == (5, 2)

@@ -15,6 +15,7 @@ from webapp.context import AppContext, TabSpec, select_handler
 from webapp.downloads import Downloads
 from webapp.errors import error_box, error_message, guarded, log, warn
 from webapp.html import plain
+from webapp.isolate import DEFAULT_BUDGET, Budget, run_isolated
 from webapp.present import ci_text, pct
 
 if TYPE_CHECKING:
@@ -57,13 +58,19 @@ class ScoreOptions:
     extractor: str = "robust"
     denominator: str = AUTO
     annotations: str | None = None  # the server's data directory, for id-only files
+    budget: Budget = DEFAULT_BUDGET  # time and memory one file may take on the shared server
 
 
 # -- scoring through core ---------------------------------------------------------------------------------------
 
 
 def score_path(path: str, options: ScoreOptions) -> Report:
-    """Read and score one file with core, exactly as `mathreel score` does with the same options."""
+    """Read and score one file with core, exactly as `mathreel score` does with the same options, in a child
+    process within `options.budget` (webapp.isolate), so a costly file never holds up other visitors."""
+    return run_isolated(_score_file, (path, options), options.budget, str(path))
+
+
+def _score_file(path: str, options: ScoreOptions) -> Report:
     from core.results import read_results
     from core.scoring import score
 
@@ -371,7 +378,8 @@ def build(context: AppContext) -> None:
                                             elem_id="score-download-json")
 
     def options(key: str, ext: str, denom: str, use_data: bool) -> ScoreOptions:
-        return ScoreOptions(key or AUTO, ext, denom or AUTO, str(settings.data_root()) if use_data else None)
+        return ScoreOptions(key or AUTO, ext, denom or AUTO, str(settings.data_root()) if use_data else None,
+                            Budget(settings.score_seconds, settings.score_memory_mb))
 
     def rescore(paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool) -> tuple:
         runs, errors = score_uploads(list(paths or []), options(key, ext, denom, use_data))
