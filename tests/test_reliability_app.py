@@ -62,6 +62,13 @@ def summary_rows(overview_outputs: tuple[Any, ...]) -> list[dict[str, Any]]:
     return [dict(zip(table["headers"], row, strict=True)) for row in table["data"]]
 
 
+def literal(markdown: str) -> str:
+    """The text an escaped Markdown error box shows (backslash escapes and HTML entities undone)."""
+    import html
+
+    return html.unescape(re.sub(r"\\(.)", r"\1", markdown))
+
+
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[badinputs.Case, Path]]:
     return {case.name: (case, path) for case, path in badinputs.generate(tmp_path_factory.mktemp("bad"))}
@@ -79,7 +86,7 @@ def test_bad_upload_shows_one_clear_message(name: str, generated: dict, client: 
                                             server_env: dict) -> None:  # noqa: F811
     case, path = generated[name]
     box, picker, *_ = upload(client, [path], case.benchmark_key, case.annotations)
-    message = box["value"]
+    message = literal(box["value"])
     assert box["visible"] and message.startswith(f"**Error:** {case.filename}"), message
     assert "Traceback" not in message and "Something went wrong" not in message
     assert server_env["GRADIO_TEMP_DIR"] not in message, "the server-side upload path leaks into the page"

@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import InputError
+from core.errors import InputError, MathReelError
 
 # What the Score tab runs in children (webapp.score pulls in core's reader and scorer).
 PRELOAD = ["webapp.score"]
@@ -56,8 +56,11 @@ def warm_up() -> None:
 
 
 def _child(connection: Any, memory_mb: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
-    """In the child: cap the address space, run, and send back ("ok", result) or ("error", exception)."""
+    """In the child: cap the address space, run, and send back ("ok", result), ("refused", core's one line) or
+    ("error", what went wrong). Exceptions travel as text: not every exception class can be unpickled."""
     import resource
+
+    from core.errors import MathReelError
 
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
@@ -65,12 +68,14 @@ def _child(connection: Any, memory_mb: int, fn: Callable[..., Any], args: tuple[
         outcome: tuple[str, Any] = ("ok", fn(*args))
     except MemoryError:
         outcome = ("memory", None)
-    except Exception as error:  # sent to the parent, which raises it there
-        outcome = ("error", error)
+    except MathReelError as error:
+        outcome = ("refused", str(error))
+    except Exception as error:  # a bug: the parent logs it
+        outcome = ("error", f"{type(error).__name__}: {error}")
     try:
         connection.send(outcome)
     except Exception as error:  # an unpicklable result or exception: say so rather than hang
-        connection.send(("error", RuntimeError(f"result could not be sent back: {type(error).__name__}")))
+        connection.send(("error", f"result could not be sent back: {type(error).__name__}"))
     finally:
         connection.close()
 
@@ -97,6 +102,8 @@ def run_isolated(fn: Callable[..., Any], args: tuple[Any, ...], budget: Budget, 
     if status == "memory":
         raise InputError(source, f"{budget.what} needed more than {budget.memory_mb} MB, the server's limit per "
                                  "file (MATHREEL_SCORE_MEMORY_MB); `mathreel score` on your own machine has none")
+    if status == "refused":
+        raise MathReelError(value)
     if status == "error":
-        raise value
+        raise RuntimeError(value)
     return value
