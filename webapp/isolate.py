@@ -19,8 +19,9 @@ from typing import Any
 
 from core.errors import InputError, MathReelError
 
-# What the Score tab runs in children (webapp.score pulls in core's reader and scorer).
-PRELOAD = ["webapp.score"]
+# Imported once by the forkserver, not by every child: the Score tab's module (core's reader and scorer) and
+# pandas, which core imports lazily for CSV, Excel and parquet files and which takes a second or more to import.
+PRELOAD = ["webapp.score", "pandas"]
 _context_lock = threading.Lock()
 _context: Any = None
 
