@@ -62,6 +62,13 @@ def summary_rows(overview_outputs: tuple[Any, ...]) -> list[dict[str, Any]]:
     return [dict(zip(table["headers"], row, strict=True)) for row in table["data"]]
 
 
+def literal(markdown: str) -> str:
+    """The text an escaped Markdown error box shows (backslash escapes and HTML entities undone)."""
+    import html
+
+    return html.unescape(re.sub(r"\\(.)", r"\1", markdown))
+
+
 @pytest.fixture(scope="module")
 def generated(tmp_path_factory: pytest.TempPathFactory) -> dict[str, tuple[badinputs.Case, Path]]:
     return {case.name: (case, path) for case, path in badinputs.generate(tmp_path_factory.mktemp("bad"))}
@@ -79,7 +86,7 @@ def test_bad_upload_shows_one_clear_message(name: str, generated: dict, client: 
                                             server_env: dict) -> None:  # noqa: F811
     case, path = generated[name]
     box, picker, *_ = upload(client, [path], case.benchmark_key, case.annotations)
-    message = box["value"]
+    message = literal(box["value"])
     assert box["visible"] and message.startswith(f"**Error:** {case.filename}"), message
     assert "Traceback" not in message and "Something went wrong" not in message
     assert server_env["GRADIO_TEMP_DIR"] not in message, "the server-side upload path leaks into the page"
@@ -328,3 +335,201 @@ def test_a_slow_model_call_does_not_block_other_sessions(server: str, tmp_path: 
             release.set()
             asking.close()
             browsing.close()
+
+
+# -- hostile visitors: private downloads, no secret shown, escaped text ---------------------------------------------
+
+SECRET_KEY = "sk-test-SECRET-1234567890"
+
+
+def test_downloads_live_in_a_private_folder_of_their_own(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never the fixed $TMPDIR/mathreel-downloads another user of the host could create first."""
+    import stat
+
+    from webapp.downloads import Downloads
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    (tmp_path / "mathreel-downloads").mkdir(mode=0o777)  # planted by someone else
+    first, second = Downloads(3600), Downloads(3600)
+    assert first.root != second.root
+    for root in (first.root, second.root):
+        assert root.parent == tmp_path and root.name != "mathreel-downloads"
+        assert stat.S_IMODE(root.lstat().st_mode) == 0o700
+
+
+def test_pruning_never_follows_a_symlink_and_never_fails_the_download(tmp_path: Path,
+                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    import os
+    import time
+    from types import SimpleNamespace
+
+    from webapp.downloads import Downloads
+
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+    victim = tmp_path / "victim"
+    (victim / "sub").mkdir(parents=True)
+    for name in ("b.parquet", "notes.md"):
+        (victim / name).write_text("keep me")
+    old = time.time() - 7200
+    os.utime(victim, (old, old))
+    downloads = Downloads(60)
+    (downloads.root / "evil").symlink_to(victim)
+    stale = downloads.root / ("0" * 32)
+    stale.mkdir()
+    (stale / "inner-link").symlink_to(victim / "notes.md")
+    os.utime(stale, (old, old))
+    report = SimpleNamespace(rows_csv=lambda: "question_id,status\nq1,correct\n")
+    csv_path, json_path = downloads.write(SimpleNamespace(name="<run>.jsonl", report=report, summary={"n": 1}))
+    assert sorted(p.name for p in victim.iterdir()) == ["b.parquet", "notes.md", "sub"]
+    assert (victim / "notes.md").read_text() == "keep me"
+    assert not stale.exists(), "an old download folder was not pruned"
+    assert Path(csv_path).read_text().startswith("question_id") and Path(json_path).is_file()
+
+
+@pytest.mark.parametrize("url", ["http://svcuser:BASEURL-PASS-777@127.0.0.1:8769/v1",
+                                 "https://svcuser:BASEURL-PASS-777@api.example/v1?x=1#y",
+                                 "http://BASEURL-PASS-777@[::1]:8000/v1"])
+def test_credentials_in_the_servers_base_url_are_never_shown(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    from core.client.endpoint import strip_credentials
+    from webapp.ask_run import key_note, make_endpoint, shown_base_url
+
+    monkeypatch.setenv("OPENAI_BASE_URL", url)
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET_KEY)
+    for text in (shown_base_url(), key_note(), strip_credentials(url)):
+        assert "BASEURL-PASS-777" not in text and "svcuser" not in text, text
+    # The URL the page shows is still the server's own: the request carries the credentials and the key.
+    endpoint = make_endpoint(shown_base_url(), "m", "")
+    assert (endpoint.base_url, endpoint.api_key) == (url.rstrip("/"), SECRET_KEY)
+    assert "BASEURL-PASS-777" not in endpoint.describe() and "BASEURL-PASS-777" not in str(endpoint.to_dict())
+    assert endpoint.redact("echo BASEURL-PASS-777") == "echo [API key]"
+
+
+def test_the_server_key_goes_only_to_the_servers_own_url_in_ask_and_judge(monkeypatch: pytest.MonkeyPatch) -> None:
+    from webapp.ask_run import make_endpoint
+    from webapp.judge import page_endpoint
+
+    own = "http://user:pw@127.0.0.1:8769/v1"
+    monkeypatch.setenv("OPENAI_BASE_URL", own)
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET_KEY)
+    monkeypatch.setenv("MATHREEL_JUDGE_BASE_URL", own)
+    monkeypatch.setenv("MATHREEL_JUDGE_API_KEY", SECRET_KEY)
+    for build in (lambda u, k: make_endpoint(u, "m", k), lambda u, k: page_endpoint(u, "m", k)):
+        assert build("http://127.0.0.1:8769/v1/", "").api_key == SECRET_KEY
+        assert build("", "").api_key == SECRET_KEY
+        for elsewhere in ("http://127.0.0.1:8771/v1", "http://user:pw@evil.example/v1", "http://127.0.0.1:8769/v2"):
+            assert build(elsewhere, "").api_key == "", elsewhere
+            assert build(elsewhere, "mine").api_key == "mine"
+
+
+def test_a_streamed_echo_of_the_key_never_shows_a_prefix_of_it() -> None:
+    """The real openai client streams from the loopback fake, which echoes the Authorization header 3 chars at a
+    time; every text the page is given on the way is checked for any 4+ character prefix of the key."""
+    from fake_openai import FakeOpenAI
+
+    from webapp.ask_run import AskOptions, make_endpoint, prepare_answers, response_text, run_ask, target_questions
+    from webapp.context import DatasetCache
+    from webapp.settings import Settings
+
+    prefixes = [SECRET_KEY[:n] for n in range(4, len(SECRET_KEY) + 1)]
+    dataset, questions = target_questions(DatasetCache(Settings()), "videomme:mcq", "001-1", None)
+    answers = prepare_answers(dataset, questions, AskOptions(dataset.mode, num_frames=2))
+    with FakeOpenAI(models=("m",), api_key=SECRET_KEY, stream_chunk_chars=3,
+                    reply=lambda r: f"Your header was {r.authorization}; again {r.authorization} so C.") as fake:
+        endpoint = make_endpoint(fake.base_url, "m", SECRET_KEY, timeout_s=10.0)
+        shown = [response_text(run, endpoint) for run in run_ask(endpoint, answers)]
+    assert len(shown) > 10 and shown[-1].endswith("so C.")
+    assert shown[-1].count("[API key]") == 2
+    for text in shown:
+        leaked = [p for p in prefixes if p in text]
+        assert not leaked, f"{text!r} shows {leaked[-1]!r}"
+
+
+def test_redaction_holds_back_only_a_possible_start_of_a_secret() -> None:
+    from core.client.redact import redact_partial
+
+    assert redact_partial("the key sk-te", ["sk-test-1"], final=False) == "the key "
+    assert redact_partial("the key sk-te", ["sk-test-1"], final=True) == "the key sk-te"
+    assert redact_partial("sk-test-1 and s", ["sk-test-1"], final=False) == "[API key] and "
+    assert redact_partial("plain text", ["sk-test-1"], final=False) == "plain text"
+
+
+HOSTILE = '<img src="http://127.0.0.1:9/track"> ![x](http://127.0.0.1:9/t2) **bold**'
+
+
+def test_error_boxes_toasts_and_headlines_show_outside_text_literally(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gradio as gr
+
+    from webapp import errors
+    from webapp.score import headline_markdown
+
+    toasts: list[str] = []
+    monkeypatch.setattr(gr, "Warning", toasts.append)
+    errors.warn(HOSTILE)
+    box = errors.error_box([HOSTILE, "second <b>"])
+    run = type("R", (), {})()
+    run.name = "<img src=x onerror=alert(1)>.jsonl"
+    run.summary = {"overall": {"accuracy": 0.5, "ci": [0.1, 0.9], "n": 2, "correct": 1}, "unparsed": 0,
+                   "missing": 0, "denominator_means": "all", "extractor": "robust",
+                   "detected": [HOSTILE], "warnings": [HOSTILE]}
+    headline = headline_markdown([run])
+    assert "<" not in toasts[0], toasts[0]  # toasts are HTML
+    for text in (box, headline):  # Markdown: no tag and no link or image syntax survives
+        assert "<img" not in text and "<b>" not in text and "](" not in text.replace("\\](", ""), text
+    assert "&lt;img" in toasts[0] and "&lt;img" in box and "&lt;img src=x" in headline
+
+
+# -- one visitor's costly upload is bounded and holds up no one else -------------------------------------------------
+
+
+def nested_boxed_file(path: Path, levels: int) -> Path:
+    """A 9-byte-per-level nested \\boxed{ response: kilobytes that cost a quadratic reader minutes and gigabytes."""
+    import json
+
+    record = {"question_id": "000-1", "video_id": "v", "duration": "short", "domain": "Knowledge",
+              "sub_category": "Astronomy", "task_type": "Counting Problem",
+              "options": ["A. 1", "B. 2", "C. 3", "D. 4"], "answer": "A",
+              "response": "\\boxed{" * levels + "A" + "}" * levels}
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    return path
+
+
+def test_a_costly_upload_is_stopped_with_one_line_while_others_score_and_browse(in_process: Any,
+                                                                                   tmp_path: Path) -> None:
+    """Before: the file was scored in a server thread with no limit, holding a Score slot and the GIL for minutes
+    (the bounded waits below then time out). Now it runs in a child process killed at the time budget."""
+    from gradio_client import handle_file
+
+    url = in_process(score_seconds=15, score_memory_mb=1024)
+    heavy = nested_boxed_file(tmp_path / "heavy.jsonl", 40_000)
+    quick = tmp_path / "quick.jsonl"
+    quick.write_bytes(badinputs.known_accuracy_file(4, 1))
+    attacker, visitor = client_for(url), client_for(url)
+    try:
+        job = attacker.submit([handle_file(str(heavy))], "", "robust", "", False, api_name="/rescore")
+        box, picker, *_ = visitor.submit(*upload_args([quick]), api_name="/rescore").result(timeout=90)
+        assert not box["visible"] and picker["value"] == "quick.jsonl", box["value"]
+        outputs = visitor.submit("videomme:mcq", 8, False, False, False, api_name="/first_question").result(90)
+        assert outputs[1].startswith("###")
+        box, picker, *_ = job.result(timeout=120)
+        assert box["visible"] and picker["choices"] == []
+        # whichever budget it meets first: 15 s of CPU or 1 GB of memory
+        stopped = re.compile(r"\*\*Error:\*\* heavy\.jsonl: scoring (stopped after 15 s|needed more than 1024 MB), "
+                             r"the server's limit per file \(MATHREEL\\_SCORE\\_(SECONDS|MEMORY\\_MB)\)")
+        assert stopped.match(box["value"]), box["value"]
+    finally:
+        attacker.close()
+        visitor.close()
+
+
+def test_a_file_over_the_memory_budget_is_refused_in_one_line(tmp_path: Path) -> None:
+    from core.errors import InputError
+    from webapp.isolate import Budget
+    from webapp.score import ScoreOptions, score_path
+
+    heavy = nested_boxed_file(tmp_path / "big.jsonl", 20_000)
+    with pytest.raises(InputError, match=r"big.jsonl: scoring needed more than 256 MB.*MATHREEL_SCORE_MEMORY_MB"):
+        score_path(str(heavy), ScoreOptions(budget=Budget(seconds=120, memory_mb=256)))
+    small = tmp_path / "small.jsonl"
+    small.write_bytes(badinputs.known_accuracy_file(5, 2))
+    report = score_path(str(small), ScoreOptions(budget=Budget(seconds=120, memory_mb=1024)))
+    assert (len(report.rows), sum(r.status == "correct" for r in report.rows)) == (5, 2)

@@ -109,7 +109,10 @@ def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
     import gradio as gr
     from starlette.middleware import Middleware
 
+    from webapp.isolate import warm_up
+
     app = build_app(settings)
+    warm_up()
     paths = served_paths(settings)
     # Served straight from disk instead of hashed and copied into Gradio's cache per request: an
     # hour-long video would otherwise be read in full on every question switch.

@@ -22,15 +22,14 @@ from webapp.ask_run import (
     AskOptions,
     AskRun,
     answer_rows,
-    default_base_url,
     key_note,
     make_endpoint,
-    plain,
     prepare_answers,
     question_summary,
     request_views,
     response_text,
     server_has_key,
+    shown_base_url,
     split_key,
     status_markdown,
     target_questions,
@@ -72,7 +71,7 @@ def build(context: AppContext) -> None:
                 "and scored by the same rule as `mathreel score`.")
     header = gr.Markdown(EMPTY_STATE, elem_id="ask-question")
     with gr.Row():
-        base_url = gr.Textbox(default_base_url(), label="Base URL", placeholder="http://localhost:8000/v1",
+        base_url = gr.Textbox(shown_base_url(), label="Base URL", placeholder="http://localhost:8000/v1",
                               elem_id="ask-base-url", scale=3)
         model = gr.Textbox(default_model(), label="Model", placeholder="e.g. Qwen/Qwen2.5-VL-7B-Instruct",
                            elem_id="ask-model", scale=2)
@@ -142,13 +141,13 @@ def build(context: AppContext) -> None:
             return (question_summary(dataset, questions) + HINT, mode_update,
                     gr.update(visible=has_video), gr.update(visible=has_video), *cleared())
         except Exception as err:  # a broken question must not break the tab
-            return (error_box(plain(error_message(err))), gr.update(visible=False), gr.skip(), gr.skip(), *cleared())
+            return (error_box(error_message(err)), gr.update(visible=False), gr.skip(), gr.skip(), *cleared())
 
     def on_mode(st: dict | None, mode_key: str | None) -> Any:
         try:
             return shown(st, mode_key)
         except Exception as err:
-            return error_box(plain(error_message(err)))
+            return error_box(error_message(err))
 
     def ask(st: dict | None, url: str, name: str, api_key: str, temp: float, tokens: float | None,
             timeout_s: float | None, mode_key: str | None, style_key: str, use_subs: bool, n: float) -> Any:
@@ -203,7 +202,7 @@ def _run_updates(run: AskRun, endpoint: Any, n_request_outputs: int) -> tuple:
     if not run.finished:
         return (gr.skip(), response_text(run, endpoint), status_markdown(run), gr.skip(), gr.skip(),
                 *([gr.skip()] * n_request_outputs))
-    error = gr.update(value=error_box(plain(run.error)), visible=True) if run.error else gr.skip()
+    error = gr.update(value=error_box(run.error), visible=True) if run.error else gr.skip()
     rows = answer_rows(run)
     return (error, response_text(run, endpoint), status_markdown(run), gr.update(value=rows, visible=bool(rows)),
             usage_markdown(run), *([gr.skip()] * n_request_outputs))
@@ -221,7 +220,7 @@ def _reported(error: BaseException, api_key: str) -> str:
 
     if not isinstance(error, MathReelError):
         log.error("ask failed: %s", blank("".join(traceback.format_exception(error))))
-    return plain(blank(error_message(error)))
+    return blank(error_message(error))
 
 
 TAB = TabSpec(id="ask", label="Ask", build=build)

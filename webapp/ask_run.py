@@ -8,17 +8,16 @@ The API key lives only in the Endpoint built for one click and is never put in a
 
 from __future__ import annotations
 
-import html
 import io
 import os
-import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.client.endpoint import DEFAULT_KEY_ENV, Endpoint, default_base_url
+from core.client.endpoint import DEFAULT_KEY_ENV, Endpoint, default_base_url, server_key_rule, strip_credentials
 from core.errors import InputError, MathReelError
+from webapp.html import plain
 
 if TYPE_CHECKING:
     from core.client import ModelReply, ModelRequest
@@ -44,13 +43,14 @@ def server_has_key() -> bool:
 def key_note() -> str:
     """What the page says about the key instead of showing one."""
     if server_has_key():
-        return (f"Key left empty: using the server's key, sent only to `{default_base_url()}` (another base URL gets "
+        return (f"Key left empty: using the server's key, sent only to `{shown_base_url()}` (another base URL gets "
                 "no key unless you type one). A key you type is used for this request only.")
     return "A key you type is used for this request only: never stored, logged or shown again."
 
 
-def _same_url(a: str, b: str) -> bool:
-    return a.strip().rstrip("/").lower() == b.strip().rstrip("/").lower()
+def shown_base_url() -> str:
+    """The server's base URL as the page shows it: without any user:password@ part."""
+    return strip_credentials(default_base_url())
 
 
 def make_endpoint(
@@ -66,10 +66,7 @@ def make_endpoint(
     """The endpoint for one click. An empty model means the server's (MATHREEL_MODEL, through core). An empty key
     means the server's key, but only for the server's own base URL: a user who points the page at another server
     must not receive the server's key there."""
-    url = (base_url or "").strip() or default_base_url()
-    key = (api_key or "").strip()
-    if not key and _same_url(url, default_base_url()):
-        key = os.environ.get(DEFAULT_KEY_ENV, "")
+    url, key = server_key_rule(base_url, default_base_url(), api_key, DEFAULT_KEY_ENV)
     tokens = int(max_tokens) if max_tokens else None
     if tokens is not None and tokens < 1:
         raise InputError(SOURCE, f"max tokens must be at least 1, not {tokens}")
@@ -192,15 +189,6 @@ def run_ask(endpoint: Endpoint, answers: list[Answer], *, client: Any = None) ->
 # -- what the page shows ----------------------------------------------------------------------------------------
 
 
-# Inline markup only: escaping "." or "-" too would leave backslashes inside the URLs Markdown auto-links.
-_MARKDOWN_SPECIAL = re.compile(r"([\\`*_\[\]|~])")
-
-
-def plain(text: str) -> str:
-    """Text that Markdown shows literally within a line: HTML escaped, inline markup characters backslashed."""
-    return _MARKDOWN_SPECIAL.sub(r"\\\1", html.escape(str(text), quote=False))
-
-
 def pair_label(question: Question) -> str:
     """"q001_1 (A. 110° / B. 70°)": a pair and its two options, so streamed replies can be told apart."""
     options = " / ".join(f"{letter}. {text}" for letter, text in question.option_texts.items())
@@ -208,12 +196,19 @@ def pair_label(question: Question) -> str:
 
 
 def response_text(run: AskRun, endpoint: Endpoint) -> str:
-    """The streamed replies as plain text (one block per pair for multi-binary), the key blanked out."""
+    """The streamed replies as plain text (one block per pair for multi-binary), the key blanked out. While a reply
+    is still streaming, a tail that could be the start of the key is held back (core.client.redact)."""
+    from core.client.redact import redact_partial
+
+    def shown(index: int) -> str:
+        final = run.finished or index < run.current or run.answers[index].reply is not None
+        return redact_partial(run.answers[index].text, endpoint.secrets(), final=final)
+
     if len(run.answers) == 1:
-        return endpoint.redact(run.answers[0].text)
+        return shown(0)
     blocks = []
-    for answer in run.answers[: run.current + 1]:
-        blocks.append(f"── {pair_label(answer.question)} ──\n{endpoint.redact(answer.text)}")
+    for index, answer in enumerate(run.answers[: run.current + 1]):
+        blocks.append(f"── {pair_label(answer.question)} ──\n{shown(index)}")
     return "\n\n".join(blocks)
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from webapp.context import AppContext, TabSpec, select_handler
-from webapp.errors import error_message, guarded, log
+from webapp.errors import error_message, guarded, log, warn
 from webapp.present import seconds_text
 
 if TYPE_CHECKING:
@@ -449,7 +449,7 @@ def build(context: AppContext) -> None:
             return only(page, rest_outputs)
         except Exception as exc:  # the page must survive anything a handler meets
             log.exception("select_rest failed")
-            gr.Warning(error_message(exc))
+            warn(error_message(exc))
             return tuple([gr.skip()] * len(rest_outputs))
 
     list_outputs = [error, table, *dims]

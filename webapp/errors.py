@@ -19,9 +19,22 @@ def error_message(error: BaseException) -> str:
     return f"Something went wrong on the server ({type(error).__name__}); the details are in the server log."
 
 
-def error_box(message: str) -> str:
-    """Markdown for a visible error box."""
-    return f"**Error:** {message}" if message else ""
+def error_box(message: str | list[str]) -> str:
+    """Markdown for a visible error box: each message (one line each) escaped, since messages quote file names,
+    field names and server replies."""
+    from webapp.html import plain
+
+    lines = [message] if isinstance(message, str) else list(message)
+    return "**Error:** " + "<br>".join(plain(line) for line in lines) if any(lines) else ""
+
+
+def warn(message: str) -> None:
+    """A warning toast with `message` shown as text (Gradio renders toast messages as HTML)."""
+    import gradio as gr
+
+    from webapp.html import toast
+
+    gr.Warning(toast(message))
 
 
 def guarded(error_slot: int, n_outputs: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -43,7 +56,7 @@ def guarded(error_slot: int, n_outputs: int) -> Callable[[Callable[..., Any]], C
                 if not isinstance(error, MathReelError):
                     log.exception("handler %s failed", fn.__name__)
                 message = error_message(error)
-                gr.Warning(message)
+                warn(message)
                 outputs: list[Any] = [gr.skip()] * n_outputs
                 outputs[error_slot] = gr.update(value=error_box(message), visible=True)
                 return tuple(outputs)

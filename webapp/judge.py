@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from webapp.context import AppContext, TabSpec, select_handler
-from webapp.errors import error_message, guarded
+from webapp.errors import error_message, guarded, warn
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -299,12 +299,11 @@ def error_chart(runs: list[JudgedRun]) -> go.Figure:
 def page_endpoint(base_url: str, model: str, key: str) -> Any:
     """The judge endpoint typed into the page. The server's MATHREEL_JUDGE_API_KEY is used only for the server's
     own MATHREEL_JUDGE_BASE_URL, so a visitor cannot make the server send its key to another address."""
+    from core.client.endpoint import server_key_rule
     from core.judge import judge_endpoint
     from core.judge.endpoint import BASE_URL_ENV, KEY_ENV
 
-    url = (base_url or "").strip().rstrip("/")
-    own = os.environ.get(BASE_URL_ENV, "").rstrip("/")
-    api_key = key.strip() if key and key.strip() else (os.environ.get(KEY_ENV, "") if url and url == own else "")
+    url, api_key = server_key_rule(base_url, os.environ.get(BASE_URL_ENV, ""), key, KEY_ENV)
     return judge_endpoint(url or None, (model or "").strip() or None, api_key=api_key, timeout_s=300.0)
 
 
@@ -358,6 +357,7 @@ def build(context: AppContext) -> None:
     """Lay out the Judge tab and wire its events."""
     import gradio as gr
 
+    from core.client.endpoint import strip_credentials
     from core.judge.endpoint import BASE_URL_ENV, MODEL_ENV
 
     settings = context.settings
@@ -401,7 +401,7 @@ def build(context: AppContext) -> None:
         gr.Markdown("Any OpenAI-compatible endpoint (the paper uses Qwen3-4B on vLLM). The key is sent to this "
                     "endpoint only and never shown again; replies are cached by model and prompt.")
         with gr.Row():
-            base_url = gr.Textbox(os.environ.get(BASE_URL_ENV, ""), label="Judge base URL",
+            base_url = gr.Textbox(strip_credentials(os.environ.get(BASE_URL_ENV, "")), label="Judge base URL",
                                   placeholder="http://localhost:8000/v1", elem_id="judge-base-url")
             model = gr.Textbox(os.environ.get(MODEL_ENV, ""), label="Judge model", placeholder="Qwen/Qwen3-4B",
                                elem_id="judge-model")
@@ -464,7 +464,7 @@ def build(context: AppContext) -> None:
     def add_uploads(runs: list[JudgedRun] | None, paths: list[str] | None) -> tuple:
         merged, errors = load_uploads(list(paths or []), runs_of(runs))
         for message in errors:
-            gr.Warning(message)
+            warn(message)
         newest = merged[-1].name if len(merged) > len(runs_of(runs)) else None
         return merged, Selection(newest) if newest else gr.skip()
 

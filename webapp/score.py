@@ -7,17 +7,15 @@ same object `mathreel score --json` prints. Each user's runs live in a `gr.State
 
 from __future__ import annotations
 
-import json
-import re
-import tempfile
-import time
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from webapp.context import AppContext, TabSpec, select_handler
-from webapp.errors import error_box, error_message, guarded, log
+from webapp.downloads import Downloads
+from webapp.errors import error_box, error_message, guarded, log, warn
+from webapp.html import plain
+from webapp.isolate import DEFAULT_BUDGET, Budget, run_isolated
 from webapp.present import ci_text, pct
 
 if TYPE_CHECKING:
@@ -60,13 +58,19 @@ class ScoreOptions:
     extractor: str = "robust"
     denominator: str = AUTO
     annotations: str | None = None  # the server's data directory, for id-only files
+    budget: Budget = DEFAULT_BUDGET  # time and memory one file may take on the shared server
 
 
 # -- scoring through core ---------------------------------------------------------------------------------------
 
 
 def score_path(path: str, options: ScoreOptions) -> Report:
-    """Read and score one file with core, exactly as `mathreel score` does with the same options."""
+    """Read and score one file with core, exactly as `mathreel score` does with the same options, in a child
+    process within `options.budget` (webapp.isolate), so a costly file never holds up other visitors."""
+    return run_isolated(_score_file, (path, options), options.budget, str(path))
+
+
+def _score_file(path: str, options: ScoreOptions) -> Report:
     from core.results import read_results
     from core.scoring import score
 
@@ -145,15 +149,15 @@ def headline_markdown(runs: list[Run]) -> str:
         s = run.summary
         o = s["overall"]
         parts.append(
-            f"### {run.name}\n"
+            f"### {plain(run.name)}\n"
             f"**{pct(o['accuracy'])}** accuracy, 95% CI {ci_text(o['ci'])}, n = {o['n']} "
             f"({o['correct']} correct) · unparsed {s['unparsed']} · missing {s['missing']}"
             + (f" · clustered SE {o['clustered_se']:.1f} points over {o['clusters']} videos"
                if o.get("clustered_se") is not None else "")
         )
         parts.append(f"_Denominator: {s['denominator_means']}. Extractor: {s['extractor']}._")
-        details = [f"- {note}" for note in s.get("detected", [])]
-        details += [f"- ⚠️ {warning}" for warning in s.get("warnings", [])]
+        details = [f"- {plain(note)}" for note in s.get("detected", [])]
+        details += [f"- ⚠️ {plain(warning)}" for warning in s.get("warnings", [])]
         if details:
             parts.append("\n".join(details))
     return "\n\n".join(parts)
@@ -241,39 +245,6 @@ def _dimension_label(runs: list[Run], key: str) -> str:
 # -- downloads --------------------------------------------------------------------------------------------------
 
 
-class Downloads:
-    """Per-request files for the download buttons, in one app-owned temp folder pruned by age.
-
-    Each file sits in its own random sub-folder, so users never overwrite (or guess) each other's files.
-    """
-
-    def __init__(self, max_age: int) -> None:
-        self.root = Path(tempfile.gettempdir()) / "mathreel-downloads"
-        self.max_age = max_age
-
-    def write(self, run: Run) -> tuple[str, str]:
-        """The scored rows as CSV and the summary JSON (the `mathreel score --json` object) of one run."""
-        self._prune()
-        folder = self.root / uuid.uuid4().hex
-        folder.mkdir(parents=True)
-        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(run.name).stem) or "run"
-        csv_path = folder / f"{stem}-scored.csv"
-        json_path = folder / f"{stem}-summary.json"
-        csv_path.write_text(run.report.rows_csv(), encoding="utf-8", newline="")
-        json_path.write_text(json.dumps(run.summary, indent=2, ensure_ascii=False), encoding="utf-8")
-        return str(csv_path), str(json_path)
-
-    def _prune(self) -> None:
-        if not self.root.is_dir():
-            return
-        cutoff = time.time() - self.max_age
-        for folder in self.root.iterdir():
-            if folder.is_dir() and folder.stat().st_mtime < cutoff:
-                for file in folder.iterdir():
-                    file.unlink(missing_ok=True)
-                folder.rmdir()
-
-
 def find_run(runs: list[Run], name: str | None) -> Run | None:
     """The run called `name`, else the first one."""
     for run in runs:
@@ -300,7 +271,8 @@ def paired_markdown(run_a: Run | None, run_b: Run | None) -> tuple[str, dict[str
     if diff["difference"] is None:
         return "_The two runs share no scored question._", None
     text = (
-        f"**{run_a.name} − {run_b.name}: {diff['difference']:+.1f} points**, 95% CI {ci_text(diff['ci'])} "
+        f"**{plain(run_a.name)} − {plain(run_b.name)}: {diff['difference']:+.1f} points**, "
+        f"95% CI {ci_text(diff['ci'])} "
         f"on the {diff['n']} questions both scored ({pct(diff['accuracy_a'])} vs {pct(diff['accuracy_b'])}); "
         f"only in A: {diff['only_a']}, only in B: {diff['only_b']}.\n\n_{diff['method']}._"
     )
@@ -406,13 +378,14 @@ def build(context: AppContext) -> None:
                                             elem_id="score-download-json")
 
     def options(key: str, ext: str, denom: str, use_data: bool) -> ScoreOptions:
-        return ScoreOptions(key or AUTO, ext, denom or AUTO, str(settings.data_root()) if use_data else None)
+        return ScoreOptions(key or AUTO, ext, denom or AUTO, str(settings.data_root()) if use_data else None,
+                            Budget(settings.score_seconds, settings.score_memory_mb))
 
     def rescore(paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool) -> tuple:
         runs, errors = score_uploads(list(paths or []), options(key, ext, denom, use_data))
         for message in errors:
-            gr.Warning(message)
-        box = gr.update(value=error_box("<br>".join(errors)), visible=bool(errors))
+            warn(message)
+        box = gr.update(value=error_box(errors), visible=bool(errors))
         names = [r.name for r in runs]
         first = names[0] if names else None
         second = names[1] if len(names) > 1 else first

@@ -33,6 +33,9 @@ class Settings:
     # scoring run never holds up someone switching questions.
     browse_concurrency: int = 8
     score_concurrency: int = 2
+    # What one uploaded file may cost: scoring runs in a child process killed past these (webapp.isolate).
+    score_seconds: int = 60
+    score_memory_mb: int = 2048
     # Model and judge calls wait on the network for seconds to minutes: limits of their own.
     ask_concurrency: int = 4
     judge_concurrency: int = 2
@@ -82,6 +85,8 @@ ENV: dict[str, str] = {
     "MATHREEL_CACHE_SECONDS": "cache_seconds",
     "MATHREEL_BROWSE_CONCURRENCY": "browse_concurrency",
     "MATHREEL_SCORE_CONCURRENCY": "score_concurrency",
+    "MATHREEL_SCORE_SECONDS": "score_seconds",
+    "MATHREEL_SCORE_MEMORY_MB": "score_memory_mb",
     "MATHREEL_ASK_CONCURRENCY": "ask_concurrency",
     "MATHREEL_JUDGE_CONCURRENCY": "judge_concurrency",
     "MATHREEL_QUEUE_SIZE": "queue_size",

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass, field, fields
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 from core.errors import InputError
 
@@ -70,9 +71,7 @@ class Endpoint:
     @property
     def public_url(self) -> str:
         """The base URL without any user:password@ part, safe to show and to store."""
-        scheme, _, rest = self.base_url.partition("://")
-        host, slash, path = rest.partition("/")
-        return f"{scheme}://{host.rpartition('@')[2]}{slash}{path}"
+        return strip_credentials(self.base_url)
 
     def describe(self) -> str:
         """How messages name this endpoint: the model and the base URL, never the key."""
@@ -84,11 +83,18 @@ class Endpoint:
         settings["base_url"] = self.public_url
         return settings
 
+    def secrets(self) -> list[str]:
+        """What must never be shown: the key and the secret inside the base URL (its password, or its user name
+        when that is all there is, as with a token in place of the user)."""
+        parts = urlsplit(self.base_url)
+        in_url = parts.password or parts.username
+        return [s for s in (self.api_key, in_url) if s and s != NO_KEY]
+
     def redact(self, text: str) -> str:
         """`text` with the key blanked out, for anything a server sent back that we want to show."""
-        if self.api_key and self.api_key != NO_KEY:
-            return text.replace(self.api_key, "[API key]")
-        return text
+        from core.client.redact import redact
+
+        return redact(text, self.secrets())
 
 
 def default_model() -> str:
@@ -99,3 +105,37 @@ def default_model() -> str:
 def default_base_url() -> str:
     """The endpoint requests go to when none is named: OPENAI_BASE_URL, else OpenAI's (no trailing slash)."""
     return (os.environ.get(BASE_URL_ENV) or DEFAULT_BASE_URL).rstrip("/")
+
+
+def strip_credentials(url: str) -> str:
+    """`url` without any user:password@ part: the only form of a base URL that is ever shown or stored."""
+    try:
+        parts = urlsplit(url.strip())
+    except ValueError:  # a malformed URL (unbalanced [ of an IPv6 host): show only what precedes any "@"
+        return url.strip().rpartition("@")[2]
+    if "@" not in parts.netloc:
+        return url.strip()
+    return urlunsplit(parts._replace(netloc=parts.netloc.rpartition("@")[2]))
+
+
+def same_url(a: str, b: str) -> bool:
+    """Whether two base URLs name the same endpoint, credentials, case and a trailing slash aside."""
+    def norm(url: str) -> str:
+        return strip_credentials(url).rstrip("/").lower()
+
+    return norm(a) == norm(b)
+
+
+def server_key_rule(typed_url: str, own_url: str, typed_key: str, key_env: str) -> tuple[str, str]:
+    """The (base URL, key) a page request uses. The server's key (`key_env`) only ever goes to the server's own
+    URL `own_url`: a visitor who points the page elsewhere gets no key unless they type one.
+
+    The page shows `own_url` without credentials, so a URL that matches it (with or without them) is sent as
+    `own_url` itself; an empty URL means `own_url`. A typed key always wins.
+    """
+    url = (typed_url or "").strip() or (own_url or "").strip()
+    key = (typed_key or "").strip()
+    if own_url and url and same_url(url, own_url):
+        url = own_url.strip()
+        key = key or os.environ.get(key_env, "")
+    return url.rstrip("/"), key

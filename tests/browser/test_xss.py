@@ -79,3 +79,36 @@ def test_script_in_responses_shows_as_text_in_score_and_browse(page, tmp_path: P
     wait_for_text(page, "#browse-response", "<script>window.__xss=1</script>")
     assert_nothing_ran(page)
     assert page.evaluate("() => document.body.innerText.includes('<script>window.__xss=1</script>')")
+
+
+HOSTILE_NAME = "<img src=x onerror=window.__xss=1>.jsonl"
+TRACKER = "http://127.0.0.1:9/track"
+
+
+def test_hostile_file_and_field_names_stay_text_in_error_box_toast_and_headline(page, tmp_path: Path) -> None:
+    """A file named like an <img> tag whose record carries a field named like a tracking image: the error box and
+    the toast show the field name as text, no <img> element is created and nothing is fetched from the URL. (Gradio
+    drops < and > from uploaded file names; a name's Markdown, `__bold__ [x](y)`, must stay text in the headline.)"""
+    tracked: list[str] = []
+    page.on("request", lambda request: tracked.append(request.url) if "127.0.0.1:9/" in request.url else None)
+    path = tmp_path / HOSTILE_NAME
+    field = f'<img src="{TRACKER}">'
+    path.write_text(json.dumps({"question_id": "001-1", field: "x"}) + "\n", encoding="utf-8")  # no response
+    page.wait_for_selector("#browse-frames img")
+    page.click("#tab-score-button")
+    page.set_input_files("#score-upload input[type=file]", [str(path)])
+    wait_for_text(page, "#score-error", field)
+    page.wait_for_selector(".toast-body")
+    wait_for_text(page, ".toast-body", field)
+    assert "onerror=window.__xss=1" in page.inner_text("#score-error")
+    payload, _ = payload_file(tmp_path)
+    named = tmp_path / "__bold__ [x](y) run.jsonl"
+    named.write_bytes(payload.read_bytes())
+    page.set_input_files("#score-upload input[type=file]", [str(named)])
+    wait_for_text(page, "#score-headline", named.name)
+    hostile = page.evaluate("""() => [...document.querySelectorAll(
+        '#score-error img, #score-headline img, .toast-body img, img[src="x"], img[src^="http://127.0.0.1:9"], '
+        + '#score-headline h3 strong, #score-headline h3 a')].map(e => e.outerHTML)""")
+    assert hostile == [], hostile
+    assert tracked == [], f"the page fetched {tracked}"
+    assert_nothing_ran(page)

@@ -1,0 +1,59 @@
+"""Files behind the Score tab's download buttons, in a folder private to this server process.
+
+The folder comes from `tempfile.mkdtemp` (a fresh name, mode 0700), never a fixed path under $TMPDIR that another
+user of the host could create first or fill with symlinks. Pruning by age looks at entries with lstat, removes
+only real directories (shutil.rmtree removes links inside them without following them), and a failure to prune
+is logged, never shown: a download must not fail because an old file could not be removed.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import re
+import shutil
+import stat
+import tempfile
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger("mathreel.webapp")
+
+
+class Downloads:
+    """Per-request files for the download buttons; each in its own random sub-folder of one private folder."""
+
+    def __init__(self, max_age: int) -> None:
+        self.root = Path(tempfile.mkdtemp(prefix="mathreel-downloads-"))
+        self.max_age = max_age
+
+    def write(self, run: Any) -> tuple[str, str]:
+        """The scored rows as CSV and the summary JSON (the `mathreel score --json` object) of one run."""
+        self.prune()
+        folder = self.root / uuid.uuid4().hex
+        folder.mkdir(mode=0o700)
+        stem = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(run.name).stem) or "run"
+        csv_path = folder / f"{stem}-scored.csv"
+        json_path = folder / f"{stem}-summary.json"
+        csv_path.write_text(run.report.rows_csv(), encoding="utf-8", newline="")
+        json_path.write_text(json.dumps(run.summary, indent=2, ensure_ascii=False), encoding="utf-8")
+        return str(csv_path), str(json_path)
+
+    def prune(self) -> None:
+        """Remove sub-folders older than max_age. Links and files are never followed; errors are only logged."""
+        cutoff = time.time() - self.max_age
+        try:
+            entries = list(os.scandir(self.root))
+        except OSError as error:
+            log.warning("download folder not pruned: %s", error)
+            return
+        for entry in entries:
+            try:
+                info = entry.stat(follow_symlinks=False)
+                if stat.S_ISDIR(info.st_mode) and info.st_mtime < cutoff:
+                    shutil.rmtree(entry.path)
+            except OSError as error:
+                log.warning("old download %s not removed: %s", entry.name, error)

@@ -1,0 +1,110 @@
+"""Run one piece of visitor-supplied work in a child process with a time and a memory budget.
+
+Scoring an upload is pure Python. In a server thread it holds the GIL (slowing every other visitor's Browse) and
+cannot be stopped: a file that costs minutes of CPU or gigabytes of memory takes the whole server with it. In a
+child process it uses at most one core, the parent's threads keep the GIL, and when the budget runs out the child
+is killed and the visitor gets one line saying which limit was hit and how to raise it.
+
+Children come from a forkserver that has already imported core's reader and scorer, so a small file costs a fork
+and a pickle, not a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from core.errors import InputError, MathReelError
+
+# Imported once by the forkserver, not by every child: the Score tab's module (core's reader and scorer) and
+# pandas, which core imports lazily for CSV, Excel and parquet files and which takes a second or more to import.
+PRELOAD = ["webapp.score", "pandas"]
+_context_lock = threading.Lock()
+_context: Any = None
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much one visitor's job may take; `what` names the job in the message when it is stopped."""
+
+    seconds: float = 60.0
+    memory_mb: int = 2048
+    what: str = "scoring"
+
+
+DEFAULT_BUDGET = Budget()
+
+
+def _mp_context() -> Any:
+    global _context
+    with _context_lock:
+        if _context is None:
+            context = multiprocessing.get_context("forkserver")
+            context.set_forkserver_preload(PRELOAD)
+            _context = context
+        return _context
+
+
+def warm_up() -> None:
+    """Start the forkserver now, at server start, rather than inside the first visitor's budget."""
+    from multiprocessing import forkserver
+
+    _mp_context()
+    forkserver.ensure_running()
+
+
+def _child(connection: Any, memory_mb: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+    """In the child: cap the address space, run, and send back ("ok", result), ("refused", core's one line) or
+    ("error", what went wrong). Exceptions travel as text: not every exception class can be unpickled."""
+    import resource
+
+    from core.errors import MathReelError
+
+    limit = memory_mb * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+    try:
+        outcome: tuple[str, Any] = ("ok", fn(*args))
+    except MemoryError:
+        outcome = ("memory", None)
+    except MathReelError as error:
+        outcome = ("refused", str(error))
+    except Exception as error:  # a bug: the parent logs it
+        outcome = ("error", f"{type(error).__name__}: {error}")
+    try:
+        connection.send(outcome)
+    except Exception as error:  # an unpicklable result or exception: say so rather than hang
+        connection.send(("error", f"result could not be sent back: {type(error).__name__}"))
+    finally:
+        connection.close()
+
+
+def run_isolated(fn: Callable[..., Any], args: tuple[Any, ...], budget: Budget, source: str) -> Any:
+    """fn(*args) in a child process, its result or its exception; InputError naming `source` over budget."""
+    context = _mp_context()
+    receive, send = context.Pipe(duplex=False)
+    process = context.Process(target=_child, args=(send, budget.memory_mb, fn, args), daemon=True)
+    process.start()
+    send.close()
+    try:
+        if not receive.poll(budget.seconds):
+            raise InputError(source, f"{budget.what} stopped after {budget.seconds:g} s, the server's limit per "
+                                     "file (MATHREEL_SCORE_SECONDS); `mathreel score` on your own machine has none")
+        try:
+            status, value = receive.recv()
+        except EOFError:
+            status, value = "memory", None  # killed by the kernel, most often for memory
+    finally:
+        receive.close()
+        process.kill()
+        process.join(timeout=10)
+    if status == "memory":
+        raise InputError(source, f"{budget.what} needed more than {budget.memory_mb} MB, the server's limit per "
+                                 "file (MATHREEL_SCORE_MEMORY_MB); `mathreel score` on your own machine has none")
+    if status == "refused":
+        raise MathReelError(value)
+    if status == "error":
+        raise RuntimeError(value)
+    return value
