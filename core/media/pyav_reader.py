@@ -33,7 +33,10 @@ def _silence_ffmpeg() -> None:
     """FFmpeg's own log lines (e.g. "moov atom not found") would print before MathReel's one clear line."""
     import av.logging
 
-    av.logging.set_level(None)  # PyAV 13+: no FFmpeg log output at all
+    try:
+        av.logging.set_level(None)  # FFmpeg's log callback off: nothing printed
+    except (TypeError, ValueError):  # an older PyAV without the None level
+        av.logging.set_level(av.logging.PANIC)
 
 
 def _index_packets(container: Any, stream: Any) -> PacketIndex:
@@ -56,6 +59,7 @@ class PyAVReader:
 
     def __init__(self, path: Path, index: PacketIndex | None = None, decoder_threads: int = 0) -> None:
         import av
+        from av.error import FFmpegError
 
         _silence_ffmpeg()
         self.source = str(path)
@@ -65,7 +69,7 @@ class PyAVReader:
             self._container = av.open(str(path))
             self._stream = self._container.streams.video[0]
             self._index = index or _index_packets(self._container, self._stream)
-        except (av.FFmpegError, IndexError, OSError, ValueError) as error:
+        except (FFmpegError, IndexError, OSError, ValueError) as error:
             problem = f"not a readable video: corrupt, truncated or not a video at all ({problem_line(error)})"
             raise InputError(self.source, problem) from None
         if not self._index.pts:
@@ -108,7 +112,7 @@ class PyAVReader:
 
     def frames(self, indices: Sequence[int]) -> Iterator[tuple[int, np.ndarray]]:
         """(index, RGB uint8 array) for sorted distinct `indices`: seek only when a keyframe lies ahead."""
-        import av
+        from av.error import FFmpegError
 
         check_sorted(indices)
         decoded: Iterator[Any] | None = None
@@ -122,7 +126,7 @@ class PyAVReader:
                 frame = self._decode_until(decoded, self._index.pts[index], index)
                 position = index
                 yield index, ensure_shape(self.source, index, frame.to_ndarray(format="rgb24"))
-        except av.FFmpegError as error:
+        except FFmpegError as error:
             raise InputError(self.source, f"cannot decode the video ({problem_line(error)})") from None
 
     def _decode_until(self, decoded: Iterator[Any], target_pts: int, index: int) -> Any:

@@ -60,8 +60,8 @@ def write_h264(
     `gop` is the keyframe interval, `crf` the quality (lower = better). `pts_seconds` gives each frame's
     presentation time for a variable-frame-rate video (strictly increasing, one per frame); without it frame i is
     shown at i / fps. `pix_fmt` "yuv444p" allows odd sizes; `bframes` sets the B-frame count (None: the preset's);
-    `rotation` (degrees) writes display-rotation metadata. One encoder thread and no scene-cut keyframes keep the
-    output byte-identical run to run.
+    `rotation` (degrees) writes display-rotation metadata (needs PyAV 18+). One encoder thread and no scene-cut
+    keyframes keep the output byte-identical run to run.
     """
     import av
 
