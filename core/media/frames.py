@@ -12,7 +12,9 @@ from __future__ import annotations
 import json
 import shutil
 import tempfile
+import threading
 from collections.abc import Generator, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +39,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 __all__ = ["SampledFrames", "cache_root", "open_video", "read_exact_frames", "resized_size", "sample_frames",
            "uniform_indices"]
 JPEG_QUALITY = 90
+_BUILD_LOCKS = tuple(threading.Lock() for _ in range(64))  # striped: bounded however many videos are sampled
 
 
 def uniform_indices(total: int, n: int) -> list[int]:
@@ -75,15 +78,29 @@ def sample_frames(
     cached = cached_frames(path, num_frames, max_side, cache_dir, reader)
     if cached is not None:
         return cached
-    opened = open_video(path, reader)
-    try:
-        steps = build_steps(opened, num_frames, max_side, cache_dir, workers)
-        while True:
-            next(steps)
-    except StopIteration as finished:
-        return finished.value
-    finally:
-        opened.close()
+    with build_lock(path, num_frames, max_side, cache_dir, reader):
+        cached = cached_frames(path, num_frames, max_side, cache_dir, reader)  # built while we waited?
+        if cached is not None:
+            return cached
+        opened = open_video(path, reader)
+        try:
+            steps = build_steps(opened, num_frames, max_side, cache_dir, workers)
+            while True:
+                next(steps)
+        except StopIteration as finished:
+            return finished.value
+        finally:
+            opened.close()
+
+
+@contextmanager
+def build_lock(
+    path: Path, num_frames: int, max_side: int | None, cache_dir: str | Path | None, reader: str | None
+) -> Iterator[None]:
+    """Held while one entry is built in this process, so two requests for it decode it once, not twice."""
+    key = (str(path.resolve()), num_frames, max_side, str(cache_root(cache_dir)), reader)
+    with _BUILD_LOCKS[hash(key) % len(_BUILD_LOCKS)]:
+        yield
 
 
 def check_request(path: Path, num_frames: int, max_side: int | None) -> None:
