@@ -221,5 +221,5 @@ def test_the_reader_is_part_of_the_cache_key(tmp_path):
     by_pyav = sample_frames(path, 4, cache_dir=tmp_path / "cache", reader="pyav")
     assert (by_decord.reader, by_pyav.reader) == ("decord", "pyav")
     assert by_decord.paths[0].parent != by_pyav.paths[0].parent
-    assert sample_frames(path, 4, cache_dir=tmp_path / "cache", reader="auto") == by_decord  # decord first
+    assert sample_frames(path, 4, cache_dir=tmp_path / "cache", reader="auto") == by_pyav  # auto: PyAV first
     assert [a.tobytes() for a in by_decord.arrays()] == [a.tobytes() for a in by_pyav.arrays()]

@@ -1,8 +1,10 @@
-"""Which decoder opens a video: decord where it is installed and reads the file, PyAV everywhere else.
+"""Which decoder opens a video: under auto the faster one that reads the file (PyAV, else decord where installed).
 
 Why two: decord (the reference harness's decoder) has wheels only for Linux x86-64 and Windows and no release since
 2021; PyAV ships FFmpeg in wheels for every platform. Both number frames the same way and, on the same FFmpeg
 colour conversion, return the same pixels. MATHREEL_FRAME_READER=decord|pyav|auto forces one (default auto).
+Under auto a reader that cannot open the file, or whose first frame is not an RGB image (decord on videos a few
+pixels wide or with rotation metadata), gives way to the next.
 """
 
 from __future__ import annotations
@@ -15,6 +17,10 @@ from core.media.reader_base import BadFrameShape, FrameReader
 
 READER_ENV = "MATHREEL_FRAME_READER"
 CHOICES = ("auto", "decord", "pyav")
+# auto's order where both are installed: the faster first. Both give the same frames (tests/test_readers.py), and
+# PyAV's seek-and-decode used less CPU than decord on every file of bench/bench_frames.py (close to the floor);
+# decord then reads the files PyAV cannot open or decode.
+AUTO_ORDER = ("pyav", "decord")
 
 
 def reader_choice(choice: str | None = None) -> str:
@@ -32,11 +38,11 @@ def candidate_readers(choice: str | None = None) -> list[str]:
     value = reader_choice(choice)
     if value != "auto":
         return [value]
-    return ["decord", "pyav"] if decord_installed() else ["pyav"]
+    return [*AUTO_ORDER] if decord_installed() else ["pyav"]
 
 
 def open_reader(path: str | Path, choice: str | None = None, decoder_threads: int = 0) -> FrameReader:
-    """Open `path` with the chosen reader; under auto, PyAV takes over when decord is absent or cannot read it."""
+    """Open `path` with the chosen reader; under auto, the next reader takes over when one cannot read the file."""
     path = Path(path)
     if not path.is_file():
         raise InputError(str(path), "video file not found")
