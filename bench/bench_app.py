@@ -8,7 +8,7 @@ trivial queued event in a one-button app. `--browser` also times the progressive
 (the nearest keyframes) and all exact frames, beside decord's get_batch on the same frames in the same run.
 
     .venv/bin/python bench/bench_app.py [--repeats 5] [--browser | --browser-only] [--switches 7]
-        [--progressive-runs 3] [--video-cache DIR]
+        [--progressive-runs 3] [--progressive-only] [--video-cache DIR]
 """
 
 from __future__ import annotations
@@ -344,12 +344,16 @@ def main() -> int:
     parser.add_argument("--browser-only", action="store_true", help="only the Chromium figures")
     parser.add_argument("--switches", type=int, default=7, help="question switches per browser figure (>= 5)")
     parser.add_argument("--progressive-runs", type=int, default=3, help="cold switches to the 10-minute video")
+    parser.add_argument("--progressive-only", action="store_true", help="only the progressive-gallery figures")
     parser.add_argument("--video-cache", type=Path, default=Path.home() / ".cache" / "mathreel-bench",
                         help="where bench_frames.py's generated videos are kept")
     args = parser.parse_args()
     os.environ["MATHREEL_CACHE"] = tempfile.mkdtemp(prefix="mathreel-bench-cache-")  # cold means cold
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     print(f"frame cache: {os.environ['MATHREEL_CACHE']}")
+    if args.progressive_only:
+        bench_progressive(args.progressive_runs, args.video_cache)
+        return 0
     if not args.browser_only:
         bench_switching(args.repeats)
         bench_scoring(args.repeats, args.answers)

@@ -76,8 +76,8 @@ def _threaded(reader: FrameReader, runs: list[list[int]], decoder_threads: int) 
     """Run each run in its own thread; stop them all if the consumer stops early or one of them fails."""
     results: queue.Queue[Any] = queue.Queue(maxsize=2 * len(runs))
     stop = threading.Event()
-    threads = [threading.Thread(target=_worker, args=(reader, run, decoder_threads, results, stop), daemon=True)
-               for run in runs]
+    threads = [threading.Thread(target=_worker, args=(reader, run, decoder_threads, results, stop, number == 0),
+                                daemon=True) for number, run in enumerate(runs)]
     for thread in threads:
         thread.start()
     finished = 0
@@ -97,12 +97,14 @@ def _threaded(reader: FrameReader, runs: list[list[int]], decoder_threads: int) 
 
 
 def _worker(reader: FrameReader, run: list[int], decoder_threads: int, results: queue.Queue[Any],
-            stop: threading.Event) -> None:
-    """Decode one run on a reader of its own; every frame (or the error) goes to `results`."""
+            stop: threading.Event, first: bool) -> None:
+    """Decode one run (the first on `reader` itself, the others on readers of their own, as opening costs an index
+    of the whole file); every frame (or the error) goes to `results`."""
     own = None
     try:
-        own = reader.reopen(decoder_threads)
-        for item in own.frames(run):
+        if not first:
+            own = reader.reopen(decoder_threads)
+        for item in (own or reader).frames(run):
             if not _put(results, item, stop):
                 return
     except BaseException as error:  # handed to the consumer, which re-raises it in its own thread
