@@ -275,7 +275,7 @@ def long_video_root(video_cache: Path) -> tuple[Path, Path]:
                             [vmqa_record(f"q{i}", "short" if i == 0 else f"long{i}") for i in range(10)])
     write_h264(root / "videos" / "short.mp4", (numbered_frame(i, 96, 128) for i in range(50)), 25)
     for i in range(1, 10):
-        (root / "videos" / f"long{i}.mp4").symlink_to(long_video)  # each its own path: a cold cache entry
+        os.link(long_video, root / "videos" / f"long{i}.mp4")  # a path of its own: its own (cold) cache entry
     return root, long_video
 
 
@@ -310,7 +310,9 @@ def bench_progressive(runs: int, video_cache: Path, frames: int = 8) -> None:
             page.goto(url)
             page.wait_for_selector("#browse-frames img")
             page.wait_for_timeout(1000)
-            for row in range(1, runs + 1):
+            shown = page.inner_text("#browse-question")
+            rows = [row for row in range(10) if f"· q{row}" not in shown and row != 0][:runs]  # q0: the short clip
+            for row in rows:
                 batch.append(once(get_batch_frames, long_video, indices))
                 before = page.eval_on_selector_all("#browse-frames img", "imgs => imgs.map(i => i.src)")
                 page.evaluate("() => { window.__down = window.__first = window.__exact = undefined; }")
