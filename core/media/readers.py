@@ -17,7 +17,7 @@ from core.media.reader_base import BadFrameShape, FrameReader
 
 READER_ENV = "MATHREEL_FRAME_READER"
 CHOICES = ("auto", "decord", "pyav")
-# auto's order where both are installed: the faster first. Both give the same frames (tests/test_readers.py), and
+# auto's order where both are installed: the faster first. Both give the same frames (tests/test_frame_readers.py), and
 # PyAV's seek-and-decode used less CPU than decord on every file of bench/bench_frames.py (close to the floor);
 # decord then reads the files PyAV cannot open or decode.
 AUTO_ORDER = ("pyav", "decord")
