@@ -3,9 +3,12 @@
 Server-side figures time the same functions the Gradio handlers call (webapp.browse.render_question, and the
 Score tab's scoring, tables, charts and downloads). `--browser` also measures end-to-end switches in Chromium
 against `mathreel serve` on a free loopback port (median of `--switches` cold and cached), and Gradio's floor: a
-trivial queued event in a one-button app.
+trivial queued event in a one-button app. `--browser` also times the progressive gallery on a cold switch to a
+10-minute 1280x720 video (bench/bench_frames.py's, generated once in --video-cache): first frames on screen
+(the nearest keyframes) and all exact frames, beside decord's get_batch on the same frames in the same run.
 
     .venv/bin/python bench/bench_app.py [--repeats 5] [--browser | --browser-only] [--switches 7]
+        [--progressive-runs 3] [--progressive-only] [--video-cache DIR]
 """
 
 from __future__ import annotations
@@ -245,6 +248,96 @@ def trivial_event_floor(repeats: int) -> list[float]:
     return times[1:]
 
 
+# The progressive gallery: stamps when the gallery first holds N loaded images that were not there before (the
+# keyframe previews), and when every image is an exact frame (preview files are named key-*.jpg).
+PROGRESSIVE = """([n, before]) => {
+    const imgs = [...document.querySelectorAll('#browse-frames img')];
+    const fresh = imgs.length >= n && imgs.every(i => i.complete && i.naturalWidth > 0 && !before.includes(i.src));
+    if (fresh && window.__first === undefined) window.__first = performance.now();
+    const exact = fresh && imgs.every(i => !decodeURIComponent(i.src).split('/').pop().startsWith('key-'));
+    if (exact && window.__exact === undefined) window.__exact = performance.now();
+    return exact;
+}"""
+
+
+def long_video_root(video_cache: Path) -> tuple[Path, Path]:
+    """A VideoMathQA folder: q0 on a short clip (the page opens with it), q1..q9 on the 10-minute 720p video."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from bench_frames import repeated
+    from test_data import make_videomathqa, vmqa_record
+
+    from core.media.writer import numbered_frame, write_h264
+
+    video_cache.mkdir(parents=True, exist_ok=True)
+    long_video = repeated(video_cache, 10)
+    root = make_videomathqa(Path(tempfile.mkdtemp(prefix="mathreel-bench-long-")),
+                            [vmqa_record(f"q{i}", "short" if i == 0 else f"long{i}") for i in range(10)])
+    write_h264(root / "videos" / "short.mp4", (numbered_frame(i, 96, 128) for i in range(50)), 25)
+    for i in range(1, 10):
+        os.link(long_video, root / "videos" / f"long{i}.mp4")  # a path of its own: its own (cold) cache entry
+    return root, long_video
+
+
+def bench_progressive(runs: int, video_cache: Path, frames: int = 8) -> None:
+    """Cold switches to a 10-minute 720p video in Chromium: first view and all exact, vs get_batch in the same run."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
+    import subprocess
+
+    from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, mathreel_command, wait_until_answering
+    from playwright.sync_api import sync_playwright
+
+    from core.media.frames import uniform_indices
+    from core.media.readers import open_reader
+
+    root, long_video = long_video_root(video_cache)
+    tmp = Path(tempfile.mkdtemp(prefix="mathreel-bench-serve-"))
+    env = dict(os.environ, MATHREEL_CACHE=str(tmp / "cache"), GRADIO_TEMP_DIR=str(tmp / "gradio"))
+    port = free_port()
+    log = tmp / "serve.log"
+    with log.open("w") as out:
+        server = subprocess.Popen([*mathreel_command(), "serve", "--data", str(root), "--port", str(port)], env=env,
+                                  stdout=out, stderr=subprocess.STDOUT)
+    first, exact, batch = [], [], []
+    indices = uniform_indices(open_reader(long_video, "pyav").total, frames)
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        wait_until_answering(url, server, log)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.add_init_script(STAMP_POINTERDOWN)
+            page.goto(url)
+            page.wait_for_selector("#browse-frames img")
+            page.wait_for_timeout(1000)
+            shown = page.inner_text("#browse-question")
+            rows = [row for row in range(10) if f"· q{row}" not in shown and row != 0][:runs]  # q0: the short clip
+            for row in rows:
+                batch.append(once(get_batch_frames, long_video, indices))
+                before = page.eval_on_selector_all("#browse-frames img", "imgs => imgs.map(i => i.src)")
+                page.evaluate("() => { window.__down = window.__first = window.__exact = undefined; }")
+                page.click(f"#browse-table [data-testid='cell-{row}-0']")
+                page.wait_for_function(PROGRESSIVE, arg=[frames, before], polling="raf", timeout=300_000)
+                stamps = page.evaluate("() => [window.__first - window.__down, window.__exact - window.__down]")
+                first.append(stamps[0] / 1000)
+                exact.append(stamps[1] / 1000)
+                page.wait_for_timeout(1500)  # the rest of the page follows
+            browser.close()
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+    report(f"browser: cold switch, 10-min 720p, {frames} frames: first frames shown (in page)", first)
+    report(f"browser: same, all {frames} frames exact (in page)", exact)
+    report(f"decord get_batch on the same {frames} frames (same run, open included)", batch)
+    print(f"get_batch / all exact (medians): {statistics.median(batch) / statistics.median(exact):.2f}x")
+
+
+def get_batch_frames(video: Path, indices: list[int]) -> None:
+    import decord
+
+    decord.VideoReader(str(video)).get_batch(indices).asnumpy()
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5)
@@ -252,15 +345,23 @@ def main() -> int:
     parser.add_argument("--browser", action="store_true", help="also time end-to-end switches in Chromium")
     parser.add_argument("--browser-only", action="store_true", help="only the Chromium figures")
     parser.add_argument("--switches", type=int, default=7, help="question switches per browser figure (>= 5)")
+    parser.add_argument("--progressive-runs", type=int, default=3, help="cold switches to the 10-minute video")
+    parser.add_argument("--progressive-only", action="store_true", help="only the progressive-gallery figures")
+    parser.add_argument("--video-cache", type=Path, default=Path.home() / ".cache" / "mathreel-bench",
+                        help="where bench_frames.py's generated videos are kept")
     args = parser.parse_args()
     os.environ["MATHREEL_CACHE"] = tempfile.mkdtemp(prefix="mathreel-bench-cache-")  # cold means cold
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
     print(f"frame cache: {os.environ['MATHREEL_CACHE']}")
+    if args.progressive_only:
+        bench_progressive(args.progressive_runs, args.video_cache)
+        return 0
     if not args.browser_only:
         bench_switching(args.repeats)
         bench_scoring(args.repeats, args.answers)
     if args.browser or args.browser_only:
         bench_browser(args.switches)
+        bench_progressive(args.progressive_runs, args.video_cache)
     return 0
 
 

@@ -1,186 +1,223 @@
-"""Frame sampling speed and memory: MathReel's forward decoding vs decord's get_batch, the cache, peak RSS.
+"""Exact frames side by side: decord's get_batch, ours on decord, ours on PyAV, keyframes only, and the floor.
 
-Run: .venv/bin/python bench/bench_frames.py [--workdir DIR] [--frames 32] [--repeat 3] [--skip-memory]
-         [--memory-frames 32,256]
-Videos are generated with core.media.writer (H.264, 25 fps, GOP 250, frame numbers drawn into every frame) in
---workdir (a temporary folder by default; pass a folder to keep them between runs: generating takes minutes).
+Run: .venv/bin/python bench/bench_frames.py [--cache-dir DIR] [--quick] [--frames 32,256] [--minutes 10,60]
+         [--repeat 1] [--memory]
 
-Measures, on a 10-minute 1280x720 video:
-  - open: constructing decord's VideoReader (it indexes every packet; both methods pay it once);
-  - get_batch: decord's own `get_batch` on the uniformly sampled indices (fresh reader);
-  - forward: `read_exact_frames` (skip_frames/next from the nearest keyframe) on the same indices (fresh reader),
-    checked pixel for pixel against get_batch;
-  - cold: `sample_frames` end to end (open + decode + JPEG + manifest) into an empty cache;
-  - warm: `sample_frames` again (served from the cache; the video is not opened).
-Memory: peak RSS (VmHWM) of a fresh process running `sample_frames(video, N)` on a 1-minute and a 60-minute
-320x180 video (and, for N = --frames, the 10-minute 720p one), each in its own subprocess, beside decord's
-get_batch on the same indices.
+Videos: 1280x720 H.264 (libx264 veryfast, crf 28, 25 fps, GOP 250, B-frames) with frame numbers drawn into every
+frame. A one-minute clip is encoded with core.media.writer once; longer videos are that clip repeated (the packets
+remuxed with shifted timestamps, no re-encoding), so a 60-minute video takes seconds to make instead of an hour.
+Every frame still decodes like an encoded one. They are kept in --cache-dir (default ~/.cache/mathreel-bench).
+--quick uses 2- and 6-minute videos.
+
+For each video and N (uniformly sampled, as the harness does), each row is one cold run from opening the file to
+the last RGB frame (no JPEG writing), with wall time and process CPU time (all threads):
+  - get_batch: decord's VideoReader(...).get_batch(indices);
+  - ours/decord, ours/pyav: core.media.exact.exact_frames on that reader (targets split across free cores);
+  - ours/pyav 1 thread: the same on one worker with a single-threaded decoder;
+  - keyframes only: the preview the progressive gallery shows first (nearest keyframe per target);
+  - floor: CPU time to decode only the frames the targets depend on (from each target's preceding keyframe to the
+    target, each frame once, single-threaded, nothing converted to RGB).
+Frames from ours/decord and ours/pyav are checked against get_batch (pixel-identical) and against the numbers
+drawn in them.
 """
 
 from __future__ import annotations
 
 import argparse
-import json
+import bisect
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
 FPS = 25
 GOP = 250
+BASE_MINUTES = 1
 
 
-def make_video(folder: Path, name: str, minutes: float, height: int, width: int) -> Path:
-    """A numbered H.264 test video, generated once per folder."""
+def base_clip(folder: Path) -> Path:
+    """The one-minute numbered 720p clip every bench video repeats (encoded once per cache folder)."""
     from core.media.writer import numbered_frame, write_h264
 
-    path = folder / name
+    path = folder / "base_1min_720p.mp4"
     if not path.exists():
-        count = round(minutes * 60 * FPS)
         started = time.perf_counter()
-        partial = folder / f".{name}.partial.mp4"
-        write_h264(partial, (numbered_frame(i, height, width) for i in range(count)), FPS, gop=GOP, crf=28)
+        partial = folder / ".base.partial.mp4"
+        frames = (numbered_frame(i, 720, 1280) for i in range(BASE_MINUTES * 60 * FPS))
+        write_h264(partial, frames, FPS, gop=GOP, crf=28)
         partial.rename(path)
-        print(f"generated {name}: {count} frames {width}x{height} in {time.perf_counter() - started:.0f} s")
+        print(f"encoded {path.name} in {time.perf_counter() - started:.0f} s")
     return path
 
 
-def timed(function: Callable[[], object]) -> tuple[float, object]:
-    """Wall time in ms, and the result."""
-    started = time.perf_counter()
+def repeated(folder: Path, minutes: int) -> Path:
+    """`minutes` of video: the base clip's packets muxed again and again with shifted timestamps."""
+    import av
+
+    path = folder / f"numbered_{minutes}min_720p.mp4"
+    if path.exists():
+        return path
+    base = base_clip(folder)
+    partial = folder / f".{path.name}.partial.mp4"
+    with av.open(str(base)) as source, av.open(str(partial), "w", format="mp4") as target:
+        stream = source.streams.video[0]
+        out = target.add_stream_from_template(stream)
+        packets = [(packet, packet.pts, packet.dts) for packet in source.demux(stream) if packet.size]
+        span = stream.duration or max(pts for _, pts, _ in packets) + packets[0][0].duration
+        for copy in range(minutes // BASE_MINUTES):
+            for packet, pts, dts in packets:
+                packet.time_base = stream.time_base  # mux rescales in place; start from the source's clock
+                packet.pts, packet.dts = pts + copy * span, dts + copy * span
+                packet.stream = out
+                target.mux(packet)
+    partial.rename(path)
+    return path
+
+
+def measured(function: Callable[[], object]) -> tuple[float, float, object]:
+    """(wall s, process CPU s, result) of one call."""
+    wall, cpu = time.perf_counter(), time.process_time()
     result = function()
-    return (time.perf_counter() - started) * 1000, result
+    return time.perf_counter() - wall, time.process_time() - cpu, result
 
 
-def cpu_timed(function: Callable[[], object]) -> tuple[float, float, object]:
-    """Wall and process CPU time (all threads, including decord's decoder thread) in ms, and the result.
-
-    CPU time is the steadier figure on a machine shared with other jobs."""
-    cpu_started = time.process_time()
-    wall, result = timed(function)
-    return wall, (time.process_time() - cpu_started) * 1000, result
-
-
-def get_batch(video: Path, indices: list[int]):
+def get_batch(video: Path, indices: list[int]) -> list:
     import decord
 
-    return decord.VideoReader(str(video)).get_batch(indices).asnumpy()
+    return list(decord.VideoReader(str(video)).get_batch(indices).asnumpy())
 
 
-def forward(video: Path, indices: list[int]) -> list:
-    from core.media.frames import open_video, read_exact_frames
+def ours(video: Path, targets: list[int], reader: str, workers: int | None = None) -> dict[int, object]:
+    from core.media.exact import exact_frames
+    from core.media.readers import open_reader
 
-    return [frame for _, frame in read_exact_frames(open_video(video), sorted(set(indices)))]
+    opened = open_reader(video, reader, decoder_threads=1 if workers == 1 else 0)
+    try:
+        return dict(exact_frames(opened, targets, workers))
+    finally:
+        opened.close()
 
 
-def open_only(video: Path) -> int:
-    import decord
+def keyframes_only(video: Path, targets: list[int]) -> int:
+    from core.media.progressive import _nearest
+    from core.media.readers import open_reader
 
-    return len(decord.VideoReader(str(video)))
+    opened = open_reader(video, "pyav")
+    keys = list(opened.keyframes())
+    wanted = sorted({_nearest(keys, target) for target in targets})
+    return sum(1 for _ in opened.frames(wanted))
 
 
-def speed(video: Path, num_frames: int, repeat: int, workdir: Path) -> None:
-    """Cold and warm timings, medians over `repeat` alternating rounds."""
+def floor(video: Path, targets: list[int]) -> int:
+    """Decode [keyframe before t, t] for every target, each frame once, one thread, no RGB: frames decoded."""
+    import av
+
+    from core.media.readers import open_reader
+
+    index = open_reader(video, "pyav")._index
+    keys = list(index.keyframes)
+    ranges: list[list[int]] = []
+    for target in targets:
+        start = keys[bisect.bisect_right(keys, target) - 1]
+        if ranges and start <= ranges[-1][1]:
+            ranges[-1][1] = target
+        else:
+            ranges.append([start, target])
+    decoded = 0
+    with av.open(str(video)) as container:
+        stream = container.streams.video[0]
+        stream.codec_context.thread_count = 1
+        stream.codec_context.thread_type = "NONE"
+        for start, end in ranges:
+            container.seek(index.pts[start], stream=stream, backward=True)
+            for frame in container.decode(stream):
+                decoded += 1
+                if frame.pts is not None and frame.pts >= index.pts[end]:
+                    break
+    return decoded
+
+
+def compare(video: Path, count: int, repeat: int) -> None:
+    """One block of the side-by-side table: every method on `count` uniformly sampled frames of `video`."""
     import numpy as np
 
-    from core.media.frames import open_video, sample_frames, uniform_indices
+    from core.media.frames import uniform_indices
+    from core.media.readers import open_reader
     from core.media.writer import frame_number
 
-    indices = uniform_indices(len(open_video(video)), num_frames)
-    times: dict[str, list[float]] = {"open": [], "get_batch": [], "forward": [], "cold": [], "warm": []}
-    cpu: dict[str, list[float]] = {"get_batch": [], "forward": []}
-    for round_number in range(repeat):
-        times["open"].append(timed(lambda: open_only(video))[0])
-        batch_ms, batch_cpu, batch = cpu_timed(lambda: get_batch(video, indices))
-        forward_ms, forward_cpu, ours = cpu_timed(lambda: forward(video, indices))
-        times["get_batch"].append(batch_ms)
-        times["forward"].append(forward_ms)
-        cpu["get_batch"].append(batch_cpu)
-        cpu["forward"].append(forward_cpu)
-        assert all(np.array_equal(a, b) for a, b in zip(ours, batch, strict=True)), "forward decoding is not exact"
-        assert [frame_number(frame) for frame in ours] == indices, "decoded the wrong frames"
-        cache = Path(tempfile.mkdtemp(prefix=f"cache{round_number}-", dir=workdir))
-        times["cold"].append(timed(lambda cache=cache: sample_frames(video, num_frames, cache_dir=cache))[0])
-        warm = [timed(lambda cache=cache: sample_frames(video, num_frames, cache_dir=cache))[0] for _ in range(5)]
-        times["warm"].append(statistics.median(warm))
-    median = {name: statistics.median(values) for name, values in times.items()}
-    print(f"\n{video.name}: {num_frames} frames, {repeat} rounds (median ms); frames identical to get_batch: yes")
-    for name, value in median.items():
-        print(f"  {name:<10} {value:9.1f} ms   (all: {', '.join(f'{v:.0f}' for v in times[name])})")
-    cpu_median = {name: statistics.median(values) for name, values in cpu.items()}
-    for name, value in cpu_median.items():
-        print(f"  {name:<10} {value:9.1f} ms CPU (all: {', '.join(f'{v:.0f}' for v in cpu[name])})")
-    print(f"  get_batch / forward: wall {median['get_batch'] / median['forward']:.2f}x, "
-          f"CPU {cpu_median['get_batch'] / cpu_median['forward']:.2f}x (above 1 means forward is faster)")
+    total = open_reader(video, "pyav").total
+    indices = uniform_indices(total, count)
+    targets = sorted(set(indices))
+    rows: dict[str, list[tuple[float, float]]] = {}
+    reference = None
+    methods = {
+        "decord get_batch": lambda: get_batch(video, indices),
+        "ours/decord": lambda: ours(video, targets, "decord"),
+        "ours/pyav": lambda: ours(video, targets, "pyav"),
+        "ours/pyav 1 thread": lambda: ours(video, targets, "pyav", workers=1),
+        "keyframes only": lambda: keyframes_only(video, targets),
+        "floor": lambda: floor(video, targets),
+    }
+    for _ in range(repeat):
+        for name, method in methods.items():
+            wall, cpu, result = measured(method)
+            rows.setdefault(name, []).append((wall, cpu))
+            if name == "decord get_batch":
+                reference = dict(zip(indices, result, strict=True))
+            elif name.startswith("ours"):
+                assert all(np.array_equal(result[i], reference[i]) for i in targets), f"{name} is not exact"
+                assert all(frame_number(result[i]) == i % (BASE_MINUTES * 60 * FPS) for i in targets), name
+            del result
+    print(f"\n{video.name} ({total} frames), {count} frames: medians of {repeat}; frames identical to get_batch")
+    batch_wall = statistics.median(wall for wall, _ in rows["decord get_batch"])
+    for name, values in rows.items():
+        wall = statistics.median(w for w, _ in values)
+        cpu = statistics.median(c for _, c in values)
+        print(f"  {name:<20} wall {wall:7.2f} s  CPU {cpu:7.2f} s   get_batch/this wall {batch_wall / wall:5.2f}x")
 
 
 MEMORY_PROBE = """
-import json, sys, time
-import decord, numpy, PIL.Image
-from core.media.frames import sample_frames, uniform_indices
-video, num_frames, cache, method = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
-started = time.perf_counter()
-if method == "sample_frames":
-    total = sample_frames(video, num_frames, cache_dir=cache).total_frames
-else:
-    reader = decord.VideoReader(video)
-    total = len(reader)
-    reader.get_batch(uniform_indices(total, num_frames)).asnumpy()
-# VmHWM, not ru_maxrss: the latter carries the parent's peak across fork + exec
+import json, sys
+from core.media.frames import sample_frames
+sample_frames(sys.argv[1], int(sys.argv[2]), cache_dir=sys.argv[3], reader=sys.argv[4])
 peak_kb = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
-print(json.dumps({"peak_rss_mb": peak_kb / 1024,
-                  "seconds": time.perf_counter() - started, "total": total}))
+print(json.dumps(peak_kb / 1024))
 """
 
 
-def peak_rss(video: Path, num_frames: int, workdir: Path, method: str) -> dict:
-    """Peak RSS (MB) of a fresh interpreter (decord, numpy and PIL imported) running one `method` call."""
-    cache = tempfile.mkdtemp(prefix="memcache-", dir=workdir)
-    output = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(video), str(num_frames), cache, method],
-                            check=True, capture_output=True, text=True).stdout
-    return json.loads(output.strip().splitlines()[-1])
+def memory(videos: list[Path], count: int, scratch: Path) -> None:
+    """Peak RSS (VmHWM) of a fresh process running sample_frames cold, per video and reader."""
+    import tempfile
 
-
-def memory(videos: list[Path], num_frames: int, workdir: Path, repeat: int) -> None:
-    """Peak RSS per video: sample_frames `repeat` times (median and max), get_batch once for comparison.
-
-    decord's decoder thread runs ahead of the reader when the machine is busy, so peaks vary from run to run."""
-    print(f"\npeak RSS (VmHWM) of one call on {num_frames} frames, each in a fresh process:")
-    medians = {}
+    print(f"\npeak RSS of one cold sample_frames({count}) in a fresh process:")
     for video in videos:
-        runs = [peak_rss(video, num_frames, workdir, "sample_frames") for _ in range(repeat)]
-        peaks = [run["peak_rss_mb"] for run in runs]
-        medians[video.name] = statistics.median(peaks)
-        batch = peak_rss(video, num_frames, workdir, "get_batch")
-        print(f"  {video.name:<20} {runs[0]['total']:>6} frames  sample_frames median {medians[video.name]:6.1f} MB, "
-              f"max {max(peaks):6.1f} MB ({statistics.median(run['seconds'] for run in runs):.2f} s)   "
-              f"get_batch {batch['peak_rss_mb']:6.1f} MB")
-    if {"one_min_180p.mp4", "sixty_min_180p.mp4"} <= medians.keys():
-        ratio = medians["sixty_min_180p.mp4"] / medians["one_min_180p.mp4"]
-        print(f"  60-minute / 1-minute sample_frames peak RSS (medians): {ratio:.2f}x (target <= 1.5x)")
+        for reader in ("decord", "pyav"):
+            cache = tempfile.mkdtemp(prefix="memcache-", dir=scratch)
+            out = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(video), str(count), cache, reader],
+                                 check=True, capture_output=True, text=True).stdout
+            print(f"  {video.name:<26} {reader:<7} {float(out.strip().splitlines()[-1]):7.1f} MB")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--workdir", type=Path, help="where to keep the generated videos (default: a temp folder)")
-    parser.add_argument("--frames", type=int, default=32)
-    parser.add_argument("--repeat", type=int, default=3)
-    parser.add_argument("--skip-memory", action="store_true", help="skip the 1- and 60-minute memory videos")
-    parser.add_argument("--memory-frames", default="32,256", help="comma-separated frame counts for the memory runs")
+    parser.add_argument("--cache-dir", "--workdir", type=Path, default=Path.home() / ".cache" / "mathreel-bench",
+                        help="where the generated videos are kept between runs")
+    parser.add_argument("--quick", action="store_true", help="2- and 6-minute videos instead of 10 and 60")
+    parser.add_argument("--minutes", help="comma-separated video lengths (default 10,60; --quick 2,6)")
+    parser.add_argument("--frames", default="32,256", help="comma-separated frame counts")
+    parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--memory", action="store_true", help="also peak RSS per video and reader")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory() as scratch:
-        workdir = args.workdir or Path(scratch)
-        workdir.mkdir(parents=True, exist_ok=True)
-        ten = make_video(workdir, "ten_720p.mp4", 10, 720, 1280)
-        speed(ten, args.frames, args.repeat, workdir)
-        if not args.skip_memory:
-            videos = [make_video(workdir, "one_min_180p.mp4", 1, 180, 320),
-                      make_video(workdir, "sixty_min_180p.mp4", 60, 180, 320), ten]
-            for count in (int(value) for value in args.memory_frames.split(",")):
-                memory(videos if count == args.frames else videos[:2], count, workdir, args.repeat)
+    args.cache_dir.mkdir(parents=True, exist_ok=True)
+    minutes = [int(m) for m in (args.minutes or ("2,6" if args.quick else "10,60")).split(",")]
+    videos = [repeated(args.cache_dir, m) for m in minutes]
+    for video in videos:
+        for count in (int(n) for n in args.frames.split(",")):
+            compare(video, count, args.repeat)
+    if args.memory:
+        memory(videos, 32, args.cache_dir)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,9 @@
-"""Sampled frames on decord: exact frames, timestamps, resizing, the disk cache and clear errors for bad files.
+"""Sampled frames: exact frames, timestamps, resizing, the disk cache and clear errors for bad files.
 
-Every video here is a real H.264 file written by core.media.writer; each frame carries its own number as a block
-pattern (`numbered_frame`), so a test can read back which frame was decoded.
+Every test runs three times through the same public API: on decord, on PyAV, and under auto with decord made
+unimportable (what a Mac or Linux ARM machine gets). Every video here is a real H.264 file written by
+core.media.writer; each frame carries its own number as a block pattern (`numbered_frame`), so a test can read back
+which frame was decoded.
 """
 
 from __future__ import annotations
@@ -9,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import random
+import sys
 
 import numpy as np
 import pytest
@@ -24,9 +27,31 @@ from core.media.frames import (
     sample_frames,
     uniform_indices,
 )
+from core.media.readers import READER_ENV
 from core.media.writer import frame_number, numbered_frame, write_h264
 
 FPS = 25
+
+
+@pytest.fixture(autouse=True, params=["decord", "pyav", "auto-without-decord"])
+def frame_reader(request, monkeypatch):
+    """The reader every test in this module runs on; returns the name sample_frames should report."""
+    if request.param == "auto-without-decord":
+        monkeypatch.setitem(sys.modules, "decord", None)  # `import decord` now raises ImportError
+        monkeypatch.setenv(READER_ENV, "auto")
+        return "pyav"
+    if request.param == "decord":
+        pytest.importorskip("decord", reason="decord is not installed on this platform (the pyav runs still run)")
+    monkeypatch.setenv(READER_ENV, request.param)
+    return request.param
+
+
+def _all_frames(path):
+    """Every frame of the video, decoded in order from the start by PyAV without seeking: the reference."""
+    import av
+
+    with av.open(str(path)) as container:
+        return [frame.to_ndarray(format="rgb24") for frame in container.decode(video=0)]
 
 
 def _video(path, count, *, height=48, width=64, gop=10, pts_seconds=None):
@@ -72,8 +97,9 @@ def test_uniform_indices_reject_impossible_requests(total, n):
 # --- exact frames and timestamps ---------------------------------------------------------------------------------
 
 
-def test_sampled_frames_are_the_exact_frames_with_their_times(clip, tmp_path):
+def test_sampled_frames_are_the_exact_frames_with_their_times(clip, tmp_path, frame_reader):
     sampled = sample_frames(clip, 7, cache_dir=tmp_path)
+    assert sampled.reader == frame_reader
     assert sampled.indices == tuple(uniform_indices(40, 7)) == (0, 6, 13, 19, 26, 32, 39)
     assert _numbers(sampled) == list(sampled.indices)
     assert sampled.times == pytest.approx([i / FPS for i in sampled.indices], abs=1e-6)
@@ -82,17 +108,15 @@ def test_sampled_frames_are_the_exact_frames_with_their_times(clip, tmp_path):
     assert len(sampled) == 7
 
 
-def test_forward_decoding_matches_get_batch_pixel_for_pixel(tmp_path):
-    import decord
-
+def test_forward_decoding_matches_decoding_everything_pixel_for_pixel(tmp_path):
     video = _video(tmp_path / "long.mp4", 120, gop=16)
+    everything = _all_frames(video)
     rng = random.Random(7)
     for size in (1, 2, 5, 17, 40):
         wanted = sorted(rng.sample(range(120), size))
         ours = list(read_exact_frames(open_video(video), wanted))
-        reference = decord.VideoReader(str(video)).get_batch(wanted).asnumpy()
         assert [index for index, _ in ours] == wanted
-        for (_, frame), expected in zip(ours, reference, strict=True):
+        for (_, frame), expected in zip(ours, [everything[i] for i in wanted], strict=True):
             np.testing.assert_array_equal(frame, expected)
         assert [frame_number(frame) for _, frame in ours] == wanted
 
@@ -174,13 +198,13 @@ def test_jpeg_bytes_are_the_cached_file(clip, tmp_path):
 
 
 def _forbid_decoding(monkeypatch):
-    """Make any attempt to open a video with decord fail loudly."""
-    import decord
+    """Make any attempt to open a video (with any reader) fail loudly."""
+    from core.media import readers
 
     def refuse(*args, **kwargs):
-        raise AssertionError("the video was opened although the cache should have answered")
+        raise InputError("video", "the video was opened although the cache should have answered")
 
-    monkeypatch.setattr(decord, "VideoReader", refuse)
+    monkeypatch.setattr(readers, "_open", refuse)
 
 
 def test_second_call_is_served_from_the_cache_without_decoding(clip, tmp_path, monkeypatch):
@@ -234,7 +258,7 @@ def test_an_entry_published_by_someone_else_first_is_kept(clip, tmp_path, monkey
     winner = sample_frames(clip, 3, cache_dir=tmp_path)
     marker = winner.paths[0].parent / "winner"
     marker.write_text("first")
-    monkeypatch.setattr(frames_module, "_load_entry", lambda entry, identity: None)  # both missed the cache
+    monkeypatch.setattr(frames_module, "load_entry", lambda entry, identity: None)  # both missed the cache
     loser = sample_frames(clip, 3, cache_dir=tmp_path)
     assert loser == winner
     assert marker.read_text() == "first"

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from webapp.context import AppContext, TabSpec, select_handler
 from webapp.errors import error_message, guarded, log, warn
+from webapp.gallery_stream import stream_gallery
 from webapp.present import seconds_text
 
 if TYPE_CHECKING:
@@ -504,10 +505,11 @@ def build(context: AppContext) -> None:
     for dropdown in dims:
         dropdown.input(refilter, [benchmark, search, *dims], [error, table], **group)
     # Frames first; the rest waits for the browser to paint them (the js step), since Gradio's page sends the
-    # next request and updates its progress state before the browser gets to draw. The progress overlay goes on
-    # the gallery only (a cold frame sample of a long video takes seconds): drawing it over all 18 outputs cost
-    # 30-70 ms of every switch.
-    table.select(select_row, [panels, benchmark, *view_inputs], first_outputs, show_progress_on=[gallery],
+    # next request and updates its progress state before the browser gets to draw. No progress overlay: the
+    # progressive gallery shows keyframes at once (an overlay over all 18 outputs cost 30-70 ms of every switch).
+    # Progressive gallery (webapp/gallery_stream.py): nearest keyframes at once, then exact frames as decoded.
+    table.select(stream_gallery(context), [benchmark, frames_n], [gallery], show_progress="hidden", **group)
+    table.select(select_row, [panels, benchmark, *view_inputs], first_outputs, show_progress="hidden",
                  **group).then(
         None, None, None, js=AFTER_PAINT).then(
         select_rest, [state, panels, *view_inputs], rest_outputs, show_progress="hidden", **group)

@@ -1,4 +1,4 @@
-"""Media: sampled video frames (decord), frame-aligned subtitles (pysrt) and the H.264 writer (PyAV).
+"""Media: sampled video frames (PyAV or decord), frame-aligned subtitles (pysrt) and the H.264 writer (PyAV).
 
 Submodules import their heavy libraries inside functions, so importing this package costs nothing.
 """

@@ -27,13 +27,16 @@ def _rate(fps: float) -> Fraction:
     return Fraction(str(fps)).limit_denominator(100000)
 
 
-def _check_frame(path: Path, index: int, frame: np.ndarray, shape: tuple[int, ...] | None) -> tuple[int, ...]:
+def _check_frame(
+    path: Path, index: int, frame: np.ndarray, shape: tuple[int, ...] | None, pix_fmt: str
+) -> tuple[int, ...]:
     """Reject frames libx264 yuv420p cannot take (odd sizes) and frames that change size mid-stream."""
     if frame.ndim != 3 or frame.shape[2] != 3 or frame.dtype.name != "uint8":
         raise InputError(str(path), f"frame {index} must be uint8 (H, W, 3), got {frame.dtype} {frame.shape}")
     height, width = frame.shape[:2]
-    if height % 2 or width % 2:
-        raise InputError(str(path), f"frame {index} is {width}x{height}; yuv420p needs an even width and height")
+    if pix_fmt == "yuv420p" and (height % 2 or width % 2):
+        raise InputError(str(path), f"frame {index} is {width}x{height}; yuv420p needs an even width and height "
+                                    "(yuv444p takes any size)")
     if shape is not None and frame.shape != shape:
         raise InputError(str(path), f"frame {index} is {frame.shape}, earlier frames were {shape}")
     return frame.shape
@@ -48,29 +51,39 @@ def write_h264(
     crf: int = 28,
     pts_seconds: Sequence[float] | None = None,
     preset: str = "veryfast",
+    pix_fmt: str = "yuv420p",
+    bframes: int | None = None,
+    rotation: int = 0,
 ) -> Path:
     """Encode RGB uint8 frames (H, W, 3) as an H.264 (libx264, yuv420p) MP4 and return its path.
 
     `gop` is the keyframe interval, `crf` the quality (lower = better). `pts_seconds` gives each frame's
     presentation time for a variable-frame-rate video (strictly increasing, one per frame); without it frame i is
-    shown at i / fps. One encoder thread and no scene-cut keyframes keep the output byte-identical run to run.
+    shown at i / fps. `pix_fmt` "yuv444p" allows odd sizes; `bframes` sets the B-frame count (None: the preset's);
+    `rotation` (degrees) writes display-rotation metadata (needs PyAV 18+). One encoder thread and no scene-cut
+    keyframes keep the output byte-identical run to run.
     """
     import av
 
     path = Path(path)
     rate = _rate(fps)
+    if pix_fmt not in ("yuv420p", "yuv444p"):
+        raise InputError(str(path), f"pix_fmt must be yuv420p or yuv444p, got {pix_fmt!r}")
     path.parent.mkdir(parents=True, exist_ok=True)
     with av.open(str(path), mode="w", format="mp4") as container:
         stream = container.add_stream("libx264", rate=rate)
-        stream.pix_fmt = "yuv420p"
+        stream.pix_fmt = pix_fmt
         stream.codec_context.thread_count = 1
         stream.codec_context.thread_type = "NONE"
-        stream.options = {"crf": str(crf), "preset": preset, "g": str(gop), "keyint_min": str(gop),
-                          "sc_threshold": "0", "threads": "1"}
+        options = {"crf": str(crf), "preset": preset, "g": str(gop), "keyint_min": str(gop),
+                   "sc_threshold": "0", "threads": "1"}
+        stream.options = options if bframes is None else {**options, "bf": str(bframes)}
+        if rotation:
+            stream.set_display_rotation(rotation)
         time_base = _VFR_TIME_BASE if pts_seconds is not None else 1 / rate
         stream.codec_context.time_base = time_base
         stream.time_base = time_base
-        count = _encode_all(container, stream, path, frames, pts_seconds)
+        count = _encode_all(container, stream, path, frames, pts_seconds, pix_fmt)
     if count == 0:
         path.unlink(missing_ok=True)
         raise InputError(str(path), "no frames to write")
@@ -83,6 +96,7 @@ def _encode_all(
     path: Path,
     frames: Iterable[np.ndarray],
     pts_seconds: Sequence[float] | None,
+    pix_fmt: str,
 ) -> int:
     """Feed every frame to the encoder, then flush it; returns the number of frames written."""
     from av import VideoFrame
@@ -92,7 +106,7 @@ def _encode_all(
     last_pts = -1
     for count, frame in enumerate(frames, start=1):
         index = count - 1
-        shape = _check_frame(path, index, frame, shape)
+        shape = _check_frame(path, index, frame, shape, pix_fmt)
         if count == 1:
             stream.height, stream.width = shape[:2]
         video_frame = VideoFrame.from_ndarray(frame, format="rgb24")

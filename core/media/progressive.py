@@ -1,0 +1,196 @@
+"""A first view at once: the keyframes nearest each sampled frame, then each exact frame as it is decoded.
+
+Why: exact frames of a long video take seconds (about 125 decoded frames per target at GOP 250), while a keyframe
+decodes alone. A viewer gets snapshots of the gallery: first every position shows its nearest keyframe, marked
+approximate with that keyframe's real frame number and time; then positions turn exact one by one. Only exact frames
+reach the cache (and so the prompt): previews live in a folder of their own that the generator removes when done.
+
+The decoding runs in a thread that holds the same per-entry lock as `sample_frames`, so a concurrent
+`sample_frames` for the same entry waits for it instead of decoding twice, and a viewer that stops listening does
+not leave half a cache entry or a held lock behind: the thread finishes the entry either way.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import shutil
+import tempfile
+import threading
+from collections.abc import Generator, Iterator
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from core.media.frame_cache import SampledFrames, cache_root
+from core.media.reader_base import FrameReader
+
+PREVIEW_MAX_SIDE = 640  # previews are approximate anyway: small JPEGs write fast
+
+
+@dataclass(frozen=True)
+class GalleryFrame:
+    """One gallery position: the frame asked for (`index` at `time` seconds) and the picture shown for it.
+
+    While `exact` is False the picture is a preview: the keyframe `shown_index` at its own real time `shown_time`.
+    Once exact, `path` is the frame's own JPEG, identical to the cache entry's.
+    """
+
+    position: int
+    index: int
+    time: float
+    shown_index: int
+    shown_time: float
+    path: Path
+    exact: bool
+
+
+class _Board:
+    """The latest gallery, shared between the decoding thread and the viewer."""
+
+    def __init__(self) -> None:
+        self.changed = threading.Condition()
+        self.gallery: list[GalleryFrame] = []
+        self.version = 0
+        self.done = False
+        self.error: BaseException | None = None
+
+    def publish(self, gallery: list[GalleryFrame], *, done: bool = False,
+                error: BaseException | None = None) -> None:
+        with self.changed:
+            self.gallery = list(gallery)
+            self.version += 1
+            self.done, self.error = done, error
+            self.changed.notify_all()
+
+    def wait(self, seen: int) -> tuple[int, list[GalleryFrame], bool, BaseException | None]:
+        with self.changed:
+            self.changed.wait_for(lambda: self.version > seen or self.done)
+            return self.version, list(self.gallery), self.done, self.error
+
+
+def progressive_frames(
+    video_path: str | Path,
+    num_frames: int,
+    *,
+    max_side: int | None = None,
+    cache_dir: str | Path | None = None,
+    reader: str | None = None,
+    workers: int | None = None,
+) -> Iterator[list[GalleryFrame]]:
+    """Snapshots of the gallery for `sample_frames(video_path, num_frames, ...)`, approximate first, exact last.
+
+    A cached entry gives one all-exact snapshot. The last snapshot is always all exact and points into the cache.
+    Raises InputError (from the decoding thread) like `sample_frames` does.
+    """
+    from core.media.frames import check_request
+
+    path = Path(video_path)
+    check_request(path, num_frames, max_side)
+    root = cache_root(cache_dir)
+    root.mkdir(parents=True, exist_ok=True)
+    previews = Path(tempfile.mkdtemp(prefix=".preview-", dir=root))
+    board = _Board()
+    args = (board, previews, path, num_frames, max_side, cache_dir, reader, workers)
+    threading.Thread(target=_decode, args=args, daemon=True, name="mathreel-progressive").start()
+    try:
+        seen = 0
+        while True:
+            seen, gallery, done, error = board.wait(seen)
+            if error is not None:
+                raise error
+            if gallery:
+                yield gallery
+            if done:
+                return
+    finally:
+        shutil.rmtree(previews, ignore_errors=True)
+
+
+def _decode(board: _Board, previews: Path, path: Path, num_frames: int, max_side: int | None,
+            cache_dir: str | Path | None, reader: str | None, workers: int | None) -> None:
+    """The thread: cache hit, or previews then exact frames, under the entry's build lock."""
+    from core.media.frames import build_lock, build_steps, cached_frames, open_video, uniform_indices
+
+    try:
+        with build_lock(path, num_frames, max_side, cache_dir, reader):
+            final = cached_frames(path, num_frames, max_side, cache_dir, reader)
+            if final is None:
+                opened = open_video(path, reader)
+                try:
+                    gallery = _preview_gallery(opened, uniform_indices(opened.total, num_frames), previews)
+                    board.publish(gallery)
+                    steps = build_steps(opened, num_frames, max_side, cache_dir, workers)
+                    final = _exact_steps(board, steps, gallery, previews)
+                finally:
+                    opened.close()
+        board.publish(exact_gallery(final), done=True)
+    except BaseException as error:  # handed to the viewer, which raises it in its own thread
+        board.publish([], done=True, error=error)
+
+
+def _exact_steps(
+    board: _Board, steps: Generator[tuple[int, Path], None, SampledFrames], gallery: list[GalleryFrame], previews: Path
+) -> SampledFrames:
+    """Turn positions exact as their frames land; the JPEG is linked into `previews` (the entry will move).
+
+    If the viewer has gone (its previews folder removed), decoding still finishes so the cache entry is complete.
+    """
+    positions: dict[int, list[int]] = {}
+    for item in gallery:
+        positions.setdefault(item.index, []).append(item.position)
+    try:
+        while True:
+            index, jpeg = next(steps)
+            shown = _keep(jpeg, previews / f"exact-{jpeg.name}")
+            if shown is None:
+                continue
+            for position in positions[index]:
+                item = gallery[position]
+                gallery[position] = replace(item, shown_index=index, shown_time=item.time, path=shown, exact=True)
+            board.publish(gallery)
+    except StopIteration as finished:
+        return finished.value
+    finally:
+        steps.close()  # on an error, removes the half-built folder
+
+
+def _keep(source: Path, target: Path) -> Path | None:
+    """A second name for `source` that survives the entry being renamed into place (hard link, else a copy);
+    None when the previews folder is gone (the viewer stopped listening)."""
+    try:
+        os.link(source, target)
+    except FileNotFoundError:
+        return None
+    except OSError:
+        shutil.copyfile(source, target)
+    return target
+
+
+def _preview_gallery(opened: FrameReader, indices: list[int], previews: Path) -> list[GalleryFrame]:
+    """Every position showing the keyframe nearest its target (decoding each keyframe alone)."""
+    from core.media.frames import _write_jpeg
+
+    keyframes = list(opened.keyframes())
+    nearest = [_nearest(keyframes, index) for index in indices]
+    wanted = sorted(set(nearest))
+    shown_times = dict(zip(wanted, opened.times(wanted), strict=True))
+    files = {}
+    for keyframe, frame in opened.frames(wanted):
+        files[keyframe] = previews / f"key-{keyframe:07d}.jpg"
+        _write_jpeg(files[keyframe], frame, PREVIEW_MAX_SIDE)
+    return [GalleryFrame(position, index, time, key, shown_times[key], files[key], exact=False)
+            for position, (index, time, key) in enumerate(zip(indices, opened.times(indices), nearest, strict=True))]
+
+
+def _nearest(keyframes: list[int], index: int) -> int:
+    """The keyframe closest to `index` (the earlier one on a tie)."""
+    after = bisect.bisect_left(keyframes, index)
+    candidates = keyframes[max(0, after - 1): after + 1]
+    return min(candidates, key=lambda key: (abs(key - index), key))
+
+
+def exact_gallery(frames: SampledFrames) -> list[GalleryFrame]:
+    """The all-exact gallery of a finished (cached) sample."""
+    return [GalleryFrame(position, index, time, index, time, path, exact=True)
+            for position, (index, time, path) in enumerate(zip(frames.indices, frames.times, frames.paths,
+                                                                 strict=True))]

@@ -1,0 +1,43 @@
+"""Browse's progressive gallery handler: previews captioned approximate with their real keyframe and time, then the
+exact frames; a question without a video leaves the gallery alone. Real dataset folder, real H.264 video."""
+
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+import gradio as gr
+import pytest
+from test_data import make_videomathqa, vmqa_record
+
+from core.media.writer import numbered_frame, write_h264
+from webapp.context import AppContext, DatasetCache
+from webapp.gallery_stream import stream_gallery
+from webapp.settings import Settings
+
+
+@pytest.fixture
+def context(tmp_path, monkeypatch) -> AppContext:
+    monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))
+    root = make_videomathqa(tmp_path / "vmqa", [vmqa_record("q0", "clip0"), vmqa_record("q1", "nothing")], [])
+    write_h264(root / "videos" / "clip0.mp4", (numbered_frame(i, 48, 64) for i in range(200)), 25, gop=50)
+    return AppContext(settings=Settings(data_dir=str(root)), datasets=DatasetCache(Settings(data_dir=str(root))),
+                      tabs=None)
+
+
+def test_previews_then_exact_frames(context):
+    handler = stream_gallery(context)
+    updates = list(handler("videomathqa:mcq", 4, SimpleNamespace(row_value=["q0"])))
+    first, last = updates[0], updates[-1]
+    assert [caption.split(" (exact")[0] for _, caption in first] == [
+        "≈ approximate: keyframe 0 at 0:00.0", "≈ approximate: keyframe 50 at 0:02.0",
+        "≈ approximate: keyframe 150 at 0:06.0", "≈ approximate: keyframe 150 at 0:06.0"]
+    assert "exact frame 66 at 0:02.6" in first[1][1]
+    assert [caption for _, caption in last] == ["frame 0 · 0:00.0", "frame 66 · 0:02.6", "frame 132 · 0:05.3",
+                                                "frame 199 · 0:08.0"]
+
+
+def test_a_question_without_its_video_leaves_the_gallery_alone(context):
+    handler = stream_gallery(context)
+    updates = list(handler("videomathqa:mcq", 4, SimpleNamespace(row_value=["q1"])))
+    assert len(updates) == 1
+    assert updates[0] == gr.skip()

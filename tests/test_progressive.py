@@ -1,0 +1,102 @@
+"""The progressive gallery: nearest keyframes first (marked approximate, with their real frame numbers and times),
+then each exact frame; only exact frames reach the cache. Videos are real H.264 files with numbered frames."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from core.errors import InputError
+from core.media.frame_cache import cache_root
+from core.media.frames import sample_frames
+from core.media.progressive import progressive_frames
+from core.media.readers import READER_ENV
+from core.media.writer import frame_number, numbered_frame, write_h264
+
+FPS = 25
+
+
+@pytest.fixture(params=["pyav", "decord"])
+def reader_name(request, monkeypatch):
+    if request.param == "decord":
+        pytest.importorskip("decord", reason="decord is not installed on this platform (the pyav run still runs)")
+    monkeypatch.setenv(READER_ENV, request.param)
+    return request.param
+
+
+@pytest.fixture(scope="module")
+def video(tmp_path_factory):
+    """300 frames, a keyframe every 50."""
+    frames = (numbered_frame(i, 96, 128) for i in range(300))
+    return write_h264(tmp_path_factory.mktemp("progressive") / "p.mp4", frames, FPS, gop=50, crf=18)
+
+
+def _number(path):
+    import numpy as np
+    from PIL import Image
+
+    with Image.open(path) as image:
+        return frame_number(np.asarray(image.convert("RGB")))
+
+
+def test_keyframes_first_then_exact_frames_then_the_cache_entry(video, tmp_path, reader_name):
+    snapshots = []
+    for snapshot in progressive_frames(video, 6, cache_dir=tmp_path):
+        snapshots.append(snapshot)
+        for item in snapshot:
+            assert _number(item.path) == item.shown_index  # read while the generator is paused, as a viewer does
+    first, last = snapshots[0], snapshots[-1]
+    assert [item.index for item in first] == [0, 59, 119, 179, 239, 299]
+    assert [item.shown_index for item in first] == [0, 50, 100, 200, 250, 250]  # nearest keyframes
+    assert [item.shown_time for item in first] == pytest.approx([k / FPS for k in (0, 50, 100, 200, 250, 250)])
+    assert [item.time for item in first] == pytest.approx([i / FPS for i in (0, 59, 119, 179, 239, 299)])
+    assert not any(item.exact for item in first)
+    assert all(item.exact and item.shown_index == item.index for item in last)
+    for before, after in itertools.pairwise(snapshots):
+        assert all(b.exact <= a.exact for b, a in zip(before, after, strict=True))  # exact stays exact
+    cached = sample_frames(video, 6, cache_dir=tmp_path)
+    assert cached.reader == reader_name
+    assert [item.path for item in last] == list(cached.paths)
+    assert [p.name for p in cache_root(tmp_path).iterdir()] == [cached.paths[0].parent.name]  # no previews left
+
+
+def test_a_cached_sample_is_one_exact_snapshot(video, tmp_path, reader_name):
+    sampled = sample_frames(video, 4, cache_dir=tmp_path)
+    snapshots = list(progressive_frames(video, 4, cache_dir=tmp_path))
+    assert len(snapshots) == 1
+    assert [item.path for item in snapshots[0]] == list(sampled.paths)
+    assert all(item.exact for item in snapshots[0])
+
+
+def test_sample_frames_during_a_progressive_build_waits_for_it(video, tmp_path, reader_name, monkeypatch):
+    from core.media import readers
+
+    opened = []
+    real_open = readers._open
+    monkeypatch.setattr(readers, "_open", lambda *args: opened.append(args) or real_open(*args))
+    stream = progressive_frames(video, 5, cache_dir=tmp_path)
+    next(stream)  # previews shown; the exact frames are being decoded
+    sampled = sample_frames(video, 5, cache_dir=tmp_path)
+    rest = list(stream)
+    assert len(opened) == 1  # decoded once
+    assert [item.path for item in rest[-1]] == list(sampled.paths)
+    assert [_number(path) for path in sampled.paths] == list(sampled.indices)
+
+
+def test_a_bad_video_raises_the_one_line_error(tmp_path):
+    bad = tmp_path / "bad.mp4"
+    bad.write_text("not a video\n")
+    with pytest.raises(InputError, match="not a readable video") as caught:
+        list(progressive_frames(bad, 4, cache_dir=tmp_path / "cache"))
+    assert caught.value.source == str(bad)
+    assert [p.name for p in cache_root(tmp_path / "cache").iterdir()] == []
+
+
+def test_a_viewer_that_stops_early_leaves_a_complete_entry(video, tmp_path):
+    stream = progressive_frames(video, 3, cache_dir=tmp_path)
+    next(stream)
+    stream.close()
+    sampled = sample_frames(video, 3, cache_dir=tmp_path)  # waits for the thread, then reads its entry
+    assert [_number(path) for path in sampled.paths] == list(sampled.indices)
+    assert [p.name for p in cache_root(tmp_path).iterdir()] == [sampled.paths[0].parent.name]
