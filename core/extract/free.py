@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 
-from core.extract.text import boxed_contents, strip_think
+from core.extract.text import boxed_spans, strip_think
 from core.extract.types import Extraction, quote, unparsed
 
 # "The answer is 12", "Final answer: x = 3", "ANSWER: 5", "答案是 12". The rest of the line is the answer.
@@ -67,18 +67,17 @@ def extract_free_answer(response: str | None) -> Extraction:
 
 def _boxed_answer(text: str) -> Extraction | None:
     """The last non-empty box, joined with the boxes right before it when only commas or "and" separate them."""
-    boxes = [(start, content) for start, content in boxed_contents(text) if content.strip()]
+    boxes = _outer_boxes(text)
     if not boxes:
         return None
     group = [boxes[-1]]  # latest first
-    for start, content in reversed(boxes[:-1]):
-        end = text.index("{", start) + len(content) + 2  # just after this box's closing brace
-        if not _BETWEEN_BOXES.fullmatch(text, end, group[-1][0]):
+    for start, content, after in reversed(boxes[:-1]):
+        if not _BETWEEN_BOXES.fullmatch(text, after, group[-1][0]):
             break
-        group.append((start, content))
+        group.append((start, content, after))
     group.reverse()
     parts = []
-    for start, content in group:
+    for start, content, _ in group:
         label = _label_before(text, start)
         parts.append(f"{label} = {content.strip()}" if label else content.strip())
     answer = ", ".join(parts)
@@ -86,6 +85,40 @@ def _boxed_answer(text: str) -> Extraction | None:
         return Extraction(answer, "boxed", f"read {len(group)} adjacent \\boxed{{}} as one answer: {quote(answer)!r}")
     count = f" (last of {len(boxes)})" if len(boxes) > 1 else ""
     return Extraction(answer, "boxed", f"read \\boxed{{{quote(answer)}}}{count}")
+
+
+def _outer_boxes(text: str) -> list[tuple[int, str, int]]:
+    """(start, content, just after the closing brace) of each non-empty box that no other box holds.
+
+    A box that holds nothing but another box ("\\boxed{\\boxed{3}}") reads as the innermost one. Spans are walked,
+    never copied, so n nested boxes cost O(n) time and memory.
+    """
+    spans = boxed_spans(text)
+    by_start = {start: (inner, end) for start, inner, end in spans}
+    boxes, last_end = [], -1
+    for start, inner, end in spans:
+        if start < last_end:
+            continue  # inside the previous outer box
+        last_end = end
+        while True:  # descend while the content is exactly one box
+            first, last = _strip_span(text, inner, end)
+            nested = by_start.get(first)
+            if nested is None or nested[1] + 1 != last:
+                break
+            inner, end = nested
+        first, last = _strip_span(text, inner, end)
+        if first < last:
+            boxes.append((start, text[first:last], last_end + 1))
+    return boxes
+
+
+def _strip_span(text: str, first: int, last: int) -> tuple[int, int]:
+    """The span [first, last) without leading and trailing whitespace."""
+    while first < last and text[first].isspace():
+        first += 1
+    while last > first and text[last - 1].isspace():
+        last -= 1
+    return first, last
 
 
 def _label_before(text: str, start: int) -> str:
