@@ -9,6 +9,7 @@ from typing import Any
 
 from core.errors import InputError
 from core.fields import first_text
+from core.kinds import Denominator
 from core.question import Question
 
 
@@ -70,7 +71,7 @@ class OfficialScorer:
 
     name: str
     extractor: str
-    denominator: str  # "all" (unparsed counts wrong) or "answered" (unparsed dropped)
+    denominator: Denominator  # "all" (unparsed counts wrong) or "answered" (unparsed dropped)
     source: str = ""  # "repository path@commit" of the code reproduced (docs/sources.md lists them)
 
     @property
