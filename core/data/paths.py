@@ -13,10 +13,10 @@ import os
 import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from core.cache import cache_root
+from core.cache import cache_base, cache_root
 from core.errors import InputError
 
-__all__ = ["assets_dir", "cache_root", "check_hf_id", "demo_dir", "inside"]
+__all__ = ["assets_dir", "cache_base", "cache_root", "check_hf_id", "demo_dir", "inside"]
 
 
 def assets_dir() -> Path:
