@@ -96,6 +96,7 @@ class MathVerse(Benchmark):
     id_fields = ("sample_index", "question_id", "id", "problem_id")
     cluster_unit = "problem"  # the five versions of one problem are correlated; there is no video
     subset_dimension = "problem_version"  # lmms-eval and VLMEvalKit run one version per task/file
+    browse_fields = ("problem_index",)
     layout = DataLayout(
         subdir="mathverse",
         annotations={
@@ -111,6 +112,9 @@ class MathVerse(Benchmark):
     # "evalscope": evalscope's choice (multiple-choice template for multi-choice, boxed for free-form).
     prompt_styles = ("default", "boxed", "evalscope")
     supports_cot = True
+
+    def has_versions(self, question: Question) -> bool:
+        return bool(question.extra.get("problem_index"))
 
     def versions_of(self, question: Question, questions: Sequence[Question]) -> list[tuple[str, Question]]:
         """The problem's versions (same problem_index), labelled and in VERSIONS order (unknown labels last)."""
