@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from core.assets import assets_dir
 from core.errors import InputError
 from core.reading import open_input
 
@@ -39,8 +40,6 @@ class Reference:
 
 
 def reference_dir() -> Path:
-    from core.data.paths import assets_dir
-
     return assets_dir() / "reference"
 
 

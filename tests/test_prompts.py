@@ -380,8 +380,9 @@ def test_mathverse_vision_only_uses_the_record_queries_although_the_question_is_
 
 
 def test_mathverse_boxed_template_uses_question_for_eval():
-    # The evalscope adapter's template "{question}\nPlease reason step by step, and put your final answer within \boxed{{}}."
-    # is a format string: "{{}}" prints as "{}".
+    # The evalscope adapter's template
+    # "{question}\nPlease reason step by step, and put your final answer within \boxed{{}}." is a format
+    # string: "{{}}" prints as "{}".
     expected = (
         "Find the size of angle CED in degrees.\n"
         "Please reason step by step, and put your final answer within \\boxed{}."
