@@ -179,22 +179,22 @@ def best_of(repeats: int, action: Callable[[], object]) -> tuple[float, object]:
 def in_process(path: Path, repeats: int) -> dict[str, float]:
     """Best-of-`repeats` times: read, score, and score's split into extraction and aggregation.
 
-    Aggregation is timed by scoring with the extractor call (`scorer._read_choice_answer`) replaced by a
+    Aggregation is timed by scoring with the extractor call (`verdict._read_choice_answer`) replaced by a
     constant reading; extraction is the rest of the score time.
     """
     from core.extract import extract_choice
     from core.results import read_results
-    from core.scoring import score, scorer
+    from core.scoring import score, verdict
 
     read_time, result = best_of(repeats, lambda: read_results(path))
     score_time, report = best_of(repeats, lambda: score(result))
-    real = scorer._read_choice_answer
+    real = verdict._read_choice_answer
     constant = (extract_choice("A"), "A", False)
-    scorer._read_choice_answer = lambda response, choices, tool, use_official: constant
+    verdict._read_choice_answer = lambda response, choices, tool, use_official: constant
     try:
         aggregate_time, _ = best_of(repeats, lambda: score(result))
     finally:
-        scorer._read_choice_answer = real
+        verdict._read_choice_answer = real
     distinct = len({(p.response, p.question.options) for p in result.predictions})
     return {"answers": len(result.predictions), "distinct": distinct, "read_s": read_time, "score_s": score_time,
             "aggregate_s": aggregate_time, "extract_s": max(score_time - aggregate_time, 0.0),

@@ -80,20 +80,11 @@ class Progress:
 def run(args: argparse.Namespace) -> int:
     """Read the file, judge it, write the JSONL atomically, print the summary; 1 when any judge call failed."""
     from cli import options
-    from core.errors import InputError
     from core.files import output_path
-    from core.judge import (
-        JudgeCache,
-        cases_from_results,
-        judge_cases,
-        judge_endpoint,
-        parse_tasks,
-        with_dataset_steps,
-        write_judgments,
-    )
+    from core.judge import judge_endpoint, parse_tasks, write_judgments
     from core.judge.model import check_replaceable
+    from core.judge.runs import failures, open_cache, prepare
     from core.judge.views import summary_lines
-    from core.results import read_results
 
     options.check(args, options.TIMEOUT, options.MAX_TOKENS_RULE, options.CONCURRENCY)
     inputs = tuple(p for p in (args.results, args.annotations) if p)
@@ -101,34 +92,22 @@ def run(args: argparse.Namespace) -> int:
     check_replaceable(out)
     tasks = parse_tasks(args.tasks)
     endpoint = judge_endpoint(args.base_url, args.model, timeout_s=args.timeout, max_tokens=args.max_tokens)
-    result = read_results(args.results, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations)
-    cache = None if args.no_cache else JudgeCache(args.cache_dir)
-    if cache is not None:
-        try:  # before any call: a cache that cannot be written would otherwise fail the run at its first reply
-            cache.root.mkdir(parents=True, exist_ok=True)
-        except OSError as error:
-            raise InputError(str(cache.root), f"cannot be the judge cache ({error.strerror}); pass --cache-dir DIR "
-                             "or --no-cache") from None
-    cases = cases_from_results(result)
-    if "steps" in tasks or "errors" in tasks:
-        cases, note = with_dataset_steps(cases, result.benchmark, result.mode, args.data)
-        if note is not None:
-            print(note, file=sys.stderr)
-    print(f"judging {len(cases)} responses of {args.results} ({result.benchmark} {result.mode}) with "
+    job = prepare(args.results, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations,
+                  data_dir=args.data, tasks=tasks)
+    cache = None if args.no_cache else open_cache(args.cache_dir, hint="pass --cache-dir DIR or --no-cache")
+    if job.note is not None:
+        print(job.note, file=sys.stderr)
+    result = job.result
+    print(f"judging {len(job.cases)} responses of {args.results} ({result.benchmark} {result.mode}) with "
           f"{endpoint.describe()}", file=sys.stderr)
-    judged = judge_cases(cases, endpoint, benchmark=result.benchmark, tasks=tasks, concurrency=args.concurrency,
-                         cache=cache, on_progress=Progress(sys.stderr))
+    judged = job.run(endpoint, concurrency=args.concurrency, cache=cache, on_progress=Progress(sys.stderr))
     path = write_judgments(out, judged.judgments)
     print(f"wrote {len(judged.judgments)} judgments to {path} (judge {endpoint.model})")
     for line in summary_lines(judged.judgments, judged.not_applicable):
         print(line)
-    failures = [j for j in judged.judgments if j.failed]
-    for judgment in failures[:_SHOWN_FAILURES]:
-        print(f"  {judgment.task} {judgment.question_id}: {judgment.reason}")
-    if len(failures) > _SHOWN_FAILURES:
-        print(f"  ... and {len(failures) - _SHOWN_FAILURES} more (status and reason are in {path})")
-    if failures:
-        asked = sum(j.status not in ("skipped", "rule") for j in judged.judgments)
-        print(f"mathreel: {len(failures)} of {asked} judge calls failed (the rule reading stands in where it can); "
-              "run the same command again to retry them", file=sys.stderr)
-    return 1 if failures else 0
+    lines, verdict = failures(judged.judgments, _SHOWN_FAILURES, str(path))
+    for line in lines:
+        print(line)
+    if verdict:
+        print(f"mathreel: {verdict}", file=sys.stderr)
+    return 1 if verdict else 0

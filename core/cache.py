@@ -12,7 +12,7 @@ from pathlib import Path
 CACHE_ENV = "MATHREEL_CACHE"
 
 
-def cache_root() -> Path:
+def cache_base() -> Path:
     """The cache base folder (see the module docstring for the order of precedence)."""
     override = os.environ.get(CACHE_ENV, "").strip()
     if override:
@@ -21,3 +21,9 @@ def cache_root() -> Path:
     if xdg and os.path.isabs(xdg):
         return Path(xdg) / "mathreel"
     return Path.home() / ".cache" / "mathreel"
+
+
+# The old name, kept only for callers outside core's reach today (core/media/frames.py, webapp/app.py through
+# core.data): `core.media.frames.cache_root` is a different thing (the frames folder). Remove once they say
+# `cache_base`.
+cache_root = cache_base

@@ -9,6 +9,22 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+
+def json_or_literal(text: str, kind: type | tuple[type, ...], literal_limit: int | None = None) -> Any | None:
+    """`text` parsed as JSON, else as a Python literal (VLMEvalKit's TSV and xlsx write `str(list)`), when the
+    value is of `kind`; None when neither parse gives one. A literal is not tried on text over `literal_limit`."""
+    for parse in (json.loads, ast.literal_eval):
+        if parse is ast.literal_eval and literal_limit is not None and len(text) > literal_limit:
+            break
+        try:
+            parsed = parse(text)
+        except (ValueError, SyntaxError, MemoryError, RecursionError):
+            continue
+        if isinstance(parsed, kind):
+            return parsed
+    return None
+
+
 _NUMBERED = re.compile(r"^\s*(?:step\s*)?\d+\s*[\.\):]\s*", re.I)
 
 
@@ -21,13 +37,9 @@ def parse_steps(value: Any) -> tuple[str, ...]:
         if not text:
             return ()
         if text.startswith("["):
-            for parse in (json.loads, ast.literal_eval):
-                try:
-                    parsed = parse(text)
-                except (ValueError, SyntaxError):
-                    continue
-                if isinstance(parsed, list):
-                    return parse_steps(parsed)
+            parsed = json_or_literal(text, list)
+            if parsed is not None:
+                return parse_steps(parsed)
         lines = [line for line in text.splitlines() if line.strip()]
         return tuple(_NUMBERED.sub("", line).strip() for line in lines)
     if isinstance(value, Iterable):
@@ -53,13 +65,9 @@ def _options_from_text(value: str) -> tuple[str, ...]:
     text = value.strip()
     if not text:
         return ()
-    for parse in (json.loads, ast.literal_eval):
-        try:
-            parsed = parse(text)
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            continue
-        if isinstance(parsed, list):
-            return tuple(str(o) for o in parsed)
+    parsed = json_or_literal(text, list)
+    if parsed is not None:
+        return tuple(str(o) for o in parsed)
     return tuple(line for line in text.splitlines() if line.strip())
 
 

@@ -8,19 +8,14 @@ into place, so a crash or a full disk never leaves half a file where a good one 
 
 from __future__ import annotations
 
-import json
 import os
 import stat
 import tempfile
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, BinaryIO, TextIO
+from typing import TextIO
 
 from core.errors import InputError
-
-# A longest line read back from our own output files. A run line holds one model reply and the question; replies
-# are capped by --max-tokens, so 64 MiB is far beyond any real line while keeping a hostile file's cost bounded.
-MAX_LINE_BYTES = 64 * 1024 * 1024
 
 
 def output_path(path: str | os.PathLike[str], flag: str, *, inputs: tuple[str | os.PathLike[str], ...] = ()) -> Path:
@@ -56,41 +51,6 @@ def _same_file(info: os.stat_result, other: str | os.PathLike[str]) -> bool:
     except OSError:
         return False
     return (info.st_dev, info.st_ino) == (theirs.st_dev, theirs.st_ino)
-
-
-def regular_file(path: str | os.PathLike[str], what: str = "file") -> Path:
-    """`path` if it is an existing regular file; a FIFO would block the read and a device never ends."""
-    target = Path(path)
-    try:
-        info = os.stat(target)
-    except FileNotFoundError:
-        raise InputError(str(target), "no such file") from None
-    except OSError as error:
-        raise InputError(str(target), f"cannot read the {what} ({error.strerror})") from None
-    if stat.S_ISDIR(info.st_mode):
-        raise InputError(str(target), f"is a directory, not a {what}")
-    if not stat.S_ISREG(info.st_mode):
-        raise InputError(str(target), f"is not a regular file (a FIFO, socket or device), not a {what}")
-    return target
-
-
-def first_line(path: Path, limit: int = MAX_LINE_BYTES) -> bytes:
-    """The first line of a regular file (without its newline), reading at most `limit` bytes."""
-    with path.open("rb") as handle:
-        return handle.readline(limit).rstrip(b"\r\n")
-
-
-def bounded_lines(handle: BinaryIO, source: str, limit: int = MAX_LINE_BYTES) -> Iterator[tuple[int, bytes, bool]]:
-    """(line number, line, ended with a newline) for each line; a line over `limit` bytes is refused."""
-    number = 0
-    while True:
-        line = handle.readline(limit + 1)
-        if not line:
-            return
-        number += 1
-        if len(line) > limit:
-            raise InputError(source, f"a line is longer than {limit // (1024 * 1024)} MiB", f"line {number}")
-        yield number, line, line.endswith(b"\n")
 
 
 def write_atomic(path: str | os.PathLike[str], write: Callable[[TextIO], None]) -> Path:
@@ -140,31 +100,3 @@ def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     return write_atomic(path, lambda out: out.write(text))
 
 
-def jsonl_values(path: str | os.PathLike[str], what: str) -> Iterator[tuple[int, Any]]:
-    """(line number, parsed value) for each non-blank line of a JSONL file MathReel or a user wrote.
-
-    Lines end at "\n" only: a reply may hold U+2028 or U+0085, which JSON allows raw inside strings and which
-    `str.splitlines` would treat as line ends. Each line is bounded, and FIFOs and devices are refused unread.
-    """
-    source = str(path)
-    with regular_file(path, what).open("rb") as handle:
-        yield from parsed_lines((raw for _, raw, _ in bounded_lines(handle, source)), source, what)
-
-
-def jsonl_text_values(text: str, source: str, what: str) -> Iterator[tuple[int, Any]]:
-    """`jsonl_values` for text already in memory (an upload), split on "\n" only."""
-    yield from parsed_lines((line.encode("utf-8") for line in text.split("\n")), source, what)
-
-
-def parsed_lines(lines: Iterable[bytes], source: str, what: str) -> Iterator[tuple[int, Any]]:
-    """Parse each non-blank line as JSON; a bad line raises InputError naming `source`, the line and the problem."""
-    for number, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
-        try:
-            yield number, json.loads(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            raise InputError(source, f"not UTF-8 text (is this a {what}?)", f"line {number}") from None
-        except (ValueError, RecursionError) as error:
-            problem = str(error) if isinstance(error, ValueError) else "nested too deeply"
-            raise InputError(source, f"not JSON ({problem})", f"line {number}") from None

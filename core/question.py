@@ -6,22 +6,12 @@ the client, the judge and the web app all read this shape and never the raw reco
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-_OPTION_LETTER = re.compile(r"^\s*\(?([A-Z])\s*[\.\):：]\s*(.*)$", re.S)
+from core.choices import OptionTexts, option_letters, split_option
 
-
-def split_option(option: str) -> tuple[str, str]:
-    """Split an option string such as "A. 30 degrees" or "B:60°" into (letter, text).
-
-    An option without a leading letter returns ("", option) so callers can number it themselves.
-    """
-    match = _OPTION_LETTER.match(option)
-    if not match:
-        return "", option.strip()
-    return match.group(1), match.group(2).strip()
+__all__ = ["Question", "split_option"]
 
 
 @dataclass(slots=True)
@@ -55,16 +45,13 @@ class Question:
 
     @property
     def letters(self) -> tuple[str, ...]:
-        """The answer letters this question allows, read from its options."""
-        letters = tuple(split_option(o)[0] for o in self.options)
-        if all(letters):
-            return letters
-        return tuple(chr(ord("A") + i) for i in range(len(self.options)))
+        """The answer letters this question allows, read from its options (`core.choices`)."""
+        return option_letters(self.options)
 
     @property
     def option_texts(self) -> dict[str, str]:
         """Letter -> option text without the letter, for matching responses that give the text."""
-        return {letter: split_option(o)[1] for letter, o in zip(self.letters, self.options, strict=True)}
+        return dict(OptionTexts(self.options))
 
     @property
     def cluster(self) -> str:

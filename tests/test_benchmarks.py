@@ -107,7 +107,7 @@ def test_a_benchmark_without_a_layout_is_refused():
 
 def test_official_scorers_name_real_extractors():
     import core.extract
-    from core.scoring.scorer import official_tool
+    from core.scoring.verdict import official_tool
 
     assert get_benchmark("mathverse").official_scorer is None
     assert official_tool(get_benchmark("videomme")).extract is core.extract.extract_choice_official

@@ -86,7 +86,7 @@ def test_last_statement_wins_over_earlier_ones() -> None:
 @pytest.mark.parametrize(
     ("response", "official"),
     [
-        # DESIGN.md: lower-case phrases are not deleted, so the first capital A-D wins.
+        # The reference script: lower-case phrases are not deleted, so the first capital A-D wins.
         ("Based on the video, the answer is D.", "B"),
         ("After analysis, the correct option is B.", "A"),
         ("The answer is B because the Dog barked.", "B"),

@@ -284,7 +284,7 @@ def test_cache_dir_defaults_to_the_environment(clip, tmp_path, monkeypatch):
     ],
 )
 def test_frames_and_data_share_one_cache_root(tmp_path, monkeypatch, mathreel_cache, xdg, expected):
-    from core.data import cache_root as data_cache_root
+    from core.data import cache_base as data_cache_root
 
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     for name, value in (("MATHREEL_CACHE", mathreel_cache), ("XDG_CACHE_HOME", xdg)):

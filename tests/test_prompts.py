@@ -7,7 +7,7 @@ Every expected string below is written out by hand from the reference code, not 
   post_prompt of each task yaml (commits in docs/prompts.md).
 - Video-MME: lmms_eval/tasks/videomme/utils.py @ 06965734a4639f9066e8f250bdae09be9a08e655 and videomme.yaml kwargs.
 - MathVerse: the record's query_wo / query_cot, and modelscope/evalscope
-  evalscope/benchmarks/math_verse/math_verse_adapter.py @ 81a548868673b1537fb1fa234e83e4f3482df2c9 (seed 001).
+  evalscope/benchmarks/math_verse/math_verse_adapter.py @ 81a548868673b1537fb1fa234e83e4f3482df2c9 (docs/sources.md).
 """
 
 import pytest
@@ -70,7 +70,7 @@ def videomme_question():
     )
 
 
-# The seed 001 sample record (Text Dominant, multi-choice).
+# The MathVerse card's sample record (Text Dominant, multi-choice).
 TEXT_DOMINANT_QUESTION = (
     "As shown in the figure, in triangle ABC, it is known that angle A = 80.0, angle B = 60.0, point D is on AB "
     "and point E is on AC, DE parallel BC, then the size of angle CED is ()\nChoices:\nA:40°\nB:60°\nC:120°\nD:140°"
@@ -380,8 +380,9 @@ def test_mathverse_vision_only_uses_the_record_queries_although_the_question_is_
 
 
 def test_mathverse_boxed_template_uses_question_for_eval():
-    # Seed 001's template "{question}\nPlease reason step by step, and put your final answer within \boxed{{}}."
-    # is a format string: "{{}}" prints as "{}".
+    # The evalscope adapter's template
+    # "{question}\nPlease reason step by step, and put your final answer within \boxed{{}}." is a format
+    # string: "{{}}" prints as "{}".
     expected = (
         "Find the size of angle CED in degrees.\n"
         "Please reason step by step, and put your final answer within \\boxed{}."

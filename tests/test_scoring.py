@@ -307,7 +307,7 @@ def test_breakdowns_and_cross_tables_match_a_direct_count_over_the_rows(tmp_path
 )
 def test_question_options_are_read_as_the_question_reads_them(options):
     from core.question import Question
-    from core.scoring.scorer import _choices
+    from core.scoring.verdict import question_choices as _choices
 
     question = Question("videomme", "default", "q", "?", "A", options=options)
     letters, matcher = _choices(question, ("A", "B", "C", "D"))

@@ -325,7 +325,8 @@ def test_charts_carry_the_reports_cis(vmqa, tmp_path):
 
 # -- the published reference ------------------------------------------------------------------------------------
 
-# Verbatim lines of the paper's tables (seed 004), parsed here independently of how the JSON was written.
+# Verbatim lines of the VideoMathQA paper's tables (docs/sources.md), parsed here independently of how the JSON
+# was written.
 SEED_LINES = {
     ("1", "Random"): "| Random | - | 17.4 | 17.4 | 7.9 | 7.9 | 8.7 | 7.0 | 7.8 | 10.7 | 8.7 | 3.9 | 6.7 | 11.1 | 2.6 | "
                      "11.1 | 9.0 | 7.8 | 6.9 |",

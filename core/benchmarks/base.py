@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from types import MappingProxyType
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from core.errors import InputError
 from core.fields import first_text
+from core.kinds import Denominator
 from core.question import Question
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from core.reference import Reference
 
 
 @dataclass(frozen=True)
@@ -70,7 +74,7 @@ class OfficialScorer:
 
     name: str
     extractor: str
-    denominator: str  # "all" (unparsed counts wrong) or "answered" (unparsed dropped)
+    denominator: Denominator  # "all" (unparsed counts wrong) or "answered" (unparsed dropped)
     source: str = ""  # "repository path@commit" of the code reproduced (docs/sources.md lists them)
 
     @property
@@ -106,9 +110,39 @@ class Benchmark:
     # What a question's `cluster_key` names when it has no video id (MathVerse: its problem), for the
     # uncertainty label; Video-MME's key is the video its id names.
     cluster_unit: str = "video"
+    # The dimension tables and charts break results down by first (the judge's step scores too); None: the first
+    # of `dimensions`. See `primary`.
+    primary_dimension: str | None = None
+    # The `Question.extra` fields the Browse tab lists under the question (beside the dimensions), in order.
+    browse_fields: tuple[str, ...] = ()
+    # The judge's error categories (in the order the prompt lists them) and their definitions. Empty: the
+    # benchmark has no error analysis, and the judge runs only its other tasks.
+    error_categories: tuple[str, ...] = ()
+    error_category_definitions: Mapping[str, str] = MappingProxyType({})
+    # The published results (a JSON file in assets/reference, transcribed from the paper); None: none published.
+    reference_file: str | None = None
     # A dimension whose values are run as separate tasks (MathVerse's problem versions): a file answering one value
     # only is not missing the questions of the others.
     subset_dimension: str | None = None
+
+    @property
+    def primary(self) -> str | None:
+        """The key of the primary dimension (`primary_dimension`, else the first dimension; None without any)."""
+        if self.primary_dimension is not None:
+            return self.primary_dimension
+        return self.dimensions[0].key if self.dimensions else None
+
+    def reference_results(self) -> Reference | None:
+        """The published results to compare runs with (`reference_file`), read from assets/reference."""
+        if self.reference_file is None:
+            return None
+        from core.reference import load_reference
+
+        return load_reference(self.reference_file)
+
+    def has_versions(self, question: Question) -> bool:
+        """Whether `versions_of` can find other renderings of this question (MathVerse's problem versions)."""
+        return False
 
     def cluster_label(self, question: Question) -> str:
         """What clustered SE grouped this question by: "video", the benchmark's `cluster_unit`, or "question"."""

@@ -6,16 +6,14 @@ extractors read `question_for_eval`, because `question` is empty for Vision Only
 
 from __future__ import annotations
 
-import ast
 import functools
-import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode
 from core.errors import InputError
-from core.fields import first_text, text
+from core.fields import first_text, json_or_literal, text
 from core.question import Question
 
 MAIN_VERSIONS = ("Text Dominant", "Text Lite", "Vision Intensive", "Vision Dominant", "Vision Only")
@@ -65,14 +63,7 @@ def _mapping(value: Any) -> Mapping[str, Any]:
     if isinstance(value, Mapping):
         return value
     if isinstance(value, str) and value.lstrip().startswith("{"):
-        for parse in (json.loads, ast.literal_eval):
-            if parse is ast.literal_eval and len(value) > _LITERAL_LIMIT:
-                break
-            try:
-                parsed = parse(value)
-            except (ValueError, SyntaxError, MemoryError, RecursionError):
-                continue
-            return parsed if isinstance(parsed, Mapping) else {}
+        return json_or_literal(value, Mapping, _LITERAL_LIMIT) or {}
     return {}
 
 
@@ -105,6 +96,7 @@ class MathVerse(Benchmark):
     id_fields = ("sample_index", "question_id", "id", "problem_id")
     cluster_unit = "problem"  # the five versions of one problem are correlated; there is no video
     subset_dimension = "problem_version"  # lmms-eval and VLMEvalKit run one version per task/file
+    browse_fields = ("problem_index",)
     layout = DataLayout(
         subdir="mathverse",
         annotations={
@@ -120,6 +112,9 @@ class MathVerse(Benchmark):
     # "evalscope": evalscope's choice (multiple-choice template for multi-choice, boxed for free-form).
     prompt_styles = ("default", "boxed", "evalscope")
     supports_cot = True
+
+    def has_versions(self, question: Question) -> bool:
+        return bool(question.extra.get("problem_index"))
 
     def versions_of(self, question: Question, questions: Sequence[Question]) -> list[tuple[str, Question]]:
         """The problem's versions (same problem_index), labelled and in VERSIONS order (unknown labels last)."""

@@ -109,8 +109,11 @@ class VideoMathQA(Benchmark):
         subtitle_dirs=("subtitles",),
         extra_fetch=("subtitles/*.srt",),
     )
+    primary_dimension = "category"
+    browse_fields = ("difficulty", "reasoning_type")
     error_categories = ERROR_CATEGORIES
     error_category_definitions = ERROR_CATEGORY_DEFINITIONS
+    reference_file = "videomathqa_paper.json"  # the paper's tables (docs/sources.md)
     # "default": the post prompts of the lmms-eval task yamls; "best_answer": the functions' own fallback.
     prompt_styles = ("default", "best_answer")
     supports_cot = True

@@ -111,6 +111,7 @@ class VideoMME(Benchmark):
     )
     cross_dimensions = (("duration", "domain"), ("duration", "sub_category"), ("duration", "task_type"))
     headline_cross = ("duration", "task_type")
+    browse_fields = ("url",)
     metric_keys = ("videomme_perception_score",)
     # The official eval_your_results.py drops unparsed answers from the denominator; lmms-eval counts them wrong.
     official_scorer = OfficialScorer("Video-MME eval_your_results.py", "extract_choice_official", "answered",

@@ -24,8 +24,9 @@ from core.client.calls import ModelReply, Outcome, complete_many
 from core.client.endpoint import Endpoint
 from core.client.request import DEFAULT_MAX_SIDE, ModelRequest, request_from_view
 from core.errors import InputError
-from core.files import bounded_lines, output_path, replace_with_prefix
+from core.files import output_path, replace_with_prefix
 from core.question import Question
+from core.reading import bounded_lines
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from core.data import Dataset

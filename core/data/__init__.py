@@ -5,10 +5,11 @@
 `Question` shape, plus the paths of each question's video, subtitles or diagram.
 """
 
-from core.data.dataset import PAIR_SEPARATOR, Dataset, as_record, load_dataset
+from core.data.dataset import Dataset, as_record, load_dataset
 from core.data.layouts import Layout, layout_for
 from core.data.locate import HF_PREFIX, data_spec
-from core.data.paths import assets_dir, cache_root, demo_dir, inside
+from core.data.paths import assets_dir, cache_base, cache_root, demo_dir, inside
+from core.ids import PAIR_SEPARATOR
 
 __all__ = [
     "HF_PREFIX",
@@ -17,6 +18,7 @@ __all__ = [
     "Layout",
     "as_record",
     "assets_dir",
+    "cache_base",
     "cache_root",
     "data_spec",
     "demo_dir",

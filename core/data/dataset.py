@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 
 from core.benchmarks import Benchmark, get_benchmark
+from core.cache import cache_base
 from core.data.layouts import Layout, layout_for
 from core.data.locate import annotation_files, locate
-from core.data.paths import cache_root, inside
+from core.data.paths import inside
 from core.data.records import decode_objects, read_records
 from core.errors import InputError
+from core.ids import occurrence_id, occurrences
 from core.question import Question
-
-PAIR_SEPARATOR = "#"  # "q001#2": the second row of a multi-binary question whose rows share one question_id
 
 
 @dataclass(eq=False)
@@ -187,7 +187,7 @@ _MAGIC = ((b"\x89PNG", ".png"), (b"\xff\xd8", ".jpg"), (b"GIF8", ".gif"), (b"RIF
 def _cached_image(data: bytes) -> Path:
     """Write image bytes once to the cache (named by content hash) and return the file."""
     suffix = next((ext for magic, ext in _MAGIC if data.startswith(magic)), ".img")
-    target = cache_root() / "images" / (hashlib.sha256(data).hexdigest()[:24] + suffix)
+    target = cache_base() / "images" / (hashlib.sha256(data).hexdigest()[:24] + suffix)
     if target.is_file() and target.stat().st_size == len(data):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
@@ -274,13 +274,11 @@ def _check(question: Question, layout: Layout, path: Path, index: int) -> None:
 def _assign_refs(questions: list[Question]) -> tuple[str, ...]:
     """Unique handles: the id itself, or `id#k` (k from 1, in file order) for ids that several rows share."""
     counts = Counter(q.question_id for q in questions)
-    seen: Counter[str] = Counter()
     refs = []
-    for q in questions:
+    for q, occurrence in zip(questions, occurrences(q.question_id for q in questions), strict=True):
         if counts[q.question_id] > 1:
-            seen[q.question_id] += 1
-            q.extra["ref"] = f"{q.question_id}{PAIR_SEPARATOR}{seen[q.question_id]}"
-            q.extra["pair"] = seen[q.question_id]
+            q.extra["ref"] = occurrence_id(q.question_id, occurrence)
+            q.extra["pair"] = occurrence
         refs.append(str(q.extra.get("ref") or q.question_id))
     return tuple(refs)
 

@@ -12,7 +12,7 @@ Layout = DataLayout  # the name core.data has always used
 
 def layout_for(benchmark: Benchmark) -> DataLayout:
     """The layout a benchmark declares; a benchmark without one has no dataset on disk (a programming error)."""
-    layout = getattr(benchmark, "layout", None)
+    layout = benchmark.layout
     if not isinstance(layout, DataLayout):
-        raise TypeError(f"benchmark {getattr(benchmark, 'name', benchmark)!r} declares no DataLayout `layout`")
+        raise TypeError(f"benchmark {benchmark.name!r} declares no DataLayout `layout`")
     return layout

@@ -63,7 +63,7 @@ def benchmarks_in(directory: Path) -> list[str]:
 
     found = []
     for name, bench in BENCHMARKS.items():
-        layout = getattr(bench, "layout", None)
+        layout = bench.layout
         if layout is None:
             continue
         try:

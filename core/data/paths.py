@@ -13,20 +13,11 @@ import os
 import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from core.cache import cache_root
+from core.assets import assets_dir
+from core.cache import cache_base, cache_root
 from core.errors import InputError
 
-__all__ = ["assets_dir", "cache_root", "check_hf_id", "demo_dir", "inside"]
-
-
-def assets_dir() -> Path:
-    """The repository's `assets/` folder, or `MATHREEL_ASSETS` when set (an installed app may move it)."""
-    override = os.environ.get("MATHREEL_ASSETS")
-    if override:
-        return Path(override).expanduser()
-    import core
-
-    return Path(core.__file__).resolve().parents[1] / "assets"
+__all__ = ["assets_dir", "cache_base", "cache_root", "check_hf_id", "demo_dir", "inside"]
 
 
 def demo_dir() -> Path:

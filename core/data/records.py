@@ -1,33 +1,42 @@
 """Reading annotation files (parquet, JSON, JSON Lines) into plain Python records.
 
-Parquet goes through pyarrow's `to_pylist`, so list columns arrive as lists, struct columns (a MathVerse image as
-{bytes, path}) as dicts and nulls as None: no numpy arrays or pandas NA reach the benchmark's record reader.
+Every file goes through the one bounded reader (`core.reading`): regular files within the size limit, JSON Lines
+split on "\n" only, NUL and over-deep nesting refused. Parquet goes through pyarrow's `to_pylist`, so list
+columns arrive as lists, struct columns (a MathVerse image as {bytes, path}) as dicts and nulls as None: no numpy
+arrays or pandas NA reach the benchmark's record reader.
 """
 
 from __future__ import annotations
 
-import ast
+import codecs
 import json
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
+from core.fields import json_or_literal
+from core.reading import open_input, parsed_lines, refuse_nul
+
+_WHAT = "annotation file"
 
 
 def read_records(path: Path) -> list[dict[str, Any]]:
     """All records of one annotation file; InputError naming the file when it cannot be read."""
     suffix = path.suffix.lower()
-    readers = {".parquet": _read_parquet, ".json": _read_json, ".jsonl": _read_jsonl}
-    reader = readers.get(suffix)
-    if reader is None:
+    if suffix not in (".parquet", ".json", ".jsonl"):
         raise InputError(str(path), f"cannot read {suffix or 'extension-less'} files; expected parquet, json or jsonl")
-    from core.results.load import open_input
-
-    handle, _ = open_input(path, "annotation file")  # regular files within the size limit only
-    handle.close()
+    handle, _ = open_input(path, _WHAT)  # regular files within the size limit only
+    with handle:
+        data = b"" if suffix == ".parquet" else handle.read()
     try:
-        records = reader(path)
+        if suffix == ".parquet":
+            records = _read_parquet(path)
+        elif suffix == ".json":
+            records = _read_json(data, str(path))
+        else:
+            records = [record for _, record in parsed_lines(data.removeprefix(codecs.BOM_UTF8).split(b"\n"),
+                                                             str(path), _WHAT)]
     except ValueError as error:  # json's bare ValueError: an integer over Python's 4300-digit limit
         raise InputError(str(path), f"unreadable ({error})") from None
     for index, record in enumerate(records):
@@ -46,11 +55,15 @@ def _read_parquet(path: Path) -> list[dict[str, Any]]:
         raise InputError(str(path), f"not a readable parquet file ({error})") from None
 
 
-def _read_json(path: Path) -> list[Any]:
+def _read_json(data: bytes, source: str) -> list[Any]:
     try:
-        data = json.loads(path.read_text(encoding="utf-8-sig"))
+        text = data.decode("utf-8-sig")
+        refuse_nul(text, source)
+        data = json.loads(text)
     except (UnicodeDecodeError, json.JSONDecodeError) as error:
-        raise InputError(str(path), f"not valid JSON ({error})") from None
+        raise InputError(source, f"not valid JSON ({error})") from None
+    except RecursionError:
+        raise InputError(source, "JSON nested too deeply to be an annotation file") from None
     if isinstance(data, dict):
         # Some exports wrap the list ({"data": [...]}) or key records by id ({"1": {...}, "2": {...}}).
         lists = [v for v in data.values() if isinstance(v, list)]
@@ -59,21 +72,8 @@ def _read_json(path: Path) -> list[Any]:
         if data and all(isinstance(v, dict) for v in data.values()):
             return list(data.values())
     if not isinstance(data, list):
-        raise InputError(str(path), "expected a JSON list of records")
+        raise InputError(source, "expected a JSON list of records")
     return data
-
-
-def _read_jsonl(path: Path) -> list[Any]:
-    records = []
-    with path.open(encoding="utf-8-sig") as handle:
-        for number, line in enumerate(handle, start=1):
-            if not line.strip():
-                continue
-            try:
-                records.append(json.loads(line))
-            except json.JSONDecodeError as error:
-                raise InputError(str(path), f"line {number} is not valid JSON ({error})") from None
-    return records
 
 
 def decode_objects(record: dict[str, Any], fields: Iterable[str]) -> dict[str, Any]:
@@ -82,16 +82,6 @@ def decode_objects(record: dict[str, Any], fields: Iterable[str]) -> dict[str, A
     for key in fields:
         value = out.get(key)
         if isinstance(value, str) and value.strip().startswith("{"):
-            out[key] = _parse_object(value)
+            parsed = json_or_literal(value, dict)
+            out[key] = value if parsed is None else parsed
     return out
-
-
-def _parse_object(text: str) -> Any:
-    for parse in (json.loads, ast.literal_eval):
-        try:
-            parsed = parse(text)
-        except (ValueError, SyntaxError):
-            continue
-        if isinstance(parsed, dict):
-            return parsed
-    return text

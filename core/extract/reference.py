@@ -133,19 +133,27 @@ def lmms_videomme_letter(response: str, letters: Sequence[str] = ("A", "B", "C",
     return _letter(response, _LMMS_VIDEOMME)
 
 
-# Each reference extractor's letter-only twin.
-LETTER_ONLY: dict[Callable[..., Extraction], Callable[..., str | None]] = {
-    extract_choice_official: official_letter,
-    extract_choice_official_2024_06_18: official_2024_letter,
-    extract_choice_lmms: lmms_letter,
-    extract_choice_lmms_videomme: lmms_videomme_letter,
+ReferenceExtractor = tuple[Callable[..., Extraction], Callable[..., str | None]]  # (extract, its letter-only twin)
+
+# The registry of rule-based reference extractors, by the name a benchmark's `OfficialScorer.extractor` gives.
+# A new reproduction is one function pair here and one name in its benchmark module. lmms-eval's `mcq_extract`
+# lives in its own module and is registered lazily (`reference_extractor`).
+REFERENCE_EXTRACTORS: dict[str, ReferenceExtractor] = {
+    "extract_choice_official": (extract_choice_official, official_letter),
+    "extract_choice_official_2024_06_18": (extract_choice_official_2024_06_18, official_2024_letter),
+    "extract_choice_lmms": (extract_choice_lmms, lmms_letter),
+    "extract_choice_lmms_videomme": (extract_choice_lmms_videomme, lmms_videomme_letter),
 }
+_LAZY = ("extract_choice_mcq",)
 
 
-def reference_extractor(name: str) -> tuple[Callable[..., Extraction], Callable[..., str | None]]:
-    """A reference extractor by its function name (as a benchmark's OfficialScorer names it) and its letter twin."""
-    from core.extract.mcq_extract import extract_choice_mcq, mcq_letter
+def reference_extractor(name: str) -> ReferenceExtractor:
+    """A registered reference extractor and its letter twin, by name; KeyError listing the names otherwise."""
+    found = REFERENCE_EXTRACTORS.get(name)
+    if found is not None:
+        return found
+    if name in _LAZY:
+        from core.extract.mcq_extract import extract_choice_mcq, mcq_letter
 
-    found = {f.__name__: (f, twin) for f, twin in LETTER_ONLY.items()}
-    found[extract_choice_mcq.__name__] = (extract_choice_mcq, mcq_letter)
-    return found[name]
+        return extract_choice_mcq, mcq_letter
+    raise KeyError(f"no reference extractor {name!r}; registered: {', '.join([*REFERENCE_EXTRACTORS, *_LAZY])}")

@@ -49,9 +49,9 @@ def cache_key(base_url: str, model: str, prompt_version: str, prompt: str) -> st
 
 def default_cache_dir() -> Path:
     """`<MATHREEL_CACHE or ~/.cache/mathreel>/judge`."""
-    from core.data.paths import cache_root
+    from core.cache import cache_base
 
-    return cache_root() / "judge"
+    return cache_base() / "judge"
 
 
 class JudgeCache:

@@ -83,7 +83,7 @@ def write_judgments(path: str | Path, judgments: Iterable[Judgment]) -> Path:
 
 def check_replaceable(path: Path, flag: str = "--out") -> None:
     """Refuse to replace an existing non-empty file unless it is a judgments file (its first line says so)."""
-    from core.files import first_line
+    from core.reading import first_line
 
     if not path.exists() or path.stat().st_size == 0:
         return
@@ -123,7 +123,7 @@ def read_judgments(path: str | Path) -> list[Judgment]:
     Lines end at "\n" only: a reply may hold U+2028 or U+0085, which JSON allows raw inside strings and which
     `str.splitlines` would treat as line ends. Each line is bounded, and FIFOs and devices are refused unread.
     """
-    from core.files import jsonl_values
+    from core.reading import jsonl_values
 
     source = str(path)
     judgments = [

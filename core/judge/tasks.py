@@ -225,13 +225,13 @@ class ErrorsTask(Task):
 
 
 def categories_of(bench: Benchmark) -> tuple[str, ...]:
-    return tuple(getattr(bench, "error_categories", ()) or ())
+    return bench.error_categories
 
 
 def definitions_of(bench: Benchmark) -> Mapping[str, str]:
     """The benchmark's definitions of its error categories (a benchmark fact); without any, the prompt lists
     the category names alone."""
-    return getattr(bench, "error_category_definitions", None) or {}
+    return bench.error_category_definitions
 
 
 def _category_entry(entry: Any, name: str, categories: tuple[str, ...]) -> dict[str, str]:

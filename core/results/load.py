@@ -10,14 +10,14 @@ import codecs
 import csv
 import io
 import json
-import os
 import re
-import stat
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from core.errors import InputError
+from core.reading import LIMIT_ENV as LIMIT_ENV  # the variable that raises the size limit, named in errors
+from core.reading import lines_of, open_input, refuse_nul
 from core.results.layouts import ID_KEYS, RESPONSE_KEYS
 
 # A JSON string (skipped over) or a comma followed only by whitespace and a closing bracket (dropped).
@@ -28,61 +28,12 @@ _SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm")
 _SNIFF_BYTES = 8192  # how much of the file the encoding checks look at
 # Input size limit: a result file of 270,000 answers is about 150 MB; past this a file is a mistake (a video, a
 # disk image) or an attack, and reading it whole would exhaust memory. Raised with the environment variable.
-LIMIT_ENV = "MATHREEL_MAX_INPUT_MB"
-_DEFAULT_LIMIT_MB = 512
 _STREAM_BYTES = 32 * 1024 * 1024  # JSONL larger than this is read line by line, never held whole as text
 _FIRST_LINE_BYTES = 16 * 1024 * 1024  # a first line longer than this is not looked at for JSON Lines
 _BATCH = 5000  # streamed lines decoded per json.loads call (one call per line is several times slower)
 _HUGE_NUMBER = re.compile(r"\d{4301}")  # Python refuses to parse integers longer than 4300 digits
-_FILE_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
 # What a JSON document holding a single value holds, in the words of the error message.
 _SCALAR_KINDS = {bool: "a boolean", int: "a number", float: "a number", str: "a string", type(None): "null"}
-
-
-def input_limit() -> int:
-    """The largest input file in bytes (MATHREEL_MAX_INPUT_MB, default 512)."""
-    raw = os.environ.get(LIMIT_ENV, "").strip()
-    try:
-        megabytes = float(raw) if raw else _DEFAULT_LIMIT_MB
-    except ValueError:
-        raise InputError(LIMIT_ENV, f"not a number of megabytes: {raw!r}") from None
-    if not megabytes > 0:
-        raise InputError(LIMIT_ENV, f"must be a positive number of megabytes, not {raw!r}")
-    return int(megabytes * 1024 * 1024)
-
-
-def open_input(path: str | Path, what: str = "result file") -> tuple[BinaryIO, int]:
-    """An open regular file and its size, checked before a byte is read: FIFOs, devices, sockets and directories
-    are refused (reading them hangs or never ends), and so is a file over the size limit."""
-    source = str(path)
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # non-blocking: opening a FIFO must not wait for a writer
-    except IsADirectoryError:
-        raise InputError(source, f"is a directory, not a {what}") from None
-    except OSError as error:
-        raise InputError(source, f"cannot read the file ({error.strerror or error})") from None
-    try:
-        info = os.fstat(fd)
-        _check_kind_and_size(info, source, what)
-        os.set_blocking(fd, True)
-    except BaseException:
-        os.close(fd)
-        raise
-    handle = os.fdopen(fd, "rb")
-    return handle, info.st_size
-
-
-def _check_kind_and_size(info: os.stat_result, source: str, what: str) -> None:
-    if stat.S_ISDIR(info.st_mode):
-        raise InputError(source, f"is a directory, not a {what}")
-    for test, kind in _FILE_KINDS:
-        if test(info.st_mode):
-            raise InputError(source, f"is {kind}, not a regular file; MathReel reads only regular files")
-    limit = input_limit()
-    if info.st_size > limit:
-        raise InputError(source, f"is {info.st_size / 2**20:.0f} MB, over the {limit / 2**20:.0f} MB input "
-                         f"limit; raise it with {LIMIT_ENV}=<megabytes>")
 
 
 def load_records(path: str | Path) -> tuple[list[dict[str, Any]], str]:
@@ -108,7 +59,7 @@ def _records_from_bytes(data: bytes, path: Path, source: str) -> tuple[list[dict
     if data[:4] == _ZIP_MAGIC and path.suffix.lower() in _SPREADSHEET_SUFFIXES:
         return _xlsx_records(data, source), "xlsx"
     text = _decode(data, source)
-    _refuse_nul(text, source)
+    refuse_nul(text, source)
     stripped = text.lstrip()
     if stripped[0] in "[{":
         try:
@@ -151,27 +102,11 @@ def _decode(data: bytes, source: str) -> str:
         ) from None
 
 
-def _refuse_nul(text: str, source: str, first_line: int = 1) -> None:
-    """A NUL character anywhere in a text file means binary data or damage; JSON escapes it as \\u0000."""
-    index = text.find("\x00")
-    if index != -1:
-        line = first_line + text.count("\n", 0, index)
-        raise InputError(source, "NUL byte in a text file (binary data or a damaged file)", f"line {line}")
-
-
 def _huge_number(source: str, text: str, error: ValueError) -> InputError:
     """Python's json refuses integers over 4300 digits with a bare ValueError: name the line instead."""
     found = _HUGE_NUMBER.search(text)
     line = f"line {text.count(chr(10), 0, found.start()) + 1}" if found else None
     return InputError(source, "a number with more than 4300 digits, which is no answer or id", line)
-
-
-def lines_of(text: str) -> list[str]:
-    """Lines split on LF (a CR before it is JSON whitespace), or on CR in a CR-only file. Never on U+2028,
-    U+2029 or U+0085, which JSON allows raw inside strings and `str.splitlines` would split on."""
-    if "\n" in text:
-        return text.split("\n")
-    return text.split("\r")
 
 
 def _is_utf16(data: bytes) -> bool:
@@ -297,7 +232,7 @@ def _stream_lines(handle: BinaryIO, source: str) -> Iterator[tuple[int, str]]:
         except UnicodeDecodeError as error:
             raise InputError(source, f"not UTF-8 text (byte 0x{raw[error.start]:02x}); save the file as UTF-8",
                              f"line {number}") from None
-        _refuse_nul(line, source, number)
+        refuse_nul(line, source, number)
         if line.strip():
             yield number, line
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
-from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
 from core.benchmarks import BENCHMARKS, Benchmark
 from core.errors import InputError
 from core.fields import text
+from core.ids import join_key, keyed
 from core.question import Question
 from core.results.bulk import gc_paused
 from core.results.detect import all_metric_keys, detect_benchmark, detect_mode
@@ -167,18 +167,6 @@ def _response(row: Row, source: str) -> str:
     return row.response
 
 
-def keyed(ids: Iterable[str]) -> Iterator[tuple[str, int]]:
-    """(key, occurrence) per id: the first occurrence keeps the id, later ones become `id#2`, `id#3`.
-
-    Multi-binary pairs may legitimately share an id; the occurrence order then pairs file rows with annotations.
-    """
-    seen: dict[str, int] = {}
-    for qid in ids:
-        count = seen.get(qid, 0) + 1
-        seen[qid] = count
-        yield (qid if count == 1 else f"{qid}#{count}"), count
-
-
 def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: bool) -> None:
     """A file with gold answers in every record: each row is its own Question.
 
@@ -193,13 +181,13 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
         question = _question(bench, row, mode, source)
         gold.check(question, row.label)
         qid = question.question_id
-        count = seen.get(qid, 0) + 1
+        count = seen.get(qid, 0) + 1  # `core.ids.occurrences`, inline: this loop runs once per answer
         seen[qid] = count
         if count > 1:
             if not grouped:
                 duplicates.setdefault(qid, []).append(row.label)
                 continue
-            question.question_id = f"{qid}#{count}"  # see `keyed`
+            question.question_id = join_key(qid, count)
         if not question.answer:
             raise InputError(source, "no gold answer in the record; give the dataset with --annotations", row.label)
         append(Prediction(question, _response(row, source), row.label, row.raw))

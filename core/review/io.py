@@ -9,7 +9,8 @@ from pathlib import Path
 from typing import Any
 
 from core.errors import InputError
-from core.files import jsonl_text_values, jsonl_values, write_text_atomic
+from core.files import write_text_atomic
+from core.reading import jsonl_text_values, jsonl_values
 from core.review.model import Review, review_from_dict
 
 

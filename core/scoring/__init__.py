@@ -1,7 +1,8 @@
-"""Scoring: correctness, multi-binary grouping, breakdowns, Wilson intervals and video-clustered SE."""
+"""Scoring: verdicts per answer (`verdict`), then aggregation (`scorer`): multi-binary grouping, breakdowns, Wilson
+intervals and video-clustered SE, in one `Report`."""
 
 from core.scoring.paired import PairedDifference, paired_difference
 from core.scoring.report import Cell, Overall, Report, ScoredRow
-from core.scoring.scorer import breakdown, score
+from core.scoring.scorer import score
 
-__all__ = ["Cell", "Overall", "PairedDifference", "Report", "ScoredRow", "breakdown", "paired_difference", "score"]
+__all__ = ["Cell", "Overall", "PairedDifference", "Report", "ScoredRow", "paired_difference", "score"]

@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import csv
 import io
-from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Iterable, Sequence
+from typing import Any
 
-from core.scoring.report import ROW_FIELDS
-
-if TYPE_CHECKING:  # pragma: no cover - typing only
-    from core.scoring.report import Report, ScoredRow
+from core.scoring.row import ROW_FIELDS, ScoredRow
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 DIMENSION_PREFIX = "dim_"
@@ -52,8 +49,8 @@ def write_rows_csv(rows: list[ScoredRow], handle: io.TextIOBase) -> None:
         writer.writerow([safe_cell(value) for value in values])
 
 
-def rows_csv(report: Report) -> str:
-    """The report's scored rows as CSV text (header: the row fields, then `dim_<key>` per dimension)."""
+def rows_csv(rows: Sequence[ScoredRow]) -> str:
+    """Scored rows (a report's) as CSV text (header: the row fields, then `dim_<key>` per dimension)."""
     buffer = io.StringIO(newline="")
-    write_rows_csv(report.rows, buffer)
+    write_rows_csv(list(rows), buffer)
     return buffer.getvalue()

@@ -5,13 +5,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from core.kinds import DENOMINATORS, Denominator, ExtractorName
 from core.scoring.numbers import cell_text
+from core.scoring.row import ScoredRow
 from core.scoring.stats import CI_METHOD, SE_METHOD
 
-DENOMINATORS = {
-    "all": "all questions: unparsed and missing answers count as wrong",
-    "answered": "answered questions only: unparsed and missing answers are dropped",
-}
+__all__ = ["DENOMINATORS", "Cell", "Overall", "Report", "ScoredRow", "cross_key", "split_cross_key"]
 
 
 def _round(value: float | None, digits: int = 2) -> float | None:
@@ -28,6 +27,7 @@ def split_cross_key(key: str) -> tuple[str, str]:
     """The two dimensions a `cross_key` names."""
     row_dim, _, col_dim = key.partition(" x ")
     return row_dim, col_dim
+
 
 @dataclass(frozen=True)
 class Cell:
@@ -63,50 +63,6 @@ class Overall(Cell):
         }
 
 
-ROW_FIELDS = ("question_id", "group_id", "cluster", "dims", "response", "extracted", "method", "explanation", "gold",
-              "status", "official_answer", "record")
-
-
-@dataclass(slots=True)
-class ScoredRow:
-    """One answer and everything that decided its score, so a disputed number can be traced to its source."""
-
-    question_id: str
-    group_id: str
-    cluster: str
-    dims: dict[str, str]
-    response: str
-    extracted: str | None  # the extracted answer (None: unparsed or missing)
-    method: str
-    explanation: str
-    gold: str
-    status: str  # correct | wrong | unparsed | missing
-    official_answer: str | None = None  # what the benchmark's official extractor read, when it has one
-    record: int | str | None = None
-
-    @property
-    def answer(self) -> str | None:
-        """Old name of `extracted`, kept read-only while in-flight code (webapp/ask_run.py) moves to the new name."""
-        return self.extracted
-
-    def to_dict(self) -> dict[str, Any]:
-        """The row as JSON-ready values (explicit, not `asdict`, which deep-copies and is slow over 270k rows)."""
-        return {
-            "question_id": self.question_id,
-            "group_id": self.group_id,
-            "cluster": self.cluster,
-            "dims": dict(self.dims),
-            "response": self.response,
-            "extracted": self.extracted,
-            "method": self.method,
-            "explanation": self.explanation,
-            "gold": self.gold,
-            "status": self.status,
-            "official_answer": self.official_answer,
-            "record": self.record,
-        }
-
-
 @dataclass
 class Report:
     """Scores of one result file: overall, per dimension, cross tables, counts, warnings and every row."""
@@ -115,9 +71,9 @@ class Report:
     mode: str
     source: str
     format: str
-    extractor: str
+    extractor: ExtractorName
     official_extractor: str | None
-    denominator: str
+    denominator: Denominator
     detected: list[str]
     overall: Overall
     by: dict[str, dict[str, Cell]]
@@ -174,4 +130,4 @@ class Report:
         """Every scored row as CSV text, safe to open in a spreadsheet (see core.scoring.export)."""
         from core.scoring.export import rows_csv
 
-        return rows_csv(self)
+        return rows_csv(self.rows)

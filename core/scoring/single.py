@@ -12,9 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from core.benchmarks import get_benchmark
+from core.kinds import Status
 from core.question import Question
-from core.scoring.report import ScoredRow
-from core.scoring.scorer import _choices, _read_choice, _score_free
+from core.scoring.row import ScoredRow
+from core.scoring.verdict import read_answer, verdict_row
 
 
 @dataclass
@@ -26,7 +27,7 @@ class QuestionScore:
     """
 
     rows: list[ScoredRow]
-    status: str
+    status: Status
 
     @property
     def correct(self) -> bool:
@@ -35,15 +36,8 @@ class QuestionScore:
 
 def score_response(question: Question, response: str) -> ScoredRow:
     """One answer to one question, read and judged as `score()` reads and judges it (robust extractor)."""
-    if question.answer_kind == "free":
-        used, right = _score_free(response, question.answer)
-    else:
-        letters = get_benchmark(question.benchmark).letters(question.mode)
-        used, _ = _read_choice(response, _choices(question, letters), None)
-        right = used.answer == question.answer
-    status = "unparsed" if used.answer is None else ("correct" if right else "wrong")
-    return ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, response,
-                     used.answer, used.method, used.explanation, question.answer, status)
+    used, right = read_answer(question, response, get_benchmark(question.benchmark).letters(question.mode))
+    return verdict_row(question, response, used, right)
 
 
 def score_question(answers: Sequence[tuple[Question, str]]) -> QuestionScore:
@@ -55,5 +49,5 @@ def score_question(answers: Sequence[tuple[Question, str]]) -> QuestionScore:
         raise ValueError(f"answers belong to several questions: {', '.join(sorted(groups))}")
     rows = [score_response(question, response) for question, response in answers]
     statuses = {row.status for row in rows}
-    status = "correct" if statuses == {"correct"} else ("unparsed" if "unparsed" in statuses else "wrong")
+    status: Status = "correct" if statuses == {"correct"} else ("unparsed" if "unparsed" in statuses else "wrong")
     return QuestionScore(rows, status)

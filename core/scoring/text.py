@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from core.benchmarks import get_benchmark
+from core.kinds import DENOMINATORS
 from core.scoring.numbers import ci_text, pct_text
-from core.scoring.report import DENOMINATORS, Cell, Report
+from core.scoring.report import Cell, Report
 from core.scoring.stats import CI_METHOD, SE_METHOD
 
 _SHOWN = 10

@@ -1,0 +1,25 @@
+"""The closed sets of names scoring passes around, declared once as `Literal` types with their runtime tuples.
+
+A status, an extractor name or a denominator policy is one of a few words; a typo in one is a type error here
+instead of a silently empty table. The tuples are read from the types, so the two never drift apart.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, get_args
+
+# What became of one answer: its extracted answer matched the gold, did not, could not be read, or was absent.
+Status = Literal["correct", "wrong", "unparsed", "missing"]
+STATUSES: tuple[Status, ...] = get_args(Status)
+
+# Which extractor reads choice answers: "robust", or a pinned reproduction of a reference scorer (each benchmark
+# says which it offers in `Benchmark.reproductions`).
+ExtractorName = Literal["robust", "official", "official-2024-06-18", "lmms-regex", "lmms-mcq-extract"]
+EXTRACTORS: tuple[ExtractorName, ...] = get_args(ExtractorName)
+
+# Which questions an accuracy divides by.
+Denominator = Literal["all", "answered"]
+DENOMINATORS: dict[Denominator, str] = {
+    "all": "all questions: unparsed and missing answers count as wrong",
+    "answered": "answered questions only: unparsed and missing answers are dropped",
+}

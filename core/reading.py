@@ -1,0 +1,143 @@
+"""The one bounded reader for every file a user gives MathReel: datasets, result files, judgments, reviews.
+
+Checked before a byte is read: regular files only (a FIFO blocks, a device never ends, a directory is no file)
+and a size limit (`MATHREEL_MAX_INPUT_MB`). Read with bounds: JSON Lines split on "\n" only (a reply may hold
+U+2028 or U+0085, which JSON allows raw inside strings and `str.splitlines` would split on), each line bounded,
+a NUL refused (binary data or damage), and JSON nested too deeply refused instead of crashing. Every refusal is
+one InputError naming the file, the line and the problem.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from core.errors import InputError
+
+LIMIT_ENV = "MATHREEL_MAX_INPUT_MB"
+_DEFAULT_LIMIT_MB = 512
+_FILE_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
+               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+# A longest line read line by line. A run line holds one model reply and the question; replies are capped by
+# --max-tokens, so 64 MiB is far beyond any real line while keeping a hostile file's cost bounded.
+MAX_LINE_BYTES = 64 * 1024 * 1024
+
+
+def input_limit() -> int:
+    """The largest input file in bytes (MATHREEL_MAX_INPUT_MB, default 512)."""
+    raw = os.environ.get(LIMIT_ENV, "").strip()
+    try:
+        megabytes = float(raw) if raw else _DEFAULT_LIMIT_MB
+    except ValueError:
+        raise InputError(LIMIT_ENV, f"not a number of megabytes: {raw!r}") from None
+    if not megabytes > 0:
+        raise InputError(LIMIT_ENV, f"must be a positive number of megabytes, not {raw!r}")
+    return int(megabytes * 1024 * 1024)
+
+
+def open_input(path: str | Path, what: str = "result file") -> tuple[BinaryIO, int]:
+    """An open regular file and its size, checked before a byte is read: FIFOs, devices, sockets and directories
+    are refused (reading them hangs or never ends), and so is a file over the size limit."""
+    source = str(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # non-blocking: opening a FIFO must not wait for a writer
+    except IsADirectoryError:
+        raise InputError(source, f"is a directory, not a {what}") from None
+    except OSError as error:
+        raise InputError(source, f"cannot read the file ({error.strerror or error})") from None
+    try:
+        info = os.fstat(fd)
+        _check_kind_and_size(info, source, what)
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    handle = os.fdopen(fd, "rb")
+    return handle, info.st_size
+
+
+def _check_kind_and_size(info: os.stat_result, source: str, what: str) -> None:
+    if stat.S_ISDIR(info.st_mode):
+        raise InputError(source, f"is a directory, not a {what}")
+    for test, kind in _FILE_KINDS:
+        if test(info.st_mode):
+            raise InputError(source, f"is {kind}, not a regular file; MathReel reads only regular files")
+    limit = input_limit()
+    if info.st_size > limit:
+        raise InputError(source, f"is {info.st_size / 2**20:.0f} MB, over the {limit / 2**20:.0f} MB input "
+                         f"limit; raise it with {LIMIT_ENV}=<megabytes>")
+
+
+def refuse_nul(text: str, source: str, first_line: int = 1) -> None:
+    """A NUL character anywhere in a text file means binary data or damage; JSON escapes it as \\u0000."""
+    index = text.find("\x00")
+    if index != -1:
+        line = first_line + text.count("\n", 0, index)
+        raise InputError(source, "NUL byte in a text file (binary data or a damaged file)", f"line {line}")
+
+
+def lines_of(text: str) -> list[str]:
+    """Lines split on LF (a CR before it is JSON whitespace), or on CR in a CR-only file. Never on U+2028,
+    U+2029 or U+0085, which JSON allows raw inside strings and `str.splitlines` would split on."""
+    if "\n" in text:
+        return text.split("\n")
+    return text.split("\r")
+
+
+def first_line(path: Path, limit: int = MAX_LINE_BYTES) -> bytes:
+    """The first line of a regular file (without its newline), reading at most `limit` bytes."""
+    with path.open("rb") as handle:
+        return handle.readline(limit).rstrip(b"\r\n")
+
+
+def bounded_lines(handle: BinaryIO, source: str, limit: int = MAX_LINE_BYTES) -> Iterator[tuple[int, bytes, bool]]:
+    """(line number, line, ended with a newline) for each line; a line over `limit` bytes is refused."""
+    number = 0
+    while True:
+        line = handle.readline(limit + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > limit:
+            raise InputError(source, f"a line is longer than {limit // (1024 * 1024)} MiB", f"line {number}")
+        yield number, line, line.endswith(b"\n")
+
+
+def jsonl_values(path: str | os.PathLike[str], what: str) -> Iterator[tuple[int, Any]]:
+    """(line number, parsed value) for each non-blank line of a JSONL file MathReel or a user wrote.
+
+    Lines end at "\n" only: a reply may hold U+2028 or U+0085, which JSON allows raw inside strings and which
+    `str.splitlines` would treat as line ends. Each line is bounded, and FIFOs and devices are refused unread.
+    """
+    source = str(path)
+    handle, _ = open_input(path, what)
+    with handle:
+        yield from parsed_lines((raw for _, raw, _ in bounded_lines(handle, source)), source, what)
+
+
+def jsonl_text_values(text: str, source: str, what: str) -> Iterator[tuple[int, Any]]:
+    """`jsonl_values` for text already in memory (an upload), split on "\n" only."""
+    yield from parsed_lines((line.encode("utf-8") for line in text.split("\n")), source, what)
+
+
+def parsed_lines(lines: Iterable[bytes], source: str, what: str) -> Iterator[tuple[int, Any]]:
+    """Parse each non-blank line as JSON; a bad line raises InputError naming `source`, the line and the problem."""
+    for number, raw in enumerate(lines, 1):
+        if not raw.strip():
+            continue
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise InputError(source, f"not UTF-8 text (is this a {what}?)", f"line {number}") from None
+        refuse_nul(line, source, number)
+        try:
+            yield number, json.loads(line)
+        except UnicodeDecodeError:
+            raise InputError(source, f"not UTF-8 text (is this a {what}?)", f"line {number}") from None
+        except (ValueError, RecursionError) as error:
+            problem = str(error) if isinstance(error, ValueError) else "nested too deeply"
+            raise InputError(source, f"not JSON ({problem})", f"line {number}") from None

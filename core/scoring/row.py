@@ -1,0 +1,51 @@
+"""`ScoredRow`: one answer and everything that decided its score (what a verdict produces and reports list)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from core.kinds import Status
+
+ROW_FIELDS = ("question_id", "group_id", "cluster", "dims", "response", "extracted", "method", "explanation", "gold",
+              "status", "official_answer", "record")
+
+
+@dataclass(slots=True)
+class ScoredRow:
+    """One answer and everything that decided its score, so a disputed number can be traced to its source."""
+
+    question_id: str
+    group_id: str
+    cluster: str
+    dims: dict[str, str]
+    response: str
+    extracted: str | None  # the extracted answer (None: unparsed or missing)
+    method: str
+    explanation: str
+    gold: str
+    status: Status
+    official_answer: str | None = None  # what the benchmark's official extractor read, when it has one
+    record: int | str | None = None
+
+    @property
+    def answer(self) -> str | None:
+        """Old name of `extracted`, read only by webapp/ask_run.py; delete once that reads `extracted`."""
+        return self.extracted
+
+    def to_dict(self) -> dict[str, Any]:
+        """The row as JSON-ready values (explicit, not `asdict`, which deep-copies and is slow over 270k rows)."""
+        return {
+            "question_id": self.question_id,
+            "group_id": self.group_id,
+            "cluster": self.cluster,
+            "dims": dict(self.dims),
+            "response": self.response,
+            "extracted": self.extracted,
+            "method": self.method,
+            "explanation": self.explanation,
+            "gold": self.gold,
+            "status": self.status,
+            "official_answer": self.official_answer,
+            "record": self.record,
+        }

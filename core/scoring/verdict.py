@@ -1,0 +1,178 @@
+"""Verdicts: one answer to one question -> a `ScoredRow` (extracted answer, how it was read, correct or not).
+
+Aggregation (`core.scoring.scorer`) folds these rows into units, tables and the overall figure; the app's live
+answers (`core.scoring.single`) get their verdict here too, so a live answer and a scored file agree.
+
+The per-row path is plain Python over dicts and tuples (no pandas), because a 270,000-answer file must score in
+a few seconds and the CLI must not import numpy.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+from core.benchmarks import Benchmark
+from core.choices import OptionTexts, distinct_letters, option_letters
+from core.extract import extract_choice
+from core.extract.choice import OptionMatcher
+from core.extract.types import Extraction
+from core.kinds import Denominator, Status
+from core.question import Question
+from core.results.model import ResultFile
+from core.scoring.row import ScoredRow
+
+Choices = tuple[tuple[str, ...], OptionMatcher | None]  # the letters a question allows and its option texts
+# (question_id, record) -> the judge's extraction and, for free-form answers, its equivalence verdict.
+JudgedAnswers = Mapping[tuple[str, str], tuple[Extraction, bool | None]]
+_Reading = tuple[Extraction, str | None, bool]  # what `_read_choice_answer` returns
+
+
+@dataclass(frozen=True)
+class OfficialTool:
+    """A reference scorer's rule-based extractor and the denominator policy that scorer uses.
+
+    `letter` gives just the letter `extract` reads (its cheap twin, for counting disagreements).
+    """
+
+    name: str
+    extract: Callable[[str, tuple[str, ...]], Extraction]
+    denominator: Denominator
+    letter: Callable[[str, tuple[str, ...]], str | None] | None = None
+
+
+def official_tool(bench: Benchmark, name: str = "official") -> OfficialTool | None:
+    """A benchmark's pinned reference reproduction (`official`: its `official_scorer`), extractor resolved."""
+    scorer = bench.reproductions.get(name) or (bench.official_scorer if name == "official" else None)
+    if scorer is None:
+        return None
+    from core.extract.reference import reference_extractor
+
+    extract, letter = reference_extractor(scorer.extractor)
+    return OfficialTool(scorer.label, extract, scorer.denominator, letter)
+
+
+def status_of(extraction: Extraction, right: bool) -> Status:
+    """The status of an answer that was there: unparsed when nothing was read, else correct or wrong."""
+    return "unparsed" if extraction.answer is None else ("correct" if right else "wrong")
+
+
+def verdict_row(question: Question, response: str, used: Extraction, right: bool, official_answer: str | None = None,
+                record: int | str | None = None) -> ScoredRow:
+    """The ScoredRow of one read answer."""
+    return ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, response,
+                     used.answer, used.method, used.explanation, question.answer, status_of(used, right),
+                     official_answer, record)
+
+
+def missing_row(question: Question) -> ScoredRow:
+    """The ScoredRow of a question the file does not answer."""
+    return ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, "", None,
+                     "none", "missing: the file has no answer for this question", question.answer, "missing")
+
+
+def score_rows(
+    result: ResultFile, bench: Benchmark, tool: OfficialTool | None, use_official: bool, judged: JudgedAnswers
+) -> tuple[list[ScoredRow], list[str]]:
+    """One ScoredRow per answer and per missing question, and the ids the two extractors read differently."""
+    default_letters = bench.letters(result.mode)
+    rows: list[ScoredRow] = []
+    disagreements: list[str] = []
+    append = rows.append
+    # Extractors are pure functions of (response, letters, options): the same answer to the same question
+    # (repeated runs, pooled files) is read once. Readings are kept per options tuple, so a file that asks
+    # every question once pays one lookup per answer and no more.
+    asked: dict[tuple[str, ...], _Asked] = {}
+    for prediction in result.predictions:
+        question = prediction.question
+        response = prediction.response
+        gold = question.answer
+        official_answer = None
+        if question.answer_kind == "free":
+            used, right = score_free(response, gold)
+        else:
+            before = asked.get(question.options)
+            if before is None:
+                choices = question_choices(question, default_letters)
+                reading = _read_choice_answer(response, choices, tool, use_official)
+                asked[question.options] = _Asked(choices, response, reading)
+            elif before.response == response:
+                reading = before.reading
+            else:
+                reading = before.again(response, tool, use_official)
+            used, official_answer, disagree = reading
+            if disagree:
+                disagreements.append(question.question_id)
+            right = used.answer == gold
+        if judged:
+            override = judged.get((question.question_id, str(prediction.record)))
+            if override is not None:
+                used, verdict = override
+                right = verdict if verdict is not None else used.answer == gold
+        append(verdict_row(question, response, used, right, official_answer, prediction.record))
+    rows.extend(map(missing_row, result.missing))
+    return rows, disagreements
+
+
+@dataclass(slots=True)
+class _Asked:
+    """A question's letters and option texts, the first answer read for it, and readings of any other answers."""
+
+    choices: Choices
+    response: str
+    reading: _Reading
+    others: dict[str, _Reading] | None = None
+
+    def again(self, response: str, tool: OfficialTool | None, use_official: bool) -> _Reading:
+        """The reading of another answer to the same question (read once, then kept)."""
+        if self.others is None:
+            self.others = {}
+        reading = self.others.get(response)
+        if reading is None:
+            reading = self.others[response] = _read_choice_answer(response, self.choices, tool, use_official)
+        return reading
+
+
+def question_choices(question: Question, default_letters: tuple[str, ...]) -> Choices:
+    """The letters a question allows and its option texts (the benchmark's letters when it lists no options).
+
+    Scoring asks this once per distinct options tuple. Only the letters are read here; the texts are split off
+    when a response is first read for its option text, which short answers never are.
+    """
+    if not question.options:
+        return default_letters, None
+    letters = option_letters(question.options)
+    return distinct_letters(letters), OptionMatcher(OptionTexts(question.options, letters))
+
+
+def _read_choice_answer(response: str, choices: Choices, tool: OfficialTool | None, use_official: bool) -> _Reading:
+    """The extraction a choice answer is scored by, the official extractor's letter (None without one), and
+    whether the robust and the official extractor read it differently.
+
+    Unless the official reading is the one scored, only its letter is taken (`OfficialTool.letter`).
+    """
+    letters, texts = choices
+    robust = extract_choice(response, letters, texts)
+    if tool is None:
+        return robust, None, False
+    if use_official or tool.letter is None:
+        by_official = tool.extract(response, letters)
+        return (by_official if use_official else robust), by_official.answer, by_official.answer != robust.answer
+    letter = tool.letter(response, letters)
+    return robust, letter, letter != robust.answer
+
+
+def read_answer(question: Question, response: str, default_letters: tuple[str, ...]) -> tuple[Extraction, bool]:
+    """One answer read by the robust extractor (with the option texts) and whether it is right."""
+    if question.answer_kind == "free":
+        return score_free(response, question.answer)
+    used = _read_choice_answer(response, question_choices(question, default_letters), None, False)[0]
+    return used, used.answer == question.answer
+
+
+def score_free(response: str, gold: str) -> tuple[Extraction, bool]:
+    """A free-form answer: the boxed / final-answer value, compared to the gold value by math equivalence."""
+    from core.extract import extract_free_answer, math_equal  # free-form items are MathVerse's only
+
+    extraction = extract_free_answer(response)
+    return extraction, extraction.answer is not None and math_equal(extraction.answer, gold)

@@ -1,0 +1,117 @@
+"""The house rules that can be checked by reading the code: core/ imports neither the web app, the command line,
+gradio nor plotly, and the modules of core/ and cli/ import one another without a cycle.
+
+The import graph is read with `ast` (nothing is imported): an edge for every `import` or `from ... import`
+anywhere in a module, inside functions too, except under `if TYPE_CHECKING:`. Importing `a.b.c` also runs
+`a/__init__.py` and `a/b/__init__.py`, so a package's `__init__` is an edge as well.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("core", "cli")
+FORBIDDEN_IN_CORE = ("webapp", "cli", "gradio", "plotly")
+
+
+def _module_name(path: Path) -> str:
+    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+    if parts[-1] == "__init__":
+        parts.pop()
+    return ".".join(parts)
+
+
+def _is_type_checking(node: ast.If) -> bool:
+    test = node.test
+    return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+
+
+def _imports(tree: ast.AST, module: str, is_package: bool) -> set[str]:
+    """Every module name `tree` imports (absolute), skipping `if TYPE_CHECKING:` blocks."""
+    found: set[str] = set()
+    stack = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and _is_type_checking(node):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = module.split(".") if is_package else module.split(".")[:-1]
+                anchor = anchor[: len(anchor) - (node.level - 1)]
+                base = ".".join([*anchor, base] if base else anchor)
+            found.add(base)
+            found.update(f"{base}.{alias.name}" for alias in node.names)  # `from pkg import module`
+        stack.extend(ast.iter_child_nodes(node))
+    return found
+
+
+def import_graph(packages: tuple[str, ...] = PACKAGES) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+    """(edges between our modules, every imported name per module)."""
+    files = {(_module_name(p), p.name == "__init__.py"): p for pkg in packages for p in (ROOT / pkg).rglob("*.py")}
+    modules = {name for name, _ in files}
+    edges: dict[str, set[str]] = {}
+    raw: dict[str, set[str]] = {}
+    for (name, is_package), path in files.items():
+        names = _imports(ast.parse(path.read_text(encoding="utf-8")), name, is_package)
+        raw[name] = names
+        targets = set()
+        for imported in names:
+            parts = imported.split(".")
+            for i in range(1, len(parts) + 1):  # the module and every package above it
+                prefix = ".".join(parts[:i])
+                if prefix in modules and prefix != name and not name.startswith(prefix + "."):
+                    targets.add(prefix)
+        edges[name] = targets
+    return edges, raw
+
+
+def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
+    """One cycle as a path of module names (first == last), or None."""
+    state: dict[str, int] = {}  # 1: on the stack, 2: done
+    for start in sorted(edges):
+        if state.get(start):
+            continue
+        path = [start]
+        iters = [iter(sorted(edges[start]))]
+        state[start] = 1
+        while iters:
+            nxt = next(iters[-1], None)
+            if nxt is None:
+                state[path.pop()] = 2
+                iters.pop()
+            elif state.get(nxt) == 1:
+                return [*path[path.index(nxt):], nxt]
+            elif not state.get(nxt):
+                state[nxt] = 1
+                path.append(nxt)
+                iters.append(iter(sorted(edges.get(nxt, ()))))
+    return None
+
+
+def test_core_and_cli_have_no_import_cycle():
+    edges, _ = import_graph()
+    assert len(edges) > 50  # the walk found the modules
+    assert find_cycle(edges) is None, " -> ".join(find_cycle(edges) or [])
+
+
+def test_core_never_imports_webapp_cli_gradio_or_plotly():
+    _, raw = import_graph(("core",))
+    bad = sorted(f"{module} imports {name}" for module, names in raw.items() for name in names
+                 if name.split(".")[0] in FORBIDDEN_IN_CORE)
+    assert bad == []
+
+
+def test_the_checks_can_fail():
+    assert find_cycle({"a": {"b"}, "b": {"c"}, "c": {"a"}}) == ["a", "b", "c", "a"]
+    assert find_cycle({"a": {"b"}, "b": set()}) is None
+    tree = ast.parse("import gradio\nif TYPE_CHECKING:\n    import plotly\ndef f():\n    from webapp import x\n")
+    assert _imports(tree, "core.m", False) == {"gradio", "webapp", "webapp.x"}
+    assert _imports(ast.parse("from . import sib\nfrom ..up import y"), "core.pkg.m", False) == {
+        "core.pkg", "core.pkg.sib", "core.up", "core.up.y"}

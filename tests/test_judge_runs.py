@@ -1,0 +1,74 @@
+"""core.judge.runs: the judge workflow the CLI and the app share (file -> cases -> judgments; one question again)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from fake_openai import DEFAULT_MODEL, FakeOpenAI
+
+from core.errors import InputError, MathReelError
+from core.judge import judge_endpoint
+from core.judge.runs import failures, open_cache, prepare, rejudge_question
+
+KEY = "sk-runs-test"
+DEMO = "assets/demo/results/videomathqa_mcq_synthetic-model-b_samples.jsonl"
+
+
+def _reply(recorded) -> str:
+    text = recorded.text
+    if text.startswith("You read a model's answer"):
+        return json.dumps({"answer": "B"})
+    return "no card at all"
+
+
+@pytest.fixture(scope="module")
+def server():
+    with FakeOpenAI(api_key=KEY, reply=_reply) as fake:
+        yield fake
+
+
+def _endpoint(server):
+    return judge_endpoint(server.base_url, DEFAULT_MODEL, api_key=KEY, timeout_s=5.0, backoff_s=0.01,
+                          max_attempts=1)
+
+
+def test_steps_come_from_the_dataset_only_when_a_task_reads_them():
+    with_steps = prepare(DEMO, tasks="extract,steps")
+    assert with_steps.note is not None and with_steps.note.filled == len(with_steps.cases) == 12
+    extract_only = prepare(DEMO, tasks="extract")
+    assert extract_only.note is None and not any(c.question.steps for c in extract_only.cases)
+    assert extract_only.tasks == ("extract",)
+
+
+def test_a_file_judged_then_one_question_again_in_its_place(server, tmp_path):
+    job = prepare(DEMO, tasks="extract")
+    run = job.run(_endpoint(server), concurrency=2, cache=open_cache(tmp_path / "cache"))
+    assert len(run.judgments) == 12 and not any(j.failed for j in run.judgments)
+    first = run.judgments[0].question_id
+    case = next(c for c in job.cases if c.question.question_id == first)
+    before = len(server.requests)
+    again = rejudge_question(run.judgments, first, case.question, _endpoint(server), benchmark="videomathqa")
+    assert len(server.requests) == before + 1  # no cache given: its one task asked again
+    assert [(j.question_id, j.task) for j in again] == [(j.question_id, j.task) for j in run.judgments]
+    assert again[0] is not run.judgments[0] and again[1:] == run.judgments[1:]
+    with pytest.raises(MathReelError, match="no judgments"):
+        rejudge_question(run.judgments, "nope", case.question, _endpoint(server), benchmark="videomathqa")
+
+
+def test_failures_are_named_and_counted(server):
+    job = prepare(DEMO, tasks="errors")
+    run = job.run(_endpoint(server), concurrency=2)
+    lines, verdict = failures(run.judgments, 2, "out.jsonl")
+    failed = sum(j.failed for j in run.judgments)
+    assert failed and verdict is not None and verdict.startswith(f"{failed} of ")
+    assert len(lines) == 3 and lines[-1].startswith(f"  ... and {failed - 2} more")
+    assert failures([], 2, "x") == ([], None)
+
+
+def test_a_cache_that_cannot_be_made_is_refused_before_any_call(tmp_path):
+    a_file = tmp_path / "notes.txt"
+    a_file.write_text("mine", encoding="utf-8")
+    with pytest.raises(InputError, match="--no-cache"):
+        open_cache(a_file / "judge", hint="pass --cache-dir DIR or --no-cache")
+    assert a_file.read_text(encoding="utf-8") == "mine"
