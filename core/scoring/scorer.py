@@ -326,11 +326,12 @@ def _read_choice(
 
 
 def _score_free(response: str, gold: str) -> tuple[Extraction, bool]:
-    """A free-form answer: the boxed / final-answer value, compared to the gold value by math equivalence."""
-    from core.extract import extract_free_answer, math_equal  # free-form items are MathVerse's only
+    """A free-form answer: the boxed / final-answer value (or math-verify's reading when the rules cannot decide),
+    compared to the gold value by math equivalence."""
+    from core.extract.free_verdict import free_verdict  # free-form items are MathVerse's only
 
-    extraction = extract_free_answer(response)
-    return extraction, extraction.answer is not None and math_equal(extraction.answer, gold)
+    verdict = free_verdict(response, gold)
+    return verdict.extraction, verdict.correct
 
 
 def _units(rows: list[ScoredRow], result: ResultFile, grouped: bool, bench: Benchmark) -> dict[str, _Unit]:
