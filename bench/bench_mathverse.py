@@ -1,12 +1,15 @@
 """MathVerse free-form answers: agreement with a peer's labelled equivalence suite, and scoring speed.
 
-    python bench/bench_mathverse.py [--suite PATH ...] [--old-ref main] [--sample PATH]
+    python bench/bench_mathverse.py [--suite PATH ...] [--exclude TEST] [--misses] [--old-ref REF] [--sample PATH]
 
 - `--suite` takes a pytest file (or a folder of them) from another project whose `parametrize` lists hold
   (gold, prediction, 0/1) triples, e.g. math-verify's `tests/test_all.py`; the cases are read with `ast`, never
-  copied. Each side goes through `extract_free_answer` (so "$1,000$" or a boxed sentence is read as MathReel reads
-  a response), then through the old checker (`core/extract/mathequal.py` at `--old-ref`, loaded from git) and the
-  new one. Reported: agreement with the labels, "equal" on pairs labelled different, and undecidable pairs.
+  copied. The gold goes through `extract_free_answer` (so "$1,000$" or a boxed sentence is read as MathReel reads
+  a response); the prediction goes through `free_verdict`, as scoring does (MathReel's rules, then math-verify's
+  own reading of the whole response where they cannot decide). With `--old-ref` the removed hand-written checker
+  (`core/extract/mathequal.py`, loaded from git) is measured too. `--exclude` leaves out a test function whose
+  cases are not free-form math (lighteval's letter-choice `test_extraction_abc`). Reported: agreement with the
+  labels, "equal" on pairs labelled different, and undecidable pairs.
 - `--sample` takes MathVerse's 5-answer output sample (`output_templates/output_modelname.json`) and prints the
   accuracy of the free-form reading on it.
 - Speed: a synthetic MathVerse testmini output (3,940 answers: 788 problems x 5 versions, half free-form) is scored
@@ -62,13 +65,18 @@ def load_old_checker(ref: str):
     return module.math_equivalence
 
 
-def suite_cases(path: Path) -> list[tuple[str, str, int]]:
-    """(gold, prediction, label) triples from every `parametrize` list in the pytest file(s) at `path`."""
+def suite_cases(path: Path, exclude: frozenset[str] = frozenset()) -> list[tuple[str, str, int]]:
+    """(gold, prediction, label) triples from every `parametrize` list in the pytest file(s) at `path`, except
+    those of the test functions named in `exclude`."""
     files = sorted(path.rglob("test_*.py")) if path.is_dir() else [path]
     cases = []
     for file in files:
-        for node in ast.walk(ast.parse(file.read_text())):
-            if isinstance(node, ast.Tuple) and len(node.elts) == 3:
+        tree = ast.parse(file.read_text())
+        skipped = {id(node) for function in ast.walk(tree)
+                   if isinstance(function, ast.FunctionDef) and function.name in exclude
+                   for decorator in function.decorator_list for node in ast.walk(decorator)}
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Tuple) and len(node.elts) == 3 and id(node) not in skipped:
                 try:
                     gold, pred, label = (ast.literal_eval(e) for e in node.elts)
                 except ValueError:
@@ -78,9 +86,12 @@ def suite_cases(path: Path) -> list[tuple[str, str, int]]:
     return cases
 
 
-def agreement(cases: list[tuple[str, str, int]], check) -> dict[str, int]:
-    """Counts of agreement with the labels; undecidable counts as "not equal", as scoring does."""
+def agreement(cases: list[tuple[str, str, int]], check=None, misses: bool = False) -> dict[str, int]:
+    """Counts of agreement with the labels; undecidable counts as "not equal", as scoring does. The gold side is
+    read as MathReel reads a response (the suites' golds are often "$…$" or boxed). With `check` (an old
+    checker) the prediction is read by `extract_free_answer` alone; without, by `free_verdict` as scoring does."""
     from core.extract import extract_free_answer
+    from core.extract.free_verdict import free_verdict
 
     def read(text: str) -> str:
         return extract_free_answer(text).answer or text
@@ -88,9 +99,12 @@ def agreement(cases: list[tuple[str, str, int]], check) -> dict[str, int]:
     counts = {"cases": len(cases), "agree": 0, "equal_on_different": 0, "undecidable": 0}
     for gold, pred, label in cases:
         try:
-            equal = check(read(pred), read(gold)).equal
+            verdict = check(read(pred), read(gold)) if check else free_verdict(pred, read(gold)).equivalence
+            equal = verdict.equal
         except Exception:  # the old checker's own failures count as undecidable
             equal = None
+        if misses and (equal is True) != bool(label):
+            print(f"    miss: label {label}, verdict {equal}: {gold[-60:]!r} vs {pred[-80:]!r}")
         counts["undecidable"] += equal is None
         counts["agree"] += (equal is True) == bool(label)
         counts["equal_on_different"] += equal is True and not label
@@ -162,26 +176,29 @@ def time_scoring(path: Path) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", type=Path, action="append", default=[], help="peer pytest file or folder")
-    parser.add_argument("--old-ref", default="main", help="git ref holding core/extract/mathequal.py")
+    parser.add_argument("--old-ref", help="git ref holding the removed core/extract/mathequal.py, e.g. 43ca141^")
     parser.add_argument("--sample", type=Path, help="MathVerse output_modelname.json")
+    parser.add_argument("--exclude", action="append", default=[], help="a suite's test function to leave out")
+    parser.add_argument("--misses", action="store_true", help="print each pair the new reading gets wrong")
     parser.add_argument("--time-only", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.time_only:
         time_scoring(args.time_only)
         return
-    from core.extract import extract_free_answer, math_equal, math_equivalence
+    from core.extract.free_verdict import free_verdict
 
     for suite in args.suite:
-        cases = suite_cases(suite)
-        print(f"{suite}: old {agreement(cases, load_old_checker(args.old_ref))}")
-        print(f"{suite}: new {agreement(cases, math_equivalence)}")
+        cases = suite_cases(suite, frozenset(args.exclude))
+        if args.old_ref:
+            print(f"{suite}: old {agreement(cases, load_old_checker(args.old_ref))}")
+        print(f"{suite}: new {agreement(cases, misses=args.misses)}")
     if args.sample:
         records = json.loads(args.sample.read_text())
         right = 0
         for record in records:
-            reading = extract_free_answer(record["model_answer"])
-            right += reading.parsed and math_equal(reading.answer, record["answer"])
-            print(f"  gold {record['answer']!r}: read {reading.answer!r} ({reading.method})")
+            verdict = free_verdict(record["model_answer"], record["answer"])
+            right += verdict.correct
+            print(f"  gold {record['answer']!r}: read {verdict.extraction.answer!r} ({verdict.extraction.method})")
         print(f"sample accuracy: {right}/{len(records)}")
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "mathverse_testmini_output.json"

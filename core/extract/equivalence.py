@@ -13,10 +13,16 @@ from __future__ import annotations
 
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any
 
-_MAX_LENGTH = 300  # longer "answers" are prose or garbage; a judge reads them, sympy never sees them
+# An extracted answer longer than this is prose, not a value. The worker's deadline already bounds sympy's time;
+# this bounds what crosses its pipe and what the memo holds. (A long response is still read whole by math-verify's
+# own extraction, up to `free_verdict.MAX_RESPONSE`.)
+_MAX_LENGTH = 2_000
+_MAX_DEPTH = 20  # brace nesting; deeper is built to exhaust a parser (sympy recurses), not written by a model
 _MAX_MEMO = 200_000
 
 
@@ -26,6 +32,9 @@ class Equivalence:
 
     equal: bool | None
     explanation: str
+    # True when the answers parse but only the question can settle them (degrees against radians, a percentage
+    # against a fraction): no other reading of the response helps, a judge must read the question.
+    needs_question: bool = False
 
 
 def math_equal(predicted: str, gold: str) -> bool:
@@ -33,7 +42,7 @@ def math_equal(predicted: str, gold: str) -> bool:
     return math_equivalence(predicted, gold).equal is True
 
 
-_memo: dict[tuple[str, str], Equivalence] = {}
+_memo: dict[tuple[str, ...], Any] = {}
 _memo_lock = threading.Lock()
 
 
@@ -41,10 +50,14 @@ def math_equivalence(predicted: str | None, gold: str | None) -> Equivalence:
     """Compare two answers; the explanation says which rule decided."""
     if not isinstance(predicted, str) or not isinstance(gold, str):
         return Equivalence(None, "an answer is missing")
-    key = (predicted, gold)
+    return memoised(("equal", predicted, gold), lambda: _decide(predicted, gold))
+
+
+def memoised(key: tuple[str, ...], compute: Callable[[], Any]) -> Any:
+    """`compute()`, run once per key for the life of the process (bounded: cleared when full)."""
     found = _memo.get(key)
     if found is None:
-        found = _decide(predicted, gold)
+        found = compute()
         with _memo_lock:
             if len(_memo) >= _MAX_MEMO:
                 _memo.clear()
@@ -55,6 +68,8 @@ def math_equivalence(predicted: str | None, gold: str | None) -> Equivalence:
 def _decide(predicted: str, gold: str) -> Equivalence:
     if len(predicted) > _MAX_LENGTH or len(gold) > _MAX_LENGTH:
         return Equivalence(None, f"longer than {_MAX_LENGTH} characters: too long to compare as math")
+    if max(_depth(predicted), _depth(gold)) > _MAX_DEPTH:
+        return Equivalence(None, f"nested deeper than {_MAX_DEPTH} levels: not an ordinary answer")
     pred, ref = _normalize(predicted), _normalize(gold)
     fast = _fast_path(pred, ref)
     if fast is not None:
@@ -62,6 +77,18 @@ def _decide(predicted: str, gold: str) -> Equivalence:
     from core.extract.equivalence_engine import engine_verdict
 
     return Equivalence(*engine_verdict(pred.text, ref.text))
+
+
+def _depth(text: str) -> int:
+    """The deepest brace nesting in `text`."""
+    depth = deepest = 0
+    for char in text:
+        if char == "{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char == "}":
+            depth -= 1
+    return deepest
 
 
 # ---------------------------------------------------------------- normalisation
@@ -116,7 +143,8 @@ def _normalize(raw: str) -> _Answer:
 # ---------------------------------------------------------------- fast path
 
 _NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
-_THOUSANDS = re.compile(r"[+-]?\d{1,3}(?:,\d{3})+(?:\.\d+)?")
+_THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")
+_COMMA_NUMBER = re.compile(r"[+-]?\d+,\d+")
 _SLASH = re.compile(r"(?P<sign>[+-]?)(?P<num>\d+)\s*/\s*(?P<den>\d+)")
 _LATEX_FRAC = re.compile(r"(?P<sign>[+-]?)\\frac\s*\{\s*(?P<num>\d+)\s*\}\s*\{\s*(?P<den>\d+)\s*\}")
 # "3\\pi", "2\\sqrt{3}", "-4x": a number times one non-zero atom; two of these with the same atom compare by number.
@@ -136,13 +164,14 @@ def _fast_path(pred: _Answer, ref: _Answer) -> Equivalence | None:
     if same or (pred.text.casefold() == ref.text.casefold() and _is_prose(pred.text)):
         return Equivalence(True, f"the same after normalisation: {ref.text!r}")
     if pred.degrees != ref.degrees and (_RADIANS.search(pred.text) or _RADIANS.search(ref.text)):
-        return Equivalence(None, "degrees against radians: a judge can decide")
-    left, right = _plain_number(pred.text), _plain_number(ref.text)
-    if left is not None and right is not None:
+        return Equivalence(None, "degrees against radians: a judge can decide", needs_question=True)
+    numbers = _numbers(pred.text, ref.text)
+    if numbers is not None:
+        (left, right), note = numbers
         verdict = left == right
         word = "equal" if verdict else "different"
         sign = "=" if verdict else "≠"
-        return Equivalence(verdict, f"{pred.text} {sign} {ref.text}: {word} numerically")
+        return Equivalence(verdict, f"{pred.text} {sign} {ref.text}: {word} numerically{note}")
     multiple = _same_atom_multiples(pred.text, ref.text)
     if multiple is not None:
         return multiple
@@ -167,13 +196,34 @@ def _percent_against_number(pred: _Answer, ref: _Answer) -> Equivalence:
     same quantity only if the question asked for a fraction, which a judge can read."""
     left, right = _plain_number(pred.text), _plain_number(ref.text)
     if left is None or right is None:
-        return Equivalence(None, "a percentage against an expression: a judge can decide")
+        return Equivalence(None, "a percentage against an expression: a judge can decide", needs_question=True)
     if left == right:
         return Equivalence(True, f"{pred.text} = {ref.text}: equal numerically (a percent sign on one side only)")
     if left * 100 == right or right * 100 == left:
         return Equivalence(None, "a percentage against a fraction: equal only if the question asked for a "
-                           "fraction, which a judge can read")
+                           "fraction, which a judge can read", needs_question=True)
     return Equivalence(False, f"{pred.text} ≠ {ref.text}: different numerically")
+
+
+def _numbers(pred: str, ref: str) -> tuple[tuple[Fraction, Fraction], str] | None:
+    """Both values when both are plain numbers, reading "1,22" as 1.22 when the other side is a single number
+    (against a list or an expression the comma separates items, and math-verify decides)."""
+    left, right = _plain_number(pred), _plain_number(ref)
+    note = ""
+    if (left is None) != (right is None):
+        left, right = left if left is not None else _decimal_comma(pred), right if right is not None else \
+            _decimal_comma(ref)
+        note = " (a decimal comma)"
+    return ((left, right), note) if left is not None and right is not None else None
+
+
+def _decimal_comma(text: str) -> Fraction | None:
+    """1.22 for "1,22", 0.111 for "0,111", 1000.99 for "1000,99": one comma that cannot be a thousands separator
+    (that would be 1-3 digits, not starting with 0, then exactly three)."""
+    match = _COMMA_NUMBER.fullmatch(text.replace(" ", ""))
+    if match is None or _THOUSANDS.fullmatch(match.group(0)):
+        return None
+    return Fraction(match.group(0).replace(",", "."))
 
 
 def _plain_number(text: str) -> Fraction | None:

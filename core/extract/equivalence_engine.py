@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import select
 import subprocess
 import sys
@@ -24,7 +25,14 @@ _ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding `core`, f
 
 def engine_verdict(predicted: str, gold: str) -> tuple[bool | None, str]:
     """(equal?, why) from math-verify, run in the worker process; None when it cannot parse or runs out of time."""
-    return _WORKER.check(predicted, gold, DEFAULT_DEADLINE)
+    equal, why, _ = _WORKER.check(["verify", predicted, gold], DEFAULT_DEADLINE)
+    return equal, why
+
+
+def engine_read(response: str, gold: str) -> tuple[bool | None, str, str | None]:
+    """(equal?, why, what it read): math-verify's own extraction reads the whole response, then verifies it
+    against the gold. For responses MathReel's rules leave unread or undecided; the same deadline bounds it."""
+    return _WORKER.check(["read", response, gold], DEFAULT_DEADLINE)
 
 
 class _Worker:
@@ -36,26 +44,31 @@ class _Worker:
         self._lock = threading.Lock()
         self._process: subprocess.Popen[bytes] | None = None
 
-    def check(self, predicted: str, gold: str, deadline: float) -> tuple[bool | None, str]:
+    def check(self, request: list[str], deadline: float) -> tuple[bool | None, str, str | None]:
+        """(equal?, why, what math-verify read) for one request; a failure of the worker is undecidable."""
         with self._lock:
-            process = self._ensure()
-            if process is None:
-                return None, "math-verify worker did not start; a judge can decide"
-            try:
-                process.stdin.write(json.dumps([predicted, gold]).encode() + b"\n")
-                process.stdin.flush()
-                line = _read_line(process, deadline)
-            except OSError as exc:
-                self._stop()
-                return None, f"math-verify worker failed ({type(exc).__name__}); a judge can decide"
-            if line is None:
-                self._stop()
-                return None, f"math-verify took longer than {deadline:g} s; a judge can decide"
-            if not line:
-                self._stop()
-                return None, "math-verify worker stopped; a judge can decide"
-            equal, why = json.loads(line)
-            return equal, why
+            verdict, why = self._ask(request, deadline)
+            return (None, why, None) if verdict == "failed" else tuple(json.loads(verdict))
+
+    def _ask(self, request: list[str], deadline: float) -> tuple[bytes | str, str]:
+        """("the child's answer line", "") or ("failed", why)."""
+        process = self._ensure()
+        if process is None:
+            return "failed", "math-verify worker did not start; a judge can decide"
+        try:
+            process.stdin.write(json.dumps(request).encode() + b"\n")
+            process.stdin.flush()
+            line = _read_line(process, deadline)
+        except OSError as exc:
+            self._stop()
+            return "failed", f"math-verify worker failed ({type(exc).__name__}); a judge can decide"
+        if line is None:
+            self._stop()
+            return "failed", f"math-verify took longer than {deadline:g} s; a judge can decide"
+        if not line:
+            self._stop()
+            return "failed", "math-verify worker stopped; a judge can decide"
+        return line, ""
 
     def _ensure(self) -> subprocess.Popen[bytes] | None:
         if self._process is None or self._process.poll() is not None:
@@ -119,30 +132,93 @@ def _serve() -> None:
     sys.stdout.write("ready\n")
     sys.stdout.flush()
     for line in sys.stdin:
-        predicted, gold = json.loads(line)
-        sys.stdout.write(json.dumps(_verify(predicted, gold)) + "\n")
+        op, first, gold = json.loads(line)
+        answer = _read_and_verify(first, gold) if op == "read" else (*_verify(first, gold), None)
+        sys.stdout.write(json.dumps(answer) + "\n")
         sys.stdout.flush()
 
 
 def _verify(predicted: str, gold: str) -> tuple[bool | None, str]:
     """One comparison. Each side is parsed as a LaTeX answer; an unparsed side leaves the pair undecided."""
-    from math_verify import LatexExtractionConfig, parse, verify
+    from math_verify import LatexExtractionConfig, parse
 
     config = [LatexExtractionConfig()]
     try:
-        pred = parse(f"${predicted}$", config, parsing_timeout=None)
-        ref = parse(f"${gold}$", config, parsing_timeout=None)
+        pred = parse(f"${_as_latex(predicted)}$", config, parsing_timeout=None)
+        ref = parse(f"${_as_latex(gold)}$", config, parsing_timeout=None)
         if not _parsed(pred) or not _parsed(ref):
             side = predicted if not _parsed(pred) else gold
             return None, f"math-verify could not parse {side!r}; a judge can decide"
-        witness = _differs_at_a_point(pred[0], ref[0])
-        if witness:
-            return False, f"math-verify: {pred[0]} ≠ {ref[0]} (they differ at {witness})"
-        equal = verify(ref, pred, timeout_seconds=None)
+        return _compare(pred, ref, "math-verify: ")
     except Exception as exc:  # sympy raises many kinds on odd input; any of them means "cannot decide"
         return None, f"math-verify failed ({type(exc).__name__}); a judge can decide"
-    sign = "=" if equal else "≠"
-    return bool(equal), f"math-verify: {pred[0]} {sign} {ref[0]}"
+
+
+def _read_and_verify(response: str, gold: str) -> tuple[bool | None, str, str | None]:
+    """math-verify's own extraction (LaTeX, then plain expressions) over the whole response, against the gold
+    parsed as an answer (or, failing that, read the same way). None when it reads no math from either."""
+    from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
+
+    configs = [LatexExtractionConfig(), ExprExtractionConfig()]
+    try:
+        pred = parse(_drop_inline_across_lines(response), configs, parsing_timeout=None)
+        if not _parsed(pred):
+            return None, "math-verify read no math from the response either; a judge can decide", None
+        ref = parse(f"${_as_latex(gold)}$", configs[:1], parsing_timeout=None)
+        if not _parsed(ref):
+            ref = parse(gold, configs, parsing_timeout=None)
+        if not _parsed(ref):
+            return None, f"math-verify could not parse the gold {gold!r}; a judge can decide", pred[1]
+        cut = next((side[1] for side in (pred, ref) if not _balanced(side[1])), None)
+        if cut is not None:  # "1 + \\frac{1}{": math-verify stopped inside a group, so its value is not the answer's
+            return None, f"math-verify read a cut-off expression {cut!r}; a judge can decide", pred[1]
+        equal, why = _compare(pred, ref, f"math-verify read {pred[1]!r} from the response: ")
+    except Exception as exc:  # as in `_verify`
+        return None, f"math-verify failed ({type(exc).__name__}) on the response; a judge can decide", None
+    return equal, why, pred[1]
+
+
+# Plain-text relations and a bare "%" (a comment in LaTeX, which would swallow the rest) as LaTeX writes them.
+_ASCII_RELATIONS = {"!=": r" \neq ", ">=": r" \geq ", "<=": r" \leq "}
+_PLAIN = re.compile(r"!=|>=|<=|(?<!\\)%")
+
+
+def _as_latex(answer: str) -> str:
+    return _PLAIN.sub(lambda match: _ASCII_RELATIONS.get(match.group(0), r"\%"), answer)
+
+
+def _balanced(text: str) -> bool:
+    """True when every brace in `text` is closed, in order."""
+    depth = 0
+    for char in text:
+        depth += (char == "{") - (char == "}")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _compare(pred: list, ref: list, prefix: str) -> tuple[bool, str]:
+    """Two parsed answers: a quick point check proves "different", else math-verify's `verify` decides."""
+    from math_verify import verify
+
+    witness = _differs_at_a_point(pred[0], ref[0])
+    if witness:
+        return False, f"{prefix}{pred[0]} ≠ {ref[0]} (they differ at {witness})"
+    equal = bool(verify(ref, pred, timeout_seconds=None))
+    return equal, f"{prefix}{pred[0]} {'=' if equal else '≠'} {ref[0]}"
+
+
+# Inline math ("$…$", "\\(…\\)") does not cross a line break (display math "$$…$$", "\\[…\\]" may): a span that
+# does is malformed, so it is not read. Both patterns run in linear time.
+_SINGLE_DOLLARS = re.compile(r"(?<![\\$])\$(?!\$)[^$]*(?<![\\$])\$(?!\$)")
+_INLINE_PARENS = re.compile(r"\\\((?:[^\\]|\\(?!\)))*\\\)")
+
+
+def _drop_inline_across_lines(text: str) -> str:
+    """The response without inline math spans that cross a line break."""
+    for pattern in (_SINGLE_DOLLARS, _INLINE_PARENS):
+        text = pattern.sub(lambda match: " " if "\n" in match.group(0) else match.group(0), text)
+    return text
 
 
 _POINTS = ("0.6180339887", "1.4142135623", "2.7182818284")  # irrational-looking, so a coincidence is unlikely

@@ -25,11 +25,12 @@ _CLAUSE_END = re.compile(r"(?<!\d)\.(?:\s|$)|(?<=\d)\.(?:\s|$)|[;。]|\s(?i:beca
 _MARKDOWN = re.compile(r"\*\*?|`+")
 _DOLLARS = re.compile(r"(?<!\\)\$")  # math delimiters; an escaped \$ is a currency sign and stays
 # A last line that is only math: "12", "x = 3", "\frac{1}{2}", "45°".
-_MATH_LINE = re.compile(r"[\s\d.,+\-*/^()=\[\]{}\\a-zA-Z_°%π√:]{1,200}")
+_MATH_LINE = re.compile(r"(?:[\s\d.,+\-*/^()=<>≤≥≠\[\]{}\\a-zA-Z_°%π√:]|!=){1,200}")  # "x >= 5", "x != 3" too
 # Between two boxes of one answer: "\\boxed{3}, \\boxed{4}", "$\\boxed{1}$ and $y = \\boxed{2}$".
 # No two adjacent parts can match the same character, so a long run of blanks between boxes cannot backtrack.
 _BETWEEN_BOXES = re.compile(
-    r"(?:\s|[,;$]|\\q?quad\b|\\[()\[\]]|\\text\{\s*(?:and|,)?\s*\}|and\b)*"
+    r"(?:\s|[,;$]|\\q?quad\b|\\[()\[\]]|\\text\{\s*(?:for\s+part\s*\(?\w\)?\s*)?(?:and|,)?\s*\}|and\b"
+    r"|for\s+part\s*\(?\w\)?)*"
     r"(?:[A-Za-z](?:_\{?\w+\}?)?\s*=[\s$]*(?:\\[(\[]\s*)?)?"
 )
 _BOX_LABEL = re.compile(r"(?<![A-Za-z\\])(?P<label>[A-Za-z](?:_\{?\w+\}?)?)\s*=\s*\$?\s*$")
@@ -38,7 +39,7 @@ _MATH_DELIMS = re.compile(r"\\[()\[\]]")
 _SENTENCE_BREAK = re.compile(r"(?<!\d)\.\s+|(?<=\d)\.\s+(?=[A-Z])|[!?;:]\s+")
 _STATES = re.compile(
     r"(?i:\b(?:is|are|equals|be|was|gives(?:\s+us)?)\b(?:\s+(?:approximately|about|roughly|exactly|equal\s+to))?)"
-    r"|=|≈|\\approx"
+    r"|(?<![!<>=])=(?!=)|≈|\\approx"
 )
 _TRAILER = re.compile(r",\s+(?=[a-z])|\s+(?i:because|since|which|so|as|when|and\s+the)\s")
 _HAS_VALUE = re.compile(r"[\d\\π√]")
@@ -58,7 +59,8 @@ def extract_free_answer(response: str | None) -> Extraction:
         return unparsed("no answer after reasoning", think_note)
     boxed = _boxed_answer(text)
     if boxed is not None:
-        return boxed
+        later = _last_phrase(text[_end_of_last_box(text) :])  # "\\boxed{255} ... The final answer is 10,455."
+        return later if later is not None and _is_math(later.answer) else boxed
     phrase = _last_phrase(text)
     if phrase is not None:
         return phrase
@@ -119,6 +121,11 @@ def _strip_span(text: str, first: int, last: int) -> tuple[int, int]:
     while last > first and text[last - 1].isspace():
         last -= 1
     return first, last
+
+
+def _end_of_last_box(text: str) -> int:
+    """Just after the closing brace of the box that ends last (an outer box ends after the boxes it holds)."""
+    return max(end for _, _, end in boxed_spans(text)) + 1
 
 
 def _label_before(text: str, start: int) -> str:

@@ -5,7 +5,7 @@ ask the judge; then checks the judge's card field by field and says what stands 
   robust rule extractor's answer, or an explicit unparsed; never a random letter.
 - steps: the paper's step-wise evaluation against the annotated steps.
 - errors: one primary and optional secondary error categories, each with a rationale, for wrong answers.
-- equiv: MathVerse free-form equivalence, asked only when the rule check (`math_equivalence`) cannot decide.
+- equiv: MathVerse free-form equivalence, asked only when the rule check (`free_verdict`) cannot decide.
 """
 
 from __future__ import annotations
@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from core.benchmarks import Benchmark
-from core.extract import extract_choice, extract_free_answer, math_equivalence
+from core.extract import extract_choice
+from core.extract.free_verdict import free_verdict
 from core.judge import prompts
 from core.judge.model import Case, Judgment
 from core.judge.parse import (
@@ -102,9 +103,9 @@ def final_answer(case: Case, bench: Benchmark, earlier: Earlier) -> tuple[str | 
         equiv = earlier.get("equiv")
         if equiv is not None and equiv.values.get("equivalent") is not None:
             return equiv.values.get("answer"), bool(equiv.values["equivalent"]), f"equiv ({equiv.status})"
-        answer = extract_free_answer(case.response).answer
-        verdict = math_equivalence(answer, question.answer).equal if answer is not None else False
-        return answer, verdict, "rules"
+        verdict = free_verdict(case.response, question.answer)
+        answer = verdict.extraction.answer
+        return answer, verdict.equivalence.equal if answer is not None else False, "rules"
     extract = earlier.get("extract")
     if extract is not None and extract.status in ("ok", "rule", "fallback"):
         letter = extract.values.get("answer")
@@ -258,9 +259,9 @@ class EquivTask(Task):
         question = case.question
         if question.answer_kind != "free":
             return Plan(skip="choice question: its answer is read by the extract task")
-        extraction = extract_free_answer(case.response)
+        decision = free_verdict(case.response, question.answer)
+        extraction, verdict = decision.extraction, decision.equivalence
         if extraction.answer is not None:
-            verdict = math_equivalence(extraction.answer, question.answer)
             if verdict.equal is not None:
                 return Plan(decided={"equivalent": verdict.equal, "answer": extraction.answer, "source": "rule",
                                      "explanation": verdict.explanation})

@@ -172,7 +172,7 @@ def read_answer(question: Question, response: str, default_letters: tuple[str, .
 
 def score_free(response: str, gold: str) -> tuple[Extraction, bool]:
     """A free-form answer: the boxed / final-answer value, compared to the gold value by math equivalence."""
-    from core.extract import extract_free_answer, math_equal  # free-form items are MathVerse's only
+    from core.extract.free_verdict import free_verdict  # free-form items are MathVerse's only
 
-    extraction = extract_free_answer(response)
-    return extraction, extraction.answer is not None and math_equal(extraction.answer, gold)
+    verdict = free_verdict(response, gold)
+    return verdict.extraction, verdict.correct

@@ -1,0 +1,67 @@
+"""A free-form response against its gold answer: MathReel's reading first, math-verify's own reading second.
+
+MathReel's rules (`extract_free_answer`, then `math_equivalence`) decide most responses in microseconds and say
+exactly what they read. Where they read nothing, or read something they cannot compare (prose around the value,
+a matrix after a sentence, an inequality in words), math-verify's own extraction reads the whole response in the
+worker process, under the same per-check deadline, and its reading is verified against the gold. Its decision is
+shown as "math-verify read '…' from the response". Undecidable stays undecidable when math-verify reads no math
+either, fails, or runs out of time, and when only the question can settle the pair (degrees against radians).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from core.extract.equivalence import Equivalence, math_equivalence, memoised
+from core.extract.free import extract_free_answer
+from core.extract.types import Extraction, quote
+
+# math-verify reads at most the last this-many characters of a response. Its work is bounded by the deadline;
+# this bounds what crosses the pipe and what the memo holds. Final answers are at the end, and math-verify
+# prefers the last answer it finds.
+MAX_RESPONSE = 10_000
+
+SHORT_LINE = 40  # a response this short on one line, that the rules read nothing from, is compared whole
+
+
+@dataclass(frozen=True)
+class FreeVerdict:
+    """What was read from the response (and by which reader) and whether it equals the gold."""
+
+    extraction: Extraction
+    equivalence: Equivalence
+
+    @property
+    def correct(self) -> bool:
+        return self.extraction.answer is not None and self.equivalence.equal is True
+
+
+def free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
+    """Read `response` and compare it with `gold`; math-verify reads the whole response when the rules cannot."""
+    extraction = extract_free_answer(response)
+    if extraction.answer is None and _is_one_short_line(response):  # "Even", "28 percent": the answer itself
+        extraction = Extraction(response.strip(), "whole-response", "the response is one short line, read whole")
+    if extraction.answer is not None:
+        verdict = math_equivalence(extraction.answer, gold)
+        if verdict.equal is not None or verdict.needs_question:
+            return FreeVerdict(extraction, verdict)
+    else:
+        verdict = Equivalence(None, f"no answer read: {extraction.explanation}")
+    if not isinstance(response, str) or not response.strip() or not isinstance(gold, str):
+        return FreeVerdict(extraction, verdict)
+    tail = response[-MAX_RESPONSE:]
+    equal, why, read = memoised(("read", tail, gold), lambda: _engine_read(tail, gold))
+    if equal is None or read is None:
+        return FreeVerdict(extraction, Equivalence(None, f"{verdict.explanation}; {why}"))
+    reading = Extraction(read, "math-verify", f"math-verify read {quote(read)!r} from the response")
+    return FreeVerdict(reading, Equivalence(equal, why))
+
+
+def _is_one_short_line(response: str | None) -> bool:
+    return isinstance(response, str) and 0 < len(response.strip()) <= SHORT_LINE and "\n" not in response.strip()
+
+
+def _engine_read(response: str, gold: str) -> tuple[bool | None, str, str | None]:
+    from core.extract.equivalence_engine import engine_read
+
+    return engine_read(response, gold)
