@@ -503,7 +503,7 @@ def build(context: AppContext) -> None:
         judged.name = unique_name(judged.name, {r.name for r in runs})
         return gr.update(visible=False), [*runs, judged], Selection(judged.name)
 
-    chain(context.links["app_load"](lambda: None, None, None))
+    chain(context.app_load(lambda: None, None, None))
     chain(upload.upload(add_uploads, [runs_state, upload], [runs_state, selection], **view))
     chain(run_pick.input(choose_run, run_pick, selection, **view))
     questions.select(choose_question, [selection], selection, **view) \
