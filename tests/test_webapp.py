@@ -145,7 +145,9 @@ def test_question_page_shows_frames_as_build_view_samples_them(vmqa):
     assert "(no subtitle at this moment)" in page.frames[5][1]
     assert page.frame_times == pytest.approx([float(t) for t in view.frames.times])
     assert [row[2] for row in page.cue_rows] == list(CUES)
-    assert page.cue_rows[0][3] == "#1, #2"  # the first cue covers the first two sampled frames
+    # The first cue covers the first two sampled frames, named as the gallery captions name them.
+    first_two = [int(i) for i in view.frames.indices[:2]]
+    assert page.cue_rows[0][3] == f"frame {first_two[0]}, frame {first_two[1]}"
     assert page.subtitles[1] == {"text": "two", "timestamp": [1.0, 2.5]}
     assert page.video_path == str(vmqa / "videos" / "clip0.mp4")
     assert "✓ **B. 45** — correct answer" in page.header and "- A. 30" in page.header
@@ -499,6 +501,7 @@ def test_walking_the_wrong_answers_keeps_the_response_and_shows_the_position(vmq
     page = dict(zip(PAGE_OUTPUTS, handlers.step(st, None, runs, walk, False, ViewSettings(2), 1), strict=True))
     assert page["state"]["ref"] == "q3"  # the wrong answers are q1, q3 (q2 is unparsed)
     assert page["position"] == "**2 of 2** wrong · a.jsonl"
+    assert page["link"] == "benchmark=videomathqa%3Amcq&q=q3&run=a.jsonl"  # what the address bar gets
     assert "Final answer" not in page["response"]["value"] and "✗ wrong" in page["response"]["value"]
     assert "✗ **A. 30** — model's pick" in page["header"] and "✓ **B. 45** — correct answer" in page["header"]
     last = handlers.step(page["state"], page["panels"], runs, walk, False, ViewSettings(2), 1)

@@ -33,9 +33,9 @@ mark.answer-read { background: #fde68a; color: inherit; padding: 0 2px; border-r
 .compare-col { border: 1px solid var(--border-color-primary, #e5e7eb); border-radius: 8px; padding: 8px 12px;
                min-width: 0; }
 #browse-position { font-size: 1.05rem; }
-/* Table headers break between words, never inside one. */
-table thead th, table thead th * { word-break: keep-all !important; overflow-wrap: normal !important;
-                                   hyphens: none; }
+/* Table headers and cells break between words, never inside one. */
+table th, table th *, table td, table td * { word-break: keep-all !important; overflow-wrap: normal !important;
+                                             hyphens: none; }
 .resizable-table .table-wrap, .resizable-table > div { resize: vertical; overflow: auto; }
 /* Narrow screens: rows stack, the gallery keeps two columns, tables scroll sideways. */
 @media (max-width: 640px) {
@@ -60,6 +60,12 @@ document.addEventListener('keydown', (e) => {
   const button = id && document.getElementById(id);
   if (button && button.offsetParent !== null) { e.preventDefault(); button.click(); }
 });
+// A shared link: the address carries Browse's benchmark, question and run (the server writes them into #browse-link).
+setInterval(() => {
+  const box = document.querySelector('#browse-link textarea, #browse-link input');
+  const query = box && box.value;
+  if (query && window.location.search !== '?' + query) window.history.replaceState(null, '', '?' + query);
+}, 250);
 </script>"""
 
 
@@ -83,9 +89,10 @@ def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Block
             "and score prediction files with confidence intervals.",
             elem_id="mathreel-title",
         )
+        runs = gr.State([])  # the user's scored runs: Score writes them, Browse and Judge read them
         with gr.Tabs(elem_id="mathreel-tabs") as tab_container:
             context = AppContext(settings=settings, datasets=DatasetCache(settings), tabs=tab_container,
-                                 runs=gr.State([]), app_load=app.load)
+                                 runs=runs, app_load=app.load)
             for spec in specs:
                 with gr.Tab(spec.label, id=spec.id, elem_id=f"tab-{spec.id}"):
                     spec.build(context)

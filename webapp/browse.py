@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
 from webapp.context import AppContext, BrowseLinks, TabSpec, select_handler
 from webapp.errors import error_message, guarded, log
@@ -164,13 +165,15 @@ def _attach_frames(page: QuestionPage, view: ModelView) -> None:
 
 
 def _frames_per_cue(view: ModelView) -> dict[int, str]:
-    """Cue position -> "#3, #4": which sampled frames a cue is aligned to (identity match on core's cues)."""
+    """Cue position -> "frame 59, frame 119": the sampled frames a cue is aligned to, named by their video frame
+    index as the gallery captions name them (identity match on core's cues)."""
     positions = {id(c): i for i, c in enumerate(view.cues)}
     found: dict[int, list[str]] = {}
-    for number, cues in enumerate(view.frame_cues, start=1):
+    indices = [int(i) for i in view.frames.indices] if view.frames is not None else []
+    for number, cues in zip(indices, view.frame_cues, strict=False):
         for cue in cues:
             if id(cue) in positions:
-                found.setdefault(positions[id(cue)], []).append(f"#{number}")
+                found.setdefault(positions[id(cue)], []).append(f"frame {number}")
     return {i: ", ".join(names) for i, names in found.items()}
 
 
@@ -262,7 +265,7 @@ def version_rows(dataset: Dataset, question: Question) -> tuple[list[list[str]],
 # The outputs a question page sets, in the order page_updates returns their values.
 PAGE_OUTPUTS = ("error", "state", "header", "video", "diagram", "frames", "cues", "prompt", "steps", "metadata",
                 "pairs", "versions", "version_images", "response", "frames_n", "subs", "full_subs", "panels",
-                "position", "compare")
+                "position", "compare", "link")
 
 
 @dataclass
@@ -273,6 +276,7 @@ class Reading:
     compare: str = ""
     position: str = ""
     pick: str | None = None
+    link: str = ""  # the query string of a shared link to this view (benchmark, q, run)
 
 
 def shown_panels(page: QuestionPage, response_md: str = "", compare: str = "") -> dict[str, Any]:
@@ -321,7 +325,7 @@ def page_updates(page: QuestionPage, key: str, before: dict[str, Any] | None = N
             page.prompt, page.steps, page.metadata, panel(page.pairs, "pairs", now, before),
             panel(page.versions, "versions", now, before), panel(page.version_images, "version_images", now, before),
             panel(reading.response, "response", now, before), controls, controls, controls, now,
-            reading.position, panel(reading.compare, "compare", now, before))
+            reading.position, panel(reading.compare, "compare", now, before), reading.link)
 
 
 # -- handlers ---------------------------------------------------------------------------------------------------
@@ -363,6 +367,8 @@ class BrowseHandlers:
         """Page outputs for `ref`; `shown` is the panel flags of what the page shows now, None when unknown."""
         dataset = self.datasets.get(*split_key(key))
         reading = self.reading(key, ref, runs, walk_value, raw)
+        run = rd_walk_run(walk_value)
+        reading.link = urlencode({"benchmark": key, "q": ref, **({"run": run} if run else {})})
         values = page_updates(render_question(dataset, ref, view, reading.pick), key, shown, reading)
         values[1]["view"] = view.view_kwargs()  # the state carries the settings shown, so Ask asks the same way
         return values
@@ -398,6 +404,13 @@ class BrowseHandlers:
         return dataset.ref(dataset.questions[0]) if dataset.questions else None
 
 
+def rd_walk_run(walk_value: dict | None) -> str:
+    """The walked run's name ("" when none)."""
+    from webapp.reading import Walk
+
+    return Walk.of(walk_value).run
+
+
 def url_target(params: dict[str, str], keys: list[str]) -> tuple[str | None, dict[str, Any]]:
     """From a shared link's query (benchmark, q, run): the benchmark key to show (None: keep) and the target."""
     key = params.get("benchmark") if params.get("benchmark") in keys else None
@@ -406,11 +419,7 @@ def url_target(params: dict[str, str], keys: list[str]) -> tuple[str | None, dic
 
 # -- layout -----------------------------------------------------------------------------------------------------
 
-# Keeps the shared-link part of the address in step with the question shown (benchmark, question, run).
-URL_JS = """(st, walk) => { if (!st || !st.ref) return; const u = new URL(window.location.href);
- u.searchParams.set('benchmark', st.key); u.searchParams.set('q', st.ref);
- if (walk && walk.run) u.searchParams.set('run', walk.run); else u.searchParams.delete('run');
- window.history.replaceState(null, '', u); }"""
+# The address bar follows the hidden #browse-link box (the query string of the view shown): app.HEAD copies it.
 
 
 class BrowseUI(SimpleNamespace):
@@ -472,6 +481,7 @@ def _reading_bar(ui: BrowseUI) -> None:
         ui.prev = gr.Button("◀ Previous (k)", elem_id="browse-prev", scale=1, min_width=110)
         ui.next = gr.Button("Next (j) ▶", elem_id="browse-next", scale=1, min_width=110)
     ui.position = gr.Markdown("", elem_id="browse-position")
+    ui.link = gr.Textbox("", visible="hidden", elem_id="browse-link")  # rendered, so the page has its value
 
 
 def _frames_and_prompt(ui: BrowseUI, settings: Any) -> None:
@@ -521,7 +531,7 @@ def build(context: AppContext) -> None:
     ui.view_inputs = [ui.frames_n, ui.cot, ui.subs, ui.full_subs]
     ui.read_inputs = [runs, ui.walk, ui.raw]
     # A switch shows the frames (and where it is in the list) first; the rest after the browser paints them.
-    ui.first_outputs = [ui.error, ui.state, ui.header, ui.gallery, ui.position]
+    ui.first_outputs = [ui.error, ui.state, ui.header, ui.gallery, ui.position, ui.link]
     ui.rest_outputs = [c for c in ui.page_outputs if all(c is not f for f in ui.first_outputs)]
     list_fn = _wire_list(context, ui, handlers, group)
     _wire_page(ui, handlers, group)
@@ -629,8 +639,7 @@ def then_rest(event: Any, ui: BrowseUI, group: dict) -> Any:
     """After a first-phase switch: wait for the paint, show the rest of the page, and put the view in the URL."""
     page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
     return event.then(None, None, None, js=AFTER_PAINT).then(
-        ui.select_rest, page_inputs, ui.rest_outputs, show_progress="hidden", **group).then(
-        None, [ui.state, ui.walk], None, js=URL_JS)
+        ui.select_rest, page_inputs, ui.rest_outputs, show_progress="hidden", **group)
 
 
 def seek(times_key: str) -> Callable:
@@ -726,7 +735,7 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
     inputs = [ui.benchmark, ui.target, *ui.read_inputs, *ui.view_inputs]
     ui.benchmark.input(lambda: {}, None, ui.target).then(
         list_fn, [ui.benchmark, ui.search], ui.list_outputs, **group).then(
-        first_question, inputs, ui.page_outputs, **group).then(None, [ui.state, ui.walk], None, js=URL_JS)
+        first_question, inputs, ui.page_outputs, **group)
     if context.app_load is not None:
         context.app_load(from_url, None, [ui.benchmark, ui.target, ui.walk], **group).then(
             list_fn, [ui.benchmark, ui.search], ui.list_outputs, **group).then(
