@@ -42,8 +42,8 @@ table th, table th *, table td, table td * { word-break: keep-all !important; ov
   .stack-narrow { flex-direction: column !important; }
   .stack-narrow > * { min-width: 100% !important; }
   .frame-gallery .grid-container { grid-template-columns: repeat(2, minmax(0, 1fr)) !important; }
-  table { min-width: 560px; }
-  .table-wrap { overflow-x: auto !important; }
+  .frame-gallery .caption-label { font-size: 0.7rem; }
+  .table-wrap, .table-wrap .virtual-table-viewport { overflow-x: auto !important; }
 }
 """
 

@@ -88,10 +88,10 @@ def question_table(dataset: Dataset, text: str = "", filters: dict[str, str] | N
 
 
 def table_widths(frame: pd.DataFrame) -> list[str]:
-    """Column widths for the question table: a narrow ID, a wide question, the rest shared."""
-    rest = len(frame.columns) - 2
-    share = f"{45 / max(rest, 1):.1f}%"
-    return ["10%", "45%", *([share] * rest)]
+    """Column widths for the question table in pixels: they fill a desktop page, and on a phone the table scrolls
+    sideways instead of squeezing every word into one letter per line."""
+    rest = len(frame.columns) - 3
+    return ["80px", "440px", *(["140px"] * rest), "80px"]
 
 
 # -- one question -----------------------------------------------------------------------------------------------
