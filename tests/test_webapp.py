@@ -548,3 +548,37 @@ def test_the_view_follows_the_run_and_a_shared_link_opens_its_question(vmqa, tmp
     assert handlers.first_ref(key, "q4") == "q4" and handlers.first_ref(key, "nope") == "q0"
     missing = handlers.reading(key, "q4", [], {"run": "a.jsonl"}, False)
     assert "not loaded in this session" in missing.position and missing.response == ""
+
+
+def test_a_rejudged_question_goes_to_a_run_of_its_own():
+    from webapp.judge import JudgedRun, Selection, add_rejudged, browse_target, load_demo_runs, rejudged_name
+
+    demo = load_demo_runs()
+    run = next(r for r in demo if r.name.endswith("(synthetic demo)"))
+    qid = run.judgments[0].question_id
+    name = rejudged_name(run.name, "judge-x")
+    assert name.endswith("· re-judged by judge-x") and "(synthetic demo)" not in name
+    fresh = JudgedRun(name, [j for j in run.judgments if j.question_id == qid])
+    once = add_rejudged(demo, fresh, qid)
+    assert once[:len(demo)] == demo and once[-1].name == name  # the demo run is untouched
+    twice = add_rejudged(once, fresh, qid)
+    assert len(twice) == len(once) and len(twice[-1].judgments) == len(fresh.judgments)  # replaced, not doubled
+    assert browse_target(demo, Selection(run.name, qid)) == {
+        "key": f"{run.benchmark}:{run.mode}", "ref": qid}
+
+
+def test_the_judge_header_marks_gold_and_pick():
+    from core.data import load_dataset as demo_dataset
+    from core.judge.views import by_question
+    from webapp.judge import load_demo_runs, question_header
+
+    run = load_demo_runs()[0]
+    card = next(c for c in by_question(run.judgments)
+                if c.values("extract").get("answer") not in (None, "")
+                and c.values("extract").get("answer") != demo_dataset(run.benchmark, run.mode)
+                .question(c.question_id).answer)
+    question = demo_dataset(run.benchmark, run.mode).question(card.question_id)
+    header = question_header(card, question)
+    pick = card.values("extract")["answer"]
+    assert f"✓ <strong>{question.answer}." in header and "correct answer" in header
+    assert f"✗ <strong>{pick}." in header and "model's pick" in header
