@@ -582,3 +582,28 @@ def test_the_judge_header_marks_gold_and_pick():
     pick = card.values("extract")["answer"]
     assert f"✓ <strong>{question.answer}." in header and "correct answer" in header
     assert f"✗ <strong>{pick}." in header and "model's pick" in header
+
+
+def test_a_chart_names_the_runs_it_cannot_show(vmqa, tmp_path):
+    path = results_file(tmp_path / "run.jsonl", {"q0": "B", "q1": "A"})
+    with_dim = score(read_results(path)).to_dict()
+    without = {**with_dim, "by": {k: v for k, v in with_dim["by"].items() if k != "category"}}
+    figure = charts.accuracy_bars([("a.jsonl", with_dim), ("<b>b.jsonl", without)], "category", "Category")
+    notes = [a.text for a in figure.layout.annotations]
+    assert notes == ["Not shown: &lt;b&gt;b.jsonl (no category in the file)"]
+    assert figure.layout.showlegend is True
+    alone = charts.accuracy_bars([("a.jsonl", with_dim)], "category", "Category")
+    assert not alone.layout.annotations
+
+
+def test_an_mcq_run_under_an_mbin_column_is_flagged_and_the_note_names_no_internal_wording():
+    from webapp.reference import mode_warning
+
+    ref = load_references()["videomathqa"]
+    mbin = next(key for key, s in ref.settings.items() if s["mode"] == "mbin")
+    mcq = next(key for key, s in ref.settings.items() if s["mode"] == "mcq")
+    warning = mode_warning(ref, mbin, [("run.jsonl", "mcq")])
+    assert "Not comparable" in warning and "run.jsonl (mcq)" in warning
+    assert mode_warning(ref, mcq, [("run.jsonl", "mcq")]) == ""
+    words = " ".join(ref.notes).lower()
+    assert "seed" not in words and "conversion" not in words

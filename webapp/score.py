@@ -343,7 +343,7 @@ def build(context: AppContext) -> None:
     from core.scoring.scorer import EXTRACTORS
     from webapp import charts
     from webapp.browse import benchmark_choices
-    from webapp.reference import comparison_table, load_references
+    from webapp.reference import comparison_table, load_references, mode_warning
 
     settings = context.settings
     references = load_references()
@@ -492,7 +492,8 @@ def build(context: AppContext) -> None:
             return None, ""
         peers = [(r.name, r.summary) for r in comparable(runs, run)]
         note = f"_Source: {ref.source}. " + " ".join(ref.notes) + "_"
-        return comparison_table(ref, table, setting, peers), note
+        warning = mode_warning(ref, setting, [(r.name, r.report.mode) for r in comparable(runs, run)])
+        return comparison_table(ref, table, setting, peers), (f"{warning}\n\n{note}" if warning else note)
 
     score_group = {"concurrency_id": "score", "concurrency_limit": settings.score_concurrency}
     view_group = {"concurrency_id": "score-view", "concurrency_limit": settings.browse_concurrency}
