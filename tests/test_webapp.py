@@ -607,3 +607,14 @@ def test_an_mcq_run_under_an_mbin_column_is_flagged_and_the_note_names_no_intern
     assert mode_warning(ref, mcq, [("run.jsonl", "mcq")]) == ""
     words = " ".join(ref.notes).lower()
     assert "seed" not in words and "conversion" not in words
+
+
+def test_an_empty_question_list_says_why():
+    import pandas as pd
+
+    from webapp.browse import empty_note
+
+    assert "No questions match “<b>”" not in empty_note(pd.DataFrame(), "<b>")
+    assert "No questions match “&lt;b&gt;”" in empty_note(pd.DataFrame(), "<b>")
+    assert "match these filters" in empty_note(pd.DataFrame(), "")
+    assert empty_note(pd.DataFrame({"ID": ["q1"]}), "x") == ""

@@ -110,3 +110,14 @@ def test_narrow_layout_stacks_and_keeps_the_reading_bar(page):
     box = page.locator("#browse-response").bounding_box()
     assert box is not None and box["width"] <= 400
     shot(page, "reading_narrow.png")
+
+
+def test_enter_in_the_frame_count_applies_it_and_an_empty_search_says_so(page):
+    page.wait_for_selector("#browse-frames img")
+    box = page.locator("#browse-frames-n input[type=number]")
+    box.fill("5")
+    box.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('#browse-frames .thumbnail-item img').length === 5")
+    page.fill("#browse-search input, #browse-search textarea", "no question says this")
+    page.press("#browse-search input, #browse-search textarea", "Enter")
+    wait_for_text(page, "#browse-list-note", "No questions match")
