@@ -541,7 +541,7 @@ def test_the_view_follows_the_run_and_a_shared_link_opens_its_question(vmqa, tmp
     runs = two_runs(tmp_path)
     handlers = BrowseHandlers(FixedDatasets(vmqa))
     used, note = handlers.follow_run(runs, {"run": "a.jsonl"})
-    assert used == runs[0].used.settings and "Prompt and frames follow a.jsonl" in note
+    assert used == runs[0].settings_used().settings and "Prompt and frames follow a.jsonl" in note
     assert handlers.follow_run(runs, {"run": "gone.jsonl"}) is None
     key, target = url_target({"benchmark": "videomathqa:mcq", "q": "q4", "run": "a.jsonl"}, ["videomathqa:mcq"])
     assert key == "videomathqa:mcq" and target == {"ref": "q4", "run": "a.jsonl"}

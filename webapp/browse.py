@@ -389,9 +389,10 @@ class BrowseHandlers:
         from webapp import reading as rd
 
         run = rd.run_named(runs, rd.Walk.of(walk_value).run)
-        if run is None or run.used is None:
+        used = run.settings_used() if run is not None else None
+        if used is None:
             return None
-        return run.used.settings, rd.settings_note(run)
+        return used.settings, rd.settings_note(run)
 
     def first_ref(self, key: str, wanted: str | None = None) -> str | None:
         """`wanted` when the set has it (a shared link), else the set's first question."""
@@ -725,14 +726,16 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
         return (gr.update(value=key) if key else gr.skip()), target, walk
 
     @guarded(0, len(ui.page_outputs))
-    def first_question(key: str, target: dict | None, runs: list, walk: dict, raw: bool, *view: Any) -> tuple:
+    def first_question(key: str, n: float, use_cot: bool, use_subs: bool, use_full: bool, target: dict | None,
+                       runs: list, walk: dict, raw: bool = False) -> tuple:
+        """The linked question or the first one (API order: key and view settings first, as before links)."""
         ref = handlers.first_ref(key, (target or {}).get("ref"))
         if ref is None:
             return _only(ui, None, ui.page_outputs)
-        return handlers.show(key, ref, view_of(*view), None, runs, walk, raw)
+        return handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full), None, runs, walk, raw)
 
     from_url.__annotations__["request"] = gr.Request  # resolved here: annotations are postponed
-    inputs = [ui.benchmark, ui.target, *ui.read_inputs, *ui.view_inputs]
+    inputs = [ui.benchmark, *ui.view_inputs, ui.target, *ui.read_inputs]
     ui.benchmark.input(lambda: {}, None, ui.target).then(
         list_fn, [ui.benchmark, ui.search], ui.list_outputs, **group).then(
         first_question, inputs, ui.page_outputs, **group)

@@ -165,7 +165,8 @@ def compare_html(runs: list[Run] | None, key: str, ref: str) -> str:
 
 def settings_note(run: Run | None) -> str:
     """Which prompt settings the run used and where each came from, for the line above the prompt."""
-    if run is None or run.used is None:
+    used = run.settings_used() if run is not None else None
+    if used is None:
         return ""
-    lines = "; ".join(html.escape(line) for line in run.used.lines())
+    lines = "; ".join(html.escape(line) for line in used.lines())
     return f"_Prompt and frames follow {html.escape(run.name)}: {lines}._"

@@ -47,7 +47,18 @@ class Run:
     name: str
     report: Report
     summary: dict[str, Any]
-    used: RunSettings | None = None  # the prompt settings the file was produced with, as detected
+    path: str = ""  # the uploaded file, read again only if its prompt settings are asked for
+    default_frames: int = 8
+    used: RunSettings | None = None  # the prompt settings the file was produced with, once detected
+
+    def settings_used(self) -> RunSettings | None:
+        """The prompt settings the file was produced with (detected on first use; None if it cannot be read)."""
+        if self.used is None and self.path:
+            try:
+                self.used = detect_path(self.path, self.report, self.default_frames)
+            except Exception:  # the upload expired or cannot be re-read: no settings to follow
+                log.info("cannot re-read %s for its prompt settings", self.name)
+        return self.used
 
     @property
     def key(self) -> str:
@@ -70,19 +81,20 @@ class ScoreOptions:
 
 def score_path(path: str, options: ScoreOptions) -> Report:
     """Read and score one file with core, exactly as `mathreel score` does with the same options."""
-    return score_and_detect(path, options)[0]
-
-
-def score_and_detect(path: str, options: ScoreOptions) -> tuple[Report, RunSettings]:
-    """The file's Report and the prompt settings it was produced with (read once for both)."""
     from core.results import read_results
-    from core.results.run_settings import detect_run_settings
     from core.scoring import score
 
     benchmark, _, mode = options.benchmark_key.partition(":")
     result = read_results(path, benchmark=benchmark or None, mode=mode or None, annotations=options.annotations)
-    used = detect_run_settings(result, options.default_frames)
-    return score(result, extractor=options.extractor, denominator=options.denominator or None), used
+    return score(result, extractor=options.extractor, denominator=options.denominator or None)
+
+
+def detect_path(path: str, report: Report, default_frames: int = 8) -> RunSettings:
+    """The prompt settings of a scored file (read again as the benchmark and mode it was scored as)."""
+    from core.results import read_results
+    from core.results.run_settings import detect_run_settings
+
+    return detect_run_settings(read_results(path, benchmark=report.benchmark, mode=report.mode), default_frames)
 
 
 def display_name(path: str, taken: set[str]) -> str:
@@ -101,7 +113,7 @@ def score_uploads(paths: list[str], options: ScoreOptions) -> tuple[list[Run], l
     for path in paths:
         name = display_name(path, {r.name for r in runs})
         try:
-            report, used = score_and_detect(path, options)
+            report = score_path(path, options)
         except Exception as error:  # any failure is reported for this file only
             from core.errors import MathReelError
 
@@ -109,7 +121,8 @@ def score_uploads(paths: list[str], options: ScoreOptions) -> tuple[list[Run], l
                 log.exception("scoring %s failed", name)
             errors.append(_rename(error_message(error), path, name))
             continue
-        runs.append(Run(name=name, report=report, summary=report.to_dict(), used=used))
+        runs.append(Run(name=name, report=report, summary=report.to_dict(), path=str(path),
+                        default_frames=options.default_frames))
     return runs, errors
 
 
