@@ -42,12 +42,13 @@ def report(label: str, times: list[float]) -> None:
 def bench_switching(repeats: int) -> None:
     """Each demo video question once with an empty frame cache (cold), then again with it filled (cached)."""
     from core.data import load_dataset
-    from webapp.browse import ViewOptions, render_question
+    from core.view import ViewSettings
+    from webapp.browse import render_question
 
     for benchmark, mode in (("videomathqa", "mcq"), ("videomme", "mcq")):
         data = load_dataset(benchmark, mode)
         refs = [data.ref(q) for q in data.questions]
-        eight, many = ViewOptions(num_frames=8), ViewOptions(num_frames=32)
+        eight, many = ViewSettings(num_frames=8), ViewSettings(num_frames=32)
         report(f"switch question, cold frame cache ({benchmark} {mode}, 8 frames)",
                [once(render_question, data, r, eight) for r in refs])
         report(f"switch question, cached ({benchmark} {mode}, 8 frames)",
@@ -178,11 +179,79 @@ def bench_browser(switches: int) -> None:
                     wall.append(wall_ms)
                 report(f"browser: click row -> 8 frames shown ({label}, in page)", in_page)
                 report(f"browser: same, around Playwright's click ({label})", wall)
+            bench_reading_flow(page, tmp, switches)
             browser.close()
         report("browser: trivial queued Gradio event (floor, in page)", trivial_event_floor(switches))
     finally:
         server.terminate()
         server.wait(timeout=15)
+
+
+STEPPED = """([before, srcs]) => {
+    const pos = document.querySelector('#browse-position');
+    const imgs = [...document.querySelectorAll('#browse-frames img')];
+    const done = pos && pos.innerText !== before && imgs.length > 0
+        && imgs.every(i => i.complete && i.naturalWidth > 0) && imgs.some(i => !srcs.includes(i.src));
+    if (done && window.__shown === undefined) window.__shown = performance.now();
+    return done;
+}"""
+CHARTS_DRAWN = """() => { const plots = [...document.querySelectorAll('[id^=score-chart-]')]
+    .filter(p => p.offsetParent !== null);
+  return plots.length > 0 && plots.every(p => p.querySelector('.main-svg')); }"""
+
+
+def in_page_since(page: object, start: float) -> float:
+    """Seconds of page time since `start` (a performance.now() value read in the page)."""
+    return (page.evaluate("() => performance.now()") - start) / 1000
+
+
+def bench_reading_flow(page: object, tmp: Path, switches: int, answers: int = 2700) -> None:
+    """The reading flow in the page: Judge tab first open, next/previous through a drilled-down list (the first
+    pass samples frames, the way back is cached), then a 2,700-answer upload (headline, all charts) in a fresh
+    session."""
+    from core.data import demo_dir
+
+    start = page.evaluate("() => performance.now()")
+    page.click("#tab-judge-button")
+    page.wait_for_selector("#judge-questions [data-testid='cell-0-0']", timeout=60_000)
+    page.wait_for_selector("#judge-score-chart .main-svg", timeout=60_000)
+    report("browser: Judge tab first open -> table and chart shown (in page)", [in_page_since(page, start)])
+    page.click("#tab-score-button")
+    page.set_input_files("#score-upload input[type=file]",
+                         [str(demo_dir() / "results" / "videomathqa_mcq_synthetic-model-a_samples.jsonl")])
+    page.wait_for_selector("#score-questions [data-testid='cell-0-0']", timeout=60_000)
+    page.click("#score-questions [data-testid='cell-0-0']")
+    page.wait_for_function("() => document.querySelector('#browse-position')?.innerText.includes(' of ')")
+    page.wait_for_timeout(1500)
+    for label, button in (("next, frames sampled on the way", "#browse-next"), ("previous, cached", "#browse-prev")):
+        report(f"browser: {label} -> position and frames painted (in page)", [step_once(page, button)
+                                                                               for _ in range(switches)])
+    fresh = page.context.browser.new_page(viewport={"width": 1400, "height": 1000})
+    fresh.goto(page.url.split("?")[0])
+    fresh.wait_for_selector("#browse-frames img")
+    fresh.click("#tab-score-button")
+    path = videomme_results(tmp / "videomme_2700.json", answers)
+    start = fresh.evaluate("() => performance.now()")
+    fresh.set_input_files("#score-upload input[type=file]", [str(path)])
+    fresh.wait_for_function("() => document.querySelector('#score-headline').innerText.includes('accuracy')",
+                            polling="raf", timeout=120_000)
+    headline = in_page_since(fresh, start)
+    fresh.wait_for_function(CHARTS_DRAWN, polling="raf", timeout=120_000)
+    report(f"browser: {answers}-answer upload -> headline (in page)", [headline])
+    report(f"browser: {answers}-answer upload -> all charts drawn (in page)", [in_page_since(fresh, start)])
+    fresh.close()
+
+
+def step_once(page: object, button: str) -> float:
+    """Click previous/next and wait until the position and the new frames are painted (in-page seconds)."""
+    before = page.inner_text("#browse-position")
+    srcs = page.eval_on_selector_all("#browse-frames img", "imgs => imgs.map(i => i.src)")
+    page.evaluate("() => { window.__down = undefined; window.__shown = undefined; }")
+    page.click(button)
+    page.wait_for_function(STEPPED, arg=[before, srcs], polling="raf", timeout=30_000)
+    seconds = page.evaluate("() => window.__shown - window.__down") / 1000
+    page.wait_for_timeout(600)  # the rest of the page follows; then the next step
+    return seconds
 
 
 def distinct_video_rows(data: object, count: int) -> list[int]:

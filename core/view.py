@@ -166,3 +166,36 @@ def pairs_of(dataset: Dataset, group_id: str) -> list[Question]:
     if pairs:
         return pairs
     return dataset.pairs(dataset.question(group_id).group_id)
+
+
+@dataclass(frozen=True)
+class ViewSettings:
+    """How a question is put to the model: frame count, chain of thought, subtitles.
+
+    One definition for Browse, Ask, the reading flow and the CLI, so every place asks the same way with the same
+    defaults. `full_subtitles` implies `with_subtitles` (`normalized`), as `build_view` treats it.
+    """
+
+    num_frames: int = 8
+    cot: bool = False
+    with_subtitles: bool = False
+    full_subtitles: bool = False
+
+    def normalized(self) -> ViewSettings:
+        """The same settings with "all subtitle lines" implying "subtitles in prompt"."""
+        if self.full_subtitles and not self.with_subtitles:
+            return ViewSettings(self.num_frames, self.cot, True, True)
+        return self
+
+    def view_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for `build_view`."""
+        s = self.normalized()
+        return {"num_frames": s.num_frames, "cot": s.cot, "with_subtitles": s.with_subtitles,
+                "full_subtitles": s.full_subtitles}
+
+    def describe(self) -> str:
+        """One line: "8 frames · chain of thought · subtitles (frame-aligned)"."""
+        s = self.normalized()
+        subs = "all subtitle lines" if s.full_subtitles else "subtitles (frame-aligned)" if s.with_subtitles \
+            else "no subtitles"
+        return f"{s.num_frames} frames · {'chain of thought' if s.cot else 'direct answer'} · {subs}"

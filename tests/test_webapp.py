@@ -10,6 +10,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -20,22 +21,22 @@ from core.errors import InputError
 from core.media.writer import write_h264
 from core.results import read_results
 from core.scoring import paired_difference, score
-from core.view import build_view
+from core.view import ViewSettings, build_view
 from webapp import charts
 from webapp.browse import (
     ALL,
     PAGE_OUTPUTS,
-    ViewOptions,
+    Reading,
     benchmark_choices,
     filter_specs,
     frame_caption,
     page_updates,
     question_table,
     render_question,
-    response_markdown,
 )
 from webapp.errors import error_message, guarded
 from webapp.present import ci_text, pct, seconds_text
+from webapp.reading_flow import response_markdown
 from webapp.reference import comparison_table, load_references
 from webapp.score import (
     Downloads,
@@ -131,7 +132,7 @@ def test_question_table_filters_by_every_dimension_and_text(vmqa):
 
 def test_question_page_shows_frames_as_build_view_samples_them(vmqa):
     data = load_dataset("videomathqa", "mcq", vmqa)
-    page = render_question(data, "q0", ViewOptions(num_frames=8, with_subtitles=True))
+    page = render_question(data, "q0", ViewSettings(num_frames=8, with_subtitles=True))
     view = build_view(data, "q0", num_frames=8, with_subtitles=True)
     assert page.prompt == view.prompt and "one\ntwo\nthree\nfour" in page.prompt
     assert [path for path, _ in page.frames] == [str(p) for p in view.frames.paths]
@@ -144,7 +145,9 @@ def test_question_page_shows_frames_as_build_view_samples_them(vmqa):
     assert "(no subtitle at this moment)" in page.frames[5][1]
     assert page.frame_times == pytest.approx([float(t) for t in view.frames.times])
     assert [row[2] for row in page.cue_rows] == list(CUES)
-    assert page.cue_rows[0][3] == "#1, #2"  # the first cue covers the first two sampled frames
+    # The first cue covers the first two sampled frames, named as the gallery captions name them.
+    first_two = [int(i) for i in view.frames.indices[:2]]
+    assert page.cue_rows[0][3] == f"frame {first_two[0]}, frame {first_two[1]}"
     assert page.subtitles[1] == {"text": "two", "timestamp": [1.0, 2.5]}
     assert page.video_path == str(vmqa / "videos" / "clip0.mp4")
     assert "✓ **B. 45** — correct answer" in page.header and "- A. 30" in page.header
@@ -161,7 +164,7 @@ def test_a_switch_sends_a_panels_visibility_only_when_it_changes(vmqa):
     import gradio as gr
 
     data = load_dataset("videomathqa", "mcq", vmqa)
-    with_subs, without = render_question(data, "q0", ViewOptions()), render_question(data, "q2", ViewOptions())
+    with_subs, without = render_question(data, "q0", ViewSettings()), render_question(data, "q2", ViewSettings())
     first = dict(zip(PAGE_OUTPUTS, page_updates(with_subs, "videomathqa:mcq"), strict=True))
     # Nothing known about the page yet: every optional panel gets its value and its visibility.
     for name in ("diagram", "frames", "cues", "pairs", "versions", "version_images", "response"):
@@ -173,24 +176,30 @@ def test_a_switch_sends_a_panels_visibility_only_when_it_changes(vmqa):
                               "cue_times": with_subs.cue_times}
 
     second = dict(zip(PAGE_OUTPUTS, page_updates(without, "videomathqa:mcq", first["panels"]), strict=True))
-    assert second["frames"] == without.frames  # still shown: the bare gallery items
+    # Another question: the gallery's selected tile is cleared (it used to stay outlined on the new question).
+    assert second["frames"] == gr.update(value=without.frames, selected_index=None, visible=True)
     assert second["pairs"] is None and second["response"] == ""  # still hidden: bare empty values
     assert second["cues"] == gr.update(value=[], visible=False)  # q2 has no subtitles: the table hides
     assert second["frames_n"] == second["subs"] == gr.skip()  # the user's settings stay as they are
     assert second["video"]["value"] == without.video_path and second["video"]["subtitles"] is None
     assert second["error"] == gr.update(value="", visible=False)
-    assert second["panels"] == {**first["panels"], "cues": False}
+    assert second["panels"] == {**first["panels"], "cues": False, "ref": "q2"}
 
-    third = dict(zip(PAGE_OUTPUTS, page_updates(with_subs, "videomathqa:mcq", second["panels"], "### Model response"),
-                     strict=True))
+    third = dict(zip(PAGE_OUTPUTS, page_updates(with_subs, "videomathqa:mcq", second["panels"],
+                                                Reading(response="### Model response")), strict=True))
     assert third["cues"] == gr.update(value=with_subs.cue_rows, visible=True)
     assert third["response"] == gr.update(value="### Model response", visible=True)
+
+    # The same question again (a prompt option toggled): the video keeps its place, the frames their selection.
+    again = dict(zip(PAGE_OUTPUTS, page_updates(with_subs, "videomathqa:mcq", third["panels"],
+                                                Reading(response="### Model response")), strict=True))
+    assert again["video"] == gr.skip() and again["frames"] == with_subs.frames
 
 
 def test_question_page_follows_frame_count_and_cot(vmqa):
     data = load_dataset("videomathqa", "mcq", vmqa)
-    direct = render_question(data, "q2", ViewOptions(num_frames=3))
-    cot = render_question(data, "q2", ViewOptions(num_frames=16, cot=True))
+    direct = render_question(data, "q2", ViewSettings(num_frames=3))
+    cot = render_question(data, "q2", ViewSettings(num_frames=16, cot=True))
     assert len(direct.frames) == 3 and len(cot.frames) == 16
     assert cot.prompt == build_view(data, "q2", num_frames=16, cot=True).prompt != direct.prompt
     assert direct.subtitles is None and direct.cue_rows == []  # clip2 has no SRT
@@ -199,9 +208,9 @@ def test_question_page_follows_frame_count_and_cot(vmqa):
 
 def test_multibinary_question_shows_all_its_pairs(vmqa):
     data = load_dataset("videomathqa", "mbin", vmqa)
-    page = render_question(data, data.refs[0], ViewOptions(num_frames=2))
+    page = render_question(data, data.refs[0], ViewSettings(num_frames=2))
     assert page.pairs == [["p1#1", "A. 45  /  B. 60", "A"], ["p1#2", "A. 45  /  B. 60", "B"]]
-    single = render_question(data, "p2", ViewOptions(num_frames=2))
+    single = render_question(data, "p2", ViewSettings(num_frames=2))
     assert single.pairs == [["p2", "A. 45  /  B. 60", "A"]]
 
 
@@ -217,7 +226,7 @@ def test_mathverse_question_shows_the_diagram_and_every_version_in_order(tmp_pat
     records.append(mathverse_record(20, "img0.png"))  # another problem
     (tmp_path / "testmini.json").write_text(json.dumps(records), encoding="utf-8")
     data = load_dataset("mathverse", data_dir=tmp_path)
-    page = render_question(data, "10", ViewOptions())
+    page = render_question(data, "10", ViewSettings())
     assert page.video_path is None and page.frames == []
     assert page.image_path == str(tmp_path / "images" / "img0.png")
     assert [row[0] for row in page.versions] == ["Text Dominant", "Text Lite", "Vision Only"]
@@ -229,14 +238,15 @@ def test_mathverse_question_shows_the_diagram_and_every_version_in_order(tmp_pat
 def test_unknown_question_is_an_input_error(vmqa):
     data = load_dataset("videomathqa", "mcq", vmqa)
     with pytest.raises(InputError, match="q99"):
-        render_question(data, "q99", ViewOptions())
+        render_question(data, "q99", ViewSettings())
 
 
 def test_frame_caption_and_response_panel():
     assert frame_caption(120, 4.0, ["a", "b"]) == "frame 120 · 0:04.0\na / b"
-    panel = response_markdown({"extracted": None, "gold": "B", "status": "unparsed", "method": "none",
-                               "explanation": "no letter found", "response": "I think so"}, "run.jsonl")
-    assert "— (unparsed)" in panel and "**B**" in panel and "no letter found" in panel and "I think so" in panel
+    row = SimpleNamespace(extracted=None, gold="B", status="unparsed", method="none",
+                          explanation="no letter found", response="I think so")
+    panel = response_markdown(row, "run.jsonl")
+    assert "? unparsed" in panel and "**B**" in panel and "no letter found" in panel and "I think so" in panel
     assert response_markdown(None) == ""
 
 
@@ -457,3 +467,155 @@ def test_serve_refuses_a_missing_data_directory(tmp_path):
                            "--data", str(tmp_path / "nope")], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert proc.stderr.strip() == f"mathreel: {tmp_path / 'nope'}: not a directory (give the dataset folder to --data)"
+
+
+# -- the reading flow -------------------------------------------------------------------------------------------
+
+
+class FixedDatasets:
+    """A DatasetCache stand-in over the fixture root (the real load_dataset, one directory)."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+
+    def get(self, benchmark: str, mode: str | None):
+        return load_dataset(benchmark, mode, self.root)
+
+
+def two_runs(tmp_path: Path):
+    hostile = "<script>alert(1)</script> so $x<y$ gives C.\nThe answer is C"
+    a = results_file(tmp_path / "a.jsonl", {"q0": "The answer is B", "q1": "Final answer: A", "q2": "hmm",
+                                            "q3": "A", "q4": hostile})
+    b = results_file(tmp_path / "b.jsonl", {"q0": "B", "q1": "D", "q2": "hmm", "q3": "B", "q4": "C"})
+    runs, errors = score_uploads([str(a), str(b)], ScoreOptions(annotations=None))
+    assert errors == []
+    return runs
+
+
+def test_walking_the_wrong_answers_keeps_the_response_and_shows_the_position(vmqa, tmp_path):
+    from webapp.browse import BrowseHandlers
+
+    runs = two_runs(tmp_path)
+    handlers = BrowseHandlers(FixedDatasets(vmqa))
+    walk = {"run": "a.jsonl", "status": "wrong"}
+    st = {"key": "videomathqa:mcq", "ref": "q1"}
+    page = dict(zip(PAGE_OUTPUTS, handlers.step(st, None, runs, walk, False, ViewSettings(2), 1), strict=True))
+    assert page["state"]["ref"] == "q3"  # the wrong answers are q1, q3 (q2 is unparsed)
+    assert page["position"] == "**2 of 2** wrong · a.jsonl"
+    assert page["link"] == "benchmark=videomathqa%3Amcq&q=q3&run=a.jsonl"  # what the address bar gets
+    assert "Final answer" not in page["response"]["value"] and "✗ wrong" in page["response"]["value"]
+    assert "✗ **A. 30** — model's pick" in page["header"] and "✓ **B. 45** — correct answer" in page["header"]
+    last = handlers.step(page["state"], page["panels"], runs, walk, False, ViewSettings(2), 1)
+    assert dict(zip(PAGE_OUTPUTS, last, strict=True))["state"]["ref"] == "q3"  # clamped at the end
+    assert page["state"]["view"] == ViewSettings(2).view_kwargs()  # what Ask reads to ask the same way
+
+
+def test_runs_side_by_side_and_where_they_disagree(vmqa, tmp_path):
+    from webapp.reading_flow import Walk, compare_html, walk_ids
+
+    runs = two_runs(tmp_path)
+    html_text = compare_html(runs, "videomathqa:mcq", "q1")
+    assert html_text.count("class='compare-col'") == 2 and "a.jsonl" in html_text and "b.jsonl" in html_text
+    assert walk_ids(runs, Walk("a.jsonl", "all", disagree=True)) == ["q1", "q3"]
+    assert compare_html(runs[:1], "videomathqa:mcq", "q1") == ""  # one run: nothing to compare
+
+
+def test_responses_are_escaped_and_the_answer_mark_never_splits_latex(vmqa, tmp_path):
+    from core.scoring.reading_flow import answer_span
+    from webapp.reading_flow import highlighted, response_markdown
+
+    runs = two_runs(tmp_path)
+    row = next(r for r in runs[0].report.rows if r.question_id == "q4")
+    text = response_markdown(row, "a.jsonl")
+    assert "<script>" not in text and "&lt;script&gt;" in text
+    assert "The <mark class='answer-read'>answer is C</mark>" in text  # where the extractor read it
+    inside = "so $x = C$ here"
+    marked = highlighted(inside, (inside.index("C"), inside.index("C") + 1))
+    assert "<mark class='answer-read'>$x = C$</mark>" in marked
+    raw = response_markdown(row, "a.jsonl", raw=True)
+    assert "<pre class='response-raw'>" in raw and answer_span(row) is not None
+
+
+def test_the_view_follows_the_run_and_a_shared_link_opens_its_question(vmqa, tmp_path):
+    from webapp.browse import BrowseHandlers, url_target
+
+    runs = two_runs(tmp_path)
+    handlers = BrowseHandlers(FixedDatasets(vmqa))
+    used, note = handlers.follow_run(runs, {"run": "a.jsonl"})
+    assert used == runs[0].settings_used().settings and "Prompt and frames follow a.jsonl" in note
+    assert handlers.follow_run(runs, {"run": "gone.jsonl"}) is None
+    key, target = url_target({"benchmark": "videomathqa:mcq", "q": "q4", "run": "a.jsonl"}, ["videomathqa:mcq"])
+    assert key == "videomathqa:mcq" and target == {"ref": "q4", "run": "a.jsonl"}
+    assert handlers.first_ref(key, "q4") == "q4" and handlers.first_ref(key, "nope") == "q0"
+    missing = handlers.reading(key, "q4", [], {"run": "a.jsonl"}, False)
+    assert "not loaded in this session" in missing.position and missing.response == ""
+
+
+def test_a_rejudged_question_goes_to_a_run_of_its_own():
+    from webapp.judge import JudgedRun, Selection, add_rejudged, browse_target, load_demo_runs, rejudged_name
+
+    demo = load_demo_runs()
+    run = next(r for r in demo if r.name.endswith("(synthetic demo)"))
+    qid = run.judgments[0].question_id
+    name = rejudged_name(run.name, "judge-x")
+    assert name.endswith("· re-judged by judge-x") and "(synthetic demo)" not in name
+    fresh = JudgedRun(name, [j for j in run.judgments if j.question_id == qid])
+    once = add_rejudged(demo, fresh, qid)
+    assert once[:len(demo)] == demo and once[-1].name == name  # the demo run is untouched
+    twice = add_rejudged(once, fresh, qid)
+    assert len(twice) == len(once) and len(twice[-1].judgments) == len(fresh.judgments)  # replaced, not doubled
+    assert browse_target(demo, Selection(run.name, qid)) == {
+        "key": f"{run.benchmark}:{run.mode}", "ref": qid}
+
+
+def test_the_judge_header_marks_gold_and_pick():
+    from core.data import load_dataset as demo_dataset
+    from core.judge.views import by_question
+    from webapp.judge import load_demo_runs, question_header
+
+    run = load_demo_runs()[0]
+    card = next(c for c in by_question(run.judgments)
+                if c.values("extract").get("answer") not in (None, "")
+                and c.values("extract").get("answer") != demo_dataset(run.benchmark, run.mode)
+                .question(c.question_id).answer)
+    question = demo_dataset(run.benchmark, run.mode).question(card.question_id)
+    header = question_header(card, question)
+    pick = card.values("extract")["answer"]
+    assert f"✓ <strong>{question.answer}." in header and "correct answer" in header
+    assert f"✗ <strong>{pick}." in header and "model's pick" in header
+
+
+def test_a_chart_names_the_runs_it_cannot_show(vmqa, tmp_path):
+    path = results_file(tmp_path / "run.jsonl", {"q0": "B", "q1": "A"})
+    with_dim = score(read_results(path)).to_dict()
+    without = {**with_dim, "by": {k: v for k, v in with_dim["by"].items() if k != "category"}}
+    figure = charts.accuracy_bars([("a.jsonl", with_dim), ("<b>b.jsonl", without)], "category", "Category")
+    notes = [a.text for a in figure.layout.annotations]
+    assert notes == ["Not shown: &lt;b&gt;b.jsonl (no category in the file)"]
+    assert figure.layout.showlegend is True
+    alone = charts.accuracy_bars([("a.jsonl", with_dim)], "category", "Category")
+    assert not alone.layout.annotations
+
+
+def test_an_mcq_run_under_an_mbin_column_is_flagged_and_the_note_names_no_internal_wording():
+    from webapp.reference import mode_warning
+
+    ref = load_references()["videomathqa"]
+    mbin = next(key for key, s in ref.settings.items() if s["mode"] == "mbin")
+    mcq = next(key for key, s in ref.settings.items() if s["mode"] == "mcq")
+    warning = mode_warning(ref, mbin, [("run.jsonl", "mcq")])
+    assert "Not comparable" in warning and "run.jsonl (mcq)" in warning
+    assert mode_warning(ref, mcq, [("run.jsonl", "mcq")]) == ""
+    words = " ".join(ref.notes).lower()
+    assert "seed" not in words and "conversion" not in words
+
+
+def test_an_empty_question_list_says_why():
+    import pandas as pd
+
+    from webapp.browse import empty_note
+
+    assert "No questions match “<b>”" not in empty_note(pd.DataFrame(), "<b>")
+    assert "No questions match “&lt;b&gt;”" in empty_note(pd.DataFrame(), "<b>")
+    assert "match these filters" in empty_note(pd.DataFrame(), "")
+    assert empty_note(pd.DataFrame({"ID": ["q1"]}), "x") == ""

@@ -25,7 +25,48 @@ CSS = """
 #browse-options p, #browse-steps li { font-size: 1rem; }
 .error-box { border: 1px solid var(--error-border-color, #ef4444); border-radius: 8px; padding: 0.5rem 1rem;
              background: var(--error-background-fill, #fef2f2); }
+/* Reading flow: responses wrap; the answer read is marked; runs side by side. */
+.response-panel, .response-panel .prose { overflow-wrap: anywhere; }
+.response-panel pre, .response-raw { white-space: pre-wrap !important; overflow-wrap: anywhere; font-size: 0.9rem; }
+mark.answer-read { background: #fde68a; color: inherit; padding: 0 2px; border-radius: 3px; }
+.compare-grid { display: grid; grid-template-columns: repeat(auto-fit, minmax(260px, 1fr)); gap: 12px; }
+.compare-col { border: 1px solid var(--border-color-primary, #e5e7eb); border-radius: 8px; padding: 8px 12px;
+               min-width: 0; }
+#browse-position { font-size: 1.05rem; }
+/* Table headers and cells break between words, never inside one. */
+table th, table th *, table td, table td * { word-break: keep-all !important; overflow-wrap: normal !important;
+                                             hyphens: none; }
+.resizable-table .table-wrap, .resizable-table > div { resize: vertical; overflow: auto; }
+/* Narrow screens: rows stack, the gallery keeps two columns, tables scroll sideways. */
+@media (max-width: 640px) {
+  .stack-narrow { flex-direction: column !important; }
+  .stack-narrow > * { min-width: 100% !important; }
+  .frame-gallery .grid-container { grid-template-columns: repeat(2, minmax(0, 1fr)) !important; }
+  .frame-gallery .caption-label { font-size: 0.7rem; }
+  .table-wrap, .table-wrap .virtual-table-viewport { overflow-x: auto !important; }
+}
 """
+
+# Keyboard: j / k walk to the next / previous answer (not while typing); Enter in the frame-count box applies it.
+HEAD = """<script>
+document.addEventListener('keydown', (e) => {
+  const t = e.target; const typing = t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
+  if (typing) {
+    if (e.key === 'Enter' && t.closest && t.closest('#browse-frames-n')) { t.blur(); }
+    return;
+  }
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
+  const id = e.key === 'j' ? 'browse-next' : e.key === 'k' ? 'browse-prev' : null;
+  const button = id && document.getElementById(id);
+  if (button && button.offsetParent !== null) { e.preventDefault(); button.click(); }
+});
+// A shared link: the address carries Browse's benchmark, question and run (the server writes them into #browse-link).
+setInterval(() => {
+  const box = document.querySelector('#browse-link textarea, #browse-link input');
+  const query = box && box.value;
+  if (query && window.location.search !== '?' + query) window.history.replaceState(null, '', '?' + query);
+}, 250);
+</script>"""
 
 
 def tab_specs(modules: list[str] | None = None) -> list[TabSpec]:
@@ -48,9 +89,10 @@ def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Block
             "and score prediction files with confidence intervals.",
             elem_id="mathreel-title",
         )
+        runs = gr.State([])  # the user's scored runs: Score writes them, Browse and Judge read them
         with gr.Tabs(elem_id="mathreel-tabs") as tab_container:
-            context = AppContext(settings=settings, datasets=DatasetCache(settings), tabs=tab_container)
-            context.links["app_load"] = app.load
+            context = AppContext(settings=settings, datasets=DatasetCache(settings), tabs=tab_container,
+                                 runs=runs, app_load=app.load)
             for spec in specs:
                 with gr.Tab(spec.label, id=spec.id, elem_id=f"tab-{spec.id}"):
                     spec.build(context)
@@ -131,7 +173,7 @@ def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
         prevent_thread_lock=not block,
         quiet=False,
         css=CSS,
-        head=review_keys(),
+        head=HEAD + review_keys(),
         theme=gr.themes.Default(),
         app_kwargs={"middleware": [Middleware(ImmutableFrames, frame_root=paths[1])]},
     )

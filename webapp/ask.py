@@ -48,7 +48,7 @@ HINT = "\n\n_Choose another question in Browse; set the model and the way it is 
 
 def browse_state(context: AppContext) -> Any:
     """Browse's per-user state ({"key", "ref", ...}): the question the user chose there, or None without Browse."""
-    return context.links.get("browse.state")
+    return context.browse.state if context.browse is not None else None
 
 
 def mode_choices(key: str) -> list[tuple[str, str]]:
@@ -131,17 +131,21 @@ def build(context: AppContext) -> None:
         """Browse chose another question: describe it, offer its benchmark's modes, clear the last answer."""
         st = st or {}
         if not st.get("ref"):
-            return (EMPTY_STATE, gr.update(visible=False), gr.skip(), gr.skip(), *cleared())
+            return (EMPTY_STATE, gr.update(visible=False), gr.skip(), gr.skip(), gr.skip(), *cleared())
         try:
             shown_mode = split_key(st["key"])[1]
             choices = mode_choices(st["key"])
             dataset, questions = target_questions(context.datasets, st["key"], st["ref"], shown_mode)
             has_video = questions[0].video_id is not None
             mode_update = gr.update(choices=choices, value=shown_mode, visible=len(choices) > 1)
+            view = st.get("view") or {}  # what Browse shows: Ask asks the same way
             return (question_summary(dataset, questions) + HINT, mode_update,
-                    gr.update(visible=has_video), gr.update(visible=has_video), *cleared())
+                    gr.update(visible=has_video, value=bool(view.get("with_subtitles"))),
+                    gr.update(visible=has_video, value=int(view.get("num_frames") or settings.default_frames)),
+                    COT if view.get("cot") else DIRECT, *cleared())
         except Exception as err:  # a broken question must not break the tab
-            return (error_box(error_message(err)), gr.update(visible=False), gr.skip(), gr.skip(), *cleared())
+            return (error_box(error_message(err)), gr.update(visible=False), gr.skip(), gr.skip(), gr.skip(),
+                    *cleared())
 
     def on_mode(st: dict | None, mode_key: str | None) -> Any:
         try:
@@ -190,7 +194,7 @@ def build(context: AppContext) -> None:
     if source is None:  # no question can be chosen, so the mode radio never shows either
         ask_button.click(lambda *_: failed("the Browse tab is needed to choose a question"), inputs, outputs)
         return
-    source.change(on_question, [source], [header, mode, subs, frames_n, *outputs], **view_group)
+    source.change(on_question, [source], [header, mode, subs, frames_n, style, *outputs], **view_group)
     mode.input(on_mode, [source, mode], header, **view_group)
     ask_button.click(ask, [source, *inputs], outputs, **ask_group)
 

@@ -7,10 +7,14 @@ prompt, `pairs_of` for multi-binary. The pure functions here only shape core's o
 
 from __future__ import annotations
 
+import html
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
+from urllib.parse import urlencode
 
-from webapp.context import AppContext, TabSpec, select_handler
+from webapp.context import AppContext, BrowseLinks, TabSpec, select_handler
 from webapp.errors import error_message, guarded, log, warn
 from webapp.gallery_stream import stream_gallery
 from webapp.present import seconds_text
@@ -21,7 +25,7 @@ if TYPE_CHECKING:
     from core.benchmarks import Benchmark
     from core.data import Dataset
     from core.question import Question
-    from core.view import ModelView
+    from core.view import ModelView, ViewSettings
 
 ALL = ""  # the "no filter" value of a dimension dropdown
 QUESTION_PREVIEW = 110  # characters of the question shown in the table
@@ -85,23 +89,13 @@ def question_table(dataset: Dataset, text: str = "", filters: dict[str, str] | N
 
 
 def table_widths(frame: pd.DataFrame) -> list[str]:
-    """Column widths for the question table: a narrow ID, a wide question, the rest shared."""
-    rest = len(frame.columns) - 2
-    share = f"{45 / max(rest, 1):.1f}%"
-    return ["10%", "45%", *([share] * rest)]
+    """Column widths for the question table in pixels: they fill a desktop page, and on a phone the table scrolls
+    sideways instead of squeezing every word into one letter per line."""
+    rest = len(frame.columns) - 3
+    return ["80px", "440px", *(["140px"] * rest), "80px"]
 
 
 # -- one question -----------------------------------------------------------------------------------------------
-
-
-@dataclass
-class ViewOptions:
-    """What the user chose for how the model is asked."""
-
-    num_frames: int = 8
-    cot: bool = False
-    with_subtitles: bool = False
-    full_subtitles: bool = False
 
 
 @dataclass
@@ -125,23 +119,17 @@ class QuestionPage:
     version_images: list[tuple[str, str]] = field(default_factory=list)
 
 
-def render_question(dataset: Dataset, ref: str, options: ViewOptions) -> QuestionPage:
-    """Everything the Browse panels show for question `ref`, from one `build_view` call."""
+def render_question(dataset: Dataset, ref: str, options: ViewSettings, pick: str | None = None) -> QuestionPage:
+    """Everything the Browse panels show for question `ref`, from one `build_view` call; `pick` is the answer
+    a model gave, marked among the options."""
     from core.view import build_view
 
     question = dataset.question(ref)
-    view = build_view(
-        dataset,
-        question,
-        num_frames=options.num_frames,
-        cot=options.cot,
-        with_subtitles=options.with_subtitles,
-        full_subtitles=options.full_subtitles,
-    )
+    view = build_view(dataset, question, **options.view_kwargs())
     bench = dataset.bench
     page = QuestionPage(
         ref=view.ref,
-        header=question_markdown(question, bench),
+        header=question_markdown(question, bench, pick),
         prompt=view.prompt,
         steps=steps_markdown(question),
         metadata=metadata_markdown(question, view, bench),
@@ -178,13 +166,15 @@ def _attach_frames(page: QuestionPage, view: ModelView) -> None:
 
 
 def _frames_per_cue(view: ModelView) -> dict[int, str]:
-    """Cue position -> "#3, #4": which sampled frames a cue is aligned to (identity match on core's cues)."""
+    """Cue position -> "frame 59, frame 119": the sampled frames a cue is aligned to, named by their video frame
+    index as the gallery captions name them (identity match on core's cues)."""
     positions = {id(c): i for i, c in enumerate(view.cues)}
     found: dict[int, list[str]] = {}
-    for number, cues in enumerate(view.frame_cues, start=1):
+    indices = [int(i) for i in view.frames.indices] if view.frames is not None else []
+    for number, cues in zip(indices, view.frame_cues, strict=False):
         for cue in cues:
             if id(cue) in positions:
-                found.setdefault(positions[id(cue)], []).append(f"#{number}")
+                found.setdefault(positions[id(cue)], []).append(f"frame {number}")
     return {i: ", ".join(names) for i, names in found.items()}
 
 
@@ -194,19 +184,28 @@ def frame_caption(index: int, time: float, lines: list[str]) -> str:
     return f"frame {index} · {seconds_text(time)}\n{text}"
 
 
-def question_markdown(question: Question, bench: Benchmark) -> str:
-    """Question text and options, the correct one marked (or the gold value for free-form)."""
+def question_markdown(question: Question, bench: Benchmark, pick: str | None = None) -> str:
+    """Question text and options, the correct one marked, and the model's `pick` when it is given (for
+    free-form, the gold value and the answer read)."""
     text = question.question or str(question.extra.get("question_for_eval") or "")
     lines = [f"### {bench.title} · {question.question_id}", "", text, ""]
     if question.options and question.answer_kind == "choice":
         for letter, option in question.option_texts.items():
-            if letter == question.answer:
-                lines.append(f"- ✓ **{letter}. {option}** — correct answer")
-            else:
-                lines.append(f"- {letter}. {option}")
+            lines.append(_option_line(letter, option, letter == question.answer, letter == pick))
     else:
         lines.append(f"**Answer:** {question.answer}")
+        if pick is not None:
+            lines.append(f"\n**Model's answer:** {html.escape(pick)}")
     return "\n".join(lines)
+
+
+def _option_line(letter: str, option: str, gold: bool, picked: bool) -> str:
+    """"- ✓ **C. 110°** — correct answer · model's pick"; a wrong pick gets ✗."""
+    marks = [m for m, on in (("correct answer", gold), ("model's pick", picked)) if on]
+    if not marks:
+        return f"- {letter}. {option}"
+    sign = "✓" if gold else "✗"
+    return f"- {sign} **{letter}. {option}** — {' · '.join(marks)}"
 
 
 def steps_markdown(question: Question) -> str:
@@ -262,44 +261,36 @@ def version_rows(dataset: Dataset, question: Question) -> tuple[list[list[str]],
     return rows, images
 
 
-def response_markdown(row: dict[str, Any] | None, run_name: str = "") -> str:
-    """A scored row from the Score tab: the model's response, the extracted answer and the gold, side by side."""
-    if not row:
-        return ""
-    extracted = row.get("extracted") or "— (unparsed)"
-    lines = [
-        f"### Model response{f' · {run_name}' if run_name else ''}",
-        "",
-        "| Extracted | Gold | Status | Method |",
-        "|---|---|---|---|",
-        f"| **{_cell(extracted)}** | **{_cell(row.get('gold') or '')}** | {row.get('status', '')} "
-        f"| {_cell(row.get('method') or '')} |",
-        "",
-    ]
-    if row.get("explanation"):
-        lines += [f"_Why:_ {row['explanation']}", ""]
-    response = row.get("response") or ""
-    lines += ["```text", response.replace("```", "ʼʼʼ") or "(empty response)", "```"]
-    return "\n".join(lines)
-
-
 # -- page updates -----------------------------------------------------------------------------------------------
 
 # The outputs a question page sets, in the order page_updates returns their values.
 PAGE_OUTPUTS = ("error", "state", "header", "video", "diagram", "frames", "cues", "prompt", "steps", "metadata",
-                "pairs", "versions", "version_images", "response", "frames_n", "subs", "full_subs", "panels")
+                "pairs", "versions", "version_images", "response", "frames_n", "subs", "full_subs", "panels",
+                "position", "compare", "link")
 
 
-def shown_panels(page: QuestionPage, response_md: str = "") -> dict[str, bool]:
-    """Which optional panels `page` shows. Kept in a state of its own, so the next switch sends a panel's
-    visibility only when it changes."""
+@dataclass
+class Reading:
+    """What the reading flow adds to a question page: the response panel, the other runs, the position."""
+
+    response: str = ""
+    compare: str = ""
+    position: str = ""
+    pick: str | None = None
+    link: str = ""  # the query string of a shared link to this view (benchmark, q, run)
+
+
+def shown_panels(page: QuestionPage, response_md: str = "", compare: str = "") -> dict[str, Any]:
+    """Which optional panels `page` shows (and its ref). Kept in a state of its own, so the next switch sends a
+    panel's visibility only when it changes."""
     video = page.video_path is not None
     return {"video": video, "diagram": page.image_path is not None, "frames": bool(page.frames),
             "cues": bool(page.cue_rows), "pairs": page.pairs is not None, "versions": page.versions is not None,
-            "version_images": bool(page.version_images), "response": bool(response_md), "video_controls": video}
+            "version_images": bool(page.version_images), "response": bool(response_md), "compare": bool(compare),
+            "video_controls": video, "ref": page.ref}
 
 
-def panel(value: Any, name: str, now: dict[str, bool], before: dict[str, bool] | None) -> Any:
+def panel(value: Any, name: str, now: dict[str, Any], before: dict[str, Any] | None) -> Any:
     """One optional panel's output: the bare value while its visibility stays as it was, else value and visibility.
 
     Gradio 6.31 rebuilds a component and its config for every gr.update it is handed (gr.skip() included),
@@ -312,226 +303,475 @@ def panel(value: Any, name: str, now: dict[str, bool], before: dict[str, bool] |
     return value
 
 
-def page_updates(page: QuestionPage, key: str, before: dict[str, bool] | None = None,
-                 response_md: str = "") -> tuple[Any, ...]:
+def page_updates(page: QuestionPage, key: str, before: dict[str, Any] | None = None,
+                 reading: Reading | None = None) -> tuple[Any, ...]:
     """Values for PAGE_OUTPUTS. `before`: the panel flags of what the page shows now (None: unknown, so every
-    visibility is sent); the new flags are the last value."""
+    visibility is sent); the new flags are the last value but two. The same question shown again (other prompt
+    settings) keeps the video where it is; another question clears the frame selection."""
     import gradio as gr
 
-    now = shown_panels(page, response_md)
+    reading = reading or Reading()
+    now = shown_panels(page, reading.response, reading.compare)
+    same_question = before is not None and before.get("ref") == page.ref
     new_state = {"key": key, "ref": page.ref, "frame_times": page.frame_times, "cue_times": page.cue_times}
-    # Frame count and subtitle switches only mean something for a video question; their values are the user's.
     same = before is not None and before.get("video_controls") == now["video_controls"]
     controls = gr.skip() if same else gr.update(visible=now["video_controls"])
-    return (
-        gr.update(value="", visible=False),  # the error box, shared with the table's events
-        new_state,
-        page.header,
-        # The subtitle track and start position are properties of the player, so it always takes an update.
-        gr.update(value=page.video_path, subtitles=page.subtitles, playback_position=0.0, visible=now["video"]),
-        panel(page.image_path, "diagram", now, before),
-        panel(page.frames, "frames", now, before),
-        panel(page.cue_rows, "cues", now, before),
-        page.prompt,
-        page.steps,
-        page.metadata,
-        panel(page.pairs, "pairs", now, before),
-        panel(page.versions, "versions", now, before),
-        panel(page.version_images, "version_images", now, before),
-        panel(response_md, "response", now, before),
-        controls,
-        controls,
-        controls,
-        now,
-    )
+    video = gr.skip() if same_question else gr.update(value=page.video_path, subtitles=page.subtitles,
+                                                      playback_position=0.0, visible=now["video"])
+    frames = panel(page.frames, "frames", now, before)
+    if not same_question and page.frames:
+        frames = gr.update(value=page.frames, selected_index=None, visible=True)
+    return (gr.update(value="", visible=False), new_state, page.header, video,
+            panel(page.image_path, "diagram", now, before), frames, panel(page.cue_rows, "cues", now, before),
+            page.prompt, page.steps, page.metadata, panel(page.pairs, "pairs", now, before),
+            panel(page.versions, "versions", now, before), panel(page.version_images, "version_images", now, before),
+            panel(reading.response, "response", now, before), controls, controls, controls, now,
+            reading.position, panel(reading.compare, "compare", now, before), reading.link)
 
 
-# -- the tab ----------------------------------------------------------------------------------------------------
+# -- handlers ---------------------------------------------------------------------------------------------------
+
+
+def view_of(n: float, use_cot: bool, use_subs: bool, use_full: bool) -> ViewSettings:
+    """The view controls' values as one ViewSettings (all lines implies subtitles)."""
+    from core.view import ViewSettings
+
+    return ViewSettings(int(n), bool(use_cot), bool(use_subs), bool(use_full)).normalized()
+
+
+class BrowseHandlers:
+    """Browse's event handlers as plain methods over the server's datasets: testable without a browser."""
+
+    def __init__(self, datasets: Any, default_frames: int = 8) -> None:
+        self.datasets = datasets
+        self.default_frames = default_frames
+
+    def reading(self, key: str, ref: str, runs: list | None, walk_value: dict | None, raw: bool) -> Reading:
+        """The response of the walked run to `ref`, every run side by side, and the position in the list."""
+        from webapp import reading_flow as rd
+
+        walk = rd.Walk.of(walk_value)
+        run = rd.run_named(runs, walk.run)
+        if walk.run and run is None:
+            return Reading(position=f"_Run {html.escape(walk.run)} is not loaded in this session: upload it in "
+                                    "Score to read its responses._")
+        if run is None or run.key != key:
+            return Reading(position=rd.position_text([], ref, rd.Walk()) if run is None else
+                           f"_{html.escape(run.name)} answers another benchmark; choose it to read its responses._")
+        row = rd.row_of(run, ref)
+        return Reading(response=rd.response_markdown(row, run.name, raw), compare=rd.compare_html(runs, key, ref),
+                       position=rd.position_text(rd.walk_ids(runs, walk), ref, walk),
+                       pick=row.extracted if row is not None else None)
+
+    def show(self, key: str, ref: str, view: ViewSettings, shown: dict | None, runs: list | None = None,
+             walk_value: dict | None = None, raw: bool = False) -> tuple:
+        """Page outputs for `ref`; `shown` is the panel flags of what the page shows now, None when unknown."""
+        dataset = self.datasets.get(*split_key(key))
+        reading = self.reading(key, ref, runs, walk_value, raw)
+        run = rd_walk_run(walk_value)
+        reading.link = urlencode({"benchmark": key, "q": ref, **({"run": run} if run else {})})
+        values = page_updates(render_question(dataset, ref, view, reading.pick), key, shown, reading)
+        values[1]["view"] = view.view_kwargs()  # the state carries the settings shown, so Ask asks the same way
+        return values
+
+    def step(self, st: dict | None, shown: dict | None, runs: list | None, walk_value: dict | None, raw: bool,
+             view: ViewSettings, delta: int) -> tuple | None:
+        """Page outputs for the question `delta` places along the walked list, None when there is none."""
+        from webapp import reading_flow as rd
+
+        st = st or {}
+        target = rd.step(rd.walk_ids(runs, rd.Walk.of(walk_value)), str(st.get("ref") or ""), delta)
+        if target is None or not st.get("key"):
+            return None
+        return self.show(st["key"], target, view, shown, runs, walk_value, raw)
+
+    def follow_run(self, runs: list | None, walk_value: dict | None) -> tuple[ViewSettings, str] | None:
+        """The settings the walked run used and the note saying where each came from (None: no such run)."""
+        from webapp import reading_flow as rd
+
+        run = rd.run_named(runs, rd.Walk.of(walk_value).run)
+        used = run.settings_used() if run is not None else None
+        if used is None:
+            return None
+        return used.settings, rd.settings_note(run)
+
+    def first_ref(self, key: str, wanted: str | None = None) -> str | None:
+        """`wanted` when the set has it (a shared link), else the set's first question."""
+        dataset = self.datasets.get(*split_key(key))
+        if wanted:
+            try:
+                return dataset.ref(dataset.question(wanted))
+            except Exception:  # a stale or mistyped link falls back to the first question
+                log.info("link to unknown question %r", wanted)
+        return dataset.ref(dataset.questions[0]) if dataset.questions else None
+
+
+def rd_walk_run(walk_value: dict | None) -> str:
+    """The walked run's name ("" when none)."""
+    from webapp.reading_flow import Walk
+
+    return Walk.of(walk_value).run
+
+
+def url_target(params: dict[str, str], keys: list[str]) -> tuple[str | None, dict[str, Any]]:
+    """From a shared link's query (benchmark, q, run): the benchmark key to show (None: keep) and the target."""
+    key = params.get("benchmark") if params.get("benchmark") in keys else None
+    return key, {"ref": params.get("q") or "", "run": params.get("run") or ""}
+
+
+# -- layout -----------------------------------------------------------------------------------------------------
+
+# The address bar follows the hidden #browse-link box (the query string of the view shown): app.HEAD copies it.
+
+
+class BrowseUI(SimpleNamespace):
+    """Browse's components by name (set in `layout`), so wiring reads `ui.gallery` instead of a long argument list."""
+
+
+def layout(settings: Any) -> BrowseUI:
+    """Place Browse's components: list, reading bar, question and response, frames, prompt."""
+    import gradio as gr
+
+    ui = BrowseUI()
+    choices = benchmark_choices()
+    ui.state, ui.panels, ui.walk, ui.target = gr.State({}), gr.State(None), gr.State(None), gr.State({})
+    with gr.Row(elem_classes=["stack-narrow"]):
+        ui.benchmark = gr.Dropdown(choices=choices, value=choices[0][1], label="Benchmark",
+                                   elem_id="browse-benchmark", scale=2)
+        ui.search = gr.Textbox(label="Search (Enter)", placeholder="id, question or option text",
+                               elem_id="browse-search", scale=3)
+    with gr.Row(elem_classes=["stack-narrow"]):
+        ui.dims = [gr.Dropdown(choices=[("All", ALL)], value=ALL, label=f"Filter {i + 1}",
+                               elem_id=f"browse-filter-{i}", visible=False) for i in range(max_dimensions())]
+    ui.table = gr.Dataframe(label="Questions (click a row)", interactive=False, max_height=520, wrap=True,
+                            elem_id="browse-table", elem_classes=["resizable-table"])
+    ui.list_note = gr.Markdown("", elem_id="browse-list-note")
+    ui.error = gr.Markdown("", visible=False, elem_id="browse-error", elem_classes=["error-box"])
+    _reading_bar(ui)
+    with gr.Row(elem_classes=["stack-narrow"]):
+        with gr.Column(scale=3):
+            ui.video = gr.Video(label="Video (with subtitle track)", show_label=False, interactive=False,
+                                elem_id="browse-video", height=380)
+            ui.diagram = gr.Image(label="Diagram", interactive=False, visible=False, elem_id="browse-diagram",
+                                  height=380)
+        with gr.Column(scale=2):
+            ui.header = gr.Markdown("Choose a question in the table.", elem_id="browse-question")
+            ui.pairs = gr.Dataframe(headers=["Pair", "Options", "Correct"], interactive=False, visible=False,
+                                    label="Multi-binary pairs of this question", wrap=True, elem_id="browse-pairs")
+    from webapp.reading_flow import LATEX
+
+    ui.response = gr.Markdown("", visible=False, elem_id="browse-response", latex_delimiters=LATEX,
+                              line_breaks=True, elem_classes=["response-panel"])
+    ui.compare = gr.HTML("", visible=False, elem_id="browse-compare")
+    _frames_and_prompt(ui, settings)
+    return ui
+
+
+def _reading_bar(ui: BrowseUI) -> None:
+    """Run, list and position of the reading flow, with previous/next (keys j and k)."""
+    import gradio as gr
+
+    from webapp.reading_flow import WALK_FILTERS
+
+    with gr.Row(elem_id="browse-reading", elem_classes=["stack-narrow"]):
+        ui.read_run = gr.Dropdown([], value=None, label="Responses of run", elem_id="browse-run", scale=2)
+        ui.walk_status = gr.Dropdown(WALK_FILTERS, value="not_correct", label="Walk through",
+                                     elem_id="browse-walk", scale=1)
+        with gr.Column(scale=1, min_width=160):
+            ui.disagree = gr.Checkbox(label="Only where the runs disagree", elem_id="browse-disagree")
+            ui.raw = gr.Checkbox(label="Raw text", elem_id="browse-raw")
+        ui.prev = gr.Button("◀ Previous (k)", elem_id="browse-prev", scale=1, min_width=110)
+        ui.next = gr.Button("Next (j) ▶", elem_id="browse-next", scale=1, min_width=110)
+    ui.position = gr.Markdown("", elem_id="browse-position")
+    ui.link = gr.Textbox("", visible="hidden", elem_id="browse-link")  # rendered, so the page has its value
+
+
+def _frames_and_prompt(ui: BrowseUI, settings: Any) -> None:
+    """Frame controls, gallery, subtitles, prompt, steps, metadata and MathVerse's versions."""
+    import gradio as gr
+
+    with gr.Row(elem_classes=["stack-narrow"]):
+        ui.frames_n = gr.Slider(1, settings.max_frames, value=settings.default_frames, step=1,
+                                label="Frames sampled (N; Enter or release to apply)", elem_id="browse-frames-n",
+                                scale=2)
+        ui.cot = gr.Checkbox(label="Chain-of-thought prompt", elem_id="browse-cot")
+        ui.subs = gr.Checkbox(label="Subtitles in prompt", elem_id="browse-subs")
+        ui.full_subs = gr.Checkbox(label="All subtitle lines (implies subtitles)", elem_id="browse-full-subs")
+    ui.settings_note = gr.Markdown("", elem_id="browse-settings-note")
+    ui.gallery = gr.Gallery(label="Frames as the model gets them (click one to seek the video)", columns=4,
+                            height="fit-content", allow_preview=False, object_fit="contain", elem_id="browse-frames",
+                            elem_classes=["frame-gallery"], interactive=False)
+    ui.cue_table = gr.Dataframe(headers=["Start", "End", "Subtitle", "Frames"], interactive=False, max_height=260,
+                                label="Subtitles (click a line to seek)", wrap=True, elem_id="browse-subtitles")
+    with gr.Row(elem_classes=["stack-narrow"]):
+        ui.prompt = gr.Textbox(label="Prompt sent to the model", lines=12, max_lines=30, interactive=False,
+                               buttons=["copy"], elem_id="browse-prompt", scale=3)
+        with gr.Column(scale=2):
+            ui.steps = gr.Markdown(label="Annotated steps", elem_id="browse-steps")
+            ui.metadata = gr.Markdown(elem_id="browse-metadata")
+    ui.versions = gr.Dataframe(headers=["Version", "ID", "Question as asked", "Answer"], interactive=False,
+                               label="The same problem in every version", visible=False, wrap=True,
+                               column_widths=["15%", "7%", "63%", "15%"], elem_id="browse-versions")
+    ui.version_images = gr.Gallery(label="Diagrams of the versions", columns=6, height="fit-content", visible=False,
+                                   allow_preview=True, object_fit="contain", elem_id="browse-version-images",
+                                   interactive=False)
+
+
+# -- wiring -----------------------------------------------------------------------------------------------------
 
 
 def build(context: AppContext) -> None:
-    """Lay out the Browse tab and wire its events (browse events share one generous concurrency group)."""
+    """Lay out the Browse tab, wire its events, and offer later tabs a typed link into it."""
     import gradio as gr
 
-    settings = context.settings
-    n_slots = max_dimensions()
-    choices = benchmark_choices()
-    state = gr.State({})
-    with gr.Row():
-        benchmark = gr.Dropdown(choices=choices, value=choices[0][1], label="Benchmark", elem_id="browse-benchmark",
-                                scale=2)
-        search = gr.Textbox(label="Search", placeholder="id, question or option text", elem_id="browse-search",
-                            scale=3)
-    with gr.Row():
-        dims = [gr.Dropdown(choices=[("All", ALL)], value=ALL, label=f"Filter {i + 1}", elem_id=f"browse-filter-{i}",
-                            visible=False) for i in range(n_slots)]
-    table = gr.Dataframe(label="Questions (click a row)", interactive=False, max_height=300, wrap=True,
-                         elem_id="browse-table")
-    error = gr.Markdown("", visible=False, elem_id="browse-error", elem_classes=["error-box"])
-    with gr.Row():
-        with gr.Column(scale=3):
-            video = gr.Video(label="Video (with subtitle track)", show_label=False, interactive=False,
-                             elem_id="browse-video", height=380)
-            diagram = gr.Image(label="Diagram", interactive=False, visible=False, elem_id="browse-diagram",
-                               height=380)
-        with gr.Column(scale=2):
-            header = gr.Markdown("Choose a question in the table.", elem_id="browse-question")
-            pairs = gr.Dataframe(headers=["Pair", "Options", "Correct"], label="Multi-binary pairs of this question",
-                                 interactive=False, visible=False, wrap=True, elem_id="browse-pairs")
-            response = gr.Markdown("", visible=False, elem_id="browse-response")
-    with gr.Row():
-        frames_n = gr.Slider(1, settings.max_frames, value=settings.default_frames, step=1,
-                             label="Frames sampled (N)", elem_id="browse-frames-n", scale=2)
-        cot = gr.Checkbox(label="Chain-of-thought prompt", elem_id="browse-cot")
-        subs = gr.Checkbox(label="Subtitles in prompt", elem_id="browse-subs")
-        full_subs = gr.Checkbox(label="All subtitle lines", elem_id="browse-full-subs")
-    gallery = gr.Gallery(label="Frames as the model gets them (click one to seek the video)", columns=4,
-                         height="fit-content", allow_preview=False, object_fit="contain", elem_id="browse-frames",
-                         elem_classes=["frame-gallery"], interactive=False)
-    cue_table = gr.Dataframe(headers=["Start", "End", "Subtitle", "Frames"], label="Subtitles (click a line to seek)",
-                             interactive=False, max_height=260, wrap=True, elem_id="browse-subtitles")
-    with gr.Row():
-        prompt = gr.Textbox(label="Prompt sent to the model", lines=12, max_lines=30, interactive=False,
-                            buttons=["copy"], elem_id="browse-prompt", scale=3)
-        with gr.Column(scale=2):
-            steps = gr.Markdown(label="Annotated steps", elem_id="browse-steps")
-            metadata = gr.Markdown(elem_id="browse-metadata")
-    versions = gr.Dataframe(headers=["Version", "ID", "Question as asked", "Answer"],
-                            label="The same problem in every version", interactive=False, visible=False, wrap=True,
-                            column_widths=["15%", "7%", "63%", "15%"], elem_id="browse-versions")
-    version_images = gr.Gallery(label="Diagrams of the versions", columns=6, height="fit-content", visible=False,
-                                allow_preview=True, object_fit="contain", elem_id="browse-version-images",
-                                interactive=False)
+    ui = layout(context.settings)
+    handlers = BrowseHandlers(context.datasets, context.settings.default_frames)
+    runs = context.runs if context.runs is not None else gr.State([])
+    group = {"concurrency_id": "browse", "concurrency_limit": context.settings.browse_concurrency}
+    names = {"frames": "gallery", "cues": "cue_table"}
+    ui.page_outputs = [getattr(ui, names.get(n, n)) for n in PAGE_OUTPUTS]
+    ui.view_inputs = [ui.frames_n, ui.cot, ui.subs, ui.full_subs]
+    ui.read_inputs = [runs, ui.walk, ui.raw]
+    # A switch shows the frames (and where it is in the list) first; the rest after the browser paints them.
+    ui.first_outputs = [ui.error, ui.state, ui.header, ui.gallery, ui.position, ui.link]
+    ui.rest_outputs = [c for c in ui.page_outputs if all(c is not f for f in ui.first_outputs)]
+    list_fn = _wire_list(context, ui, handlers, group)
+    _wire_page(context, ui, handlers, group)
+    _wire_reading(ui, handlers, runs, group)
+    _wire_load(context, ui, handlers, list_fn, group)
+    context.browse = _links(ui, handlers, list_fn)
 
-    panels = gr.State(None)  # which optional panels are shown (shown_panels), so a switch re-sends only changes
-    blocks = {"error": error, "state": state, "header": header, "video": video, "diagram": diagram, "frames": gallery,
-              "cues": cue_table, "prompt": prompt, "steps": steps, "metadata": metadata, "pairs": pairs,
-              "versions": versions, "version_images": version_images, "response": response, "frames_n": frames_n,
-              "subs": subs, "full_subs": full_subs, "panels": panels}
-    page_outputs = [blocks[name] for name in PAGE_OUTPUTS]
-    n_page = len(page_outputs)
-    # A question picked in the table shows its frames first: one event updates only these (Gradio's time per
-    # switch grows with the outputs an event has), a second one the rest of the page.
-    first_outputs = [error, state, header, gallery]
-    rest_outputs = [c for c in page_outputs if all(c is not f for f in first_outputs)]
 
-    def options_of(n: float, use_cot: bool, use_subs: bool, use_full: bool) -> ViewOptions:
-        return ViewOptions(int(n), bool(use_cot), bool(use_subs), bool(use_full))
+def _only(ui: BrowseUI, values: tuple | None, outputs: list[Any]) -> tuple:
+    """The values of `outputs` out of a full page update (skips when there is no page)."""
+    import gradio as gr
 
-    def show_question(key: str, ref: str, options: ViewOptions, shown: dict[str, bool] | None = None) -> tuple:
-        """Page outputs for `ref`; `shown` is the panel flags of what the page shows now, None when unknown."""
-        dataset = context.datasets.get(*split_key(key))
-        return page_updates(render_question(dataset, ref, options), key, shown)
+    if values is None:
+        return tuple([gr.skip()] * len(outputs))
+    return tuple(v for c, v in zip(ui.page_outputs, values, strict=True) if any(c is o for o in outputs))
 
-    def only(values: tuple, outputs: list[Any]) -> tuple:
-        """The values of page outputs `outputs`, out of a full page update."""
-        return tuple(v for c, v in zip(page_outputs, values, strict=True) if any(c is o for o in outputs))
 
-    @guarded(0, n_page)
-    def rerender(st: dict, shown: dict | None, n: float, use_cot: bool, use_subs: bool, use_full: bool) -> tuple:
-        if not st.get("ref"):
-            return tuple([gr.skip()] * n_page)
-        return show_question(st["key"], st["ref"], options_of(n, use_cot, use_subs, use_full), shown)
+def _wire_list(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, group: dict) -> Callable:
+    """The question table: benchmark choice, search (Enter), dimension filters; an empty result says so."""
+    import gradio as gr
 
-    @guarded(0, len(first_outputs))
-    @select_handler
-    def select_row(shown: dict | None, key: str, n: float, use_cot: bool, use_subs: bool, use_full: bool,
-                   evt: gr.SelectData) -> tuple:
-        ref = str((evt.row_value or [""])[0])
-        return only(show_question(key, ref, options_of(n, use_cot, use_subs, use_full), shown), first_outputs)
-
-    def select_rest(st: dict, shown: dict | None, n: float, use_cot: bool, use_subs: bool, use_full: bool) -> tuple:
-        """The rest of the page for the question select_row showed (its frames are cached by now). A failure
-        here leaves the page as it is and says so in a toast; select_row's error box stays as it was."""
-        try:
-            if not st.get("ref"):
-                return tuple([gr.skip()] * len(rest_outputs))
-            page = show_question(st["key"], st["ref"], options_of(n, use_cot, use_subs, use_full), shown)
-            return only(page, rest_outputs)
-        except Exception as exc:  # the page must survive anything a handler meets
-            log.exception("select_rest failed")
-            warn(error_message(exc))
-            return tuple([gr.skip()] * len(rest_outputs))
-
-    list_outputs = [error, table, *dims]
+    list_outputs = [ui.error, ui.table, ui.list_note, *ui.dims]
 
     @guarded(0, len(list_outputs))
     def choose_benchmark(key: str, text: str) -> tuple:
         dataset = context.datasets.get(*split_key(key))
         specs = filter_specs(dataset)
-        updates = []
-        for i in range(n_slots):
-            if i < len(specs):
-                _, label, values = specs[i]
-                updates.append(gr.update(choices=[("All", ALL), *((v, v) for v in values)], value=ALL, label=label,
-                                         visible=True))
-            else:
-                updates.append(gr.update(choices=[("All", ALL)], value=ALL, visible=False))
+        updates = [gr.update(choices=[("All", ALL), *((v, v) for v in specs[i][2])], value=ALL, label=specs[i][1],
+                             visible=True) if i < len(specs) else gr.update(choices=[("All", ALL)], value=ALL,
+                                                                            visible=False)
+                   for i in range(len(ui.dims))]
         frame = question_table(dataset, text)
         return (gr.update(value="", visible=False), gr.update(value=frame, column_widths=table_widths(frame)),
-                *updates)
+                empty_note(frame, text), *updates)
 
-    @guarded(0, 2)
+    @guarded(0, 3)
     def refilter(key: str, text: str, *values: str) -> tuple:
         dataset = context.datasets.get(*split_key(key))
         keys = [k for k, _, _ in filter_specs(dataset)]
-        return gr.update(value="", visible=False), question_table(dataset, text, dict(zip(keys, values, strict=False)))
+        frame = question_table(dataset, text, dict(zip(keys, values, strict=False)))
+        return gr.update(value="", visible=False), frame, empty_note(frame, text)
 
-    @guarded(0, n_page)
-    def first_question(key: str, n: float, use_cot: bool, use_subs: bool, use_full: bool) -> tuple:
-        dataset = context.datasets.get(*split_key(key))
-        if not dataset.questions:
-            return tuple([gr.skip()] * n_page)
-        ref = dataset.ref(dataset.questions[0])
-        return show_question(key, ref, options_of(n, use_cot, use_subs, use_full))
+    ui.search.submit(refilter, [ui.benchmark, ui.search, *ui.dims], [ui.error, ui.table, ui.list_note], **group)
+    for dropdown in ui.dims:
+        dropdown.input(refilter, [ui.benchmark, ui.search, *ui.dims], [ui.error, ui.table, ui.list_note], **group)
+    ui.list_outputs = list_outputs
+    return choose_benchmark
 
-    def seek(times_key: str):
-        @select_handler
-        def handler(st: dict, evt: gr.SelectData) -> Any:
-            index = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
-            times = st.get(times_key) or []
-            if not isinstance(index, int) or not 0 <= index < len(times):
-                return gr.skip()
-            return gr.update(playback_position=float(times[index]))
 
-        return handler
+def empty_note(frame: Any, text: str) -> str:
+    """Why the table is empty (the question shown stays as it was), or nothing."""
+    if len(frame):
+        return ""
+    what = f" match “{html.escape(text)}”" if text else " match these filters"
+    return f"_No questions{what}. The question below is the one shown before._"
 
-    group = {"concurrency_id": "browse", "concurrency_limit": settings.browse_concurrency}
-    view_inputs = [frames_n, cot, subs, full_subs]
-    # `.input`, not `.change`: another tab sets the dropdown when it opens a question here.
-    benchmark.input(choose_benchmark, [benchmark, search], list_outputs, **group).then(
-        first_question, [benchmark, *view_inputs], page_outputs, **group)
-    search.submit(refilter, [benchmark, search, *dims], [error, table], **group)
-    for dropdown in dims:
-        dropdown.input(refilter, [benchmark, search, *dims], [error, table], **group)
-    # Frames first; the rest waits for the browser to paint them (the js step), since Gradio's page sends the
-    # next request and updates its progress state before the browser gets to draw. No progress overlay: the
-    # progressive gallery shows keyframes at once (an overlay over all 18 outputs cost 30-70 ms of every switch).
-    # Progressive gallery (webapp/gallery_stream.py): nearest keyframes at once, then exact frames as decoded.
-    table.select(stream_gallery(context), [benchmark, frames_n], [gallery], show_progress="hidden", **group)
-    table.select(select_row, [panels, benchmark, *view_inputs], first_outputs, show_progress="hidden",
-                 **group).then(
-        None, None, None, js=AFTER_PAINT).then(
-        select_rest, [state, panels, *view_inputs], rest_outputs, show_progress="hidden", **group)
-    for control in (cot, subs, full_subs):
-        control.input(rerender, [state, panels, *view_inputs], page_outputs, **group)
-    frames_n.release(rerender, [state, panels, *view_inputs], page_outputs, **group)
-    gallery.select(seek("frame_times"), [state], [video], **group)
-    cue_table.select(seek("cue_times"), [state], [video], **group)
-    load = context.links["app_load"]
-    load(choose_benchmark, [benchmark, search], list_outputs, **group).then(
-        first_question, [benchmark, *view_inputs], page_outputs, **group)
 
-    def open_question(key: str, ref: str, row: dict[str, Any] | None, run_name: str) -> tuple:
-        """For other tabs: show `ref` of `key` with a scored row's response beside it."""
-        dataset = context.datasets.get(*split_key(key))
-        page = render_question(dataset, ref, ViewOptions(settings.default_frames))
-        return page_updates(page, key, None, response_markdown(row, run_name))
+def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, group: dict) -> None:
+    """Row clicks, prompt settings, frame count and seeking."""
+    import gradio as gr
 
-    context.links["browse.open"] = (guarded(0, n_page)(open_question), page_outputs)
-    context.links["browse.state"] = state  # the chosen question ({"key", "ref", ...}), for tabs that act on it
-    context.links["browse.benchmark"] = benchmark
-    context.links["browse.list"] = (choose_benchmark, [benchmark, search], list_outputs)
+    def show_st(st: dict, shown: dict | None, runs: list, walk: dict, raw: bool, *view: Any) -> tuple | None:
+        if not (st or {}).get("ref"):
+            return None
+        return handlers.show(st["key"], st["ref"], view_of(*view), shown, runs, walk, raw)
+
+    @guarded(0, len(ui.page_outputs))
+    def rerender(st: dict, shown: dict | None, runs: list, walk: dict, raw: bool, *view: Any) -> tuple:
+        return _only(ui, show_st(st, shown, runs, walk, raw, *view), ui.page_outputs)
+
+    @guarded(0, len(ui.first_outputs))
+    @select_handler
+    def select_row(shown: dict | None, key: str, runs: list, walk: dict, raw: bool, n: float, use_cot: bool,
+                   use_subs: bool, use_full: bool, evt: gr.SelectData) -> tuple:
+        ref = str((evt.row_value or [""])[0])
+        page = handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full), shown, runs, walk, raw)
+        return _only(ui, page, ui.first_outputs)
+
+    def select_rest(st: dict, shown: dict | None, runs: list, walk: dict, raw: bool, *view: Any) -> tuple:
+        """The rest of the page for the question just shown (its frames are cached by now). A failure here
+        leaves the page as it is and says so in a toast; the error box stays as it was."""
+        try:
+            return _only(ui, show_st(st, shown, runs, walk, raw, *view), ui.rest_outputs)
+        except Exception as exc:  # the page must survive anything a handler meets
+            log.exception("select_rest failed")
+            warn(error_message(exc))
+            return _only(ui, None, ui.rest_outputs)
+
+    page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
+    ui.select_rest, ui.rerender = select_rest, rerender
+    # Progressive gallery (webapp/gallery_stream.py): the nearest keyframes at once, then each exact frame as it is
+    # decoded; select_row's own gallery update (exact frames, from the same cache entry) lands last. No progress
+    # overlay, so the previews are not covered.
+    ui.table.select(stream_gallery(context), [ui.benchmark, ui.frames_n], [ui.gallery], show_progress="hidden",
+                    **group)
+    then_rest(ui.table.select(select_row, [ui.panels, ui.benchmark, *ui.read_inputs, *ui.view_inputs],
+                              ui.first_outputs, show_progress="hidden", **group), ui, group)
+    ui.subs.input(lambda on, full: full and on, [ui.subs, ui.full_subs], ui.full_subs, **group).then(
+        rerender, page_inputs, ui.page_outputs, **group)
+    ui.full_subs.input(lambda full, on: on or full, [ui.full_subs, ui.subs], ui.subs, **group).then(
+        rerender, page_inputs, ui.page_outputs, **group)
+    for control in (ui.cot, ui.raw):
+        control.input(rerender, page_inputs, ui.page_outputs, **group)
+    ui.frames_n.release(rerender, page_inputs, ui.page_outputs, **group)
+    ui.gallery.select(seek("frame_times"), [ui.state], [ui.video], **group)
+    ui.cue_table.select(seek("cue_times"), [ui.state], [ui.video], **group)
+
+
+def then_rest(event: Any, ui: BrowseUI, group: dict) -> Any:
+    """After a first-phase switch: wait for the paint, show the rest of the page, and put the view in the URL."""
+    page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
+    return event.then(None, None, None, js=AFTER_PAINT).then(
+        ui.select_rest, page_inputs, ui.rest_outputs, show_progress="hidden", **group)
+
+
+def seek(times_key: str) -> Callable:
+    """A select handler moving the video to the clicked frame's or subtitle line's time."""
+    import gradio as gr
+
+    @select_handler
+    def handler(st: dict, evt: gr.SelectData) -> Any:
+        index = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
+        times = (st or {}).get(times_key) or []
+        if not isinstance(index, int) or not 0 <= index < len(times):
+            return gr.skip()
+        return gr.update(playback_position=float(times[index]))
+
+    return handler
+
+
+def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict) -> None:
+    """The reading bar: run and list choice (the view follows the run), previous/next, and the run list."""
+    import gradio as gr
+
+    from webapp.reading_flow import Walk
+
+    def stepper(delta: int) -> Callable:
+        @guarded(0, len(ui.first_outputs))
+        def step(st: dict, shown: dict | None, runs_value: list, walk: dict, raw: bool, *view: Any) -> tuple:
+            page = handlers.step(st, shown, runs_value, walk, raw, view_of(*view), delta)
+            return _only(ui, page, ui.first_outputs)
+
+        step.__name__ = "next_question" if delta > 0 else "previous_question"
+        return step
+
+    page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
+    for button, delta in ((ui.next, 1), (ui.prev, -1)):
+        then_rest(button.click(stepper(delta), page_inputs, ui.first_outputs, show_progress_on=[ui.gallery],
+                               **group), ui, group)
+
+    def set_walk(run: str | None, status: str, disagree: bool, walk: dict | None) -> dict:
+        return {**Walk.of(walk).to_dict(), "run": run or "", "status": status, "disagree": bool(disagree)}
+
+    follow_outputs = [*ui.view_inputs, ui.settings_note]
+    walk_inputs = [ui.read_run, ui.walk_status, ui.disagree, ui.walk]
+    ui.read_run.input(set_walk, walk_inputs, ui.walk, **group).then(
+        follow_values(handlers), [runs, ui.walk], follow_outputs, **group).then(
+        ui.rerender, page_inputs, ui.page_outputs, **group)
+    for control in (ui.walk_status, ui.disagree):
+        control.input(set_walk, walk_inputs, ui.walk, **group).then(
+            ui.rerender, page_inputs, ui.page_outputs, **group)
+
+    def run_choices(runs_value: list | None, walk: dict | None) -> Any:
+        names = [r.name for r in runs_value or []]
+        current = Walk.of(walk).run
+        return gr.update(choices=[("(none)", ""), *((n, n) for n in names)], value=current if current in names
+                         else "")
+
+    runs.change(run_choices, [runs, ui.walk], ui.read_run, **group)
+
+
+def follow_values(handlers: BrowseHandlers) -> Callable:
+    """A handler setting the view controls (frames, CoT, subtitles, all lines) and the note to the walked run's."""
+    import gradio as gr
+
+    def follow(runs: list | None, walk: dict | None) -> tuple:
+        found = handlers.follow_run(runs, walk)
+        if found is None:
+            return gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
+        used, note = found
+        return used.num_frames, used.cot, used.with_subtitles, used.full_subtitles, note
+
+    return follow
+
+
+def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable, group: dict) -> None:
+    """On load (and benchmark change): the list, then the linked question (?benchmark=&q=&run=) or the first."""
+    import gradio as gr
+
+    keys = [key for _, key in benchmark_choices()]
+
+    def from_url(request: gr.Request) -> tuple:
+        params = dict(request.query_params) if request is not None else {}  # ?benchmark=&q=&run=
+        key, target = url_target(params, keys)
+        walk = {"run": target["run"]} if target["run"] else None
+        return (gr.update(value=key) if key else gr.skip()), target, walk
+
+    @guarded(0, len(ui.page_outputs))
+    def first_question(key: str, n: float, use_cot: bool, use_subs: bool, use_full: bool, target: dict | None,
+                       runs: list, walk: dict, raw: bool = False) -> tuple:
+        """The linked question or the first one (API order: key and view settings first, as before links)."""
+        ref = handlers.first_ref(key, (target or {}).get("ref"))
+        if ref is None:
+            return _only(ui, None, ui.page_outputs)
+        return handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full), None, runs, walk, raw)
+
+    from_url.__annotations__["request"] = gr.Request  # resolved here: annotations are postponed
+    inputs = [ui.benchmark, *ui.view_inputs, ui.target, *ui.read_inputs]
+    ui.benchmark.input(lambda: {}, None, ui.target).then(
+        list_fn, [ui.benchmark, ui.search], ui.list_outputs, **group).then(
+        first_question, inputs, ui.page_outputs, **group)
+    if context.app_load is not None:
+        context.app_load(from_url, None, [ui.benchmark, ui.target, ui.walk], **group).then(
+            list_fn, [ui.benchmark, ui.search], ui.list_outputs, **group).then(
+            first_question, inputs, ui.page_outputs, **group)
+
+
+def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseLinks:
+    """What other tabs may use: open a question with the walked run's response, follow its settings."""
+    import gradio as gr
+
+    @guarded(0, len(ui.page_outputs))
+    def open_question(target: dict | None, runs: list, walk: dict, raw: bool, *view: Any) -> tuple:
+        if not target or not target.get("ref"):
+            return _only(ui, None, ui.page_outputs)
+        return handlers.show(target["key"], target["ref"], view_of(*view), None, runs, walk, raw)
+
+    def walk_controls(walk: dict | None) -> tuple:
+        from webapp.reading_flow import Walk
+
+        w = Walk.of(walk)
+        return gr.update(value=w.run), w.status, w.disagree
+
+    return BrowseLinks(open=open_question, open_inputs=[ui.walk, ui.raw, *ui.view_inputs], outputs=ui.page_outputs,
+                       follow=follow_values(handlers), follow_outputs=[*ui.view_inputs, ui.settings_note],
+                       walk_controls=walk_controls, walk_outputs=[ui.read_run, ui.walk_status, ui.disagree],
+                       state=ui.state, benchmark=ui.benchmark, walk=ui.walk,
+                       refresh_list=(list_fn, [ui.benchmark, ui.search], ui.list_outputs))
 
 
 TAB = TabSpec(id="browse", label="Browse", build=build)

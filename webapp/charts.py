@@ -24,6 +24,23 @@ def _value_order(runs: Sequence[Run], dimension: str) -> list[str]:
     return list(seen)
 
 
+def missing_runs(runs: Sequence[Run], dimension: str) -> list[str]:
+    """The runs with no value of `dimension` (their file does not record it), which a chart cannot show."""
+    return [name for name, report in runs if not report.get("by", {}).get(dimension)]
+
+
+def _note_missing(figure: go.Figure, names: list[str], label: str) -> None:
+    """Say under the title which runs the chart leaves out and why, instead of dropping them silently."""
+    import html
+
+    if not names:
+        return
+    listed = ", ".join(html.escape(n) for n in names)
+    figure.add_annotation(text=f"Not shown: {listed} (no {html.escape(label.lower())} in the file)",
+                          xref="paper", yref="paper", x=0, y=1.02, xanchor="left", yanchor="bottom",
+                          showarrow=False, font={"size": 11, "color": "#92400e"})
+
+
 def accuracy_bars(runs: Sequence[Run], dimension: str, label: str) -> go.Figure:
     """Grouped bars: accuracy per value of `dimension`, one colour per run, 95% CI error bars."""
     import plotly.graph_objects as go
@@ -51,6 +68,8 @@ def accuracy_bars(runs: Sequence[Run], dimension: str, label: str) -> go.Figure:
             "<extra>%{fullData.name}</extra>",
         )
     _layout(figure, title=f"Accuracy by {label.lower()} (95% CI)", x_title=label)
+    _note_missing(figure, missing_runs(runs, dimension), label)
+    figure.update_layout(showlegend=len(runs) > 1)
     if len(values) > 5:
         figure.update_xaxes(tickangle=-35)
     figure.update_layout(barmode="group")

@@ -6,7 +6,7 @@ Nothing here holds a user's data: uploads and results live in each tab's `gr.Sta
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from webapp.settings import Settings
@@ -32,13 +32,41 @@ class DatasetCache:
 
 
 @dataclass
+class BrowseLinks:
+    """What Browse offers other tabs.
+
+    `open(target, runs, *open_inputs)` -> values for `outputs`: the question `target` ({"key", "ref"}) with the
+    walked run's response; `follow(runs, walk)` -> values for `follow_outputs`: the view controls set to what the
+    walked run used. `walk_controls(walk)` -> values for `walk_outputs` (run, list filter, disagreement box).
+    """
+
+    open: Callable[..., tuple]
+    open_inputs: list[Any]
+    outputs: list[Any]
+    follow: Callable[..., tuple]
+    follow_outputs: list[Any]
+    walk_controls: Callable[..., tuple]
+    walk_outputs: list[Any]
+    state: Any  # gr.State of the question shown ({"key", "ref", ...})
+    benchmark: Any  # the benchmark dropdown
+    walk: Any  # gr.State of the walked list (reading.Walk as a dict)
+    refresh_list: tuple[Callable[..., tuple], list[Any], list[Any]]  # (fn, inputs, outputs) of the question table
+
+
+@dataclass
 class AppContext:
-    """Handed to every tab builder. `links` carries what one tab offers later ones (e.g. "open in Browse")."""
+    """Handed to every tab builder: typed links between tabs instead of string keys.
+
+    `runs` is the user's scored runs (gr.State list of score.Run), shared by Score, Browse and Judge;
+    `app_load` is the Blocks' load event; `browse` is set by the Browse tab for later tabs.
+    """
 
     settings: Settings
     datasets: DatasetCache
     tabs: Any  # the gr.Tabs container, so a tab can switch to another by id
-    links: dict[str, Any] = field(default_factory=dict)
+    runs: Any = None
+    app_load: Callable[..., Any] | None = None
+    browse: BrowseLinks | None = None
 
 
 @dataclass(frozen=True)

@@ -241,12 +241,25 @@ def raw_text(card: Any) -> str:
 
 
 def question_header(card: Any, question: Any) -> str:
+    """The question with its options, the gold one marked ✓ and the model's pick (the judge's reading) marked."""
     qid = esc(card.question_id)
     if question is None:
         return f"<p><strong>{qid}</strong> <em>(not in the server's dataset)</em></p>"
-    options = "".join(f"<li>{esc(o)}</li>" for o in question.options)
-    return (f"<p><strong id='judge-qid'>{qid}</strong> · gold {esc(question.answer)}</p>"
+    pick = card.values("extract").get("answer")
+    options = "".join(_option_item(letter, text, letter == question.answer, letter == pick)
+                      for letter, text in question.option_texts.items())
+    picked = f" · model's pick {esc(pick)}" if pick else " · model's pick: none read"
+    return (f"<p><strong id='judge-qid'>{qid}</strong> · gold {esc(question.answer)}{picked}</p>"
             f"<p>{esc(question.question)}</p><ul style='list-style:none;padding-left:.5em'>{options}</ul>")
+
+
+def _option_item(letter: str, text: str, gold: bool, picked: bool) -> str:
+    marks = [m for m, on in (("correct answer", gold), ("model's pick", picked)) if on]
+    label = f"{esc(letter)}. {esc(text)}"
+    if not marks:
+        return f"<li>{label}</li>"
+    sign = "✓" if gold else "✗"
+    return f"<li class='judge-marked'>{sign} <strong>{label}</strong> — {' · '.join(marks)}</li>"
 
 
 # -- charts ---------------------------------------------------------------------------------------------------
@@ -339,15 +352,25 @@ def rejudge_question(run: JudgedRun, question_id: str, question: Any, endpoint: 
     judged = judge_cases([Case(question, old[0].response, old[0].record)], endpoint, benchmark=run.benchmark,
                          tasks=tasks, concurrency=4, cache=JudgeCache(),
                          on_progress=progress_callback(progress, question_id))
-    fresh = iter(judged.judgments)
-    replaced, done = [], False
-    for judgment in run.judgments:
-        if judgment.question_id != question_id:
-            replaced.append(judgment)
-        elif not done:
-            replaced.extend(fresh)
-            done = True
-    return JudgedRun(run.name, replaced, run.note)
+    return JudgedRun(rejudged_name(run.name, endpoint.model), list(judged.judgments),
+                     f"questions of {run.name} judged again from the page by {endpoint.model}")
+
+
+def rejudged_name(name: str, model: str) -> str:
+    """The run re-judged questions go to: never the run they came from (a demo run stays as shipped)."""
+    base = name.removesuffix(" (synthetic demo)")
+    return f"{base} · re-judged by {model}"
+
+
+def add_rejudged(runs: list[JudgedRun], fresh: JudgedRun, question_id: str) -> list[JudgedRun]:
+    """`runs` with `fresh` (one question's new judgments) added to its re-judged run, replacing that question's
+    earlier re-judgment; the run is created after the others the first time."""
+    target = find_run(runs, fresh.name)
+    if target is None:
+        return [*runs, fresh]
+    kept = [j for j in target.judgments if j.question_id != question_id]
+    merged = JudgedRun(target.name, [*kept, *fresh.judgments], target.note)
+    return [merged if r is target else r for r in runs]
 
 
 # -- layout ---------------------------------------------------------------------------------------------------
@@ -385,6 +408,8 @@ def build(context: AppContext) -> None:
     questions = gr.Dataframe(label="Questions (click a row)", interactive=False, wrap=True, max_height=360,
                              elem_id="judge-questions")
     header = gr.HTML(elem_id="judge-question")
+    to_browse = gr.Button("Open this question in Browse (video, frames, prompt)", size="sm",
+                          elem_id="judge-open-browse", visible=context.browse is not None)
     with gr.Row():
         response = gr.Textbox(label="Model response (as judged)", lines=16, max_lines=30, interactive=False,
                               elem_id="judge-response")
@@ -495,7 +520,7 @@ def build(context: AppContext) -> None:
         if question is None:
             raise _user_error(f"{qid} is not in the server's dataset, so it cannot be judged again here")
         fresh = rejudge_question(run, qid, question, page_endpoint(url, name, api_key), progress)
-        return gr.update(visible=False), [fresh if r is run else r for r in runs], Selection(run.name, qid)
+        return gr.update(visible=False), add_rejudged(runs, fresh, qid), Selection(fresh.name, qid)
 
     @guarded(0, 3)
     def run_file(runs: list[JudgedRun] | None, path: str | None, url: str, name: str, api_key: str, k: float,
@@ -508,7 +533,7 @@ def build(context: AppContext) -> None:
         judged.name = unique_name(judged.name, {r.name for r in runs})
         return gr.update(visible=False), [*runs, judged], Selection(judged.name)
 
-    chain(context.links["app_load"](lambda: None, None, None))
+    chain(context.app_load(lambda: None, None, None))
     chain(upload.upload(add_uploads, [runs_state, upload], [runs_state, selection], **view))
     chain(run_pick.input(choose_run, run_pick, selection, **view))
     show_detail(questions.select(choose_question, [selection], selection, **view))
@@ -520,6 +545,39 @@ def build(context: AppContext) -> None:
                           **work))
     chain(judge_file.click(run_file, [runs_state, to_judge, base_url, model, key, concurrency],
                            [error, runs_state, selection], **work))
+    _wire_open_in_browse(context, to_browse, runs_state, selection, view)
+
+
+def browse_target(runs: list[JudgedRun], chosen: Selection) -> dict[str, str] | None:
+    """Browse's target for the judged question shown ({"key", "ref"}), None when nothing is shown."""
+    from core.judge.views import by_question
+
+    run = find_run(runs, chosen.run)
+    if run is None or not run.judgments:
+        return None
+    qid = chosen.question_id or by_question(run.judgments)[0].question_id
+    return {"key": f"{run.benchmark}:{run.mode}", "ref": qid}
+
+
+def _wire_open_in_browse(context: AppContext, button: Any, runs_state: Any, selection: Any, group: dict) -> None:
+    """The button switches to Browse on the judged question: its video, frames and prompt (and the response of
+    the run read there, if it answers this question)."""
+    import gradio as gr
+
+    browse = context.browse
+    if browse is None:
+        return
+    target = gr.State(None)
+
+    def pick(runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
+        found = browse_target(load_demo_runs() if runs is None else runs, chosen)
+        if found is None:
+            return gr.skip(), gr.skip(), None
+        return gr.Tabs(selected="browse"), gr.update(value=found["key"]), found
+
+    button.click(pick, [runs_state, selection], [context.tabs, browse.benchmark, target], **group) \
+        .then(browse.open, [target, context.runs, *browse.open_inputs], browse.outputs, **group) \
+        .then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **group)
 
 
 def _user_error(message: str) -> Exception:

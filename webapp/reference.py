@@ -97,6 +97,24 @@ def comparison_table(reference: Reference, table: str, setting: str, runs: list[
     return frame.rename(columns={"Headline": f"Overall: {label}"})
 
 
+def mode_warning(reference: Reference, setting: str, runs: list[tuple[str, str]]) -> str:
+    """A warning when an upload sits in a headline column of another mode (e.g. an MCQ run under MBin); `runs`
+    are (name, mode). Empty when every run matches the column."""
+    import html
+
+    wanted = reference.settings.get(setting, {}).get("mode")
+    if not wanted:
+        return ""
+    other = [(name, mode) for name, mode in runs if mode != wanted]
+    if not other:
+        return ""
+    names = ", ".join(f"{html.escape(name)} ({html.escape(mode)})" for name, mode in other)
+    label = html.escape(reference.settings[setting].get("label", setting))
+    return (f"**⚠ Not comparable:** the “{label}” column holds the paper's {html.escape(wanted)} results, but "
+            f"{names} {'is' if len(other) == 1 else 'are'} scored in another mode. Choose a {html.escape(wanted)} "
+            "run or another setting.")
+
+
 def _column_groups(reference: Reference) -> dict[str, list[str]]:
     """The column names of each group (e.g. the ten categories), in the paper's order."""
     groups: dict[str, list[str]] = {}

@@ -273,7 +273,9 @@ def _failure(message: str, n_outputs: int) -> tuple:
     """Outputs of a handler that failed: the error box shown (slot 0), everything else left as it is."""
     import gradio as gr
 
-    gr.Warning(message)
+    from webapp.errors import warn
+
+    warn(message)
     return (gr.update(value=error_box(message), visible=True), *[gr.skip()] * (n_outputs - 1))
 
 

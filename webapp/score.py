@@ -21,6 +21,7 @@ from webapp.present import ci_text, pct
 if TYPE_CHECKING:
     import pandas as pd
 
+    from core.results.run_settings import RunSettings
     from core.scoring import Report
 
 AUTO = ""  # "detect it from the file" in the benchmark dropdown; "scorer's default" in the denominator one
@@ -44,6 +45,18 @@ class Run:
     name: str
     report: Report
     summary: dict[str, Any]
+    path: str = ""  # the uploaded file, read again only if its prompt settings are asked for
+    default_frames: int = 8
+    used: RunSettings | None = None  # the prompt settings the file was produced with, once detected
+
+    def settings_used(self) -> RunSettings | None:
+        """The prompt settings the file was produced with (detected on first use; None if it cannot be read)."""
+        if self.used is None and self.path:
+            try:
+                self.used = detect_path(self.path, self.report, self.default_frames)
+            except Exception:  # the upload expired or cannot be re-read: no settings to follow
+                log.info("cannot re-read %s for its prompt settings", self.name)
+        return self.used
 
     @property
     def key(self) -> str:
@@ -59,6 +72,7 @@ class ScoreOptions:
     denominator: str = AUTO
     annotations: str | None = None  # the server's data directory, for id-only files
     budget: Budget = DEFAULT_BUDGET  # time and memory one file may take on the shared server
+    default_frames: int = 8  # assumed when a file does not record its frame count
 
 
 # -- scoring through core ---------------------------------------------------------------------------------------
@@ -77,6 +91,14 @@ def _score_file(path: str, options: ScoreOptions) -> Report:
     benchmark, _, mode = options.benchmark_key.partition(":")
     result = read_results(path, benchmark=benchmark or None, mode=mode or None, annotations=options.annotations)
     return score(result, extractor=options.extractor, denominator=options.denominator or None)
+
+
+def detect_path(path: str, report: Report, default_frames: int = 8) -> RunSettings:
+    """The prompt settings of a scored file (read again as the benchmark and mode it was scored as)."""
+    from core.results import read_results
+    from core.results.run_settings import detect_run_settings
+
+    return detect_run_settings(read_results(path, benchmark=report.benchmark, mode=report.mode), default_frames)
 
 
 def display_name(path: str, taken: set[str]) -> str:
@@ -103,7 +125,8 @@ def score_uploads(paths: list[str], options: ScoreOptions) -> tuple[list[Run], l
                 log.exception("scoring %s failed", name)
             errors.append(_rename(error_message(error), path, name))
             continue
-        runs.append(Run(name=name, report=report, summary=report.to_dict()))
+        runs.append(Run(name=name, report=report, summary=report.to_dict(), path=str(path),
+                        default_frames=options.default_frames))
     return runs, errors
 
 
@@ -187,12 +210,11 @@ def question_table(run: Run, status: str = "all", dim_filter: str = "") -> pd.Da
     """The scored rows of one run, filtered by status and by "dimension=value"."""
     import pandas as pd
 
-    dim, _, value = dim_filter.partition("=")
+    from core.scoring.reading_flow import select_rows
+
     dims = list(run.summary["by"])
     rows = []
-    for row in run.report.rows:
-        if not _status_matches(row.status, status) or (dim and row.dims.get(dim) != value):
-            continue
+    for row in select_rows(run.report, status, dim_filter):
         response = row.response.replace("\n", " ")
         if len(response) > RESPONSE_PREVIEW:
             response = response[: RESPONSE_PREVIEW - 1] + "…"
@@ -208,14 +230,6 @@ def question_widths(frame: pd.DataFrame) -> list[str]:
     """Per-question table widths: id, status, extracted and gold stay readable; the response takes the rest."""
     dims = len(frame.columns) - 5
     return ["9%", "8%", "8%", "7%", *([f"{36 / max(dims, 1):.1f}%"] * dims), "32%"]
-
-
-def _status_matches(status: str, wanted: str) -> bool:
-    if wanted == "all":
-        return True
-    if wanted == "not_correct":
-        return status in ("wrong", "unparsed")
-    return status == wanted
 
 
 def dimension_filter_choices(run: Run | None) -> list[tuple[str, str]]:
@@ -314,12 +328,12 @@ def build(context: AppContext) -> None:
     from core.scoring.scorer import EXTRACTORS
     from webapp import charts
     from webapp.browse import benchmark_choices
-    from webapp.reference import comparison_table, load_references
+    from webapp.reference import comparison_table, load_references, mode_warning
 
     settings = context.settings
     references = load_references()
     downloads = Downloads(settings.cache_seconds)
-    runs_state = gr.State([])
+    runs_state = context.runs if context.runs is not None else gr.State([])
 
     gr.Markdown("Upload one or several prediction files (lmms-eval logs, the Video-MME template, MathVerse "
                 "output, or plain JSONL/CSV with question_id and response). Each is scored by the same core as "
@@ -379,7 +393,7 @@ def build(context: AppContext) -> None:
 
     def options(key: str, ext: str, denom: str, use_data: bool) -> ScoreOptions:
         return ScoreOptions(key or AUTO, ext, denom or AUTO, str(settings.data_root()) if use_data else None,
-                            Budget(settings.score_seconds, settings.score_memory_mb))
+                            Budget(settings.score_seconds, settings.score_memory_mb), settings.default_frames)
 
     def rescore(paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool) -> tuple:
         runs, errors = score_uploads(list(paths or []), options(key, ext, denom, use_data))
@@ -463,7 +477,8 @@ def build(context: AppContext) -> None:
             return None, ""
         peers = [(r.name, r.summary) for r in comparable(runs, run)]
         note = f"_Source: {ref.source}. " + " ".join(ref.notes) + "_"
-        return comparison_table(ref, table, setting, peers), note
+        warning = mode_warning(ref, setting, [(r.name, r.report.mode) for r in comparable(runs, run)])
+        return comparison_table(ref, table, setting, peers), (f"{warning}\n\n{note}" if warning else note)
 
     score_group = {"concurrency_id": "score", "concurrency_limit": settings.score_concurrency}
     view_group = {"concurrency_id": "score-view", "concurrency_limit": settings.browse_concurrency}
@@ -493,42 +508,36 @@ def build(context: AppContext) -> None:
                    **view_group)
     for pick in (status, dim_filter):
         pick.input(render_questions, [runs_state, run_pick, status, dim_filter], questions, **view_group)
-    _wire_open_in_browse(context, questions, runs_state, run_pick, view_group)
+    _wire_open_in_browse(context, questions, runs_state, run_pick, status, dim_filter, view_group)
 
 
-def _wire_open_in_browse(context: AppContext, questions: Any, runs_state: Any, run_pick: Any,
-                         group: dict[str, Any]) -> None:
-    """Clicking a scored question switches to Browse and shows it with the model's response beside the gold."""
+def _wire_open_in_browse(context: AppContext, questions: Any, runs_state: Any, run_pick: Any, status: Any,
+                         dim_filter: Any, group: dict[str, Any]) -> None:
+    """Clicking a scored question switches to Browse and shows it with the run's response, walking the same list
+    (status and dimension filter) with the prompt and frames the run used."""
     import gradio as gr
 
-    if "browse.open" not in context.links:
+    browse = context.browse
+    if browse is None:
         return
-    open_fn, page_outputs = context.links["browse.open"]
-    list_fn, list_inputs, list_outputs = context.links["browse.list"]
     target = gr.State(None)
 
     @select_handler
-    def pick(runs: list[Run], name: str | None, evt: gr.SelectData) -> tuple:
+    def pick(runs: list[Run], name: str | None, state_filter: str, dim_value: str, evt: gr.SelectData) -> tuple:
         run = find_run(runs, name)
         qid = str((evt.row_value or [""])[0])
-        row = next((r for r in run.report.rows if r.question_id == qid), None) if run else None
-        if row is None:
-            return gr.skip(), gr.skip(), None
-        info = {"extracted": row.extracted, "gold": row.gold, "status": row.status, "method": row.method,
-                "explanation": row.explanation, "response": row.response}
-        return gr.Tabs(selected="browse"), gr.update(value=run.key), {"key": run.key, "ref": qid, "row": info,
-                                                                         "run": run.name}
+        if run is None or not any(r.question_id == qid for r in run.report.rows):
+            return gr.skip(), gr.skip(), None, gr.skip()
+        walk = {"run": run.name, "status": state_filter or "all", "dim_filter": dim_value or "", "disagree": False}
+        return gr.Tabs(selected="browse"), gr.update(value=run.key), {"key": run.key, "ref": qid}, walk
 
-    def show(target_value: dict | None) -> tuple:
-        if not target_value:
-            return tuple([gr.skip()] * len(page_outputs))
-        return open_fn(target_value["key"], target_value["ref"], target_value["row"], target_value["run"])
-
-    questions.select(pick, [runs_state, run_pick], [context.tabs, context.links["browse.benchmark"], target],
-                     **group) \
-        .then(show, [target], page_outputs, **group) \
-        .then(list_fn, list_inputs, list_outputs, **group) \
-        .then(None, None, None, js="() => document.querySelector('#browse-question')?.scrollIntoView()")
+    questions.select(pick, [runs_state, run_pick, status, dim_filter],
+                     [context.tabs, browse.benchmark, target, browse.walk], **group) \
+        .then(browse.walk_controls, [browse.walk], browse.walk_outputs, **group) \
+        .then(browse.follow, [runs_state, browse.walk], browse.follow_outputs, **group) \
+        .then(browse.open, [target, runs_state, *browse.open_inputs], browse.outputs, **group) \
+        .then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **group) \
+        .then(None, None, None, js="() => document.querySelector('#browse-reading')?.scrollIntoView()")
 
 
 TAB = TabSpec(id="score", label="Score", build=build)

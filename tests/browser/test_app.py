@@ -128,12 +128,12 @@ def test_a_scored_question_opens_in_browse_with_its_response(page, server_env):
     wait_for_text(page, "#browse-question", qid)
     wait_for_text(page, "#browse-response", "Model response")
     assert page.is_visible("#browse-video video")
-    # Choosing another question in the table hides the response shown for the scored one.
+    # Choosing another question in the table keeps reading the same run: its response to that question shows.
     other_row, other = next((i, q) for i, q in enumerate(load_dataset("videomathqa", "mcq").questions)
                             if q.question_id != qid)
     page.click(f"#browse-table [data-testid='cell-{other_row}-0']")
     wait_for_text(page, "#browse-question", other.question_id)
-    page.wait_for_selector("#browse-response", state="hidden")
+    wait_for_text(page, "#browse-response", MCQ_RUN.name)
     page.wait_for_function("() => document.querySelectorAll('#browse-frames .thumbnail-item img').length >= 8")
     assert page.is_visible("#browse-video video")
 

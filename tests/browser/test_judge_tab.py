@@ -139,3 +139,23 @@ def test_judging_the_shown_question_from_the_page(page):
         assert all(r.authorization == "Bearer sk-page-SECRET-77" for r in judge.chat_requests)
     assert "sk-page-SECRET-77" not in page.evaluate("() => document.body.innerText")
     assert page.evaluate("() => window.__pwned === undefined")
+
+
+def test_a_judge_card_marks_gold_and_pick_and_opens_the_question_in_browse(page):
+    from core.data import load_dataset
+
+    cards = by_question(read_judgments(DEMO_B))
+    dataset = load_dataset("videomathqa", "mcq")
+    card = next(c for c in cards if c.values("extract").get("answer")
+                and c.values("extract")["answer"] != dataset.question(c.question_id).answer)
+    question = dataset.question(card.question_id)
+    open_judge_tab(page)
+    choose_run(page, "videomathqa_mcq_synthetic-model-b (synthetic demo)")
+    open_question(page, card.question_id)
+    marked = [t.strip() for t in page.locator("#judge-question li.judge-marked").all_inner_texts()]
+    assert any(t.startswith(f"✓ {question.answer}.") and "correct answer" in t for t in marked)
+    assert any(t.startswith(f"✗ {card.values('extract')['answer']}.") and "model's pick" in t for t in marked)
+    page.click("#judge-open-browse")
+    wait_for_text(page, "#browse-question", card.question_id)
+    page.wait_for_function("() => document.querySelectorAll('#browse-frames .thumbnail-item img').length >= 1")
+    assert page.is_visible("#browse-video video")

@@ -1,0 +1,124 @@
+"""The reading flow in a real browser: walking answers with the keyboard, two runs side by side, a shared link,
+and the narrow layout. Expected lists come from core (read_results + score + select_rows), never constants."""
+
+from __future__ import annotations
+
+import tempfile
+from pathlib import Path
+
+import pytest
+from pages import open_tab, wait_for_text
+
+from core.data import demo_dir
+from core.results import read_results
+from core.scoring import score
+from core.scoring.reading_flow import disagreeing, select_rows
+
+pytestmark = pytest.mark.browser
+
+RESULTS = demo_dir() / "results"
+RUN_A = RESULTS / "videomathqa_mcq_synthetic-model-a_samples.jsonl"
+RUN_B = RESULTS / "videomathqa_mcq_synthetic-model-b_samples.jsonl"
+SHOTS = Path(tempfile.gettempdir()) / "mathreel-shots"  # screenshots to look at, never committed
+
+
+def scored(path: Path):
+    return score(read_results(path))
+
+
+def drill_down(page, *paths: Path, row: int = 0) -> str:
+    """Upload `paths` in Score and open row `row` of the first run's per-question table in Browse."""
+    open_tab(page, "score", "#score-upload")
+    page.set_input_files("#score-upload input[type=file]", [str(p) for p in paths])
+    wait_for_text(page, "#score-headline", "accuracy")
+    page.wait_for_selector(f"#score-questions [data-testid='cell-{row}-0']")
+    qid = page.inner_text(f"#score-questions [data-testid='cell-{row}-0']").strip()
+    page.click(f"#score-questions [data-testid='cell-{row}-0']")
+    wait_for_text(page, "#browse-question", qid)
+    wait_for_text(page, "#browse-position", " of ")
+    return qid
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(SHOTS / name), full_page=True)
+
+
+def test_ten_answers_walked_with_the_keyboard_keep_the_response_and_position(page):
+    order = [row.question_id for row in select_rows(scored(RUN_A), "all")]
+    assert len(order) >= 11
+    first = drill_down(page, RUN_A)
+    assert first == order[0]
+    wait_for_text(page, "#browse-position", f"1 of {len(order)}")
+    page.click("#browse-cot")  # a view setting the walk must keep
+    for step in range(1, 11):
+        page.locator("body").press("Escape")  # focus leaves the checkbox, as a reader's would
+        page.keyboard.press("j")
+        wait_for_text(page, "#browse-position", f"{step + 1} of {len(order)}")
+        wait_for_text(page, "#browse-question", order[step])
+        wait_for_text(page, "#browse-response", RUN_A.name)
+    assert page.is_checked("#browse-cot input")
+    assert page.locator("#browse-response mark.answer-read").count() >= 1 or "unparsed" in page.inner_text(
+        "#browse-response")
+    page.keyboard.press("k")
+    wait_for_text(page, "#browse-position", f"10 of {len(order)}")
+    # The address follows the question shown (copied from the page a moment after it changes).
+    page.wait_for_function("want => window.location.search.endsWith(want)", arg=f"q={order[9]}&run={RUN_A.name}")
+    shot(page, "reading_walk.png")
+
+
+def test_wrong_answers_only_and_the_shared_link_reopens_the_question(page, server):
+    wrong = [row.question_id for row in select_rows(scored(RUN_A), "wrong")]
+    drill_down(page, RUN_A)
+    page.click("#browse-walk input")
+    page.get_by_role("option", name="Wrong", exact=True).click()
+    page.click("#browse-next")
+    wait_for_text(page, "#browse-position", f"1 of {len(wrong)} wrong")
+    wait_for_text(page, "#browse-question", wrong[0])
+    link = page.evaluate("() => window.location.href")
+    other = page.context.new_page()
+    other.goto(link)
+    wait_for_text(other, "#browse-question", wrong[0])
+    wait_for_text(other, "#browse-position", "not loaded in this session")
+    other.close()
+
+
+def test_two_runs_side_by_side_and_only_where_they_disagree(page):
+    report_a, report_b = scored(RUN_A), scored(RUN_B)
+    disputed = [row.question_id for row in select_rows(report_a, "all", only=disagreeing([report_a, report_b]))]
+    drill_down(page, RUN_A, RUN_B)
+    page.wait_for_selector("#browse-compare .compare-col")
+    columns = page.locator("#browse-compare .compare-col")
+    assert columns.count() == 2
+    assert [columns.nth(i).locator("h4").inner_text() for i in range(2)] == [RUN_A.name, RUN_B.name]
+    page.click("#browse-walk input")
+    page.get_by_role("option", name="All questions", exact=True).click()
+    page.click("#browse-disagree input")
+    page.click("#browse-next")
+    wait_for_text(page, "#browse-position", f"of {len(disputed)} questions where the runs disagree")
+    shot(page, "reading_compare.png")
+
+
+def test_narrow_layout_stacks_and_keeps_the_reading_bar(page):
+    drill_down(page, RUN_A)
+    page.set_viewport_size({"width": 400, "height": 800})
+    page.wait_for_timeout(300)  # layout settles after the resize
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 400
+    columns = page.evaluate("() => getComputedStyle(document.querySelector('#browse-frames .grid-container'))"
+                            ".gridTemplateColumns.split(' ').length")
+    assert columns == 2
+    assert page.is_visible("#browse-next") and page.is_visible("#browse-prev")
+    box = page.locator("#browse-response").bounding_box()
+    assert box is not None and box["width"] <= 400
+    shot(page, "reading_narrow.png")
+
+
+def test_enter_in_the_frame_count_applies_it_and_an_empty_search_says_so(page):
+    page.wait_for_selector("#browse-frames img")
+    box = page.locator("#browse-frames-n input[type=number]")
+    box.fill("5")
+    box.press("Enter")
+    page.wait_for_function("() => document.querySelectorAll('#browse-frames .thumbnail-item img').length === 5")
+    page.fill("#browse-search input, #browse-search textarea", "no question says this")
+    page.press("#browse-search input, #browse-search textarea", "Enter")
+    wait_for_text(page, "#browse-list-note", "No questions match")

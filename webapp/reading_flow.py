@@ -1,0 +1,172 @@
+"""The reading flow's pure parts: a scored response made readable (wrapped, Markdown and LaTeX, the answer marked
+where it was read), the filtered list being walked and the position in it, and every run's answer side by side.
+
+No Gradio here: Browse's handlers call these and hand the strings to its components.
+"""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from webapp.score import Run
+
+# KaTeX delimiters for gr.Markdown (Gradio ships KaTeX); `$` last so `$$` wins.
+LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "\\[", "right": "\\]", "display": True},
+         {"left": "\\(", "right": "\\)", "display": False}, {"left": "$", "right": "$", "display": False}]
+MARKS = {"correct": "✓ correct", "wrong": "✗ wrong", "unparsed": "? unparsed", "missing": "— missing"}
+WALK_FILTERS = [("Wrong or unparsed", "not_correct"), ("Wrong", "wrong"), ("Unparsed", "unparsed"),
+                ("Missing", "missing"), ("Correct", "correct"), ("All questions", "all")]
+
+
+@dataclass(frozen=True)
+class Walk:
+    """Which responses are read and in which list: a run, a status filter, a "dimension=value", disagreement."""
+
+    run: str = ""
+    status: str = "not_correct"
+    dim_filter: str = ""
+    disagree: bool = False
+
+    @classmethod
+    def of(cls, value: dict[str, Any] | None) -> Walk:
+        """A Walk from its gr.State dict (None: nothing chosen yet)."""
+        value = value or {}
+        return cls(str(value.get("run") or ""), str(value.get("status") or "not_correct"),
+                   str(value.get("dim_filter") or ""), bool(value.get("disagree")))
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"run": self.run, "status": self.status, "dim_filter": self.dim_filter, "disagree": self.disagree}
+
+
+def run_named(runs: list[Run] | None, name: str) -> Run | None:
+    """The loaded run called `name` (None when it is not loaded)."""
+    return next((r for r in runs or [] if r.name == name), None)
+
+
+def peers(runs: list[Run] | None, key: str) -> list[Run]:
+    """The loaded runs of benchmark:mode `key`: the ones that answer the questions Browse shows."""
+    return [r for r in runs or [] if r.key == key]
+
+
+def walk_ids(runs: list[Run] | None, walk: Walk) -> list[str]:
+    """The question ids of the walked list, in file order."""
+    from core.scoring.reading_flow import disagreeing, select_rows
+
+    run = run_named(runs, walk.run)
+    if run is None:
+        return []
+    only = disagreeing([r.report for r in peers(runs, run.key)]) if walk.disagree else None
+    return [row.question_id for row in select_rows(run.report, walk.status, walk.dim_filter, only)]
+
+
+def walk_label(walk: Walk) -> str:
+    """"wrong", "unparsed in Category: Chart where the runs disagree"."""
+    from core.scoring.reading_flow import STATUS_LABELS
+
+    label = STATUS_LABELS.get(walk.status, walk.status)
+    if walk.dim_filter:
+        label += f" with {walk.dim_filter.replace('=', ' = ')}"
+    return label + (" where the runs disagree" if walk.disagree else "")
+
+
+def position_text(ids: list[str], ref: str, walk: Walk) -> str:
+    """"**17 of 143** wrong · run.jsonl", or why there is no list to walk."""
+    if not walk.run:
+        return "_Open a question from Score, or choose a run, to read its responses one after another._"
+    name = html.escape(walk.run)
+    if not ids:
+        return f"_No {walk_label(walk)} questions in {name}._"
+    if ref in ids:
+        return f"**{ids.index(ref) + 1} of {len(ids)}** {walk_label(walk)} · {name}"
+    return f"_This question is not among the {len(ids)} {walk_label(walk)} of {name}; next goes to the first._"
+
+
+def step(ids: list[str], ref: str, delta: int) -> str | None:
+    """The id `delta` places from `ref` in `ids` (clamped at the ends); the first when `ref` is not listed."""
+    if not ids:
+        return None
+    if ref not in ids:
+        return ids[0] if delta > 0 else ids[-1]
+    return ids[min(max(ids.index(ref) + delta, 0), len(ids) - 1)]
+
+
+def row_of(run: Run | None, ref: str) -> Any:
+    """The scored row of `ref` in `run` (None when the run has no answer to it)."""
+    if run is None:
+        return None
+    return next((r for r in run.report.rows if r.question_id == ref), None)
+
+
+def _math_safe(text: str, start: int, end: int) -> tuple[int, int]:
+    """Widen a span that starts inside $...$ to the whole formula, so a mark never splits LaTeX."""
+    before = text[:start].replace("\\$", "")
+    if before.count("$") % 2 == 1:
+        start = text.rfind("$", 0, start)
+        close = text.find("$", end)
+        end = close + 1 if close >= 0 else len(text)
+    return start, end
+
+
+def highlighted(text: str, span: tuple[int, int] | None) -> str:
+    """`text` HTML-escaped with `span` wrapped in <mark>."""
+    if span is None:
+        return html.escape(text, quote=False)
+    start, end = _math_safe(text, *span)
+    esc = lambda part: html.escape(part, quote=False)  # noqa: E731 - a local shorthand
+    return f"{esc(text[:start])}<mark class='answer-read'>{esc(text[start:end])}</mark>{esc(text[end:])}"
+
+
+def verdict_line(row: Any) -> str:
+    """"✗ wrong · read **B** · gold **C** · robust: read 'The answer is B'" (escaped)."""
+    picked = html.escape(row.extracted) if row.extracted else "nothing"
+    why = html.escape(row.explanation or "")
+    return (f"**{MARKS.get(row.status, row.status)}** · read **{picked}** · gold **{html.escape(row.gold or '')}**"
+            f" · _{html.escape(row.method or '')}: {why}_")
+
+
+def response_markdown(row: Any, run_name: str = "", raw: bool = False) -> str:
+    """A scored response to read: the verdict and reason, then the response wrapped, rendered as Markdown and
+    LaTeX (or raw text), with the answer marked where it was read."""
+    from core.scoring.reading_flow import answer_span
+
+    if row is None:
+        return ""
+    response = row.response or ""
+    title = f"#### Model response · {html.escape(run_name)}" if run_name else "#### Model response"
+    body = highlighted(response, answer_span(row)) if response else "_(empty response)_"
+    if raw and response:
+        body = f"<pre class='response-raw'>{body}</pre>"
+    return f"{title}\n\n{verdict_line(row)}\n\n<div class='response-text'>\n\n{body}\n\n</div>"
+
+
+def compare_html(runs: list[Run] | None, key: str, ref: str) -> str:
+    """Every loaded run of `key` on question `ref`, one column each: verdict, pick, reason and response."""
+    from core.scoring.reading_flow import answer_span
+
+    columns = []
+    for run in peers(runs, key):
+        row = row_of(run, ref)
+        head = f"<h4>{html.escape(run.name)}</h4>"
+        if row is None:
+            columns.append(f"<div class='compare-col'>{head}<p><em>No answer to this question.</em></p></div>")
+            continue
+        verdict = (f"<p><b>{MARKS.get(row.status, row.status)}</b> · read <b>{html.escape(row.extracted or '—')}"
+                   f"</b> · gold <b>{html.escape(row.gold or '')}</b><br><small>{html.escape(row.explanation or '')}"
+                   "</small></p>")
+        text = highlighted(row.response or "", answer_span(row))
+        columns.append(f"<div class='compare-col'>{head}{verdict}<pre class='response-raw'>{text}</pre></div>")
+    if len(columns) < 2:
+        return ""
+    return f"<div class='compare-grid'>{''.join(columns)}</div>"
+
+
+def settings_note(run: Run | None) -> str:
+    """Which prompt settings the run used and where each came from, for the line above the prompt."""
+    used = run.settings_used() if run is not None else None
+    if used is None:
+        return ""
+    lines = "; ".join(html.escape(line) for line in used.lines())
+    return f"_Prompt and frames follow {html.escape(run.name)}: {lines}._"
