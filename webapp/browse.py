@@ -346,7 +346,8 @@ class BrowseHandlers:
         self.datasets = datasets
         self.default_frames = default_frames
 
-    def reading(self, key: str, ref: str, runs: list | None, walk_value: dict | None, raw: bool) -> Reading:
+    def reading(self, key: str, ref: str, runs: list | None, walk_value: dict | None, raw: bool,
+                reviews: list | None = None, reviewer: str = "reviewer") -> Reading:
         """The response of the walked run to `ref`, every run side by side, and the position in the list."""
         from webapp import reading_flow as rd
 
@@ -360,14 +361,15 @@ class BrowseHandlers:
                            f"_{html.escape(run.name)} answers another benchmark; choose it to read its responses._")
         row = rd.row_of(run, ref)
         return Reading(response=rd.response_markdown(row, run.name, raw), compare=rd.compare_html(runs, key, ref),
-                       position=rd.position_text(rd.walk_ids(runs, walk), ref, walk),
+                       position=rd.position_text(rd.walk_ids(runs, walk, reviews, reviewer), ref, walk),
                        pick=row.extracted if row is not None else None)
 
     def show(self, key: str, ref: str, view: ViewSettings, shown: dict | None, runs: list | None = None,
-             walk_value: dict | None = None, raw: bool = False) -> tuple:
+             walk_value: dict | None = None, raw: bool = False, reviews: list | None = None,
+             reviewer: str = "reviewer") -> tuple:
         """Page outputs for `ref`; `shown` is the panel flags of what the page shows now, None when unknown."""
         dataset = self.datasets.get(*split_key(key))
-        reading = self.reading(key, ref, runs, walk_value, raw)
+        reading = self.reading(key, ref, runs, walk_value, raw, reviews, reviewer)
         run = rd_walk_run(walk_value)
         reading.link = urlencode({"benchmark": key, "q": ref, **({"run": run} if run else {})})
         values = page_updates(render_question(dataset, ref, view, reading.pick), key, shown, reading)
@@ -375,15 +377,16 @@ class BrowseHandlers:
         return values
 
     def step(self, st: dict | None, shown: dict | None, runs: list | None, walk_value: dict | None, raw: bool,
-             view: ViewSettings, delta: int) -> tuple | None:
+             view: ViewSettings, delta: int, reviews: list | None = None, reviewer: str = "reviewer") -> tuple | None:
         """Page outputs for the question `delta` places along the walked list, None when there is none."""
         from webapp import reading_flow as rd
 
         st = st or {}
-        target = rd.step(rd.walk_ids(runs, rd.Walk.of(walk_value)), str(st.get("ref") or ""), delta)
+        ids = rd.walk_ids(runs, rd.Walk.of(walk_value), reviews, reviewer)
+        target = rd.step(ids, str(st.get("ref") or ""), delta)
         if target is None or not st.get("key"):
             return None
-        return self.show(st["key"], target, view, shown, runs, walk_value, raw)
+        return self.show(st["key"], target, view, shown, runs, walk_value, raw, reviews, reviewer)
 
     def follow_run(self, runs: list | None, walk_value: dict | None) -> tuple[ViewSettings, str] | None:
         """The settings the walked run used and the note saying where each came from (None: no such run)."""
@@ -463,6 +466,9 @@ def layout(settings: Any) -> BrowseUI:
     ui.response = gr.Markdown("", visible=False, elem_id="browse-response", latex_delimiters=LATEX,
                               line_breaks=True, elem_classes=["response-panel"])
     ui.compare = gr.HTML("", visible=False, elem_id="browse-compare")
+    from webapp.browse_review import judge_box
+
+    judge_box(ui)
     _frames_and_prompt(ui, settings)
     return ui
 
@@ -471,11 +477,11 @@ def _reading_bar(ui: BrowseUI) -> None:
     """Run, list and position of the reading flow, with previous/next (keys j and k)."""
     import gradio as gr
 
-    from webapp.reading_flow import WALK_FILTERS
+    from webapp.reading_flow import walk_filters
 
     with gr.Row(elem_id="browse-reading", elem_classes=["stack-narrow"]):
         ui.read_run = gr.Dropdown([], value=None, label="Responses of run", elem_id="browse-run", scale=2)
-        ui.walk_status = gr.Dropdown(WALK_FILTERS, value="not_correct", label="Walk through",
+        ui.walk_status = gr.Dropdown(walk_filters(), value="not_correct", label="Walk through",
                                      elem_id="browse-walk", scale=1)
         with gr.Column(scale=1, min_width=160):
             ui.disagree = gr.Checkbox(label="Only where the runs disagree", elem_id="browse-disagree")
@@ -524,14 +530,17 @@ def build(context: AppContext) -> None:
     """Lay out the Browse tab, wire its events, and offer later tabs a typed link into it."""
     import gradio as gr
 
+    from webapp.review import review_session
+
     ui = layout(context.settings)
     handlers = BrowseHandlers(context.datasets, context.settings.default_frames)
     runs = context.runs if context.runs is not None else gr.State([])
+    session = review_session(context)
     group = {"concurrency_id": "browse", "concurrency_limit": context.settings.browse_concurrency}
     names = {"frames": "gallery", "cues": "cue_table"}
     ui.page_outputs = [getattr(ui, names.get(n, n)) for n in PAGE_OUTPUTS]
     ui.view_inputs = [ui.frames_n, ui.cot, ui.subs, ui.full_subs]
-    ui.read_inputs = [runs, ui.walk, ui.raw]
+    ui.read_inputs = [runs, ui.walk, ui.raw, session.reviews, session.reviewer]
     # A switch shows the frames (and where it is in the list) first; the rest after the browser paints them.
     ui.first_outputs = [ui.error, ui.state, ui.header, ui.gallery, ui.position, ui.link]
     ui.rest_outputs = [c for c in ui.page_outputs if all(c is not f for f in ui.first_outputs)]
@@ -539,6 +548,9 @@ def build(context: AppContext) -> None:
     _wire_page(context, ui, handlers, group)
     _wire_reading(ui, handlers, runs, group)
     _wire_load(context, ui, handlers, list_fn, group)
+    from webapp.browse_review import wire_review
+
+    wire_review(context, ui, handlers, runs, group)
     context.browse = _links(ui, handlers, list_fn)
 
 
@@ -595,28 +607,30 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
     """Row clicks, prompt settings, frame count and seeking."""
     import gradio as gr
 
-    def show_st(st: dict, shown: dict | None, runs: list, walk: dict, raw: bool, *view: Any) -> tuple | None:
+    def show_st(st: dict, shown: dict | None, *read_and_view: Any) -> tuple | None:
         if not (st or {}).get("ref"):
             return None
-        return handlers.show(st["key"], st["ref"], view_of(*view), shown, runs, walk, raw)
+        runs, walk, raw, reviews, reviewer, *view = read_and_view
+        return handlers.show(st["key"], st["ref"], view_of(*view), shown, runs, walk, raw, reviews, reviewer)
 
     @guarded(0, len(ui.page_outputs))
-    def rerender(st: dict, shown: dict | None, runs: list, walk: dict, raw: bool, *view: Any) -> tuple:
-        return _only(ui, show_st(st, shown, runs, walk, raw, *view), ui.page_outputs)
+    def rerender(st: dict, shown: dict | None, *read_and_view: Any) -> tuple:
+        return _only(ui, show_st(st, shown, *read_and_view), ui.page_outputs)
 
     @guarded(0, len(ui.first_outputs))
     @select_handler
-    def select_row(shown: dict | None, key: str, runs: list, walk: dict, raw: bool, n: float, use_cot: bool,
-                   use_subs: bool, use_full: bool, evt: gr.SelectData) -> tuple:
+    def select_row(shown: dict | None, key: str, runs: list, walk: dict, raw: bool, reviews: list, reviewer: str,
+                   n: float, use_cot: bool, use_subs: bool, use_full: bool, evt: gr.SelectData) -> tuple:
         ref = str((evt.row_value or [""])[0])
-        page = handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full), shown, runs, walk, raw)
+        page = handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full), shown, runs, walk, raw, reviews,
+                             reviewer)
         return _only(ui, page, ui.first_outputs)
 
-    def select_rest(st: dict, shown: dict | None, runs: list, walk: dict, raw: bool, *view: Any) -> tuple:
+    def select_rest(st: dict, shown: dict | None, *read_and_view: Any) -> tuple:
         """The rest of the page for the question just shown (its frames are cached by now). A failure here
         leaves the page as it is and says so in a toast; the error box stays as it was."""
         try:
-            return _only(ui, show_st(st, shown, runs, walk, raw, *view), ui.rest_outputs)
+            return _only(ui, show_st(st, shown, *read_and_view), ui.rest_outputs)
         except Exception as exc:  # the page must survive anything a handler meets
             log.exception("select_rest failed")
             warn(error_message(exc))
@@ -672,8 +686,9 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
 
     def stepper(delta: int) -> Callable:
         @guarded(0, len(ui.first_outputs))
-        def step(st: dict, shown: dict | None, runs_value: list, walk: dict, raw: bool, *view: Any) -> tuple:
-            page = handlers.step(st, shown, runs_value, walk, raw, view_of(*view), delta)
+        def step(st: dict, shown: dict | None, runs_value: list, walk: dict, raw: bool, reviews: list,
+                 reviewer: str, *view: Any) -> tuple:
+            page = handlers.step(st, shown, runs_value, walk, raw, view_of(*view), delta, reviews, reviewer)
             return _only(ui, page, ui.first_outputs)
 
         step.__name__ = "next_question" if delta > 0 else "previous_question"
@@ -733,12 +748,14 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
 
     @guarded(0, len(ui.page_outputs))
     def first_question(key: str, n: float, use_cot: bool, use_subs: bool, use_full: bool, target: dict | None,
-                       runs: list, walk: dict, raw: bool = False) -> tuple:
+                       runs: list, walk: dict, raw: bool = False, reviews: list | None = None,
+                       reviewer: str = "reviewer") -> tuple:
         """The linked question or the first one (API order: key and view settings first, as before links)."""
         ref = handlers.first_ref(key, (target or {}).get("ref"))
         if ref is None:
             return _only(ui, None, ui.page_outputs)
-        return handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full), None, runs, walk, raw)
+        return handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full), None, runs, walk, raw, reviews,
+                             reviewer)
 
     from_url.__annotations__["request"] = gr.Request  # resolved here: annotations are postponed
     inputs = [ui.benchmark, *ui.view_inputs, ui.target, *ui.read_inputs]
@@ -756,10 +773,11 @@ def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseL
     import gradio as gr
 
     @guarded(0, len(ui.page_outputs))
-    def open_question(target: dict | None, runs: list, walk: dict, raw: bool, *view: Any) -> tuple:
+    def open_question(target: dict | None, runs: list, walk: dict, raw: bool, reviews: list, reviewer: str,
+                      *view: Any) -> tuple:
         if not target or not target.get("ref"):
             return _only(ui, None, ui.page_outputs)
-        return handlers.show(target["key"], target["ref"], view_of(*view), None, runs, walk, raw)
+        return handlers.show(target["key"], target["ref"], view_of(*view), None, runs, walk, raw, reviews, reviewer)
 
     def walk_controls(walk: dict | None) -> tuple:
         from webapp.reading_flow import Walk
@@ -767,7 +785,7 @@ def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseL
         w = Walk.of(walk)
         return gr.update(value=w.run), w.status, w.disagree
 
-    return BrowseLinks(open=open_question, open_inputs=[ui.walk, ui.raw, *ui.view_inputs], outputs=ui.page_outputs,
+    return BrowseLinks(open=open_question, open_inputs=[*ui.read_inputs[1:], *ui.view_inputs], outputs=ui.page_outputs,
                        follow=follow_values(handlers), follow_outputs=[*ui.view_inputs, ui.settings_note],
                        walk_controls=walk_controls, walk_outputs=[ui.read_run, ui.walk_status, ui.disagree],
                        state=ui.state, benchmark=ui.benchmark, walk=ui.walk,

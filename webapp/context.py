@@ -58,7 +58,8 @@ class AppContext:
     """Handed to every tab builder: typed links between tabs instead of string keys.
 
     `runs` is the user's scored runs (gr.State list of score.Run), shared by Score, Browse and Judge;
-    `app_load` is the Blocks' load event; `browse` is set by the Browse tab for later tabs.
+    `app_load` is the Blocks' load event; `browse` is set by the Browse tab for later tabs; `review_session` is
+    the session's reviews, shared by the tabs that review (webapp.review.review_session).
     """
 
     settings: Settings
@@ -67,6 +68,7 @@ class AppContext:
     runs: Any = None
     app_load: Callable[..., Any] | None = None
     browse: BrowseLinks | None = None
+    review_session: Any = None  # webapp.review.ReviewSession: the reviews both Judge and Browse show
 
 
 @dataclass(frozen=True)

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from core.review.join import JudgeView
+    from webapp.judge import JudgedRun
     from webapp.score import Run
 
 # KaTeX delimiters for gr.Markdown (Gradio ships KaTeX); `$` last so `$$` wins.
@@ -19,6 +22,8 @@ LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "\\[", "right"
 MARKS = {"correct": "✓ correct", "wrong": "✗ wrong", "unparsed": "? unparsed", "missing": "— missing"}
 WALK_FILTERS = [("Wrong or unparsed", "not_correct"), ("Wrong", "wrong"), ("Unparsed", "unparsed"),
                 ("Missing", "missing"), ("Correct", "correct"), ("All questions", "all")]
+UNREVIEWED = "judge_unreviewed"  # judged answers this reviewer has not reviewed yet
+JUDGE_CATEGORY = "judge:"  # "judge:<category>": answers the judge put in that primary error category
 
 
 @dataclass(frozen=True)
@@ -51,15 +56,58 @@ def peers(runs: list[Run] | None, key: str) -> list[Run]:
     return [r for r in runs or [] if r.key == key]
 
 
-def walk_ids(runs: list[Run] | None, walk: Walk) -> list[str]:
-    """The question ids of the walked list, in file order."""
+def walk_filters() -> list[tuple[str, str]]:
+    """The walk list's choices: by status, the judged answers still to review, and each judge error category."""
+    from core.benchmarks import BENCHMARKS
+
+    categories = dict.fromkeys(c for bench in BENCHMARKS.values() for c in bench.error_categories)
+    return [*WALK_FILTERS, ("Judged, not reviewed by you", UNREVIEWED),
+            *((f"judge: {c}", f"{JUDGE_CATEGORY}{c}") for c in categories)]
+
+
+@lru_cache(maxsize=1)
+def judged_runs() -> tuple[tuple[JudgedRun, dict[str, JudgeView]], ...]:
+    """The judged runs Browse can show beside a scored run (the demo set's synthetic judgments, read once), each
+    with the judge's view of every question."""
+    from core.review.join import judge_views
+    from webapp.judge import load_demo_runs
+
+    return tuple((run, judge_views(run.judgments)) for run in load_demo_runs())
+
+
+def judged_of(run: Run | None) -> tuple[JudgedRun | None, dict[str, JudgeView]]:
+    """The judged run that judged most of `run`'s responses (matched by response, not id alone) and the judge's
+    view of each matched question; (None, {}) when none did."""
+    from core.review.walk import matching_views
+
+    best: tuple[JudgedRun | None, dict[str, JudgeView]] = (None, {})
+    for judged, views in judged_runs() if run is not None else ():
+        if f"{judged.benchmark}:{judged.mode}" != run.key:
+            continue
+        found = matching_views(((r.question_id, r.response or "") for r in run.report.rows), views)
+        if len(found) > len(best[1]):
+            best = (judged, found)
+    return best
+
+
+def walk_ids(runs: list[Run] | None, walk: Walk, reviews: list | None = None, reviewer: str = "reviewer") -> list[str]:
+    """The question ids of the walked list, in file order; judge filters use the session's `reviews`."""
+    from core.review.walk import category_ids, unreviewed_ids
     from core.scoring.reading_flow import disagreeing, select_rows
 
     run = run_named(runs, walk.run)
     if run is None:
         return []
     only = disagreeing([r.report for r in peers(runs, run.key)]) if walk.disagree else None
-    return [row.question_id for row in select_rows(run.report, walk.status, walk.dim_filter, only)]
+    judged = walk.status == UNREVIEWED or walk.status.startswith(JUDGE_CATEGORY)
+    ids = [row.question_id for row in select_rows(run.report, "all" if judged else walk.status, walk.dim_filter,
+                                                  only)]
+    if not judged:
+        return ids
+    views = judged_of(run)[1]
+    if walk.status == UNREVIEWED:
+        return unreviewed_ids(ids, views, reviews or [], reviewer)
+    return category_ids(ids, views, walk.status.removeprefix(JUDGE_CATEGORY))
 
 
 def walk_label(walk: Walk) -> str:
@@ -67,6 +115,10 @@ def walk_label(walk: Walk) -> str:
     from core.scoring.reading_flow import STATUS_LABELS
 
     label = STATUS_LABELS.get(walk.status, walk.status)
+    if walk.status == UNREVIEWED:
+        label = "judged, not reviewed by you"
+    elif walk.status.startswith(JUDGE_CATEGORY):
+        label = f"judged {walk.status.removeprefix(JUDGE_CATEGORY)}"
     if walk.dim_filter:
         label += f" with {walk.dim_filter.replace('=', ' = ')}"
     return label + (" where the runs disagree" if walk.disagree else "")
@@ -157,10 +209,21 @@ def compare_html(runs: list[Run] | None, key: str, ref: str) -> str:
                    f"</b> · gold <b>{html.escape(row.gold or '')}</b><br><small>{html.escape(row.explanation or '')}"
                    "</small></p>")
         text = highlighted(row.response or "", answer_span(row))
-        columns.append(f"<div class='compare-col'>{head}{verdict}<pre class='response-raw'>{text}</pre></div>")
+        judge = judge_line(judged_of(run)[1].get(ref))
+        columns.append(f"<div class='compare-col'>{head}{verdict}{judge}<pre class='response-raw'>{text}</pre></div>")
     if len(columns) < 2:
         return ""
     return f"<div class='compare-grid'>{''.join(columns)}</div>"
+
+
+def judge_line(view: JudgeView | None) -> str:
+    """The judge card of one run's answer in its column: step score and primary error category (or nothing)."""
+    if view is None:
+        return ""
+    score = "—" if view.step_score is None else f"{view.step_score}/10"
+    primary = html.escape(view.primary) if view.primary else "no error analysis"
+    return (f"<p class='compare-judge'>judge: step score <b>{score}</b> · primary <b>{primary}</b>"
+            f"<br><small>{html.escape(view.judge_model)}</small></p>")
 
 
 def settings_note(run: Run | None) -> str:

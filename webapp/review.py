@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from webapp.context import AppContext
@@ -34,13 +35,15 @@ SHORTCUTS = ("**Keyboard** (outside text boxes): **a** accept the judge's verdic
 # Keys to buttons; ignored while typing in a field, and with Ctrl/Alt/Meta held.
 KEYS_JS = """<script>
 document.addEventListener('keydown', (event) => {
-  const keys = {a: 'review-accept', s: 'review-save', n: 'review-next'};
+  const keys = {a: 'accept', s: 'save', n: 'next'};
   const target = event.target;
   if (event.ctrlKey || event.altKey || event.metaKey || !(event.key in keys)) return;
   if (target && (target.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(target.tagName))) return;
-  const element = document.getElementById(keys[event.key]);
-  const button = element && (element.tagName === 'BUTTON' ? element : element.querySelector('button'));
-  if (button && button.offsetParent !== null) { event.preventDefault(); button.click(); }
+  for (const prefix of ['review', 'browse-review']) {  // the Judge tab's panel, Browse's: whichever is shown
+    const element = document.getElementById(prefix + '-' + keys[event.key]);
+    const button = element && (element.tagName === 'BUTTON' ? element : element.querySelector('button'));
+    if (button && button.offsetParent !== null) { event.preventDefault(); button.click(); return; }
+  }
 });
 </script>"""
 
@@ -57,19 +60,18 @@ def run_views(run: Any) -> dict[str, JudgeView]:
 
 def own_review(reviews: list[Review], view: JudgeView, reviewer: str) -> Review | None:
     """This reviewer's review of exactly this judged response, if any."""
-    return next((r for r in reviews if r.question_id == view.question_id and r.reviewer == reviewer
-                 and r.response_fingerprint == view.fingerprint), None)
+    from core.review.walk import own_review as found
+
+    return found(reviews, view, reviewer)
 
 
 def next_unreviewed(views: dict[str, JudgeView], reviews: list[Review], reviewer: str,
                     current: str | None) -> str | None:
     """The first question after `current` (wrapping round) that this reviewer has not reviewed; None when done."""
+    from core.review.walk import next_after, unreviewed_ids
+
     order = list(views)
-    start = order.index(current) + 1 if current in order else 0
-    for qid in order[start:] + order[:start]:
-        if own_review(reviews, views[qid], reviewer) is None:
-            return qid
-    return None
+    return next_after(order, unreviewed_ids(order, views, reviews, reviewer), current)
 
 
 def progress_text(views: dict[str, JudgeView], reviews: list[Review], reviewer: str) -> str:
@@ -261,6 +263,129 @@ class ReviewPanel:
     walks: list[Any]
 
 
+@dataclass
+class ReviewSession:
+    """The session's reviews and reviewer name, one pair of gr.State shared by the Judge tab and Browse (created by
+    whichever tab builds first): a review made in one tab shows in the other, and never in another session."""
+
+    reviews: Any
+    reviewer: Any
+
+
+def review_session(context: AppContext) -> ReviewSession:
+    """The app's shared review state, created on first use."""
+    import gradio as gr
+
+    if context.review_session is None:
+        context.review_session = ReviewSession(gr.State([]), gr.State("reviewer"))
+    return context.review_session
+
+
+class ReviewControls(SimpleNamespace):
+    """The review box's components by name (`controls` places them)."""
+
+
+def controls(prefix: str = "review") -> ReviewControls:
+    """The review box's fields and buttons, with element ids `<prefix>-...` (the keys a/s/n find either tab's)."""
+    import gradio as gr
+
+    from core.review.model import FLAGS
+
+    c = ReviewControls()
+    gr.Markdown(SHORTCUTS + " Reviews are kept in this browser session only: download the file to keep them.",
+                elem_id=f"{prefix}-help")
+    with gr.Row(elem_classes=["stack-narrow"]):
+        c.reviewer = gr.Textbox("reviewer", label="Reviewer name", elem_id=f"{prefix}-reviewer", scale=1)
+        c.progress = gr.Markdown(elem_id=f"{prefix}-progress")
+    c.status = gr.Markdown(elem_id=f"{prefix}-status")
+    c.error = gr.Markdown("", visible=False, elem_id=f"{prefix}-error", elem_classes=["error-box"])
+    with gr.Row(elem_classes=["stack-narrow"]):
+        c.primary = gr.Dropdown([], label="Primary error category", elem_id=f"{prefix}-primary")
+        c.secondary = gr.Dropdown([], multiselect=True, label="Secondary categories", elem_id=f"{prefix}-secondary")
+        c.note = gr.Textbox(label="Note", elem_id=f"{prefix}-note")
+    with gr.Row(elem_classes=["stack-narrow"]):
+        c.score = gr.Number(label="Step score (0-10)", minimum=0, maximum=10, precision=0, elem_id=f"{prefix}-score")
+        c.matched = gr.Number(label="Matched steps", minimum=0, precision=0, elem_id=f"{prefix}-matched")
+        c.flag = gr.Dropdown([("Not flagged", NO_FLAG), *[(label, key) for key, label in FLAGS.items()]],
+                             value=NO_FLAG, label="Flag the question", elem_id=f"{prefix}-flag")
+        c.reason = gr.Textbox(label="Why it is flagged", elem_id=f"{prefix}-flag-reason")
+    with gr.Row(elem_classes=["stack-narrow"]):
+        c.accept = gr.Button("Accept the judge's verdict (a)", variant="primary", elem_id=f"{prefix}-accept")
+        c.save = gr.Button("Save my changes (s)", elem_id=f"{prefix}-save")
+        c.walk = gr.Button("Next unreviewed (n)", elem_id=f"{prefix}-next")
+    with gr.Row(elem_classes=["stack-narrow"]):
+        c.download = gr.DownloadButton("Download my reviews (JSONL)", value=None, elem_id=f"{prefix}-download")
+        c.upload = gr.File(label="Upload a review file to continue", file_types=[".jsonl"], height=100,
+                           elem_id=f"{prefix}-upload")
+    c.fill_outputs = [c.status, c.primary, c.secondary, c.note, c.score, c.matched, c.flag, c.reason, c.progress,
+                      c.reviewer]
+    c.edits = [c.primary, c.secondary, c.note, c.score, c.matched, c.flag, c.reason]
+    return c
+
+
+def panel_values(run: Any, view: JudgeView | None, views: dict[str, JudgeView], held: list[Review],
+                 name: str) -> tuple:
+    """Values for ReviewControls.fill_outputs: the judge's verdicts, or this reviewer's review of them."""
+    import gradio as gr
+
+    from webapp.judge import error_categories
+
+    if view is None:
+        return ("", gr.update(choices=[], value=None), gr.update(choices=[], value=[]), "", None, None,
+                NO_FLAG, "", progress_text(views, held, name), name)
+    mine = own_review(held, view, name)
+    base = mine or view
+    cats = list(error_categories(run.benchmark))
+    judge = (f"Judge: primary **{view.primary or '(no error analysis)'}**, step score "
+             f"**{'—' if view.step_score is None else view.step_score}**. ")
+    yours = (f"Your review: categories {mine.category_verdict or 'not reviewed'}, step score "
+             f"{mine.steps_verdict or 'not reviewed'}." if mine else "Not reviewed by you yet.")
+    return (judge + yours,
+            gr.update(choices=cats, value=base.primary, interactive=bool(view.primary)),
+            gr.update(choices=cats, value=list(base.secondary), interactive=bool(view.primary)),
+            mine.note if mine else "", base.step_score, base.matched,
+            (mine.flag or NO_FLAG) if mine else NO_FLAG, mine.flag_reason if mine else "",
+            progress_text(views, held, name), name)
+
+
+def saved(run: Any, view: JudgeView | None, held: list[Review], name: str, accept_it: bool, edits: tuple,
+          request: Any) -> tuple[list[Review], Review]:
+    """The session's reviews with the shown question's review in place (also kept on the server when configured).
+    `edits` are the values of ReviewControls.edits. Raises MathReelError with one line on bad input."""
+    first, others, text, points, steps, why_flag, why = edits
+    if view is None:
+        raise _error("no judged question is shown")
+    review = make_review(view, run, name.strip(), accept=accept_it, primary=first, secondary=list(others or []),
+                         note=text or "", score=points, matched=steps, flag=why_flag or "", reason=why or "")
+    updated = with_review(held, review)
+    keep_on_server(updated, _session(request))
+    return updated, review
+
+
+def _session(request: Any) -> str:
+    return getattr(request, "session_hash", "") or ""
+
+
+def wire_files(context: AppContext, c: ReviewControls, group: dict) -> None:
+    """Upload (merged into the session's reviews), and the reviewer name kept in the shared state."""
+    import gradio as gr
+
+    session = review_session(context)
+
+    @_with_request
+    def take_upload(held: list, path: str | None, request: Any = None) -> tuple:
+        if not path:
+            return gr.skip(), gr.skip(), gr.skip()
+        try:
+            updated = uploaded(path, held)
+        except Exception as failure:  # a bad file is one line; the session's reviews stay as they were
+            return _failure(error_message(failure), 3)
+        return gr.update(visible=False), updated, session_file(updated, _session(request))
+
+    c.upload.upload(take_upload, [session.reviews, c.upload], [c.error, session.reviews, c.download], **group)
+    c.reviewer.blur(lambda name: (name or "").strip() or "reviewer", c.reviewer, session.reviewer, **group)
+
+
 def _with_request(fn: Callable[..., Any]) -> Callable[..., Any]:
     """Give `fn`'s `request` parameter the real gr.Request annotation (annotations are strings here)."""
     import gradio as gr
@@ -286,45 +411,11 @@ def build_panel(context: AppContext, runs_state: Any, selection: Any,
     `find(runs, selection)` is the Judge tab's run lookup (the shown run, the demo runs before any upload)."""
     import gradio as gr
 
-    from core.review.model import FLAGS
-
     view_opts = {"concurrency_id": "judge-view", "concurrency_limit": context.settings.browse_concurrency}
-    reviews = gr.State([])
+    session = review_session(context)
     with gr.Accordion("Review this question", open=True, elem_id="review-box"):
-        gr.Markdown(SHORTCUTS + " Reviews are kept in this browser session only: download the file to keep them.",
-                    elem_id="review-help")
-        with gr.Row():
-            reviewer = gr.Textbox("reviewer", label="Reviewer name", elem_id="review-reviewer", scale=1)
-            progress = gr.Markdown(elem_id="review-progress")
-        status = gr.Markdown(elem_id="review-status")
-        error = gr.Markdown("", visible=False, elem_id="review-error", elem_classes=["error-box"])
-        with gr.Row():
-            primary = gr.Dropdown([], label="Primary error category", elem_id="review-primary")
-            secondary = gr.Dropdown([], multiselect=True, label="Secondary categories", elem_id="review-secondary")
-            note = gr.Textbox(label="Note", elem_id="review-note")
-        with gr.Row():
-            score = gr.Number(label="Step score (0-10)", minimum=0, maximum=10, precision=0, elem_id="review-score")
-            matched = gr.Number(label="Matched steps", minimum=0, precision=0, elem_id="review-matched")
-            flag = gr.Dropdown([("Not flagged", NO_FLAG), *[(label, key) for key, label in FLAGS.items()]],
-                               value=NO_FLAG, label="Flag the question", elem_id="review-flag")
-            reason = gr.Textbox(label="Why it is flagged", elem_id="review-flag-reason")
-        with gr.Row():
-            accept = gr.Button("Accept the judge's verdict (a)", variant="primary", elem_id="review-accept")
-            save = gr.Button("Save my changes (s)", elem_id="review-save")
-            walk = gr.Button("Next unreviewed (n)", elem_id="review-next")
-        with gr.Row():
-            download = gr.DownloadButton("Download my reviews (JSONL)", value=None, elem_id="review-download")
-            upload = gr.File(label="Upload a review file to continue", file_types=[".jsonl"], height=100,
-                             elem_id="review-upload")
-    with gr.Accordion("Agreement: judge vs people", open=False, elem_id="review-agreement-box"):
-        agree = gr.Button("Compute agreement", elem_id="review-agree")
-        summary = gr.Markdown(elem_id="review-agreement")
-        with gr.Row():
-            heat = gr.Plot(show_label=False, elem_id="review-heatmap")
-            diffs = gr.Plot(show_label=False, elem_id="review-diffs")
-        flagged = gr.Dataframe(headers=["Question", "Reviewer", "Flag", "Reason"], interactive=False, wrap=True,
-                               label="Questions flagged as broken", elem_id="review-flagged")
-        export = gr.DownloadButton("Export flagged questions (CSV)", value=None, elem_id="review-export")
+        c = controls("review")
+    agreement_view = _agreement_box()
 
     def shown(runs: Any, chosen: Any) -> tuple[Any, JudgeView | None, dict]:
         run = find(runs, chosen)
@@ -333,52 +424,27 @@ def build_panel(context: AppContext, runs_state: Any, selection: Any,
         return run, views.get(qid) if qid else None, views
 
     def fill(runs: Any, chosen: Any, held: list, name: str) -> tuple:
-        from webapp.judge import error_categories
+        return panel_values(*shown(runs, chosen), held, name)
 
-        run, view, views = shown(runs, chosen)
-        if view is None:
-            return ("", gr.update(choices=[], value=None), gr.update(choices=[], value=[]), "", None, None,
-                    NO_FLAG, "", progress_text(views, held, name))
-        mine = own_review(held, view, name)
-        base = mine or view
-        cats = list(error_categories(run.benchmark))
-        judge = (f"Judge: primary **{view.primary or '(no error analysis)'}**, step score "
-                 f"**{'—' if view.step_score is None else view.step_score}**. ")
-        yours = (f"Your review: categories {mine.category_verdict or 'not reviewed'}, step score "
-                 f"{mine.steps_verdict or 'not reviewed'}." if mine else "Not reviewed by you yet.")
-        return (judge + yours,
-                gr.update(choices=cats, value=base.primary, interactive=bool(view.primary)),
-                gr.update(choices=cats, value=list(base.secondary), interactive=bool(view.primary)),
-                mine.note if mine else "", base.step_score, base.matched,
-                (mine.flag or NO_FLAG) if mine else NO_FLAG, mine.flag_reason if mine else "",
-                progress_text(views, held, name))
-
-    fill_inputs = [runs_state, selection, reviews, reviewer]
-    fill_outputs = [status, primary, secondary, note, score, matched, flag, reason, progress]
+    fill_inputs = [runs_state, selection, session.reviews, session.reviewer]
 
     def refresh(event: Any) -> Any:
-        return event.then(fill, fill_inputs, fill_outputs, **view_opts)
+        return event.then(fill, fill_inputs, c.fill_outputs, **view_opts)
 
     def record(accept_it: bool) -> Callable[..., tuple]:
         @_with_request
         def handler(runs: Any, chosen: Any, held: list, name: str, first: str | None, others: list | None,
                     text: str, points: float | None, steps: float | None, why_flag: str, why: str,
                     request: Any = None) -> tuple:
+            edits = (first, others, text, points, steps, why_flag, why)
             try:
                 run, view, views = shown(runs, chosen)
-                if view is None:
-                    raise _error("no judged question is shown")
-                review = make_review(view, run, name.strip(), accept=accept_it, primary=first,
-                                     secondary=list(others or []), note=text or "", score=points, matched=steps,
-                                     flag=why_flag or "", reason=why or "")
-                updated = with_review(held, review)
-                session = getattr(request, "session_hash", "") or ""
-                keep_on_server(updated, session)
+                updated, review = saved(run, view, held, name, accept_it, edits, request)
             except Exception as failure:  # shown in the panel; the session's reviews stay as they were
                 return _failure(error_message(failure), 4)
             after = next_unreviewed(views, updated, review.reviewer, view.question_id) or view.question_id
             return (gr.update(visible=False), updated, type(chosen)(run.name, after),
-                    session_file(updated, session))
+                    session_file(updated, _session(request)))
 
         return handler
 
@@ -387,30 +453,44 @@ def build_panel(context: AppContext, runs_state: Any, selection: Any,
         after = next_unreviewed(views, held, name, view.question_id if view else None)
         return type(chosen)(run.name, after) if run is not None and after else gr.skip()
 
-    @_with_request
-    def take_upload(held: list, path: str | None, request: Any = None) -> tuple:
-        if not path:
-            return gr.skip(), gr.skip(), gr.skip()
-        try:
-            updated = uploaded(path, held)
-        except Exception as failure:  # a bad file is one line; the session's reviews stay as they were
-            return _failure(error_message(failure), 3)
-        return gr.update(visible=False), updated, session_file(updated, getattr(request, "session_hash", ""))
+    edits = [runs_state, selection, session.reviews, session.reviewer, *c.edits]
+    saves = [c.error, session.reviews, selection, c.download]
+    walks = [c.accept.click(record(True), edits, saves, **view_opts),
+             c.save.click(record(False), edits, saves, **view_opts),
+             c.walk.click(walk_next, fill_inputs, selection, **view_opts)]
+    wire_files(context, c, view_opts)
+    # A review made in Browse (or an upload) changes the shared reviews: the panel shows it.
+    session.reviews.change(fill, fill_inputs, c.fill_outputs, **view_opts)
+    session.reviewer.change(fill, fill_inputs, c.fill_outputs, **view_opts)
+    agreement_view.click(_with_request(_compute(find)), [runs_state, selection, session.reviews],
+                         agreement_view.outputs, **view_opts)
+    return ReviewPanel(refresh, walks)
 
-    @_with_request
+
+def _agreement_box() -> Any:
+    """The agreement accordion; returns its button with `.outputs` (summary, heatmap, differences, flagged, export)."""
+    import gradio as gr
+
+    with gr.Accordion("Agreement: judge vs people", open=False, elem_id="review-agreement-box"):
+        agree = gr.Button("Compute agreement", elem_id="review-agree")
+        summary = gr.Markdown(elem_id="review-agreement")
+        with gr.Row(elem_classes=["stack-narrow"]):
+            heat = gr.Plot(show_label=False, elem_id="review-heatmap")
+            diffs = gr.Plot(show_label=False, elem_id="review-diffs")
+        flagged = gr.Dataframe(headers=["Question", "Reviewer", "Flag", "Reason"], interactive=False, wrap=True,
+                               label="Questions flagged as broken", elem_id="review-flagged")
+        export = gr.DownloadButton("Export flagged questions (CSV)", value=None, elem_id="review-export")
+    agree.outputs = [summary, heat, diffs, flagged, export]
+    return agree
+
+
+def _compute(find: Callable[[Any, Any], Any]) -> Callable[..., tuple]:
     def compute(runs: Any, chosen: Any, held: list, request: Any = None) -> tuple:
         result, source = agreement_for(find(runs, chosen), held)
         return (agreement_markdown(result, source), confusion_figure(result), steps_figure(result),
-                flagged_rows(result), flagged_file(result, getattr(request, "session_hash", "")))
+                flagged_rows(result), flagged_file(result, _session(request)))
 
-    edits = [runs_state, selection, reviews, reviewer, primary, secondary, note, score, matched, flag, reason]
-    walks = [accept.click(record(True), edits, [error, reviews, selection, download], **view_opts),
-             save.click(record(False), edits, [error, reviews, selection, download], **view_opts),
-             walk.click(walk_next, fill_inputs, selection, **view_opts)]
-    refresh(upload.upload(take_upload, [reviews, upload], [error, reviews, download], **view_opts))
-    reviewer.blur(fill, fill_inputs, fill_outputs, **view_opts)
-    agree.click(compute, [runs_state, selection, reviews], [summary, heat, diffs, flagged, export], **view_opts)
-    return ReviewPanel(refresh, walks)
+    return compute
 
 
 def _error(message: str) -> Exception:
@@ -419,4 +499,5 @@ def _error(message: str) -> Exception:
     return MathReelError(message)
 
 
-__all__ = ["KEYS_JS", "ReviewPanel", "build_panel", "make_review", "next_unreviewed", "with_review"]
+__all__ = ["KEYS_JS", "ReviewControls", "ReviewPanel", "ReviewSession", "build_panel", "controls", "make_review",
+           "next_unreviewed", "panel_values", "review_session", "saved", "with_review"]

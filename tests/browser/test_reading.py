@@ -122,3 +122,61 @@ def test_enter_in_the_frame_count_applies_it_and_an_empty_search_says_so(page):
     page.fill("#browse-search input, #browse-search textarea", "no question says this")
     page.press("#browse-search input, #browse-search textarea", "Enter")
     wait_for_text(page, "#browse-list-note", "No questions match")
+
+
+def browse_views(path: Path) -> tuple[list[str], dict]:
+    """The run's question order and the demo judge's views of its answers (matched by response), from core."""
+    from core.judge import read_judgments
+    from core.judge.fingerprint import response_fingerprint
+    from core.review.join import judge_views
+
+    report = scored(path)
+    views = judge_views(read_judgments(demo_dir() / "judgments" / f"{path.name.split('_samples')[0]}_judgments.jsonl"))
+    responses = {row.question_id: row.response for row in report.rows}
+    order = [row.question_id for row in report.rows]
+    return order, {q: v for q, v in views.items() if v.fingerprint == response_fingerprint(responses.get(q, ""))}
+
+
+def test_five_reviews_made_in_browse_with_the_keyboard_show_in_the_judge_tab(page):
+    order, views = browse_views(RUN_B)
+    judged = [q for q in order if q in views]
+    assert len(judged) >= 6
+    drill_down(page, RUN_B)
+    page.click("#browse-walk input")
+    page.get_by_role("option", name="Judged, not reviewed by you", exact=True).click()
+    wait_for_text(page, "#browse-position", f"1 of {len(judged)} judged, not reviewed by you")
+    wait_for_text(page, "#browse-question", judged[0])
+    wait_for_text(page, "#browse-review-progress", f"Reviewed 0 of {len(judged)}")
+    assert page.is_visible("#browse-judge-score")
+    shot(page, "reading_review.png")
+    for done in range(1, 6):
+        page.click("#browse-review-help")  # focus outside any text field, where the shortcuts apply
+        page.keyboard.press("a")
+        wait_for_text(page, "#browse-review-progress", f"Reviewed {done} of {len(judged)}")
+        wait_for_text(page, "#browse-question", judged[done])  # on to the next judged answer not reviewed
+    wait_for_text(page, "#browse-position", f"1 of {len(judged) - 5} judged, not reviewed by you")
+    open_tab(page, "judge", "#judge-questions [data-testid='cell-0-0']")
+    page.click("#judge-run input")
+    page.get_by_role("option", name="videomathqa_mcq_synthetic-model-b (synthetic demo)", exact=True).click()
+    wait_for_text(page, "#review-progress", "Reviewed 5 of")  # the same session's reviews, made in Browse
+    shot(page, "judge_after_browse_reviews.png")
+
+
+def test_walk_by_a_judge_error_category(page):
+    from collections import Counter
+
+    order, views = browse_views(RUN_B)
+    category, count = Counter(views[q].primary for q in order if q in views and views[q].primary).most_common(1)[0]
+    listed = [q for q in order if q in views and views[q].primary == category]
+    drill_down(page, RUN_B)
+    page.click("#browse-walk input")
+    page.get_by_role("option", name=f"judge: {category}", exact=True).click()
+    page.click("#browse-next")
+    wait_for_text(page, "#browse-position", f"1 of {count} judged {category}")
+    wait_for_text(page, "#browse-question", listed[0])
+    wait_for_text(page, "#browse-judge-chips", category)
+    if count > 1:
+        page.locator("body").press("Escape")
+        page.keyboard.press("j")
+        wait_for_text(page, "#browse-position", f"2 of {count} judged {category}")
+        wait_for_text(page, "#browse-question", listed[1])
