@@ -499,11 +499,11 @@ def test_a_costly_upload_is_stopped_with_one_line_while_others_score_and_browse(
     (the bounded waits below then time out). Now it runs in a child process killed at the time budget."""
     from gradio_client import handle_file
 
-    # Since the readers are linear, a costly file is a large one: 200,000 answers (50 MB) take 5-8 s to read and
-    # score here, past a 3 s budget, while a 4-answer file needs well under it.
-    url = in_process(score_seconds=3, score_memory_mb=1024)
+    # Since the readers are linear, a costly file is a large one: 400,000 answers (100 MB) take 15 s or more to read
+    # and score, far past an 8 s budget, while a 4-answer file needs about a second even on a loaded machine.
+    url = in_process(score_seconds=8, score_memory_mb=2048, max_file_size="200mb")
     heavy = tmp_path / "heavy.jsonl"
-    heavy.write_bytes(badinputs.known_accuracy_file(200_000, 1))
+    heavy.write_bytes(badinputs.known_accuracy_file(400_000, 1))
     quick = tmp_path / "quick.jsonl"
     quick.write_bytes(badinputs.known_accuracy_file(4, 1))
     attacker, visitor = client_for(url), client_for(url)
@@ -515,8 +515,8 @@ def test_a_costly_upload_is_stopped_with_one_line_while_others_score_and_browse(
         assert outputs[1].startswith("###")
         box, picker, *_ = job.result(timeout=120)
         assert box["visible"] and picker["choices"] == []
-        # whichever budget it meets first: 3 s or 1 GB of memory
-        stopped = re.compile(r"\*\*Error:\*\* heavy\.jsonl: scoring (stopped after 3 s|needed more than 1024 MB), "
+        # whichever budget it meets first: 8 s or 2 GB of memory
+        stopped = re.compile(r"\*\*Error:\*\* heavy\.jsonl: scoring (stopped after 8 s|needed more than 2048 MB), "
                              r"the server's limit per file \(MATHREEL\\_SCORE\\_(SECONDS|MEMORY\\_MB)\)")
         assert stopped.match(box["value"]), box["value"]
     finally:
