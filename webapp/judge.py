@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from core.runs import find_run, unique_name
 from webapp.context import AppContext, TabSpec, select_handler
 from webapp.errors import error_message, guarded, warn
 
@@ -79,13 +80,6 @@ def load_demo_runs() -> list[JudgedRun]:
     return runs
 
 
-def unique_name(name: str, taken: set[str]) -> str:
-    candidate, k = name, 2
-    while candidate in taken:
-        candidate, k = f"{name} ({k})", k + 1
-    return candidate
-
-
 def load_uploads(paths: list[str], runs: list[JudgedRun]) -> tuple[list[JudgedRun], list[str]]:
     """Runs plus the uploaded judgment files; a bad file is one message naming it as uploaded."""
     from core.judge import read_judgments
@@ -102,17 +96,26 @@ def load_uploads(paths: list[str], runs: list[JudgedRun]) -> tuple[list[JudgedRu
     return out, errors
 
 
-def find_run(runs: list[JudgedRun], name: str | None) -> JudgedRun | None:
-    return next((r for r in runs if r.name == name), runs[0] if runs and name is None else None)
-
-
-def error_categories(benchmark: str) -> tuple[str, ...]:
+def _benchmark(name: str) -> Any:
+    """The benchmark a judged run names (None for a name this server does not know)."""
     from core.benchmarks import get_benchmark
 
     try:
-        return tuple(getattr(get_benchmark(benchmark), "error_categories", ()) or ())
+        return get_benchmark(name)
     except KeyError:
-        return ()
+        return None
+
+
+def error_categories(benchmark: str) -> tuple[str, ...]:
+    """The benchmark's declared error categories (none for an unknown benchmark)."""
+    bench = _benchmark(benchmark)
+    return bench.error_categories if bench is not None else ()
+
+
+def primary_dimension(runs: list[JudgedRun]) -> str | None:
+    """The dimension judged questions are grouped by: the first run's benchmark's primary one."""
+    bench = _benchmark(runs[0].benchmark) if runs else None
+    return bench.primary if bench is not None else None
 
 
 # -- tables and text ------------------------------------------------------------------------------------------
@@ -145,11 +148,12 @@ def question_table(run: JudgedRun | None, category: str = ANY, low: float = 0, h
     bounded = low > 0 or high < 10
     chosen = select(cards, category=category or None, min_score=int(low) if bounded else None,
                     max_score=int(high) if bounded else None)
+    primary = primary_dimension([run])
     rows = []
     for card in chosen:
         extract = card.values("extract")
         steps = card.values("steps")
-        rows.append([card.question_id, card.dims.get("category", ""), _answer_text(extract),
+        rows.append([card.question_id, card.dims.get(primary, "") if primary else "", _answer_text(extract),
                      "" if card.step_score is None else card.step_score, steps.get("matched_steps", ""),
                      ", ".join(card.categories), _status_text(card.by_task)])
     return pd.DataFrame(rows, columns=columns)
@@ -272,7 +276,7 @@ def score_chart(runs: list[JudgedRun]) -> go.Figure:
     from core.judge.views import step_score_rows
 
     figure = go.Figure()
-    rows = step_score_rows({r.name: r.judgments for r in runs}, by="category")
+    rows = step_score_rows({r.name: r.judgments for r in runs}, by=primary_dimension(runs))
     for run in runs:
         mine = [row for row in rows if row.run == run.name and row.mean is not None]
         figure.add_bar(name=run.name, x=[row.group for row in mine], y=[row.mean for row in mine],
@@ -328,31 +332,27 @@ def progress_callback(progress: Any, label: str) -> Any:
 
 
 def judge_results_file(path: str, endpoint: Any, data_dir: str | None, concurrency: int, progress: Any) -> JudgedRun:
-    """Judge an uploaded result file exactly as `mathreel judge` does."""
-    from core.judge import JudgeCache, cases_from_results, judge_cases, with_dataset_steps
-    from core.results import read_results
+    """Judge an uploaded result file with `mathreel judge`'s workflow (core.judge.runs), cache included."""
+    from core.judge.runs import open_cache, prepare
 
-    result = read_results(path)
-    cases, note = with_dataset_steps(cases_from_results(result), result.benchmark, result.mode, data_dir)
-    run = judge_cases(cases, endpoint, benchmark=result.benchmark, concurrency=concurrency, cache=JudgeCache(),
-                      on_progress=progress_callback(progress, "judging"))
-    return JudgedRun(f"{Path(path).stem} · {endpoint.model}", run.judgments, str(note or ""))
+    job = prepare(path, data_dir=data_dir)
+    run = job.run(endpoint, concurrency=concurrency, cache=open_cache(),
+                  on_progress=progress_callback(progress, "judging"))
+    return JudgedRun(f"{Path(path).stem} · {endpoint.model}", run.judgments, str(job.note or ""))
 
 
 def rejudge_question(run: JudgedRun, question_id: str, question: Any, endpoint: Any, progress: Any) -> JudgedRun:
-    """The run with one question judged again (its response as judged before, the dataset's question)."""
-    from core.judge import Case, JudgeCache, judge_cases
+    """One question of `run` judged again (core.judge.runs.rejudge_question), as a run of its own: never merged
+    into the run it came from."""
+    from core.judge.runs import open_cache
+    from core.judge.runs import rejudge_question as rejudge
 
-    old = [j for j in run.judgments if j.question_id == question_id]
-    if not old:
-        from core.errors import MathReelError
-
-        raise MathReelError(f"{question_id} is not in {run.name}")
-    tasks = tuple(dict.fromkeys(j.task for j in old))
-    judged = judge_cases([Case(question, old[0].response, old[0].record)], endpoint, benchmark=run.benchmark,
-                         tasks=tasks, concurrency=4, cache=JudgeCache(),
-                         on_progress=progress_callback(progress, question_id))
-    return JudgedRun(rejudged_name(run.name, endpoint.model), list(judged.judgments),
+    if not any(j.question_id == question_id for j in run.judgments):
+        raise _user_error(f"{question_id} is not in {run.name}")
+    judged = rejudge(run.judgments, question_id, question, endpoint, benchmark=run.benchmark, cache=open_cache(),
+                     on_progress=progress_callback(progress, question_id))
+    fresh = [j for j in judged if j.question_id == question_id]
+    return JudgedRun(rejudged_name(run.name, endpoint.model), fresh,
                      f"questions of {run.name} judged again from the page by {endpoint.model}")
 
 
