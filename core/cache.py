@@ -22,8 +22,3 @@ def cache_base() -> Path:
         return Path(xdg) / "mathreel"
     return Path.home() / ".cache" / "mathreel"
 
-
-# The old name, kept only for callers outside core's reach today (core/media/frames.py, webapp/app.py through
-# core.data): `core.media.frames.cache_root` is a different thing (the frames folder). Remove once they say
-# `cache_base`.
-cache_root = cache_base

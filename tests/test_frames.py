@@ -20,7 +20,7 @@ from core.errors import InputError
 from core.media import frames as frames_module
 from core.media.frames import (
     SampledFrames,
-    cache_root,
+    frames_dir,
     open_video,
     read_exact_frames,
     resized_size,
@@ -220,14 +220,14 @@ def test_second_call_is_served_from_the_cache_without_decoding(clip, tmp_path, m
 def test_manifest_and_paths_are_stable(clip, tmp_path):
     first = sample_frames(clip, 4, cache_dir=tmp_path)
     entry = first.paths[0].parent
-    assert entry.parent == cache_root(tmp_path) == tmp_path / "frames"
+    assert entry.parent == frames_dir(tmp_path) == tmp_path / "frames"
     manifest = json.loads((entry / "manifest.json").read_text())
     assert manifest["indices"] == list(first.indices)
     assert manifest["times"] == list(first.times)
     assert (manifest["total_frames"], manifest["fps"]) == (40, pytest.approx(FPS))
     assert sorted(p.name for p in entry.iterdir()) == sorted({p.name for p in first.paths} | {"manifest.json"})
     assert sample_frames(clip, 4, cache_dir=tmp_path).paths == first.paths
-    assert not [p for p in cache_root(tmp_path).iterdir() if p.name.startswith(".building-")]
+    assert not [p for p in frames_dir(tmp_path).iterdir() if p.name.startswith(".building-")]
 
 
 def test_a_changed_video_is_decoded_again(tmp_path):
@@ -271,7 +271,7 @@ def test_cache_dir_defaults_to_the_environment(clip, tmp_path, monkeypatch):
     monkeypatch.delenv("MATHREEL_CACHE")
     monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
-    assert cache_root() == tmp_path / "home" / ".cache" / "mathreel" / "frames"
+    assert frames_dir() == tmp_path / "home" / ".cache" / "mathreel" / "frames"
 
 
 @pytest.mark.parametrize(
@@ -293,8 +293,8 @@ def test_frames_and_data_share_one_cache_root(tmp_path, monkeypatch, mathreel_ca
         else:
             monkeypatch.setenv(name, value if value.startswith("relative") else str(tmp_path / value))
     assert data_cache_root() == tmp_path / expected
-    assert cache_root() == tmp_path / expected / "frames"
-    assert cache_root(tmp_path / "given") == tmp_path / "given" / "frames"
+    assert frames_dir() == tmp_path / expected / "frames"
+    assert frames_dir(tmp_path / "given") == tmp_path / "given" / "frames"
 
 
 # --- errors ------------------------------------------------------------------------------------------------------
@@ -348,7 +348,7 @@ def test_a_failed_build_leaves_no_partial_entry(clip, tmp_path, monkeypatch):
     monkeypatch.setattr(frames_module, "_write_jpeg", broken_jpeg)
     with pytest.raises(OSError, match="disk full"):
         sample_frames(clip, 3, cache_dir=tmp_path)
-    assert list(cache_root(tmp_path).iterdir()) == []
+    assert list(frames_dir(tmp_path).iterdir()) == []
     assert os.listdir(tmp_path) == ["frames"]
 
 
@@ -358,5 +358,5 @@ def test_two_concurrent_requests_agree_and_leave_one_complete_entry(clip, tmp_pa
     with ThreadPoolExecutor(max_workers=2) as pool:
         results = list(pool.map(lambda _: sample_frames(clip, 6, cache_dir=tmp_path), range(2)))
     assert results[0] == results[1]
-    assert [p.name for p in cache_root(tmp_path).iterdir()] == [results[0].paths[0].parent.name]
+    assert [p.name for p in frames_dir(tmp_path).iterdir()] == [results[0].paths[0].parent.name]
     assert _numbers(results[0]) == list(results[0].indices)

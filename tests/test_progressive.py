@@ -8,7 +8,7 @@ import itertools
 import pytest
 
 from core.errors import InputError
-from core.media.frame_cache import cache_root
+from core.media.frame_cache import frames_dir
 from core.media.frames import sample_frames
 from core.media.progressive import progressive_frames
 from core.media.readers import READER_ENV
@@ -58,7 +58,7 @@ def test_keyframes_first_then_exact_frames_then_the_cache_entry(video, tmp_path,
     cached = sample_frames(video, 6, cache_dir=tmp_path)
     assert cached.reader == reader_name
     assert [item.path for item in last] == list(cached.paths)
-    assert [p.name for p in cache_root(tmp_path).iterdir()] == [cached.paths[0].parent.name]  # no previews left
+    assert [p.name for p in frames_dir(tmp_path).iterdir()] == [cached.paths[0].parent.name]  # no previews left
 
 
 def test_a_cached_sample_is_one_exact_snapshot(video, tmp_path, reader_name):
@@ -90,7 +90,7 @@ def test_a_bad_video_raises_the_one_line_error(tmp_path):
     with pytest.raises(InputError, match="not a readable video") as caught:
         list(progressive_frames(bad, 4, cache_dir=tmp_path / "cache"))
     assert caught.value.source == str(bad)
-    assert [p.name for p in cache_root(tmp_path / "cache").iterdir()] == []
+    assert [p.name for p in frames_dir(tmp_path / "cache").iterdir()] == []
 
 
 def test_a_viewer_that_stops_early_leaves_a_complete_entry(video, tmp_path):
@@ -99,4 +99,4 @@ def test_a_viewer_that_stops_early_leaves_a_complete_entry(video, tmp_path):
     stream.close()
     sampled = sample_frames(video, 3, cache_dir=tmp_path)  # waits for the thread, then reads its entry
     assert [_number(path) for path in sampled.paths] == list(sampled.indices)
-    assert [p.name for p in cache_root(tmp_path).iterdir()] == [sampled.paths[0].parent.name]
+    assert [p.name for p in frames_dir(tmp_path).iterdir()] == [sampled.paths[0].parent.name]

@@ -286,7 +286,7 @@ def test_breakdowns_question_filters_and_downloads(vmqa, tmp_path):
     breakdown = breakdown_table(runs)
     chart_row = breakdown[(breakdown["Dimension"] == "Category") & (breakdown["Value"] == "Chart")].iloc[0]
     cell = run.summary["by"]["category"]["Chart"]
-    assert chart_row["run.jsonl"] == f"{pct(cell['accuracy'])} {ci_text(cell['ci'])} n={cell['n']}"
+    assert chart_row["run.jsonl"] == f"{cell['text']} n={cell['n']}"  # core's rendering, not the 2-decimal JSON
     statuses = {r.question_id: r.status for r in run.report.rows}
     assert list(scored_table(run, "wrong")["ID"]) == [q for q, s in statuses.items() if s == "wrong"] == ["q1"]
     assert list(scored_table(run, "unparsed")["ID"]) == ["q3"]
@@ -405,7 +405,7 @@ def test_comparison_table_puts_runs_above_the_papers_rows(vmqa, tmp_path):
 
 def test_formatting_is_one_decimal_and_bracketed():
     assert pct(41.26) == "41.3%" and pct(None) == "—"
-    assert ci_text([35.24, 47.65]) == "[35.2, 47.6]" and ci_text(None) == "—"
+    assert ci_text([35.24, 47.65]) == "[35.2, 47.7]" and ci_text(None) == "—"  # half-up, as `mathreel score`
     assert seconds_text(3725.25) == "1:02:05.2" and seconds_text(4.0) == "0:04.0"
 
 

@@ -102,10 +102,10 @@ def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Block
 
 def served_paths(settings: Settings) -> list[str]:
     """The only directories the server may serve files from: the dataset, the frame cache, unpacked diagrams."""
-    from core.data import cache_root
-    from core.media.frames import cache_root as frame_cache_root
+    from core.data import cache_base
+    from core.media.frames import frames_dir
 
-    paths = [settings.data_root(), frame_cache_root(), cache_root() / "images"]
+    paths = [settings.data_root(), frames_dir(), cache_base() / "images"]
     for path in paths[1:]:
         path.mkdir(parents=True, exist_ok=True)
     return [str(p.resolve()) for p in paths]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import traceback
+from types import SimpleNamespace
 from typing import Any
 
 from core.client.endpoint import DEFAULT_KEY_ENV, default_model
@@ -58,114 +59,154 @@ def mode_choices(key: str) -> list[tuple[str, str]]:
     return [(m.label, m.key) for m in get_benchmark(split_key(key)[0]).modes]
 
 
-def build(context: AppContext) -> None:
-    """Lay out the Ask tab and wire its events."""
+class AskUI(SimpleNamespace):
+    """The Ask tab's components by name (set in `layout`)."""
+
+    @property
+    def result_outputs(self) -> list[Any]:
+        return [self.error, self.response, self.verdict, self.answers, self.usage]
+
+    @property
+    def request_outputs(self) -> list[Any]:
+        return [self.pick, self.prompt, self.gallery, self.requests]
+
+    @property
+    def outputs(self) -> list[Any]:
+        return [*self.result_outputs, *self.request_outputs]
+
+    @property
+    def inputs(self) -> list[Any]:
+        return [self.base_url, self.model, self.key, self.temperature, self.max_tokens, self.timeout, self.mode,
+                self.style, self.subs, self.frames_n]
+
+
+def layout(settings: Any) -> AskUI:
+    """Place the Ask tab: endpoint, how the question is asked, the reply and the exact request."""
     import gradio as gr
 
-    settings = context.settings
-    source = browse_state(context)
-    requests_state = gr.State([])  # per request: ref, prompt, saved image paths (never the key)
-
+    ui = AskUI(requests=gr.State([]))  # per request: ref, prompt, saved image paths (never the key)
     gr.Markdown("Ask a model the question chosen in **Browse**, exactly as the benchmark asks it: the same prompt, "
                 "frames (or diagram) and subtitles `mathreel run` sends. The reply is read by the same extractor "
                 "and scored by the same rule as `mathreel score`.")
-    header = gr.Markdown(EMPTY_STATE, elem_id="ask-question")
+    ui.header = gr.Markdown(EMPTY_STATE, elem_id="ask-question")
     with gr.Row():
-        base_url = gr.Textbox(shown_base_url(), label="Base URL", placeholder="http://localhost:8000/v1",
-                              elem_id="ask-base-url", scale=3)
-        model = gr.Textbox(default_model(), label="Model", placeholder="e.g. Qwen/Qwen2.5-VL-7B-Instruct",
-                           elem_id="ask-model", scale=2)
-        key = gr.Textbox("", label="API key", type="password", elem_id="ask-key", scale=2,
-                         placeholder="using the server's key" if server_has_key() else "(none needed for vLLM)")
+        ui.base_url = gr.Textbox(shown_base_url(), label="Base URL", placeholder="http://localhost:8000/v1",
+                                 elem_id="ask-base-url", scale=3)
+        ui.model = gr.Textbox(default_model(), label="Model", placeholder="e.g. Qwen/Qwen2.5-VL-7B-Instruct",
+                              elem_id="ask-model", scale=2)
+        ui.key = gr.Textbox("", label="API key", type="password", elem_id="ask-key", scale=2,
+                            placeholder="using the server's key" if server_has_key() else "(none needed for vLLM)")
     gr.Markdown(key_note(), elem_id="ask-key-note")
     with gr.Row():
-        temperature = gr.Slider(0, 2, value=0, step=0.05, label="Temperature", elem_id="ask-temperature")
-        max_tokens = gr.Number(DEFAULT_MAX_TOKENS, label="Max tokens", precision=0, minimum=1,
-                               elem_id="ask-max-tokens")
-        timeout = gr.Number(DEFAULT_TIMEOUT_S, label="Timeout per attempt (s)", minimum=1, elem_id="ask-timeout")
+        ui.temperature = gr.Slider(0, 2, value=0, step=0.05, label="Temperature", elem_id="ask-temperature")
+        ui.max_tokens = gr.Number(DEFAULT_MAX_TOKENS, label="Max tokens", precision=0, minimum=1,
+                                  elem_id="ask-max-tokens")
+        ui.timeout = gr.Number(DEFAULT_TIMEOUT_S, label="Timeout per attempt (s)", minimum=1, elem_id="ask-timeout")
     with gr.Row():
-        mode = gr.Radio([], label="Question format", visible=False, elem_id="ask-mode")
-        style = gr.Radio([("Direct answer", DIRECT), ("Chain of thought", COT)], value=DIRECT, label="Prompt",
-                         elem_id="ask-style")
-        subs = gr.Checkbox(label="Subtitles in prompt", elem_id="ask-subs")
-        frames_n = gr.Slider(1, settings.max_frames, value=settings.default_frames, step=1,
-                             label="Frames sampled (N)", elem_id="ask-frames-n")
-    ask_button = gr.Button("Ask the model", variant="primary", elem_id="ask-button")
-    error = gr.Markdown("", visible=False, elem_id="ask-error", elem_classes=["error-box"])
-    response = gr.Textbox(label="Model response (streams in; shown as plain text)", lines=8, max_lines=30,
-                          interactive=False, elem_id="ask-response")
-    verdict = gr.Markdown("", elem_id="ask-verdict")
-    answers = gr.Dataframe(headers=ANSWER_HEADERS, label="Extracted answer (core's extractor, as mathreel score reads "
-                           "it)", interactive=False, wrap=True, visible=False, elem_id="ask-answers",
-                           column_widths=["12%", "10%", "8%", "10%", "15%", "45%"])
-    usage = gr.Markdown("", elem_id="ask-usage")
+        ui.mode = gr.Radio([], label="Question format", visible=False, elem_id="ask-mode")
+        ui.style = gr.Radio([("Direct answer", DIRECT), ("Chain of thought", COT)], value=DIRECT, label="Prompt",
+                            elem_id="ask-style")
+        ui.subs = gr.Checkbox(label="Subtitles in prompt", elem_id="ask-subs")
+        ui.frames_n = gr.Slider(1, settings.max_frames, value=settings.default_frames, step=1,
+                                label="Frames sampled (N)", elem_id="ask-frames-n")
+    ui.ask_button = gr.Button("Ask the model", variant="primary", elem_id="ask-button")
+    _reply(ui)
+    return ui
+
+
+def _reply(ui: AskUI) -> None:
+    """The reply, its reading and verdict, usage, and the exact request sent."""
+    import gradio as gr
+
+    ui.error = gr.Markdown("", visible=False, elem_id="ask-error", elem_classes=["error-box"])
+    ui.response = gr.Textbox(label="Model response (streams in; shown as plain text)", lines=8, max_lines=30,
+                             interactive=False, elem_id="ask-response")
+    ui.verdict = gr.Markdown("", elem_id="ask-verdict")
+    ui.answers = gr.Dataframe(headers=ANSWER_HEADERS, label="Extracted answer (core's extractor, as mathreel score "
+                              "reads it)", interactive=False, wrap=True, visible=False, elem_id="ask-answers",
+                              column_widths=["12%", "10%", "8%", "10%", "15%", "45%"])
+    ui.usage = gr.Markdown("", elem_id="ask-usage")
     with gr.Accordion("Exact request sent (prompt text and images)", open=False, elem_id="ask-request"):
-        pick = gr.Dropdown([], label="Request (one per multi-binary pair)", visible=False, elem_id="ask-request-pick")
-        prompt = gr.Textbox(label="Prompt text", lines=10, max_lines=40, interactive=False, buttons=["copy"],
-                            elem_id="ask-prompt")
-        gallery = gr.Gallery(label="Images as sent (after resizing)", columns=4, height="fit-content",
-                             object_fit="contain", allow_preview=True, interactive=False, elem_id="ask-images",
-                             elem_classes=["frame-gallery"])
+        ui.pick = gr.Dropdown([], label="Request (one per multi-binary pair)", visible=False,
+                              elem_id="ask-request-pick")
+        ui.prompt = gr.Textbox(label="Prompt text", lines=10, max_lines=40, interactive=False, buttons=["copy"],
+                               elem_id="ask-prompt")
+        ui.gallery = gr.Gallery(label="Images as sent (after resizing)", columns=4, height="fit-content",
+                                object_fit="contain", allow_preview=True, interactive=False, elem_id="ask-images",
+                                elem_classes=["frame-gallery"])
 
-    result_outputs = [error, response, verdict, answers, usage]
-    request_outputs = [pick, prompt, gallery, requests_state]
-    outputs = [*result_outputs, *request_outputs]
 
+class AskHandlers:
+    """The Ask tab's event handlers: plain functions of their inputs, returning the outputs' updates."""
+
+    def __init__(self, context: AppContext, cache_dir: str) -> None:
+        self.datasets = context.datasets
+        self.settings = context.settings
+        self.cache_dir = cache_dir  # where request images are saved for the page (Gradio's cache)
+
+    @staticmethod
     def cleared() -> list[Any]:
+        import gradio as gr
+
         return [gr.update(value="", visible=False), "", "", gr.update(value=None, visible=False), "",
                 gr.update(choices=[], value=None, visible=False), "", None, []]
 
+    @staticmethod
     def failed(message: str) -> tuple:
-        updates: list[Any] = [gr.skip()] * len(outputs)
+        import gradio as gr
+
+        updates: list[Any] = [gr.skip()] * _OUTPUTS
         updates[0] = gr.update(value=error_box(message), visible=True)
         return tuple(updates)
 
-    def shown(st: dict | None, mode_key: str | None) -> str:
-        st = st or {}
-        if not st.get("ref"):
-            return EMPTY_STATE
-        dataset, questions = target_questions(context.datasets, st["key"], st["ref"], mode_key)
-        return question_summary(dataset, questions) + HINT
-
-    def on_question(st: dict | None) -> tuple:
+    def on_question(self, st: dict | None) -> tuple:
         """Browse chose another question: describe it, offer its benchmark's modes, clear the last answer."""
+        import gradio as gr
+
         st = st or {}
         if not st.get("ref"):
-            return (EMPTY_STATE, gr.update(visible=False), gr.skip(), gr.skip(), gr.skip(), *cleared())
+            return (EMPTY_STATE, gr.update(visible=False), gr.skip(), gr.skip(), gr.skip(), *self.cleared())
         try:
             shown_mode = split_key(st["key"])[1]
             choices = mode_choices(st["key"])
-            dataset, questions = target_questions(context.datasets, st["key"], st["ref"], shown_mode)
+            dataset, questions = target_questions(self.datasets, st["key"], st["ref"], shown_mode)
             has_video = questions[0].video_id is not None
             mode_update = gr.update(choices=choices, value=shown_mode, visible=len(choices) > 1)
             view = st.get("view") or {}  # what Browse shows: Ask asks the same way
+            frames = int(view.get("num_frames") or self.settings.default_frames)
             return (question_summary(dataset, questions) + HINT, mode_update,
                     gr.update(visible=has_video, value=bool(view.get("with_subtitles"))),
-                    gr.update(visible=has_video, value=int(view.get("num_frames") or settings.default_frames)),
-                    COT if view.get("cot") else DIRECT, *cleared())
+                    gr.update(visible=has_video, value=frames), COT if view.get("cot") else DIRECT, *self.cleared())
         except Exception as err:  # a broken question must not break the tab
             return (error_box(error_message(err)), gr.update(visible=False), gr.skip(), gr.skip(), gr.skip(),
-                    *cleared())
+                    *self.cleared())
 
-    def on_mode(st: dict | None, mode_key: str | None) -> Any:
+    def on_mode(self, st: dict | None, mode_key: str | None) -> Any:
+        st = st or {}
+        if not st.get("ref"):
+            return EMPTY_STATE
         try:
-            return shown(st, mode_key)
+            dataset, questions = target_questions(self.datasets, st["key"], st["ref"], mode_key)
+            return question_summary(dataset, questions) + HINT
         except Exception as err:
             return error_box(error_message(err))
 
-    def ask(st: dict | None, url: str, name: str, api_key: str, temp: float, tokens: float | None,
+    def ask(self, st: dict | None, url: str, name: str, api_key: str, temp: float, tokens: float | None,
             timeout_s: float | None, mode_key: str | None, style_key: str, use_subs: bool, n: float) -> Any:
         """Stream one click: prepare the requests, show them, stream each reply, then the verdict."""
+        import gradio as gr
+
         st = st or {}
         try:
             endpoint = make_endpoint(url, name, api_key, temperature=temp, max_tokens=tokens,
                                      timeout_s=timeout_s or DEFAULT_TIMEOUT_S)
-            dataset, questions = target_questions(context.datasets, st.get("key", ""), st.get("ref", ""), mode_key)
-            options = AskOptions(dataset.mode, style_key == COT, bool(use_subs), int(n or settings.default_frames))
+            dataset, questions = target_questions(self.datasets, st.get("key", ""), st.get("ref", ""), mode_key)
+            options = AskOptions(dataset.mode, style_key == COT, bool(use_subs),
+                                 int(n or self.settings.default_frames))
             prepared = prepare_answers(dataset, questions, options)
-            views = request_views(prepared, gallery.GRADIO_CACHE)
+            views = request_views(prepared, self.cache_dir)
         except Exception as err:
-            yield failed(_reported(err, api_key))
+            yield self.failed(_reported(err, api_key))
             return
         first = views[0]
         waiting = status_markdown(AskRun(endpoint.describe(), prepared))
@@ -176,27 +217,41 @@ def build(context: AppContext) -> None:
 
         try:
             for run in run_ask(endpoint, prepared):
-                yield _run_updates(run, endpoint, len(request_outputs))
+                yield _run_updates(run, endpoint, _REQUEST_OUTPUTS)
         except Exception as err:  # a bug, not a model failure (those come back as run.error)
-            yield failed(_reported(err, api_key))
+            yield self.failed(_reported(err, api_key))
 
+    @staticmethod
     def choose_request(views: list[dict[str, Any]], ref: str | None) -> tuple:
+        import gradio as gr
+
         chosen = next((v for v in views or [] if v["ref"] == ref), None)
         if chosen is None:
             return gr.skip(), gr.skip()
         return chosen["prompt"], chosen["images"]
 
+
+_REQUEST_OUTPUTS = 4  # pick, prompt, gallery, requests (AskUI.request_outputs)
+_OUTPUTS = 5 + _REQUEST_OUTPUTS  # AskUI.outputs
+
+
+def build(context: AppContext) -> None:
+    """Lay out the Ask tab and wire its events."""
+    ui = layout(context.settings)
+    handlers = AskHandlers(context, ui.gallery.GRADIO_CACHE)
+    settings = context.settings
+    source = browse_state(context)
     view_group = {"concurrency_id": "ask-view", "concurrency_limit": settings.browse_concurrency}
-    ask_group = {"concurrency_id": "ask",
-                 "concurrency_limit": settings.ask_concurrency}
-    pick.input(choose_request, [requests_state, pick], [prompt, gallery], **view_group)
-    inputs = [base_url, model, key, temperature, max_tokens, timeout, mode, style, subs, frames_n]
+    ask_group = {"concurrency_id": "ask", "concurrency_limit": settings.ask_concurrency}
+    ui.pick.input(handlers.choose_request, [ui.requests, ui.pick], [ui.prompt, ui.gallery], **view_group)
     if source is None:  # no question can be chosen, so the mode radio never shows either
-        ask_button.click(lambda *_: failed("the Browse tab is needed to choose a question"), inputs, outputs)
+        ui.ask_button.click(lambda *_: handlers.failed("the Browse tab is needed to choose a question"), ui.inputs,
+                            ui.outputs)
         return
-    source.change(on_question, [source], [header, mode, subs, frames_n, style, *outputs], **view_group)
-    mode.input(on_mode, [source, mode], header, **view_group)
-    ask_button.click(ask, [source, *inputs], outputs, **ask_group)
+    source.change(handlers.on_question, [source], [ui.header, ui.mode, ui.subs, ui.frames_n, ui.style, *ui.outputs],
+                  **view_group)
+    ui.mode.input(handlers.on_mode, [source, ui.mode], ui.header, **view_group)
+    ui.ask_button.click(handlers.ask, [source, *ui.inputs], ui.outputs, **ask_group)
 
 
 def _run_updates(run: AskRun, endpoint: Any, n_request_outputs: int) -> tuple:
@@ -229,4 +284,4 @@ def _reported(error: BaseException, api_key: str) -> str:
 
 TAB = TabSpec(id="ask", label="Ask", build=build)
 
-__all__ = ["TAB", "browse_state", "build", "mode_choices"]
+__all__ = ["TAB", "AskHandlers", "AskUI", "browse_state", "build", "layout", "mode_choices"]

@@ -222,7 +222,7 @@ def status_markdown(run: AskRun) -> str:
     rows = run.score.rows
     if len(rows) == 1:
         row = rows[0]
-        got = plain(row.answer) if row.answer is not None else "nothing (unparsed)"
+        got = plain(row.extracted) if row.extracted is not None else "nothing (unparsed)"
         head = {"correct": "✓ Correct", "wrong": "✗ Wrong", "unparsed": "✗ Unparsed (counts as wrong)"}[row.status]
         return f"### {head}\nExtracted **{got}**, gold **{plain(row.gold)}**."
     right = sum(r.status == "correct" for r in rows)
@@ -238,7 +238,7 @@ def answer_rows(run: AskRun) -> list[list[str]]:
     """One table row per scored answer: extracted answer, gold, verdict and core's method and explanation."""
     if run.score is None:
         return []
-    return [[row.question_id, row.answer if row.answer is not None else "— (unparsed)", row.gold, row.status,
+    return [[row.question_id, row.extracted if row.extracted is not None else "— (unparsed)", row.gold, row.status,
              row.method, row.explanation] for row in run.score.rows]
 
 

@@ -15,8 +15,10 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from core.runs import find_run, unique_name
 from webapp.context import AppContext, TabSpec, select_handler
 from webapp.errors import error_message, guarded, warn
 
@@ -79,13 +81,6 @@ def load_demo_runs() -> list[JudgedRun]:
     return runs
 
 
-def unique_name(name: str, taken: set[str]) -> str:
-    candidate, k = name, 2
-    while candidate in taken:
-        candidate, k = f"{name} ({k})", k + 1
-    return candidate
-
-
 def load_uploads(paths: list[str], runs: list[JudgedRun]) -> tuple[list[JudgedRun], list[str]]:
     """Runs plus the uploaded judgment files; a bad file is one message naming it as uploaded."""
     from core.judge import read_judgments
@@ -102,17 +97,26 @@ def load_uploads(paths: list[str], runs: list[JudgedRun]) -> tuple[list[JudgedRu
     return out, errors
 
 
-def find_run(runs: list[JudgedRun], name: str | None) -> JudgedRun | None:
-    return next((r for r in runs if r.name == name), runs[0] if runs and name is None else None)
-
-
-def error_categories(benchmark: str) -> tuple[str, ...]:
+def _benchmark(name: str) -> Any:
+    """The benchmark a judged run names (None for a name this server does not know)."""
     from core.benchmarks import get_benchmark
 
     try:
-        return tuple(getattr(get_benchmark(benchmark), "error_categories", ()) or ())
+        return get_benchmark(name)
     except KeyError:
-        return ()
+        return None
+
+
+def error_categories(benchmark: str) -> tuple[str, ...]:
+    """The benchmark's declared error categories (none for an unknown benchmark)."""
+    bench = _benchmark(benchmark)
+    return bench.error_categories if bench is not None else ()
+
+
+def primary_dimension(runs: list[JudgedRun]) -> str | None:
+    """The dimension judged questions are grouped by: the first run's benchmark's primary one."""
+    bench = _benchmark(runs[0].benchmark) if runs else None
+    return bench.primary if bench is not None else None
 
 
 # -- tables and text ------------------------------------------------------------------------------------------
@@ -145,11 +149,12 @@ def question_table(run: JudgedRun | None, category: str = ANY, low: float = 0, h
     bounded = low > 0 or high < 10
     chosen = select(cards, category=category or None, min_score=int(low) if bounded else None,
                     max_score=int(high) if bounded else None)
+    primary = primary_dimension([run])
     rows = []
     for card in chosen:
         extract = card.values("extract")
         steps = card.values("steps")
-        rows.append([card.question_id, card.dims.get("category", ""), _answer_text(extract),
+        rows.append([card.question_id, card.dims.get(primary, "") if primary else "", _answer_text(extract),
                      "" if card.step_score is None else card.step_score, steps.get("matched_steps", ""),
                      ", ".join(card.categories), _status_text(card.by_task)])
     return pd.DataFrame(rows, columns=columns)
@@ -272,7 +277,7 @@ def score_chart(runs: list[JudgedRun]) -> go.Figure:
     from core.judge.views import step_score_rows
 
     figure = go.Figure()
-    rows = step_score_rows({r.name: r.judgments for r in runs}, by="category")
+    rows = step_score_rows({r.name: r.judgments for r in runs}, by=primary_dimension(runs))
     for run in runs:
         mine = [row for row in rows if row.run == run.name and row.mean is not None]
         figure.add_bar(name=run.name, x=[row.group for row in mine], y=[row.mean for row in mine],
@@ -328,31 +333,27 @@ def progress_callback(progress: Any, label: str) -> Any:
 
 
 def judge_results_file(path: str, endpoint: Any, data_dir: str | None, concurrency: int, progress: Any) -> JudgedRun:
-    """Judge an uploaded result file exactly as `mathreel judge` does."""
-    from core.judge import JudgeCache, cases_from_results, judge_cases, with_dataset_steps
-    from core.results import read_results
+    """Judge an uploaded result file with `mathreel judge`'s workflow (core.judge.runs), cache included."""
+    from core.judge.runs import open_cache, prepare
 
-    result = read_results(path)
-    cases, note = with_dataset_steps(cases_from_results(result), result.benchmark, result.mode, data_dir)
-    run = judge_cases(cases, endpoint, benchmark=result.benchmark, concurrency=concurrency, cache=JudgeCache(),
-                      on_progress=progress_callback(progress, "judging"))
-    return JudgedRun(f"{Path(path).stem} · {endpoint.model}", run.judgments, str(note or ""))
+    job = prepare(path, data_dir=data_dir)
+    run = job.run(endpoint, concurrency=concurrency, cache=open_cache(),
+                  on_progress=progress_callback(progress, "judging"))
+    return JudgedRun(f"{Path(path).stem} · {endpoint.model}", run.judgments, str(job.note or ""))
 
 
 def rejudge_question(run: JudgedRun, question_id: str, question: Any, endpoint: Any, progress: Any) -> JudgedRun:
-    """The run with one question judged again (its response as judged before, the dataset's question)."""
-    from core.judge import Case, JudgeCache, judge_cases
+    """One question of `run` judged again (core.judge.runs.rejudge_question), as a run of its own: never merged
+    into the run it came from."""
+    from core.judge.runs import open_cache
+    from core.judge.runs import rejudge_question as rejudge
 
-    old = [j for j in run.judgments if j.question_id == question_id]
-    if not old:
-        from core.errors import MathReelError
-
-        raise MathReelError(f"{question_id} is not in {run.name}")
-    tasks = tuple(dict.fromkeys(j.task for j in old))
-    judged = judge_cases([Case(question, old[0].response, old[0].record)], endpoint, benchmark=run.benchmark,
-                         tasks=tasks, concurrency=4, cache=JudgeCache(),
-                         on_progress=progress_callback(progress, question_id))
-    return JudgedRun(rejudged_name(run.name, endpoint.model), list(judged.judgments),
+    if not any(j.question_id == question_id for j in run.judgments):
+        raise _user_error(f"{question_id} is not in {run.name}")
+    judged = rejudge(run.judgments, question_id, question, endpoint, benchmark=run.benchmark, cache=open_cache(),
+                     on_progress=progress_callback(progress, question_id))
+    fresh = [j for j in judged if j.question_id == question_id]
+    return JudgedRun(rejudged_name(run.name, endpoint.model), fresh,
                      f"questions of {run.name} judged again from the page by {endpoint.model}")
 
 
@@ -376,80 +377,115 @@ def add_rejudged(runs: list[JudgedRun], fresh: JudgedRun, question_id: str) -> l
 # -- layout ---------------------------------------------------------------------------------------------------
 
 
-def build(context: AppContext) -> None:
-    """Lay out the Judge tab and wire its events."""
+class JudgeUI(SimpleNamespace):
+    """The Judge tab's components by name (set in `layout`)."""
+
+    @property
+    def detail_outputs(self) -> list[Any]:
+        return [self.header, self.response, self.steps, self.card, self.chips, self.raw]
+
+    @property
+    def all_outputs(self) -> list[Any]:
+        return [self.error, self.runs, self.run_pick, self.statuses, self.score_plot, self.error_plot,
+                self.category, self.questions]
+
+
+def layout(context: AppContext) -> JudgeUI:
+    """Place the Judge tab: runs and charts, the question list and the judged question, then the judge form."""
+    import gradio as gr
+
+    ui = JudgeUI(runs=gr.State(None), selection=gr.State(Selection()))
+    gr.Markdown("LLM-judge results: the paper's step-wise evaluation (0-10 against the annotated steps) and error "
+                "analysis of wrong CoT answers. Load `mathreel judge` output files, or run the judge below. The "
+                "demo runs are **synthetic** (scripted judge replies).")
+    with gr.Row():
+        ui.upload = gr.File(label="Judgment files (mathreel judge output, JSONL)", file_count="multiple",
+                            elem_id="judge-upload", scale=2, height=120)
+        ui.run_pick = gr.Dropdown([], label="Run", elem_id="judge-run", scale=2)
+    ui.error = gr.Markdown("", visible=False, elem_id="judge-error", elem_classes=["error-box"])
+    ui.statuses = gr.Dataframe(label="Judgments per task and status", interactive=False, wrap=True,
+                               elem_id="judge-statuses")
+    with gr.Row():
+        ui.score_plot = gr.Plot(show_label=False, elem_id="judge-score-chart")
+        ui.error_plot = gr.Plot(show_label=False, elem_id="judge-error-chart")
+    with gr.Row():
+        ui.category = gr.Dropdown([("Any error category", ANY)], value=ANY, label="Error category",
+                                  elem_id="judge-category")
+        ui.low = gr.Slider(0, 10, value=0, step=1, label="Step score at least", elem_id="judge-low")
+        ui.high = gr.Slider(0, 10, value=10, step=1, label="Step score at most", elem_id="judge-high")
+    ui.questions = gr.Dataframe(label="Questions (click a row)", interactive=False, wrap=True, max_height=360,
+                                elem_id="judge-questions")
+    _question_view(ui, context)
+    from webapp.review import build_panel
+
+    ui.review = build_panel(context, ui.runs, ui.selection,
+                            lambda runs, chosen: find_run(runs_of(runs), chosen.run))
+    _judge_form(ui)
+    return ui
+
+
+def _question_view(ui: JudgeUI, context: AppContext) -> None:
+    """The judged question: header, response beside the annotated steps, step card, error chips, raw replies."""
+    import gradio as gr
+
+    ui.header = gr.HTML(elem_id="judge-question")
+    ui.to_browse = gr.Button("Open this question in Browse (video, frames, prompt)", size="sm",
+                             elem_id="judge-open-browse", visible=context.browse is not None)
+    with gr.Row():
+        ui.response = gr.Textbox(label="Model response (as judged)", lines=16, max_lines=30, interactive=False,
+                                 elem_id="judge-response")
+        ui.steps = gr.HTML(label="Annotated steps", elem_id="judge-steps")
+    with gr.Row():
+        ui.card = gr.HTML(elem_id="judge-card-box")
+        ui.chips = gr.HTML(elem_id="judge-chips")
+    with gr.Accordion("Judge replies (raw)", open=False):
+        ui.raw = gr.Textbox(lines=10, max_lines=40, interactive=False, show_label=False, elem_id="judge-raw")
+
+
+def _judge_form(ui: JudgeUI) -> None:
+    """The judge endpoint (the server's defaults; the key never shown) and the two ways to run it."""
     import gradio as gr
 
     from core.client.endpoint import strip_credentials
     from core.judge.endpoint import BASE_URL_ENV, MODEL_ENV
 
-    settings = context.settings
-    runs_state = gr.State(None)
-    selection = gr.State(Selection())
-
-    gr.Markdown("LLM-judge results: the paper's step-wise evaluation (0-10 against the annotated steps) and error "
-                "analysis of wrong CoT answers. Load `mathreel judge` output files, or run the judge below. The "
-                "demo runs are **synthetic** (scripted judge replies).")
-    with gr.Row():
-        upload = gr.File(label="Judgment files (mathreel judge output, JSONL)", file_count="multiple",
-                         elem_id="judge-upload", scale=2, height=120)
-        run_pick = gr.Dropdown([], label="Run", elem_id="judge-run", scale=2)
-    error = gr.Markdown("", visible=False, elem_id="judge-error", elem_classes=["error-box"])
-    statuses = gr.Dataframe(label="Judgments per task and status", interactive=False, wrap=True,
-                            elem_id="judge-statuses")
-    with gr.Row():
-        score_plot = gr.Plot(show_label=False, elem_id="judge-score-chart")
-        error_plot = gr.Plot(show_label=False, elem_id="judge-error-chart")
-    with gr.Row():
-        category = gr.Dropdown([("Any error category", ANY)], value=ANY, label="Error category",
-                               elem_id="judge-category")
-        low = gr.Slider(0, 10, value=0, step=1, label="Step score at least", elem_id="judge-low")
-        high = gr.Slider(0, 10, value=10, step=1, label="Step score at most", elem_id="judge-high")
-    questions = gr.Dataframe(label="Questions (click a row)", interactive=False, wrap=True, max_height=360,
-                             elem_id="judge-questions")
-    header = gr.HTML(elem_id="judge-question")
-    to_browse = gr.Button("Open this question in Browse (video, frames, prompt)", size="sm",
-                          elem_id="judge-open-browse", visible=context.browse is not None)
-    with gr.Row():
-        response = gr.Textbox(label="Model response (as judged)", lines=16, max_lines=30, interactive=False,
-                              elem_id="judge-response")
-        steps = gr.HTML(label="Annotated steps", elem_id="judge-steps")
-    with gr.Row():
-        card = gr.HTML(elem_id="judge-card-box")
-        chips = gr.HTML(elem_id="judge-chips")
-    with gr.Accordion("Judge replies (raw)", open=False):
-        raw = gr.Textbox(lines=10, max_lines=40, interactive=False, show_label=False, elem_id="judge-raw")
-    from webapp.review import build_panel
-
-    review = build_panel(context, runs_state, selection, lambda runs, chosen: find_run(runs_of(runs), chosen.run))
     with gr.Accordion("Run the judge", open=False, elem_id="judge-run-box"):
         gr.Markdown("Any OpenAI-compatible endpoint (the paper uses Qwen3-4B on vLLM). The key is sent to this "
                     "endpoint only and never shown again; replies are cached by model and prompt.")
         with gr.Row():
-            base_url = gr.Textbox(strip_credentials(os.environ.get(BASE_URL_ENV, "")), label="Judge base URL",
-                                  placeholder="http://localhost:8000/v1", elem_id="judge-base-url")
-            model = gr.Textbox(os.environ.get(MODEL_ENV, ""), label="Judge model", placeholder="Qwen/Qwen3-4B",
-                               elem_id="judge-model")
-            key = gr.Textbox("", label="API key", type="password", placeholder="(none needed for vLLM)",
-                             elem_id="judge-key")
-            concurrency = gr.Slider(1, 32, value=8, step=1, label="Concurrent calls", elem_id="judge-concurrency")
+            ui.base_url = gr.Textbox(strip_credentials(os.environ.get(BASE_URL_ENV, "")), label="Judge base URL",
+                                     placeholder="http://localhost:8000/v1", elem_id="judge-base-url")
+            ui.model = gr.Textbox(os.environ.get(MODEL_ENV, ""), label="Judge model", placeholder="Qwen/Qwen3-4B",
+                                  elem_id="judge-model")
+            ui.key = gr.Textbox("", label="API key", type="password", placeholder="(none needed for vLLM)",
+                                elem_id="judge-key")
+            ui.concurrency = gr.Slider(1, 32, value=8, step=1, label="Concurrent calls",
+                                       elem_id="judge-concurrency")
         with gr.Row():
-            judge_one = gr.Button("Judge the shown question again", elem_id="judge-one")
-            to_judge = gr.File(label="Result file to judge", elem_id="judge-results-upload", height=100)
-            judge_file = gr.Button("Judge the uploaded result file", elem_id="judge-file")
+            ui.judge_one = gr.Button("Judge the shown question again", elem_id="judge-one")
+            ui.to_judge = gr.File(label="Result file to judge", elem_id="judge-results-upload", height=100)
+            ui.judge_file = gr.Button("Judge the uploaded result file", elem_id="judge-file")
 
-    detail_outputs = [header, response, steps, card, chips, raw]
 
-    def runs_of(runs: list[JudgedRun] | None) -> list[JudgedRun]:
-        return load_demo_runs() if runs is None else runs
+def runs_of(runs: list[JudgedRun] | None) -> list[JudgedRun]:
+    """The user's runs; the demo runs before the first change (the state starts as None)."""
+    return load_demo_runs() if runs is None else runs
 
-    def question_of(run: JudgedRun, qid: str) -> Any:
+
+class JudgeHandlers:
+    """The Judge tab's event handlers: plain functions of their inputs, returning the outputs' updates."""
+
+    def __init__(self, context: AppContext) -> None:
+        self.datasets = context.datasets
+        self.settings = context.settings
+
+    def question_of(self, run: JudgedRun, qid: str) -> Any:
         try:
-            return context.datasets.get(run.benchmark, run.mode).question(qid)
+            return self.datasets.get(run.benchmark, run.mode).question(qid)
         except Exception:  # not in the server's dataset: shown as such
             return None
 
-    def render_detail(runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
+    def detail(self, runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
         from core.judge.views import by_question
 
         run = find_run(runs_of(runs), chosen.run)
@@ -457,15 +493,17 @@ def build(context: AppContext) -> None:
         found = next((c for c in cards if c.question_id == chosen.question_id), cards[0] if cards else None)
         if found is None:
             return "", "", "", "", "", ""
-        question = question_of(run, found.question_id)
+        question = self.question_of(run, found.question_id)
         lender = question.steps if question is not None else ()
         source = "annotated steps from the server's dataset" if lender else "the server's dataset has no steps here"
         response_text = next((j.response for j in found.by_task.values() if j.response), "")
         return (question_header(found, question), response_text, steps_html(lender, source), card_html(found),
                 chips_html(found), raw_text(found))
 
-    @guarded(0, 8)
-    def render_all(runs: list[JudgedRun] | None, chosen: Selection, cat: str, lo: float, hi: float) -> tuple:
+    @staticmethod
+    def overview(runs: list[JudgedRun] | None, chosen: Selection, cat: str, lo: float, hi: float) -> tuple:
+        import gradio as gr
+
         runs = runs_of(runs)
         run = find_run(runs, chosen.run)
         cats = error_categories(run.benchmark) if run else ()
@@ -476,76 +514,108 @@ def build(context: AppContext) -> None:
                           value=cat if cat in cats else ANY),
                 question_table(run, cat if cat in cats else ANY, lo, hi))
 
-    all_outputs = [error, runs_state, run_pick, statuses, score_plot, error_plot, category, questions]
-    view = {"concurrency_id": "judge-view", "concurrency_limit": settings.browse_concurrency}
-    work = {"concurrency_id": "judge-run", "concurrency_limit": settings.judge_concurrency}
-
-    def show_detail(event: Any) -> None:
-        review.refresh(event.then(render_detail, [runs_state, selection], detail_outputs, **view))
-
-    def chain(event: Any) -> None:
-        show_detail(event.then(render_all, [runs_state, selection, category, low, high], all_outputs, **view))
-
+    @staticmethod
     def add_uploads(runs: list[JudgedRun] | None, paths: list[str] | None) -> tuple:
+        import gradio as gr
+
         merged, errors = load_uploads(list(paths or []), runs_of(runs))
         for message in errors:
             warn(message)
         newest = merged[-1].name if len(merged) > len(runs_of(runs)) else None
         return merged, Selection(newest) if newest else gr.skip()
 
+    @staticmethod
     def choose_run(name: str) -> Selection:
         return Selection(name)
+
+    @staticmethod
+    def filter_questions(runs: list[JudgedRun] | None, chosen: Selection, cat: str, lo: float, hi: float) -> Any:
+        return question_table(find_run(runs_of(runs), chosen.run), cat, lo, hi)
+
+    def run_one(self, runs: list[JudgedRun] | None, chosen: Selection, url: str, name: str, api_key: str,
+                progress: Any) -> tuple:
+        """The shown question judged again, into a run of its own."""
+        import gradio as gr
+
+        from core.judge.views import by_question
+
+        runs = runs_of(runs)
+        run = find_run(runs, chosen.run)
+        if run is None:
+            raise _user_error("no run is shown")
+        qid = chosen.question_id or by_question(run.judgments)[0].question_id
+        question = self.question_of(run, qid)
+        if question is None:
+            raise _user_error(f"{qid} is not in the server's dataset, so it cannot be judged again here")
+        fresh = rejudge_question(run, qid, question, page_endpoint(url, name, api_key), progress)
+        return gr.update(visible=False), add_rejudged(runs, fresh, qid), Selection(fresh.name, qid)
+
+    def run_file(self, runs: list[JudgedRun] | None, path: str | None, url: str, name: str, api_key: str, k: float,
+                 progress: Any) -> tuple:
+        """An uploaded result file judged as `mathreel judge` judges it, added as a run."""
+        import gradio as gr
+
+        if not path:
+            raise _user_error("upload a result file to judge first")
+        runs = runs_of(runs)
+        data_dir = str(self.settings.data_dir) if self.settings.data_dir else None
+        judged = judge_results_file(path, page_endpoint(url, name, api_key), data_dir, int(k), progress)
+        judged.name = unique_name(judged.name, {r.name for r in runs})
+        return gr.update(visible=False), [*runs, judged], Selection(judged.name)
+
+
+def build(context: AppContext) -> None:
+    """Lay out the Judge tab and wire its events."""
+    ui = layout(context)
+    handlers = JudgeHandlers(context)
+    settings = context.settings
+    view = {"concurrency_id": "judge-view", "concurrency_limit": settings.browse_concurrency}
+    work = {"concurrency_id": "judge-run", "concurrency_limit": settings.judge_concurrency}
+    _wire(context, ui, handlers, ui.review, view, work)
+    _wire_open_in_browse(context, ui.to_browse, ui.runs, ui.selection, view)
+
+
+def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any, view: dict, work: dict) -> None:
+    """Load, upload, choose, filter and judge; after each, the views that depend on it redrawn."""
+    import gradio as gr
+
+    filters = [ui.category, ui.low, ui.high]
+    overview = guarded(0, 8)(handlers.overview)
+    track = gr.Progress()  # Gradio sees a Progress default and feeds the page's progress bar through it
+
+    @guarded(0, 3)
+    def run_one(runs: Any, chosen: Selection, url: str, name: str, api_key: str,
+                progress: gr.Progress = track) -> tuple:
+        return handlers.run_one(runs, chosen, url, name, api_key, progress)
+
+    @guarded(0, 3)
+    def run_file(runs: Any, path: str | None, url: str, name: str, api_key: str, k: float,
+                 progress: gr.Progress = track) -> tuple:
+        return handlers.run_file(runs, path, url, name, api_key, k, progress)
 
     @select_handler
     def choose_question(chosen: Selection, evt: gr.SelectData) -> Selection:
         qid = str((evt.row_value or [""])[0])
         return Selection(chosen.run, qid or None)
 
-    def filter_questions(runs: list[JudgedRun] | None, chosen: Selection, cat: str, lo: float, hi: float) -> Any:
-        return question_table(find_run(runs_of(runs), chosen.run), cat, lo, hi)
+    def show_detail(event: Any) -> None:
+        review.refresh(event.then(handlers.detail, [ui.runs, ui.selection], ui.detail_outputs, **view))
 
-    track = gr.Progress()  # Gradio sees a Progress default and feeds the page's progress bar through it
+    def chain(event: Any) -> None:
+        show_detail(event.then(overview, [ui.runs, ui.selection, *filters], ui.all_outputs, **view))
 
-    @guarded(0, 3)
-    def run_one(runs: list[JudgedRun] | None, chosen: Selection, url: str, name: str, api_key: str,
-                progress: gr.Progress = track) -> tuple:
-        runs = runs_of(runs)
-        run = find_run(runs, chosen.run)
-        if run is None:
-            raise _user_error("no run is shown")
-        from core.judge.views import by_question
-
-        qid = chosen.question_id or by_question(run.judgments)[0].question_id
-        question = question_of(run, qid)
-        if question is None:
-            raise _user_error(f"{qid} is not in the server's dataset, so it cannot be judged again here")
-        fresh = rejudge_question(run, qid, question, page_endpoint(url, name, api_key), progress)
-        return gr.update(visible=False), add_rejudged(runs, fresh, qid), Selection(fresh.name, qid)
-
-    @guarded(0, 3)
-    def run_file(runs: list[JudgedRun] | None, path: str | None, url: str, name: str, api_key: str, k: float,
-                 progress: gr.Progress = track) -> tuple:
-        if not path:
-            raise _user_error("upload a result file to judge first")
-        runs = runs_of(runs)
-        data_dir = str(settings.data_dir) if settings.data_dir else None
-        judged = judge_results_file(path, page_endpoint(url, name, api_key), data_dir, int(k), progress)
-        judged.name = unique_name(judged.name, {r.name for r in runs})
-        return gr.update(visible=False), [*runs, judged], Selection(judged.name)
-
+    judged = [ui.error, ui.runs, ui.selection]
     chain(context.app_load(lambda: None, None, None))
-    chain(upload.upload(add_uploads, [runs_state, upload], [runs_state, selection], **view))
-    chain(run_pick.input(choose_run, run_pick, selection, **view))
-    show_detail(questions.select(choose_question, [selection], selection, **view))
+    chain(ui.upload.upload(handlers.add_uploads, [ui.runs, ui.upload], [ui.runs, ui.selection], **view))
+    chain(ui.run_pick.input(handlers.choose_run, ui.run_pick, ui.selection, **view))
+    show_detail(ui.questions.select(choose_question, [ui.selection], ui.selection, **view))
     for walk in review.walks:
         show_detail(walk)
-    for control in (category, low, high):
-        control.input(filter_questions, [runs_state, selection, category, low, high], questions, **view)
-    chain(judge_one.click(run_one, [runs_state, selection, base_url, model, key], [error, runs_state, selection],
-                          **work))
-    chain(judge_file.click(run_file, [runs_state, to_judge, base_url, model, key, concurrency],
-                           [error, runs_state, selection], **work))
-    _wire_open_in_browse(context, to_browse, runs_state, selection, view)
+    for control in filters:
+        control.input(handlers.filter_questions, [ui.runs, ui.selection, *filters], ui.questions, **view)
+    chain(ui.judge_one.click(run_one, [ui.runs, ui.selection, ui.base_url, ui.model, ui.key], judged, **work))
+    chain(ui.judge_file.click(run_file, [ui.runs, ui.to_judge, ui.base_url, ui.model, ui.key, ui.concurrency],
+                              judged, **work))
 
 
 def browse_target(runs: list[JudgedRun], chosen: Selection) -> dict[str, str] | None:

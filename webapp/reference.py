@@ -1,64 +1,32 @@
-"""Published results to compare uploaded runs with (assets/reference/*.json, transcribed from the papers).
+"""The Score tab's comparison with published results: tables drawn from core.reference (the same figures
+`Benchmark.reference_results()` gives the command line).
 
-A reference file names its benchmark, its settings (which column holds the headline for which mode) and which of
-its column groups correspond to which benchmark dimension, so this code needs no benchmark-specific branches.
+A reference file names its settings (which column holds the headline for which mode) and which of its column
+groups correspond to which benchmark dimension, so this code needs no benchmark-specific branches.
 """
 
 from __future__ import annotations
 
-import json
-from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from webapp.present import pct
+from core.reference import Reference
+from webapp.present import cell_parts, pct
 
 if TYPE_CHECKING:
     import pandas as pd
 
 
-@dataclass(frozen=True)
-class Reference:
-    """One transcribed paper: its rows and how they map onto our reports."""
+def load_references() -> dict[str, Reference]:
+    """The published results of every benchmark that declares them, keyed by benchmark name."""
+    from core.benchmarks import BENCHMARKS
 
-    benchmark: str
-    source: str
-    tables: dict[str, dict[str, Any]]
-    settings: dict[str, dict[str, str]]
-    dimensions: dict[str, str]  # column group in each row -> our dimension key
-    rows: list[dict[str, Any]]
-    notes: list[str]
-
-    def setting_choices(self, mode: str | None = None) -> list[tuple[str, str]]:
-        """(label, column) of the headline settings, those of `mode` first."""
-        items = sorted(self.settings.items(), key=lambda kv: kv[1].get("mode") != mode)
-        return [(spec["label"], key) for key, spec in items]
-
-    def table_choices(self) -> list[tuple[str, str]]:
-        return [(f"Table {key}: {spec['title']}", key) for key, spec in self.tables.items()]
+    found = {name: bench.reference_results() for name, bench in BENCHMARKS.items()}
+    return {name: reference for name, reference in found.items() if reference is not None}
 
 
-def reference_dir() -> Path:
-    from core.data import assets_dir
-
-    return assets_dir() / "reference"
-
-
-def load_references(folder: Path | None = None) -> dict[str, Reference]:
-    """Every reference file in the folder, keyed by benchmark name."""
-    found = {}
-    for path in sorted((folder or reference_dir()).glob("*.json")):
-        data = json.loads(path.read_text(encoding="utf-8"))
-        found[data["benchmark"]] = Reference(
-            benchmark=data["benchmark"],
-            source=data["source"],
-            tables=data["tables"],
-            settings=data["settings"],
-            dimensions=data["dimensions"],
-            rows=data["rows"],
-            notes=data.get("notes", []),
-        )
-    return found
+def table_choices(reference: Reference) -> list[tuple[str, str]]:
+    """("Table 2: <title>", "2") for each of the paper's tables."""
+    return [(f"Table {key}: {spec['title']}", key) for key, spec in reference.tables.items()]
 
 
 def comparison_table(reference: Reference, table: str, setting: str, runs: list[tuple[str, dict[str, Any]]]
@@ -73,10 +41,10 @@ def comparison_table(reference: Reference, table: str, setting: str, runs: list[
     groups = _column_groups(reference)
     records = []
     for name, report in runs:
-        record = {"Model": name, "Size": "—", "Section": "Your upload", "Headline": pct(report["overall"]["accuracy"])}
+        record = {"Model": name, "Size": "—", "Section": "Your upload", "Headline": cell_parts(report["overall"])[0]}
         for group, dim in reference.dimensions.items():
             cells = report.get("by", {}).get(dim, {})
-            record.update({col: pct(cells[col]["accuracy"]) if col in cells else "—" for col in groups[group]})
+            record.update({col: cell_parts(cells[col])[0] if col in cells else "—" for col in groups[group]})
         records.append(record)
     for row in reference.rows:
         if str(row["table"]) != str(table):

@@ -9,14 +9,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from core.runs import unique_name
+from core.scoring.text import extractor_text
 from webapp.context import AppContext, TabSpec, select_handler
 from webapp.downloads import Downloads
 from webapp.errors import error_box, error_message, guarded, log, warn
 from webapp.html import plain
 from webapp.isolate import DEFAULT_BUDGET, Budget, run_isolated
-from webapp.present import ci_text, pct
+from webapp.present import cell_parts, ci_text, pct, se_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -103,11 +106,7 @@ def detect_path(path: str, report: Report, default_frames: int = 8) -> RunSettin
 
 def display_name(path: str, taken: set[str]) -> str:
     """The uploaded file's own name, made unique among this user's runs."""
-    name = Path(path).name
-    candidate, k = name, 2
-    while candidate in taken:
-        candidate, k = f"{name} ({k})", k + 1
-    return candidate
+    return unique_name(Path(path).name, taken)
 
 
 def score_uploads(paths: list[str], options: ScoreOptions) -> tuple[list[Run], list[str]]:
@@ -146,18 +145,19 @@ def summary_table(runs: list[Run]) -> pd.DataFrame:
     for run in runs:
         s = run.summary
         overall = s["overall"]
+        accuracy, interval = cell_parts(overall)
         rows.append({
             "Run": run.name,
             "Benchmark": _benchmark_title(s["benchmark"]),
             "Mode": s["mode"],
-            "Accuracy": pct(overall["accuracy"]),
-            "95% CI": ci_text(overall["ci"]),
+            "Accuracy": accuracy,
+            "95% CI": interval,
             "n": overall["n"],
             "Correct": overall["correct"],
             "Unparsed": s["unparsed"],
             "Missing": s["missing"],
-            "Clustered SE": "—" if overall.get("clustered_se") is None else f"{overall['clustered_se']:.1f}",
-            "Extractor": s["extractor"],
+            "Clustered SE": se_text(overall.get("clustered_se")),
+            "Extractor": extractor_text(s["extractor"], s.get("official_extractor")),
             "Denominator": s["denominator"],
         })
     return pd.DataFrame(rows)
@@ -171,14 +171,16 @@ def headline_markdown(runs: list[Run]) -> str:
     for run in runs:
         s = run.summary
         o = s["overall"]
+        accuracy, interval = cell_parts(o)
         parts.append(
             f"### {plain(run.name)}\n"
-            f"**{pct(o['accuracy'])}** accuracy, 95% CI {ci_text(o['ci'])}, n = {o['n']} "
+            f"**{accuracy}** accuracy, 95% CI {interval}, n = {o['n']} "
             f"({o['correct']} correct) · unparsed {s['unparsed']} · missing {s['missing']}"
-            + (f" · clustered SE {o['clustered_se']:.1f} points over {o['clusters']} videos"
-               if o.get("clustered_se") is not None else "")
+            + (f" · clustered SE {se_text(o['clustered_se'])}, clustered by {plain(o.get('clustered_by', 'video'))}"
+               f" ({o['clusters']} clusters)" if o.get("clustered_se") is not None else "")
         )
-        parts.append(f"_Denominator: {s['denominator_means']}. Extractor: {s['extractor']}._")
+        extractor = extractor_text(s["extractor"], s.get("official_extractor"))
+        parts.append(f"_Denominator: {s['denominator_means']}. Extractor: {plain(extractor)}._")
         details = [f"- {plain(note)}" for note in s.get("detected", [])]
         details += [f"- ⚠️ {plain(warning)}" for warning in s.get("warnings", [])]
         if details:
@@ -260,11 +262,10 @@ def _dimension_label(runs: list[Run], key: str) -> str:
 
 
 def find_run(runs: list[Run], name: str | None) -> Run | None:
-    """The run called `name`, else the first one."""
-    for run in runs:
-        if run.name == name:
-            return run
-    return runs[0] if runs else None
+    """The run called `name`, else the first one (a removed run's stale name shows the first)."""
+    from core.runs import find_run as find
+
+    return find(runs, name, stale_is_first=True)
 
 
 def comparable(runs: list[Run], selected: Run | None) -> list[Run]:
@@ -321,82 +322,111 @@ def headline_cross(run: Run, crosses: list[tuple[str, str]]) -> str | None:
 # -- the tab ----------------------------------------------------------------------------------------------------
 
 
-def build(context: AppContext) -> None:
-    """Lay out the Score tab and wire its events; scoring runs in its own concurrency group."""
+class ScoreUI(SimpleNamespace):
+    """The Score tab's components by name (set in `layout`)."""
+
+
+def layout(settings: Any) -> ScoreUI:
+    """Place the Score tab: uploads and how they are read, the overview, then the detail of one run."""
     import gradio as gr
 
-    from core.scoring.scorer import EXTRACTORS
-    from webapp import charts
+    from core.kinds import EXTRACTORS
     from webapp.browse import benchmark_choices
-    from webapp.reference import comparison_table, load_references, mode_warning
 
-    settings = context.settings
-    references = load_references()
-    downloads = Downloads(settings.cache_seconds)
-    runs_state = context.runs if context.runs is not None else gr.State([])
-
+    ui = ScoreUI()
     gr.Markdown("Upload one or several prediction files (lmms-eval logs, the Video-MME template, MathVerse "
                 "output, or plain JSONL/CSV with question_id and response). Each is scored by the same core as "
                 f"`mathreel score`. Largest file accepted: {settings.max_file_size}.")
     with gr.Row():
-        upload = gr.File(label="Result files", file_count="multiple", elem_id="score-upload", scale=3, height=140)
+        ui.upload = gr.File(label="Result files", file_count="multiple", elem_id="score-upload", scale=3, height=140)
         with gr.Column(scale=2):
-            bench = gr.Dropdown([("Detect from the file", AUTO), *benchmark_choices()], value=AUTO,
-                                label="Benchmark and mode", elem_id="score-benchmark")
+            ui.bench = gr.Dropdown([("Detect from the file", AUTO), *benchmark_choices()], value=AUTO,
+                                   label="Benchmark and mode", elem_id="score-benchmark")
             with gr.Row():
-                extractor = gr.Dropdown(list(EXTRACTORS), value="robust", label="Answer extractor",
-                                        elem_id="score-extractor")
-                denominator = gr.Dropdown([("Scorer's default", AUTO), ("All questions", "all"),
-                                           ("Answered only", "answered")], value=AUTO, label="Denominator",
-                                          elem_id="score-denominator")
-            join = gr.Checkbox(label="Take gold answers from the server's dataset (id-only files; lists missing "
-                                     "questions)", elem_id="score-join")
-    error = gr.Markdown("", visible=False, elem_id="score-error", elem_classes=["error-box"])
-    headline = gr.Markdown(EMPTY_STATE, elem_id="score-headline")
-    summary = gr.Dataframe(label="Runs", interactive=False, visible=False, wrap=True, elem_id="score-summary",
-                           column_widths=["22%", "9%", "6%", "8%", "11%", "5%", "6%", "6%", "6%", "7%", "7%", "7%"])
-    breakdown = gr.Dataframe(label="Breakdown by dimension (accuracy, 95% CI, n)", interactive=False,
-                             visible=False, wrap=True, max_height=420, elem_id="score-breakdown")
-    run_pick = gr.Dropdown([], label="Run shown in detail (charts compare it with runs of the same benchmark)",
-                           elem_id="score-run", visible=False)
+                ui.extractor = gr.Dropdown(list(EXTRACTORS), value="robust", label="Answer extractor",
+                                           elem_id="score-extractor")
+                ui.denominator = gr.Dropdown([("Scorer's default", AUTO), ("All questions", "all"),
+                                              ("Answered only", "answered")], value=AUTO, label="Denominator",
+                                             elem_id="score-denominator")
+            ui.join = gr.Checkbox(label="Take gold answers from the server's dataset (id-only files; lists missing "
+                                        "questions)", elem_id="score-join")
+    ui.error = gr.Markdown("", visible=False, elem_id="score-error", elem_classes=["error-box"])
+    ui.headline = gr.Markdown(EMPTY_STATE, elem_id="score-headline")
+    ui.summary = gr.Dataframe(label="Runs", interactive=False, visible=False, wrap=True, elem_id="score-summary",
+                              column_widths=["22%", "9%", "6%", "8%", "11%", "5%", "6%", "6%", "6%", "7%", "7%",
+                                             "7%"])
+    ui.breakdown = gr.Dataframe(label="Breakdown by dimension (accuracy, 95% CI, n)", interactive=False,
+                                visible=False, wrap=True, max_height=420, elem_id="score-breakdown")
+    ui.run_pick = gr.Dropdown([], label="Run shown in detail (charts compare it with runs of the same benchmark)",
+                              elem_id="score-run", visible=False)
     with gr.Row():
-        plots = [gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}") for i in range(2)]
+        ui.plots = [gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}") for i in range(2)]
     with gr.Row():
-        plots += [gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}") for i in range(2, CHART_SLOTS)]
-    with gr.Group(visible=False) as cross_group:
-        cross_pick = gr.Dropdown([], label="Cross table", elem_id="score-cross")
-        heatmap = gr.Plot(show_label=False, elem_id="score-heatmap")
-    with gr.Group(visible=False) as paired_group:
+        ui.plots += [gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}")
+                     for i in range(2, CHART_SLOTS)]
+    _comparisons(ui)
+    _questions(ui)
+    return ui
+
+
+def _comparisons(ui: ScoreUI) -> None:
+    """Cross table, paired difference of two runs, and the paper's published rows."""
+    import gradio as gr
+
+    with gr.Group(visible=False) as ui.cross_group:
+        ui.cross_pick = gr.Dropdown([], label="Cross table", elem_id="score-cross")
+        ui.heatmap = gr.Plot(show_label=False, elem_id="score-heatmap")
+    with gr.Group(visible=False) as ui.paired_group:
         with gr.Row():
-            run_a = gr.Dropdown([], label="Run A", elem_id="score-run-a")
-            run_b = gr.Dropdown([], label="Run B", elem_id="score-run-b")
-        paired = gr.Markdown(elem_id="score-paired")
-        paired_plot = gr.Plot(visible=False, show_label=False, elem_id="score-paired-chart")
-    with gr.Group(visible=False) as reference_group:
+            ui.run_a = gr.Dropdown([], label="Run A", elem_id="score-run-a")
+            ui.run_b = gr.Dropdown([], label="Run B", elem_id="score-run-b")
+        ui.paired = gr.Markdown(elem_id="score-paired")
+        ui.paired_plot = gr.Plot(visible=False, show_label=False, elem_id="score-paired-chart")
+    with gr.Group(visible=False) as ui.reference_group:
         gr.Markdown("#### Published results")
         with gr.Row():
-            ref_table = gr.Dropdown([], label="Paper table", elem_id="score-ref-table")
-            ref_setting = gr.Dropdown([], label="Headline setting", elem_id="score-ref-setting")
-        reference = gr.Dataframe(interactive=False, wrap=True, max_height=420, elem_id="score-reference")
-        ref_note = gr.Markdown(elem_id="score-ref-note")
-    with gr.Group(visible=False) as questions_group:
+            ui.ref_table = gr.Dropdown([], label="Paper table", elem_id="score-ref-table")
+            ui.ref_setting = gr.Dropdown([], label="Headline setting", elem_id="score-ref-setting")
+        ui.reference = gr.Dataframe(interactive=False, wrap=True, max_height=420, elem_id="score-reference")
+        ui.ref_note = gr.Markdown(elem_id="score-ref-note")
+
+
+def _questions(ui: ScoreUI) -> None:
+    """The per-question table of the run shown, its filters and the downloads."""
+    import gradio as gr
+
+    with gr.Group(visible=False) as ui.questions_group:
         gr.Markdown("#### Per-question results (click a row to open it in Browse with the response)")
         with gr.Row():
-            status = gr.Dropdown(STATUS_FILTERS, value="all", label="Show", elem_id="score-status")
-            dim_filter = gr.Dropdown(dimension_filter_choices(None), value="", label="Dimension value",
-                                     elem_id="score-dim-filter")
-        questions = gr.Dataframe(interactive=False, wrap=True, max_height=480, elem_id="score-questions")
+            ui.status = gr.Dropdown(STATUS_FILTERS, value="all", label="Show", elem_id="score-status")
+            ui.dim_filter = gr.Dropdown(dimension_filter_choices(None), value="", label="Dimension value",
+                                        elem_id="score-dim-filter")
+        ui.questions = gr.Dataframe(interactive=False, wrap=True, max_height=480, elem_id="score-questions")
         with gr.Row():
-            csv_button = gr.DownloadButton("Download scored rows (CSV)", elem_id="score-download-csv")
-            json_button = gr.DownloadButton("Download summary (JSON, as mathreel score --json)",
-                                            elem_id="score-download-json")
+            ui.csv_button = gr.DownloadButton("Download scored rows (CSV)", elem_id="score-download-csv")
+            ui.json_button = gr.DownloadButton("Download summary (JSON, as mathreel score --json)",
+                                               elem_id="score-download-json")
 
-    def options(key: str, ext: str, denom: str, use_data: bool) -> ScoreOptions:
+
+class ScoreHandlers:
+    """The Score tab's event handlers: plain functions of their inputs, returning the outputs' updates."""
+
+    def __init__(self, settings: Any) -> None:
+        from webapp.reference import load_references
+
+        self.settings = settings
+        self.references = load_references()
+        self.downloads = Downloads(settings.cache_seconds)
+
+    def options(self, key: str, ext: str, denom: str, use_data: bool) -> ScoreOptions:
+        settings = self.settings
         return ScoreOptions(key or AUTO, ext, denom or AUTO, str(settings.data_root()) if use_data else None,
                             Budget(settings.score_seconds, settings.score_memory_mb), settings.default_frames)
 
-    def rescore(paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool) -> tuple:
-        runs, errors = score_uploads(list(paths or []), options(key, ext, denom, use_data))
+    def rescore(self, paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool) -> tuple:
+        import gradio as gr
+
+        runs, errors = score_uploads(list(paths or []), self.options(key, ext, denom, use_data))
         for message in errors:
             warn(message)
         box = gr.update(value=error_box(errors), visible=bool(errors))
@@ -406,10 +436,13 @@ def build(context: AppContext) -> None:
         return (runs, box, gr.update(choices=names, value=first, visible=bool(runs)),
                 gr.update(choices=names, value=first), gr.update(choices=names, value=second))
 
-    overview_outputs = [headline, summary, breakdown, *plots]
-
-    @guarded(0, len(overview_outputs))
+    @staticmethod
     def render_overview(runs: list[Run], name: str | None) -> tuple:
+        """Headline, summary, breakdown and up to CHART_SLOTS charts (the run shown against its peers)."""
+        import gradio as gr
+
+        from webapp import charts
+
         selected = find_run(runs, name)
         peers = comparable(runs, selected)
         figures: list[Any] = []
@@ -422,93 +455,126 @@ def build(context: AppContext) -> None:
         return (headline_markdown(runs), gr.update(value=summary_table(runs), visible=bool(runs)),
                 gr.update(value=breakdown_table(peers), visible=bool(runs)), *plot_updates)
 
-    detail_outputs = [error, questions_group, questions, dim_filter, csv_button, json_button, cross_group,
-                      cross_pick]
+    def render_detail(self, runs: list[Run], name: str | None, state_filter: str) -> tuple:
+        """The run shown: its question table, dimension filter, downloads and cross tables."""
+        import gradio as gr
 
-    @guarded(0, len(detail_outputs))
-    def render_detail(runs: list[Run], name: str | None, state_filter: str) -> tuple:
         run = find_run(runs, name)
         if run is None:
             return (gr.skip(), gr.update(visible=False), None, gr.update(choices=dimension_filter_choices(None),
                     value=""), None, None, gr.update(visible=False), gr.update(choices=[], value=None))
-        csv_path, json_path = downloads.write(run)
+        csv_path, json_path = self.downloads.write(run)
         crosses = cross_choices(run)
-        preferred = headline_cross(run, crosses)
         table = question_table(run, state_filter)
         return (gr.skip(), gr.update(visible=True), gr.update(value=table, column_widths=question_widths(table)),
                 gr.update(choices=dimension_filter_choices(run), value=""), csv_path, json_path,
-                gr.update(visible=bool(crosses)), gr.update(choices=crosses, value=preferred))
+                gr.update(visible=bool(crosses)), gr.update(choices=crosses, value=headline_cross(run, crosses)))
 
-    def render_heatmap(runs: list[Run], name: str | None, cross_key: str | None) -> Any:
+    @staticmethod
+    def heatmap(runs: list[Run], name: str | None, key: str | None) -> Any:
+        from webapp import charts
+
         run = find_run(runs, name)
-        if run is None or not cross_key:
+        if run is None or not key:
             return None
-        label = dict((v, lab) for lab, v in cross_choices(run)).get(cross_key, cross_key)
-        return charts.cross_heatmap(run.summary, cross_key, f"{run.name}: accuracy by {label.lower()}")
+        label = dict((v, lab) for lab, v in cross_choices(run)).get(key, key)
+        return charts.cross_heatmap(run.summary, key, f"{run.name}: accuracy by {label.lower()}")
 
-    def render_questions(runs: list[Run], name: str | None, state_filter: str, dim_value: str) -> Any:
+    @staticmethod
+    def questions(runs: list[Run], name: str | None, state_filter: str, dim_value: str) -> Any:
         run = find_run(runs, name)
         return question_table(run, state_filter, dim_value or "") if run else None
 
-    def render_paired(runs: list[Run], name_a: str | None, name_b: str | None) -> tuple:
-        run_a_obj = find_run(runs, name_a) if name_a else None
-        run_b_obj = find_run(runs, name_b) if name_b else None
-        text, diff = paired_markdown(run_a_obj, run_b_obj)
+    @staticmethod
+    def paired(runs: list[Run], name_a: str | None, name_b: str | None) -> tuple:
+        import gradio as gr
+
+        from webapp import charts
+
+        run_a = find_run(runs, name_a) if name_a else None
+        run_b = find_run(runs, name_b) if name_b else None
+        text, diff = paired_markdown(run_a, run_b)
         figure = None
         if diff is not None:
-            figure = charts.paired_difference_bar(f"{run_a_obj.name} − {run_b_obj.name}", diff["difference"],
-                                                  diff["ci"])
-        return (gr.update(visible=len(runs) > 1), text, gr.update(value=figure, visible=figure is not None))
+            figure = charts.paired_difference_bar(f"{run_a.name} − {run_b.name}", diff["difference"], diff["ci"])
+        return gr.update(visible=len(runs) > 1), text, gr.update(value=figure, visible=figure is not None)
 
-    def render_reference_choices(runs: list[Run], name: str | None) -> tuple:
+    def reference_choices(self, runs: list[Run], name: str | None) -> tuple:
+        import gradio as gr
+
+        from webapp.reference import table_choices
+
         run = find_run(runs, name)
-        ref = references.get(run.report.benchmark) if run else None
+        ref = self.references.get(run.report.benchmark) if run else None
         if ref is None:
             return gr.update(visible=False), gr.update(choices=[], value=None), gr.update(choices=[], value=None)
-        tables = ref.table_choices()
+        tables = table_choices(ref)
         settings_ = ref.setting_choices(run.report.mode)
         return (gr.update(visible=True), gr.update(choices=tables, value=tables[0][1]),
                 gr.update(choices=settings_, value=settings_[0][1]))
 
-    def render_reference(runs: list[Run], name: str | None, table: str | None, setting: str | None) -> tuple:
+    def reference(self, runs: list[Run], name: str | None, table: str | None, setting: str | None) -> tuple:
+        from webapp.reference import comparison_table, mode_warning
+
         run = find_run(runs, name)
-        ref = references.get(run.report.benchmark) if run else None
+        ref = self.references.get(run.report.benchmark) if run else None
         if ref is None or not table or not setting:
             return None, ""
-        peers = [(r.name, r.summary) for r in comparable(runs, run)]
+        peers = comparable(runs, run)
         note = f"_Source: {ref.source}. " + " ".join(ref.notes) + "_"
-        warning = mode_warning(ref, setting, [(r.name, r.report.mode) for r in comparable(runs, run)])
-        return comparison_table(ref, table, setting, peers), (f"{warning}\n\n{note}" if warning else note)
+        warning = mode_warning(ref, setting, [(r.name, r.report.mode) for r in peers])
+        table_frame = comparison_table(ref, table, setting, [(r.name, r.summary) for r in peers])
+        return table_frame, (f"{warning}\n\n{note}" if warning else note)
 
+
+def build(context: AppContext) -> None:
+    """Lay out the Score tab and wire its events; scoring runs in its own concurrency group."""
+    import gradio as gr
+
+    settings = context.settings
+    ui = layout(settings)
+    ui.runs = context.runs if context.runs is not None else gr.State([])
+    handlers = ScoreHandlers(settings)
     score_group = {"concurrency_id": "score", "concurrency_limit": settings.score_concurrency}
     view_group = {"concurrency_id": "score-view", "concurrency_limit": settings.browse_concurrency}
-    score_inputs = [upload, bench, extractor, denominator, join]
-    score_outputs = [runs_state, error, run_pick, run_a, run_b]
+    _wire(ui, handlers, score_group, view_group)
+    _wire_open_in_browse(context, ui.questions, ui.runs, ui.run_pick, ui.status, ui.dim_filter, view_group)
+
+
+def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: dict) -> None:
+    """Scoring on upload or a changed option; every view redrawn after it; each control its own view."""
+    overview_outputs = [ui.headline, ui.summary, ui.breakdown, *ui.plots]
+    detail_outputs = [ui.error, ui.questions_group, ui.questions, ui.dim_filter, ui.csv_button, ui.json_button,
+                      ui.cross_group, ui.cross_pick]
+    overview = guarded(0, len(overview_outputs))(handlers.render_overview)
+    detail = guarded(0, len(detail_outputs))(handlers.render_detail)
+    heatmap = (handlers.heatmap, [ui.runs, ui.run_pick, ui.cross_pick], ui.heatmap)
+    paired = (handlers.paired, [ui.runs, ui.run_a, ui.run_b], [ui.paired_group, ui.paired, ui.paired_plot])
+    reference = (handlers.reference, [ui.runs, ui.run_pick, ui.ref_table, ui.ref_setting],
+                 [ui.reference, ui.ref_note])
+    score_inputs = [ui.upload, ui.bench, ui.extractor, ui.denominator, ui.join]
+    score_outputs = [ui.runs, ui.error, ui.run_pick, ui.run_a, ui.run_b]
 
     def chain(event: Any) -> None:
         """After (re)scoring or choosing another run: redraw everything that depends on the runs."""
-        event.then(render_overview, [runs_state, run_pick], overview_outputs, **view_group) \
-            .then(render_detail, [runs_state, run_pick, status], detail_outputs, **view_group) \
-            .then(render_heatmap, [runs_state, run_pick, cross_pick], heatmap, **view_group) \
-            .then(render_paired, [runs_state, run_a, run_b], [paired_group, paired, paired_plot], **view_group) \
-            .then(render_reference_choices, [runs_state, run_pick], [reference_group, ref_table, ref_setting],
-                  **view_group) \
-            .then(render_reference, [runs_state, run_pick, ref_table, ref_setting], [reference, ref_note],
-                  **view_group)
+        event.then(overview, [ui.runs, ui.run_pick], overview_outputs, **view_group) \
+            .then(detail, [ui.runs, ui.run_pick, ui.status], detail_outputs, **view_group) \
+            .then(*heatmap, **view_group).then(*paired, **view_group) \
+            .then(handlers.reference_choices, [ui.runs, ui.run_pick], [ui.reference_group, ui.ref_table,
+                  ui.ref_setting], **view_group) \
+            .then(*reference, **view_group)
 
-    chain(upload.change(rescore, score_inputs, score_outputs, **score_group))
-    for control in (bench, extractor, denominator, join):
-        chain(control.input(rescore, score_inputs, score_outputs, **score_group))
-    chain(run_pick.input(lambda: None, None, None))
-    cross_pick.input(render_heatmap, [runs_state, run_pick, cross_pick], heatmap, **view_group)
-    for pick in (run_a, run_b):
-        pick.input(render_paired, [runs_state, run_a, run_b], [paired_group, paired, paired_plot], **view_group)
-    for pick in (ref_table, ref_setting):
-        pick.input(render_reference, [runs_state, run_pick, ref_table, ref_setting], [reference, ref_note],
-                   **view_group)
-    for pick in (status, dim_filter):
-        pick.input(render_questions, [runs_state, run_pick, status, dim_filter], questions, **view_group)
-    _wire_open_in_browse(context, questions, runs_state, run_pick, status, dim_filter, view_group)
+    chain(ui.upload.change(handlers.rescore, score_inputs, score_outputs, **score_group))
+    for control in (ui.bench, ui.extractor, ui.denominator, ui.join):
+        chain(control.input(handlers.rescore, score_inputs, score_outputs, **score_group))
+    chain(ui.run_pick.input(lambda: None, None, None))
+    ui.cross_pick.input(*heatmap, **view_group)
+    for pick in (ui.run_a, ui.run_b):
+        pick.input(*paired, **view_group)
+    for pick in (ui.ref_table, ui.ref_setting):
+        pick.input(*reference, **view_group)
+    for pick in (ui.status, ui.dim_filter):
+        pick.input(handlers.questions, [ui.runs, ui.run_pick, ui.status, ui.dim_filter], ui.questions, **view_group)
 
 
 def _wire_open_in_browse(context: AppContext, questions: Any, runs_state: Any, run_pick: Any, status: Any,

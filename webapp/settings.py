@@ -8,9 +8,6 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
-REPO_ROOT = Path(__file__).resolve().parent.parent
-REFERENCE_DIR = REPO_ROOT / "assets" / "reference"
-
 
 @dataclass(frozen=True)
 class Settings:

@@ -8,7 +8,7 @@
 from core.data.dataset import Dataset, as_record, load_dataset
 from core.data.layouts import Layout, layout_for
 from core.data.locate import HF_PREFIX, data_spec
-from core.data.paths import assets_dir, cache_base, cache_root, demo_dir, inside
+from core.data.paths import assets_dir, cache_base, demo_dir, inside
 from core.ids import PAIR_SEPARATOR
 
 __all__ = [
@@ -19,7 +19,6 @@ __all__ = [
     "as_record",
     "assets_dir",
     "cache_base",
-    "cache_root",
     "data_spec",
     "demo_dir",
     "inside",

@@ -14,10 +14,10 @@ import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
 from core.assets import assets_dir
-from core.cache import cache_base, cache_root
+from core.cache import cache_base
 from core.errors import InputError
 
-__all__ = ["assets_dir", "cache_base", "cache_root", "check_hf_id", "demo_dir", "inside"]
+__all__ = ["assets_dir", "cache_base", "check_hf_id", "demo_dir", "inside"]
 
 
 def demo_dir() -> Path:

@@ -1,7 +1,7 @@
 """The frame cache on disk: one folder of JPEGs plus a manifest per (video, N, max_side, reader).
 
 Cache layout: `<cache>/frames/<key>/` holding `manifest.json` and one `NNNNNNN.jpg` per distinct sampled frame.
-`<cache>` is `cache_dir`, else `core.cache.cache_root()` ($MATHREEL_CACHE, $XDG_CACHE_HOME/mathreel or
+`<cache>` is `cache_dir`, else `core.cache.cache_base()` ($MATHREEL_CACHE, $XDG_CACHE_HOME/mathreel or
 ~/.cache/mathreel). The key is a SHA-256 of the video's identity (resolved path, size in bytes, mtime in
 nanoseconds), the number of frames asked for, `max_side`, the reader that decoded them and the cache format
 version: editing or replacing the video changes its size or mtime and therefore the key. An entry is built in a
@@ -64,9 +64,9 @@ class SampledFrames:
         return [decoded[path] for path in self.paths]
 
 
-def cache_root(cache_dir: str | Path | None = None) -> Path:
-    """The folder holding frame cache entries: `<cache_dir, else core.cache.cache_root()>/frames`."""
-    from core.cache import cache_root as shared_root
+def frames_dir(cache_dir: str | Path | None = None) -> Path:
+    """The folder holding frame cache entries: `<cache_dir, else core.cache.cache_base()>/frames`."""
+    from core.cache import cache_base as shared_root
 
     return Path(cache_dir).expanduser() / "frames" if cache_dir else shared_root() / "frames"
 

@@ -24,8 +24,8 @@ from core.media.frame_cache import (
     MANIFEST,
     SampledFrames,
     cache_key,
-    cache_root,
     frame_file,
+    frames_dir,
     frames_from_manifest,
     identity,
     load_entry,
@@ -36,7 +36,7 @@ from core.media.reader_base import FrameReader
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import numpy as np
 
-__all__ = ["SampledFrames", "cache_root", "open_video", "read_exact_frames", "resized_size", "sample_frames",
+__all__ = ["SampledFrames", "frames_dir", "open_video", "read_exact_frames", "resized_size", "sample_frames",
            "uniform_indices"]
 JPEG_QUALITY = 90
 _BUILD_LOCKS = tuple(threading.Lock() for _ in range(64))  # striped: bounded however many videos are sampled
@@ -98,7 +98,7 @@ def build_lock(
     path: Path, num_frames: int, max_side: int | None, cache_dir: str | Path | None, reader: str | None
 ) -> Iterator[None]:
     """Held while one entry is built in this process, so two requests for it decode it once, not twice."""
-    key = (str(path.resolve()), num_frames, max_side, str(cache_root(cache_dir)), reader)
+    key = (str(path.resolve()), num_frames, max_side, str(frames_dir(cache_dir)), reader)
     with _BUILD_LOCKS[hash(key) % len(_BUILD_LOCKS)]:
         yield
 
@@ -119,7 +119,7 @@ def cached_frames(
 
     ident = identity(path)
     for name in candidate_readers(reader):
-        found = load_entry(cache_root(cache_dir) / cache_key(ident, num_frames, max_side, name), ident)
+        found = load_entry(frames_dir(cache_dir) / cache_key(ident, num_frames, max_side, name), ident)
         if found is not None:
             return found
     return None
@@ -136,7 +136,7 @@ def build_steps(
 
     path = Path(opened.source)
     ident = identity(path)
-    entry = cache_root(cache_dir) / cache_key(ident, num_frames, max_side, opened.name)
+    entry = frames_dir(cache_dir) / cache_key(ident, num_frames, max_side, opened.name)
     indices = uniform_indices(opened.total, num_frames)
     manifest = {**ident, "num_frames": num_frames, "max_side": max_side, "reader": opened.name,
                 "format": CACHE_FORMAT, "total_frames": opened.total, "fps": opened.fps,

@@ -21,7 +21,7 @@ from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from core.media.frame_cache import SampledFrames, cache_root
+from core.media.frame_cache import SampledFrames, frames_dir
 from core.media.reader_base import FrameReader
 
 PREVIEW_MAX_SIDE = 640  # previews are approximate anyway: small JPEGs write fast
@@ -86,7 +86,7 @@ def progressive_frames(
 
     path = Path(video_path)
     check_request(path, num_frames, max_side)
-    root = cache_root(cache_dir)
+    root = frames_dir(cache_dir)
     root.mkdir(parents=True, exist_ok=True)
     previews = Path(tempfile.mkdtemp(prefix=".preview-", dir=root))
     board = _Board()

@@ -2,7 +2,8 @@
 intervals and video-clustered SE, in one `Report`."""
 
 from core.scoring.paired import PairedDifference, paired_difference
-from core.scoring.report import Cell, Overall, Report, ScoredRow
+from core.scoring.report import Cell, Overall, Report
+from core.scoring.row import ScoredRow
 from core.scoring.scorer import score
 
 __all__ = ["Cell", "Overall", "PairedDifference", "Report", "ScoredRow", "paired_difference", "score"]

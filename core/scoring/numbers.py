@@ -32,3 +32,12 @@ def ci_text(ci: Sequence[float | None] | None, none: str = "-") -> str:
 def cell_text(accuracy: float | None, ci: Sequence[float | None] | None, none: str = "-") -> str:
     """An accuracy and its interval as one string ("77.8% [45.3, 93.7]"), as reports show a cell."""
     return none if accuracy is None else f"{pct_text(accuracy)} {ci_text(ci, none)}"
+
+
+def se_text(value: float | None, none: str = "-") -> str:
+    """A standard error in points with two decimals ("1.24 pts"), from the three decimals the JSON keeps, so the
+    text report (full precision) and a page reading the JSON print the same digits."""
+    if value is None:
+        return none
+    kept = Decimal(repr(round(float(value), 3)))
+    return f"{kept.quantize(Decimal('0.01'), rounding=ROUND_HALF_UP)} pts"

@@ -10,7 +10,7 @@ from core.scoring.numbers import cell_text
 from core.scoring.row import ScoredRow
 from core.scoring.stats import CI_METHOD, SE_METHOD
 
-__all__ = ["DENOMINATORS", "Cell", "Overall", "Report", "ScoredRow", "cross_key", "split_cross_key"]
+__all__ = ["Cell", "Overall", "Report", "cross_key", "split_cross_key"]
 
 
 def _round(value: float | None, digits: int = 2) -> float | None:

@@ -28,11 +28,6 @@ class ScoredRow:
     official_answer: str | None = None  # what the benchmark's official extractor read, when it has one
     record: int | str | None = None
 
-    @property
-    def answer(self) -> str | None:
-        """Old name of `extracted`, read only by webapp/ask_run.py; delete once that reads `extracted`."""
-        return self.extracted
-
     def to_dict(self) -> dict[str, Any]:
         """The row as JSON-ready values (explicit, not `asdict`, which deep-copies and is slow over 270k rows)."""
         return {

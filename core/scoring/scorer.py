@@ -18,7 +18,8 @@ from core.kinds import DENOMINATORS, EXTRACTORS, Denominator, ExtractorName
 from core.question import Question
 from core.results.bulk import gc_paused
 from core.results.model import ResultFile
-from core.scoring.report import Cell, Overall, Report, ScoredRow, cross_key
+from core.scoring.report import Cell, Overall, Report, cross_key
+from core.scoring.row import ScoredRow
 from core.scoring.stats import binary_se, clustered_binary_se, few_clusters_warning, wilson_interval
 from core.scoring.verdict import JudgedAnswers, official_tool, score_rows
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from core.benchmarks import get_benchmark
 from core.kinds import DENOMINATORS
-from core.scoring.numbers import ci_text, pct_text
+from core.scoring.numbers import ci_text, pct_text, se_text
 from core.scoring.report import Cell, Report
 from core.scoring.stats import CI_METHOD, SE_METHOD
 
@@ -44,9 +44,9 @@ def format_report(report: Report) -> str:
         f"{report.source}",
         f"{bench.title} / {report.mode}: {o.correct} of {o.n} {unit} correct = {_pct(o.accuracy)}  "
         f"95% CI {_ci(o)}",
-        f"  SE {_se(o.se)} naive, {_se(o.clustered_se)} clustered by {o.clustered_by} ({o.clusters} clusters)",
+        f"  SE {se_text(o.se)} naive, {se_text(o.clustered_se)} clustered by {o.clustered_by} ({o.clusters} clusters)",
         f"  denominator: {DENOMINATORS[report.denominator]}",
-        f"  extractor: {_extractor(report)}",
+        f"  extractor: {extractor_text(report.extractor, report.official_extractor)}",
     ]
     if report.excluded_from_overall:
         lines.append(f"  {report.excluded_from_overall} questions are outside the overall figure (benchmark rule) "
@@ -69,9 +69,6 @@ def format_report(report: Report) -> str:
     return "\n".join(lines)
 
 
-def _extractor(report: Report) -> str:
-    return f"{report.extractor}: {report.official_extractor}" if report.extractor != "robust" else report.extractor
-
-
-def _se(value: float | None) -> str:
-    return "-" if value is None else f"{value:.2f} pts"
+def extractor_text(extractor: str, official: str | None) -> str:
+    """The extractor a report used; a reproduction with its source and commit ("official: <name> (<repo@commit>)")."""
+    return f"{extractor}: {official}" if extractor != "robust" and official else extractor
