@@ -7,6 +7,7 @@ same object `mathreel score --json` prints. Each user's runs live in a `gr.State
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from types import SimpleNamespace
@@ -81,9 +82,21 @@ class ScoreOptions:
 # -- scoring through core ---------------------------------------------------------------------------------------
 
 
+# Reading and scoring are linear in a file's size, so a file up to this size costs well under a second in the
+# server's own thread. Larger files go to a child process with a time and memory budget (webapp.isolate), so a
+# costly one never holds up other visitors; starting that child costs far more than scoring a small file.
+ISOLATE_ABOVE_BYTES = 1024 * 1024
+
+
 def score_path(path: str, options: ScoreOptions) -> Report:
-    """Read and score one file with core, exactly as `mathreel score` does with the same options, in a child
-    process within `options.budget` (webapp.isolate), so a costly file never holds up other visitors."""
+    """Read and score one file with core, exactly as `mathreel score` does with the same options: in this thread
+    when it is small, else in a child process within `options.budget`."""
+    try:
+        small = os.path.getsize(path) <= ISOLATE_ABOVE_BYTES
+    except OSError:
+        small = True  # core's reader names the problem in one line
+    if small:
+        return _score_file(path, options)
     return run_isolated(_score_file, (path, options), options.budget, str(path))
 
 
