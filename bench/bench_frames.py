@@ -1,7 +1,7 @@
 """Exact frames side by side: decord's get_batch, ours on decord, ours on PyAV, keyframes only, and the floor.
 
 Run: .venv/bin/python bench/bench_frames.py [--cache-dir DIR] [--quick] [--frames 32,256] [--minutes 10,60]
-         [--repeat 1] [--memory]
+         [--repeat 1] [--memory] [--memory-only] [--memory-frames 32,256]
 
 Videos: 1280x720 H.264 (libx264 veryfast, crf 28, 25 fps, GOP 250, B-frames) with frame numbers drawn into every
 frame. A one-minute clip is encoded with core.media.writer once; longer videos are that clip repeated (the packets
@@ -209,15 +209,18 @@ def main() -> None:
     parser.add_argument("--frames", default="32,256", help="comma-separated frame counts")
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--memory", action="store_true", help="also peak RSS per video and reader")
+    parser.add_argument("--memory-only", action="store_true", help="only the peak RSS rows (implies --memory)")
+    parser.add_argument("--memory-frames", default="32", help="comma-separated frame counts for the RSS rows")
     args = parser.parse_args()
     args.cache_dir.mkdir(parents=True, exist_ok=True)
     minutes = [int(m) for m in (args.minutes or ("2,6" if args.quick else "10,60")).split(",")]
     videos = [repeated(args.cache_dir, m) for m in minutes]
-    for video in videos:
+    for video in [] if args.memory_only else videos:
         for count in (int(n) for n in args.frames.split(",")):
             compare(video, count, args.repeat)
-    if args.memory:
-        memory(videos, 32, args.cache_dir)
+    if args.memory or args.memory_only:
+        for count in (int(n) for n in args.memory_frames.split(",")):
+            memory(videos, count, args.cache_dir)
 
 
 if __name__ == "__main__":

@@ -156,7 +156,7 @@ def hostile_files(root: Path) -> dict[str, Path]:
         "nul.jsonl": line.encode() + b"\x00\x00\n",
         "bom-only.jsonl": b"\xef\xbb\xbf",
         "utf16.jsonl": line.encode("utf-16"),
-        "latin1.jsonl": json.dumps(record(response="caf\u00e9")).encode("utf-8").replace(b"\xc3\xa9", b"\xe9"),
+        "latin1.jsonl": json.dumps(record(response="caf\u00e9"), ensure_ascii=False).encode("latin-1"),
         "deep-array.json": b"[" * 100_000 + b"]" * 100_000,
         "deep-object.json": b'{"a":' * 50_000 + b"1" + b"}" * 50_000,
         "deep-unclosed.jsonl": b'{"a":' + b"[" * 200_000,

@@ -127,12 +127,12 @@ def jsonl_text_values(text: str, source: str, what: str) -> Iterator[tuple[int, 
 def parsed_lines(lines: Iterable[bytes], source: str, what: str) -> Iterator[tuple[int, Any]]:
     """Parse each non-blank line as JSON; a bad line raises InputError naming `source`, the line and the problem."""
     for number, raw in enumerate(lines, 1):
-        if not raw.strip():
-            continue
         try:
-            line = raw.decode("utf-8")
+            line = raw.decode("utf-8-sig" if number == 1 else "utf-8")  # a BOM, as Notepad writes, is allowed
         except UnicodeDecodeError:
             raise InputError(source, f"not UTF-8 text (is this a {what}?)", f"line {number}") from None
+        if not line.strip():
+            continue
         refuse_nul(line, source, number)
         try:
             yield number, json.loads(line)

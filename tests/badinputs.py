@@ -174,6 +174,8 @@ def refusals() -> list[Case]:
     return [
         Case("empty", "empty.jsonl", b"", ("empty",)),
         Case("whitespace-only", "blank.json", b" \n\t\r\n  \n", ("empty",)),
+        Case("bom-only", "bom_only.jsonl", codecs.BOM_UTF8, ("empty",)),
+        Case("bom-then-whitespace", "bom_blank.csv", codecs.BOM_UTF8 + b" \r\n\t\n", ("empty",)),
         Case("truncated-json-array", "truncated.json", valid_json[: len(valid_json) * 2 // 3], ("json",)),
         Case("truncated-jsonl-last-line", "truncated.jsonl", valid[:-40], ("truncated", "json")),
         Case("invalid-jsonl-middle-line", "badline.jsonl", b"\n".join(bad_middle), ("json",)),

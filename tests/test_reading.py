@@ -46,3 +46,11 @@ def test_a_fifo_is_refused_without_blocking(tmp_path):
         list(jsonl_values(fifo, "reviews file"))
     with pytest.raises(InputError, match="FIFO"):
         read_records(fifo)
+
+
+def test_a_judgments_file_saved_with_a_byte_order_mark_is_read(tmp_path):
+    path = tmp_path / "judged.jsonl"
+    path.write_bytes(b'\xef\xbb\xbf{"question_id": "q1"}\n{"question_id": "q2"}\n')
+    assert [value["question_id"] for _, value in jsonl_values(path, "judgments file")] == ["q1", "q2"]
+    path.write_bytes(b'\xef\xbb\xbf')
+    assert list(jsonl_values(path, "judgments file")) == []

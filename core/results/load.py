@@ -61,6 +61,8 @@ def _records_from_bytes(data: bytes, path: Path, source: str) -> tuple[list[dict
     text = _decode(data, source)
     refuse_nul(text, source)
     stripped = text.lstrip()
+    if not stripped:  # only a byte-order mark and whitespace: the bytes check above cannot see through the BOM
+        raise InputError(source, "the file is empty")
     if stripped[0] in "[{":
         try:
             return _json_records(text, source)
