@@ -19,9 +19,11 @@ from typing import Any
 
 from core.errors import InputError, MathReelError
 
-# Imported once by the forkserver, not by every child: the Score tab's module (core's reader and scorer) and
-# pandas, which core imports lazily for CSV, Excel and parquet files and which takes a second or more to import.
-PRELOAD = ["webapp.score", "pandas"]
+# Imported once by the forkserver, not by every child: core's reader, extractors and scorer, and pandas, which core
+# imports lazily for CSV, Excel and parquet files and which takes a second or more to import. Never a webapp module:
+# the work sent to a child is core's `score_file` with plain arguments, since unpickling a name defined in webapp/
+# makes the child import gradio, which cost seconds per upload.
+PRELOAD = ["core.scoring.files", "core.scoring.scorer", "core.results", "core.extract", "pandas"]
 _context_lock = threading.Lock()
 _context: Any = None
 

@@ -91,22 +91,18 @@ ISOLATE_ABOVE_BYTES = 1024 * 1024
 def score_path(path: str, options: ScoreOptions) -> Report:
     """Read and score one file with core, exactly as `mathreel score` does with the same options: in this thread
     when it is small, else in a child process within `options.budget`."""
+    from core.scoring.files import score_file
+
+    key = "" if options.benchmark_key == AUTO else options.benchmark_key
+    denominator = None if options.denominator == AUTO else options.denominator
+    args = (path, key, options.extractor, denominator, options.annotations)
     try:
         small = os.path.getsize(path) <= ISOLATE_ABOVE_BYTES
     except OSError:
         small = True  # core's reader names the problem in one line
     if small:
-        return _score_file(path, options)
-    return run_isolated(_score_file, (path, options), options.budget, str(path))
-
-
-def _score_file(path: str, options: ScoreOptions) -> Report:
-    from core.results import read_results
-    from core.scoring import score
-
-    benchmark, _, mode = options.benchmark_key.partition(":")
-    result = read_results(path, benchmark=benchmark or None, mode=mode or None, annotations=options.annotations)
-    return score(result, extractor=options.extractor, denominator=options.denominator or None)
+        return score_file(*args)
+    return run_isolated(score_file, args, options.budget, str(path))
 
 
 def detect_path(path: str, report: Report, default_frames: int = 8) -> RunSettings:
