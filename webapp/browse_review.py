@@ -69,7 +69,7 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
     """Fill the box for each question shown and after each review; save, and walk on to the next unreviewed."""
     import gradio as gr
 
-    from webapp.browse import _only, then_rest, view_of
+    from webapp.browse import _only, view_of
     from webapp.review import _failure, _session, _with_request, panel_values, review_session, saved, session_file
 
     session = review_session(context)
@@ -114,6 +114,17 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
         page = handlers.show(st["key"], target, view_of(*view), shown, runs_value, walk, raw, held, name)
         return _only(ui, page, ui.first_outputs)
 
+    _connect(context, ui, session, runs, (fill, record, walk_next, go), goto, opts, group)
+
+
+def _connect(context: Any, ui: BrowseUI, session: Any, runs: Any, handlers: tuple, goto: Any, opts: dict,
+             group: dict) -> None:
+    """The review box's events: refill on every change, save (accept or changed) and walk on, files."""
+    from webapp.browse import then_rest
+    from webapp.review import wire_files
+
+    fill, record, walk_next, go = handlers
+    c = ui.review
     fill_inputs = [ui.state, runs, ui.walk, session.reviews, session.reviewer]
     fill_outputs = [ui.judge_box, ui.judge_card, ui.judge_chips, *c.fill_outputs]
     for source in (ui.state, session.reviews, session.reviewer):
@@ -124,6 +135,4 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
                   c.save.click(record(False), [*fill_inputs, *c.edits], saves, **opts),
                   c.walk.click(walk_next, fill_inputs, goto, **opts)):
         then_rest(event.then(go, [goto, *page_inputs], ui.first_outputs, show_progress="hidden", **group), ui, group)
-    from webapp.review import wire_files
-
     wire_files(context, c, opts)
