@@ -108,8 +108,8 @@ def test_single_answer_scoring_agrees_with_score(name):
     for prediction in result.predictions:
         mine = score_response(prediction.question, prediction.response)
         theirs = rows[(prediction.question.question_id, prediction.record)]
-        assert (mine.answer, mine.method, mine.explanation, mine.status, mine.gold) == \
-            (theirs.answer, theirs.method, theirs.explanation, theirs.status, theirs.gold)
+        assert (mine.extracted, mine.method, mine.explanation, mine.status, mine.gold) == \
+            (theirs.extracted, theirs.method, theirs.explanation, theirs.status, theirs.gold)
 
 
 def test_question_verdict_agrees_with_score_units_for_multi_binary():
@@ -209,7 +209,7 @@ def test_the_server_receives_the_model_n_frames_and_the_exact_prompt(server, dat
     assert snapshots[1] != snapshots[-1] and server.reply.startswith(snapshots[1])
     question = dataset.question("q002")
     expected = score_response(question, server.reply)
-    assert answer_rows(run) == [[question.question_id, expected.answer, question.answer, expected.status,
+    assert answer_rows(run) == [[question.question_id, expected.extracted, question.answer, expected.status,
                                  expected.method, expected.explanation]]
 
 

@@ -108,7 +108,7 @@ def test_ask_streams_the_reply_scores_it_and_shows_the_exact_request(ask_page, f
     assert response_value(page) == fake.reply
     expected = score_response(question, fake.reply)
     cells = [c.strip() for c in page.locator("#ask-answers [data-testid^='cell-0-']").all_inner_texts()]
-    assert cells[:4] == [question.question_id, expected.answer, question.answer, "correct"]
+    assert cells[:4] == [question.question_id, expected.extracted, question.answer, "correct"]
     assert expected.explanation in cells
     wait_for_text(page, "#ask-usage", "Latency")
 
