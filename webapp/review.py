@@ -409,55 +409,85 @@ def build_panel(context: AppContext, runs_state: Any, selection: Any,
     """Lay out the review panel and the agreement view under the shown question, and wire them.
 
     `find(runs, selection)` is the Judge tab's run lookup (the shown run, the demo runs before any upload)."""
+    c, agreement_view = _panel_layout(context)
+    return _wire_panel(context, c, agreement_view, runs_state, selection, find)
+
+
+def _panel_layout(context: AppContext) -> tuple[ReviewControls, Any]:
+    """The review box and the agreement accordion (the shared review state exists before them)."""
     import gradio as gr
 
-    view_opts = {"concurrency_id": "judge-view", "concurrency_limit": context.settings.browse_concurrency}
-    session = review_session(context)
+    review_session(context)
     with gr.Accordion("Review this question", open=True, elem_id="review-box"):
         c = controls("review")
-    agreement_view = _agreement_box()
+    return c, _agreement_box()
 
-    def shown(runs: Any, chosen: Any) -> tuple[Any, JudgeView | None, dict]:
-        run = find(runs, chosen)
-        views = run_views(run)
-        qid = chosen.question_id if chosen.question_id in views else next(iter(views), None)
-        return run, views.get(qid) if qid else None, views
 
+def shown_question(find: Callable[[Any, Any], Any], runs: Any,
+                   chosen: Any) -> tuple[Any, JudgeView | None, dict[str, JudgeView]]:
+    """The shown run, the judge's view of the chosen question (the run's first when it has no such question) and
+    of every question."""
+    run = find(runs, chosen)
+    views = run_views(run)
+    qid = chosen.question_id if chosen.question_id in views else next(iter(views), None)
+    return run, views.get(qid) if qid else None, views
+
+
+def _fill(find: Callable[[Any, Any], Any]) -> Callable[..., tuple]:
     def fill(runs: Any, chosen: Any, held: list, name: str) -> tuple:
-        return panel_values(*shown(runs, chosen), held, name)
+        return panel_values(*shown_question(find, runs, chosen), held, name)
 
+    return fill
+
+
+def _record(find: Callable[[Any, Any], Any], accept_it: bool) -> Callable[..., tuple]:
+    """The accept (or save) handler: the review saved, then the selection moves to the next unreviewed question."""
+    import gradio as gr
+
+    @_with_request
+    def handler(runs: Any, chosen: Any, held: list, name: str, first: str | None, others: list | None,
+                text: str, points: float | None, steps: float | None, why_flag: str, why: str,
+                request: Any = None) -> tuple:
+        edits = (first, others, text, points, steps, why_flag, why)
+        try:
+            run, view, views = shown_question(find, runs, chosen)
+            updated, review = saved(run, view, held, name, accept_it, edits, request)
+        except Exception as failure:  # shown in the panel; the session's reviews stay as they were
+            return _failure(error_message(failure), 4)
+        after = next_unreviewed(views, updated, review.reviewer, view.question_id) or view.question_id
+        return (gr.update(visible=False), updated, type(chosen)(run.name, after),
+                session_file(updated, _session(request)))
+
+    return handler
+
+
+def _walk_next(find: Callable[[Any, Any], Any]) -> Callable[..., Any]:
+    def walk_next(runs: Any, chosen: Any, held: list, name: str) -> Any:
+        import gradio as gr
+
+        run, view, views = shown_question(find, runs, chosen)
+        after = next_unreviewed(views, held, name, view.question_id if view else None)
+        return type(chosen)(run.name, after) if run is not None and after else gr.skip()
+
+    return walk_next
+
+
+def _wire_panel(context: AppContext, c: ReviewControls, agreement_view: Any, runs_state: Any, selection: Any,
+                find: Callable[[Any, Any], Any]) -> ReviewPanel:
+    """The panel's events: accept, save and walk on; files; refill on a change of the shared reviews; agreement."""
+    view_opts = {"concurrency_id": "judge-view", "concurrency_limit": context.settings.browse_concurrency}
+    session = review_session(context)
+    fill = _fill(find)
     fill_inputs = [runs_state, selection, session.reviews, session.reviewer]
 
     def refresh(event: Any) -> Any:
         return event.then(fill, fill_inputs, c.fill_outputs, **view_opts)
 
-    def record(accept_it: bool) -> Callable[..., tuple]:
-        @_with_request
-        def handler(runs: Any, chosen: Any, held: list, name: str, first: str | None, others: list | None,
-                    text: str, points: float | None, steps: float | None, why_flag: str, why: str,
-                    request: Any = None) -> tuple:
-            edits = (first, others, text, points, steps, why_flag, why)
-            try:
-                run, view, views = shown(runs, chosen)
-                updated, review = saved(run, view, held, name, accept_it, edits, request)
-            except Exception as failure:  # shown in the panel; the session's reviews stay as they were
-                return _failure(error_message(failure), 4)
-            after = next_unreviewed(views, updated, review.reviewer, view.question_id) or view.question_id
-            return (gr.update(visible=False), updated, type(chosen)(run.name, after),
-                    session_file(updated, _session(request)))
-
-        return handler
-
-    def walk_next(runs: Any, chosen: Any, held: list, name: str) -> Any:
-        run, view, views = shown(runs, chosen)
-        after = next_unreviewed(views, held, name, view.question_id if view else None)
-        return type(chosen)(run.name, after) if run is not None and after else gr.skip()
-
     edits = [runs_state, selection, session.reviews, session.reviewer, *c.edits]
     saves = [c.error, session.reviews, selection, c.download]
-    walks = [c.accept.click(record(True), edits, saves, **view_opts),
-             c.save.click(record(False), edits, saves, **view_opts),
-             c.walk.click(walk_next, fill_inputs, selection, **view_opts)]
+    walks = [c.accept.click(_record(find, True), edits, saves, **view_opts),
+             c.save.click(_record(find, False), edits, saves, **view_opts),
+             c.walk.click(_walk_next(find), fill_inputs, selection, **view_opts)]
     wire_files(context, c, view_opts)
     # A review made in Browse (or an upload) changes the shared reviews: the panel shows it.
     session.reviews.change(fill, fill_inputs, c.fill_outputs, **view_opts)
