@@ -21,8 +21,10 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 
 def timed(fn: Callable[[], object], repeats: int) -> list[float]:
@@ -147,8 +149,7 @@ def bench_browser(switches: int) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
     import subprocess
 
-    from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, mathreel_command, wait_until_answering
-    from playwright.sync_api import sync_playwright
+    from conftest import free_port, mathreel_command, wait_until_answering
 
     from core.data import load_dataset
 
@@ -164,13 +165,7 @@ def bench_browser(switches: int) -> None:
     try:
         url = f"http://127.0.0.1:{port}/"
         wait_until_answering(url, server, log)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.add_init_script(STAMP_POINTERDOWN)
-            page.goto(url)
-            page.wait_for_selector("#browse-frames img")
-            page.wait_for_timeout(1000)  # the first question's follow-up events settle
+        with browse_page(url) as page:
             for label in ("cold", "cached"):
                 in_page, wall = [], []
                 for row in rows:
@@ -180,12 +175,30 @@ def bench_browser(switches: int) -> None:
                 report(f"browser: click row -> 8 frames shown ({label}, in page)", in_page)
                 report(f"browser: same, around Playwright's click ({label})", wall)
             bench_reading_flow(page, tmp, switches)
-            browser.close()
         report("browser: trivial queued Gradio event (floor, in page)", trivial_event_floor(switches))
     finally:
         server.terminate()
         server.wait(timeout=15)
 
+
+
+@contextmanager
+def browse_page(url: str) -> Iterator[Any]:  # yields a playwright Page
+    """Chromium on the app's Browse tab, first question's frames shown and its follow-up events settled."""
+    from conftest import CHROMIUM, CHROMIUM_ARGS
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.add_init_script(STAMP_POINTERDOWN)
+            page.goto(url)
+            page.wait_for_selector("#browse-frames img")
+            page.wait_for_timeout(1000)
+            yield page
+        finally:
+            browser.close()
 
 STEPPED = """([before, srcs]) => {
     const pos = document.querySelector('#browse-position');
@@ -353,8 +366,7 @@ def bench_progressive(runs: int, video_cache: Path, frames: int = 8) -> None:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "browser"))
     import subprocess
 
-    from conftest import CHROMIUM, CHROMIUM_ARGS, free_port, mathreel_command, wait_until_answering
-    from playwright.sync_api import sync_playwright
+    from conftest import free_port, mathreel_command, wait_until_answering
 
     from core.media.frames import uniform_indices
     from core.media.readers import open_reader
@@ -372,13 +384,7 @@ def bench_progressive(runs: int, video_cache: Path, frames: int = 8) -> None:
     try:
         url = f"http://127.0.0.1:{port}/"
         wait_until_answering(url, server, log)
-        with sync_playwright() as playwright:
-            browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
-            page.add_init_script(STAMP_POINTERDOWN)
-            page.goto(url)
-            page.wait_for_selector("#browse-frames img")
-            page.wait_for_timeout(1000)
+        with browse_page(url) as page:
             shown = page.inner_text("#browse-question")
             rows = [row for row in range(10) if f"· q{row}" not in shown and row != 0][:runs]  # q0: the short clip
             for row in rows:
@@ -391,7 +397,6 @@ def bench_progressive(runs: int, video_cache: Path, frames: int = 8) -> None:
                 first.append(stamps[0] / 1000)
                 exact.append(stamps[1] / 1000)
                 page.wait_for_timeout(1500)  # the rest of the page follows
-            browser.close()
     finally:
         server.terminate()
         server.wait(timeout=15)
