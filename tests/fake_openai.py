@@ -281,7 +281,11 @@ class _Handler(BaseHTTPRequestHandler):
             # `latency_s` is the reply time counted from the request's arrival, like a model server's, so the
             # fake's own JSON parsing of a large request is not added on top of it.
             time.sleep(max(0.0, self.fake.latency_s - (time.perf_counter() - recorded.received_at)))
-            answer = self.fake._next_fault() or self.fake._answer(recorded)
+            try:
+                answer = self.fake._next_fault() or self.fake._answer(recorded)
+            except Exception as error:  # a test's reply script failed: say so instead of dropping the connection
+                self._error(500, f"the scripted reply raised {type(error).__name__}: {error}", "server_error")
+                return
             if isinstance(answer, Fault):
                 self._fault(answer, recorded)
             elif recorded.stream:

@@ -579,8 +579,9 @@ def test_the_judge_header_marks_gold_and_pick():
                 and c.values("extract").get("answer") != demo_dataset(run.benchmark, run.mode)
                 .question(c.question_id).answer)
     question = demo_dataset(run.benchmark, run.mode).question(card.question_id)
-    header = question_header(card, question)
+    header = question_header(card, question, "<i>run</i>")
     pick = card.values("extract")["answer"]
+    assert "Run: &lt;i&gt;run&lt;/i&gt;" in header
     assert f"✓ <strong>{question.answer}." in header and "correct answer" in header
     assert f"✗ <strong>{pick}." in header and "model's pick" in header
 

@@ -245,16 +245,18 @@ def raw_text(card: Any) -> str:
     return "\n\n".join(blocks)
 
 
-def question_header(card: Any, question: Any) -> str:
-    """The question with its options, the gold one marked ✓ and the model's pick (the judge's reading) marked."""
+def question_header(card: Any, question: Any, run_name: str) -> str:
+    """The run and the question with its options, the gold one marked ✓ and the model's pick (the judge's
+    reading) marked."""
     qid = esc(card.question_id)
+    run = f"<p class='judge-run-name'>Run: {esc(run_name)}</p>"
     if question is None:
-        return f"<p><strong>{qid}</strong> <em>(not in the server's dataset)</em></p>"
+        return f"{run}<p><strong>{qid}</strong> <em>(not in the server's dataset)</em></p>"
     pick = card.values("extract").get("answer")
     options = "".join(_option_item(letter, text, letter == question.answer, letter == pick)
                       for letter, text in question.option_texts.items())
     picked = f" · model's pick {esc(pick)}" if pick else " · model's pick: none read"
-    return (f"<p><strong id='judge-qid'>{qid}</strong> · gold {esc(question.answer)}{picked}</p>"
+    return (f"{run}<p><strong id='judge-qid'>{qid}</strong> · gold {esc(question.answer)}{picked}</p>"
             f"<p>{esc(question.question)}</p><ul style='list-style:none;padding-left:.5em'>{options}</ul>")
 
 
@@ -497,7 +499,7 @@ class JudgeHandlers:
         lender = question.steps if question is not None else ()
         source = "annotated steps from the server's dataset" if lender else "the server's dataset has no steps here"
         response_text = next((j.response for j in found.by_task.values() if j.response), "")
-        return (question_header(found, question), response_text, steps_html(lender, source), card_html(found),
+        return (question_header(found, question, run.name), response_text, steps_html(lender, source), card_html(found),
                 chips_html(found), raw_text(found))
 
     @staticmethod

@@ -33,16 +33,17 @@ def open_judge_tab(page) -> None:
 
 
 def choose_run(page, name: str) -> None:
+    """Choose a run and wait until the server shows it (the status table lists every run, so it cannot tell)."""
     page.click("#judge-run input")
     page.get_by_role("option", name=name, exact=True).click()
-    wait_for_text(page, "#judge-statuses", name)
+    wait_for_text(page, "#judge-question .judge-run-name", name)
 
 
 def open_question(page, question_id: str) -> None:
     cells = page.locator(ID_CELLS)
     texts = [t.strip() for t in cells.all_inner_texts()]
     page.click(f"#judge-questions [data-testid='cell-{texts.index(question_id)}-0']")
-    wait_for_text(page, "#judge-question", question_id)
+    wait_for_text(page, "#judge-qid", question_id)
 
 
 def chips(page) -> list[tuple[str, str]]:
@@ -132,7 +133,13 @@ def test_judging_the_shown_question_from_the_page(page):
         page.fill("#judge-model input, #judge-model textarea", DEFAULT_MODEL)
         page.fill("#judge-key input", "sk-page-SECRET-77")
         page.click("#judge-one")
-        wait_for_text(page, "#judge-card", "Re-judged live", timeout=90_000)
+        try:
+            wait_for_text(page, "#judge-card", "Re-judged live", timeout=90_000)
+        except Exception as error:  # say what the page showed instead
+            shown = page.evaluate("() => [document.querySelector('#judge-error')?.innerText,"
+                                  " document.querySelector('#judge-card-box')?.innerText]")
+            raise AssertionError(f"no re-judged card after {len(judge.chat_requests)} judge calls; error box and "
+                                 f"card: {shown}") from error
         assert page.inner_text("#judge-score").strip() == "3"
         assert chips(page) == [("Calculation errors", "Live " + PAYLOAD)]
         assert len(judge.chat_requests) == 3

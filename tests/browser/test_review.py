@@ -25,7 +25,7 @@ def open_run(page) -> None:
     open_tab(page, "judge", "#judge-questions [data-testid='cell-0-0']")
     page.click("#judge-run input")
     page.get_by_role("option", name=RUN, exact=True).click()
-    wait_for_text(page, "#judge-statuses", RUN)
+    wait_for_text(page, "#judge-question .judge-run-name", RUN)  # the server shows the run chosen
     wait_for_text(page, "#review-progress", f"Reviewed 0 of {len(ORDER)}")
 
 
