@@ -49,3 +49,26 @@ def test_a_rejudged_question_goes_to_its_own_run_and_the_demo_run_is_unchanged(f
 
     with pytest.raises(MathReelError, match="is not in"):
         rejudge_question(demo, "nope", question, _endpoint(fake_judge), lambda *a, **k: None)
+
+
+def test_the_judged_question_shows_the_frames_browse_samples_and_its_video(tmp_path, monkeypatch):
+    from types import SimpleNamespace
+
+    from core.data import load_dataset
+    from core.view import build_view
+    from webapp.context import DatasetCache
+    from webapp.judge import JudgeHandlers, Selection, load_demo_runs
+    from webapp.settings import Settings
+
+    monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))
+    settings = Settings(default_frames=4)
+    handlers = JudgeHandlers(SimpleNamespace(datasets=DatasetCache(settings), settings=settings))
+    run = load_demo_runs()[1]
+    qid = run.judgments[-1].question_id
+    frames, video = handlers.media(None, Selection(run.name, qid))
+    expected = build_view(load_dataset(run.benchmark, run.mode), qid, num_frames=4)
+    assert [path for path, _ in frames] == [str(p) for p in expected.frames.paths]
+    assert all(caption.startswith(f"frame {index} ·")
+               for (_, caption), index in zip(frames, expected.frames.indices, strict=True))
+    assert video == str(expected.video_path)
+    assert handlers.media([], Selection()) == ([], None)  # no run: nothing shown

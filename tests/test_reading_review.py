@@ -93,3 +93,24 @@ def test_each_run_column_carries_its_judge_card_and_browse_reviews_go_to_the_nex
     after = next_to_review(run, views, [review], "ann", ref)
     assert after == next_after(order, unreviewed_ids(order, views, [review], "ann"), ref) != ref
     assert category_ids(order, views, "no such category") == []
+
+
+def test_judgments_the_session_loaded_take_the_demo_judgments_place_in_browse():
+    from webapp.judge import JudgedRun
+
+    run = scored_run()
+    demo_judged, demo_views = rd.judged_of(run)
+    ref = next(iter(demo_views))
+    mine = [j for j in read_judgments(JUDGMENTS) if j.question_id == ref]  # the session's own file: one question
+    loaded = JudgedRun("mine.jsonl", mine)
+    judged, views = rd.judged_of(run, [loaded])
+    assert judged is loaded and list(views) == [ref]
+    assert judged_question([run], {"run": run.name}, ref, [loaded])[1] is loaded
+    assert rd.walk_ids([run], rd.Walk(run.name, rd.UNREVIEWED), judge_runs=[loaded]) == [ref]
+    from webapp.judge import load_demo_runs
+
+    whole = JudgedRun("mine_all.jsonl", read_judgments(JUDGMENTS))
+    assert rd.judged_of(run, [*load_demo_runs(), whole])[0] is whole  # as many matched: the one loaded last
+    assert rd.judged_of(run, [*load_demo_runs(), loaded])[0].name == demo_judged.name  # more matched wins
+    assert rd.judged_of(run, []) == (None, {})  # the session removed every judged run: none shown
+    assert rd.judged_of(run, None)[0] is demo_judged  # before any load or run: the demo's

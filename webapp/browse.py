@@ -347,7 +347,7 @@ class BrowseHandlers:
         self.default_frames = default_frames
 
     def reading(self, key: str, ref: str, runs: list | None, walk_value: dict | None, raw: bool,
-                reviews: list | None = None, reviewer: str = "reviewer") -> Reading:
+                reviews: list | None = None, reviewer: str = "reviewer", judge_runs: list | None = None) -> Reading:
         """The response of the walked run to `ref`, every run side by side, and the position in the list."""
         from webapp import reading_flow as rd
 
@@ -360,16 +360,18 @@ class BrowseHandlers:
             return Reading(position=rd.position_text([], ref, rd.Walk()) if run is None else
                            f"_{html.escape(run.name)} answers another benchmark; choose it to read its responses._")
         row = rd.row_of(run, ref)
-        return Reading(response=rd.response_markdown(row, run.name, raw), compare=rd.compare_html(runs, key, ref),
-                       position=rd.position_text(rd.walk_ids(runs, walk, reviews, reviewer), ref, walk),
+        return Reading(response=rd.response_markdown(row, run.name, raw),
+                       compare=rd.compare_html(runs, key, ref, judge_runs),
+                       position=rd.position_text(rd.walk_ids(runs, walk, reviews, reviewer, judge_runs), ref, walk),
                        pick=row.extracted if row is not None else None)
 
     def show(self, key: str, ref: str, view: ViewSettings, shown: dict | None, runs: list | None = None,
              walk_value: dict | None = None, raw: bool = False, reviews: list | None = None,
-             reviewer: str = "reviewer") -> tuple:
-        """Page outputs for `ref`; `shown` is the panel flags of what the page shows now, None when unknown."""
+             reviewer: str = "reviewer", judge_runs: list | None = None) -> tuple:
+        """Page outputs for `ref`; `shown` is the panel flags of what the page shows now, None when unknown;
+        `judge_runs` the session's judged runs (None: the demo's)."""
         dataset = self.datasets.get(*split_key(key))
-        reading = self.reading(key, ref, runs, walk_value, raw, reviews, reviewer)
+        reading = self.reading(key, ref, runs, walk_value, raw, reviews, reviewer, judge_runs)
         run = rd_walk_run(walk_value)
         reading.link = urlencode({"benchmark": key, "q": ref, **({"run": run} if run else {})})
         values = page_updates(render_question(dataset, ref, view, reading.pick), key, shown, reading)
@@ -377,16 +379,17 @@ class BrowseHandlers:
         return values
 
     def step(self, st: dict | None, shown: dict | None, runs: list | None, walk_value: dict | None, raw: bool,
-             view: ViewSettings, delta: int, reviews: list | None = None, reviewer: str = "reviewer") -> tuple | None:
+             view: ViewSettings, delta: int, reviews: list | None = None, reviewer: str = "reviewer",
+             judge_runs: list | None = None) -> tuple | None:
         """Page outputs for the question `delta` places along the walked list, None when there is none."""
         from webapp import reading_flow as rd
 
         st = st or {}
-        ids = rd.walk_ids(runs, rd.Walk.of(walk_value), reviews, reviewer)
+        ids = rd.walk_ids(runs, rd.Walk.of(walk_value), reviews, reviewer, judge_runs)
         target = rd.step(ids, str(st.get("ref") or ""), delta)
         if target is None or not st.get("key"):
             return None
-        return self.show(st["key"], target, view, shown, runs, walk_value, raw, reviews, reviewer)
+        return self.show(st["key"], target, view, shown, runs, walk_value, raw, reviews, reviewer, judge_runs)
 
     def follow_run(self, runs: list | None, walk_value: dict | None) -> tuple[ViewSettings, str] | None:
         """The settings the walked run used and the note saying where each came from (None: no such run)."""
@@ -540,7 +543,7 @@ def build(context: AppContext) -> None:
     names = {"frames": "gallery", "cues": "cue_table"}
     ui.page_outputs = [getattr(ui, names.get(n, n)) for n in PAGE_OUTPUTS]
     ui.view_inputs = [ui.frames_n, ui.cot, ui.subs, ui.full_subs]
-    ui.read_inputs = [runs, ui.walk, ui.raw, session.reviews, session.reviewer]
+    ui.read_inputs = [runs, ui.walk, ui.raw, session.reviews, session.reviewer, session.judged]
     # A switch shows the frames (and where it is in the list) first; the rest after the browser paints them.
     ui.first_outputs = [ui.error, ui.state, ui.header, ui.gallery, ui.position, ui.link]
     ui.rest_outputs = [c for c in ui.page_outputs if all(c is not f for f in ui.first_outputs)]
@@ -610,8 +613,9 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
     def show_st(st: dict, shown: dict | None, *read_and_view: Any) -> tuple | None:
         if not (st or {}).get("ref"):
             return None
-        runs, walk, raw, reviews, reviewer, *view = read_and_view
-        return handlers.show(st["key"], st["ref"], view_of(*view), shown, runs, walk, raw, reviews, reviewer)
+        runs, walk, raw, reviews, reviewer, judge_runs, *view = read_and_view
+        return handlers.show(st["key"], st["ref"], view_of(*view), shown, runs, walk, raw, reviews, reviewer,
+                             judge_runs)
 
     @guarded(0, len(ui.page_outputs))
     def rerender(st: dict, shown: dict | None, *read_and_view: Any) -> tuple:
@@ -620,10 +624,11 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
     @guarded(0, len(ui.first_outputs))
     @select_handler
     def select_row(shown: dict | None, key: str, runs: list, walk: dict, raw: bool, reviews: list, reviewer: str,
-                   n: float, use_cot: bool, use_subs: bool, use_full: bool, evt: gr.SelectData) -> tuple:
+                   judge_runs: list | None, n: float, use_cot: bool, use_subs: bool, use_full: bool,
+                   evt: gr.SelectData) -> tuple:
         ref = str((evt.row_value or [""])[0])
         page = handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full), shown, runs, walk, raw, reviews,
-                             reviewer)
+                             reviewer, judge_runs)
         return _only(ui, page, ui.first_outputs)
 
     def select_rest(st: dict, shown: dict | None, *read_and_view: Any) -> tuple:
@@ -687,8 +692,9 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
     def stepper(delta: int) -> Callable:
         @guarded(0, len(ui.first_outputs))
         def step(st: dict, shown: dict | None, runs_value: list, walk: dict, raw: bool, reviews: list,
-                 reviewer: str, *view: Any) -> tuple:
-            page = handlers.step(st, shown, runs_value, walk, raw, view_of(*view), delta, reviews, reviewer)
+                 reviewer: str, judge_runs: list | None, *view: Any) -> tuple:
+            page = handlers.step(st, shown, runs_value, walk, raw, view_of(*view), delta, reviews, reviewer,
+                                 judge_runs)
             return _only(ui, page, ui.first_outputs)
 
         step.__name__ = "next_question" if delta > 0 else "previous_question"
@@ -749,13 +755,13 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
     @guarded(0, len(ui.page_outputs))
     def first_question(key: str, n: float, use_cot: bool, use_subs: bool, use_full: bool, target: dict | None,
                        runs: list, walk: dict, raw: bool = False, reviews: list | None = None,
-                       reviewer: str = "reviewer") -> tuple:
+                       reviewer: str = "reviewer", judge_runs: list | None = None) -> tuple:
         """The linked question or the first one (API order: key and view settings first, as before links)."""
         ref = handlers.first_ref(key, (target or {}).get("ref"))
         if ref is None:
             return _only(ui, None, ui.page_outputs)
         return handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full), None, runs, walk, raw, reviews,
-                             reviewer)
+                             reviewer, judge_runs)
 
     from_url.__annotations__["request"] = gr.Request  # resolved here: annotations are postponed
     inputs = [ui.benchmark, *ui.view_inputs, ui.target, *ui.read_inputs]
@@ -774,10 +780,11 @@ def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseL
 
     @guarded(0, len(ui.page_outputs))
     def open_question(target: dict | None, runs: list, walk: dict, raw: bool, reviews: list, reviewer: str,
-                      *view: Any) -> tuple:
+                      judge_runs: list | None, *view: Any) -> tuple:
         if not target or not target.get("ref"):
             return _only(ui, None, ui.page_outputs)
-        return handlers.show(target["key"], target["ref"], view_of(*view), None, runs, walk, raw, reviews, reviewer)
+        return handlers.show(target["key"], target["ref"], view_of(*view), None, runs, walk, raw, reviews, reviewer,
+                             judge_runs)
 
     def walk_controls(walk: dict | None) -> tuple:
         from webapp.reading_flow import Walk

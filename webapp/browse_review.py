@@ -18,14 +18,14 @@ if TYPE_CHECKING:
     from webapp.judge import JudgedRun
 
 
-def judged_question(runs: list | None, walk_value: dict | None,
-                    ref: str) -> tuple[Any, JudgedRun | None, JudgeView | None, dict[str, JudgeView]]:
-    """The walked run, the judged run that judged its answers, the judge's view of `ref` and of every matched
-    question (in the run's order)."""
+def judged_question(runs: list | None, walk_value: dict | None, ref: str, judge_runs: list | None = None
+                    ) -> tuple[Any, JudgedRun | None, JudgeView | None, dict[str, JudgeView]]:
+    """The walked run, the judged run (of the session's `judge_runs`, None: the demo's) that judged its answers,
+    the judge's view of `ref` and of every matched question (in the run's order)."""
     from webapp import reading_flow as rd
 
     run = rd.run_named(runs, rd.Walk.of(walk_value).run)
-    judged, views = rd.judged_of(run)
+    judged, views = rd.judged_of(run, judge_runs)
     return run, judged, views.get(ref), views
 
 
@@ -77,21 +77,21 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
     opts = {"concurrency_id": "browse-review", "concurrency_limit": context.settings.browse_concurrency}
     goto = gr.State(None)
 
-    def fill(st: dict, runs_value: list, walk: dict, held: list, name: str) -> tuple:
+    def fill(st: dict, runs_value: list, walk: dict, held: list, name: str, judge_runs: list | None) -> tuple:
         ref = str((st or {}).get("ref") or "")
-        _, judged, view, views = judged_question(runs_value, walk, ref)
+        _, judged, view, views = judged_question(runs_value, walk, ref, judge_runs)
         if view is None:
             return (gr.update(visible=False), gr.skip(), gr.skip(), *[gr.skip()] * len(c.fill_outputs))
         return (gr.update(visible=True), *judge_card(judged, ref), *panel_values(judged, view, views, held, name))
 
     def record(accept_it: bool) -> Callable[..., tuple]:
         @_with_request
-        def handler(st: dict, runs_value: list, walk: dict, held: list, name: str, first: str | None,
-                    others: list | None, text: str, points: float | None, steps: float | None, why_flag: str,
-                    why: str, request: Any = None) -> tuple:
+        def handler(st: dict, runs_value: list, walk: dict, held: list, name: str, judge_runs: list | None,
+                    first: str | None, others: list | None, text: str, points: float | None, steps: float | None,
+                    why_flag: str, why: str, request: Any = None) -> tuple:
             ref = str((st or {}).get("ref") or "")
             try:
-                run, judged, view, views = judged_question(runs_value, walk, ref)
+                run, judged, view, views = judged_question(runs_value, walk, ref, judge_runs)
                 updated, review = saved(judged, view, held, name, accept_it,
                                         (first, others, text, points, steps, why_flag, why), request)
             except Exception as failure:  # shown in the box; the session's reviews stay as they were
@@ -101,17 +101,18 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
 
         return handler
 
-    def walk_next(st: dict, runs_value: list, walk: dict, held: list, name: str) -> str | None:
+    def walk_next(st: dict, runs_value: list, walk: dict, held: list, name: str, judge_runs: list | None
+                  ) -> str | None:
         ref = str((st or {}).get("ref") or "")
-        run, _, _, views = judged_question(runs_value, walk, ref)
+        run, _, _, views = judged_question(runs_value, walk, ref, judge_runs)
         return next_to_review(run, views, held, name, ref)
 
     def go(target: str | None, st: dict, shown: dict | None, runs_value: list, walk: dict, raw: bool, held: list,
-           name: str, *view: Any) -> tuple:
+           name: str, judge_runs: list | None, *view: Any) -> tuple:
         st = st or {}
         if not target or target == st.get("ref") or not st.get("key"):
             return _only(ui, None, ui.first_outputs)
-        page = handlers.show(st["key"], target, view_of(*view), shown, runs_value, walk, raw, held, name)
+        page = handlers.show(st["key"], target, view_of(*view), shown, runs_value, walk, raw, held, name, judge_runs)
         return _only(ui, page, ui.first_outputs)
 
     _connect(context, ui, session, runs, (fill, record, walk_next, go), goto, opts, group)
@@ -125,9 +126,9 @@ def _connect(context: Any, ui: BrowseUI, session: Any, runs: Any, handlers: tupl
 
     fill, record, walk_next, go = handlers
     c = ui.review
-    fill_inputs = [ui.state, runs, ui.walk, session.reviews, session.reviewer]
+    fill_inputs = [ui.state, runs, ui.walk, session.reviews, session.reviewer, session.judged]
     fill_outputs = [ui.judge_box, ui.judge_card, ui.judge_chips, *c.fill_outputs]
-    for source in (ui.state, session.reviews, session.reviewer):
+    for source in (ui.state, session.reviews, session.reviewer, session.judged):
         source.change(fill, fill_inputs, fill_outputs, show_progress="hidden", **opts)
     page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
     saves = [c.error, session.reviews, goto, c.download]

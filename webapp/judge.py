@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.runs import find_run, unique_name
 from webapp.context import AppContext, TabSpec, select_handler
-from webapp.errors import error_message, guarded, warn
+from webapp.errors import error_message, guarded, log, warn
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -396,7 +396,10 @@ def layout(context: AppContext) -> JudgeUI:
     """Place the Judge tab: runs and charts, the question list and the judged question, then the judge form."""
     import gradio as gr
 
-    ui = JudgeUI(runs=gr.State(None), selection=gr.State(Selection()))
+    from webapp.review import review_session
+
+    # The session's judged runs, shared with Browse (its judge card and review box beside a scored run).
+    ui = JudgeUI(runs=review_session(context).judged, selection=gr.State(Selection()))
     gr.Markdown("LLM-judge results: the paper's step-wise evaluation (0-10 against the annotated steps) and error "
                 "analysis of wrong CoT answers. Load `mathreel judge` output files, or run the judge below. The "
                 "demo runs are **synthetic** (scripted judge replies).")
@@ -431,8 +434,15 @@ def _question_view(ui: JudgeUI, context: AppContext) -> None:
     import gradio as gr
 
     ui.header = gr.HTML(elem_id="judge-question")
-    ui.to_browse = gr.Button("Open this question in Browse (video, frames, prompt)", size="sm",
+    ui.to_browse = gr.Button("Open this question in Browse (prompt, subtitles, other frame counts)", size="sm",
                              elem_id="judge-open-browse", visible=context.browse is not None)
+    frames = context.settings.default_frames
+    with (gr.Accordion("What the model saw: the video and its frames", open=True, elem_id="judge-media"),
+          gr.Row(elem_classes=["stack-narrow"])):
+        ui.frames = gr.Gallery(label=f"{frames} frames sampled uniformly, as Browse samples them by default",
+                               columns=4, height="fit-content", allow_preview=False, object_fit="contain",
+                               elem_id="judge-frames", interactive=False, scale=3)
+        ui.video = gr.Video(label="Video", interactive=False, elem_id="judge-video", scale=2)
     with gr.Row():
         ui.response = gr.Textbox(label="Model response (as judged)", lines=16, max_lines=30, interactive=False,
                                  elem_id="judge-response")
@@ -480,6 +490,24 @@ class JudgeHandlers:
     def __init__(self, context: AppContext) -> None:
         self.datasets = context.datasets
         self.settings = context.settings
+
+    def media(self, runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
+        """The shown question's frames (exact, from the frame cache Browse shares) and its video; empty when the
+        server's dataset has no video for it."""
+        from core.view import ViewSettings
+        from webapp.browse import render_question
+
+        run = find_run(runs_of(runs), chosen.run)
+        if run is None or not run.judgments:
+            return [], None
+        from core.judge.views import by_question
+
+        qid = chosen.question_id or by_question(run.judgments)[0].question_id
+        if self.question_of(run, qid) is None:
+            return [], None
+        page = render_question(self.datasets.get(run.benchmark, run.mode), qid,
+                               ViewSettings(self.settings.default_frames))
+        return page.frames, page.video_path
 
     def question_of(self, run: JudgedRun, qid: str) -> Any:
         try:
@@ -600,8 +628,19 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
         qid = str((evt.row_value or [""])[0])
         return Selection(chosen.run, qid or None)
 
+    def media(runs: Any, chosen: Selection) -> tuple:
+        """Frames and video after the card; a failure is a toast and leaves them as they were."""
+        try:
+            return handlers.media(runs, chosen)
+        except Exception as error:  # the page must survive anything a handler meets
+            log.warning("judge media failed", exc_info=True)
+            warn(error_message(error))
+            return gr.skip(), gr.skip()
+
     def show_detail(event: Any) -> None:
-        review.refresh(event.then(handlers.detail, [ui.runs, ui.selection], ui.detail_outputs, **view))
+        shown = event.then(handlers.detail, [ui.runs, ui.selection], ui.detail_outputs, **view)
+        shown.then(media, [ui.runs, ui.selection], [ui.frames, ui.video], show_progress="hidden", **view)
+        review.refresh(shown)
 
     def chain(event: Any) -> None:
         show_detail(event.then(overview, [ui.runs, ui.selection, *filters], ui.all_outputs, **view))

@@ -75,23 +75,37 @@ def judged_runs() -> tuple[tuple[JudgedRun, dict[str, JudgeView]], ...]:
     return tuple((run, judge_views(run.judgments)) for run in load_demo_runs())
 
 
-def judged_of(run: Run | None) -> tuple[JudgedRun | None, dict[str, JudgeView]]:
-    """The judged run that judged most of `run`'s responses (matched by response, not id alone) and the judge's
-    view of each matched question; (None, {}) when none did."""
+def session_judged(judged: list[JudgedRun] | None) -> tuple[tuple[JudgedRun, dict[str, JudgeView]], ...]:
+    """The session's judged runs (loaded or run in the Judge tab) with the judge's view of every question; the
+    demo runs while the session has none of its own (None, as the Judge tab starts)."""
+    if judged is None:
+        return judged_runs()
+    from core.review.join import judge_views
+
+    return tuple((run, judge_views(run.judgments)) for run in judged)
+
+
+def judged_of(run: Run | None,
+              judge_runs: list[JudgedRun] | None = None) -> tuple[JudgedRun | None, dict[str, JudgeView]]:
+    """The judged run (of the session's `judge_runs`) that judged most of `run`'s responses (matched by
+    response, not id alone) and the judge's view of each matched question; (None, {}) when none did. Of runs
+    that judged as many, the one loaded last wins: a user's own file over the demo's."""
     from core.review.walk import matching_views
 
     best: tuple[JudgedRun | None, dict[str, JudgeView]] = (None, {})
-    for judged, views in judged_runs() if run is not None else ():
+    for judged, views in session_judged(judge_runs) if run is not None else ():
         if f"{judged.benchmark}:{judged.mode}" != run.key:
             continue
         found = matching_views(((r.question_id, r.response or "") for r in run.report.rows), views)
-        if len(found) > len(best[1]):
+        if found and len(found) >= len(best[1]):
             best = (judged, found)
     return best
 
 
-def walk_ids(runs: list[Run] | None, walk: Walk, reviews: list | None = None, reviewer: str = "reviewer") -> list[str]:
-    """The question ids of the walked list, in file order; judge filters use the session's `reviews`."""
+def walk_ids(runs: list[Run] | None, walk: Walk, reviews: list | None = None, reviewer: str = "reviewer",
+             judge_runs: list[JudgedRun] | None = None) -> list[str]:
+    """The question ids of the walked list, in file order; judge filters use the session's judged runs and
+    `reviews`."""
     from core.review.walk import category_ids, unreviewed_ids
     from core.scoring.reading_flow import disagreeing, select_rows
 
@@ -104,7 +118,7 @@ def walk_ids(runs: list[Run] | None, walk: Walk, reviews: list | None = None, re
                                                   only)]
     if not judged:
         return ids
-    views = judged_of(run)[1]
+    views = judged_of(run, judge_runs)[1]
     if walk.status == UNREVIEWED:
         return unreviewed_ids(ids, views, reviews or [], reviewer)
     return category_ids(ids, views, walk.status.removeprefix(JUDGE_CATEGORY))
@@ -194,7 +208,7 @@ def response_markdown(row: Any, run_name: str = "", raw: bool = False) -> str:
     return f"{title}\n\n{verdict_line(row)}\n\n<div class='response-text'>\n\n{body}\n\n</div>"
 
 
-def compare_html(runs: list[Run] | None, key: str, ref: str) -> str:
+def compare_html(runs: list[Run] | None, key: str, ref: str, judge_runs: list[JudgedRun] | None = None) -> str:
     """Every loaded run of `key` on question `ref`, one column each: verdict, pick, reason and response."""
     from core.scoring.reading_flow import answer_span
 
@@ -209,7 +223,7 @@ def compare_html(runs: list[Run] | None, key: str, ref: str) -> str:
                    f"</b> · gold <b>{html.escape(row.gold or '')}</b><br><small>{html.escape(row.explanation or '')}"
                    "</small></p>")
         text = highlighted(row.response or "", answer_span(row))
-        judge = judge_line(judged_of(run)[1].get(ref))
+        judge = judge_line(judged_of(run, judge_runs)[1].get(ref))
         columns.append(f"<div class='compare-col'>{head}{verdict}{judge}<pre class='response-raw'>{text}</pre></div>")
     if len(columns) < 2:
         return ""

@@ -265,11 +265,13 @@ class ReviewPanel:
 
 @dataclass
 class ReviewSession:
-    """The session's reviews and reviewer name, one pair of gr.State shared by the Judge tab and Browse (created by
-    whichever tab builds first): a review made in one tab shows in the other, and never in another session."""
+    """The session's reviews, reviewer name and judged runs, gr.State shared by the Judge tab and Browse (created
+    by whichever tab builds first): a review made, or a judge file loaded or run, in one tab shows in the other,
+    and never in another session. `judged` starts as None, meaning the demo set's judged runs."""
 
     reviews: Any
     reviewer: Any
+    judged: Any
 
 
 def review_session(context: AppContext) -> ReviewSession:
@@ -277,7 +279,7 @@ def review_session(context: AppContext) -> ReviewSession:
     import gradio as gr
 
     if context.review_session is None:
-        context.review_session = ReviewSession(gr.State([]), gr.State("reviewer"))
+        context.review_session = ReviewSession(gr.State([]), gr.State("reviewer"), gr.State(None))
     return context.review_session
 
 

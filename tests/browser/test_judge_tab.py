@@ -162,6 +162,9 @@ def test_a_judge_card_marks_gold_and_pick_and_opens_the_question_in_browse(page)
     marked = [t.strip() for t in page.locator("#judge-question li.judge-marked").all_inner_texts()]
     assert any(t.startswith(f"✓ {question.answer}.") and "correct answer" in t for t in marked)
     assert any(t.startswith(f"✗ {card.values('extract')['answer']}.") and "model's pick" in t for t in marked)
+    page.wait_for_function("() => document.querySelectorAll('#judge-frames .thumbnail-item img').length === 8")
+    assert card.question_id not in page.inner_text("#judge-frames")  # captions are frame numbers and times
+    assert "frame " in page.inner_text("#judge-frames") and page.is_visible("#judge-video video")
     page.click("#judge-open-browse")
     wait_for_text(page, "#browse-question", card.question_id)
     page.wait_for_function("() => document.querySelectorAll('#browse-frames .thumbnail-item img').length >= 1")

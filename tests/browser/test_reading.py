@@ -180,3 +180,25 @@ def test_walk_by_a_judge_error_category(page):
         page.keyboard.press("j")
         wait_for_text(page, "#browse-position", f"2 of {count} judged {category}")
         wait_for_text(page, "#browse-question", listed[1])
+
+
+def test_a_judgment_file_loaded_in_the_judge_tab_shows_beside_the_answer_in_browse(page, tmp_path):
+    import json
+
+    judgments = [json.loads(line) for line in
+                 (demo_dir() / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl").read_text()
+                 .splitlines()]
+    first = scored(RUN_B).rows[0].question_id
+    for j in judgments:
+        if j["task"] == "steps" and j["status"] == "ok" and j["question_id"] == first:
+            j["values"]["critique"] = "A critique only this session loaded."
+    mine = tmp_path / "my_judgments.jsonl"
+    mine.write_text("".join(json.dumps(j) + "\n" for j in judgments), encoding="utf-8")
+    assert drill_down(page, RUN_B) == first
+    wait_for_text(page, "#browse-judge-card-box", "Matched steps")  # the demo's judgment of this answer
+    assert "only this session" not in page.inner_text("#browse-judge-card-box")
+    page.click("#tab-judge-button")
+    page.set_input_files("#judge-upload input[type=file]", [str(mine)])
+    wait_for_text(page, "#judge-question .judge-run-name", "my_judgments")
+    page.click("#tab-browse-button")  # the answer shown before now has the session's judgment beside it
+    wait_for_text(page, "#browse-judge-card-box", "A critique only this session loaded.")
