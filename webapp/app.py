@@ -145,6 +145,13 @@ def review_keys() -> str:
     return KEYS_JS
 
 
+def page_head() -> str:
+    """Scripts for the page head: keys and shared links, review shortcuts, Plotly loaded in idle time."""
+    from webapp.preload import plotly_preload
+
+    return HEAD + review_keys() + plotly_preload()
+
+
 def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
     """Start the server on settings.host:port. With block=False the call returns once it answers."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
@@ -173,7 +180,7 @@ def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
         prevent_thread_lock=not block,
         quiet=False,
         css=CSS,
-        head=HEAD + review_keys(),
+        head=page_head(),
         theme=gr.themes.Default(),
         app_kwargs={"middleware": [Middleware(ImmutableFrames, frame_root=paths[1])]},
     )

@@ -45,6 +45,22 @@ def test_page_loads_offline_with_the_first_question(page):
     assert page.outside_requests == []
 
 
+def test_plotly_loads_after_the_first_view_before_any_chart_is_asked_for(page):
+    from webapp.preload import plotly_chunk
+
+    chunk = plotly_chunk()
+    assert chunk is not None  # this Gradio has the chunk the page preloads
+    page.wait_for_selector("#browse-frames img")
+    assert page.locator(".js-plotly-plot").count() == 0  # no chart has been drawn on the Browse tab
+    page.wait_for_function("name => performance.getEntriesByType('resource').some(e => e.name.endsWith(name))",
+                           arg=chunk, timeout=30_000)
+    page.click("#tab-judge-button")
+    page.wait_for_selector("#judge-score-chart .main-svg", timeout=30_000)
+    loads = page.evaluate("name => performance.getEntriesByType('resource').filter(e => e.name.endsWith(name))"
+                          ".length", chunk)
+    assert loads == 1  # the chart used the module the page had already loaded
+
+
 def test_choosing_a_question_shows_its_video_frames_and_subtitle_lines(page, server_env, monkeypatch):
     monkeypatch.setenv("MATHREEL_CACHE", server_env["MATHREEL_CACHE"])
     data = load_dataset("videomathqa", "mcq")
