@@ -144,6 +144,16 @@ def render_question(dataset: Dataset, ref: str, options: ViewSettings, pick: str
     return page
 
 
+def frame_items(view: ModelView) -> list[tuple[str, str]]:
+    """Gallery items of the view's sampled frames: path and caption (index, time, the aligned subtitle lines)."""
+    frames = view.frames
+    if frames is None:
+        return []
+    return [(str(path), frame_caption(int(index), float(time), [c.text for c in cues]))
+            for path, index, time, cues in zip(frames.paths, frames.indices, frames.times,
+                                               view.frame_cues or [[]] * len(frames), strict=True)]
+
+
 def _attach_frames(page: QuestionPage, view: ModelView) -> None:
     """Gallery items captioned with frame index, time and the aligned subtitle lines; the cue table."""
     if view.cues:
@@ -151,12 +161,7 @@ def _attach_frames(page: QuestionPage, view: ModelView) -> None:
     frames = view.frames
     if frames is not None:
         page.frame_times = [float(t) for t in frames.times]
-        page.frames = [
-            (str(path), frame_caption(int(index), float(time), [c.text for c in cues]))
-            for path, index, time, cues in zip(
-                frames.paths, frames.indices, frames.times, view.frame_cues or [[]] * len(frames), strict=True
-            )
-        ]
+        page.frames = frame_items(view)
     aligned = _frames_per_cue(view)
     page.cue_rows = [
         [seconds_text(float(c.start)), seconds_text(float(c.end)), c.text, aligned.get(i, "")]

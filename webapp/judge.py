@@ -494,8 +494,8 @@ class JudgeHandlers:
     def media(self, runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
         """The shown question's frames (exact, from the frame cache Browse shares) and its video; empty when the
         server's dataset has no video for it."""
-        from core.view import ViewSettings
-        from webapp.browse import render_question
+        from core.view import build_view
+        from webapp.browse import frame_items
 
         run = find_run(runs_of(runs), chosen.run)
         if run is None or not run.judgments:
@@ -505,9 +505,8 @@ class JudgeHandlers:
         qid = chosen.question_id or by_question(run.judgments)[0].question_id
         if self.question_of(run, qid) is None:
             return [], None
-        page = render_question(self.datasets.get(run.benchmark, run.mode), qid,
-                               ViewSettings(self.settings.default_frames))
-        return page.frames, page.video_path
+        view = build_view(self.datasets.get(run.benchmark, run.mode), qid, num_frames=self.settings.default_frames)
+        return frame_items(view), str(view.video_path) if view.video_path else None
 
     def question_of(self, run: JudgedRun, qid: str) -> Any:
         try:

@@ -80,9 +80,25 @@ def session_judged(judged: list[JudgedRun] | None) -> tuple[tuple[JudgedRun, dic
     demo runs while the session has none of its own (None, as the Judge tab starts)."""
     if judged is None:
         return judged_runs()
+    return tuple((run, _views_of(run.judgments)) for run in judged)
+
+
+_VIEWS: dict[int, tuple[list, dict[str, JudgeView]]] = {}  # id of a judgments list -> (that list, its views)
+
+
+def _views_of(judgments: list) -> dict[str, JudgeView]:
+    """The judge's view of every question of `judgments`, computed once per list: a switch asks for it several
+    times (the walk list, every run's column, the review box) and a session's lists do not change in place."""
     from core.review.join import judge_views
 
-    return tuple((run, judge_views(run.judgments)) for run in judged)
+    held = _VIEWS.get(id(judgments))
+    if held is not None and held[0] is judgments:
+        return held[1]
+    if len(_VIEWS) >= 64:
+        _VIEWS.clear()
+    views = judge_views(judgments)
+    _VIEWS[id(judgments)] = (judgments, views)
+    return views
 
 
 def judged_of(run: Run | None,
