@@ -1,17 +1,15 @@
-"""Browse's progressive gallery handler: previews captioned approximate with their real keyframe and time, then the
-exact frames; a question without a video leaves the gallery alone. Real dataset folder, real H.264 video."""
+"""Browse's progressive gallery: previews captioned approximate with their real keyframe and time, then the exact
+frames; nothing for a question without a video or with cached frames. Real dataset folder, real H.264 video."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
-import gradio as gr
 import pytest
 from test_data import make_videomathqa, vmqa_record
 
 from core.media.writer import numbered_frame, write_h264
 from webapp.context import AppContext, DatasetCache
-from webapp.gallery_stream import stream_gallery
+from core.media.frames import sample_frames
+from webapp.gallery_stream import previews
 from webapp.settings import Settings
 
 
@@ -24,20 +22,25 @@ def context(tmp_path, monkeypatch) -> AppContext:
                       tabs=None)
 
 
-def test_previews_then_exact_frames(context):
-    handler = stream_gallery(context)
-    updates = list(handler("videomathqa:mcq", 4, SimpleNamespace(row_value=["q0"])))
+def test_previews_then_exact_frames_then_nothing_once_cached(context):
+    updates = list(previews(context.datasets, "videomathqa:mcq", "q0", 4))
     first, last = updates[0], updates[-1]
     assert [caption.split(" (exact")[0] for _, caption in first] == [
         "≈ approximate: keyframe 0 at 0:00.0", "≈ approximate: keyframe 50 at 0:02.0",
         "≈ approximate: keyframe 150 at 0:06.0", "≈ approximate: keyframe 150 at 0:06.0"]
     assert "exact frame 66 at 0:02.6" in first[1][1]
-    assert [caption for _, caption in last] == ["frame 0 · 0:00.0", "frame 66 · 0:02.6", "frame 132 · 0:05.3",
-                                                "frame 199 · 0:08.0"]
+    # the all-exact end is the page's own update (its captions carry subtitle lines): the last shown still has a
+    # position being decoded, and the cache entry the page reads is complete
+    assert any(caption.startswith("≈") for _, caption in last)
+    dataset = context.datasets.get("videomathqa", "mcq")
+    video = dataset.find_video(dataset.question("q0"))
+    assert list(sample_frames(video, 4).indices) == [0, 66, 132, 199]
+    assert list(previews(context.datasets, "videomathqa:mcq", "q0", 4)) == []  # cached: the page alone
 
 
-def test_a_question_without_its_video_leaves_the_gallery_alone(context):
-    handler = stream_gallery(context)
-    updates = list(handler("videomathqa:mcq", 4, SimpleNamespace(row_value=["q1"])))
-    assert len(updates) == 1
-    assert updates[0] == gr.skip()
+def test_a_question_without_its_video_has_no_previews(context):
+    assert list(previews(context.datasets, "videomathqa:mcq", "q1", 4)) == []
+
+
+def test_an_unknown_question_has_no_previews_and_no_traceback(context):
+    assert list(previews(context.datasets, "videomathqa:mcq", "nope", 4)) == []

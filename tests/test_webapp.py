@@ -620,3 +620,23 @@ def test_an_empty_question_list_says_why():
     assert "No questions match “&lt;b&gt;”" in empty_note(pd.DataFrame(), "<b>")
     assert "match these filters" in empty_note(pd.DataFrame(), "")
     assert empty_note(pd.DataFrame({"ID": ["q1"]}), "x") == ""
+
+
+def test_no_event_shows_progress_on_a_table_chart_or_container():
+    """Gradio's page re-reads every component that ever showed an event's progress on each later status change
+    (a container with everything inside it): a big table, a chart or the tab container as a progress target slows
+    every later click of the session (webapp.context.progress_on)."""
+    import gradio as gr
+    from gradio.blocks import BlockContext
+
+    from webapp.app import build_app
+
+    app = build_app(Settings())
+    heavy = []
+    for fn in app.fns.values():
+        targets = fn.show_progress_on if fn.show_progress_on is not None else fn.outputs
+        heavy += [f"{fn.name}: {type(t).__name__} {t.elem_id}" for t in targets
+                  if isinstance(t, (gr.Dataframe, gr.Plot)) or (isinstance(t, BlockContext)
+                                                                 and not isinstance(t, gr.HTML))]
+    assert len(app.fns) > 50
+    assert heavy == []

@@ -36,7 +36,7 @@ from webapp.ask_run import (
     target_questions,
     usage_markdown,
 )
-from webapp.context import AppContext, TabSpec
+from webapp.context import AppContext, TabSpec, progress_on
 from webapp.errors import error_box, error_message
 
 log = logging.getLogger("mathreel.webapp")
@@ -241,15 +241,18 @@ def build(context: AppContext) -> None:
     handlers = AskHandlers(context, ui.gallery.GRADIO_CACHE)
     settings = context.settings
     source = browse_state(context)
-    view_group = {"concurrency_id": "ask-view", "concurrency_limit": settings.browse_concurrency}
-    ask_group = {"concurrency_id": "ask", "concurrency_limit": settings.ask_concurrency}
+    view_group = {"concurrency_id": "ask-view", "concurrency_limit": settings.browse_concurrency,
+                  **progress_on(ui.header)}
+    ask_group = {"concurrency_id": "ask", "concurrency_limit": settings.ask_concurrency, **progress_on(ui.verdict)}
     ui.pick.input(handlers.choose_request, [ui.requests, ui.pick], [ui.prompt, ui.gallery], **view_group)
     if source is None:  # no question can be chosen, so the mode radio never shows either
         ui.ask_button.click(lambda *_: handlers.failed("the Browse tab is needed to choose a question"), ui.inputs,
                             ui.outputs)
         return
-    source.change(handlers.on_question, [source], [ui.header, ui.mode, ui.subs, ui.frames_n, ui.style, *ui.outputs],
-                  **view_group)
+    # Follow the question once Browse's page has settled, so this tab's 13 outputs are not sent while the new
+    # frames are being painted.
+    context.browse.settled.change(handlers.on_question, [source],
+                                  [ui.header, ui.mode, ui.subs, ui.frames_n, ui.style, *ui.outputs], **view_group)
     ui.mode.input(handlers.on_mode, [source, ui.mode], ui.header, **view_group)
     ui.ask_button.click(handlers.ask, [source, *ui.inputs], ui.outputs, **ask_group)
 

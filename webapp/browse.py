@@ -8,15 +8,14 @@ prompt, `pairs_of` for multi-binary. The pure functions here only shape core's o
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from webapp.context import AppContext, BrowseLinks, TabSpec, select_handler
-from webapp.errors import error_message, guarded, log, warn
-from webapp.gallery_stream import stream_gallery
+from webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler
+from webapp.errors import error_message, failed, guarded, log, warn
 from webapp.present import seconds_text
 
 if TYPE_CHECKING:
@@ -271,7 +270,7 @@ def version_rows(dataset: Dataset, question: Question) -> tuple[list[list[str]],
 # The outputs a question page sets, in the order page_updates returns their values.
 PAGE_OUTPUTS = ("error", "state", "header", "video", "diagram", "frames", "cues", "prompt", "steps", "metadata",
                 "pairs", "versions", "version_images", "response", "frames_n", "subs", "full_subs", "panels",
-                "position", "compare", "link")
+                "position", "compare", "link", "settled")
 
 
 @dataclass
@@ -331,7 +330,7 @@ def page_updates(page: QuestionPage, key: str, before: dict[str, Any] | None = N
             page.prompt, page.steps, page.metadata, panel(page.pairs, "pairs", now, before),
             panel(page.versions, "versions", now, before), panel(page.version_images, "version_images", now, before),
             panel(reading.response, "response", now, before), controls, controls, controls, now,
-            reading.position, panel(reading.compare, "compare", now, before), reading.link)
+            reading.position, panel(reading.compare, "compare", now, before), reading.link, new_state)
 
 
 # -- handlers ---------------------------------------------------------------------------------------------------
@@ -387,14 +386,23 @@ class BrowseHandlers:
              view: ViewSettings, delta: int, reviews: list | None = None, reviewer: str = "reviewer",
              judge_runs: list | None = None) -> tuple | None:
         """Page outputs for the question `delta` places along the walked list, None when there is none."""
+        st = st or {}
+        target = self.step_target(st, runs, walk_value, delta, reviews, reviewer, judge_runs)
+        if target is None:
+            return None
+        return self.show(st["key"], target, view, shown, runs, walk_value, raw, reviews, reviewer, judge_runs)
+
+    def step_target(self, st: dict | None, runs: list | None, walk_value: dict | None, delta: int,
+                    reviews: list | None = None, reviewer: str = "reviewer", judge_runs: list | None = None
+                    ) -> str | None:
+        """The question `delta` places along the walked list from the one shown, None when there is none."""
         from webapp import reading_flow as rd
 
         st = st or {}
-        ids = rd.walk_ids(runs, rd.Walk.of(walk_value), reviews, reviewer, judge_runs)
-        target = rd.step(ids, str(st.get("ref") or ""), delta)
-        if target is None or not st.get("key"):
+        if not st.get("key"):
             return None
-        return self.show(st["key"], target, view, shown, runs, walk_value, raw, reviews, reviewer, judge_runs)
+        ids = rd.walk_ids(runs, rd.Walk.of(walk_value), reviews, reviewer, judge_runs)
+        return rd.step(ids, str(st.get("ref") or ""), delta)
 
     def follow_run(self, runs: list | None, walk_value: dict | None) -> tuple[ViewSettings, str] | None:
         """The settings the walked run used and the note saying where each came from (None: no such run)."""
@@ -446,6 +454,9 @@ def layout(settings: Any) -> BrowseUI:
     ui = BrowseUI()
     choices = benchmark_choices()
     ui.state, ui.panels, ui.walk, ui.target = gr.State({}), gr.State(None), gr.State(None), gr.State({})
+    # The question shown, set again once the rest of the page has followed a switch: what the review box and the
+    # Ask tab follow, so their events start after the new frames are painted instead of competing with them.
+    ui.settled = gr.State({})
     with gr.Row(elem_classes=["stack-narrow"]):
         ui.benchmark = gr.Dropdown(choices=choices, value=choices[0][1], label="Benchmark",
                                    elem_id="browse-benchmark", scale=2)
@@ -544,7 +555,8 @@ def build(context: AppContext) -> None:
     handlers = BrowseHandlers(context.datasets, context.settings.default_frames)
     runs = context.runs if context.runs is not None else gr.State([])
     session = review_session(context)
-    group = {"concurrency_id": "browse", "concurrency_limit": context.settings.browse_concurrency}
+    group = {"concurrency_id": "browse", "concurrency_limit": context.settings.browse_concurrency,
+             **progress_on(ui.gallery)}
     names = {"frames": "gallery", "cues": "cue_table"}
     ui.page_outputs = [getattr(ui, names.get(n, n)) for n in PAGE_OUTPUTS]
     ui.view_inputs = [ui.frames_n, ui.cot, ui.subs, ui.full_subs]
@@ -576,6 +588,7 @@ def _wire_list(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
     import gradio as gr
 
     list_outputs = [ui.error, ui.table, ui.list_note, *ui.dims]
+    group = {**group, **progress_on(ui.list_note)}
 
     @guarded(0, len(list_outputs))
     def choose_benchmark(key: str, text: str) -> tuple:
@@ -626,15 +639,14 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
     def rerender(st: dict, shown: dict | None, *read_and_view: Any) -> tuple:
         return _only(ui, show_st(st, shown, *read_and_view), ui.page_outputs)
 
-    @guarded(0, len(ui.first_outputs))
     @select_handler
     def select_row(shown: dict | None, key: str, runs: list, walk: dict, raw: bool, reviews: list, reviewer: str,
                    judge_runs: list | None, n: float, use_cot: bool, use_subs: bool, use_full: bool,
-                   evt: gr.SelectData) -> tuple:
+                   evt: gr.SelectData) -> Iterator[tuple]:
         ref = str((evt.row_value or [""])[0])
-        page = handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full), shown, runs, walk, raw, reviews,
-                             reviewer, judge_runs)
-        return _only(ui, page, ui.first_outputs)
+        view = view_of(n, use_cot, use_subs, use_full)
+        yield from switch_stream(ui, handlers, key, ref, view, lambda: handlers.show(
+            key, ref, view, shown, runs, walk, raw, reviews, reviewer, judge_runs))
 
     def select_rest(st: dict, shown: dict | None, *read_and_view: Any) -> tuple:
         """The rest of the page for the question just shown (its frames are cached by now). A failure here
@@ -648,11 +660,7 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
 
     page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
     ui.select_rest, ui.rerender = select_rest, rerender
-    # Progressive gallery (webapp/gallery_stream.py): the nearest keyframes at once, then each exact frame as it is
-    # decoded; select_row's own gallery update (exact frames, from the same cache entry) lands last. No progress
-    # overlay, so the previews are not covered.
-    ui.table.select(stream_gallery(context), [ui.benchmark, ui.frames_n], [ui.gallery], show_progress="hidden",
-                    **group)
+    # No progress overlay, so the progressive gallery's previews are not covered (switch_stream).
     then_rest(ui.table.select(select_row, [ui.panels, ui.benchmark, *ui.read_inputs, *ui.view_inputs],
                               ui.first_outputs, show_progress="hidden", **group), ui, group)
     ui.subs.input(lambda on, full: full and on, [ui.subs, ui.full_subs], ui.full_subs, **group).then(
@@ -664,6 +672,30 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
     ui.frames_n.release(rerender, page_inputs, ui.page_outputs, **group)
     ui.gallery.select(seek("frame_times"), [ui.state], [ui.video], **group)
     ui.cue_table.select(seek("cue_times"), [ui.state], [ui.video], **group)
+
+
+def switch_stream(ui: BrowseUI, handlers: BrowseHandlers, key: str, ref: str | None, view: ViewSettings,
+                  page: Callable[[], tuple | None]) -> Iterator[tuple]:
+    """One switch event's outputs (`ui.first_outputs`): while a cold question's frames are decoded, gallery-only
+    updates (nearest keyframes, then exact frames as they land; webapp/gallery_stream.py); then `page()`'s values.
+
+    One generator event rather than a gallery event beside the switch: each extra queued event costs a click more
+    than the rendering it does. A failure shows in the error box and leaves the page as it was.
+    """
+    import gradio as gr
+
+    from webapp.gallery_stream import previews
+
+    gallery = next(i for i, c in enumerate(ui.first_outputs) if c is ui.gallery)
+    try:
+        if ref:
+            for items in previews(handlers.datasets, key, ref, view.num_frames):
+                values: list[Any] = [gr.skip()] * len(ui.first_outputs)
+                values[gallery] = gr.update(value=items, visible=True)
+                yield tuple(values)
+        yield _only(ui, page(), ui.first_outputs)
+    except Exception as error:  # the page must survive anything a handler meets
+        yield failed("switch", error, 0, len(ui.first_outputs))
 
 
 def then_rest(event: Any, ui: BrowseUI, group: dict) -> Any:
@@ -695,20 +727,26 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
     from webapp.reading_flow import Walk
 
     def stepper(delta: int) -> Callable:
-        @guarded(0, len(ui.first_outputs))
         def step(st: dict, shown: dict | None, runs_value: list, walk: dict, raw: bool, reviews: list,
-                 reviewer: str, judge_runs: list | None, *view: Any) -> tuple:
-            page = handlers.step(st, shown, runs_value, walk, raw, view_of(*view), delta, reviews, reviewer,
-                                 judge_runs)
-            return _only(ui, page, ui.first_outputs)
+                 reviewer: str, judge_runs: list | None, *view_values: Any) -> Iterator[tuple]:
+            st, view = st or {}, view_of(*view_values)
+            key = str(st.get("key") or "")
+            try:
+                target = handlers.step_target(st, runs_value, walk, delta, reviews, reviewer, judge_runs)
+            except Exception as error:  # the page must survive anything a handler meets
+                yield failed(step.__name__, error, 0, len(ui.first_outputs))
+                return
+            yield from switch_stream(ui, handlers, key, target, view, lambda: None if target is None else
+                                     handlers.show(key, target, view, shown, runs_value, walk, raw, reviews,
+                                                   reviewer, judge_runs))
 
         step.__name__ = "next_question" if delta > 0 else "previous_question"
         return step
 
     page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
     for button, delta in ((ui.next, 1), (ui.prev, -1)):
-        then_rest(button.click(stepper(delta), page_inputs, ui.first_outputs, show_progress_on=[ui.gallery],
-                               **group), ui, group)
+        then_rest(button.click(stepper(delta), page_inputs, ui.first_outputs, show_progress="hidden", **group),
+                  ui, group)
 
     def set_walk(run: str | None, status: str, disagree: bool, walk: dict | None) -> dict:
         return {**Walk.of(walk).to_dict(), "run": run or "", "status": status, "disagree": bool(disagree)}
@@ -771,11 +809,11 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
     from_url.__annotations__["request"] = gr.Request  # resolved here: annotations are postponed
     inputs = [ui.benchmark, *ui.view_inputs, ui.target, *ui.read_inputs]
     ui.benchmark.input(lambda: {}, None, ui.target).then(
-        list_fn, [ui.benchmark, ui.search], ui.list_outputs, **group).then(
+        list_fn, [ui.benchmark, ui.search], ui.list_outputs, **{**group, **progress_on(ui.list_note)}).then(
         first_question, inputs, ui.page_outputs, **group)
     if context.app_load is not None:
         context.app_load(from_url, None, [ui.benchmark, ui.target, ui.walk], **group).then(
-            list_fn, [ui.benchmark, ui.search], ui.list_outputs, **group).then(
+            list_fn, [ui.benchmark, ui.search], ui.list_outputs, **{**group, **progress_on(ui.list_note)}).then(
             first_question, inputs, ui.page_outputs, **group)
 
 
@@ -800,8 +838,9 @@ def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseL
     return BrowseLinks(open=open_question, open_inputs=[*ui.read_inputs[1:], *ui.view_inputs], outputs=ui.page_outputs,
                        follow=follow_values(handlers), follow_outputs=[*ui.view_inputs, ui.settings_note],
                        walk_controls=walk_controls, walk_outputs=[ui.read_run, ui.walk_status, ui.disagree],
-                       state=ui.state, benchmark=ui.benchmark, walk=ui.walk,
-                       refresh_list=(list_fn, [ui.benchmark, ui.search], ui.list_outputs))
+                       state=ui.state, settled=ui.settled, benchmark=ui.benchmark, walk=ui.walk,
+                       refresh_list=(list_fn, [ui.benchmark, ui.search], ui.list_outputs),
+                       progress=progress_on(ui.gallery), list_progress=progress_on(ui.list_note))
 
 
 TAB = TabSpec(id="browse", label="Browse", build=build)

@@ -70,11 +70,13 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
     import gradio as gr
 
     from webapp.browse import _only, view_of
+    from webapp.context import progress_on
     from webapp.review import _failure, _session, _with_request, panel_values, review_session, saved, session_file
 
     session = review_session(context)
     c = ui.review
-    opts = {"concurrency_id": "browse-review", "concurrency_limit": context.settings.browse_concurrency}
+    opts = {"concurrency_id": "browse-review", "concurrency_limit": context.settings.browse_concurrency,
+            **progress_on(ui.judge_card)}
     goto = gr.State(None)
 
     def fill(st: dict, runs_value: list, walk: dict, held: list, name: str, judge_runs: list | None) -> tuple:
@@ -128,7 +130,7 @@ def _connect(context: Any, ui: BrowseUI, session: Any, runs: Any, handlers: tupl
     c = ui.review
     fill_inputs = [ui.state, runs, ui.walk, session.reviews, session.reviewer, session.judged]
     fill_outputs = [ui.judge_box, ui.judge_card, ui.judge_chips, *c.fill_outputs]
-    for source in (ui.state, session.reviews, session.reviewer, session.judged):
+    for source in (ui.settled, session.reviews, session.reviewer, session.judged):
         source.change(fill, fill_inputs, fill_outputs, show_progress="hidden", **opts)
     page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
     saves = [c.error, session.reviews, goto, c.download]

@@ -48,9 +48,12 @@ class BrowseLinks:
     walk_controls: Callable[..., tuple]
     walk_outputs: list[Any]
     state: Any  # gr.State of the question shown ({"key", "ref", ...})
+    settled: Any  # the same, set once the rest of the page has followed (follow this, not `state`)
     benchmark: Any  # the benchmark dropdown
     walk: Any  # gr.State of the walked list (reading.Walk as a dict)
     refresh_list: tuple[Callable[..., tuple], list[Any], list[Any]]  # (fn, inputs, outputs) of the question table
+    progress: dict[str, Any]  # event options for `open`/`follow`/`walk_controls` (webapp.context.progress_on)
+    list_progress: dict[str, Any]  # the same for `refresh_list`
 
 
 @dataclass
@@ -78,6 +81,19 @@ class TabSpec:
     id: str
     label: str
     build: Callable[[AppContext], None]
+
+
+def progress_on(component: Any) -> dict[str, Any]:
+    """Event options showing the progress animation on `component` alone (a small one: a status line, the gallery).
+
+    Why every event names one: Gradio's page (6.x) keeps every component that has ever shown an event's progress,
+    and on each later status change of any event re-reads the value of each of them (a container: of everything
+    inside it). An output table of 2,700 rows, a chart or the tab container itself as a progress target made every
+    later click in the session slower; measured in Chromium, a question step went from 150 to 206 ms after one
+    jump from Score to Browse. tests/test_webapp.py checks that no event shows progress on a table, chart or
+    container.
+    """
+    return {"show_progress_on": [component]}
 
 
 def select_handler(fn: Callable[..., Any]) -> Callable[..., Any]:

@@ -46,21 +46,28 @@ def guarded(error_slot: int, n_outputs: int) -> Callable[[Callable[..., Any]], C
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
         @functools.wraps(fn)
         def wrapper(*args: Any, **kwargs: Any) -> Any:
-            import gradio as gr
-
             try:
                 return fn(*args, **kwargs)
             except Exception as error:  # the page must survive anything a handler meets
-                from core.errors import MathReelError
-
-                if not isinstance(error, MathReelError):
-                    log.exception("handler %s failed", fn.__name__)
-                message = error_message(error)
-                warn(message)
-                outputs: list[Any] = [gr.skip()] * n_outputs
-                outputs[error_slot] = gr.update(value=error_box(message), visible=True)
-                return tuple(outputs)
+                return failed(fn.__name__, error, error_slot, n_outputs)
 
         return wrapper
 
     return decorate
+
+
+def failed(handler: str, error: Exception, error_slot: int, n_outputs: int) -> tuple:
+    """Outputs for a handler that failed: the message in output `error_slot` (and a toast), the rest unchanged.
+
+    A bug is logged with its traceback under the handler's name; the user sees one line."""
+    import gradio as gr
+
+    from core.errors import MathReelError
+
+    if not isinstance(error, MathReelError):
+        log.error("handler %s failed", handler, exc_info=error)
+    message = error_message(error)
+    warn(message)
+    outputs: list[Any] = [gr.skip()] * n_outputs
+    outputs[error_slot] = gr.update(value=error_box(message), visible=True)
+    return tuple(outputs)

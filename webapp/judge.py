@@ -19,7 +19,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from core.runs import find_run, unique_name
-from webapp.context import AppContext, TabSpec, select_handler
+from webapp.context import AppContext, TabSpec, progress_on, select_handler
 from webapp.errors import error_message, guarded, log, warn
 
 if TYPE_CHECKING:
@@ -598,8 +598,10 @@ def build(context: AppContext) -> None:
     ui = layout(context)
     handlers = JudgeHandlers(context)
     settings = context.settings
-    view = {"concurrency_id": "judge-view", "concurrency_limit": settings.browse_concurrency}
-    work = {"concurrency_id": "judge-run", "concurrency_limit": settings.judge_concurrency}
+    view = {"concurrency_id": "judge-view", "concurrency_limit": settings.browse_concurrency,
+            **progress_on(ui.run_pick)}
+    work = {"concurrency_id": "judge-run", "concurrency_limit": settings.judge_concurrency,
+            "show_progress_on": [ui.judge_one, ui.judge_file]}  # the judge's progress shows on its buttons
     _wire(context, ui, handlers, ui.review, view, work)
     _wire_open_in_browse(context, ui.to_browse, ui.runs, ui.selection, view)
 
@@ -685,9 +687,10 @@ def _wire_open_in_browse(context: AppContext, button: Any, runs_state: Any, sele
             return gr.skip(), gr.skip(), None
         return gr.Tabs(selected="browse"), gr.update(value=found["key"]), found
 
-    button.click(pick, [runs_state, selection], [context.tabs, browse.benchmark, target], **group) \
-        .then(browse.open, [target, context.runs, *browse.open_inputs], browse.outputs, **group) \
-        .then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **group)
+    shown, listed = {**group, **browse.progress}, {**group, **browse.list_progress}
+    button.click(pick, [runs_state, selection], [context.tabs, browse.benchmark, target], **shown) \
+        .then(browse.open, [target, context.runs, *browse.open_inputs], browse.outputs, **shown) \
+        .then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed)
 
 
 def _user_error(message: str) -> Exception:

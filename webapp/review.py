@@ -495,7 +495,7 @@ def _wire_panel(context: AppContext, c: ReviewControls, agreement_view: Any, run
     session.reviews.change(fill, fill_inputs, c.fill_outputs, **view_opts)
     session.reviewer.change(fill, fill_inputs, c.fill_outputs, **view_opts)
     agreement_view.click(_with_request(_compute(find)), [runs_state, selection, session.reviews],
-                         agreement_view.outputs, **view_opts)
+                         agreement_view.outputs, show_progress_on=agreement_view.outputs[:1], **view_opts)
     return ReviewPanel(refresh, walks)
 
 

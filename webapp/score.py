@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from core.runs import unique_name
 from core.scoring.text import extractor_text
-from webapp.context import AppContext, TabSpec, select_handler
+from webapp.context import AppContext, TabSpec, progress_on, select_handler
 from webapp.downloads import Downloads
 from webapp.errors import error_box, error_message, guarded, log, warn
 from webapp.html import plain
@@ -546,7 +546,8 @@ def build(context: AppContext) -> None:
     handlers = ScoreHandlers(settings)
     score_group = {"concurrency_id": "score", "concurrency_limit": settings.score_concurrency}
     view_group = {"concurrency_id": "score-view", "concurrency_limit": settings.browse_concurrency}
-    _wire(ui, handlers, score_group, view_group)
+    progress = progress_on(ui.headline)
+    _wire(ui, handlers, {**score_group, **progress}, {**view_group, **progress})
     _wire_open_in_browse(context, ui.questions, ui.runs, ui.run_pick, ui.status, ui.dim_filter, view_group)
 
 
@@ -606,12 +607,13 @@ def _wire_open_in_browse(context: AppContext, questions: Any, runs_state: Any, r
         walk = {"run": run.name, "status": state_filter or "all", "dim_filter": dim_value or "", "disagree": False}
         return gr.Tabs(selected="browse"), gr.update(value=run.key), {"key": run.key, "ref": qid}, walk
 
+    shown, listed = {**group, **browse.progress}, {**group, **browse.list_progress}
     questions.select(pick, [runs_state, run_pick, status, dim_filter],
-                     [context.tabs, browse.benchmark, target, browse.walk], **group) \
-        .then(browse.walk_controls, [browse.walk], browse.walk_outputs, **group) \
-        .then(browse.follow, [runs_state, browse.walk], browse.follow_outputs, **group) \
-        .then(browse.open, [target, runs_state, *browse.open_inputs], browse.outputs, **group) \
-        .then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **group) \
+                     [context.tabs, browse.benchmark, target, browse.walk], **shown) \
+        .then(browse.walk_controls, [browse.walk], browse.walk_outputs, **shown) \
+        .then(browse.follow, [runs_state, browse.walk], browse.follow_outputs, **shown) \
+        .then(browse.open, [target, runs_state, *browse.open_inputs], browse.outputs, **shown) \
+        .then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed) \
         .then(None, None, None, js="() => document.querySelector('#browse-reading')?.scrollIntoView()")
 
 

@@ -75,6 +75,8 @@ def test_wrong_answers_only_and_the_shared_link_reopens_the_question(page, serve
     page.click("#browse-next")
     wait_for_text(page, "#browse-position", f"1 of {len(wrong)} wrong")
     wait_for_text(page, "#browse-question", wrong[0])
+    # the address follows the question shown (the page copies Browse's link into it every 250 ms)
+    page.wait_for_function("q => new URLSearchParams(location.search).get('q') === q", arg=wrong[0])
     link = page.evaluate("() => window.location.href")
     other = page.context.new_page()
     other.goto(link)
