@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from core.errors import InputError
-from core.media.exact import decode_costs, exact_frames, split_work
+from core.media.exact import decode_chains, decode_costs, exact_frames, split_work
 from core.media.frames import sample_frames
 from core.media.readers import READER_ENV, open_reader
 from core.media.writer import frame_number, numbered_frame, write_h264
@@ -145,6 +145,13 @@ def test_decode_costs_count_frames_from_the_keyframe_or_the_last_target():
     assert decode_costs(keyframes, [25]) == [6]
 
 
+def test_decode_chains_group_targets_without_a_seek_between_them_costliest_first():
+    keyframes = [0, 10, 20, 30]
+    # 3 -> 5 decode on without a seek; 12 and 29 each start from their own keyframe; 31 follows 29 over keyframe 30
+    assert decode_chains(keyframes, [3, 5, 12, 29, 31]) == [(10, [29]), (6, [3, 5]), (3, [12]), (2, [31])]
+    assert decode_chains(keyframes, []) == []
+
+
 def test_split_work_makes_contiguous_runs_of_similar_cost():
     keyframes = list(range(0, 1000, 100))
     targets = [99 + 100 * i for i in range(10)]  # every target costs 100 frames
@@ -152,6 +159,19 @@ def test_split_work_makes_contiguous_runs_of_similar_cost():
     assert [target for run in runs for target in run] == targets
     assert [len(run) for run in runs] == [4, 3, 3]
     assert split_work(keyframes, targets[:1], 4) == [targets[:1]]
+
+
+def test_threads_share_the_work_by_cost_not_by_count():
+    """Costliest chain first, each thread taking the next when it is free: on a 10-minute video's 8 targets the
+    contiguous halves gave one thread 64% of the decoding; longest-first leaves both within one chain of half."""
+    keyframes = list(range(0, 15000, 250))
+    targets = [0, 2142, 4285, 6428, 8570, 10713, 12856, 14999]
+    costs = [cost for cost, _ in decode_chains(keyframes, targets)]
+    loads = [0, 0]
+    for cost in costs:  # two threads, each taking the next chain as soon as it is free
+        loads[loads.index(min(loads))] += cost
+    assert max(loads) - min(loads) <= max(costs)
+    assert max(loads) / sum(costs) < 0.55
 
 
 # --- tiny and bad videos: frames or one line, no traceback, no log noise -----------------------------------------

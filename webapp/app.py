@@ -155,6 +155,9 @@ def page_head() -> str:
 def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
     """Start the server on settings.host:port. With block=False the call returns once it answers."""
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
+    # Gradio's queue rebuilds a pandas summary of its last 10,000 events after every event (for the API page,
+    # which this app hides): 60 ms of server CPU per question switch early on, and more as the server ages.
+    os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", "1000")
     import gradio as gr
     from starlette.middleware import Middleware
 

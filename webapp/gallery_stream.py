@@ -21,6 +21,11 @@ if TYPE_CHECKING:
     from webapp.context import DatasetCache
 
 
+# Exact frames landing within this many seconds of the last update are shown together: each gallery update costs
+# the server and the page CPU that the decoding needs on a loaded machine.
+EXACT_UPDATE_INTERVAL = 0.25
+
+
 def gallery_value(snapshot: list[GalleryFrame]) -> list[tuple[str, str]]:
     """Gallery items: exact frames captioned like the page's; previews say which keyframe stands in, and when."""
     items = []
@@ -37,9 +42,9 @@ def gallery_value(snapshot: list[GalleryFrame]) -> list[tuple[str, str]]:
 def previews(datasets: DatasetCache, key: str, ref: str, num_frames: int) -> Iterator[list[tuple[str, str]]]:
     """Gallery values while `ref`'s frames are decoded: the nearest keyframes, then each exact frame as it lands.
 
-    Nothing when the question has no video or its frames are cached; the all-exact end is left to the page's own
-    update (its captions carry the subtitle lines). On a failure it stops quietly: rendering the page meets the same
-    problem and reports it in the error box.
+    Nothing when the question has no video or its frames are cached. The last value points into the cache entry,
+    at the very files the page's own update shows next, so the browser does not fetch them twice. On a failure it
+    stops quietly: rendering the page meets the same problem and reports it in the error box.
     """
     from core.media.frames import cached_frames
     from core.media.progressive import progressive_frames
@@ -51,9 +56,7 @@ def previews(datasets: DatasetCache, key: str, ref: str, num_frames: int) -> Ite
         video = dataset.find_video(question) if question.video_id else None
         if video is None or cached_frames(Path(video), num_frames, None, None, None) is not None:
             return
-        for snapshot in progressive_frames(video, num_frames):
-            if all(item.exact for item in snapshot):
-                return
+        for snapshot in progressive_frames(video, num_frames, min_interval=EXACT_UPDATE_INTERVAL):
             yield gallery_value(snapshot)
     except Exception:
         log.debug("progressive gallery stopped", exc_info=True)

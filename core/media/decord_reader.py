@@ -56,6 +56,7 @@ class DecordReader:
     """A decord VideoReader behind the common reader interface."""
 
     name = "decord"
+    seeks_to_targets = False
 
     def __init__(self, path: Path, decoder_threads: int = 0) -> None:
         import decord

@@ -17,12 +17,17 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from core.media.frame_cache import SampledFrames, frames_dir
 from core.media.reader_base import FrameReader
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    import numpy as np
 
 PREVIEW_MAX_SIDE = 640  # previews are approximate anyway: small JPEGs write fast
 
@@ -62,8 +67,10 @@ class _Board:
             self.done, self.error = done, error
             self.changed.notify_all()
 
-    def wait(self, seen: int) -> tuple[int, list[GalleryFrame], bool, BaseException | None]:
+    def wait(self, seen: int, not_before: float = 0.0) -> tuple[int, list[GalleryFrame], bool, BaseException | None]:
+        """The next version after `seen`, not before the monotonic time `not_before` unless decoding is done."""
         with self.changed:
+            self.changed.wait_for(lambda: self.done, timeout=max(0.0, not_before - time.monotonic()))
             self.changed.wait_for(lambda: self.version > seen or self.done)
             return self.version, list(self.gallery), self.done, self.error
 
@@ -76,11 +83,14 @@ def progressive_frames(
     cache_dir: str | Path | None = None,
     reader: str | None = None,
     workers: int | None = None,
+    min_interval: float = 0.0,
 ) -> Iterator[list[GalleryFrame]]:
     """Snapshots of the gallery for `sample_frames(video_path, num_frames, ...)`, approximate first, exact last.
 
     A cached entry gives one all-exact snapshot. The last snapshot is always all exact and points into the cache.
-    Raises InputError (from the decoding thread) like `sample_frames` does.
+    Snapshots come at least `min_interval` seconds apart (frames landing in between are shown together), except
+    the last, which comes as soon as it is ready. Raises InputError (from the decoding thread) like
+    `sample_frames` does.
     """
     from core.media.frames import check_request
 
@@ -93,13 +103,14 @@ def progressive_frames(
     args = (board, previews, path, num_frames, max_side, cache_dir, reader, workers)
     threading.Thread(target=_decode, args=args, daemon=True, name="mathreel-progressive").start()
     try:
-        seen = 0
+        seen, not_before = 0, 0.0
         while True:
-            seen, gallery, done, error = board.wait(seen)
+            seen, gallery, done, error = board.wait(seen, not_before)
             if error is not None:
                 raise error
             if gallery:
                 yield gallery
+                not_before = time.monotonic() + min_interval
             if done:
                 return
     finally:
@@ -168,8 +179,6 @@ def _keep(source: Path, target: Path) -> Path | None:
 
 def _preview_gallery(opened: FrameReader, indices: list[int], previews: Path) -> list[GalleryFrame]:
     """Every position showing the keyframe nearest its target (decoding each keyframe alone)."""
-    from core.media.frames import _write_jpeg
-
     keyframes = list(opened.keyframes())
     nearest = [_nearest(keyframes, index) for index in indices]
     wanted = sorted(set(nearest))
@@ -177,9 +186,21 @@ def _preview_gallery(opened: FrameReader, indices: list[int], previews: Path) ->
     files = {}
     for keyframe, frame in opened.frames(wanted):
         files[keyframe] = previews / f"key-{keyframe:07d}.jpg"
-        _write_jpeg(files[keyframe], frame, PREVIEW_MAX_SIDE)
+        _write_preview(files[keyframe], frame)
     return [GalleryFrame(position, index, time, key, shown_times[key], files[key], exact=False)
             for position, (index, time, key) in enumerate(zip(indices, opened.times(indices), nearest, strict=True))]
+
+
+def _write_preview(path: Path, frame: np.ndarray) -> None:
+    """A small JPEG of `frame`: shrunk by a whole factor (box filter) to at most PREVIEW_MAX_SIDE on its longest
+    side; several times faster than a bicubic resize, and a preview is approximate anyway."""
+    from PIL import Image
+
+    image = Image.fromarray(frame)
+    factor = -(-max(image.width, image.height) // PREVIEW_MAX_SIDE)  # ceiling division
+    if factor > 1:
+        image = image.reduce(factor)
+    image.save(path, "JPEG", quality=80)
 
 
 def _nearest(keyframes: list[int], index: int) -> int:

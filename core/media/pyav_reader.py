@@ -56,6 +56,7 @@ class PyAVReader:
     """A video opened with PyAV; `frames` yields exact RGB frames, `reopen` gives an independent container."""
 
     name = "pyav"
+    seeks_to_targets = True
 
     def __init__(self, path: Path, index: PacketIndex | None = None, decoder_threads: int = 0) -> None:
         import av

@@ -22,6 +22,9 @@ class FrameReader(Protocol):
     source: str
     total: int
     fps: float
+    # True when `frames` starts each target from the keyframe before it (any targets may go to any thread); False
+    # when it decodes on from the start of the call (threads get contiguous runs)
+    seeks_to_targets: bool
 
     def __len__(self) -> int: ...
 
