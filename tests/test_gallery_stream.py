@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from test_data import make_videomathqa, vmqa_record
 
+from core.media.frames import sample_frames
 from core.media.writer import numbered_frame, write_h264
 from webapp.context import AppContext, DatasetCache
-from core.media.frames import sample_frames
 from webapp.gallery_stream import previews
 from webapp.settings import Settings
 
