@@ -58,6 +58,8 @@ def test_keyframes_first_then_exact_frames_then_the_cache_entry(video, tmp_path,
     cached = sample_frames(video, 6, cache_dir=tmp_path)
     assert cached.reader == reader_name
     assert [item.path for item in last] == list(cached.paths)
+    # an exact frame is shown at its own path in the cache entry from the moment it lands: the browser fetches it once
+    assert {item.path for snapshot in snapshots for item in snapshot if item.exact} == set(cached.paths)
     assert [p.name for p in frames_dir(tmp_path).iterdir()] == [cached.paths[0].parent.name]  # no previews left
 
 

@@ -21,9 +21,12 @@ if TYPE_CHECKING:
     from webapp.context import DatasetCache
 
 
-# Exact frames landing within this many seconds of the last update are shown together: each gallery update costs
-# the server and the page CPU that the decoding needs on a loaded machine.
-EXACT_UPDATE_INTERVAL = 0.25
+# Exact frames landing within this many seconds of the last update are shown together. Each gallery update costs the
+# server and the page CPU that the decoding needs on a loaded machine: on 2 cores, a cold switch to a 10-minute 720p
+# video (8 frames) had all frames exact 1.07-1.14x faster than decord's get_batch with an update every 0.25 s,
+# 1.10-1.14x every 0.5 s, 1.16-1.19x every 0.75 s, 1.15-1.20x with none between the previews and the last
+# (bench/README.md). A long decode (256 frames of an hour: 16 s) still shows its frames turning exact as it goes.
+EXACT_UPDATE_INTERVAL = 0.75
 
 
 def gallery_value(snapshot: list[GalleryFrame]) -> list[tuple[str, str]]:

@@ -4,8 +4,9 @@ Cache layout: `<cache>/frames/<key>/` holding `manifest.json` and one `NNNNNNN.j
 `<cache>` is `cache_dir`, else `core.cache.cache_base()` ($MATHREEL_CACHE, $XDG_CACHE_HOME/mathreel or
 ~/.cache/mathreel). The key is a SHA-256 of the video's identity (resolved path, size in bytes, mtime in
 nanoseconds), the number of frames asked for, `max_side`, the reader that decoded them and the cache format
-version: editing or replacing the video changes its size or mtime and therefore the key. An entry is built in a
-temporary folder beside it and renamed into place in one step, so a concurrent reader sees either no entry or a
+version: editing or replacing the video changes its size or mtime and therefore the key. An entry is built in
+place, each file written under a temporary name and renamed, the manifest last: an entry is complete when its
+manifest parses and every file it lists exists (`complete_entry`), so a concurrent reader sees either no entry or a
 complete one. Only exact frames are ever written here (previews live elsewhere).
 """
 
@@ -13,7 +14,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import shutil
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -129,17 +129,3 @@ def frames_from_manifest(entry: Path, manifest: dict[str, Any]) -> SampledFrames
 
 def frame_file(index: int) -> str:
     return f"{index:07d}.jpg"
-
-
-def publish(building: Path, entry: Path) -> None:
-    """Move a finished entry into place atomically; if another process got there first, keep theirs."""
-    for attempt in range(2):
-        try:
-            building.rename(entry)
-            return
-        except OSError:
-            if complete_entry(entry) is not None:
-                return  # an equivalent entry (same key) finished first
-            if attempt == 0:
-                shutil.rmtree(entry, ignore_errors=True)  # a damaged entry left by a crash: replace it
-    raise InputError(str(entry), "cannot write the frame cache entry")

@@ -10,8 +10,8 @@ video at all. Which decoder reads the file is core.media.readers' choice ($MATHR
 from __future__ import annotations
 
 import json
+import os
 import shutil
-import tempfile
 import threading
 from collections.abc import Generator, Iterator, Sequence
 from contextlib import contextmanager
@@ -24,12 +24,12 @@ from core.media.frame_cache import (
     MANIFEST,
     SampledFrames,
     cache_key,
+    complete_entry,
     frame_file,
     frames_dir,
     frames_from_manifest,
     identity,
     load_entry,
-    publish,
 )
 from core.media.reader_base import FrameReader
 
@@ -128,9 +128,14 @@ def cached_frames(
 def build_steps(
     opened: FrameReader, num_frames: int, max_side: int | None, cache_dir: str | Path | None, workers: int | None
 ) -> Generator[tuple[int, Path], None, SampledFrames]:
-    """Decode the sampled frames into a temporary folder, yielding (index, JPEG) as each lands, then publish.
+    """Decode the sampled frames into their cache entry, yielding (index, JPEG) as each lands; the manifest last.
 
-    The generator's return value is the published SampledFrames; the yielded paths are valid until it finishes.
+    Why in place: each JPEG is at its final path the moment it lands, so a viewer shows a frame once, at the URL the
+    finished page uses (building in a temporary folder renamed into place made the browser fetch every frame
+    twice). The entry counts as complete only once its manifest is there and lists files that all exist
+    (`complete_entry`); every file is written under a temporary name and renamed, so a reader never sees half a
+    JPEG, and two processes building the same entry write the same bytes. A build that fails leaves no entry.
+    The generator's return value is the finished SampledFrames.
     """
     from core.media.exact import exact_frames
 
@@ -142,17 +147,33 @@ def build_steps(
                 "format": CACHE_FORMAT, "total_frames": opened.total, "fps": opened.fps,
                 "duration": opened.duration(), "indices": indices, "times": opened.times(indices),
                 "files": [frame_file(i) for i in indices]}
-    entry.parent.mkdir(parents=True, exist_ok=True)
-    building = Path(tempfile.mkdtemp(prefix=".building-", dir=entry.parent))
+    entry.mkdir(parents=True, exist_ok=True)
+    finished = False
     try:
         for index, frame in exact_frames(opened, sorted(set(indices)), workers):
-            _write_jpeg(building / frame_file(index), frame, max_side)
-            yield index, building / frame_file(index)
-        (building / MANIFEST).write_text(json.dumps(manifest, indent=1), encoding="utf-8")
-        publish(building, entry)
+            jpeg = entry / frame_file(index)
+            with _renamed_into(jpeg) as temporary:
+                _write_jpeg(temporary, frame, max_side)
+            yield index, jpeg
+        with _renamed_into(entry / MANIFEST) as temporary:
+            temporary.write_text(json.dumps(manifest, indent=1), encoding="utf-8")
+        finished = True
     finally:
-        shutil.rmtree(building, ignore_errors=True)
+        if not finished and complete_entry(entry) is None:  # nobody else finished it either: leave nothing
+            shutil.rmtree(entry, ignore_errors=True)
     return frames_from_manifest(entry, manifest)
+
+
+@contextmanager
+def _renamed_into(target: Path) -> Iterator[Path]:
+    """A temporary name beside `target` to write; renamed into place when the block succeeds (atomic on one file
+    system), removed when it fails."""
+    temporary = target.with_name(f".{target.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    try:
+        yield temporary
+        os.replace(temporary, target)
+    finally:
+        temporary.unlink(missing_ok=True)
 
 
 def open_video(path: str | Path, reader: str | None = None) -> FrameReader:

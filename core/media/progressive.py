@@ -13,7 +13,6 @@ not leave half a cache entry or a held lock behind: the thread finishes the entr
 from __future__ import annotations
 
 import bisect
-import os
 import shutil
 import tempfile
 import threading
@@ -131,7 +130,7 @@ def _decode(board: _Board, previews: Path, path: Path, num_frames: int, max_side
                     gallery = _preview_gallery(opened, uniform_indices(opened.total, num_frames), previews)
                     board.publish(gallery)
                     steps = build_steps(opened, num_frames, max_side, cache_dir, workers)
-                    final = _exact_steps(board, steps, gallery, previews)
+                    final = _exact_steps(board, steps, gallery)
                 finally:
                     opened.close()
         board.publish(exact_gallery(final), done=True)
@@ -140,11 +139,11 @@ def _decode(board: _Board, previews: Path, path: Path, num_frames: int, max_side
 
 
 def _exact_steps(
-    board: _Board, steps: Generator[tuple[int, Path], None, SampledFrames], gallery: list[GalleryFrame], previews: Path
+    board: _Board, steps: Generator[tuple[int, Path], None, SampledFrames], gallery: list[GalleryFrame]
 ) -> SampledFrames:
-    """Turn positions exact as their frames land; the JPEG is linked into `previews` (the entry will move).
-
-    If the viewer has gone (its previews folder removed), decoding still finishes so the cache entry is complete.
+    """Turn positions exact as their frames land, each at its own path in the cache entry (the page's final
+    gallery shows the same files, so the browser fetches each frame once). If the viewer has gone, decoding still
+    finishes so the cache entry is complete.
     """
     positions: dict[int, list[int]] = {}
     for item in gallery:
@@ -152,29 +151,14 @@ def _exact_steps(
     try:
         while True:
             index, jpeg = next(steps)
-            shown = _keep(jpeg, previews / f"exact-{jpeg.name}")
-            if shown is None:
-                continue
             for position in positions[index]:
                 item = gallery[position]
-                gallery[position] = replace(item, shown_index=index, shown_time=item.time, path=shown, exact=True)
+                gallery[position] = replace(item, shown_index=index, shown_time=item.time, path=jpeg, exact=True)
             board.publish(gallery)
     except StopIteration as finished:
         return finished.value
     finally:
         steps.close()  # on an error, removes the half-built folder
-
-
-def _keep(source: Path, target: Path) -> Path | None:
-    """A second name for `source` that survives the entry being renamed into place (hard link, else a copy);
-    None when the previews folder is gone (the viewer stopped listening)."""
-    try:
-        os.link(source, target)
-    except FileNotFoundError:
-        return None
-    except OSError:
-        shutil.copyfile(source, target)
-    return target
 
 
 def _preview_gallery(opened: FrameReader, indices: list[int], previews: Path) -> list[GalleryFrame]:
