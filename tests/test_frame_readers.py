@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 from core.errors import InputError
-from core.media.exact import decode_chains, decode_costs, exact_frames, split_work
+from core.media.exact import decode_chains, decode_costs, exact_frames
 from core.media.frames import sample_frames
 from core.media.readers import READER_ENV, open_reader
 from core.media.writer import frame_number, numbered_frame, write_h264
@@ -150,15 +150,6 @@ def test_decode_chains_group_targets_without_a_seek_between_them_costliest_first
     # 3 -> 5 decode on without a seek; 12 and 29 each start from their own keyframe; 31 follows 29 over keyframe 30
     assert decode_chains(keyframes, [3, 5, 12, 29, 31]) == [(10, [29]), (6, [3, 5]), (3, [12]), (2, [31])]
     assert decode_chains(keyframes, []) == []
-
-
-def test_split_work_makes_contiguous_runs_of_similar_cost():
-    keyframes = list(range(0, 1000, 100))
-    targets = [99 + 100 * i for i in range(10)]  # every target costs 100 frames
-    runs = split_work(keyframes, targets, 3)
-    assert [target for run in runs for target in run] == targets
-    assert [len(run) for run in runs] == [4, 3, 3]
-    assert split_work(keyframes, targets[:1], 4) == [targets[:1]]
 
 
 def test_threads_share_the_work_by_cost_not_by_count():

@@ -4,8 +4,9 @@ Why: decoding from a keyframe to a target is CPU-bound and both decoders release
 independent containers on free cores run side by side. For a reader that seeks to each target's keyframe (PyAV),
 targets are grouped into chains that decode without a seek and each thread takes the costliest chain left, so the
 threads finish together (contiguous halves of the targets left one thread with 64% of the work on a 10-minute
-video's 8 frames). decord decodes on from the start of each call, so it gets contiguous runs of equal cost. Frames
-pass through a small bounded queue, so memory stays flat however long the video or however many targets.
+video's 8 frames). decord, which decodes on from the start of each call and whose readers each hold memory that
+grows with the file, decodes on one reader. Frames pass through a small bounded queue, so memory stays flat however
+long the video or however many targets.
 """
 
 from __future__ import annotations
@@ -44,21 +45,6 @@ def decode_costs(keyframes: Sequence[int], targets: Sequence[int]) -> list[int]:
     return costs
 
 
-def split_work(keyframes: Sequence[int], targets: Sequence[int], workers: int) -> list[list[int]]:
-    """`targets` cut into at most `workers` contiguous runs of about equal decoding cost (for a reader that
-    decodes on from the start of each call rather than seeking per target)."""
-    costs = decode_costs(keyframes, targets)
-    total = sum(costs) or 1
-    runs: list[list[int]] = [[]]
-    done = 0
-    for target, cost in zip(targets, costs, strict=True):
-        if runs[-1] and len(runs) < workers and done >= total * len(runs) / workers:
-            runs.append([])
-        runs[-1].append(target)
-        done += cost
-    return runs
-
-
 def decode_chains(keyframes: Sequence[int], targets: Sequence[int]) -> list[tuple[int, list[int]]]:
     """`targets` grouped into chains decoded without a seek (no keyframe between one target and the next), each
     with its cost in decoded frames, costliest first."""
@@ -79,16 +65,14 @@ def exact_frames(reader: FrameReader, targets: Sequence[int], workers: int | Non
     """(index, RGB frame) for every sorted distinct target, in the order they finish (not index order).
 
     `workers` threads (default: the free cores) each take the costliest chain left (longest processing time
-    first: the threads finish within about one chain of each other), on an independent reader; with one worker
-    the frames come in index order from `reader` itself.
+    first: the threads finish within about one chain of each other), on an independent reader; with one worker,
+    or on a reader that decodes on from the start of each call (decord), the frames come in index order from
+    `reader` itself. Why decord gets one reader: each decord reader indexes the whole file, and two of them held
+    4.9 GB sampling 256 frames of a 60-minute video (bench/README.md).
     """
     check_sorted(targets)
     cores = free_cores()
-    keyframes = reader.keyframes()
-    if reader.seeks_to_targets:
-        units = [chain for _, chain in decode_chains(keyframes, targets)]
-    else:  # decord decodes on from the start of each call: one contiguous run per thread
-        units = [run for run in split_work(keyframes, targets, workers or cores) if run]
+    units = [chain for _, chain in decode_chains(reader.keyframes(), targets)] if reader.seeks_to_targets else []
     threads = min(workers or cores, len(units))
     if threads <= 1:
         yield from reader.frames(targets)
@@ -104,8 +88,8 @@ def _threaded(reader: FrameReader, units: list[list[int]], threads: int, decoder
     for unit in units:
         work.put(unit)
     stop = threading.Event()
-    workers = [threading.Thread(target=_worker, args=(reader, work, decoder_threads, results, stop, number == 0),
-                                daemon=True) for number in range(threads)]
+    workers = [threading.Thread(target=_worker, args=(reader, work, decoder_threads, results, stop), daemon=True)
+               for _ in range(threads)]
     for worker in workers:
         worker.start()
     finished = 0
@@ -125,22 +109,21 @@ def _threaded(reader: FrameReader, units: list[list[int]], threads: int, decoder
 
 
 def _worker(reader: FrameReader, work: queue.SimpleQueue[list[int]], decoder_threads: int,
-            results: queue.Queue[Any], stop: threading.Event, first: bool) -> None:
-    """Decode units until none is left, each worker on a single-threaded reader of its own (decord's first worker
-    uses `reader` itself, as a decord open indexes the whole file); every frame (or the error) goes to `results`.
+            results: queue.Queue[Any], stop: threading.Event) -> None:
+    """Decode units until none is left on a single-threaded reader of its own; every frame (or the error) goes to
+    `results`.
 
-    Why PyAV's first worker reopens too: `reader` decodes with FFmpeg's frame threads, which on a machine whose
-    cores are all busy with the other workers cost a 10-minute video's 8 frames about 3% more wall time."""
+    Why not `reader` itself for one of them: it decodes with FFmpeg's frame threads, which on a machine whose cores
+    are all busy with the other workers cost a 10-minute video's 8 frames about 3% more wall time."""
     own = None
     try:
-        if not first or reader.seeks_to_targets:
-            own = reader.reopen(decoder_threads)
+        own = reader.reopen(decoder_threads)
         while not stop.is_set():
             try:
                 unit = work.get_nowait()
             except queue.Empty:
                 break
-            for item in (own or reader).frames(unit):
+            for item in own.frames(unit):
                 if not _put(results, item, stop):
                     return
     except BaseException as error:  # handed to the consumer, which re-raises it in its own thread
