@@ -18,3 +18,14 @@ def open_tab(page, tab: str, ready: str) -> None:
     page.wait_for_selector("#browse-frames img")
     page.click(f"#tab-{tab}-button")
     page.wait_for_selector(ready)
+
+
+def fill_kept(page, selector: str, value: str, attempts: int = 3) -> None:
+    """Fill a field just shown (in an accordion opened a moment ago) and check it keeps the value: Gradio may
+    render the field once more as it mounts, putting back its initial value, as a CI run saw once."""
+    for _ in range(attempts):
+        page.fill(selector, value)
+        page.wait_for_timeout(250)
+        if page.input_value(selector) == value:
+            return
+    raise AssertionError(f"{selector} did not keep {value!r}")

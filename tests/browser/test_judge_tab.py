@@ -19,7 +19,7 @@ from core.judge.views import by_question
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the loopback OpenAI server
 from fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded
-from pages import open_tab, wait_for_text
+from pages import fill_kept, open_tab, wait_for_text
 
 pytestmark = pytest.mark.browser
 
@@ -129,9 +129,9 @@ def test_judging_the_shown_question_from_the_page(page):
         choose_run(page, "videomathqa_mcq_synthetic-model-b (synthetic demo)")
         open_question(page, wrong.question_id)
         page.click("#judge-run-box button >> nth=0")  # open the accordion
-        page.fill("#judge-base-url input, #judge-base-url textarea", judge.base_url)
-        page.fill("#judge-model input, #judge-model textarea", DEFAULT_MODEL)
-        page.fill("#judge-key input", "sk-page-SECRET-77")
+        fill_kept(page, "#judge-base-url input, #judge-base-url textarea", judge.base_url)
+        fill_kept(page, "#judge-model input, #judge-model textarea", DEFAULT_MODEL)
+        fill_kept(page, "#judge-key input", "sk-page-SECRET-77")
         page.click("#judge-one")
         try:
             wait_for_text(page, "#judge-card", "Re-judged live", timeout=90_000)
