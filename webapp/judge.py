@@ -477,6 +477,8 @@ def _judge_form(ui: JudgeUI) -> None:
             ui.judge_one = gr.Button("Judge the shown question again", elem_id="judge-one")
             ui.to_judge = gr.File(label="Result file to judge", elem_id="judge-results-upload", height=100)
             ui.judge_file = gr.Button("Judge the uploaded result file", elem_id="judge-file")
+        # Where a judge run's progress shows (the buttons have no progress display of their own)
+        ui.judge_status = gr.Markdown("", elem_id="judge-status", min_height=48)
 
 
 def runs_of(runs: list[JudgedRun] | None) -> list[JudgedRun]:
@@ -601,7 +603,7 @@ def build(context: AppContext) -> None:
     view = {"concurrency_id": "judge-view", "concurrency_limit": settings.browse_concurrency,
             **progress_on(ui.run_pick)}
     work = {"concurrency_id": "judge-run", "concurrency_limit": settings.judge_concurrency,
-            "show_progress_on": [ui.judge_one, ui.judge_file]}  # the judge's progress shows on its buttons
+            **progress_on(ui.judge_status)}
     _wire(context, ui, handlers, ui.review, view, work)
     _wire_open_in_browse(context, ui.to_browse, ui.runs, ui.selection, view)
 

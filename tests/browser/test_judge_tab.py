@@ -148,6 +148,19 @@ def test_judging_the_shown_question_from_the_page(page):
     assert page.evaluate("() => window.__pwned === undefined")
 
 
+def test_a_judge_run_shows_its_progress_under_the_buttons(page):
+    """The run's progress shows in the status line under the judge's buttons (which have no progress display),
+    while the endpoint takes its time to answer."""
+    with FakeOpenAI(reply=lambda recorded: json.dumps({"answer": "B"}), latency_s=2.0) as judge:
+        open_judge_tab(page)
+        page.click("#judge-run-box button >> nth=0")  # open the accordion
+        fill_kept(page, "#judge-base-url input, #judge-base-url textarea", judge.base_url)
+        fill_kept(page, "#judge-model input, #judge-model textarea", DEFAULT_MODEL)
+        page.click("#judge-one")
+        page.wait_for_selector("#judge-status [data-testid='status-tracker'] .progress-text", state="visible",
+                               timeout=30_000)
+
+
 def test_a_judge_card_marks_gold_and_pick_and_opens_the_question_in_browse(page):
     from core.data import load_dataset
 
