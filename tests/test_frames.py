@@ -227,7 +227,9 @@ def test_manifest_and_paths_are_stable(clip, tmp_path):
     assert (manifest["total_frames"], manifest["fps"]) == (40, pytest.approx(FPS))
     assert sorted(p.name for p in entry.iterdir()) == sorted({p.name for p in first.paths} | {"manifest.json"})
     assert sample_frames(clip, 4, cache_dir=tmp_path).paths == first.paths
-    assert not [p for p in frames_dir(tmp_path).iterdir() if p.name.startswith(".building-")]
+    # built in place: no temporary file left beside the entry or in it
+    assert [p.name for p in frames_dir(tmp_path).iterdir()] == [entry.name]
+    assert not [p for p in entry.iterdir() if p.name.startswith(".")]
 
 
 def test_a_changed_video_is_decoded_again(tmp_path):
