@@ -808,12 +808,13 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
 
     from_url.__annotations__["request"] = gr.Request  # resolved here: annotations are postponed
     inputs = [ui.benchmark, *ui.view_inputs, ui.target, *ui.read_inputs]
+    listed = {**group, **progress_on(ui.list_note)}
     ui.benchmark.input(lambda: {}, None, ui.target).then(
-        list_fn, [ui.benchmark, ui.search], ui.list_outputs, **{**group, **progress_on(ui.list_note)}).then(
+        list_fn, [ui.benchmark, ui.search], ui.list_outputs, **listed).then(
         first_question, inputs, ui.page_outputs, **group)
     if context.app_load is not None:
         context.app_load(from_url, None, [ui.benchmark, ui.target, ui.walk], **group).then(
-            list_fn, [ui.benchmark, ui.search], ui.list_outputs, **{**group, **progress_on(ui.list_note)}).then(
+            list_fn, [ui.benchmark, ui.search], ui.list_outputs, **listed).then(
             first_question, inputs, ui.page_outputs, **group)
 
 

@@ -72,12 +72,12 @@ def exact_frames(reader: FrameReader, targets: Sequence[int], workers: int | Non
     """
     check_sorted(targets)
     cores = free_cores()
-    units = [chain for _, chain in decode_chains(reader.keyframes(), targets)] if reader.seeks_to_targets else []
-    threads = min(workers or cores, len(units))
+    chains = [chain for _, chain in decode_chains(reader.keyframes(), targets)] if reader.seeks_to_targets else []
+    threads = min(workers or cores, len(chains))  # decord (no chains): one thread
     if threads <= 1:
         yield from reader.frames(targets)
         return
-    yield from _threaded(reader, units, threads, max(1, cores // threads))
+    yield from _threaded(reader, chains, threads, max(1, cores // threads))
 
 
 def _threaded(reader: FrameReader, units: list[list[int]], threads: int, decoder_threads: int
