@@ -19,11 +19,12 @@ RUN useradd --create-home --uid 1000 mathreel \
 
 WORKDIR /app
 COPY pyproject.toml README.md app.py ./
+COPY mathreel ./mathreel
 COPY core ./core
 COPY cli ./cli
 COPY webapp ./webapp
 COPY assets ./assets
-# Editable: core finds the demo set at /app/assets/demo, next to itself (core.data.assets_dir()).
+# Editable: mathreel.core finds the demo set at /app/assets/demo, beside its folder (core.data.assets_dir()).
 RUN pip install -e .
 
 USER mathreel

@@ -58,7 +58,7 @@ def _errors_reply(verdict: Verdict) -> str:
 
 def scripted_judge(run: str, cases: list) -> object:
     """The reply function for the fake server: which question and task a prompt is, then the written reply."""
-    from core.judge import prompts
+    from mathreel.core.judge import prompts
 
     by_text = {f"QUESTION:\n{c.question.question}\n": c for c in cases}
     scripted = verdicts()[run]
@@ -82,9 +82,9 @@ def make(out: Path) -> list[Path]:
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
     from fake_openai import FakeOpenAI
 
-    from core.judge import cases_from_results, judge_cases, judge_endpoint, with_dataset_steps, write_judgments
-    from core.judge.views import summary_lines
-    from core.results import read_results
+    from mathreel.core.judge import cases_from_results, judge_cases, judge_endpoint, with_dataset_steps, write_judgments
+    from mathreel.core.judge.views import summary_lines
+    from mathreel.core.results import read_results
 
     written = []
     for run in RUNS:

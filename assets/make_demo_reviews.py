@@ -26,7 +26,7 @@ NOTES = {"changed": "synthetic demo review: the judge's verdict is changed", "ac
 
 
 def _review(view, reviewer: str, second: int):  # view: core.review.join.JudgeView
-    from core.review import Review
+    from mathreel.core.review import Review
 
     primary, score = CHANGES[reviewer].get(view.question_id, (None, None))
     flag, reason = FLAGGED[reviewer].get(view.question_id, (None, ""))
@@ -44,8 +44,8 @@ def _review(view, reviewer: str, second: int):  # view: core.review.join.JudgeVi
 
 def demo_reviews(judgment_dir: Path) -> list:
     """Both scripted reviewers' records on the demo judgments of RUN, in a fixed order."""
-    from core.judge import read_judgments
-    from core.review.join import judge_views
+    from mathreel.core.judge import read_judgments
+    from mathreel.core.review.join import judge_views
 
     views = judge_views(read_judgments(judgment_dir / f"videomathqa_mcq_{RUN}_judgments.jsonl"))
     reviews, second = [], 0
@@ -58,7 +58,7 @@ def demo_reviews(judgment_dir: Path) -> list:
 
 def write(out: Path, judgment_dir: Path) -> list[Path]:
     """assets/demo/reviews/<run>_reviews.jsonl from the committed demo judgments in `judgment_dir`."""
-    from core.review import reviews_to_text
+    from mathreel.core.review import reviews_to_text
 
     path = out / "reviews" / f"videomathqa_mcq_{RUN}_reviews.jsonl"
     path.parent.mkdir(parents=True, exist_ok=True)

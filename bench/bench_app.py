@@ -43,9 +43,9 @@ def report(label: str, times: list[float]) -> None:
 
 def bench_switching(repeats: int) -> None:
     """Each demo video question once with an empty frame cache (cold), then again with it filled (cached)."""
-    from core.data import load_dataset
-    from core.view import ViewSettings
-    from webapp.browse import render_question
+    from mathreel.core.data import load_dataset
+    from mathreel.core.view import ViewSettings
+    from mathreel.webapp.browse import render_question
 
     for benchmark, mode in (("videomathqa", "mcq"), ("videomme", "mcq")):
         data = load_dataset(benchmark, mode)
@@ -67,7 +67,7 @@ def once(fn: Callable[..., object], *args: object) -> float:
 
 def videomme_results(path: Path, answers: int, seed: int = 0) -> Path:
     """A plain JSONL Video-MME result file: `answers` questions over answers/3 videos, random responses."""
-    from core.benchmarks.videomme import DOMAINS, DURATIONS, SUB_CATEGORIES, TASK_TYPES
+    from mathreel.core.benchmarks.videomme import DOMAINS, DURATIONS, SUB_CATEGORIES, TASK_TYPES
 
     rng = random.Random(seed)
     letters = "ABCD"
@@ -90,8 +90,8 @@ def videomme_results(path: Path, answers: int, seed: int = 0) -> Path:
 
 def bench_scoring(repeats: int, answers: int) -> None:
     """What the Score tab does after an upload: score, summary, breakdown, every chart, heatmap, table, downloads."""
-    from webapp import charts
-    from webapp.score import (
+    from mathreel.webapp import charts
+    from mathreel.webapp.score import (
         Downloads,
         ScoreOptions,
         breakdown_table,
@@ -151,7 +151,7 @@ def bench_browser(switches: int) -> None:
 
     from conftest import free_port, mathreel_command, wait_until_answering
 
-    from core.data import load_dataset
+    from mathreel.core.data import load_dataset
 
     data = load_dataset("videomathqa", "mcq")
     rows = distinct_video_rows(data, switches)
@@ -222,7 +222,7 @@ def bench_reading_flow(page: object, tmp: Path, switches: int, answers: int = 27
     """The reading flow in the page: Judge tab first open, next/previous through a drilled-down list (the first
     pass samples frames, the way back is cached), then a 2,700-answer upload (headline, all charts) in a fresh
     session."""
-    from core.data import demo_dir
+    from mathreel.core.data import demo_dir
 
     start = page.evaluate("() => performance.now()")
     page.click("#tab-judge-button")
@@ -349,7 +349,7 @@ def long_video_root(video_cache: Path) -> tuple[Path, Path]:
     from bench_frames import repeated
     from test_data import make_videomathqa, vmqa_record
 
-    from core.media.writer import numbered_frame, write_h264
+    from mathreel.core.media.writer import numbered_frame, write_h264
 
     video_cache.mkdir(parents=True, exist_ok=True)
     long_video = repeated(video_cache, 10)
@@ -368,8 +368,8 @@ def bench_progressive(runs: int, video_cache: Path, frames: int = 8) -> None:
 
     from conftest import free_port, mathreel_command, wait_until_answering
 
-    from core.media.frames import uniform_indices
-    from core.media.readers import open_reader
+    from mathreel.core.media.frames import uniform_indices
+    from mathreel.core.media.readers import open_reader
 
     root, long_video = long_video_root(video_cache)
     tmp = Path(tempfile.mkdtemp(prefix="mathreel-bench-serve-"))

@@ -20,7 +20,7 @@ import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
-from core.extract import (
+from mathreel.core.extract import (
     Extraction,
     extract_choice,
     extract_choice_lmms,
@@ -110,8 +110,8 @@ def per_style(per_style_count: int) -> list[tuple[float, str, float, float, floa
 
     from bench_score import LETTERS, MIX, _fill, _option
 
-    from core.extract.choice import OptionMatcher, _option_keys, extract_choice_full
-    from core.extract.reference import official_letter
+    from mathreel.core.extract.choice import OptionMatcher, _option_keys, extract_choice_full
+    from mathreel.core.extract.reference import official_letter
 
     rng = random.Random(7)
     results = []

@@ -39,7 +39,7 @@ BASE_MINUTES = 1
 
 def base_clip(folder: Path) -> Path:
     """The one-minute numbered 720p clip every bench video repeats (encoded once per cache folder)."""
-    from core.media.writer import numbered_frame, write_h264
+    from mathreel.core.media.writer import numbered_frame, write_h264
 
     path = folder / "base_1min_720p.mp4"
     if not path.exists():
@@ -90,8 +90,8 @@ def get_batch(video: Path, indices: list[int]) -> list:
 
 
 def ours(video: Path, targets: list[int], reader: str, workers: int | None = None) -> dict[int, object]:
-    from core.media.exact import exact_frames
-    from core.media.readers import open_reader
+    from mathreel.core.media.exact import exact_frames
+    from mathreel.core.media.readers import open_reader
 
     opened = open_reader(video, reader, decoder_threads=1 if workers == 1 else 0)
     try:
@@ -101,8 +101,8 @@ def ours(video: Path, targets: list[int], reader: str, workers: int | None = Non
 
 
 def keyframes_only(video: Path, targets: list[int]) -> int:
-    from core.media.progressive import _nearest
-    from core.media.readers import open_reader
+    from mathreel.core.media.progressive import _nearest
+    from mathreel.core.media.readers import open_reader
 
     opened = open_reader(video, "pyav")
     keys = list(opened.keyframes())
@@ -114,7 +114,7 @@ def floor(video: Path, targets: list[int]) -> int:
     """Decode [keyframe before t, t] for every target, each frame once, one thread, no RGB: frames decoded."""
     import av
 
-    from core.media.readers import open_reader
+    from mathreel.core.media.readers import open_reader
 
     index = open_reader(video, "pyav")._index
     keys = list(index.keyframes)
@@ -143,9 +143,9 @@ def compare(video: Path, count: int, repeat: int) -> None:
     """One block of the side-by-side table: every method on `count` uniformly sampled frames of `video`."""
     import numpy as np
 
-    from core.media.frames import uniform_indices
-    from core.media.readers import open_reader
-    from core.media.writer import frame_number
+    from mathreel.core.media.frames import uniform_indices
+    from mathreel.core.media.readers import open_reader
+    from mathreel.core.media.writer import frame_number
 
     total = open_reader(video, "pyav").total
     indices = uniform_indices(total, count)
@@ -180,7 +180,7 @@ def compare(video: Path, count: int, repeat: int) -> None:
 
 MEMORY_PROBE = """
 import json, sys
-from core.media.frames import sample_frames
+from mathreel.core.media.frames import sample_frames
 sample_frames(sys.argv[1], int(sys.argv[2]), cache_dir=sys.argv[3], reader=sys.argv[4])
 peak_kb = next(int(line.split()[1]) for line in open("/proc/self/status") if line.startswith("VmHWM:"))
 print(json.dumps(peak_kb / 1024))

@@ -21,8 +21,8 @@ sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
 
 def make_cases(n: int) -> list:
-    from core.benchmarks import get_benchmark
-    from core.judge import Case
+    from mathreel.core.benchmarks import get_benchmark
+    from mathreel.core.judge import Case
 
     bench = get_benchmark("videomathqa")
     cases = []
@@ -41,7 +41,7 @@ REPLY = "<think>Compare each step.</think>" + json.dumps(
 
 
 def timed_run(cases, server, cache, concurrency: int) -> tuple[float, object]:
-    from core.judge import judge_cases, judge_endpoint
+    from mathreel.core.judge import judge_cases, judge_endpoint
 
     endpoint = judge_endpoint(server.base_url, "fake-vision-1", timeout_s=30.0)
     started = time.perf_counter()
@@ -53,7 +53,7 @@ def timed_run(cases, server, cache, concurrency: int) -> tuple[float, object]:
 def main() -> None:
     from fake_openai import FakeOpenAI
 
-    from core.judge import JudgeCache
+    from mathreel.core.judge import JudgeCache
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, default=420)

@@ -90,8 +90,8 @@ def agreement(cases: list[tuple[str, str, int]], check=None, misses: bool = Fals
     """Counts of agreement with the labels; undecidable counts as "not equal", as scoring does. The gold side is
     read as MathReel reads a response (the suites' golds are often "$…$" or boxed). With `check` (an old
     checker) the prediction is read by `extract_free_answer` alone; without, by `free_verdict` as scoring does."""
-    from core.extract import extract_free_answer
-    from core.extract.free_verdict import free_verdict
+    from mathreel.core.extract import extract_free_answer
+    from mathreel.core.extract.free_verdict import free_verdict
 
     def read(text: str) -> str:
         return extract_free_answer(text).answer or text
@@ -139,10 +139,10 @@ def synthetic_output(seed: int = 7) -> list[dict]:
 
 def time_scoring(path: Path) -> None:
     """Run in a fresh process: score cold, then again (memoised), with where the cold time goes."""
-    from core.extract import equivalence
-    from core.extract.equivalence_engine import restart_worker
-    from core.results import read_results
-    from core.scoring import score
+    from mathreel.core.extract import equivalence
+    from mathreel.core.extract.equivalence_engine import restart_worker
+    from mathreel.core.results import read_results
+    from mathreel.core.scoring import score
 
     result = read_results(path)
     calls = {"engine": 0, "engine_s": 0.0}
@@ -185,7 +185,7 @@ def main() -> None:
     if args.time_only:
         time_scoring(args.time_only)
         return
-    from core.extract.free_verdict import free_verdict
+    from mathreel.core.extract.free_verdict import free_verdict
 
     for suite in args.suite:
         cases = suite_cases(suite, frozenset(args.exclude))

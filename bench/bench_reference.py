@@ -37,14 +37,14 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from core.extract.mcq_extract import extract_choice_mcq  # noqa: E402
-from core.extract.reference import (  # noqa: E402
+from mathreel.core.extract.mcq_extract import extract_choice_mcq  # noqa: E402
+from mathreel.core.extract.reference import (  # noqa: E402
     extract_choice_lmms_videomme,
     extract_choice_official,
     extract_choice_official_2024_06_18,
 )
-from core.results import read_results  # noqa: E402
-from core.scoring import score  # noqa: E402
+from mathreel.core.results import read_results  # noqa: E402
+from mathreel.core.scoring import score  # noqa: E402
 
 PIECES = ("The answer is", "The best answer is", "Answer:", "Option:", "The correct answer", "The correct option",
           "Best answer:", "Best option:", "answer:", "(B)", "C.", "D)", "A", "B", "C", "D", "E", "Based on the video,",

@@ -32,7 +32,7 @@ def generated_dataset(folder: Path, questions: int, videos: int, frames_per_vide
     import numpy as np
     import pandas as pd
 
-    from core.media.writer import write_h264
+    from mathreel.core.media.writer import write_h264
 
     (folder / "videos").mkdir(parents=True)
     ys, xs = np.mgrid[0:360, 0:640]
@@ -49,7 +49,7 @@ def generated_dataset(folder: Path, questions: int, videos: int, frames_per_vide
 
 def pick_dataset(work: Path, questions: int):
     """The demo set's VideoMathQA MCQ questions if there are enough, else a generated set."""
-    from core.data import load_dataset
+    from mathreel.core.data import load_dataset
 
     demo = ROOT / "assets" / "demo"
     if demo.is_dir():
@@ -67,7 +67,7 @@ def pick_dataset(work: Path, questions: int):
 
 def time_prepare(dataset, settings, cache: Path, samples: int) -> tuple[float, float]:
     """Median seconds to prepare one question's request with an empty cache, and with a warm one."""
-    from core.client.run import prepare_request
+    from mathreel.core.client.run import prepare_request
 
     cold, warm = [], []
     for question in dataset.questions[:samples]:
@@ -82,8 +82,8 @@ def time_prepare(dataset, settings, cache: Path, samples: int) -> tuple[float, f
 
 
 def time_run(dataset, questions, settings, server, out: Path) -> float:
-    from core.client import Endpoint
-    from core.client.run import run_benchmark
+    from mathreel.core.client import Endpoint
+    from mathreel.core.client.run import run_benchmark
 
     endpoint = Endpoint(server.base_url, "fake-vision-1", api_key="bench-key", timeout_s=30)
     out.unlink(missing_ok=True)
@@ -133,7 +133,7 @@ def main() -> None:
     parser.add_argument("--latency", type=float, default=0.2)
     args = parser.parse_args()
 
-    from core.client.run import RunSettings
+    from mathreel.core.client.run import RunSettings
 
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)

@@ -43,7 +43,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from core.benchmarks.videomme import DOMAINS, DURATIONS, SUB_CATEGORIES, TASK_TYPES
+from mathreel.core.benchmarks.videomme import DOMAINS, DURATIONS, SUB_CATEGORIES, TASK_TYPES
 
 LETTERS = "ABCD"
 
@@ -186,9 +186,9 @@ def in_process(path: Path, repeats: int) -> dict[str, float]:
     Aggregation is timed by scoring with the extractor call (`verdict._read_choice_answer`) replaced by a
     constant reading; extraction is the rest of the score time.
     """
-    from core.extract import extract_choice
-    from core.results import read_results
-    from core.scoring import score, verdict
+    from mathreel.core.extract import extract_choice
+    from mathreel.core.results import read_results
+    from mathreel.core.scoring import score, verdict
 
     read_time, result = best_of(repeats, lambda: read_results(path))
     score_time, report = best_of(repeats, lambda: score(result))

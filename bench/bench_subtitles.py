@@ -15,8 +15,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from core.media.frames import uniform_indices
-from core.media.subtitles import cues_for_frames, read_srt, subtitle_lines
+from mathreel.core.media.frames import uniform_indices
+from mathreel.core.media.subtitles import cues_for_frames, read_srt, subtitle_lines
 
 FPS = 25
 HOUR_FRAMES = 3600 * FPS

@@ -6,17 +6,17 @@ import argparse
 import importlib
 import sys
 
-from core.errors import MathReelError
+from mathreel.core.errors import MathReelError
 
 # Command name -> module with `register(subparsers)` and `run(args) -> int`.
 COMMANDS: dict[str, str] = {
-    "serve": "cli.serve",
-    "run": "cli.run",
-    "score": "cli.score",
-    "judge": "cli.judge",
-    "data": "cli.data",
-    "show": "cli.show",
-    "agreement": "cli.agreement",
+    "serve": "mathreel.cli.serve",
+    "run": "mathreel.cli.run",
+    "score": "mathreel.cli.score",
+    "judge": "mathreel.cli.judge",
+    "data": "mathreel.cli.data",
+    "show": "mathreel.cli.show",
+    "agreement": "mathreel.cli.agreement",
 }
 
 
@@ -66,7 +66,7 @@ def _check_data_option(args: argparse.Namespace) -> None:
 
     for spec in (getattr(args, "data", None), os.environ.get("MATHREEL_DATA", "").strip()):
         if spec and str(spec).startswith("hf:"):
-            from core.data.paths import check_hf_id
+            from mathreel.core.data.paths import check_hf_id
 
             check_hf_id(str(spec))
 

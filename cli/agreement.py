@@ -8,7 +8,7 @@ import argparse
 import json
 from pathlib import Path
 
-from core.errors import InputError
+from mathreel.core.errors import InputError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,15 +26,15 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from core.judge.model import read_judgments
-    from core.review import read_many
-    from core.review.agreement import agreement, flagged_csv, flagged_json, summary_lines
+    from mathreel.core.judge.model import read_judgments
+    from mathreel.core.review import read_many
+    from mathreel.core.review.agreement import agreement, flagged_csv, flagged_json, summary_lines
 
     if args.flagged and Path(args.flagged).suffix.lower() not in (".csv", ".json"):
         raise InputError(args.flagged, "the flagged-question export must end in .csv or .json")
     result = agreement(read_judgments(args.judgments), read_many(args.reviews), seed=args.seed)
     if args.flagged:
-        from core.files import write_text_atomic
+        from mathreel.core.files import write_text_atomic
 
         as_csv = Path(args.flagged).suffix.lower() == ".csv"
         write_text_atomic(args.flagged, flagged_csv(result.flagged) if as_csv else flagged_json(result.flagged))

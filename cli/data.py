@@ -9,8 +9,8 @@ import shutil
 import sys
 from typing import Any
 
-from core.benchmarks import BENCHMARKS
-from core.errors import InputError
+from mathreel.core.benchmarks import BENCHMARKS
+from mathreel.core.errors import InputError
 
 DATA_HELP = (
     "data location: a benchmark's own root, a folder holding videomathqa/, videomme/, mathverse/, or "
@@ -49,7 +49,7 @@ def run(args: argparse.Namespace) -> int:
     if args.data_command != "list":
         args.data_parser.print_help(sys.stderr)
         return 2
-    from core.data import as_record, load_dataset
+    from mathreel.core.data import as_record, load_dataset
 
     dataset = load_dataset(args.benchmark or benchmark_of(args.data), args.mode, args.data)
     questions = dataset.filter(args.search, **_where(args.where))
@@ -65,7 +65,7 @@ def benchmark_of(data: str | None) -> str:
     demo set, or a hub id, which is fetched per benchmark)."""
     from pathlib import Path
 
-    from core.data.locate import HF_PREFIX, benchmarks_in, data_spec
+    from mathreel.core.data.locate import HF_PREFIX, benchmarks_in, data_spec
 
     spec = data_spec(data)
     if spec is None or spec.startswith(HF_PREFIX) or not Path(spec).expanduser().is_dir():
@@ -97,7 +97,7 @@ def _where(items: list[str]) -> dict[str, list[str]]:
 
 def render_table(dataset: Any, questions: list[Any], width: int = 120) -> str:
     """A readable table: id, answer, each dimension, then the question text cut to fit."""
-    from core.data import as_record
+    from mathreel.core.data import as_record
 
     keys = dataset.dimension_keys()
     header = ["id", "answer", *keys]

@@ -12,7 +12,7 @@ import sys
 import time
 from typing import Any, TextIO
 
-from core.benchmarks import BENCHMARKS
+from mathreel.core.benchmarks import BENCHMARKS
 
 _SHOWN_FAILURES = 5
 
@@ -79,12 +79,12 @@ class Progress:
 
 def run(args: argparse.Namespace) -> int:
     """Read the file, judge it, write the JSONL atomically, print the summary; 1 when any judge call failed."""
-    from cli import options
-    from core.files import output_path
-    from core.judge import judge_endpoint, parse_tasks, write_judgments
-    from core.judge.model import check_replaceable
-    from core.judge.runs import failures, open_cache, prepare
-    from core.judge.views import summary_lines
+    from mathreel.cli import options
+    from mathreel.core.files import output_path
+    from mathreel.core.judge import judge_endpoint, parse_tasks, write_judgments
+    from mathreel.core.judge.model import check_replaceable
+    from mathreel.core.judge.runs import failures, open_cache, prepare
+    from mathreel.core.judge.views import summary_lines
 
     options.check(args, options.TIMEOUT, options.MAX_TOKENS_RULE, options.CONCURRENCY)
     inputs = tuple(p for p in (args.results, args.annotations) if p)

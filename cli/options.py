@@ -11,7 +11,7 @@ import math
 import re
 from dataclasses import dataclass
 
-from core.errors import InputError
+from mathreel.core.errors import InputError
 
 # The largest --frames asked of one video. Evaluation settings for these benchmarks sample tens to a few hundred
 # frames; every frame is decoded whole (about 6 MB at 1080p RGB), so 512 bounds one question's frames to about

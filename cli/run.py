@@ -12,8 +12,8 @@ import sys
 import time
 from typing import TextIO
 
-from core.benchmarks import BENCHMARKS
-from core.errors import InputError
+from mathreel.core.benchmarks import BENCHMARKS
+from mathreel.core.errors import InputError
 
 DEFAULT_FRAMES = 16
 DEFAULT_MAX_SIDE = 768  # the same default as core.client.request, kept here so --help needs no import
@@ -82,7 +82,7 @@ class ProgressLine:
 
 
 def _check_numbers(args: argparse.Namespace) -> None:
-    from cli import options
+    from mathreel.cli import options
 
     for flag, value in (("--attempts", args.attempts), ("--max-side", args.max_side)):
         if value < 1:
@@ -93,9 +93,9 @@ def _check_numbers(args: argparse.Namespace) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Select, ask, write, summarise, score. Exit 0 when every selected question is answered, 1 otherwise."""
-    from core.client import Endpoint
-    from core.client.run import RunSettings, run_benchmark, select_questions
-    from core.data import load_dataset
+    from mathreel.core.client import Endpoint
+    from mathreel.core.client.run import RunSettings, run_benchmark, select_questions
+    from mathreel.core.data import load_dataset
 
     _check_numbers(args)
     endpoint = Endpoint.from_env(
@@ -136,8 +136,8 @@ def _print_summary(summary, endpoint_name: str) -> None:
 
 def _print_score(out: str, benchmark: str, mode: str) -> None:
     """The score of everything FILE holds, as `mathreel score FILE` prints it."""
-    from core.results import read_results
-    from core.scoring import score
-    from core.scoring.text import format_report
+    from mathreel.core.results import read_results
+    from mathreel.core.scoring import score
+    from mathreel.core.scoring.text import format_report
 
     print(format_report(score(read_results(out, benchmark=benchmark, mode=mode))))

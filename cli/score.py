@@ -10,12 +10,12 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from core.benchmarks import BENCHMARKS
-from core.errors import InputError, MathReelError
+from mathreel.core.benchmarks import BENCHMARKS
+from mathreel.core.errors import InputError, MathReelError
 
 if TYPE_CHECKING:
-    from core.judge.answers import JudgedUse
-    from core.results import ResultFile
+    from mathreel.core.judge.answers import JudgedUse
+    from mathreel.core.results import ResultFile
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,13 +51,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read and score every file first, so a bad file leaves stdout empty."""
-    from core.results import read_results
-    from core.scoring import score
+    from mathreel.core.results import read_results
+    from mathreel.core.scoring import score
 
     if args.extractor == "help":
         print(extractor_help())
         return 0
-    from core.scoring.scorer import EXTRACTORS
+    from mathreel.core.scoring.scorer import EXTRACTORS
 
     if args.extractor not in EXTRACTORS:
         raise InputError("--extractor", f"unknown extractor {args.extractor!r}; choose one of "
@@ -90,7 +90,7 @@ def run(args: argparse.Namespace) -> int:
         objects = [report.to_dict(rows=args.rows) for report in reports]
         print(json.dumps(objects[0] if len(objects) == 1 else objects, ensure_ascii=False, indent=1))
     else:
-        from core.scoring.text import format_report
+        from mathreel.core.scoring.text import format_report
 
         print("\n\n".join(format_report(report) for report in reports))
     return 0
@@ -107,16 +107,16 @@ def extractor_help() -> str:
 
 def _judged(path: str, result: ResultFile) -> JudgedUse:
     """The answers a judge file gives for `result` (imported only when --judge is used)."""
-    from core.judge.answers import judged_answers
-    from core.judge.model import read_judgments
+    from mathreel.core.judge.answers import judged_answers
+    from mathreel.core.judge.model import read_judgments
 
     return judged_answers(read_judgments(path), path, result.benchmark, result.mode, result.predictions)
 
 
 def _reviewed(judgments: str, reviews: list[str]) -> list[str]:
     """The report lines of the judge's verdicts with people's reviews applied (imported only with --reviews)."""
-    from core.judge.model import read_judgments
-    from core.review import read_many
-    from core.review.apply import reviewed_lines
+    from mathreel.core.judge.model import read_judgments
+    from mathreel.core.review import read_many
+    from mathreel.core.review.apply import reviewed_lines
 
     return reviewed_lines(read_judgments(judgments), read_many(reviews))

@@ -6,7 +6,7 @@ import argparse
 import os
 from pathlib import Path
 
-from core.errors import InputError
+from mathreel.core.errors import InputError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -26,7 +26,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli import options
+    from mathreel.cli import options
 
     options.check(args, options.PORT)
     options.check_file_size(args.max_file_size)
@@ -37,8 +37,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError(str(args.data), "not a directory (give the dataset folder to --data)")
     # Before gradio is imported: no telemetry or version check reaches the internet.
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")
-    from webapp.app import launch
-    from webapp.settings import Settings
+    from mathreel.webapp.app import launch
+    from mathreel.webapp.settings import Settings
 
     settings = Settings.from_env(
         data_dir=args.data, host=args.host, port=args.port, share=args.share or None, max_file_size=args.max_file_size

@@ -7,7 +7,7 @@ import argparse
 import json
 from typing import Any
 
-from cli.data import add_data_options, emit
+from mathreel.cli.data import add_data_options, emit
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -27,9 +27,9 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from cli import options
-    from core.data import load_dataset
-    from core.view import build_view
+    from mathreel.cli import options
+    from mathreel.core.data import load_dataset
+    from mathreel.core.view import build_view
 
     options.check(args, options.FRAMES)
     dataset = load_dataset(args.benchmark, args.mode, args.data)

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
 
-from core.errors import InputError
+from mathreel.core.errors import InputError
 
 
 def output_path(path: str | os.PathLike[str], flag: str, *, inputs: tuple[str | os.PathLike[str], ...] = ()) -> Path:

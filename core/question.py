@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.choices import OptionTexts, option_letters, split_option
+from mathreel.core.choices import OptionTexts, option_letters, split_option
 
 __all__ = ["Question", "split_option"]
 

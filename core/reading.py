@@ -16,7 +16,7 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from core.errors import InputError
+from mathreel.core.errors import InputError
 
 LIMIT_ENV = "MATHREEL_MAX_INPUT_MB"
 _DEFAULT_LIMIT_MB = 512

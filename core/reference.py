@@ -13,9 +13,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.assets import assets_dir
-from core.errors import InputError
-from core.reading import open_input
+from mathreel.core.assets import assets_dir
+from mathreel.core.errors import InputError
+from mathreel.core.reading import open_input
 
 _WHAT = "reference results file"
 _REQUIRED = ("benchmark", "source", "tables", "settings", "dimensions", "rows")

@@ -9,13 +9,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import InputError
-from core.question import Question
+from mathreel.core.errors import InputError
+from mathreel.core.question import Question
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from core.data import Dataset
-    from core.media.frames import SampledFrames
-    from core.media.subtitles import Cue
+    from mathreel.core.data import Dataset
+    from mathreel.core.media.frames import SampledFrames
+    from mathreel.core.media.subtitles import Cue
 
 
 @dataclass
@@ -125,7 +125,7 @@ def _attach_video(
     view: ModelView, dataset: Dataset, num_frames: int, max_side: int | None, cache_dir: str | Path | None
 ) -> None:
     """Sample the video's frames and align the subtitle cues to them; a missing video becomes a note."""
-    from core.media.subtitles import cues_for_frames, read_srt
+    from mathreel.core.media.subtitles import cues_for_frames, read_srt
 
     question = view.question
     if view.subtitle_path is not None:
@@ -139,7 +139,7 @@ def _attach_video(
         except InputError as error:
             view.notes.append(error.problem)
         return
-    from core.media.frames import sample_frames
+    from mathreel.core.media.frames import sample_frames
 
     view.frames = sample_frames(view.video_path, num_frames, max_side=max_side, cache_dir=cache_dir)
     view.frame_cues = [list(cues) for cues in cues_for_frames(view.cues, list(view.frames.times))]
@@ -148,7 +148,7 @@ def _attach_video(
 def _prompt_subtitles(view: ModelView, full: bool) -> str:
     """The subtitle text of the prompt: frame-aligned lines (or all lines) joined by newlines, as the reference
     does; NO_SUBTITLES when the video has no SRT."""
-    from core.media.subtitles import subtitle_lines_or_placeholder
+    from mathreel.core.media.subtitles import subtitle_lines_or_placeholder
 
     cues = view.cues if view.subtitle_path is not None else None
     if cues is not None and not full and view.frames is None:

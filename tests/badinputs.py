@@ -134,7 +134,7 @@ def known_accuracy_file(n: int, correct: int) -> bytes:
 
 def _demo_videomme() -> list[tuple[str, str]]:
     """(question_id, gold letter) of the embedded demo Video-MME set, read through core."""
-    from core.data import demo_dir, load_dataset
+    from mathreel.core.data import demo_dir, load_dataset
 
     return [(q.question_id, q.answer) for q in load_dataset("videomme", data_dir=demo_dir()).questions]
 
@@ -144,7 +144,7 @@ def _nested(depth: int) -> bytes:
 
 
 def _other_benchmark(name: str) -> bytes:
-    from core.data import demo_dir
+    from mathreel.core.data import demo_dir
 
     return (demo_dir() / "results" / name).read_bytes()
 

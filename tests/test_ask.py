@@ -11,15 +11,15 @@ from pathlib import Path
 import pytest
 from fake_openai import FakeOpenAI, Recorded, context_length, malformed, slow, status
 
-from core.client import calls as calls_module
-from core.client.endpoint import BASE_URL_ENV, DEFAULT_KEY_ENV, MODEL_ENV, default_model
-from core.data import demo_dir
-from core.errors import InputError
-from core.results import read_results
-from core.scoring import score
-from core.scoring.single import score_question, score_response
-from core.view import build_view
-from webapp.ask_run import (
+from mathreel.core.client import calls as calls_module
+from mathreel.core.client.endpoint import BASE_URL_ENV, DEFAULT_KEY_ENV, MODEL_ENV, default_model
+from mathreel.core.data import demo_dir
+from mathreel.core.errors import InputError
+from mathreel.core.results import read_results
+from mathreel.core.scoring import score
+from mathreel.core.scoring.single import score_question, score_response
+from mathreel.core.view import build_view
+from mathreel.webapp.ask_run import (
     AskOptions,
     AskRun,
     answer_rows,
@@ -35,8 +35,8 @@ from webapp.ask_run import (
     target_questions,
     usage_markdown,
 )
-from webapp.context import DatasetCache
-from webapp.settings import Settings
+from mathreel.webapp.context import DatasetCache
+from mathreel.webapp.settings import Settings
 
 KEY = "sk-ask-DISTINCTIVE-4e1b77c0d2"
 MODEL = "vision-ask-1"
@@ -167,9 +167,9 @@ def test_asking_without_a_chosen_question_says_what_to_do(datasets):
 
 
 def test_the_ask_tab_follows_the_question_state_browse_links():
-    from webapp.app import build_app, tab_specs
+    from mathreel.webapp.app import build_app, tab_specs
 
-    app = build_app(Settings(), tab_specs(["webapp.browse", "webapp.ask"]))
+    app = build_app(Settings(), tab_specs(["mathreel.webapp.browse", "mathreel.webapp.ask"]))
     fns = {f.name: f for f in app.fns.values()}
     browse_states = [o for o in fns["select_row"].outputs if type(o).__name__ == "State"]
     assert len(browse_states) == 1  # the one state Browse writes when a question is chosen
@@ -183,9 +183,9 @@ def test_the_ask_tab_follows_the_question_state_browse_links():
 
 @pytest.mark.filterwarnings("error::UserWarning")  # gradio warns when an event's inputs do not fit its function
 def test_the_ask_tab_without_browse_says_browse_is_needed():
-    from webapp.app import build_app, tab_specs
+    from mathreel.webapp.app import build_app, tab_specs
 
-    app = build_app(Settings(), tab_specs(["webapp.ask"]))
+    app = build_app(Settings(), tab_specs(["mathreel.webapp.ask"]))
     names = {f.name for f in app.fns.values()}
     assert "on_question" not in names and "ask" not in names
     (click,) = [f for f in app.fns.values() if f.targets and f.targets[0][1] == "click"]
@@ -381,7 +381,7 @@ def test_a_distinctive_key_appears_in_no_output_log_or_file(server, datasets, sl
 
 
 def test_text_shown_through_markdown_is_literal():
-    from webapp.ask_run import plain
+    from mathreel.webapp.ask_run import plain
 
     shown = plain('<img src=x onerror="window.__xss=1"> *not bold* [link](http://x) `code`')
     assert "<" not in shown and ">" not in shown

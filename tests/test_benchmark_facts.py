@@ -7,10 +7,10 @@ import json
 
 import pytest
 
-from core.benchmarks import BENCHMARKS, get_benchmark
-from core.errors import InputError
-from core.extract.reference import reference_extractor
-from core.reference import load_reference
+from mathreel.core.benchmarks import BENCHMARKS, get_benchmark
+from mathreel.core.errors import InputError
+from mathreel.core.extract.reference import reference_extractor
+from mathreel.core.reference import load_reference
 
 
 @pytest.mark.parametrize("name", sorted(BENCHMARKS))

@@ -2,8 +2,8 @@
 
 import pytest
 
-from core.benchmarks import BENCHMARKS, get_benchmark
-from core.benchmarks.mathverse import parse_choices
+from mathreel.core.benchmarks import BENCHMARKS, get_benchmark
+from mathreel.core.benchmarks.mathverse import parse_choices
 
 
 def test_registry_names_each_benchmark_once():
@@ -86,7 +86,7 @@ def test_unknown_label_gets_its_own_row_in_order():
     ],
 )
 def test_each_benchmark_declares_its_data_layout(name, mode, first_pattern, media):
-    from core.data import layout_for
+    from mathreel.core.data import layout_for
 
     bench = get_benchmark(name)
     assert layout_for(bench) is bench.layout
@@ -98,21 +98,21 @@ def test_each_benchmark_declares_its_data_layout(name, mode, first_pattern, medi
 
 
 def test_a_benchmark_without_a_layout_is_refused():
-    from core.benchmarks.base import Benchmark
-    from core.data import layout_for
+    from mathreel.core.benchmarks.base import Benchmark
+    from mathreel.core.data import layout_for
 
     with pytest.raises(TypeError, match="declares no DataLayout"):
         layout_for(Benchmark())
 
 
 def test_official_scorers_name_real_extractors():
-    import core.extract
-    from core.scoring.verdict import official_tool
+    import mathreel.core.extract
+    from mathreel.core.scoring.verdict import official_tool
 
     assert get_benchmark("mathverse").official_scorer is None
-    assert official_tool(get_benchmark("videomme")).extract is core.extract.extract_choice_official
+    assert official_tool(get_benchmark("videomme")).extract is mathreel.core.extract.extract_choice_official
     assert official_tool(get_benchmark("videomme")).denominator == "answered"
-    assert official_tool(get_benchmark("videomathqa")).extract is core.extract.extract_choice_lmms
+    assert official_tool(get_benchmark("videomathqa")).extract is mathreel.core.extract.extract_choice_lmms
     assert official_tool(get_benchmark("videomathqa")).denominator == "all"
 
 
@@ -172,7 +172,7 @@ def test_mathverse_clusters_by_problem_and_video_benchmarks_by_video():
 
 
 def test_mathverse_versions_of_a_problem_in_benchmark_order():
-    from core.data import load_dataset
+    from mathreel.core.data import load_dataset
 
     dataset = load_dataset("mathverse")
     question = next(q for q in dataset.questions if q.dims["problem_version"] == "Vision Only")

@@ -7,8 +7,8 @@ import json
 import pytest
 from fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded, status
 
-from cli import main
-from core.judge import read_judgments
+from mathreel.cli import main
+from mathreel.core.judge import read_judgments
 
 KEY = "sk-cli-judge-SECRET-4411"
 STEPS = ["Read 3 and 4 from the board.", "Add them: 3 + 4 = 7.", "Pick the option 7."]

@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 from fake_openai import FakeOpenAI, Recorded, status
 
-from cli import main
-from core.media.writer import write_h264
+from mathreel.cli import main
+from mathreel.core.media.writer import write_h264
 
 KEY = "sk-run-DISTINCTIVE-4b8e21"
 KEY_ENV = "MATHREEL_TEST_RUN_KEY"

@@ -25,7 +25,7 @@ from fake_openai import (
 )
 from PIL import Image
 
-from core.client import (
+from mathreel.core.client import (
     ClientError,
     Endpoint,
     ModelRequest,
@@ -37,8 +37,8 @@ from core.client import (
     list_models,
     retry_delay,
 )
-from core.client import calls as calls_module
-from core.errors import InputError, MathReelError
+from mathreel.core.client import calls as calls_module
+from mathreel.core.errors import InputError, MathReelError
 
 KEY = "sk-mathreel-DISTINCTIVE-7f3a9c"
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from core.data import demo_dir, inside, load_dataset
-from core.errors import InputError
-from core.view import pairs_of
+from mathreel.core.data import demo_dir, inside, load_dataset
+from mathreel.core.errors import InputError
+from mathreel.core.view import pairs_of
 
 MCQ_OPTIONS = ["A. 30", "B. 45", "C. 60", "D. 90", "E. 120"]
 

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from core.data import demo_dir, load_dataset
-from core.errors import InputError
-from core.results import read_results
-from core.scoring import score
+from mathreel.core.data import demo_dir, load_dataset
+from mathreel.core.errors import InputError
+from mathreel.core.results import read_results
+from mathreel.core.scoring import score
 
 MATHREEL = Path(sys.executable).with_name("mathreel")
 

@@ -14,10 +14,10 @@ import pyarrow.parquet as pq
 import pysrt
 import pytest
 
-from core.benchmarks.mathverse import MAIN_VERSIONS, SUBFIELDS, SUBJECTS
-from core.benchmarks.videomathqa import CATEGORIES, DIFFICULTIES, DURATIONS, REASONING_TYPES
-from core.benchmarks.videomme import DOMAINS, SUB_CATEGORIES, TASK_TYPES
-from core.question import split_option
+from mathreel.core.benchmarks.mathverse import MAIN_VERSIONS, SUBFIELDS, SUBJECTS
+from mathreel.core.benchmarks.videomathqa import CATEGORIES, DIFFICULTIES, DURATIONS, REASONING_TYPES
+from mathreel.core.benchmarks.videomme import DOMAINS, SUB_CATEGORIES, TASK_TYPES
+from mathreel.core.question import split_option
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "assets" / "demo"
@@ -225,8 +225,8 @@ def test_mathverse_outputs_are_testmini_records_with_model_answer(testmini):
 def test_runs_score_differently_with_wrong_and_unparsed_answers():
     """Through the real reader and scorer: model A beats model B on every benchmark, and each benchmark's runs
     contain wrong and unparsed answers (the point of the demo results)."""
-    from core.results import read_results
-    from core.scoring import score
+    from mathreel.core.results import read_results
+    from mathreel.core.scoring import score
 
     files = {
         "videomathqa mcq": ("videomathqa_mcq_{}_samples.jsonl", VMQ / "videomathqa_mcq_test.parquet"),

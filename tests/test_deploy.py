@@ -200,7 +200,7 @@ def check_demo_question(url: str) -> None:
     """A demo Video-MME question and its H.264 video arrive over HTTP through the app's own API."""
     from gradio_client import Client
 
-    from core.data import demo_dir, load_dataset
+    from mathreel.core.data import demo_dir, load_dataset
 
     first = load_dataset("videomme", data_dir=demo_dir()).questions[0]
     client = Client(url, verbose=False)
@@ -226,7 +226,7 @@ def test_dockerfile_builds_a_non_root_slim_image_serving_on_7860() -> None:
     assert "127.0.0.1:7860" in docker.healthcheck[-1]
     assert docker.pip_runs, "no RUN pip line: the test would replay nothing"
     copied = {source for sources, _ in docker.copies for source in sources}
-    assert {"pyproject.toml", "README.md", "core", "cli", "webapp", "assets"} <= copied
+    assert {"pyproject.toml", "README.md", "mathreel", "core", "cli", "webapp", "assets"} <= copied
     assert "MATHREEL_DATA" not in docker.env, "an empty /data would hide the demo set; the user sets it on mount"
 
 

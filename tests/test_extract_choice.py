@@ -12,9 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from core.extract import choice, extract_choice, extract_choice_lmms, extract_choice_official, extract_free_answer
-from core.extract.choice import OptionMatcher, extract_choice_full, option_matcher
-from core.extract.reference import extract_choice_official_2024_06_18
+from mathreel.core.extract import (
+    choice,
+    extract_choice,
+    extract_choice_lmms,
+    extract_choice_official,
+    extract_free_answer,
+)
+from mathreel.core.extract.choice import OptionMatcher, extract_choice_full, option_matcher
+from mathreel.core.extract.reference import extract_choice_official_2024_06_18
 
 CORPUS = Path(__file__).parent / "data" / "extraction_corpus.jsonl"
 

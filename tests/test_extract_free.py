@@ -6,8 +6,8 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from core.extract import Equivalence, extract_free_answer, math_equal, math_equivalence
-from core.extract.equivalence_engine import restart_worker, set_deadline_for_tests
+from mathreel.core.extract import Equivalence, extract_free_answer, math_equal, math_equivalence
+from mathreel.core.extract.equivalence_engine import restart_worker, set_deadline_for_tests
 
 
 @pytest.mark.parametrize(

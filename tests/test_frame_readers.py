@@ -16,11 +16,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from core.errors import InputError
-from core.media.exact import decode_chains, decode_costs, exact_frames
-from core.media.frames import sample_frames
-from core.media.readers import READER_ENV, open_reader
-from core.media.writer import frame_number, numbered_frame, write_h264
+from mathreel.core.errors import InputError
+from mathreel.core.media.exact import decode_chains, decode_costs, exact_frames
+from mathreel.core.media.frames import sample_frames
+from mathreel.core.media.readers import READER_ENV, open_reader
+from mathreel.core.media.writer import frame_number, numbered_frame, write_h264
 
 FPS = 25
 VFR_TIMES = [0.0, 0.04, 0.5, 0.52, 1.7, 1.74, 1.78, 3.0, 3.1, 4.25, 4.3, 6.0]
@@ -199,8 +199,8 @@ def test_forcing_decord_on_a_tiny_video_is_one_clear_line(tmp_path, width, heigh
 
 NOISE_PROBE = textwrap.dedent("""
     import sys
-    from core.errors import InputError
-    from core.media.frames import sample_frames
+    from mathreel.core.errors import InputError
+    from mathreel.core.media.frames import sample_frames
     try:
         sample_frames(sys.argv[1], 4, cache_dir=sys.argv[2], reader=sys.argv[3])
     except InputError as error:

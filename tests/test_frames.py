@@ -16,9 +16,9 @@ import sys
 import numpy as np
 import pytest
 
-from core.errors import InputError
-from core.media import frames as frames_module
-from core.media.frames import (
+from mathreel.core.errors import InputError
+from mathreel.core.media import frames as frames_module
+from mathreel.core.media.frames import (
     SampledFrames,
     frames_dir,
     open_video,
@@ -27,8 +27,8 @@ from core.media.frames import (
     sample_frames,
     uniform_indices,
 )
-from core.media.readers import READER_ENV
-from core.media.writer import frame_number, numbered_frame, write_h264
+from mathreel.core.media.readers import READER_ENV
+from mathreel.core.media.writer import frame_number, numbered_frame, write_h264
 
 FPS = 25
 
@@ -199,7 +199,7 @@ def test_jpeg_bytes_are_the_cached_file(clip, tmp_path):
 
 def _forbid_decoding(monkeypatch):
     """Make any attempt to open a video (with any reader) fail loudly."""
-    from core.media import readers
+    from mathreel.core.media import readers
 
     def refuse(*args, **kwargs):
         raise InputError("video", "the video was opened although the cache should have answered")
@@ -286,7 +286,7 @@ def test_cache_dir_defaults_to_the_environment(clip, tmp_path, monkeypatch):
     ],
 )
 def test_frames_and_data_share_one_cache_root(tmp_path, monkeypatch, mathreel_cache, xdg, expected):
-    from core.data import cache_base as data_cache_root
+    from mathreel.core.data import cache_base as data_cache_root
 
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     for name, value in (("MATHREEL_CACHE", mathreel_cache), ("XDG_CACHE_HOME", xdg)):

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from core.extract import extract_free_answer, math_equivalence
-from core.extract.free_verdict import free_verdict
+from mathreel.core.extract import extract_free_answer, math_equivalence
+from mathreel.core.extract.free_verdict import free_verdict
 
 WORKING = "We set up the relation from the diagram and simplify each side in turn. " * 6  # > 300 characters
 

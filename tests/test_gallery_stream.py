@@ -6,11 +6,11 @@ from __future__ import annotations
 import pytest
 from test_data import make_videomathqa, vmqa_record
 
-from core.media.frames import sample_frames
-from core.media.writer import numbered_frame, write_h264
-from webapp.context import AppContext, DatasetCache
-from webapp.gallery_stream import previews
-from webapp.settings import Settings
+from mathreel.core.media.frames import sample_frames
+from mathreel.core.media.writer import numbered_frame, write_h264
+from mathreel.webapp.context import AppContext, DatasetCache
+from mathreel.webapp.gallery_stream import previews
+from mathreel.webapp.settings import Settings
 
 
 @pytest.fixture

@@ -11,10 +11,10 @@ from pathlib import Path
 import pytest
 from fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded, slow, status
 
-from core.benchmarks import get_benchmark
-from core.client import Endpoint
-from core.errors import InputError, MathReelError
-from core.judge import (
+from mathreel.core.benchmarks import get_benchmark
+from mathreel.core.client import Endpoint
+from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.judge import (
     CardError,
     Case,
     JudgeCache,
@@ -28,8 +28,8 @@ from core.judge import (
     read_judgments,
     write_judgments,
 )
-from core.judge.parse import int_field, json_objects
-from core.judge.prompts import neutralise, response_block
+from mathreel.core.judge.parse import int_field, json_objects
+from mathreel.core.judge.prompts import neutralise, response_block
 
 KEY = "sk-judge-DISTINCTIVE-91c2e"
 STEPS = ("Read the radius 3 cm from the diagram.", "Use the area formula pi r^2.", "Compute 9 pi = 28.27 cm^2.")
@@ -481,7 +481,7 @@ def test_parse_tasks():
 def test_missing_steps_come_from_the_dataset_only_when_the_question_matches():
     from types import SimpleNamespace
 
-    from core.judge import attach_steps
+    from mathreel.core.judge import attach_steps
 
     annotated = SimpleNamespace(questions=[vmqa("q1"), vmqa("q2")], source="data/")
     bare = [case("q1", "B", steps=()), Case(dataclasses.replace(vmqa("q2", steps=()), question="Another text"), "B"),
@@ -493,8 +493,8 @@ def test_missing_steps_come_from_the_dataset_only_when_the_question_matches():
 
 
 def test_demo_run_without_doc_gets_its_steps_from_the_demo_dataset():
-    from core.judge import cases_from_results, with_dataset_steps
-    from core.results import read_results
+    from mathreel.core.judge import cases_from_results, with_dataset_steps
+    from mathreel.core.results import read_results
 
     result = read_results("assets/demo/results/videomathqa_mcq_synthetic-model-b_samples.jsonl")
     cases, note = with_dataset_steps(cases_from_results(result), result.benchmark, result.mode)
@@ -523,7 +523,7 @@ def test_demo_judgments_are_what_the_script_makes(tmp_path):
 
 
 def test_views_fold_judgments_into_cards_means_and_category_counts():
-    from core.judge.views import by_question, error_rows, select, step_score_rows
+    from mathreel.core.judge.views import by_question, error_rows, select, step_score_rows
 
     def steps(qid, score, status="ok", category="Chart"):
         values = {"score": score} if status == "ok" else {}
@@ -551,7 +551,7 @@ def test_views_fold_judgments_into_cards_means_and_category_counts():
 def test_judged_answers_for_scoring():
     from types import SimpleNamespace
 
-    from core.judge.answers import judged_answers
+    from mathreel.core.judge.answers import judged_answers
 
     def row(qid, response, record):
         return SimpleNamespace(question=vmqa(qid), response=response, record=record)

@@ -12,7 +12,7 @@ fake_judge = test_judge_runs.server  # the fake judge server fixture, shared wit
 
 
 def test_a_file_judged_from_the_page_uses_the_cache_and_reports_progress(fake_judge, tmp_path, monkeypatch):
-    from webapp.judge import judge_results_file
+    from mathreel.webapp.judge import judge_results_file
 
     monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))
     seen: list[tuple[int, int]] = []
@@ -30,14 +30,14 @@ def test_a_file_judged_from_the_page_uses_the_cache_and_reports_progress(fake_ju
 
 
 def test_a_rejudged_question_goes_to_its_own_run_and_the_demo_run_is_unchanged(fake_judge, tmp_path, monkeypatch):
-    from webapp.judge import add_rejudged, load_demo_runs, rejudge_question
+    from mathreel.webapp.judge import add_rejudged, load_demo_runs, rejudge_question
 
     monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))
     runs = load_demo_runs()
     demo = runs[0]
     before = list(demo.judgments)
     qid = demo.judgments[0].question_id
-    from core.data import load_dataset
+    from mathreel.core.data import load_dataset
 
     question = load_dataset(demo.benchmark, demo.mode).question(qid)
     fresh = rejudge_question(demo, qid, question, _endpoint(fake_judge), lambda *a, **k: None)
@@ -45,7 +45,7 @@ def test_a_rejudged_question_goes_to_its_own_run_and_the_demo_run_is_unchanged(f
     assert {j.question_id for j in fresh.judgments} == {qid}
     after = add_rejudged(runs, fresh, qid)
     assert len(after) == len(runs) + 1 and after[0].judgments == before
-    from core.errors import MathReelError
+    from mathreel.core.errors import MathReelError
 
     with pytest.raises(MathReelError, match="is not in"):
         rejudge_question(demo, "nope", question, _endpoint(fake_judge), lambda *a, **k: None)
@@ -54,11 +54,11 @@ def test_a_rejudged_question_goes_to_its_own_run_and_the_demo_run_is_unchanged(f
 def test_the_judged_question_shows_the_frames_browse_samples_and_its_video(tmp_path, monkeypatch):
     from types import SimpleNamespace
 
-    from core.data import load_dataset
-    from core.view import build_view
-    from webapp.context import DatasetCache
-    from webapp.judge import JudgeHandlers, Selection, load_demo_runs
-    from webapp.settings import Settings
+    from mathreel.core.data import load_dataset
+    from mathreel.core.view import build_view
+    from mathreel.webapp.context import DatasetCache
+    from mathreel.webapp.judge import JudgeHandlers, Selection, load_demo_runs
+    from mathreel.webapp.settings import Settings
 
     monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))
     settings = Settings(default_frames=4)

@@ -7,9 +7,9 @@ import json
 import pytest
 from fake_openai import DEFAULT_MODEL, FakeOpenAI
 
-from core.errors import InputError, MathReelError
-from core.judge import judge_endpoint
-from core.judge.runs import failures, open_cache, prepare, rejudge_question
+from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.judge import judge_endpoint
+from mathreel.core.judge.runs import failures, open_cache, prepare, rejudge_question
 
 KEY = "sk-runs-test"
 DEMO = "assets/demo/results/videomathqa_mcq_synthetic-model-b_samples.jsonl"

@@ -7,12 +7,12 @@ import itertools
 
 import pytest
 
-from core.errors import InputError
-from core.media.frame_cache import frames_dir
-from core.media.frames import sample_frames
-from core.media.progressive import progressive_frames
-from core.media.readers import READER_ENV
-from core.media.writer import frame_number, numbered_frame, write_h264
+from mathreel.core.errors import InputError
+from mathreel.core.media.frame_cache import frames_dir
+from mathreel.core.media.frames import sample_frames
+from mathreel.core.media.progressive import progressive_frames
+from mathreel.core.media.readers import READER_ENV
+from mathreel.core.media.writer import frame_number, numbered_frame, write_h264
 
 FPS = 25
 
@@ -72,7 +72,7 @@ def test_a_cached_sample_is_one_exact_snapshot(video, tmp_path, reader_name):
 
 
 def test_sample_frames_during_a_progressive_build_waits_for_it(video, tmp_path, reader_name, monkeypatch):
-    from core.media import readers
+    from mathreel.core.media import readers
 
     opened = []
     real_open = readers._open

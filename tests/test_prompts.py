@@ -12,9 +12,9 @@ Every expected string below is written out by hand from the reference code, not 
 
 import pytest
 
-from core.benchmarks import get_benchmark
-from core.errors import InputError
-from core.media.subtitles import NO_SUBTITLES, read_srt, subtitle_text
+from mathreel.core.benchmarks import get_benchmark
+from mathreel.core.errors import InputError
+from mathreel.core.media.subtitles import NO_SUBTITLES, read_srt, subtitle_text
 
 VIDEOMATHQA = get_benchmark("videomathqa")
 VIDEOMME = get_benchmark("videomme")

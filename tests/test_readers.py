@@ -13,12 +13,12 @@ from pathlib import Path
 import pandas as pd
 import pytest
 
-from core.data import demo_dir, load_dataset
-from core.errors import InputError
-from core.results import read_results
-from core.scoring import score
-from core.scoring.numbers import one_decimal
-from core.scoring.text import format_report
+from mathreel.core.data import demo_dir, load_dataset
+from mathreel.core.errors import InputError
+from mathreel.core.results import read_results
+from mathreel.core.scoring import score
+from mathreel.core.scoring.numbers import one_decimal
+from mathreel.core.scoring.text import format_report
 
 MATHREEL = Path(sys.executable).with_name("mathreel")
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from core.data.records import read_records
-from core.errors import InputError
-from core.reading import LIMIT_ENV, jsonl_values
+from mathreel.core.data.records import read_records
+from mathreel.core.errors import InputError
+from mathreel.core.reading import LIMIT_ENV, jsonl_values
 
 
 def test_an_annotation_file_nested_too_deeply_is_one_input_error(tmp_path):

@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 from types import SimpleNamespace
 
-from core.results import read_results
-from core.results.run_settings import detect_run_settings
-from core.scoring import score
-from core.scoring.reading_flow import answer_span, disagreeing, select_rows
-from core.view import ViewSettings
+from mathreel.core.results import read_results
+from mathreel.core.results.run_settings import detect_run_settings
+from mathreel.core.scoring import score
+from mathreel.core.scoring.reading_flow import answer_span, disagreeing, select_rows
+from mathreel.core.view import ViewSettings
 
 GOLD = {"q0": "B", "q1": "C", "q2": "D", "q3": "B"}
 

@@ -12,10 +12,10 @@ from pathlib import Path
 import badinputs
 import pytest
 
-from core.errors import InputError
-from core.results import load as load_module
-from core.results import read_results
-from core.scoring import score
+from mathreel.core.errors import InputError
+from mathreel.core.results import load as load_module
+from mathreel.core.results import read_results
+from mathreel.core.scoring import score
 
 MATHREEL = Path(sys.executable).with_name("mathreel")
 

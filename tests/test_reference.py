@@ -7,16 +7,16 @@ import re
 
 import pytest
 
-from core.extract.mcq_extract import extract_choice_mcq
-from core.extract.reference import (
+from mathreel.core.extract.mcq_extract import extract_choice_mcq
+from mathreel.core.extract.reference import (
     extract_choice_lmms,
     extract_choice_lmms_videomme,
     extract_choice_official,
     extract_choice_official_2024_06_18,
 )
-from core.results import read_results
-from core.scoring import score
-from core.scoring.scorer import EXTRACTORS
+from mathreel.core.results import read_results
+from mathreel.core.scoring import score
+from mathreel.core.scoring.scorer import EXTRACTORS
 
 
 @pytest.mark.parametrize(

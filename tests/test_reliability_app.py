@@ -198,8 +198,8 @@ def test_the_scored_csv_download_neutralises_formula_cells(generated: dict, clie
 @pytest.fixture
 def in_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Any]:
     """Start the real app in this process with given Settings (private temp and cache folders); closes them all."""
-    from webapp.app import launch
-    from webapp.settings import Settings
+    from mathreel.webapp.app import launch
+    from mathreel.webapp.settings import Settings
 
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "gradio"))
     monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))
@@ -225,10 +225,10 @@ def gated_app(monkeypatch: pytest.MonkeyPatch, in_process: Any) -> Iterator[tupl
 
     Yields (url, entered, release): `entered` is set once the slow scoring call is running.
     """
-    import webapp.score
+    import mathreel.webapp.score
 
     entered, release = threading.Event(), threading.Event()
-    real = webapp.score.score_path
+    real = mathreel.webapp.score.score_path
 
     def gated(path: str, options: Any) -> Any:
         if Path(path).name.startswith("slow"):
@@ -236,7 +236,7 @@ def gated_app(monkeypatch: pytest.MonkeyPatch, in_process: Any) -> Iterator[tupl
             assert release.wait(timeout=300), "the test never released the slow call"
         return real(path, options)
 
-    monkeypatch.setattr(webapp.score, "score_path", gated)
+    monkeypatch.setattr(mathreel.webapp.score, "score_path", gated)
     url = in_process()
     try:
         yield url, entered, release
@@ -276,8 +276,8 @@ def test_a_slow_scoring_call_does_not_block_other_sessions(gated_app, tmp_path: 
 
 def test_the_app_is_built_with_cache_cleanup_and_separate_queues() -> None:
     """delete_cache removes uploads after settings.cache_seconds; scoring and browsing queue separately."""
-    from webapp.app import build_app
-    from webapp.settings import Settings
+    from mathreel.webapp.app import build_app
+    from mathreel.webapp.settings import Settings
 
     settings = Settings()
     app = build_app(settings)
@@ -346,7 +346,7 @@ def test_downloads_live_in_a_private_folder_of_their_own(tmp_path: Path, monkeyp
     """Never the fixed $TMPDIR/mathreel-downloads another user of the host could create first."""
     import stat
 
-    from webapp.downloads import Downloads
+    from mathreel.webapp.downloads import Downloads
 
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     (tmp_path / "mathreel-downloads").mkdir(mode=0o777)  # planted by someone else
@@ -363,7 +363,7 @@ def test_pruning_never_follows_a_symlink_and_never_fails_the_download(tmp_path: 
     import time
     from types import SimpleNamespace
 
-    from webapp.downloads import Downloads
+    from mathreel.webapp.downloads import Downloads
 
     monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
     victim = tmp_path / "victim"
@@ -390,8 +390,8 @@ def test_pruning_never_follows_a_symlink_and_never_fails_the_download(tmp_path: 
                                  "https://svcuser:BASEURL-PASS-777@api.example/v1?x=1#y",
                                  "http://BASEURL-PASS-777@[::1]:8000/v1"])
 def test_credentials_in_the_servers_base_url_are_never_shown(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
-    from core.client.endpoint import strip_credentials
-    from webapp.ask_run import key_note, make_endpoint, shown_base_url
+    from mathreel.core.client.endpoint import strip_credentials
+    from mathreel.webapp.ask_run import key_note, make_endpoint, shown_base_url
 
     monkeypatch.setenv("OPENAI_BASE_URL", url)
     monkeypatch.setenv("OPENAI_API_KEY", SECRET_KEY)
@@ -405,8 +405,8 @@ def test_credentials_in_the_servers_base_url_are_never_shown(url: str, monkeypat
 
 
 def test_the_server_key_goes_only_to_the_servers_own_url_in_ask_and_judge(monkeypatch: pytest.MonkeyPatch) -> None:
-    from webapp.ask_run import make_endpoint
-    from webapp.judge import page_endpoint
+    from mathreel.webapp.ask_run import make_endpoint
+    from mathreel.webapp.judge import page_endpoint
 
     own = "http://user:pw@127.0.0.1:8769/v1"
     monkeypatch.setenv("OPENAI_BASE_URL", own)
@@ -426,9 +426,16 @@ def test_a_streamed_echo_of_the_key_never_shows_a_prefix_of_it() -> None:
     time; every text the page is given on the way is checked for any 4+ character prefix of the key."""
     from fake_openai import FakeOpenAI
 
-    from webapp.ask_run import AskOptions, make_endpoint, prepare_answers, response_text, run_ask, target_questions
-    from webapp.context import DatasetCache
-    from webapp.settings import Settings
+    from mathreel.webapp.ask_run import (
+        AskOptions,
+        make_endpoint,
+        prepare_answers,
+        response_text,
+        run_ask,
+        target_questions,
+    )
+    from mathreel.webapp.context import DatasetCache
+    from mathreel.webapp.settings import Settings
 
     prefixes = [SECRET_KEY[:n] for n in range(4, len(SECRET_KEY) + 1)]
     dataset, questions = target_questions(DatasetCache(Settings()), "videomme:mcq", "001-1", None)
@@ -445,7 +452,7 @@ def test_a_streamed_echo_of_the_key_never_shows_a_prefix_of_it() -> None:
 
 
 def test_redaction_holds_back_only_a_possible_start_of_a_secret() -> None:
-    from core.client.redact import redact_partial
+    from mathreel.core.client.redact import redact_partial
 
     assert redact_partial("the key sk-te", ["sk-test-1"], final=False) == "the key "
     assert redact_partial("the key sk-te", ["sk-test-1"], final=True) == "the key sk-te"
@@ -459,8 +466,8 @@ HOSTILE = '<img src="http://127.0.0.1:9/track"> ![x](http://127.0.0.1:9/t2) **bo
 def test_error_boxes_toasts_and_headlines_show_outside_text_literally(monkeypatch: pytest.MonkeyPatch) -> None:
     import gradio as gr
 
-    from webapp import errors
-    from webapp.score import headline_markdown
+    from mathreel.webapp import errors
+    from mathreel.webapp.score import headline_markdown
 
     toasts: list[str] = []
     monkeypatch.setattr(gr, "Warning", toasts.append)
@@ -525,9 +532,9 @@ def test_a_costly_upload_is_stopped_with_one_line_while_others_score_and_browse(
 
 
 def test_a_file_over_the_memory_budget_is_refused_in_one_line(tmp_path: Path) -> None:
-    from core.errors import InputError
-    from webapp.isolate import Budget, run_isolated
-    from webapp.score import ScoreOptions, score_path
+    from mathreel.core.errors import InputError
+    from mathreel.webapp.isolate import Budget, run_isolated
+    from mathreel.webapp.score import ScoreOptions, score_path
 
     # Work that asks for 600 MB (a bytearray: a builtin, so the child needs no test code) under a 256 MB budget.
     with pytest.raises(InputError, match=r"big.jsonl: scoring needed more than 256 MB.*MATHREEL_SCORE_MEMORY_MB"):
@@ -540,8 +547,8 @@ def test_a_file_over_the_memory_budget_is_refused_in_one_line(tmp_path: Path) ->
 
 def test_a_deeply_nested_boxed_upload_now_scores_within_the_budget(tmp_path: Path) -> None:
     """Before: 40,000 nested \\boxed{ (360 KB) cost minutes and gigabytes; the readers are linear now."""
-    from webapp.isolate import Budget
-    from webapp.score import ScoreOptions, score_path
+    from mathreel.webapp.isolate import Budget
+    from mathreel.webapp.score import ScoreOptions, score_path
 
     report = score_path(str(nested_boxed_file(tmp_path / "nested.jsonl", 40_000)),
                         ScoreOptions(budget=Budget(seconds=60, memory_mb=1024)))

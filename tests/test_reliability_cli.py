@@ -40,7 +40,7 @@ def env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
 
 def score(case: badinputs.Case, path: Path, env: dict[str, str], cwd: Path) -> subprocess.CompletedProcess:
     """`mathreel score --json` on the file, with the case's benchmark choice and the demo set as annotations."""
-    from core.data import demo_dir
+    from mathreel.core.data import demo_dir
 
     args = [mathreel(), "score", "--json", *case.cli_args()]
     if case.annotations:
@@ -90,8 +90,8 @@ def test_duplicate_ids_are_named_in_a_warning(generated: dict, env: dict, tmp_pa
 @pytest.mark.parametrize("name", ["formula-injection-csv", "html-script-responses"])
 def test_formula_and_markup_responses_are_read_as_literal_text(name: str, generated: dict) -> None:
     """The scorer sees the cell exactly as written: nothing evaluated, stripped or unescaped."""
-    from core.results import read_results
-    from core.scoring import score as score_file
+    from mathreel.core.results import read_results
+    from mathreel.core.scoring import score as score_file
 
     case, path = generated[name]
     report = score_file(read_results(path))
@@ -100,7 +100,7 @@ def test_formula_and_markup_responses_are_read_as_literal_text(name: str, genera
 
 
 def test_formula_like_ids_stay_ids(generated: dict) -> None:
-    from core.results import read_results
+    from mathreel.core.results import read_results
 
     _, path = generated["formula-injection-ids"]
     assert [p.question.question_id for p in read_results(path).predictions] == ["=1+2", "@SUM(A1:A9)"]

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import InputError
-from core.results import read_results
+from mathreel.core.errors import InputError
+from mathreel.core.results import read_results
 
 DATA = Path(__file__).parent / "data" / "results"
 
@@ -215,7 +215,7 @@ MODEL_B_MCQ = DEMO / "results" / "videomathqa_mcq_synthetic-model-b_samples.json
 
 @pytest.mark.parametrize("directory", [DEMO / "videomathqa", DEMO])
 def test_a_data_directory_is_joined_through_load_dataset(directory):
-    from core.data import load_dataset
+    from mathreel.core.data import load_dataset
 
     result = read_results(MODEL_B_MCQ, annotations=directory)
     dataset = load_dataset("videomathqa", "mcq", data_dir=directory)
@@ -258,7 +258,7 @@ def test_shared_multibinary_ids_join_in_order_without_renaming_the_cached_datase
     import pyarrow as pa
     import pyarrow.parquet as pq
 
-    from core.data import load_dataset
+    from mathreel.core.data import load_dataset
 
     root = tmp_path / "vmqa"
     root.mkdir()
@@ -284,7 +284,7 @@ def test_deeply_nested_json_is_refused_in_one_line(tmp_path):
 
 
 def test_id_fields_come_from_the_benchmarks(tmp_path):
-    from core.results.layouts import ID_KEYS
+    from mathreel.core.results.layouts import ID_KEYS
 
     assert ID_KEYS[:2] == ("question_id", "id") and {"sample_index", "problem_id"} <= set(ID_KEYS)
     path = write_jsonl(tmp_path / "p.jsonl", [{"question_id": "", "response": "C", "answer": "C"}])

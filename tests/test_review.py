@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import InputError
-from core.judge.fingerprint import response_fingerprint
-from core.review import Review, merge_reviews, read_many, read_reviews, reviews_to_text, write_reviews
+from mathreel.core.errors import InputError
+from mathreel.core.judge.fingerprint import response_fingerprint
+from mathreel.core.review import Review, merge_reviews, read_many, read_reviews, reviews_to_text, write_reviews
 
 DEMO = Path(__file__).resolve().parents[1] / "assets" / "demo"
 JUDGMENTS = DEMO / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl"

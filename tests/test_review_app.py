@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from core.errors import InputError, MathReelError
-from core.review import Review, write_reviews
-from webapp.judge import load_demo_runs
-from webapp.review import (
+from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.review import Review, write_reviews
+from mathreel.webapp.judge import load_demo_runs
+from mathreel.webapp.review import (
     agreement_for,
     make_review,
     next_unreviewed,

@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from core.review import stats
+from mathreel.core.review import stats
 
 
 def test_perfect_agreement_is_kappa_one() -> None:

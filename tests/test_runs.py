@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.runs import find_run, unique_name
+from mathreel.core.runs import find_run, unique_name
 
 
 @dataclass

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from webapp.html import plain
-from webapp.score import ScoreOptions, headline_markdown, score_uploads, summary_table
+from mathreel.webapp.html import plain
+from mathreel.webapp.score import ScoreOptions, headline_markdown, score_uploads, summary_table
 
 DEMO = Path(__file__).resolve().parent.parent / "assets" / "demo" / "results"
 MATHREEL = Path(sys.executable).with_name("mathreel")

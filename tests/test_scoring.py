@@ -11,9 +11,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from core.results import read_results
-from core.scoring import paired_difference, score
-from core.scoring.stats import Z95, clustered_se, naive_se, wilson_interval
+from mathreel.core.results import read_results
+from mathreel.core.scoring import paired_difference, score
+from mathreel.core.scoring.stats import Z95, clustered_se, naive_se, wilson_interval
 from tests.test_results import lmms_generation, write_jsonl
 
 DATA = Path(__file__).parent / "data" / "results"
@@ -227,7 +227,7 @@ def test_rows_csv_neutralises_formula_cells_and_round_trips(tmp_path):
     import csv
     import io
 
-    from core.scoring.export import FORMULA_START, safe_cell
+    from mathreel.core.scoring.export import FORMULA_START, safe_cell
 
     report, responses = _formula_report(tmp_path)
     table = list(csv.reader(io.StringIO(report.rows_csv(), newline="")))
@@ -250,7 +250,7 @@ def test_rows_csv_neutralises_formula_cells_and_round_trips(tmp_path):
     [(None, ""), (3, "3"), (-2, "'-2"), ("plain", "plain"), ("a=b", "a=b"), ("=1+1", "'=1+1"), ("\t=1", "'\t=1")],
 )
 def test_safe_cell(value, cell):
-    from core.scoring.export import safe_cell
+    from mathreel.core.scoring.export import safe_cell
 
     assert safe_cell(value) == cell
 
@@ -306,8 +306,8 @@ def test_breakdowns_and_cross_tables_match_a_direct_count_over_the_rows(tmp_path
     ],
 )
 def test_question_options_are_read_as_the_question_reads_them(options):
-    from core.question import Question
-    from core.scoring.verdict import question_choices as _choices
+    from mathreel.core.question import Question
+    from mathreel.core.scoring.verdict import question_choices as _choices
 
     question = Question("videomme", "default", "q", "?", "A", options=options)
     letters, matcher = _choices(question, ("A", "B", "C", "D"))
@@ -318,7 +318,7 @@ def test_question_options_are_read_as_the_question_reads_them(options):
 
 
 def test_count_based_standard_errors_equal_the_value_based_ones():
-    from core.scoring.stats import binary_se, clustered_binary_se
+    from mathreel.core.scoring.stats import binary_se, clustered_binary_se
 
     rng = random.Random(3)
     for _ in range(200):

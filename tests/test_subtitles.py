@@ -8,8 +8,8 @@ import random
 import numpy as np
 import pytest
 
-from core.errors import InputError
-from core.media.subtitles import (
+from mathreel.core.errors import InputError
+from mathreel.core.media.subtitles import (
     NO_SUBTITLES,
     Cue,
     all_lines,

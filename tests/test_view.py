@@ -15,11 +15,11 @@ from test_data import (
     vmqa_record,
 )
 
-from core.data import load_dataset
-from core.errors import InputError
-from core.media.subtitles import NO_SUBTITLES
-from core.media.writer import write_h264
-from core.view import build_view, pairs_of
+from mathreel.core.data import load_dataset
+from mathreel.core.errors import InputError
+from mathreel.core.media.subtitles import NO_SUBTITLES
+from mathreel.core.media.writer import write_h264
+from mathreel.core.view import build_view, pairs_of
 
 FPS = 10
 TOTAL = 30  # 3 s

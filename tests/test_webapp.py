@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 from test_data import PNG_BYTES, make_videomathqa, mathverse_record, vmqa_record
 
-from core.data import load_dataset
-from core.errors import InputError
-from core.media.writer import write_h264
-from core.results import read_results
-from core.scoring import paired_difference, score
-from core.view import ViewSettings, build_view
-from webapp import charts
-from webapp.browse import (
+from mathreel.core.data import load_dataset
+from mathreel.core.errors import InputError
+from mathreel.core.media.writer import write_h264
+from mathreel.core.results import read_results
+from mathreel.core.scoring import paired_difference, score
+from mathreel.core.view import ViewSettings, build_view
+from mathreel.webapp import charts
+from mathreel.webapp.browse import (
     ALL,
     PAGE_OUTPUTS,
     Reading,
@@ -34,11 +34,11 @@ from webapp.browse import (
     question_table,
     render_question,
 )
-from webapp.errors import error_message, guarded
-from webapp.present import ci_text, pct, seconds_text
-from webapp.reading_flow import response_markdown
-from webapp.reference import comparison_table, load_references
-from webapp.score import (
+from mathreel.webapp.errors import error_message, guarded
+from mathreel.webapp.present import ci_text, pct, seconds_text
+from mathreel.webapp.reading_flow import response_markdown
+from mathreel.webapp.reference import comparison_table, load_references
+from mathreel.webapp.score import (
     Downloads,
     ScoreOptions,
     breakdown_table,
@@ -48,10 +48,10 @@ from webapp.score import (
     score_uploads,
     summary_table,
 )
-from webapp.score import (
+from mathreel.webapp.score import (
     question_table as scored_table,
 )
-from webapp.settings import Settings
+from mathreel.webapp.settings import Settings
 
 REPO = Path(__file__).resolve().parent.parent
 FPS = 10
@@ -109,7 +109,7 @@ def results_file(path: Path, answers: dict[str, str]) -> Path:
 
 
 def test_benchmark_choices_cover_every_mode_core_knows():
-    from core.benchmarks import BENCHMARKS
+    from mathreel.core.benchmarks import BENCHMARKS
 
     keys = [key for _, key in benchmark_choices()]
     assert keys == [f"{b.name}:{m.key}" for b in BENCHMARKS.values() for m in b.modes]
@@ -423,7 +423,7 @@ def test_guarded_handler_shows_core_message_and_leaves_other_outputs():
 
 
 def test_app_builds_with_stable_element_ids(vmqa):
-    from webapp.app import build_app
+    from mathreel.webapp.app import build_app
 
     app = build_app(Settings(data_dir=vmqa))
     ids = {c.get("props", {}).get("elem_id") for c in app.get_config_file()["components"]}
@@ -437,7 +437,7 @@ def test_app_builds_with_stable_element_ids(vmqa):
 def test_only_frame_cache_files_are_served_as_immutable(tmp_path):
     import asyncio
 
-    from webapp.app import ImmutableFrames
+    from mathreel.webapp.app import ImmutableFrames
 
     frames = tmp_path / "frames"
 
@@ -493,7 +493,7 @@ def two_runs(tmp_path: Path):
 
 
 def test_walking_the_wrong_answers_keeps_the_response_and_shows_the_position(vmqa, tmp_path):
-    from webapp.browse import BrowseHandlers
+    from mathreel.webapp.browse import BrowseHandlers
 
     runs = two_runs(tmp_path)
     handlers = BrowseHandlers(FixedDatasets(vmqa))
@@ -511,7 +511,7 @@ def test_walking_the_wrong_answers_keeps_the_response_and_shows_the_position(vmq
 
 
 def test_runs_side_by_side_and_where_they_disagree(vmqa, tmp_path):
-    from webapp.reading_flow import Walk, compare_html, walk_ids
+    from mathreel.webapp.reading_flow import Walk, compare_html, walk_ids
 
     runs = two_runs(tmp_path)
     html_text = compare_html(runs, "videomathqa:mcq", "q1")
@@ -521,8 +521,8 @@ def test_runs_side_by_side_and_where_they_disagree(vmqa, tmp_path):
 
 
 def test_responses_are_escaped_and_the_answer_mark_never_splits_latex(vmqa, tmp_path):
-    from core.scoring.reading_flow import answer_span
-    from webapp.reading_flow import highlighted, response_markdown
+    from mathreel.core.scoring.reading_flow import answer_span
+    from mathreel.webapp.reading_flow import highlighted, response_markdown
 
     runs = two_runs(tmp_path)
     row = next(r for r in runs[0].report.rows if r.question_id == "q4")
@@ -537,7 +537,7 @@ def test_responses_are_escaped_and_the_answer_mark_never_splits_latex(vmqa, tmp_
 
 
 def test_the_view_follows_the_run_and_a_shared_link_opens_its_question(vmqa, tmp_path):
-    from webapp.browse import BrowseHandlers, url_target
+    from mathreel.webapp.browse import BrowseHandlers, url_target
 
     runs = two_runs(tmp_path)
     handlers = BrowseHandlers(FixedDatasets(vmqa))
@@ -552,7 +552,7 @@ def test_the_view_follows_the_run_and_a_shared_link_opens_its_question(vmqa, tmp
 
 
 def test_a_rejudged_question_goes_to_a_run_of_its_own():
-    from webapp.judge import JudgedRun, Selection, add_rejudged, browse_target, load_demo_runs, rejudged_name
+    from mathreel.webapp.judge import JudgedRun, Selection, add_rejudged, browse_target, load_demo_runs, rejudged_name
 
     demo = load_demo_runs()
     run = next(r for r in demo if r.name.endswith("(synthetic demo)"))
@@ -569,9 +569,9 @@ def test_a_rejudged_question_goes_to_a_run_of_its_own():
 
 
 def test_the_judge_header_marks_gold_and_pick():
-    from core.data import load_dataset as demo_dataset
-    from core.judge.views import by_question
-    from webapp.judge import load_demo_runs, question_header
+    from mathreel.core.data import load_dataset as demo_dataset
+    from mathreel.core.judge.views import by_question
+    from mathreel.webapp.judge import load_demo_runs, question_header
 
     run = load_demo_runs()[0]
     card = next(c for c in by_question(run.judgments)
@@ -599,7 +599,7 @@ def test_a_chart_names_the_runs_it_cannot_show(vmqa, tmp_path):
 
 
 def test_an_mcq_run_under_an_mbin_column_is_flagged_and_the_note_names_no_internal_wording():
-    from webapp.reference import mode_warning
+    from mathreel.webapp.reference import mode_warning
 
     ref = load_references()["videomathqa"]
     mbin = next(key for key, s in ref.settings.items() if s["mode"] == "mbin")
@@ -614,7 +614,7 @@ def test_an_mcq_run_under_an_mbin_column_is_flagged_and_the_note_names_no_intern
 def test_an_empty_question_list_says_why():
     import pandas as pd
 
-    from webapp.browse import empty_note
+    from mathreel.webapp.browse import empty_note
 
     assert "No questions match “<b>”" not in empty_note(pd.DataFrame(), "<b>")
     assert "No questions match “&lt;b&gt;”" in empty_note(pd.DataFrame(), "<b>")
@@ -629,7 +629,7 @@ def test_no_event_shows_progress_on_a_table_chart_or_container():
     import gradio as gr
     from gradio.blocks import BlockContext
 
-    from webapp.app import build_app
+    from mathreel.webapp.app import build_app
 
     app = build_app(Settings())
     heavy = []

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from core.errors import InputError
-from core.media.writer import write_h264
+from mathreel.core.errors import InputError
+from mathreel.core.media.writer import write_h264
 
 
 def _grey_frames(count: int, height: int = 48, width: int = 64) -> list[np.ndarray]:

@@ -9,14 +9,14 @@ import importlib
 import os
 from typing import TYPE_CHECKING, Any
 
-from webapp.context import AppContext, DatasetCache, TabSpec
-from webapp.settings import Settings
+from mathreel.webapp.context import AppContext, DatasetCache, TabSpec
+from mathreel.webapp.settings import Settings
 
 if TYPE_CHECKING:
     import gradio as gr
 
 # Tab modules in display order; each exposes `TAB: TabSpec`. Browse comes first: later tabs link into it.
-TABS: list[str] = ["webapp.browse", "webapp.score", "webapp.ask", "webapp.judge"]
+TABS: list[str] = ["mathreel.webapp.browse", "mathreel.webapp.score", "mathreel.webapp.ask", "mathreel.webapp.judge"]
 
 CSS = """
 #mathreel-title h1 { margin-bottom: 0; }
@@ -102,8 +102,8 @@ def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Block
 
 def served_paths(settings: Settings) -> list[str]:
     """The only directories the server may serve files from: the dataset, the frame cache, unpacked diagrams."""
-    from core.data import cache_base
-    from core.media.frames import frames_dir
+    from mathreel.core.data import cache_base
+    from mathreel.core.media.frames import frames_dir
 
     paths = [settings.data_root(), frames_dir(), cache_base() / "images"]
     for path in paths[1:]:
@@ -140,14 +140,14 @@ class ImmutableFrames:
 
 def review_keys() -> str:
     """The review panel's keyboard shortcuts (a script in the page head)."""
-    from webapp.review import KEYS_JS
+    from mathreel.webapp.review import KEYS_JS
 
     return KEYS_JS
 
 
 def page_head() -> str:
     """Scripts for the page head: keys and shared links, review shortcuts, Plotly loaded in idle time."""
-    from webapp.preload import plotly_preload
+    from mathreel.webapp.preload import plotly_preload
 
     return HEAD + review_keys() + plotly_preload()
 
@@ -161,7 +161,7 @@ def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
     import gradio as gr
     from starlette.middleware import Middleware
 
-    from webapp.isolate import warm_up
+    from mathreel.webapp.isolate import warm_up
 
     app = build_app(settings)
     warm_up()

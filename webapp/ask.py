@@ -14,8 +14,8 @@ import traceback
 from types import SimpleNamespace
 from typing import Any
 
-from core.client.endpoint import DEFAULT_KEY_ENV, default_model
-from webapp.ask_run import (
+from mathreel.core.client.endpoint import DEFAULT_KEY_ENV, default_model
+from mathreel.webapp.ask_run import (
     ANSWER_HEADERS,
     DEFAULT_MAX_TOKENS,
     DEFAULT_TIMEOUT_S,
@@ -36,8 +36,8 @@ from webapp.ask_run import (
     target_questions,
     usage_markdown,
 )
-from webapp.context import AppContext, TabSpec, progress_on
-from webapp.errors import error_box, error_message
+from mathreel.webapp.context import AppContext, TabSpec, progress_on
+from mathreel.webapp.errors import error_box, error_message
 
 log = logging.getLogger("mathreel.webapp")
 
@@ -54,7 +54,7 @@ def browse_state(context: AppContext) -> Any:
 
 def mode_choices(key: str) -> list[tuple[str, str]]:
     """(label, mode key) of every mode of the benchmark in Browse's key, e.g. MCQ and multi-binary."""
-    from core.benchmarks import get_benchmark
+    from mathreel.core.benchmarks import get_benchmark
 
     return [(m.label, m.key) for m in get_benchmark(split_key(key)[0]).modes]
 
@@ -213,7 +213,7 @@ class AskHandlers:
         yield (gr.update(value="", visible=False), "", waiting, gr.update(value=None, visible=False),
                "", gr.update(choices=[v["ref"] for v in views], value=first["ref"], visible=len(views) > 1),
                first["prompt"], first["images"], views)
-        from webapp.ask_run import run_ask
+        from mathreel.webapp.ask_run import run_ask
 
         try:
             for run in run_ask(endpoint, prepared):
@@ -272,7 +272,7 @@ def _run_updates(run: AskRun, endpoint: Any, n_request_outputs: int) -> tuple:
 
 def _reported(error: BaseException, api_key: str) -> str:
     """The page's line for a failure before or around the call; an unexpected one is logged, key blanked out."""
-    from core.errors import MathReelError
+    from mathreel.core.errors import MathReelError
 
     def blank(text: str) -> str:
         for secret in ((api_key or "").strip(), os.environ.get(DEFAULT_KEY_ENV, "")):

@@ -15,15 +15,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.client.endpoint import DEFAULT_KEY_ENV, Endpoint, default_base_url, server_key_rule, strip_credentials
-from core.errors import InputError, MathReelError
-from webapp.html import plain
+from mathreel.core.client.endpoint import (
+    DEFAULT_KEY_ENV,
+    Endpoint,
+    default_base_url,
+    server_key_rule,
+    strip_credentials,
+)
+from mathreel.core.errors import InputError, MathReelError
+from mathreel.webapp.html import plain
 
 if TYPE_CHECKING:
-    from core.client import ModelReply, ModelRequest
-    from core.data import Dataset
-    from core.question import Question
-    from core.scoring.single import QuestionScore
+    from mathreel.core.client import ModelReply, ModelRequest
+    from mathreel.core.data import Dataset
+    from mathreel.core.question import Question
+    from mathreel.core.scoring.single import QuestionScore
 
 ASK_ATTEMPTS = 3  # the first try plus two retries of a 429, 5xx or timeout: a page should not hang for long
 DEFAULT_TIMEOUT_S = 120.0
@@ -96,7 +102,7 @@ def split_key(key: str) -> tuple[str, str]:
 def target_questions(datasets: Any, key: str, ref: str, mode: str | None) -> tuple[Dataset, list[Question]]:
     """The questions to ask for Browse's question `ref` of `key`, in `mode`: the question itself, or every
     multi-binary pair of it. Switching mode keeps the benchmark question (its group id)."""
-    from core.view import pairs_of
+    from mathreel.core.view import pairs_of
 
     if not key or not ref:
         raise InputError(SOURCE, EMPTY_STATE)
@@ -124,7 +130,7 @@ class Answer:
 def prepare_answers(dataset: Dataset, questions: Sequence[Question], options: AskOptions,
                     cache_dir: str | Path | None = None) -> list[Answer]:
     """One ready request per question, built by core exactly as `mathreel run` builds it."""
-    from core.client.run import RunSettings, prepare_request
+    from mathreel.core.client.run import RunSettings, prepare_request
 
     settings = RunSettings(num_frames=int(options.num_frames), cot=options.cot, with_subtitles=options.with_subtitles)
     answers = []
@@ -159,8 +165,8 @@ def run_ask(endpoint: Endpoint, answers: list[Answer], *, client: Any = None) ->
     A failure (core's ClientError, already naming the endpoint and the cause) ends the run with `error` set;
     the remaining pairs are not asked, since the question can no longer be scored.
     """
-    from core.client import ModelReply, ask_stream, make_client
-    from core.scoring.single import score_question
+    from mathreel.core.client import ModelReply, ask_stream, make_client
+    from mathreel.core.scoring.single import score_question
 
     run = AskRun(endpoint.describe(), answers)
     own = client is None
@@ -198,7 +204,7 @@ def pair_label(question: Question) -> str:
 def response_text(run: AskRun, endpoint: Endpoint) -> str:
     """The streamed replies as plain text (one block per pair for multi-binary), the key blanked out. While a reply
     is still streaming, a tail that could be the start of the key is held back (core.client.redact)."""
-    from core.client.redact import redact_partial
+    from mathreel.core.client.redact import redact_partial
 
     def shown(index: int) -> str:
         final = run.finished or index < run.current or run.answers[index].reply is not None

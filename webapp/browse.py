@@ -14,17 +14,17 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
-from webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler
-from webapp.errors import error_message, failed, guarded, log, warn
-from webapp.present import seconds_text
+from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler
+from mathreel.webapp.errors import error_message, failed, guarded, log, warn
+from mathreel.webapp.present import seconds_text
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from core.benchmarks import Benchmark
-    from core.data import Dataset
-    from core.question import Question
-    from core.view import ModelView, ViewSettings
+    from mathreel.core.benchmarks import Benchmark
+    from mathreel.core.data import Dataset
+    from mathreel.core.question import Question
+    from mathreel.core.view import ModelView, ViewSettings
 
 ALL = ""  # the "no filter" value of a dimension dropdown
 QUESTION_PREVIEW = 110  # characters of the question shown in the table
@@ -36,7 +36,7 @@ AFTER_PAINT = "() => new Promise(done => requestAnimationFrame(() => setTimeout(
 
 def benchmark_choices() -> list[tuple[str, str]]:
     """(label, "benchmark:mode") for every benchmark mode core knows, e.g. ("Video-MME", "videomme:mcq")."""
-    from core.benchmarks import BENCHMARKS
+    from mathreel.core.benchmarks import BENCHMARKS
 
     choices = []
     for bench in BENCHMARKS.values():
@@ -54,7 +54,7 @@ def split_key(key: str) -> tuple[str, str]:
 
 def max_dimensions() -> int:
     """How many filter dropdowns the page needs: the most dimensions any benchmark has."""
-    from core.benchmarks import BENCHMARKS
+    from mathreel.core.benchmarks import BENCHMARKS
 
     return max(len(b.dimensions) for b in BENCHMARKS.values())
 
@@ -121,7 +121,7 @@ class QuestionPage:
 def render_question(dataset: Dataset, ref: str, options: ViewSettings, pick: str | None = None) -> QuestionPage:
     """Everything the Browse panels show for question `ref`, from one `build_view` call; `pick` is the answer
     a model gave, marked among the options."""
-    from core.view import build_view
+    from mathreel.core.view import build_view
 
     question = dataset.question(ref)
     view = build_view(dataset, question, **options.view_kwargs())
@@ -245,7 +245,7 @@ def _cell(value: str) -> str:
 
 def pairs_rows(dataset: Dataset, question: Question) -> list[list[str]]:
     """Multi-binary: each pair of the question with its two options and its correct letter."""
-    from core.view import pairs_of
+    from mathreel.core.view import pairs_of
 
     rows = []
     for pair in pairs_of(dataset, question.group_id):
@@ -338,7 +338,7 @@ def page_updates(page: QuestionPage, key: str, before: dict[str, Any] | None = N
 
 def view_of(n: float, use_cot: bool, use_subs: bool, use_full: bool) -> ViewSettings:
     """The view controls' values as one ViewSettings (all lines implies subtitles)."""
-    from core.view import ViewSettings
+    from mathreel.core.view import ViewSettings
 
     return ViewSettings(int(n), bool(use_cot), bool(use_subs), bool(use_full)).normalized()
 
@@ -353,7 +353,7 @@ class BrowseHandlers:
     def reading(self, key: str, ref: str, runs: list | None, walk_value: dict | None, raw: bool,
                 reviews: list | None = None, reviewer: str = "reviewer", judge_runs: list | None = None) -> Reading:
         """The response of the walked run to `ref`, every run side by side, and the position in the list."""
-        from webapp import reading_flow as rd
+        from mathreel.webapp import reading_flow as rd
 
         walk = rd.Walk.of(walk_value)
         run = rd.run_named(runs, walk.run)
@@ -396,7 +396,7 @@ class BrowseHandlers:
                     reviews: list | None = None, reviewer: str = "reviewer", judge_runs: list | None = None
                     ) -> str | None:
         """The question `delta` places along the walked list from the one shown, None when there is none."""
-        from webapp import reading_flow as rd
+        from mathreel.webapp import reading_flow as rd
 
         st = st or {}
         if not st.get("key"):
@@ -406,7 +406,7 @@ class BrowseHandlers:
 
     def follow_run(self, runs: list | None, walk_value: dict | None) -> tuple[ViewSettings, str] | None:
         """The settings the walked run used and the note saying where each came from (None: no such run)."""
-        from webapp import reading_flow as rd
+        from mathreel.webapp import reading_flow as rd
 
         run = rd.run_named(runs, rd.Walk.of(walk_value).run)
         used = run.settings_used() if run is not None else None
@@ -427,7 +427,7 @@ class BrowseHandlers:
 
 def rd_walk_run(walk_value: dict | None) -> str:
     """The walked run's name ("" when none)."""
-    from webapp.reading_flow import Walk
+    from mathreel.webapp.reading_flow import Walk
 
     return Walk.of(walk_value).run
 
@@ -480,12 +480,12 @@ def layout(settings: Any) -> BrowseUI:
             ui.header = gr.Markdown("Choose a question in the table.", elem_id="browse-question")
             ui.pairs = gr.Dataframe(headers=["Pair", "Options", "Correct"], interactive=False, visible=False,
                                     label="Multi-binary pairs of this question", wrap=True, elem_id="browse-pairs")
-    from webapp.reading_flow import LATEX
+    from mathreel.webapp.reading_flow import LATEX
 
     ui.response = gr.Markdown("", visible=False, elem_id="browse-response", latex_delimiters=LATEX,
                               line_breaks=True, elem_classes=["response-panel"])
     ui.compare = gr.HTML("", visible=False, elem_id="browse-compare")
-    from webapp.browse_review import judge_box
+    from mathreel.webapp.browse_review import judge_box
 
     judge_box(ui)
     _frames_and_prompt(ui, settings)
@@ -496,7 +496,7 @@ def _reading_bar(ui: BrowseUI) -> None:
     """Run, list and position of the reading flow, with previous/next (keys j and k)."""
     import gradio as gr
 
-    from webapp.reading_flow import walk_filters
+    from mathreel.webapp.reading_flow import walk_filters
 
     with gr.Row(elem_id="browse-reading", elem_classes=["stack-narrow"]):
         ui.read_run = gr.Dropdown([], value=None, label="Responses of run", elem_id="browse-run", scale=2)
@@ -549,7 +549,7 @@ def build(context: AppContext) -> None:
     """Lay out the Browse tab, wire its events, and offer later tabs a typed link into it."""
     import gradio as gr
 
-    from webapp.review import review_session
+    from mathreel.webapp.review import review_session
 
     ui = layout(context.settings)
     handlers = BrowseHandlers(context.datasets, context.settings.default_frames)
@@ -568,7 +568,7 @@ def build(context: AppContext) -> None:
     _wire_page(context, ui, handlers, group)
     _wire_reading(ui, handlers, runs, group)
     _wire_load(context, ui, handlers, list_fn, group)
-    from webapp.browse_review import wire_review
+    from mathreel.webapp.browse_review import wire_review
 
     wire_review(context, ui, handlers, runs, group)
     context.browse = _links(ui, handlers, list_fn)
@@ -684,7 +684,7 @@ def switch_stream(ui: BrowseUI, handlers: BrowseHandlers, key: str, ref: str | N
     """
     import gradio as gr
 
-    from webapp.gallery_stream import previews
+    from mathreel.webapp.gallery_stream import previews
 
     gallery = next(i for i, c in enumerate(ui.first_outputs) if c is ui.gallery)
     try:
@@ -724,7 +724,7 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
     """The reading bar: run and list choice (the view follows the run), previous/next, and the run list."""
     import gradio as gr
 
-    from webapp.reading_flow import Walk
+    from mathreel.webapp.reading_flow import Walk
 
     def stepper(delta: int) -> Callable:
         def step(st: dict, shown: dict | None, runs_value: list, walk: dict, raw: bool, reviews: list,
@@ -831,7 +831,7 @@ def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseL
                              judge_runs)
 
     def walk_controls(walk: dict | None) -> tuple:
-        from webapp.reading_flow import Walk
+        from mathreel.webapp.reading_flow import Walk
 
         w = Walk.of(walk)
         return gr.update(value=w.run), w.status, w.disagree

@@ -10,19 +10,19 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from webapp.errors import error_message
+from mathreel.webapp.errors import error_message
 
 if TYPE_CHECKING:
-    from core.review.join import JudgeView
-    from webapp.browse import BrowseHandlers, BrowseUI
-    from webapp.judge import JudgedRun
+    from mathreel.core.review.join import JudgeView
+    from mathreel.webapp.browse import BrowseHandlers, BrowseUI
+    from mathreel.webapp.judge import JudgedRun
 
 
 def judged_question(runs: list | None, walk_value: dict | None, ref: str, judge_runs: list | None = None
                     ) -> tuple[Any, JudgedRun | None, JudgeView | None, dict[str, JudgeView]]:
     """The walked run, the judged run (of the session's `judge_runs`, None: the demo's) that judged its answers,
     the judge's view of `ref` and of every matched question (in the run's order)."""
-    from webapp import reading_flow as rd
+    from mathreel.webapp import reading_flow as rd
 
     run = rd.run_named(runs, rd.Walk.of(walk_value).run)
     judged, views = rd.judged_of(run, judge_runs)
@@ -31,8 +31,8 @@ def judged_question(runs: list | None, walk_value: dict | None, ref: str, judge_
 
 def judge_card(judged: JudgedRun | None, ref: str) -> tuple[str, str]:
     """The Judge tab's step card and error chips for `ref`, with element ids of Browse's own."""
-    from core.judge.views import by_question
-    from webapp.judge import card_html, chips_html
+    from mathreel.core.judge.views import by_question
+    from mathreel.webapp.judge import card_html, chips_html
 
     card = next((c for c in by_question(judged.judgments) if c.question_id == ref), None) if judged else None
     if card is None:
@@ -43,7 +43,7 @@ def judge_card(judged: JudgedRun | None, ref: str) -> tuple[str, str]:
 
 def next_to_review(run: Any, views: dict[str, JudgeView], reviews: list, reviewer: str, ref: str) -> str | None:
     """The next judged answer of `run` after `ref` (file order, wrapping) this reviewer has not reviewed."""
-    from core.review.walk import next_after, unreviewed_ids
+    from mathreel.core.review.walk import next_after, unreviewed_ids
 
     order = [row.question_id for row in run.report.rows] if run is not None else []
     return next_after(order, unreviewed_ids(order, views, reviews, reviewer), ref)
@@ -53,7 +53,7 @@ def judge_box(ui: BrowseUI) -> None:
     """The judge card and review box (hidden until the shown answer has a judgment)."""
     import gradio as gr
 
-    from webapp.review import controls
+    from mathreel.webapp.review import controls
 
     with gr.Group(visible=False, elem_id="browse-judge") as box:
         ui.judge_title = gr.Markdown("#### The judge on this answer", elem_id="browse-judge-title")
@@ -69,9 +69,17 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
     """Fill the box for each question shown and after each review; save, and walk on to the next unreviewed."""
     import gradio as gr
 
-    from webapp.browse import _only, view_of
-    from webapp.context import progress_on
-    from webapp.review import _failure, _session, _with_request, panel_values, review_session, saved, session_file
+    from mathreel.webapp.browse import _only, view_of
+    from mathreel.webapp.context import progress_on
+    from mathreel.webapp.review import (
+        _failure,
+        _session,
+        _with_request,
+        panel_values,
+        review_session,
+        saved,
+        session_file,
+    )
 
     session = review_session(context)
     c = ui.review
@@ -123,8 +131,8 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
 def _connect(context: Any, ui: BrowseUI, session: Any, runs: Any, handlers: tuple, goto: Any, opts: dict,
              group: dict) -> None:
     """The review box's events: refill on every change, save (accept or changed) and walk on, files."""
-    from webapp.browse import then_rest
-    from webapp.review import wire_files
+    from mathreel.webapp.browse import then_rest
+    from mathreel.webapp.review import wire_files
 
     fill, record, walk_next, go = handlers
     c = ui.review

@@ -9,10 +9,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from webapp.settings import Settings
+from mathreel.webapp.settings import Settings
 
 if TYPE_CHECKING:
-    from core.data import Dataset
+    from mathreel.core.data import Dataset
 
 
 class DatasetCache:
@@ -26,7 +26,7 @@ class DatasetCache:
         self._data_dir = settings.data_dir
 
     def get(self, benchmark: str, mode: str | None) -> Dataset:
-        from core.data import load_dataset
+        from mathreel.core.data import load_dataset
 
         return load_dataset(benchmark, mode=mode, data_dir=self._data_dir)
 

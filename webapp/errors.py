@@ -12,7 +12,7 @@ log = logging.getLogger("mathreel.webapp")
 
 def error_message(error: BaseException) -> str:
     """The line a user sees: core's own message for MathReelError, a short generic one for a bug."""
-    from core.errors import MathReelError
+    from mathreel.core.errors import MathReelError
 
     if isinstance(error, MathReelError):
         return str(error)
@@ -22,7 +22,7 @@ def error_message(error: BaseException) -> str:
 def error_box(message: str | list[str]) -> str:
     """Markdown for a visible error box: each message (one line each) escaped, since messages quote file names,
     field names and server replies."""
-    from webapp.html import plain
+    from mathreel.webapp.html import plain
 
     lines = [message] if isinstance(message, str) else list(message)
     return "**Error:** " + "<br>".join(plain(line) for line in lines) if any(lines) else ""
@@ -32,7 +32,7 @@ def warn(message: str) -> None:
     """A warning toast with `message` shown as text (Gradio renders toast messages as HTML)."""
     import gradio as gr
 
-    from webapp.html import toast
+    from mathreel.webapp.html import toast
 
     gr.Warning(toast(message))
 
@@ -62,7 +62,7 @@ def failed(handler: str, error: Exception, error_slot: int, n_outputs: int) -> t
     A bug is logged with its traceback under the handler's name; the user sees one line."""
     import gradio as gr
 
-    from core.errors import MathReelError
+    from mathreel.core.errors import MathReelError
 
     if not isinstance(error, MathReelError):
         log.error("handler %s failed", handler, exc_info=error)

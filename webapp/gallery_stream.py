@@ -13,12 +13,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from webapp.errors import log
-from webapp.present import seconds_text
+from mathreel.webapp.errors import log
+from mathreel.webapp.present import seconds_text
 
 if TYPE_CHECKING:
-    from core.media.progressive import GalleryFrame
-    from webapp.context import DatasetCache
+    from mathreel.core.media.progressive import GalleryFrame
+    from mathreel.webapp.context import DatasetCache
 
 
 # Exact frames landing within this many seconds of the last update are shown together. Each gallery update costs the
@@ -49,9 +49,9 @@ def previews(datasets: DatasetCache, key: str, ref: str, num_frames: int) -> Ite
     at the very files the page's own update shows next, so the browser does not fetch them twice. On a failure it
     stops quietly: rendering the page meets the same problem and reports it in the error box.
     """
-    from core.media.frames import cached_frames
-    from core.media.progressive import progressive_frames
-    from webapp.browse import split_key
+    from mathreel.core.media.frames import cached_frames
+    from mathreel.core.media.progressive import progressive_frames
+    from mathreel.webapp.browse import split_key
 
     try:
         dataset = datasets.get(*split_key(key))

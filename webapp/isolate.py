@@ -17,13 +17,16 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import InputError, MathReelError
+from mathreel.core.errors import InputError, MathReelError
 
 # Imported once by the forkserver, not by every child: core's reader, extractors and scorer, and pandas, which core
 # imports lazily for CSV, Excel and parquet files and which takes a second or more to import. Never a webapp module:
 # the work sent to a child is core's `score_file` with plain arguments, since unpickling a name defined in webapp/
 # makes the child import gradio, which cost seconds per upload.
-PRELOAD = ["core.scoring.files", "core.scoring.scorer", "core.results", "core.extract", "pandas"]
+PRELOAD = [
+    "mathreel.core.scoring.files", "mathreel.core.scoring.scorer", "mathreel.core.results", "mathreel.core.extract",
+    "pandas",
+]
 _context_lock = threading.Lock()
 _context: Any = None
 
@@ -63,7 +66,7 @@ def _child(connection: Any, memory_mb: int, fn: Callable[..., Any], args: tuple[
     ("error", what went wrong). Exceptions travel as text: not every exception class can be unpickled."""
     import resource
 
-    from core.errors import MathReelError
+    from mathreel.core.errors import MathReelError
 
     limit = memory_mb * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (limit, limit))

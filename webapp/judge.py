@@ -18,15 +18,15 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from core.runs import find_run, unique_name
-from webapp.context import AppContext, TabSpec, progress_on, select_handler
-from webapp.errors import error_message, guarded, log, warn
+from mathreel.core.runs import find_run, unique_name
+from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
+from mathreel.webapp.errors import error_message, guarded, log, warn
 
 if TYPE_CHECKING:
     import pandas as pd
     import plotly.graph_objects as go
 
-    from core.judge import Judgment
+    from mathreel.core.judge import Judgment
 
 ANY = ""  # "no filter" in the category dropdown
 EMPTY = "_No judgments loaded. Upload a `mathreel judge` output file, or run the judge below._"
@@ -64,14 +64,14 @@ class Selection:
 
 
 def demo_judgment_dir() -> Path:
-    from core.data import demo_dir
+    from mathreel.core.data import demo_dir
 
     return demo_dir() / "judgments"
 
 
 def load_demo_runs() -> list[JudgedRun]:
     """The demo set's synthetic judgments, one run per file (none when the directory is absent)."""
-    from core.judge import read_judgments
+    from mathreel.core.judge import read_judgments
 
     folder = demo_judgment_dir()
     runs = []
@@ -83,7 +83,7 @@ def load_demo_runs() -> list[JudgedRun]:
 
 def load_uploads(paths: list[str], runs: list[JudgedRun]) -> tuple[list[JudgedRun], list[str]]:
     """Runs plus the uploaded judgment files; a bad file is one message naming it as uploaded."""
-    from core.judge import read_judgments
+    from mathreel.core.judge import read_judgments
 
     out, errors = list(runs), []
     for path in paths:
@@ -99,7 +99,7 @@ def load_uploads(paths: list[str], runs: list[JudgedRun]) -> tuple[list[JudgedRu
 
 def _benchmark(name: str) -> Any:
     """The benchmark a judged run names (None for a name this server does not know)."""
-    from core.benchmarks import get_benchmark
+    from mathreel.core.benchmarks import get_benchmark
 
     try:
         return get_benchmark(name)
@@ -126,7 +126,7 @@ def status_table(runs: list[JudgedRun]) -> pd.DataFrame:
     """Per run and task: how many judgments of each status (judge failures always visible)."""
     import pandas as pd
 
-    from core.judge import STATUSES, count_statuses
+    from mathreel.core.judge import STATUSES, count_statuses
 
     rows = []
     for run in runs:
@@ -140,7 +140,7 @@ def question_table(run: JudgedRun | None, category: str = ANY, low: float = 0, h
     """One row per question of the run that passes the filters (category, step score range)."""
     import pandas as pd
 
-    from core.judge.views import by_question, select
+    from mathreel.core.judge.views import by_question, select
 
     columns = ["Question", "Category", "Answer read", "Step score", "Matched steps", "Error categories", "Judge"]
     if run is None:
@@ -276,7 +276,7 @@ def score_chart(runs: list[JudgedRun]) -> go.Figure:
     """Mean step score per run, overall and per question category."""
     import plotly.graph_objects as go
 
-    from core.judge.views import step_score_rows
+    from mathreel.core.judge.views import step_score_rows
 
     figure = go.Figure()
     rows = step_score_rows({r.name: r.judgments for r in runs}, by=primary_dimension(runs))
@@ -297,7 +297,7 @@ def error_chart(runs: list[JudgedRun]) -> go.Figure:
     """Distribution of primary error categories per run, as a share of its analysed wrong answers."""
     import plotly.graph_objects as go
 
-    from core.judge.views import error_rows
+    from mathreel.core.judge.views import error_rows
 
     figure = go.Figure()
     for run in runs:
@@ -319,9 +319,9 @@ def error_chart(runs: list[JudgedRun]) -> go.Figure:
 def page_endpoint(base_url: str, model: str, key: str) -> Any:
     """The judge endpoint typed into the page. The server's MATHREEL_JUDGE_API_KEY is used only for the server's
     own MATHREEL_JUDGE_BASE_URL, so a visitor cannot make the server send its key to another address."""
-    from core.client.endpoint import server_key_rule
-    from core.judge import judge_endpoint
-    from core.judge.endpoint import BASE_URL_ENV, KEY_ENV
+    from mathreel.core.client.endpoint import server_key_rule
+    from mathreel.core.judge import judge_endpoint
+    from mathreel.core.judge.endpoint import BASE_URL_ENV, KEY_ENV
 
     url, api_key = server_key_rule(base_url, os.environ.get(BASE_URL_ENV, ""), key, KEY_ENV)
     return judge_endpoint(url or None, (model or "").strip() or None, api_key=api_key, timeout_s=300.0)
@@ -336,7 +336,7 @@ def progress_callback(progress: Any, label: str) -> Any:
 
 def judge_results_file(path: str, endpoint: Any, data_dir: str | None, concurrency: int, progress: Any) -> JudgedRun:
     """Judge an uploaded result file with `mathreel judge`'s workflow (core.judge.runs), cache included."""
-    from core.judge.runs import open_cache, prepare
+    from mathreel.core.judge.runs import open_cache, prepare
 
     job = prepare(path, data_dir=data_dir)
     run = job.run(endpoint, concurrency=concurrency, cache=open_cache(),
@@ -347,8 +347,8 @@ def judge_results_file(path: str, endpoint: Any, data_dir: str | None, concurren
 def rejudge_question(run: JudgedRun, question_id: str, question: Any, endpoint: Any, progress: Any) -> JudgedRun:
     """One question of `run` judged again (core.judge.runs.rejudge_question), as a run of its own: never merged
     into the run it came from."""
-    from core.judge.runs import open_cache
-    from core.judge.runs import rejudge_question as rejudge
+    from mathreel.core.judge.runs import open_cache
+    from mathreel.core.judge.runs import rejudge_question as rejudge
 
     if not any(j.question_id == question_id for j in run.judgments):
         raise _user_error(f"{question_id} is not in {run.name}")
@@ -396,7 +396,7 @@ def layout(context: AppContext) -> JudgeUI:
     """Place the Judge tab: runs and charts, the question list and the judged question, then the judge form."""
     import gradio as gr
 
-    from webapp.review import review_session
+    from mathreel.webapp.review import review_session
 
     # The session's judged runs, shared with Browse (its judge card and review box beside a scored run).
     ui = JudgeUI(runs=review_session(context).judged, selection=gr.State(Selection()))
@@ -421,7 +421,7 @@ def layout(context: AppContext) -> JudgeUI:
     ui.questions = gr.Dataframe(label="Questions (click a row)", interactive=False, wrap=True, max_height=360,
                                 elem_id="judge-questions")
     _question_view(ui, context)
-    from webapp.review import build_panel
+    from mathreel.webapp.review import build_panel
 
     ui.review = build_panel(context, ui.runs, ui.selection,
                             lambda runs, chosen: find_run(runs_of(runs), chosen.run))
@@ -458,8 +458,8 @@ def _judge_form(ui: JudgeUI) -> None:
     """The judge endpoint (the server's defaults; the key never shown) and the two ways to run it."""
     import gradio as gr
 
-    from core.client.endpoint import strip_credentials
-    from core.judge.endpoint import BASE_URL_ENV, MODEL_ENV
+    from mathreel.core.client.endpoint import strip_credentials
+    from mathreel.core.judge.endpoint import BASE_URL_ENV, MODEL_ENV
 
     with gr.Accordion("Run the judge", open=False, elem_id="judge-run-box"):
         gr.Markdown("Any OpenAI-compatible endpoint (the paper uses Qwen3-4B on vLLM). The key is sent to this "
@@ -496,13 +496,13 @@ class JudgeHandlers:
     def media(self, runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
         """The shown question's frames (exact, from the frame cache Browse shares) and its video; empty when the
         server's dataset has no video for it."""
-        from core.view import build_view
-        from webapp.browse import frame_items
+        from mathreel.core.view import build_view
+        from mathreel.webapp.browse import frame_items
 
         run = find_run(runs_of(runs), chosen.run)
         if run is None or not run.judgments:
             return [], None
-        from core.judge.views import by_question
+        from mathreel.core.judge.views import by_question
 
         qid = chosen.question_id or by_question(run.judgments)[0].question_id
         if self.question_of(run, qid) is None:
@@ -517,7 +517,7 @@ class JudgeHandlers:
             return None
 
     def detail(self, runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
-        from core.judge.views import by_question
+        from mathreel.core.judge.views import by_question
 
         run = find_run(runs_of(runs), chosen.run)
         cards = by_question(run.judgments) if run else []
@@ -568,7 +568,7 @@ class JudgeHandlers:
         """The shown question judged again, into a run of its own."""
         import gradio as gr
 
-        from core.judge.views import by_question
+        from mathreel.core.judge.views import by_question
 
         runs = runs_of(runs)
         run = find_run(runs, chosen.run)
@@ -664,7 +664,7 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
 
 def browse_target(runs: list[JudgedRun], chosen: Selection) -> dict[str, str] | None:
     """Browse's target for the judged question shown ({"key", "ref"}), None when nothing is shown."""
-    from core.judge.views import by_question
+    from mathreel.core.judge.views import by_question
 
     run = find_run(runs, chosen.run)
     if run is None or not run.judgments:
@@ -696,7 +696,7 @@ def _wire_open_in_browse(context: AppContext, button: Any, runs_state: Any, sele
 
 
 def _user_error(message: str) -> Exception:
-    from core.errors import MathReelError
+    from mathreel.core.errors import MathReelError
 
     return MathReelError(message)
 

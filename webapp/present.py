@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from core.scoring import numbers
+from mathreel.core.scoring import numbers
 
 NONE = "—"
 

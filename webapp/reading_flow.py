@@ -12,9 +12,9 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from core.review.join import JudgeView
-    from webapp.judge import JudgedRun
-    from webapp.score import Run
+    from mathreel.core.review.join import JudgeView
+    from mathreel.webapp.judge import JudgedRun
+    from mathreel.webapp.score import Run
 
 # KaTeX delimiters for gr.Markdown (Gradio ships KaTeX); `$` last so `$$` wins.
 LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "\\[", "right": "\\]", "display": True},
@@ -58,7 +58,7 @@ def peers(runs: list[Run] | None, key: str) -> list[Run]:
 
 def walk_filters() -> list[tuple[str, str]]:
     """The walk list's choices: by status, the judged answers still to review, and each judge error category."""
-    from core.benchmarks import BENCHMARKS
+    from mathreel.core.benchmarks import BENCHMARKS
 
     categories = dict.fromkeys(c for bench in BENCHMARKS.values() for c in bench.error_categories)
     return [*WALK_FILTERS, ("Judged, not reviewed by you", UNREVIEWED),
@@ -69,8 +69,8 @@ def walk_filters() -> list[tuple[str, str]]:
 def judged_runs() -> tuple[tuple[JudgedRun, dict[str, JudgeView]], ...]:
     """The judged runs Browse can show beside a scored run (the demo set's synthetic judgments, read once), each
     with the judge's view of every question."""
-    from core.review.join import judge_views
-    from webapp.judge import load_demo_runs
+    from mathreel.core.review.join import judge_views
+    from mathreel.webapp.judge import load_demo_runs
 
     return tuple((run, judge_views(run.judgments)) for run in load_demo_runs())
 
@@ -89,7 +89,7 @@ _VIEWS: dict[int, tuple[list, dict[str, JudgeView]]] = {}  # id of a judgments l
 def _views_of(judgments: list) -> dict[str, JudgeView]:
     """The judge's view of every question of `judgments`, computed once per list: a switch asks for it several
     times (the walk list, every run's column, the review box) and a session's lists do not change in place."""
-    from core.review.join import judge_views
+    from mathreel.core.review.join import judge_views
 
     held = _VIEWS.get(id(judgments))
     if held is not None and held[0] is judgments:
@@ -106,7 +106,7 @@ def judged_of(run: Run | None,
     """The judged run (of the session's `judge_runs`) that judged most of `run`'s responses (matched by
     response, not id alone) and the judge's view of each matched question; (None, {}) when none did. Of runs
     that judged as many, the one loaded last wins: a user's own file over the demo's."""
-    from core.review.walk import matching_views
+    from mathreel.core.review.walk import matching_views
 
     best: tuple[JudgedRun | None, dict[str, JudgeView]] = (None, {})
     for judged, views in session_judged(judge_runs) if run is not None else ():
@@ -122,8 +122,8 @@ def walk_ids(runs: list[Run] | None, walk: Walk, reviews: list | None = None, re
              judge_runs: list[JudgedRun] | None = None) -> list[str]:
     """The question ids of the walked list, in file order; judge filters use the session's judged runs and
     `reviews`."""
-    from core.review.walk import category_ids, unreviewed_ids
-    from core.scoring.reading_flow import disagreeing, select_rows
+    from mathreel.core.review.walk import category_ids, unreviewed_ids
+    from mathreel.core.scoring.reading_flow import disagreeing, select_rows
 
     run = run_named(runs, walk.run)
     if run is None:
@@ -142,7 +142,7 @@ def walk_ids(runs: list[Run] | None, walk: Walk, reviews: list | None = None, re
 
 def walk_label(walk: Walk) -> str:
     """"wrong", "unparsed in Category: Chart where the runs disagree"."""
-    from core.scoring.reading_flow import STATUS_LABELS
+    from mathreel.core.scoring.reading_flow import STATUS_LABELS
 
     label = STATUS_LABELS.get(walk.status, walk.status)
     if walk.status == UNREVIEWED:
@@ -212,7 +212,7 @@ def verdict_line(row: Any) -> str:
 def response_markdown(row: Any, run_name: str = "", raw: bool = False) -> str:
     """A scored response to read: the verdict and reason, then the response wrapped, rendered as Markdown and
     LaTeX (or raw text), with the answer marked where it was read."""
-    from core.scoring.reading_flow import answer_span
+    from mathreel.core.scoring.reading_flow import answer_span
 
     if row is None:
         return ""
@@ -226,7 +226,7 @@ def response_markdown(row: Any, run_name: str = "", raw: bool = False) -> str:
 
 def compare_html(runs: list[Run] | None, key: str, ref: str, judge_runs: list[JudgedRun] | None = None) -> str:
     """Every loaded run of `key` on question `ref`, one column each: verdict, pick, reason and response."""
-    from core.scoring.reading_flow import answer_span
+    from mathreel.core.scoring.reading_flow import answer_span
 
     columns = []
     for run in peers(runs, key):

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from core.reference import Reference
-from webapp.present import cell_parts, pct
+from mathreel.core.reference import Reference
+from mathreel.webapp.present import cell_parts, pct
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -18,7 +18,7 @@ if TYPE_CHECKING:
 
 def load_references() -> dict[str, Reference]:
     """The published results of every benchmark that declares them, keyed by benchmark name."""
-    from core.benchmarks import BENCHMARKS
+    from mathreel.core.benchmarks import BENCHMARKS
 
     found = {name: bench.reference_results() for name, bench in BENCHMARKS.items()}
     return {name: reference for name, reference in found.items() if reference is not None}

@@ -19,14 +19,14 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from webapp.context import AppContext
-from webapp.errors import error_box, error_message
+from mathreel.webapp.context import AppContext
+from mathreel.webapp.errors import error_box, error_message
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
-    from core.review import Review
-    from core.review.join import JudgeView
+    from mathreel.core.review import Review
+    from mathreel.core.review.join import JudgeView
 
 REVIEWS_DIR_ENV = "MATHREEL_REVIEWS_DIR"
 NO_FLAG = ""
@@ -53,14 +53,14 @@ document.addEventListener('keydown', (event) => {
 
 def run_views(run: Any) -> dict[str, JudgeView]:
     """The judge's view of every question of a judged run (webapp.judge.JudgedRun), in run order."""
-    from core.review.join import judge_views
+    from mathreel.core.review.join import judge_views
 
     return judge_views(run.judgments) if run is not None else {}
 
 
 def own_review(reviews: list[Review], view: JudgeView, reviewer: str) -> Review | None:
     """This reviewer's review of exactly this judged response, if any."""
-    from core.review.walk import own_review as found
+    from mathreel.core.review.walk import own_review as found
 
     return found(reviews, view, reviewer)
 
@@ -68,7 +68,7 @@ def own_review(reviews: list[Review], view: JudgeView, reviewer: str) -> Review 
 def next_unreviewed(views: dict[str, JudgeView], reviews: list[Review], reviewer: str,
                     current: str | None) -> str | None:
     """The first question after `current` (wrapping round) that this reviewer has not reviewed; None when done."""
-    from core.review.walk import next_after, unreviewed_ids
+    from mathreel.core.review.walk import next_after, unreviewed_ids
 
     order = list(views)
     return next_after(order, unreviewed_ids(order, views, reviews, reviewer), current)
@@ -84,8 +84,8 @@ def make_review(view: JudgeView, run: Any, reviewer: str, *, accept: bool, prima
                 reason: str) -> Review:
     """The review of what the panel shows: `accept` takes the judge's verdicts as they are; otherwise each part is
     "changed" when it differs from the judge's. Bad input raises MathReelError with one line."""
-    from core.errors import MathReelError
-    from core.review import Review
+    from mathreel.core.errors import MathReelError
+    from mathreel.core.review import Review
 
     if accept:
         primary, secondary, score, matched = view.primary, list(view.secondary), view.step_score, view.matched
@@ -110,7 +110,7 @@ def make_review(view: JudgeView, run: Any, reviewer: str, *, accept: bool, prima
 
 def with_review(reviews: list[Review], review: Review) -> list[Review]:
     """A new list with `review` in place of the same (question, reviewer); the session's old list is untouched."""
-    from core.review import merge_reviews
+    from mathreel.core.review import merge_reviews
 
     return merge_reviews(reviews, [review])
 
@@ -118,8 +118,8 @@ def with_review(reviews: list[Review], review: Review) -> list[Review]:
 def uploaded(path: str, reviews: list[Review]) -> list[Review]:
     """The session's reviews with an uploaded review file merged in (the file's records win); a bad file raises
     InputError naming it by its uploaded name, not the server's temporary path."""
-    from core.errors import InputError
-    from core.review import read_reviews
+    from mathreel.core.errors import InputError
+    from mathreel.core.review import read_reviews
 
     try:
         return with_reviews(reviews, read_reviews(path))
@@ -128,14 +128,14 @@ def uploaded(path: str, reviews: list[Review]) -> list[Review]:
 
 
 def with_reviews(reviews: list[Review], more: list[Review]) -> list[Review]:
-    from core.review import merge_reviews
+    from mathreel.core.review import merge_reviews
 
     return merge_reviews(reviews, more)
 
 
 def session_file(reviews: list[Review], session: str) -> str | None:
     """The session's review file for download (a file of its own, by session), or None with no reviews."""
-    from core.review import write_reviews
+    from mathreel.core.review import write_reviews
 
     if not reviews:
         return None
@@ -145,7 +145,7 @@ def session_file(reviews: list[Review], session: str) -> str | None:
 
 def keep_on_server(reviews: list[Review], session: str) -> None:
     """With MATHREEL_REVIEWS_DIR set: the session's reviews also go to <dir>/<session>_<reviewer>.jsonl."""
-    from core.review import write_reviews
+    from mathreel.core.review import write_reviews
 
     folder = os.environ.get(REVIEWS_DIR_ENV, "").strip()
     if not folder:
@@ -162,8 +162,8 @@ def _safe(name: str) -> str:
 
 def demo_reviews(run: Any) -> list[Review]:
     """The demo set's synthetic reviews of a demo run (none for other runs)."""
-    from core.data import demo_dir
-    from core.review import read_reviews
+    from mathreel.core.data import demo_dir
+    from mathreel.core.review import read_reviews
 
     if run is None or not run.name.endswith("(synthetic demo)"):
         return []
@@ -177,8 +177,8 @@ def demo_reviews(run: Any) -> list[Review]:
 def agreement_for(run: Any, reviews: list[Review]) -> tuple[Any, str]:
     """Agreement of the run's judge with the session's reviews, or with the demo set's synthetic reviews when the
     session has none for this run; and a line saying which."""
-    from core.review.agreement import agreement
-    from core.review.join import join
+    from mathreel.core.review.agreement import agreement
+    from mathreel.core.review.join import join
 
     if run is None:
         return None, "No run is shown."
@@ -191,7 +191,7 @@ def agreement_for(run: Any, reviews: list[Review]) -> tuple[Any, str]:
 
 
 def agreement_markdown(result: Any, source: str) -> str:
-    from core.review.agreement import summary_lines
+    from mathreel.core.review.agreement import summary_lines
 
     if result is None:
         return source
@@ -235,15 +235,15 @@ def steps_figure(result: Any) -> go.Figure:
 
 
 def flagged_rows(result: Any) -> list[list[str]]:
-    from core.review.model import FLAGS
+    from mathreel.core.review.model import FLAGS
 
     items = result.flagged if result is not None else []
     return [[f.question_id, f.reviewer, FLAGS.get(f.flag, f.flag), f.reason] for f in items]
 
 
 def flagged_file(result: Any, session: str) -> str | None:
-    from core.files import write_text_atomic
-    from core.review.agreement import flagged_csv
+    from mathreel.core.files import write_text_atomic
+    from mathreel.core.review.agreement import flagged_csv
 
     if result is None or not result.flagged:
         return None
@@ -291,7 +291,7 @@ def controls(prefix: str = "review") -> ReviewControls:
     """The review box's fields and buttons, with element ids `<prefix>-...` (the keys a/s/n find either tab's)."""
     import gradio as gr
 
-    from core.review.model import FLAGS
+    from mathreel.core.review.model import FLAGS
 
     c = ReviewControls()
     gr.Markdown(SHORTCUTS + " Reviews are kept in this browser session only: download the file to keep them.",
@@ -330,7 +330,7 @@ def panel_values(run: Any, view: JudgeView | None, views: dict[str, JudgeView], 
     """Values for ReviewControls.fill_outputs: the judge's verdicts, or this reviewer's review of them."""
     import gradio as gr
 
-    from webapp.judge import error_categories
+    from mathreel.webapp.judge import error_categories
 
     if view is None:
         return ("", gr.update(choices=[], value=None), gr.update(choices=[], value=[]), "", None, None,
@@ -400,7 +400,7 @@ def _failure(message: str, n_outputs: int) -> tuple:
     """Outputs of a handler that failed: the error box shown (slot 0), everything else left as it is."""
     import gradio as gr
 
-    from webapp.errors import warn
+    from mathreel.webapp.errors import warn
 
     warn(message)
     return (gr.update(value=error_box(message), visible=True), *[gr.skip()] * (n_outputs - 1))
@@ -526,7 +526,7 @@ def _compute(find: Callable[[Any, Any], Any]) -> Callable[..., tuple]:
 
 
 def _error(message: str) -> Exception:
-    from core.errors import MathReelError
+    from mathreel.core.errors import MathReelError
 
     return MathReelError(message)
 

@@ -13,20 +13,20 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from core.runs import unique_name
-from core.scoring.text import extractor_text
-from webapp.context import AppContext, TabSpec, progress_on, select_handler
-from webapp.downloads import Downloads
-from webapp.errors import error_box, error_message, guarded, log, warn
-from webapp.html import plain
-from webapp.isolate import DEFAULT_BUDGET, Budget, run_isolated
-from webapp.present import cell_parts, ci_text, pct, se_text
+from mathreel.core.runs import unique_name
+from mathreel.core.scoring.text import extractor_text
+from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
+from mathreel.webapp.downloads import Downloads
+from mathreel.webapp.errors import error_box, error_message, guarded, log, warn
+from mathreel.webapp.html import plain
+from mathreel.webapp.isolate import DEFAULT_BUDGET, Budget, run_isolated
+from mathreel.webapp.present import cell_parts, ci_text, pct, se_text
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from core.results.run_settings import RunSettings
-    from core.scoring import Report
+    from mathreel.core.results.run_settings import RunSettings
+    from mathreel.core.scoring import Report
 
 AUTO = ""  # "detect it from the file" in the benchmark dropdown; "scorer's default" in the denominator one
 STATUS_FILTERS = [
@@ -91,7 +91,7 @@ ISOLATE_ABOVE_BYTES = 1024 * 1024
 def score_path(path: str, options: ScoreOptions) -> Report:
     """Read and score one file with core, exactly as `mathreel score` does with the same options: in this thread
     when it is small, else in a child process within `options.budget`."""
-    from core.scoring.files import score_file
+    from mathreel.core.scoring.files import score_file
 
     key = "" if options.benchmark_key == AUTO else options.benchmark_key
     denominator = None if options.denominator == AUTO else options.denominator
@@ -107,8 +107,8 @@ def score_path(path: str, options: ScoreOptions) -> Report:
 
 def detect_path(path: str, report: Report, default_frames: int = 8) -> RunSettings:
     """The prompt settings of a scored file (read again as the benchmark and mode it was scored as)."""
-    from core.results import read_results
-    from core.results.run_settings import detect_run_settings
+    from mathreel.core.results import read_results
+    from mathreel.core.results.run_settings import detect_run_settings
 
     return detect_run_settings(read_results(path, benchmark=report.benchmark, mode=report.mode), default_frames)
 
@@ -127,7 +127,7 @@ def score_uploads(paths: list[str], options: ScoreOptions) -> tuple[list[Run], l
         try:
             report = score_path(path, options)
         except Exception as error:  # any failure is reported for this file only
-            from core.errors import MathReelError
+            from mathreel.core.errors import MathReelError
 
             if not isinstance(error, MathReelError):
                 log.exception("scoring %s failed", name)
@@ -201,7 +201,7 @@ def breakdown_table(runs: list[Run]) -> pd.DataFrame:
     """Every dimension's values as rows, one column per run: "41.3% [35.2, 47.6] n=52"."""
     import pandas as pd
 
-    from webapp.present import cell_text
+    from mathreel.webapp.present import cell_text
 
     order: dict[tuple[str, str], None] = {}
     for run in runs:
@@ -221,7 +221,7 @@ def question_table(run: Run, status: str = "all", dim_filter: str = "") -> pd.Da
     """The scored rows of one run, filtered by status and by "dimension=value"."""
     import pandas as pd
 
-    from core.scoring.reading_flow import select_rows
+    from mathreel.core.scoring.reading_flow import select_rows
 
     dims = list(run.summary["by"])
     rows = []
@@ -255,13 +255,13 @@ def dimension_filter_choices(run: Run | None) -> list[tuple[str, str]]:
 
 
 def _benchmark_title(name: str) -> str:
-    from core.benchmarks import get_benchmark
+    from mathreel.core.benchmarks import get_benchmark
 
     return get_benchmark(name).title
 
 
 def _dimension_label(runs: list[Run], key: str) -> str:
-    from core.benchmarks import get_benchmark
+    from mathreel.core.benchmarks import get_benchmark
 
     bench = get_benchmark(runs[0].report.benchmark) if runs else None
     return bench.dimension(key).label if bench else key
@@ -272,7 +272,7 @@ def _dimension_label(runs: list[Run], key: str) -> str:
 
 def find_run(runs: list[Run], name: str | None) -> Run | None:
     """The run called `name`, else the first one (a removed run's stale name shows the first)."""
-    from core.runs import find_run as find
+    from mathreel.core.runs import find_run as find
 
     return find(runs, name, stale_is_first=True)
 
@@ -284,7 +284,7 @@ def comparable(runs: list[Run], selected: Run | None) -> list[Run]:
 
 def paired_markdown(run_a: Run | None, run_b: Run | None) -> tuple[str, dict[str, Any] | None]:
     """core's paired difference of two runs in words (and its dict for the chart), or why there is none."""
-    from core.scoring import paired_difference
+    from mathreel.core.scoring import paired_difference
 
     if run_a is None or run_b is None or run_a.name == run_b.name:
         return "_Upload two runs of the same benchmark and mode, then choose them as A and B._", None
@@ -308,7 +308,7 @@ def cross_choices(run: Run | None) -> list[tuple[str, str]]:
     if run is None:
         return []
     choices = []
-    from core.scoring.report import split_cross_key
+    from mathreel.core.scoring.report import split_cross_key
 
     for key in run.summary.get("cross", {}):
         row_dim, col_dim = split_cross_key(key)
@@ -318,8 +318,8 @@ def cross_choices(run: Run | None) -> list[tuple[str, str]]:
 
 def headline_cross(run: Run, crosses: list[tuple[str, str]]) -> str | None:
     """The cross table shown first: the benchmark's headline one when the run has it, else the first."""
-    from core.benchmarks import get_benchmark
-    from core.scoring.report import cross_key
+    from mathreel.core.benchmarks import get_benchmark
+    from mathreel.core.scoring.report import cross_key
 
     pair = get_benchmark(run.report.benchmark).headline_cross
     keys = [key for _, key in crosses]
@@ -339,8 +339,8 @@ def layout(settings: Any) -> ScoreUI:
     """Place the Score tab: uploads and how they are read, the overview, then the detail of one run."""
     import gradio as gr
 
-    from core.kinds import EXTRACTORS
-    from webapp.browse import benchmark_choices
+    from mathreel.core.kinds import EXTRACTORS
+    from mathreel.webapp.browse import benchmark_choices
 
     ui = ScoreUI()
     gr.Markdown("Upload one or several prediction files (lmms-eval logs, the Video-MME template, MathVerse "
@@ -421,7 +421,7 @@ class ScoreHandlers:
     """The Score tab's event handlers: plain functions of their inputs, returning the outputs' updates."""
 
     def __init__(self, settings: Any) -> None:
-        from webapp.reference import load_references
+        from mathreel.webapp.reference import load_references
 
         self.settings = settings
         self.references = load_references()
@@ -450,7 +450,7 @@ class ScoreHandlers:
         """Headline, summary, breakdown and up to CHART_SLOTS charts (the run shown against its peers)."""
         import gradio as gr
 
-        from webapp import charts
+        from mathreel.webapp import charts
 
         selected = find_run(runs, name)
         peers = comparable(runs, selected)
@@ -481,7 +481,7 @@ class ScoreHandlers:
 
     @staticmethod
     def heatmap(runs: list[Run], name: str | None, key: str | None) -> Any:
-        from webapp import charts
+        from mathreel.webapp import charts
 
         run = find_run(runs, name)
         if run is None or not key:
@@ -498,7 +498,7 @@ class ScoreHandlers:
     def paired(runs: list[Run], name_a: str | None, name_b: str | None) -> tuple:
         import gradio as gr
 
-        from webapp import charts
+        from mathreel.webapp import charts
 
         run_a = find_run(runs, name_a) if name_a else None
         run_b = find_run(runs, name_b) if name_b else None
@@ -511,7 +511,7 @@ class ScoreHandlers:
     def reference_choices(self, runs: list[Run], name: str | None) -> tuple:
         import gradio as gr
 
-        from webapp.reference import table_choices
+        from mathreel.webapp.reference import table_choices
 
         run = find_run(runs, name)
         ref = self.references.get(run.report.benchmark) if run else None
@@ -523,7 +523,7 @@ class ScoreHandlers:
                 gr.update(choices=settings_, value=settings_[0][1]))
 
     def reference(self, runs: list[Run], name: str | None, table: str | None, setting: str | None) -> tuple:
-        from webapp.reference import comparison_table, mode_warning
+        from mathreel.webapp.reference import comparison_table, mode_warning
 
         run = find_run(runs, name)
         ref = self.references.get(run.report.benchmark) if run else None

@@ -48,7 +48,7 @@ class Settings:
         A malformed value raises InputError naming the variable. MATHREEL_DATA is checked here too, so a wrong
         path stops the start with one line instead of failing on every page.
         """
-        from core.errors import InputError
+        from mathreel.core.errors import InputError
 
         environ = os.environ if environ is None else environ
         values: dict[str, Any] = dict(defaults or {})
@@ -69,7 +69,7 @@ class Settings:
         env = os.environ.get("MATHREEL_DATA")
         if env:
             return Path(env).resolve()
-        from core.data import demo_dir
+        from mathreel.core.data import demo_dir
 
         return demo_dir().resolve()
 
@@ -93,7 +93,7 @@ _FIELD_TYPES = {f.name: str(f.type) for f in fields(Settings)}
 
 def _positive(name: str, value: str) -> int:
     """A positive whole number, or an error naming the variable (never a traceback)."""
-    from core.errors import InputError
+    from mathreel.core.errors import InputError
 
     try:
         number = int(value)

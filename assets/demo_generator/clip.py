@@ -93,7 +93,7 @@ def _frames(clip: Clip) -> Iterator[np.ndarray]:
 
 def encode_clip(clip: Clip, path: Path) -> Path:
     """Render every frame of `clip` and write it as H.264 MP4 at `path`."""
-    from core.media.writer import write_h264
+    from mathreel.core.media.writer import write_h264
 
     if clip.cues and clip.cues[-1].end > clip.duration:
         raise ValueError(f"{clip.video_id}: narration runs past the end of the video")

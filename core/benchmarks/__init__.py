@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from core.benchmarks.base import Benchmark, Dimension, Mode
-from core.benchmarks.mathverse import MATHVERSE
-from core.benchmarks.videomathqa import VIDEOMATHQA
-from core.benchmarks.videomme import VIDEOMME
+from mathreel.core.benchmarks.base import Benchmark, Dimension, Mode
+from mathreel.core.benchmarks.mathverse import MATHVERSE
+from mathreel.core.benchmarks.videomathqa import VIDEOMATHQA
+from mathreel.core.benchmarks.videomme import VIDEOMME
 
 BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (VIDEOMATHQA, VIDEOMME, MATHVERSE)}
 

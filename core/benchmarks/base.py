@@ -7,13 +7,13 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
-from core.errors import InputError
-from core.fields import first_text
-from core.kinds import Denominator
-from core.question import Question
+from mathreel.core.errors import InputError
+from mathreel.core.fields import first_text
+from mathreel.core.kinds import Denominator
+from mathreel.core.question import Question
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from core.reference import Reference
+    from mathreel.core.reference import Reference
 
 
 @dataclass(frozen=True)
@@ -136,7 +136,7 @@ class Benchmark:
         """The published results to compare runs with (`reference_file`), read from assets/reference."""
         if self.reference_file is None:
             return None
-        from core.reference import load_reference
+        from mathreel.core.reference import load_reference
 
         return load_reference(self.reference_file)
 

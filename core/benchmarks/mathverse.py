@@ -11,10 +11,10 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode
-from core.errors import InputError
-from core.fields import first_text, json_or_literal, text
-from core.question import Question
+from mathreel.core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode
+from mathreel.core.errors import InputError
+from mathreel.core.fields import first_text, json_or_literal, text
+from mathreel.core.question import Question
 
 MAIN_VERSIONS = ("Text Dominant", "Text Lite", "Vision Intensive", "Vision Dominant", "Vision Only")
 TEXT_ONLY = "Text Only"

@@ -7,10 +7,10 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode, OfficialScorer
-from core.errors import InputError
-from core.fields import first_text, parse_options, parse_steps, text
-from core.question import Question
+from mathreel.core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode, OfficialScorer
+from mathreel.core.errors import InputError
+from mathreel.core.fields import first_text, parse_options, parse_steps, text
+from mathreel.core.question import Question
 
 CATEGORIES = (
     "Geometry Angle",

@@ -8,9 +8,9 @@ from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
-from core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode, OfficialScorer
-from core.fields import first_text, parse_options, text
-from core.question import Question
+from mathreel.core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode, OfficialScorer
+from mathreel.core.fields import first_text, parse_options, text
+from mathreel.core.question import Question
 
 DURATIONS = ("short", "medium", "long")
 DOMAINS = (

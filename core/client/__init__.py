@@ -6,7 +6,7 @@ OpenAI-compatible endpoint). The `openai` package is imported only when a call i
 
 from __future__ import annotations
 
-from core.client.calls import (
+from mathreel.core.client.calls import (
     ModelReply,
     Outcome,
     ask,
@@ -18,9 +18,9 @@ from core.client.calls import (
     make_client,
     retry_delay,
 )
-from core.client.endpoint import Endpoint
-from core.client.errors import ClientError
-from core.client.request import DEFAULT_MAX_SIDE, ModelRequest, build_request, fit_image, request_from_view
+from mathreel.core.client.endpoint import Endpoint
+from mathreel.core.client.errors import ClientError
+from mathreel.core.client.request import DEFAULT_MAX_SIDE, ModelRequest, build_request, fit_image, request_from_view
 
 __all__ = [
     "DEFAULT_MAX_SIDE",

@@ -15,10 +15,10 @@ from collections.abc import Awaitable, Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.client.endpoint import NO_KEY, Endpoint
-from core.client.errors import ClientError, classify
-from core.client.request import ModelRequest
-from core.errors import MathReelError
+from mathreel.core.client.endpoint import NO_KEY, Endpoint
+from mathreel.core.client.errors import ClientError, classify
+from mathreel.core.client.request import ModelRequest
+from mathreel.core.errors import MathReelError
 
 log = logging.getLogger("mathreel.client")
 

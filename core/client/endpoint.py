@@ -12,7 +12,7 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from core.errors import InputError
+from mathreel.core.errors import InputError
 
 DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
@@ -92,7 +92,7 @@ class Endpoint:
 
     def redact(self, text: str) -> str:
         """`text` with the key blanked out, for anything a server sent back that we want to show."""
-        from core.client.redact import redact
+        from mathreel.core.client.redact import redact
 
         return redact(text, self.secrets())
 

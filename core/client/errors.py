@@ -10,8 +10,8 @@ import email.utils
 import time
 from typing import Any
 
-from core.client.endpoint import Endpoint
-from core.errors import MathReelError
+from mathreel.core.client.endpoint import Endpoint
+from mathreel.core.errors import MathReelError
 
 _CONTEXT_PHRASES = ("context length", "maximum context", "context window", "too many tokens")
 _SERVER_TEXT_LIMIT = 300

@@ -20,16 +20,16 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
-from core.client.calls import ModelReply, Outcome, complete_many
-from core.client.endpoint import Endpoint
-from core.client.request import DEFAULT_MAX_SIDE, ModelRequest, request_from_view
-from core.errors import InputError
-from core.files import output_path, replace_with_prefix
-from core.question import Question
-from core.reading import bounded_lines
+from mathreel.core.client.calls import ModelReply, Outcome, complete_many
+from mathreel.core.client.endpoint import Endpoint
+from mathreel.core.client.request import DEFAULT_MAX_SIDE, ModelRequest, request_from_view
+from mathreel.core.errors import InputError
+from mathreel.core.files import output_path, replace_with_prefix
+from mathreel.core.question import Question
+from mathreel.core.reading import bounded_lines
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from core.data import Dataset
+    from mathreel.core.data import Dataset
 
 ID_FILTERS = ("question_id", "video_id", "group_id")
 # Settings that must match for a file to be resumed: answers from another model or mode must not mix.
@@ -93,7 +93,7 @@ def select_questions(dataset: Dataset, filters: Sequence[str] = (), limit: int |
 
 def question_doc(dataset: Dataset, question: Question) -> dict[str, Any]:
     """The `doc` of a sample line: every question field, flat, so the benchmark's reader can rebuild it."""
-    from core.data.dataset import as_record
+    from mathreel.core.data.dataset import as_record
 
     doc = as_record(dataset, question)
     if question.steps:
@@ -279,7 +279,7 @@ def prepare_request(
     dataset: Dataset, question: Question, settings: RunSettings, *, cache_dir: str | Path | None = None
 ) -> tuple[ModelRequest, dict[str, Any]]:
     """The request for one question (prompt, sampled frames or diagram) and what to record about it."""
-    from core.view import build_view
+    from mathreel.core.view import build_view
 
     view = build_view(
         dataset,

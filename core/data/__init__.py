@@ -5,11 +5,11 @@
 `Question` shape, plus the paths of each question's video, subtitles or diagram.
 """
 
-from core.data.dataset import Dataset, as_record, load_dataset
-from core.data.layouts import Layout, layout_for
-from core.data.locate import HF_PREFIX, data_spec
-from core.data.paths import assets_dir, cache_base, demo_dir, inside
-from core.ids import PAIR_SEPARATOR
+from mathreel.core.data.dataset import Dataset, as_record, load_dataset
+from mathreel.core.data.layouts import Layout, layout_for
+from mathreel.core.data.locate import HF_PREFIX, data_spec
+from mathreel.core.data.paths import assets_dir, cache_base, demo_dir, inside
+from mathreel.core.ids import PAIR_SEPARATOR
 
 __all__ = [
     "HF_PREFIX",

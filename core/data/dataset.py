@@ -17,15 +17,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from core.benchmarks import Benchmark, get_benchmark
-from core.cache import cache_base
-from core.data.layouts import Layout, layout_for
-from core.data.locate import annotation_files, locate
-from core.data.paths import inside
-from core.data.records import decode_objects, read_records
-from core.errors import InputError
-from core.ids import occurrence_id, occurrences
-from core.question import Question
+from mathreel.core.benchmarks import Benchmark, get_benchmark
+from mathreel.core.cache import cache_base
+from mathreel.core.data.layouts import Layout, layout_for
+from mathreel.core.data.locate import annotation_files, locate
+from mathreel.core.data.paths import inside
+from mathreel.core.data.records import decode_objects, read_records
+from mathreel.core.errors import InputError
+from mathreel.core.ids import occurrence_id, occurrences
+from mathreel.core.question import Question
 
 
 @dataclass(eq=False)

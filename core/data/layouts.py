@@ -5,7 +5,7 @@ reads that declaration. The loader never branches on a benchmark's name, and no 
 
 from __future__ import annotations
 
-from core.benchmarks.base import Benchmark, DataLayout
+from mathreel.core.benchmarks.base import Benchmark, DataLayout
 
 Layout = DataLayout  # the name core.data has always used
 

@@ -13,9 +13,9 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.data.layouts import Layout
-from core.data.paths import demo_dir
-from core.errors import InputError
+from mathreel.core.data.layouts import Layout
+from mathreel.core.data.paths import demo_dir
+from mathreel.core.errors import InputError
 
 HF_PREFIX = "hf:"
 
@@ -59,7 +59,7 @@ def find_root(base: Path, layout: Layout, *, source: str, title: str) -> Path:
 
 def benchmarks_in(directory: Path) -> list[str]:
     """The names of the benchmarks whose files `directory` holds (as a root, a parent, or an annotation folder)."""
-    from core.benchmarks import BENCHMARKS
+    from mathreel.core.benchmarks import BENCHMARKS
 
     found = []
     for name, bench in BENCHMARKS.items():

@@ -13,9 +13,9 @@ import os
 import re
 from pathlib import Path, PurePosixPath, PureWindowsPath
 
-from core.assets import assets_dir
-from core.cache import cache_base
-from core.errors import InputError
+from mathreel.core.assets import assets_dir
+from mathreel.core.cache import cache_base
+from mathreel.core.errors import InputError
 
 __all__ = ["assets_dir", "cache_base", "check_hf_id", "demo_dir", "inside"]
 

@@ -14,9 +14,9 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from core.errors import InputError
-from core.fields import json_or_literal
-from core.reading import open_input, parsed_lines, refuse_nul
+from mathreel.core.errors import InputError
+from mathreel.core.fields import json_or_literal
+from mathreel.core.reading import open_input, parsed_lines, refuse_nul
 
 _WHAT = "annotation file"
 

@@ -3,11 +3,11 @@
 Pure functions over strings: no I/O, nothing at import beyond compiling regexes.
 """
 
-from core.extract.choice import extract_choice
-from core.extract.equivalence import Equivalence, math_equal, math_equivalence
-from core.extract.free import extract_free_answer
-from core.extract.reference import extract_choice_lmms, extract_choice_official
-from core.extract.types import Extraction
+from mathreel.core.extract.choice import extract_choice
+from mathreel.core.extract.equivalence import Equivalence, math_equal, math_equivalence
+from mathreel.core.extract.free import extract_free_answer
+from mathreel.core.extract.reference import extract_choice_lmms, extract_choice_official
+from mathreel.core.extract.types import Extraction
 
 __all__ = [
     "Equivalence",

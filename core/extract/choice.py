@@ -23,8 +23,8 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 
-from core.extract.text import Trace, boxed_spans, delete, fold_letters, strip_think
-from core.extract.types import Extraction, quote, unparsed
+from mathreel.core.extract.text import Trace, boxed_spans, delete, fold_letters, strip_think
+from mathreel.core.extract.types import Extraction, quote, unparsed
 
 DEFAULT_LETTERS = ("A", "B", "C", "D")
 

@@ -74,7 +74,7 @@ def _decide(predicted: str, gold: str) -> Equivalence:
     fast = _fast_path(pred, ref)
     if fast is not None:
         return fast
-    from core.extract.equivalence_engine import engine_verdict
+    from mathreel.core.extract.equivalence_engine import engine_verdict
 
     return Equivalence(*engine_verdict(pred.text, ref.text))
 

@@ -76,7 +76,7 @@ class _Worker:
             env = dict(os.environ)
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [_ROOT, env.get("PYTHONPATH", "")]))
             self._process = subprocess.Popen(
-                [sys.executable, "-m", "core.extract.equivalence_engine"],
+                [sys.executable, "-m", "mathreel.core.extract.equivalence_engine"],
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
             )
             if _read_line(self._process, _START_DEADLINE) != b"ready\n":  # imports done: deadlines are per check

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
-from core.extract.text import boxed_spans, strip_think
-from core.extract.types import Extraction, quote, unparsed
+from mathreel.core.extract.text import boxed_spans, strip_think
+from mathreel.core.extract.types import Extraction, quote, unparsed
 
 # "The answer is 12", "Final answer: x = 3", "ANSWER: 5", "答案是 12". The rest of the line is the answer.
 # No two adjacent parts can match the same whitespace, so a long run of blanks cannot make it backtrack.

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from core.extract.equivalence import Equivalence, math_equivalence, memoised
-from core.extract.free import extract_free_answer
-from core.extract.types import Extraction, quote
+from mathreel.core.extract.equivalence import Equivalence, math_equivalence, memoised
+from mathreel.core.extract.free import extract_free_answer
+from mathreel.core.extract.types import Extraction, quote
 
 # math-verify reads at most the last this-many characters of a response. Its work is bounded by the deadline;
 # this bounds what crosses the pipe and what the memo holds. Final answers are at the end, and math-verify
@@ -62,6 +62,6 @@ def _is_one_short_line(response: str | None) -> bool:
 
 
 def _engine_read(response: str, gold: str) -> tuple[bool | None, str, str | None]:
-    from core.extract.equivalence_engine import engine_read
+    from mathreel.core.extract.equivalence_engine import engine_read
 
     return engine_read(response, gold)

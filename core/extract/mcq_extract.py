@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from core.extract.types import Extraction, unparsed
+from mathreel.core.extract.types import Extraction, unparsed
 
 _PHRASES = (
     "the answer is", "answer is", "the correct answer is", "correct answer is", "the best answer is",

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from core.extract.types import Extraction, unparsed
+from mathreel.core.extract.types import Extraction, unparsed
 
 # The phrase lists exactly as the reference scripts spell them, adjacent-string joins included.
 _FIRST_PHRASES = (
@@ -153,7 +153,7 @@ def reference_extractor(name: str) -> ReferenceExtractor:
     if found is not None:
         return found
     if name in _LAZY:
-        from core.extract.mcq_extract import extract_choice_mcq, mcq_letter
+        from mathreel.core.extract.mcq_extract import extract_choice_mcq, mcq_letter
 
         return extract_choice_mcq, mcq_letter
     raise KeyError(f"no reference extractor {name!r}; registered: {', '.join([*REFERENCE_EXTRACTORS, *_LAZY])}")

@@ -6,10 +6,10 @@ checked field by field (`parse`), replies are cached on disk (`cache`), and ever
 files into the tables the app and the CLI show.
 """
 
-from core.judge.cache import JudgeCache, cache_key, default_cache_dir
-from core.judge.endpoint import judge_endpoint
-from core.judge.inputs import StepsNote, attach_steps, cases_from_results, with_dataset_steps
-from core.judge.model import (
+from mathreel.core.judge.cache import JudgeCache, cache_key, default_cache_dir
+from mathreel.core.judge.endpoint import judge_endpoint
+from mathreel.core.judge.inputs import StepsNote, attach_steps, cases_from_results, with_dataset_steps
+from mathreel.core.judge.model import (
     STATUSES,
     TASKS,
     Case,
@@ -18,8 +18,8 @@ from core.judge.model import (
     read_judgments,
     write_judgments,
 )
-from core.judge.parse import CardError, final_card
-from core.judge.runner import (
+from mathreel.core.judge.parse import CardError, final_card
+from mathreel.core.judge.runner import (
     DEFAULT_TASKS,
     JudgeRun,
     judge_cases,

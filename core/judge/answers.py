@@ -17,11 +17,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.benchmarks import get_benchmark
-from core.errors import InputError
-from core.extract.types import Extraction
-from core.judge.fingerprint import response_fingerprint
-from core.judge.model import Judgment
+from mathreel.core.benchmarks import get_benchmark
+from mathreel.core.errors import InputError
+from mathreel.core.extract.types import Extraction
+from mathreel.core.judge.fingerprint import response_fingerprint
+from mathreel.core.judge.model import Judgment
 
 JudgedAnswers = dict[tuple[str, str], tuple[Extraction, bool | None]]
 RowKey = tuple[str, str]  # (question id, record) of a result-file row, as the scorer looks judgments up
@@ -68,7 +68,7 @@ def _rows(predictions: Sequence[Any]) -> tuple[dict[tuple[str, str], list[Any]],
 
 
 def _letter_ok(judgment: Judgment, prediction: Any, bench: Any) -> bool:
-    from core.judge.tasks import allowed_letters
+    from mathreel.core.judge.tasks import allowed_letters
 
     answer = judgment.values.get("answer")
     return answer is None or (isinstance(answer, str) and answer in allowed_letters(prediction.question, bench))

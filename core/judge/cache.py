@@ -49,7 +49,7 @@ def cache_key(base_url: str, model: str, prompt_version: str, prompt: str) -> st
 
 def default_cache_dir() -> Path:
     """`<MATHREEL_CACHE or ~/.cache/mathreel>/judge`."""
-    from core.cache import cache_base
+    from mathreel.core.cache import cache_base
 
     return cache_base() / "judge"
 

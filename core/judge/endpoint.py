@@ -9,8 +9,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from core.client import Endpoint
-from core.errors import InputError
+from mathreel.core.client import Endpoint
+from mathreel.core.errors import InputError
 
 BASE_URL_ENV = "MATHREEL_JUDGE_BASE_URL"
 MODEL_ENV = "MATHREEL_JUDGE_MODEL"

@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from core.judge.model import Case
-from core.question import Question
+from mathreel.core.judge.model import Case
+from mathreel.core.question import Question
 
 
 @dataclass(frozen=True)
@@ -87,8 +87,8 @@ def attach_steps(cases: Sequence[Case], dataset: Any) -> tuple[list[Case], Steps
 def with_dataset_steps(cases: Sequence[Case], benchmark: str, mode: str,
                        data_dir: str | None = None) -> tuple[list[Case], StepsNote | None]:
     """Fill missing steps from `load_dataset(benchmark, mode, data_dir)`; no dataset to be found is no error."""
-    from core.data import load_dataset
-    from core.errors import MathReelError
+    from mathreel.core.data import load_dataset
+    from mathreel.core.errors import MathReelError
 
     if all(case.question.steps for case in cases):
         return list(cases), None

@@ -14,8 +14,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from core.errors import InputError
-from core.question import Question
+from mathreel.core.errors import InputError
+from mathreel.core.question import Question
 
 # ok: the judge answered and the card passed every check; rule: the rules decided, no judge call was needed;
 # fallback: the judge failed and the rule-based answer stands in; failed: the judge failed, no value;
@@ -72,7 +72,7 @@ def count_statuses(judgments: Iterable[Judgment]) -> dict[str, dict[str, int]]:
 
 def write_judgments(path: str | Path, judgments: Iterable[Judgment]) -> Path:
     """Write a JSONL file atomically (a temporary file renamed into place), one judgment per line."""
-    from core.files import write_atomic
+    from mathreel.core.files import write_atomic
 
     def write(out: TextIO) -> None:
         for judgment in judgments:
@@ -83,7 +83,7 @@ def write_judgments(path: str | Path, judgments: Iterable[Judgment]) -> Path:
 
 def check_replaceable(path: Path, flag: str = "--out") -> None:
     """Refuse to replace an existing non-empty file unless it is a judgments file (its first line says so)."""
-    from core.reading import first_line
+    from mathreel.core.reading import first_line
 
     if not path.exists() or path.stat().st_size == 0:
         return
@@ -123,7 +123,7 @@ def read_judgments(path: str | Path) -> list[Judgment]:
     Lines end at "\n" only: a reply may hold U+2028 or U+0085, which JSON allows raw inside strings and which
     `str.splitlines` would treat as line ends. Each line is bounded, and FIFOs and devices are refused unread.
     """
-    from core.reading import jsonl_values
+    from mathreel.core.reading import jsonl_values
 
     source = str(path)
     judgments = [

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from core.extract.text import strip_think
+from mathreel.core.extract.text import strip_think
 
 
 class CardError(ValueError):

@@ -14,13 +14,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.benchmarks import Benchmark, get_benchmark
-from core.client import ClientError, Endpoint, ModelRequest, ask_async, make_async_client
-from core.errors import MathReelError
-from core.judge.cache import JudgeCache, cache_key
-from core.judge.model import Case, Judgment, count_statuses
-from core.judge.parse import CardError, final_card
-from core.judge.tasks import TASK_TYPES, Plan, Task
+from mathreel.core.benchmarks import Benchmark, get_benchmark
+from mathreel.core.client import ClientError, Endpoint, ModelRequest, ask_async, make_async_client
+from mathreel.core.errors import MathReelError
+from mathreel.core.judge.cache import JudgeCache, cache_key
+from mathreel.core.judge.model import Case, Judgment, count_statuses
+from mathreel.core.judge.parse import CardError, final_card
+from mathreel.core.judge.tasks import TASK_TYPES, Plan, Task
 
 DEFAULT_TASKS = ("extract", "steps", "errors", "equiv")
 OnProgress = Callable[[int, int, Judgment], None]

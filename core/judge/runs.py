@@ -13,13 +13,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from core.errors import InputError, MathReelError
-from core.judge.cache import JudgeCache
-from core.judge.inputs import StepsNote, cases_from_results, with_dataset_steps
-from core.judge.model import Case, Judgment
-from core.judge.runner import JudgeRun, OnProgress, judge_cases, parse_tasks
-from core.question import Question
-from core.results.model import ResultFile
+from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.judge.cache import JudgeCache
+from mathreel.core.judge.inputs import StepsNote, cases_from_results, with_dataset_steps
+from mathreel.core.judge.model import Case, Judgment
+from mathreel.core.judge.runner import JudgeRun, OnProgress, judge_cases, parse_tasks
+from mathreel.core.question import Question
+from mathreel.core.results.model import ResultFile
 
 _STEP_TASKS = ("steps", "errors")  # the tasks that read annotated solution steps
 
@@ -45,7 +45,7 @@ def prepare(path: str | Path, *, benchmark: str | None = None, mode: str | None 
             tasks: str | Sequence[str] | None = None) -> JudgeJob:
     """Read a result file and make its judge cases; annotated steps come from the dataset only when a task
     reads them (steps, errors) and the file lacks them."""
-    from core.results import read_results
+    from mathreel.core.results import read_results
 
     chosen = parse_tasks(tasks)
     result = read_results(path, benchmark=benchmark, mode=mode, annotations=annotations)

@@ -14,12 +14,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from core.benchmarks import Benchmark
-from core.extract import extract_choice
-from core.extract.free_verdict import free_verdict
-from core.judge import prompts
-from core.judge.model import Case, Judgment
-from core.judge.parse import (
+from mathreel.core.benchmarks import Benchmark
+from mathreel.core.extract import extract_choice
+from mathreel.core.extract.free_verdict import free_verdict
+from mathreel.core.judge import prompts
+from mathreel.core.judge.model import Case, Judgment
+from mathreel.core.judge.parse import (
     CardError,
     choice_field,
     flag_field,
@@ -28,7 +28,7 @@ from core.judge.parse import (
     required,
     text_field,
 )
-from core.question import Question
+from mathreel.core.question import Question
 
 Earlier = Mapping[str, Judgment]  # this question's judgments from the first stage, by task
 

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from core.judge.model import Judgment, count_statuses
+from mathreel.core.judge.model import Judgment, count_statuses
 
 
 @dataclass

@@ -15,8 +15,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import InputError
-from core.media.reader_base import check_sorted, ensure_shape, problem_line
+from mathreel.core.errors import InputError
+from mathreel.core.media.reader_base import check_sorted, ensure_shape, problem_line
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import numpy as np

@@ -18,7 +18,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
-from core.media.reader_base import FrameReader, check_sorted
+from mathreel.core.media.reader_base import FrameReader, check_sorted
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import numpy as np

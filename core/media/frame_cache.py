@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import InputError
+from mathreel.core.errors import InputError
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import numpy as np
@@ -66,7 +66,7 @@ class SampledFrames:
 
 def frames_dir(cache_dir: str | Path | None = None) -> Path:
     """The folder holding frame cache entries: `<cache_dir, else core.cache.cache_base()>/frames`."""
-    from core.cache import cache_base as shared_root
+    from mathreel.core.cache import cache_base as shared_root
 
     return Path(cache_dir).expanduser() / "frames" if cache_dir else shared_root() / "frames"
 

@@ -18,8 +18,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import InputError
-from core.media.frame_cache import (
+from mathreel.core.errors import InputError
+from mathreel.core.media.frame_cache import (
     CACHE_FORMAT,
     MANIFEST,
     SampledFrames,
@@ -31,7 +31,7 @@ from core.media.frame_cache import (
     identity,
     load_entry,
 )
-from core.media.reader_base import FrameReader
+from mathreel.core.media.reader_base import FrameReader
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import numpy as np
@@ -115,7 +115,7 @@ def cached_frames(
     path: Path, num_frames: int, max_side: int | None, cache_dir: str | Path | None, reader: str | None
 ) -> SampledFrames | None:
     """A complete cache entry made by one of the readers `reader` allows (in preference order), or None."""
-    from core.media.readers import candidate_readers
+    from mathreel.core.media.readers import candidate_readers
 
     ident = identity(path)
     for name in candidate_readers(reader):
@@ -137,7 +137,7 @@ def build_steps(
     JPEG, and two processes building the same entry write the same bytes. A build that fails leaves no entry.
     The generator's return value is the finished SampledFrames.
     """
-    from core.media.exact import exact_frames
+    from mathreel.core.media.exact import exact_frames
 
     path = Path(opened.source)
     ident = identity(path)
@@ -178,7 +178,7 @@ def _renamed_into(target: Path) -> Iterator[Path]:
 
 def open_video(path: str | Path, reader: str | None = None) -> FrameReader:
     """The video opened by `reader` (default $MATHREEL_FRAME_READER, else auto), or InputError naming the file."""
-    from core.media.readers import open_reader
+    from mathreel.core.media.readers import open_reader
 
     return open_reader(path, reader)
 

@@ -22,8 +22,8 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.media.frame_cache import SampledFrames, frames_dir
-from core.media.reader_base import FrameReader
+from mathreel.core.media.frame_cache import SampledFrames, frames_dir
+from mathreel.core.media.reader_base import FrameReader
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import numpy as np
@@ -91,7 +91,7 @@ def progressive_frames(
     the last, which comes as soon as it is ready. Raises InputError (from the decoding thread) like
     `sample_frames` does.
     """
-    from core.media.frames import check_request
+    from mathreel.core.media.frames import check_request
 
     path = Path(video_path)
     check_request(path, num_frames, max_side)
@@ -119,7 +119,7 @@ def progressive_frames(
 def _decode(board: _Board, previews: Path, path: Path, num_frames: int, max_side: int | None,
             cache_dir: str | Path | None, reader: str | None, workers: int | None) -> None:
     """The thread: cache hit, or previews then exact frames, under the entry's build lock."""
-    from core.media.frames import build_lock, build_steps, cached_frames, open_video, uniform_indices
+    from mathreel.core.media.frames import build_lock, build_steps, cached_frames, open_video, uniform_indices
 
     try:
         with build_lock(path, num_frames, max_side, cache_dir, reader):

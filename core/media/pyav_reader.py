@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from core.errors import InputError
-from core.media.reader_base import check_sorted, ensure_shape, problem_line
+from mathreel.core.errors import InputError
+from mathreel.core.media.reader_base import check_sorted, ensure_shape, problem_line
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import numpy as np

@@ -7,7 +7,7 @@ import re
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol
 
-from core.errors import InputError
+from mathreel.core.errors import InputError
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import numpy as np

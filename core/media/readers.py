@@ -12,8 +12,8 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-from core.errors import InputError
-from core.media.reader_base import BadFrameShape, FrameReader
+from mathreel.core.errors import InputError
+from mathreel.core.media.reader_base import BadFrameShape, FrameReader
 
 READER_ENV = "MATHREEL_FRAME_READER"
 CHOICES = ("auto", "decord", "pyav")
@@ -33,7 +33,7 @@ def reader_choice(choice: str | None = None) -> str:
 
 def candidate_readers(choice: str | None = None) -> list[str]:
     """Reader names in the order they would be tried (the cache looks for an entry under each, in this order)."""
-    from core.media.decord_reader import decord_installed
+    from mathreel.core.media.decord_reader import decord_installed
 
     value = reader_choice(choice)
     if value != "auto":
@@ -57,10 +57,10 @@ def open_reader(path: str | Path, choice: str | None = None, decoder_threads: in
 
 def _open(name: str, path: Path, decoder_threads: int) -> FrameReader:
     if name == "pyav":
-        from core.media.pyav_reader import PyAVReader
+        from mathreel.core.media.pyav_reader import PyAVReader
 
         return PyAVReader(path, decoder_threads=decoder_threads)
-    from core.media.decord_reader import DecordReader, decord_installed
+    from mathreel.core.media.decord_reader import DecordReader, decord_installed
 
     if not decord_installed():
         raise InputError(READER_ENV, "decord is not installed here; use pyav or auto")

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from pathlib import Path
 
-from core.errors import InputError
+from mathreel.core.errors import InputError
 
 NO_SUBTITLES = "No subtitles available"
 BOUNDARY_TOLERANCE = 0.0005  # seconds: half the SRT time resolution

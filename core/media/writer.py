@@ -11,7 +11,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from core.errors import InputError
+from mathreel.core.errors import InputError
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import av

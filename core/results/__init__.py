@@ -1,6 +1,6 @@
 """Prediction-file readers with format detection: `read_results(path) -> ResultFile`."""
 
-from core.results.model import Prediction, ResultFile
-from core.results.reader import read_results
+from mathreel.core.results.model import Prediction, ResultFile
+from mathreel.core.results.reader import read_results
 
 __all__ = ["Prediction", "ResultFile", "read_results"]

@@ -12,9 +12,9 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
-from core.benchmarks import BENCHMARKS, Benchmark
-from core.errors import InputError
-from core.fields import parse_options, text
+from mathreel.core.benchmarks import BENCHMARKS, Benchmark
+from mathreel.core.errors import InputError
+from mathreel.core.fields import parse_options, text
 
 _SAMPLE = 200  # rows looked at for detection; files are homogeneous and this keeps detection O(1)
 

@@ -10,8 +10,8 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from core.benchmarks import BENCHMARKS
-from core.errors import InputError
+from mathreel.core.benchmarks import BENCHMARKS
+from mathreel.core.errors import InputError
 
 RESPONSE_KEYS = ("response", "prediction", "model_response", "output", "model_output")
 # Every field any benchmark reads a question id from (each benchmark declares its own `id_fields`).

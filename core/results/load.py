@@ -15,10 +15,10 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from core.errors import InputError
-from core.reading import LIMIT_ENV as LIMIT_ENV  # the variable that raises the size limit, named in errors
-from core.reading import lines_of, open_input, refuse_nul
-from core.results.layouts import ID_KEYS, RESPONSE_KEYS
+from mathreel.core.errors import InputError
+from mathreel.core.reading import LIMIT_ENV as LIMIT_ENV  # the variable that raises the size limit, named in errors
+from mathreel.core.reading import lines_of, open_input, refuse_nul
+from mathreel.core.results.layouts import ID_KEYS, RESPONSE_KEYS
 
 # A JSON string (skipped over) or a comma followed only by whitespace and a closing bracket (dropped).
 _STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])')

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.question import Question
+from mathreel.core.question import Question
 
 
 @dataclass

@@ -7,16 +7,16 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from core.benchmarks import BENCHMARKS, Benchmark
-from core.errors import InputError
-from core.fields import text
-from core.ids import join_key, keyed
-from core.question import Question
-from core.results.bulk import gc_paused
-from core.results.detect import all_metric_keys, detect_benchmark, detect_mode
-from core.results.layouts import VLMEVAL_INDEX, Row, detect_layout, iter_rows, label_of, lmms_generation
-from core.results.load import load_records
-from core.results.model import Prediction, ResultFile
+from mathreel.core.benchmarks import BENCHMARKS, Benchmark
+from mathreel.core.errors import InputError
+from mathreel.core.fields import text
+from mathreel.core.ids import join_key, keyed
+from mathreel.core.question import Question
+from mathreel.core.results.bulk import gc_paused
+from mathreel.core.results.detect import all_metric_keys, detect_benchmark, detect_mode
+from mathreel.core.results.layouts import VLMEVAL_INDEX, Row, detect_layout, iter_rows, label_of, lmms_generation
+from mathreel.core.results.load import load_records
+from mathreel.core.results.model import Prediction, ResultFile
 
 _SHOWN_IDS = 10  # ids quoted in a warning before "and N more"
 
@@ -305,7 +305,7 @@ def _annotated_questions(
 
 def _questions_from_data_dir(directory: Path, bench: Benchmark, mode: str) -> list[Question]:
     """The questions of a dataset directory in its real layout (or a parent holding several), via core.data."""
-    from core.data import load_dataset
+    from mathreel.core.data import load_dataset
 
     return list(load_dataset(bench.name, mode, data_dir=directory).questions)
 
@@ -318,7 +318,7 @@ def _benchmark_from_annotations(
     if records is not None:
         bench, why = detect_benchmark(records, records, source, None)
         return bench, why + " in the annotations"
-    from core.data.locate import benchmarks_in
+    from mathreel.core.data.locate import benchmarks_in
 
     found = [BENCHMARKS[name] for name in benchmarks_in(Path(annotations))]
     if len(found) != 1:

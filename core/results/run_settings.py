@@ -12,10 +12,10 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from core.view import ViewSettings
+from mathreel.core.view import ViewSettings
 
 if TYPE_CHECKING:
-    from core.results.model import ResultFile
+    from mathreel.core.results.model import ResultFile
 
 FRAME_FIELDS = ("num_frames", "max_num_frames", "frames", "nframes", "frame_num")
 COT_PROMPT = re.compile(r"step by step|perform reasoning|think step", re.IGNORECASE)

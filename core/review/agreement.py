@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from core.judge.model import Judgment
-from core.review import stats
-from core.review.join import join
-from core.review.model import FLAGS, Review
+from mathreel.core.judge.model import Judgment
+from mathreel.core.review import stats
+from mathreel.core.review.join import join
+from mathreel.core.review.model import FLAGS, Review
 
 
 @dataclass(frozen=True)

@@ -7,9 +7,9 @@ import dataclasses
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.judge.model import Judgment
-from core.review.join import join
-from core.review.model import Review
+from mathreel.core.judge.model import Judgment
+from mathreel.core.review.join import join
+from mathreel.core.review.model import Review
 
 
 @dataclass(frozen=True)
@@ -78,7 +78,7 @@ def reviewed_lines(judgments: Sequence[Judgment], reviews: Sequence[Review]) -> 
     verdicts in place, and how many came from people."""
     from collections import Counter
 
-    from core.judge.views import step_score_rows
+    from mathreel.core.judge.views import step_score_rows
 
     applied = apply_reviews(judgments, reviews)
     lines = [applied.note]

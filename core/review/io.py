@@ -8,10 +8,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from core.errors import InputError
-from core.files import write_text_atomic
-from core.reading import jsonl_text_values, jsonl_values
-from core.review.model import Review, review_from_dict
+from mathreel.core.errors import InputError
+from mathreel.core.files import write_text_atomic
+from mathreel.core.reading import jsonl_text_values, jsonl_values
+from mathreel.core.review.model import Review, review_from_dict
 
 
 def reviews_to_text(reviews: Iterable[Review]) -> str:

@@ -6,10 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.judge.fingerprint import response_fingerprint
-from core.judge.model import Judgment
-from core.judge.views import QuestionJudgments, by_question
-from core.review.model import Review
+from mathreel.core.judge.fingerprint import response_fingerprint
+from mathreel.core.judge.model import Judgment
+from mathreel.core.judge.views import QuestionJudgments, by_question
+from mathreel.core.review.model import Review
 
 
 @dataclass(frozen=True)

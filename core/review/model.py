@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from core.errors import InputError
+from mathreel.core.errors import InputError
 
 VERDICTS = ("accepted", "changed")
 # Why a question itself is broken, as a dataset maintainer would act on it.

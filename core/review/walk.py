@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 
-from core.judge.fingerprint import response_fingerprint
-from core.review.join import JudgeView
-from core.review.model import Review
+from mathreel.core.judge.fingerprint import response_fingerprint
+from mathreel.core.review.join import JudgeView
+from mathreel.core.review.model import Review
 
 
 def own_review(reviews: Sequence[Review], view: JudgeView, reviewer: str) -> Review | None:

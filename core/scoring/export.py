@@ -13,7 +13,7 @@ import io
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from core.scoring.row import ROW_FIELDS, ScoredRow
+from mathreel.core.scoring.row import ROW_FIELDS, ScoredRow
 
 FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 DIMENSION_PREFIX = "dim_"

@@ -6,14 +6,14 @@ core: unpickling anything defined in webapp/ would make every child import gradi
 
 from __future__ import annotations
 
-from core.scoring.report import Report
+from mathreel.core.scoring.report import Report
 
 
 def score_file(path: str, benchmark_key: str = "", extractor: str = "robust", denominator: str | None = None,
                annotations: str | None = None) -> Report:
     """Read `path` (benchmark and mode detected unless `benchmark_key` is "benchmark:mode") and score it."""
-    from core.results import read_results
-    from core.scoring.scorer import score
+    from mathreel.core.results import read_results
+    from mathreel.core.scoring.scorer import score
 
     benchmark, _, mode = benchmark_key.partition(":")
     result = read_results(path, benchmark=benchmark or None, mode=mode or None, annotations=annotations)

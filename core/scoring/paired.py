@@ -5,9 +5,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from core.errors import MathReelError
-from core.scoring.report import Report
-from core.scoring.stats import Z95, clustered_se, mean_interval
+from mathreel.core.errors import MathReelError
+from mathreel.core.scoring.report import Report
+from mathreel.core.scoring.stats import Z95, clustered_se, mean_interval
 
 
 @dataclass(frozen=True)

@@ -8,8 +8,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 if TYPE_CHECKING:
-    from core.scoring.report import Report
-    from core.scoring.row import ScoredRow
+    from mathreel.core.scoring.report import Report
+    from mathreel.core.scoring.row import ScoredRow
 
 StatusFilter = Literal["all", "not_correct", "wrong", "unparsed", "missing", "correct"]
 STATUS_LABELS: dict[str, str] = {"all": "questions", "not_correct": "wrong or unparsed", "wrong": "wrong",

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from core.kinds import DENOMINATORS, Denominator, ExtractorName
-from core.scoring.numbers import cell_text
-from core.scoring.row import ScoredRow
-from core.scoring.stats import CI_METHOD, SE_METHOD
+from mathreel.core.kinds import DENOMINATORS, Denominator, ExtractorName
+from mathreel.core.scoring.numbers import cell_text
+from mathreel.core.scoring.row import ScoredRow
+from mathreel.core.scoring.stats import CI_METHOD, SE_METHOD
 
 __all__ = ["Cell", "Overall", "Report", "cross_key", "split_cross_key"]
 
@@ -128,6 +128,6 @@ class Report:
 
     def rows_csv(self) -> str:
         """Every scored row as CSV text, safe to open in a spreadsheet (see core.scoring.export)."""
-        from core.scoring.export import rows_csv
+        from mathreel.core.scoring.export import rows_csv
 
         return rows_csv(self.rows)

@@ -12,16 +12,16 @@ from dataclasses import dataclass
 from itertools import chain, compress
 from operator import attrgetter, itemgetter
 
-from core.benchmarks import Benchmark, get_benchmark
-from core.errors import MathReelError
-from core.kinds import DENOMINATORS, EXTRACTORS, Denominator, ExtractorName
-from core.question import Question
-from core.results.bulk import gc_paused
-from core.results.model import ResultFile
-from core.scoring.report import Cell, Overall, Report, cross_key
-from core.scoring.row import ScoredRow
-from core.scoring.stats import binary_se, clustered_binary_se, few_clusters_warning, wilson_interval
-from core.scoring.verdict import JudgedAnswers, official_tool, score_rows
+from mathreel.core.benchmarks import Benchmark, get_benchmark
+from mathreel.core.errors import MathReelError
+from mathreel.core.kinds import DENOMINATORS, EXTRACTORS, Denominator, ExtractorName
+from mathreel.core.question import Question
+from mathreel.core.results.bulk import gc_paused
+from mathreel.core.results.model import ResultFile
+from mathreel.core.scoring.report import Cell, Overall, Report, cross_key
+from mathreel.core.scoring.row import ScoredRow
+from mathreel.core.scoring.stats import binary_se, clustered_binary_se, few_clusters_warning, wilson_interval
+from mathreel.core.scoring.verdict import JudgedAnswers, official_tool, score_rows
 
 __all__ = ["EXTRACTORS", "cell", "cluster_unit", "official_tool", "overall_cell", "score"]
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from core.benchmarks import get_benchmark
-from core.kinds import Status
-from core.question import Question
-from core.scoring.row import ScoredRow
-from core.scoring.verdict import read_answer, verdict_row
+from mathreel.core.benchmarks import get_benchmark
+from mathreel.core.kinds import Status
+from mathreel.core.question import Question
+from mathreel.core.scoring.row import ScoredRow
+from mathreel.core.scoring.verdict import read_answer, verdict_row
 
 
 @dataclass

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from core.benchmarks import get_benchmark
-from core.kinds import DENOMINATORS
-from core.scoring.numbers import ci_text, pct_text, se_text
-from core.scoring.report import Cell, Report
-from core.scoring.stats import CI_METHOD, SE_METHOD
+from mathreel.core.benchmarks import get_benchmark
+from mathreel.core.kinds import DENOMINATORS
+from mathreel.core.scoring.numbers import ci_text, pct_text, se_text
+from mathreel.core.scoring.report import Cell, Report
+from mathreel.core.scoring.stats import CI_METHOD, SE_METHOD
 
 _SHOWN = 10
 

@@ -12,15 +12,15 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
-from core.benchmarks import Benchmark
-from core.choices import OptionTexts, distinct_letters, option_letters
-from core.extract import extract_choice
-from core.extract.choice import OptionMatcher
-from core.extract.types import Extraction
-from core.kinds import Denominator, Status
-from core.question import Question
-from core.results.model import ResultFile
-from core.scoring.row import ScoredRow
+from mathreel.core.benchmarks import Benchmark
+from mathreel.core.choices import OptionTexts, distinct_letters, option_letters
+from mathreel.core.extract import extract_choice
+from mathreel.core.extract.choice import OptionMatcher
+from mathreel.core.extract.types import Extraction
+from mathreel.core.kinds import Denominator, Status
+from mathreel.core.question import Question
+from mathreel.core.results.model import ResultFile
+from mathreel.core.scoring.row import ScoredRow
 
 Choices = tuple[tuple[str, ...], OptionMatcher | None]  # the letters a question allows and its option texts
 # (question_id, record) -> the judge's extraction and, for free-form answers, its equivalence verdict.
@@ -46,7 +46,7 @@ def official_tool(bench: Benchmark, name: str = "official") -> OfficialTool | No
     scorer = bench.reproductions.get(name) or (bench.official_scorer if name == "official" else None)
     if scorer is None:
         return None
-    from core.extract.reference import reference_extractor
+    from mathreel.core.extract.reference import reference_extractor
 
     extract, letter = reference_extractor(scorer.extractor)
     return OfficialTool(scorer.label, extract, scorer.denominator, letter)
@@ -172,7 +172,7 @@ def read_answer(question: Question, response: str, default_letters: tuple[str, .
 
 def score_free(response: str, gold: str) -> tuple[Extraction, bool]:
     """A free-form answer: the boxed / final-answer value, compared to the gold value by math equivalence."""
-    from core.extract.free_verdict import free_verdict  # free-form items are MathVerse's only
+    from mathreel.core.extract.free_verdict import free_verdict  # free-form items are MathVerse's only
 
     verdict = free_verdict(response, gold)
     return verdict.extraction, verdict.correct

@@ -13,8 +13,8 @@ import pytest
 from appserver import mathreel_command
 from pages import open_tab, wait_for_text
 
-from core.data import demo_dir, load_dataset
-from core.view import build_view
+from mathreel.core.data import demo_dir, load_dataset
+from mathreel.core.view import build_view
 
 pytestmark = pytest.mark.browser
 
@@ -46,7 +46,7 @@ def test_page_loads_offline_with_the_first_question(page):
 
 
 def test_plotly_loads_after_the_first_view_before_any_chart_is_asked_for(page):
-    from webapp.preload import plotly_chunk
+    from mathreel.webapp.preload import plotly_chunk
 
     chunk = plotly_chunk()
     assert chunk is not None  # this Gradio has the chunk the page preloads

@@ -15,9 +15,9 @@ import pytest
 from appserver import serving
 from pages import wait_for_text
 
-from core.data import load_dataset
-from core.scoring.single import score_response
-from core.view import build_view
+from mathreel.core.data import load_dataset
+from mathreel.core.scoring.single import score_response
+from mathreel.core.view import build_view
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the loopback OpenAI server
 from fake_openai import FakeOpenAI

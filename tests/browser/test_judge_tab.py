@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-from core.data import demo_dir
-from core.judge import read_judgments
-from core.judge.prompts import ERRORS_CONTRACT, EXTRACT_CONTRACT, STEPS_CONTRACT
-from core.judge.views import by_question
+from mathreel.core.data import demo_dir
+from mathreel.core.judge import read_judgments
+from mathreel.core.judge.prompts import ERRORS_CONTRACT, EXTRACT_CONTRACT, STEPS_CONTRACT
+from mathreel.core.judge.views import by_question
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the loopback OpenAI server
 from fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded
@@ -162,7 +162,7 @@ def test_a_judge_run_shows_its_progress_under_the_buttons(page):
 
 
 def test_a_judge_card_marks_gold_and_pick_and_opens_the_question_in_browse(page):
-    from core.data import load_dataset
+    from mathreel.core.data import load_dataset
 
     cards = by_question(read_judgments(DEMO_B))
     dataset = load_dataset("videomathqa", "mcq")

@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from pages import open_tab, wait_for_text
 
-from core.data import demo_dir
-from core.results import read_results
-from core.scoring import score
-from core.scoring.reading_flow import disagreeing, select_rows
+from mathreel.core.data import demo_dir
+from mathreel.core.results import read_results
+from mathreel.core.scoring import score
+from mathreel.core.scoring.reading_flow import disagreeing, select_rows
 
 pytestmark = pytest.mark.browser
 
@@ -128,9 +128,9 @@ def test_enter_in_the_frame_count_applies_it_and_an_empty_search_says_so(page):
 
 def browse_views(path: Path) -> tuple[list[str], dict]:
     """The run's question order and the demo judge's views of its answers (matched by response), from core."""
-    from core.judge import read_judgments
-    from core.judge.fingerprint import response_fingerprint
-    from core.review.join import judge_views
+    from mathreel.core.judge import read_judgments
+    from mathreel.core.judge.fingerprint import response_fingerprint
+    from mathreel.core.review.join import judge_views
 
     report = scored(path)
     views = judge_views(read_judgments(demo_dir() / "judgments" / f"{path.name.split('_samples')[0]}_judgments.jsonl"))

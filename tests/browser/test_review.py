@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 from pages import open_tab, wait_for_text
 
-from core.data import demo_dir
-from core.judge import read_judgments
-from core.judge.views import by_question
-from core.review import read_reviews
+from mathreel.core.data import demo_dir
+from mathreel.core.judge import read_judgments
+from mathreel.core.judge.views import by_question
+from mathreel.core.review import read_reviews
 
 pytestmark = pytest.mark.browser
 

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from core.data import demo_dir, load_dataset
+from mathreel.core.data import demo_dir, load_dataset
 
 pytestmark = pytest.mark.browser
 
