@@ -298,7 +298,7 @@ def as_record(dataset: Dataset, question: Question) -> dict[str, Any]:
     )
     full = dataset.bench.full_question(question)
     if full and full != question.question:
-        record["question_for_eval"] = full  # the benchmark's complete question text (MathVerse's field name)
+        record[dataset.bench.full_question_key] = full  # the benchmark's complete question text, under its name
     if question.video_id:
         record["video_id"] = question.video_id
     record.update(question.dims)

@@ -27,10 +27,12 @@ class ScoredRow:
     status: Status
     official_answer: str | None = None  # what the benchmark's official extractor read, when it has one
     record: int | str | None = None
+    full_response: str | None = None  # the unfiltered reply the file keeps beside `response` (lmms-eval >= 0.7)
 
     def to_dict(self) -> dict[str, Any]:
-        """The row as JSON-ready values (explicit, not `asdict`, which deep-copies and is slow over 270k rows)."""
-        return {
+        """The row as JSON-ready values (explicit, not `asdict`, which deep-copies and is slow over 270k rows);
+        `full_response` only when the file kept one."""
+        values = {
             "question_id": self.question_id,
             "group_id": self.group_id,
             "cluster": self.cluster,
@@ -44,3 +46,6 @@ class ScoredRow:
             "official_answer": self.official_answer,
             "record": self.record,
         }
+        if self.full_response is not None:
+            values["full_response"] = self.full_response
+        return values
