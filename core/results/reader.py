@@ -75,6 +75,10 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
     if layout.key == "vlmevalkit" and annotations is None:
         result.notes.append("question ids: VLMEvalKit's row index (give the dataset with --annotations to join "
                             "the rows to their questions by video and question)")
+    if layout.key == "lmms-eval":
+        from mathreel.core.results.lmms_log import log_notes
+
+        result.notes += log_notes(records, result.predictions)
     _warn_absent_dimensions(result, bench)
     _note_clusters(result, bench)
     return result
