@@ -168,3 +168,10 @@ def test_missing_questions_count_wrong_in_their_group(tmp_path):
     last = report.groups.groups[-1]
     assert last.statuses[-1] == "missing" and last.result.score == 10.0  # WCC + missing: Q2 stands in for Q1
     assert "Q4 missing, counts wrong" in last.result.explanation
+
+
+def test_where_the_official_script_would_stop_is_said(tmp_path):
+    reversed_rows = toy(tmp_path, order=list(range(11, -1, -1)), name="reversed.tsv")
+    report = scored(reversed_rows, "official")
+    assert any("the official script stops on this file" in w for w in report.groups.warnings)
+    assert not any("stops" in w for w in scored(toy(tmp_path), "official").groups.warnings)

@@ -91,6 +91,7 @@ METRIC_KEYS = tuple(f"videomme_v2_{part}_{kind}" for kind in ("score", "acc")
 
 _VIDEO_FIELDS = ("video_id", "video")
 _TAXONOMY = ("level", "second_head", "third_head")
+_DIMENSION_FIELDS = ("group_type", *_TAXONOMY)
 _WHOLE_NUMBER = re.compile(r"(\d+)(?:\.0*)?")
 
 
@@ -98,6 +99,19 @@ def _video_id(record: Mapping[str, Any]) -> str:
     """The video id, three digits as the dataset writes it ("001"; spreadsheets and TSV round trips give 1)."""
     video = first_text(record, _VIDEO_FIELDS)
     return video.zfill(3) if video.isdigit() else video
+
+
+@functools.lru_cache(maxsize=8192)
+def _option_lines(options: str) -> tuple[str, ...]:
+    return tuple(line for line in options.splitlines() if line.strip())
+
+
+def _options(value: Any) -> tuple[str, ...]:
+    """The options: the dataset's one string of lines "A. ..." split into lines (no list literal to try, which
+    costs a failed parse per question), else any other spelling `parse_options` reads."""
+    if isinstance(value, str) and not value.lstrip().startswith("["):
+        return _option_lines(value)
+    return parse_options(value)
 
 
 def _label(value: Any) -> str:
@@ -187,6 +201,33 @@ def _status_notes(statuses: Sequence[str], marks: Sequence[int]) -> str:
     return "; " + "; ".join(notes) if notes else ""
 
 
+@functools.lru_cache(maxsize=4096)
+def _group_score(kind: str, structure_text: str, marks: tuple[int, ...], statuses: tuple[str, ...]) -> GroupScore:
+    """`VideoMMEV2Groups.score` for one combination of kind, structure, marks and statuses."""
+    right = sum(1 for mark in marks if mark == 1)
+    head = f"{right} of {len(marks)} right"
+    notes = _status_notes(statuses, marks)
+    if kind == "relevance":
+        quadratic, linear = relevance_score(marks)
+        return GroupScore(quadratic, linear, _roles("relevance", marks, 0, None),
+                          f"{head}: {quadratic:.2f} in a relevance group (linear {linear:.2f}){notes}")
+    if kind != "logic":
+        return GroupScore(None, None, tuple("not scored" for _ in marks),
+                          f"{head}: not scored, unknown group type {kind!r}{notes}")
+    structure = canonical_structure(structure_text)
+    if structure not in _CHAIN_MAPS:
+        return GroupScore(None, None, tuple("not scored" for _ in marks),
+                          f"{head}: not scored, unknown chain structure {structure_text!r}{notes}")
+    steps, stand_in = chain_steps(structure, marks)
+    value = _CHAIN_MAPS[structure].get(steps, 0.0)
+    roles = _roles("logic", marks, steps, stand_in)
+    broken = _break_position(roles)
+    how = "complete chain" if broken is None else f"chain broken at Q{broken}"
+    extra = f", {stand_in}" if stand_in else ""
+    return GroupScore(value, None, roles, f"{head}: {value:.2f} in a {structure} {how}{extra} "
+                      f"({steps} step{'s' if steps != 1 else ''} credited){notes}", steps, broken)
+
+
 class VideoMMEV2Groups(GroupScheme):
     """Video-MME-v2's groups: a video's four questions, ordered by the number after the id's last hyphen."""
 
@@ -211,36 +252,18 @@ class VideoMMEV2Groups(GroupScheme):
         own policy: from the last member that carries each field, since only logic groups' last rows do)."""
         source = members[0] if policy.kind_from_first else members[-1]
         dims: dict[str, str] = {}
-        for key in _TAXONOMY:
-            carriers = members[-1:] if policy.taxonomy_from_last_row else members
-            value = next((m.dims[key] for m in reversed(carriers) if m.dims.get(key)), "")
-            if value:
-                dims[key] = value
-        return GroupFacts(source.dims.get("group_type", ""), text(source.extra.get("group_structure")), dims)
+        for member in reversed(members[-1:] if policy.taxonomy_from_last_row else members):
+            for key in _TAXONOMY:
+                if key not in dims and member.dims.get(key):
+                    dims[key] = member.dims[key]
+            if len(dims) == len(_TAXONOMY):
+                break
+        return GroupFacts(source.dims.get("group_type", ""), source.extra.get("group_structure") or "", dims)
 
     def score(self, facts: GroupFacts, marks: Sequence[int], statuses: Sequence[str]) -> GroupScore:
-        right = sum(1 for mark in marks if mark == 1)
-        head = f"{right} of {len(marks)} right"
-        notes = _status_notes(statuses, marks)
-        if facts.kind == "relevance":
-            quadratic, linear = relevance_score(marks)
-            return GroupScore(quadratic, linear, _roles("relevance", marks, 0, None),
-                              f"{head}: {quadratic:.2f} in a relevance group (linear {linear:.2f}){notes}")
-        if facts.kind != "logic":
-            return GroupScore(None, None, tuple("not scored" for _ in marks),
-                              f"{head}: not scored, unknown group type {facts.kind!r}{notes}")
-        structure = canonical_structure(facts.structure)
-        if structure not in _CHAIN_MAPS:
-            return GroupScore(None, None, tuple("not scored" for _ in marks),
-                              f"{head}: not scored, unknown chain structure {facts.structure!r}{notes}")
-        steps, stand_in = chain_steps(structure, marks)
-        value = _CHAIN_MAPS[structure].get(steps, 0.0)
-        roles = _roles("logic", marks, steps, stand_in)
-        broken = _break_position(roles)
-        how = "complete chain" if broken is None else f"chain broken at Q{broken}"
-        extra = f", {stand_in}" if stand_in else ""
-        return GroupScore(value, None, roles, f"{head}: {value:.2f} in a {structure} {how}{extra} "
-                          f"({steps} step{'s' if steps != 1 else ''} credited){notes}", steps, broken)
+        """The group's score and its explanation; a group depends only on its kind, structure, marks and statuses,
+        of which a file has few combinations, so each is worked out once."""
+        return _group_score(facts.kind, facts.structure, tuple(marks), tuple(statuses))
 
 
 # ------------------------------------------------------------------------------------------- the benchmark
@@ -291,10 +314,12 @@ class VideoMMEV2(Benchmark):
     def question_from_record(self, record: Mapping[str, Any], mode: str) -> Question:
         get = record.get
         dims = {}
-        for key, value in (("group_type", text(get("group_type"))),
-                           *((key, _label(get(key))) for key in _TAXONOMY)):
-            if value:
-                dims[key] = value
+        for key in _DIMENSION_FIELDS:
+            value = get(key)
+            if value is not None and value != "":
+                label = _label(value) if key == "level" else text(value)
+                if label:
+                    dims[key] = label
         options = get("options")
         video = _video_id(record)
         extra = {"group_structure": text(get("group_structure"))}
@@ -308,7 +333,7 @@ class VideoMMEV2(Benchmark):
             question_id=first_text(record, self.id_fields),
             question=text(get("question")),
             answer=text(get("answer")).upper(),
-            options=parse_options(options),
+            options=_options(options),
             video_id=video or None,
             dims=dims,
             extra=extra,
@@ -409,6 +434,7 @@ class VideoMMEV2(Benchmark):
     def upstream_report(self, extractor: str, report: Report) -> tuple[str, dict[str, Any]] | None:
         """The official rating JSON, lmms-eval's twelve metrics, or evalscope's subset accuracies."""
         if extractor == "official" and report.groups is not None:
+            report.groups.warnings += official_stops(report.groups.groups)
             return "official_rating", official_rating(report.groups.groups)
         if extractor == "lmms-eval" and report.groups is not None:
             report.groups.warnings += lmms_stops(report.groups.groups, report.rows)
@@ -480,6 +506,17 @@ def official_rating(groups: Sequence[ScoredGroup]) -> dict[str, Any]:
         "second_head_rating": {key: _mean(values) for key, values in second.items()},
         "third_head_rating": {key: _mean(values) for key, values in third.items()},
     }
+
+
+def official_stops(groups: Sequence[ScoredGroup]) -> list[str]:
+    """Where the official script would stop on this file: a group whose last row has no level becomes `int(nan)`
+    (ValueError); an unknown kind or structure raises ValueError too. Either way it writes no rating."""
+    stops = [group.key for group in groups if not group.facts.dims.get("level") or group.result.score is None]
+    if not stops:
+        return []
+    head = ", ".join(stops[:10]) + (f" and {len(stops) - 10} more" if len(stops) > 10 else "")
+    return [f"the official script stops on this file (ValueError: a group whose last row has no level, or an unknown "
+            f"kind or structure: {head}), so it writes no rating; these are the figures it computes otherwise"]
 
 
 def _accuracy(rows: Sequence[ScoredRow]) -> float:

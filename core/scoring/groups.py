@@ -32,7 +32,7 @@ _MARKS: dict[str, int] = {"correct": 1, "wrong": 0, "missing": 0}
 _SHOWN = 10
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class ScoredGroup:
     """One group: its members (ids, statuses, the marks the policy gave them) and what it scored."""
 
@@ -44,6 +44,7 @@ class ScoredGroup:
     marks: tuple[int, ...]
     facts: GroupFacts
     result: GroupScore
+    tallies: tuple[tuple[str, int, int], ...] = ()  # (video, questions, right) per video among the members
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -188,12 +189,26 @@ def form_groups(members: Sequence[Member], scheme: GroupScheme, by_position: boo
 
 def score_group(name: str, members: Sequence[Member], scheme: GroupScheme, policy: GroupPolicy) -> ScoredGroup:
     """One group scored under `policy`."""
+    marks_of = {**_MARKS, "unparsed": policy.unparsed_mark}
     statuses = tuple(row.status for row, _ in members)
-    marks = tuple(policy.unparsed_mark if status == "unparsed" else _MARKS[status] for status in statuses)
-    facts = scheme.describe([question for _, question in members], policy)
     clusters = tuple(row.cluster for row, _ in members)
+    marks = tuple(marks_of[status] for status in statuses)
+    facts = scheme.describe([question for _, question in members], policy)
     return ScoredGroup(name, clusters[-1], tuple(row.question_id for row, _ in members), statuses, clusters, marks,
-                       facts, scheme.score(facts, marks, statuses))
+                       facts, scheme.score(facts, marks, statuses), _tallies(statuses, clusters))
+
+
+def _tallies(statuses: tuple[Status, ...], clusters: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
+    """(video, questions, right) per video of a group's members: one entry unless rows from several videos were
+    grouped by position."""
+    if len(set(clusters)) == 1:
+        return ((clusters[0], len(statuses), statuses.count("correct")),)
+    counts: dict[str, list[int]] = {}
+    for status, cluster in zip(statuses, clusters, strict=True):
+        tally = counts.setdefault(cluster, [0, 0])
+        tally[0] += 1
+        tally[1] += status == "correct"
+    return tuple((cluster, n, right) for cluster, (n, right) in counts.items())
 
 
 def score_groups(
@@ -270,10 +285,13 @@ def figure(groups: Sequence[ScoredGroup], linear: bool = False) -> Figure:
         score_ci = None if interval is None else (max(low, interval[0]), min(100.0, interval[1]))
     tallies: dict[str, list[int]] = {}
     for group in groups:
-        for status, cluster in zip(group.statuses, group.clusters, strict=True):
-            tally = tallies.setdefault(cluster, [0, 0])
-            tally[0] += 1
-            tally[1] += status == "correct"
+        for cluster, n, right in group.tallies:
+            tally = tallies.get(cluster)
+            if tally is None:
+                tallies[cluster] = [n, right]
+            else:
+                tally[0] += n
+                tally[1] += right
     questions = sum(tally[0] for tally in tallies.values())
     correct = sum(tally[1] for tally in tallies.values())
     accuracy = 100 * correct / questions if questions else None
