@@ -187,9 +187,10 @@ def form_groups(members: Sequence[Member], scheme: GroupScheme, by_position: boo
     return list(grouped.items())
 
 
-def score_group(name: str, members: Sequence[Member], scheme: GroupScheme, policy: GroupPolicy) -> ScoredGroup:
-    """One group scored under `policy`."""
-    marks_of = {**_MARKS, "unparsed": policy.unparsed_mark}
+def score_group(name: str, members: Sequence[Member], scheme: GroupScheme, policy: GroupPolicy,
+                marks_of: dict[str, int] | None = None) -> ScoredGroup:
+    """One group scored under `policy` (`marks_of`: each status's mark under it, when the caller has it)."""
+    marks_of = marks_of or mark_table(policy)
     statuses = tuple(row.status for row, _ in members)
     clusters = tuple(row.cluster for row, _ in members)
     marks = tuple(marks_of[status] for status in statuses)
@@ -198,10 +199,22 @@ def score_group(name: str, members: Sequence[Member], scheme: GroupScheme, polic
                        facts, scheme.score(facts, marks, statuses), _tallies(statuses, clusters))
 
 
+def mark_table(policy: GroupPolicy) -> dict[str, int]:
+    """What each status adds to its group under `policy`."""
+    return {**_MARKS, "unparsed": policy.unparsed_mark}
+
+
+def scored_groups(members: Sequence[Member], scheme: GroupScheme, policy: GroupPolicy) -> list[ScoredGroup]:
+    """Every group of `members`, formed and scored under `policy`."""
+    marks_of = mark_table(policy)
+    return [score_group(name, group, scheme, policy, marks_of)
+            for name, group in form_groups(members, scheme, policy.by_position)]
+
+
 def _tallies(statuses: tuple[Status, ...], clusters: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
     """(video, questions, right) per video of a group's members: one entry unless rows from several videos were
     grouped by position."""
-    if len(set(clusters)) == 1:
+    if clusters.count(clusters[0]) == len(clusters):
         return ((clusters[0], len(statuses), statuses.count("correct")),)
     counts: dict[str, list[int]] = {}
     for status, cluster in zip(statuses, clusters, strict=True):
@@ -218,8 +231,7 @@ def score_groups(
     """Form, score and aggregate the groups of one file's rows (`questions[i]` is the question of `rows[i]`, rows in
     file order with missing questions last). `reference` names the reproduction whose policy this is."""
     members = list(zip(rows, questions, strict=True))
-    groups = [score_group(name, group, scheme, policy) for name, group in form_groups(members, scheme,
-                                                                                       policy.by_position)]
+    groups = scored_groups(members, scheme, policy)
     report = aggregate(groups, scheme, policy, describe_policy(policy, reference))
     _check_sizes(report, groups, scheme, policy, len([m for m in members if m[0].status != "missing"]))
     if reference is not None:
@@ -319,8 +331,7 @@ def _effects(members: list[Member], scheme: GroupScheme, policy: GroupPolicy, to
         changes.append(("grouping by row position instead of by video and question order",
                         dataclasses.replace(policy, by_position=False)))
     for rule, other in changes:
-        groups = [score_group(name, group, scheme, other) for name, group in form_groups(members, scheme,
-                                                                                         other.by_position)]
+        groups = scored_groups(members, scheme, other)
         without = figure([g for g in groups if g.result.score is not None]).score
         if without is not None and abs(total - without) >= 0.005:
             effects.append(Effect(rule, total, without))
