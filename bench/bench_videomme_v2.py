@@ -34,7 +34,6 @@ import io
 import json
 import random
 import re
-import subprocess
 import sys
 import tempfile
 from collections import defaultdict
@@ -44,6 +43,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from bench_reference import upstream  # noqa: E402  (git show COMMIT:PATH into a temporary folder)
 
 from mathreel.core.extract.evalscope_extract import extract_choice_evalscope  # noqa: E402
 from mathreel.core.extract.reference import (  # noqa: E402
@@ -72,15 +74,6 @@ PIECES = ("The answer is", "Final Answer:", "The best option is", "Answer:", "Op
 
 
 # -- upstream code, read at run time ---------------------------------------------------------------------------
-def upstream(git_dir: Path, commit: str, path: str, into: Path) -> Path:
-    """One upstream file at one commit, written under `into` (never into the repository)."""
-    text = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"{commit}:{path}"], check=True,
-                          capture_output=True, text=True).stdout
-    target = into / f"{commit[:7]}_{Path(path).name}"
-    target.write_text(text)
-    return target
-
-
 def definitions(path: Path, names: tuple[str, ...], namespace: dict[str, Any]) -> dict[str, Any]:
     """The named top-level functions and assignments of an upstream module, executed in `namespace`."""
     tree = ast.parse(path.read_text())

@@ -81,3 +81,15 @@ def test_the_v2_demo_stays_small():
     size = sum(p.stat().st_size for p in V2.rglob("*") if p.is_file())
     size += sum(p.stat().st_size for p in RESULTS.glob("videomme-v2_*"))
     assert size < 150_000, size
+
+
+def test_a_question_s_group_and_its_scored_group_are_found():
+    data = load_dataset("videomme-v2")
+    members = data.scored_group(data.question("003-2"))
+    assert [q.question_id for q in members] == ["003-1", "003-2", "003-3", "003-4"]
+    assert load_dataset("videomathqa").scored_group(load_dataset("videomathqa").questions[0]) == [
+        load_dataset("videomathqa").questions[0]]
+    report = score(read_results(RESULTS / "videomme-v2_synthetic-model-a_predictions.tsv"))
+    group = report.groups.containing("003-2")
+    assert group.question_ids == ("003-1", "003-2", "003-3", "003-4") and group.result.roles[2] == "stands in"
+    assert report.groups.containing("999-1") is None

@@ -129,6 +129,10 @@ class GroupReport:
     notes: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
 
+    def containing(self, question_id: str) -> ScoredGroup | None:
+        """The group a question was scored in (what Browse shows beside a v2 question), or None."""
+        return next((group for group in self.groups if question_id in group.question_ids), None)
+
     def headline(self) -> dict[str, float | None]:
         """The group scores a reader quotes: total, each kind, each linear kind ("relevance_linear")."""
         figures = {"total": self.total.score, **{kind: f.score for kind, f in self.kinds.items()}}
