@@ -29,13 +29,12 @@ from mathreel.webapp.browse import (
     Reading,
     benchmark_choices,
     filter_specs,
-    frame_caption,
     page_updates,
     question_table,
     render_question,
 )
 from mathreel.webapp.errors import error_message, guarded
-from mathreel.webapp.present import ci_text, pct, seconds_text
+from mathreel.webapp.present import ci_text, frame_caption, pct, seconds_text
 from mathreel.webapp.reading_flow import response_markdown
 from mathreel.webapp.reference import comparison_table, load_references
 from mathreel.webapp.score import (

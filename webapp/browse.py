@@ -16,7 +16,7 @@ from urllib.parse import urlencode
 
 from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler
 from mathreel.webapp.errors import error_message, failed, guarded, log, warn
-from mathreel.webapp.present import seconds_text
+from mathreel.webapp.present import frame_items, seconds_text
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -143,16 +143,6 @@ def render_question(dataset: Dataset, ref: str, options: ViewSettings, pick: str
     return page
 
 
-def frame_items(view: ModelView) -> list[tuple[str, str]]:
-    """Gallery items of the view's sampled frames: path and caption (index, time, the aligned subtitle lines)."""
-    frames = view.frames
-    if frames is None:
-        return []
-    return [(str(path), frame_caption(int(index), float(time), [c.text for c in cues]))
-            for path, index, time, cues in zip(frames.paths, frames.indices, frames.times,
-                                               view.frame_cues or [[]] * len(frames), strict=True)]
-
-
 def _attach_frames(page: QuestionPage, view: ModelView) -> None:
     """Gallery items captioned with frame index, time and the aligned subtitle lines; the cue table."""
     if view.cues:
@@ -180,12 +170,6 @@ def _frames_per_cue(view: ModelView) -> dict[int, str]:
             if id(cue) in positions:
                 found.setdefault(positions[id(cue)], []).append(f"frame {number}")
     return {i: ", ".join(names) for i, names in found.items()}
-
-
-def frame_caption(index: int, time: float, lines: list[str]) -> str:
-    """"frame 120 · 0:04.0" then the subtitle lines at that moment (or a note that there are none)."""
-    text = " / ".join(lines) if lines else "(no subtitle at this moment)"
-    return f"frame {index} · {seconds_text(time)}\n{text}"
 
 
 def question_markdown(question: Question, bench: Benchmark, pick: str | None = None) -> str:

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from mathreel.core.runs import find_run, unique_name
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
 from mathreel.webapp.errors import error_message, guarded, log, warn
+from mathreel.webapp.present import frame_items
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -497,7 +498,6 @@ class JudgeHandlers:
         """The shown question's frames (exact, from the frame cache Browse shares) and its video; empty when the
         server's dataset has no video for it."""
         from mathreel.core.view import build_view
-        from mathreel.webapp.browse import frame_items
 
         run = find_run(runs_of(runs), chosen.run)
         if run is None or not run.judgments:
