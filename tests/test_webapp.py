@@ -23,11 +23,11 @@ from mathreel.core.results import read_results
 from mathreel.core.scoring import paired_difference, score
 from mathreel.core.view import ViewSettings, build_view
 from mathreel.webapp import charts
+from mathreel.webapp.benchmark_keys import benchmark_choices
 from mathreel.webapp.browse import (
     ALL,
     PAGE_OUTPUTS,
     Reading,
-    benchmark_choices,
     filter_specs,
     page_updates,
     question_table,

@@ -31,11 +31,11 @@ from mathreel.webapp.ask_run import (
     response_text,
     server_has_key,
     shown_base_url,
-    split_key,
     status_markdown,
     target_questions,
     usage_markdown,
 )
+from mathreel.webapp.benchmark_keys import split_key
 from mathreel.webapp.context import AppContext, TabSpec, progress_on
 from mathreel.webapp.errors import error_box, error_message
 

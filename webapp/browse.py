@@ -14,6 +14,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from mathreel.webapp.benchmark_keys import benchmark_choices, split_key
 from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler
 from mathreel.webapp.errors import error_message, failed, guarded, log, warn
 from mathreel.webapp.present import frame_items, seconds_text
@@ -32,24 +33,6 @@ AFTER_PAINT = "() => new Promise(done => requestAnimationFrame(() => setTimeout(
 
 
 # -- choices and keys -------------------------------------------------------------------------------------------
-
-
-def benchmark_choices() -> list[tuple[str, str]]:
-    """(label, "benchmark:mode") for every benchmark mode core knows, e.g. ("Video-MME", "videomme:mcq")."""
-    from mathreel.core.benchmarks import BENCHMARKS
-
-    choices = []
-    for bench in BENCHMARKS.values():
-        for mode in bench.modes:
-            label = bench.title if len(bench.modes) == 1 else f"{bench.title} — {mode.label}"
-            choices.append((label, f"{bench.name}:{mode.key}"))
-    return choices
-
-
-def split_key(key: str) -> tuple[str, str]:
-    """"videomathqa:mbin" -> ("videomathqa", "mbin")."""
-    benchmark, _, mode = key.partition(":")
-    return benchmark, mode
 
 
 def max_dimensions() -> int:

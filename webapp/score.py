@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from mathreel.core.runs import unique_name
 from mathreel.core.scoring.text import extractor_text
+from mathreel.webapp.benchmark_keys import benchmark_choices
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
 from mathreel.webapp.downloads import Downloads
 from mathreel.webapp.errors import error_box, error_message, guarded, log, warn
@@ -340,7 +341,6 @@ def layout(settings: Any) -> ScoreUI:
     import gradio as gr
 
     from mathreel.core.kinds import EXTRACTORS
-    from mathreel.webapp.browse import benchmark_choices
 
     ui = ScoreUI()
     gr.Markdown("Upload one or several prediction files (lmms-eval logs, the Video-MME template, MathVerse "
