@@ -39,17 +39,16 @@ from mathreel.webapp.reading_flow import response_markdown
 from mathreel.webapp.reference import comparison_table, load_references
 from mathreel.webapp.score import (
     Downloads,
-    ScoreOptions,
     breakdown_table,
     dimension_filter_choices,
     headline_markdown,
     paired_markdown,
-    score_uploads,
     summary_table,
 )
 from mathreel.webapp.score import (
     question_table as scored_table,
 )
+from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
 from mathreel.webapp.settings import Settings
 
 REPO = Path(__file__).resolve().parent.parent
