@@ -9,7 +9,7 @@ import pytest
 
 from mathreel.core.errors import InputError, MathReelError
 from mathreel.core.review import Review, write_reviews
-from mathreel.webapp.judge import load_demo_runs
+from mathreel.webapp.judged_runs import load_demo_runs
 from mathreel.webapp.review import (
     agreement_for,
     make_review,

@@ -550,7 +550,8 @@ def test_the_view_follows_the_run_and_a_shared_link_opens_its_question(vmqa, tmp
 
 
 def test_a_rejudged_question_goes_to_a_run_of_its_own():
-    from mathreel.webapp.judge import JudgedRun, Selection, add_rejudged, browse_target, load_demo_runs, rejudged_name
+    from mathreel.webapp.judge import Selection, add_rejudged, browse_target, rejudged_name
+    from mathreel.webapp.judged_runs import JudgedRun, load_demo_runs
 
     demo = load_demo_runs()
     run = next(r for r in demo if r.name.endswith("(synthetic demo)"))
@@ -569,7 +570,8 @@ def test_a_rejudged_question_goes_to_a_run_of_its_own():
 def test_the_judge_header_marks_gold_and_pick():
     from mathreel.core.data import load_dataset as demo_dataset
     from mathreel.core.judge.views import by_question
-    from mathreel.webapp.judge import load_demo_runs, question_header
+    from mathreel.webapp.judge import question_header
+    from mathreel.webapp.judged_runs import load_demo_runs
 
     run = load_demo_runs()[0]
     card = next(c for c in by_question(run.judgments)

@@ -15,7 +15,7 @@ from mathreel.webapp.errors import error_message
 if TYPE_CHECKING:
     from mathreel.core.review.join import JudgeView
     from mathreel.webapp.browse import BrowseHandlers, BrowseUI
-    from mathreel.webapp.judge import JudgedRun
+    from mathreel.webapp.judged_runs import JudgedRun
 
 
 def judged_question(runs: list | None, walk_value: dict | None, ref: str, judge_runs: list | None = None

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from mathreel.core.runs import find_run, unique_name
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
 from mathreel.webapp.errors import error_message, guarded, log, warn
+from mathreel.webapp.judged_runs import JudgedRun, error_categories, load_demo_runs, load_uploads, primary_dimension
 from mathreel.webapp.present import frame_items
 
 if TYPE_CHECKING:
@@ -36,88 +37,12 @@ SECONDARY_COLOUR = "#92400e"
 
 
 @dataclass
-class JudgedRun:
-    """One judgment file (or one judge run from the page) as the tab shows it."""
-
-    name: str
-    judgments: list[Judgment]
-    note: str = ""
-
-    @property
-    def benchmark(self) -> str:
-        return self.judgments[0].benchmark if self.judgments else ""
-
-    @property
-    def mode(self) -> str:
-        return self.judgments[0].mode if self.judgments else ""
-
-
-@dataclass
 class Selection:
     """What the user is looking at: the run and the question."""
 
     run: str | None = None
     question_id: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-# -- loading --------------------------------------------------------------------------------------------------
-
-
-def demo_judgment_dir() -> Path:
-    from mathreel.core.data import demo_dir
-
-    return demo_dir() / "judgments"
-
-
-def load_demo_runs() -> list[JudgedRun]:
-    """The demo set's synthetic judgments, one run per file (none when the directory is absent)."""
-    from mathreel.core.judge import read_judgments
-
-    folder = demo_judgment_dir()
-    runs = []
-    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
-        name = path.stem.removesuffix("_judgments") + " (synthetic demo)"
-        runs.append(JudgedRun(name, read_judgments(path), "synthetic: scripted judge replies, not a model"))
-    return runs
-
-
-def load_uploads(paths: list[str], runs: list[JudgedRun]) -> tuple[list[JudgedRun], list[str]]:
-    """Runs plus the uploaded judgment files; a bad file is one message naming it as uploaded."""
-    from mathreel.core.judge import read_judgments
-
-    out, errors = list(runs), []
-    for path in paths:
-        shown = Path(path).name
-        try:
-            judgments = read_judgments(path)
-        except Exception as error:  # reported per file; the others still load
-            errors.append(error_message(error).replace(str(path), shown))
-            continue
-        out.append(JudgedRun(unique_name(Path(path).stem, {r.name for r in out}), judgments))
-    return out, errors
-
-
-def _benchmark(name: str) -> Any:
-    """The benchmark a judged run names (None for a name this server does not know)."""
-    from mathreel.core.benchmarks import get_benchmark
-
-    try:
-        return get_benchmark(name)
-    except KeyError:
-        return None
-
-
-def error_categories(benchmark: str) -> tuple[str, ...]:
-    """The benchmark's declared error categories (none for an unknown benchmark)."""
-    bench = _benchmark(benchmark)
-    return bench.error_categories if bench is not None else ()
-
-
-def primary_dimension(runs: list[JudgedRun]) -> str | None:
-    """The dimension judged questions are grouped by: the first run's benchmark's primary one."""
-    bench = _benchmark(runs[0].benchmark) if runs else None
-    return bench.primary if bench is not None else None
 
 
 # -- tables and text ------------------------------------------------------------------------------------------
@@ -703,4 +628,4 @@ def _user_error(message: str) -> Exception:
 
 TAB = TabSpec(id="judge", label="Judge", build=build)
 
-__all__ = ["TAB", "JudgedRun", "build", "card_html", "chips_html", "load_demo_runs", "question_table"]
+__all__ = ["TAB", "build", "card_html", "chips_html", "question_table"]

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 
 from mathreel.webapp.context import AppContext
 from mathreel.webapp.errors import error_box, error_message
+from mathreel.webapp.judged_runs import error_categories
 
 if TYPE_CHECKING:
     import plotly.graph_objects as go
@@ -330,7 +331,6 @@ def panel_values(run: Any, view: JudgeView | None, views: dict[str, JudgeView], 
     """Values for ReviewControls.fill_outputs: the judge's verdicts, or this reviewer's review of them."""
     import gradio as gr
 
-    from mathreel.webapp.judge import error_categories
 
     if view is None:
         return ("", gr.update(choices=[], value=None), gr.update(choices=[], value=[]), "", None, None,
