@@ -570,7 +570,7 @@ def test_a_rejudged_question_goes_to_a_run_of_its_own():
 def test_the_judge_header_marks_gold_and_pick():
     from mathreel.core.data import load_dataset as demo_dataset
     from mathreel.core.judge.views import by_question
-    from mathreel.webapp.judge import question_header
+    from mathreel.webapp.judge_card import question_header
     from mathreel.webapp.judged_runs import load_demo_runs
 
     run = load_demo_runs()[0]

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mathreel.webapp.errors import error_message
+from mathreel.webapp.judge_card import card_html, chips_html
 
 if TYPE_CHECKING:
     from mathreel.core.review.join import JudgeView
@@ -32,7 +33,6 @@ def judged_question(runs: list | None, walk_value: dict | None, ref: str, judge_
 def judge_card(judged: JudgedRun | None, ref: str) -> tuple[str, str]:
     """The Judge tab's step card and error chips for `ref`, with element ids of Browse's own."""
     from mathreel.core.judge.views import by_question
-    from mathreel.webapp.judge import card_html, chips_html
 
     card = next((c for c in by_question(judged.judgments) if c.question_id == ref), None) if judged else None
     if card is None:
