@@ -18,6 +18,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.runs import find_run, unique_name
+from mathreel.webapp import charts
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
 from mathreel.webapp.errors import error_message, guarded, log, warn
 from mathreel.webapp.judge_card import card_html, chips_html, question_header, raw_text, steps_html
@@ -26,7 +27,6 @@ from mathreel.webapp.present import frame_items
 
 if TYPE_CHECKING:
     import pandas as pd
-    import plotly.graph_objects as go
 
     from mathreel.core.judge import Judgment
 
@@ -93,50 +93,6 @@ def _answer_text(values: dict[str, Any]) -> str:
 
 def _status_text(by_task: dict[str, Judgment]) -> str:
     return ", ".join(f"{task} {j.status}" for task, j in by_task.items() if j.status != "ok")
-
-
-# -- charts ---------------------------------------------------------------------------------------------------
-
-
-def score_chart(runs: list[JudgedRun]) -> go.Figure:
-    """Mean step score per run, overall and per question category."""
-    import plotly.graph_objects as go
-
-    from mathreel.core.judge.views import step_score_rows
-
-    figure = go.Figure()
-    rows = step_score_rows({r.name: r.judgments for r in runs}, by=primary_dimension(runs))
-    for run in runs:
-        mine = [row for row in rows if row.run == run.name and row.mean is not None]
-        figure.add_bar(name=run.name, x=[row.group for row in mine], y=[row.mean for row in mine],
-                       customdata=[[row.n, row.failed] for row in mine],
-                       hovertemplate="%{x}<br>mean %{y:.2f}<br>n=%{customdata[0]}, judge failures "
-                       "%{customdata[1]}<extra>%{fullData.name}</extra>")
-    figure.update_layout(title={"text": "Mean step score (0-10) per run and category", "y": 0.97}, barmode="group",
-                         height=400, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
-                         margin={"t": 110, "b": 90})
-    figure.update_yaxes(range=[0, 10])
-    return figure
-
-
-def error_chart(runs: list[JudgedRun]) -> go.Figure:
-    """Distribution of primary error categories per run, as a share of its analysed wrong answers."""
-    import plotly.graph_objects as go
-
-    from mathreel.core.judge.views import error_rows
-
-    figure = go.Figure()
-    for run in runs:
-        rows = error_rows({run.name: run.judgments}, error_categories(run.benchmark))
-        figure.add_bar(name=run.name, x=[r.category for r in rows], y=[r.share for r in rows],
-                       customdata=[[r.primary, r.mentioned] for r in rows],
-                       hovertemplate="%{x}<br>%{y:.1f}% of analysed errors<br>primary %{customdata[0]}, named "
-                       "%{customdata[1]}<extra>%{fullData.name}</extra>")
-    figure.update_layout(title={"text": "Error categories per run (primary, % of analysed wrong answers)", "y": 0.97},
-                         barmode="group", height=400, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
-                         margin={"t": 110, "b": 120})
-    figure.update_xaxes(tickangle=-25)
-    return figure
 
 
 # -- running the judge from the page --------------------------------------------------------------------------
@@ -365,7 +321,7 @@ class JudgeHandlers:
         cats = error_categories(run.benchmark) if run else ()
         names = [r.name for r in runs]
         return (gr.skip(), runs, gr.update(choices=names, value=run.name if run else None),
-                status_table(runs), score_chart(runs), error_chart(runs),
+                status_table(runs), charts.score_chart(runs), charts.error_chart(runs),
                 gr.update(choices=[("Any error category", ANY), *[(c, c) for c in cats]],
                           value=cat if cat in cats else ANY),
                 question_table(run, cat if cat in cats else ANY, lo, hi))

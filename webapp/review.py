@@ -19,13 +19,12 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from mathreel.webapp import charts
 from mathreel.webapp.context import AppContext
 from mathreel.webapp.errors import error_box, error_message
 from mathreel.webapp.judged_runs import error_categories
 
 if TYPE_CHECKING:
-    import plotly.graph_objects as go
-
     from mathreel.core.review import Review
     from mathreel.core.review.join import JudgeView
 
@@ -197,42 +196,6 @@ def agreement_markdown(result: Any, source: str) -> str:
     if result is None:
         return source
     return source + "\n\n" + "\n".join(f"- {line.strip()}" for line in summary_lines(result))
-
-
-def confusion_figure(result: Any) -> go.Figure:
-    """The judge-vs-reviewer confusion matrix of primary categories as a heatmap (judge rows, reviewer columns)."""
-    import plotly.graph_objects as go
-
-    figure = go.Figure()
-    if result is not None and result.labels:
-        figure.add_heatmap(z=result.confusion, x=result.labels, y=result.labels, colorscale="Blues",
-                           text=result.confusion, texttemplate="%{text}",
-                           hovertemplate="judge %{y}<br>reviewer %{x}<br>%{z} questions<extra></extra>")
-    figure.update_layout(title="Primary error category: judge (rows) vs reviewer (columns)", height=460,
-                         margin={"l": 220, "b": 160, "t": 60})
-    figure.update_xaxes(tickangle=-30, title="reviewer")
-    figure.update_yaxes(autorange="reversed", title="judge")
-    return figure
-
-
-def steps_figure(result: Any) -> go.Figure:
-    """Bland-Altman plot of step scores: the mean of judge and reviewer against their difference, with the bias
-    and the 95% limits of agreement."""
-    import plotly.graph_objects as go
-
-    figure = go.Figure()
-    pairs = result.step_pairs if result is not None else []
-    if pairs:
-        figure.add_scatter(x=[(j + r) / 2 for j, r in pairs], y=[j - r for j, r in pairs], mode="markers",
-                           name="questions", hovertemplate="mean %{x}<br>judge - reviewer %{y}<extra></extra>")
-        d = result.steps
-        for value, label in ((d.mean, "mean difference"), (d.low, "lower limit"), (d.high, "upper limit")):
-            if value == value:  # NaN (undefined) limits are not drawn
-                figure.add_hline(y=value, line_dash="dash" if label != "mean difference" else "solid",
-                                 annotation_text=f"{label} {value:.2f}")
-    figure.update_layout(title="Step scores: judge minus reviewer (Bland-Altman)", height=400,
-                         xaxis_title="mean of judge and reviewer", yaxis_title="judge - reviewer")
-    return figure
 
 
 def flagged_rows(result: Any) -> list[list[str]]:
@@ -519,7 +482,7 @@ def _agreement_box() -> Any:
 def _compute(find: Callable[[Any, Any], Any]) -> Callable[..., tuple]:
     def compute(runs: Any, chosen: Any, held: list, request: Any = None) -> tuple:
         result, source = agreement_for(find(runs, chosen), held)
-        return (agreement_markdown(result, source), confusion_figure(result), steps_figure(result),
+        return (agreement_markdown(result, source), charts.confusion_figure(result), charts.steps_figure(result),
                 flagged_rows(result), flagged_file(result, _session(request)))
 
     return compute

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.scoring.text import extractor_text
+from mathreel.webapp import charts
 from mathreel.webapp.benchmark_keys import benchmark_choices
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
 from mathreel.webapp.downloads import Downloads
@@ -343,8 +344,6 @@ class ScoreHandlers:
         """Headline, summary, breakdown and up to CHART_SLOTS charts (the run shown against its peers)."""
         import gradio as gr
 
-        from mathreel.webapp import charts
-
         selected = find_run(runs, name)
         peers = comparable(runs, selected)
         figures: list[Any] = []
@@ -374,8 +373,6 @@ class ScoreHandlers:
 
     @staticmethod
     def heatmap(runs: list[Run], name: str | None, key: str | None) -> Any:
-        from mathreel.webapp import charts
-
         run = find_run(runs, name)
         if run is None or not key:
             return None
@@ -390,8 +387,6 @@ class ScoreHandlers:
     @staticmethod
     def paired(runs: list[Run], name_a: str | None, name_b: str | None) -> tuple:
         import gradio as gr
-
-        from mathreel.webapp import charts
 
         run_a = find_run(runs, name_a) if name_a else None
         run_b = find_run(runs, name_b) if name_b else None
