@@ -17,7 +17,7 @@ from mathreel.core.review.walk import category_ids, next_after, unreviewed_ids
 from mathreel.core.scoring import score
 from mathreel.webapp import reading_flow as rd
 from mathreel.webapp.browse_review import judge_card, judged_question, next_to_review
-from mathreel.webapp.review import make_review, with_review
+from mathreel.webapp.review_state import make_review, with_review
 
 RESULTS = demo_dir() / "results" / "videomathqa_mcq_synthetic-model-b_samples.jsonl"
 JUDGMENTS = demo_dir() / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl"

@@ -18,6 +18,7 @@ from mathreel.webapp.benchmark_keys import benchmark_choices, split_key
 from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler
 from mathreel.webapp.errors import error_message, failed, guarded, log, warn
 from mathreel.webapp.present import frame_items, seconds_text
+from mathreel.webapp.review_state import review_session
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -515,8 +516,6 @@ def _frames_and_prompt(ui: BrowseUI, settings: Any) -> None:
 def build(context: AppContext) -> None:
     """Lay out the Browse tab, wire its events, and offer later tabs a typed link into it."""
     import gradio as gr
-
-    from mathreel.webapp.review import review_session
 
     ui = layout(context.settings)
     handlers = BrowseHandlers(context.datasets, context.settings.default_frames)

@@ -71,15 +71,8 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
 
     from mathreel.webapp.browse import _only, view_of
     from mathreel.webapp.context import progress_on
-    from mathreel.webapp.review import (
-        _failure,
-        _session,
-        _with_request,
-        panel_values,
-        review_session,
-        saved,
-        session_file,
-    )
+    from mathreel.webapp.review import _failure, _with_request, panel_values
+    from mathreel.webapp.review_state import review_session, saved, session_file, session_id
 
     session = review_session(context)
     c = ui.review
@@ -107,7 +100,7 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
             except Exception as failure:  # shown in the box; the session's reviews stay as they were
                 return _failure(error_message(failure), 4)
             after = next_to_review(run, views, updated, review.reviewer, ref)
-            return gr.update(visible=False), updated, after, session_file(updated, _session(request))
+            return gr.update(visible=False), updated, after, session_file(updated, session_id(request))
 
         return handler
 

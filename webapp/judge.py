@@ -24,6 +24,8 @@ from mathreel.webapp.errors import error_message, guarded, log, warn
 from mathreel.webapp.judge_card import card_html, chips_html, question_header, raw_text, steps_html
 from mathreel.webapp.judged_runs import JudgedRun, error_categories, load_demo_runs, load_uploads, primary_dimension
 from mathreel.webapp.present import frame_items
+from mathreel.webapp.review import build_panel
+from mathreel.webapp.review_state import review_session
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -178,8 +180,6 @@ def layout(context: AppContext) -> JudgeUI:
     """Place the Judge tab: runs and charts, the question list and the judged question, then the judge form."""
     import gradio as gr
 
-    from mathreel.webapp.review import review_session
-
     # The session's judged runs, shared with Browse (its judge card and review box beside a scored run).
     ui = JudgeUI(runs=review_session(context).judged, selection=gr.State(Selection()))
     gr.Markdown("LLM-judge results: the paper's step-wise evaluation (0-10 against the annotated steps) and error "
@@ -203,8 +203,6 @@ def layout(context: AppContext) -> JudgeUI:
     ui.questions = gr.Dataframe(label="Questions (click a row)", interactive=False, wrap=True, max_height=360,
                                 elem_id="judge-questions")
     _question_view(ui, context)
-    from mathreel.webapp.review import build_panel
-
     ui.review = build_panel(context, ui.runs, ui.selection,
                             lambda runs, chosen: find_run(runs_of(runs), chosen.run))
     _judge_form(ui)
