@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mathreel.webapp.errors import error_message
+from mathreel.webapp.context import with_request
+from mathreel.webapp.errors import error_message, error_outputs
 from mathreel.webapp.judge_card import card_html, chips_html
+from mathreel.webapp.review_box import controls, panel_values, wire_files
 
 if TYPE_CHECKING:
     from mathreel.core.review.join import JudgeView
@@ -53,8 +55,6 @@ def judge_box(ui: BrowseUI) -> None:
     """The judge card and review box (hidden until the shown answer has a judgment)."""
     import gradio as gr
 
-    from mathreel.webapp.review import controls
-
     with gr.Group(visible=False, elem_id="browse-judge") as box:
         ui.judge_title = gr.Markdown("#### The judge on this answer", elem_id="browse-judge-title")
         with gr.Row(elem_classes=["stack-narrow"]):
@@ -71,7 +71,6 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
 
     from mathreel.webapp.browse import _only, view_of
     from mathreel.webapp.context import progress_on
-    from mathreel.webapp.review import _failure, _with_request, panel_values
     from mathreel.webapp.review_state import review_session, saved, session_file, session_id
 
     session = review_session(context)
@@ -88,7 +87,7 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
         return (gr.update(visible=True), *judge_card(judged, ref), *panel_values(judged, view, views, held, name))
 
     def record(accept_it: bool) -> Callable[..., tuple]:
-        @_with_request
+        @with_request
         def handler(st: dict, runs_value: list, walk: dict, held: list, name: str, judge_runs: list | None,
                     first: str | None, others: list | None, text: str, points: float | None, steps: float | None,
                     why_flag: str, why: str, request: Any = None) -> tuple:
@@ -98,7 +97,7 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
                 updated, review = saved(judged, view, held, name, accept_it,
                                         (first, others, text, points, steps, why_flag, why), request)
             except Exception as failure:  # shown in the box; the session's reviews stay as they were
-                return _failure(error_message(failure), 4)
+                return error_outputs(error_message(failure), 4)
             after = next_to_review(run, views, updated, review.reviewer, ref)
             return gr.update(visible=False), updated, after, session_file(updated, session_id(request))
 
@@ -125,7 +124,6 @@ def _connect(context: Any, ui: BrowseUI, session: Any, runs: Any, handlers: tupl
              group: dict) -> None:
     """The review box's events: refill on every change, save (accept or changed) and walk on, files."""
     from mathreel.webapp.browse import then_rest
-    from mathreel.webapp.review import wire_files
 
     fill, record, walk_next, go = handlers
     c = ui.review

@@ -106,3 +106,11 @@ def select_handler(fn: Callable[..., Any]) -> Callable[..., Any]:
 
     fn.__annotations__["evt"] = gr.SelectData
     return fn
+
+
+def with_request(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Give `fn`'s `request` parameter the real gr.Request annotation (annotations are strings here)."""
+    import gradio as gr
+
+    fn.__annotations__["request"] = gr.Request
+    return fn

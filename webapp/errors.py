@@ -71,3 +71,11 @@ def failed(handler: str, error: Exception, error_slot: int, n_outputs: int) -> t
     outputs: list[Any] = [gr.skip()] * n_outputs
     outputs[error_slot] = gr.update(value=error_box(message), visible=True)
     return tuple(outputs)
+
+
+def error_outputs(message: str, n_outputs: int) -> tuple:
+    """Outputs of a handler that failed: the error box shown (slot 0), everything else left as it is."""
+    import gradio as gr
+
+    warn(message)
+    return (gr.update(value=error_box(message), visible=True), *[gr.skip()] * (n_outputs - 1))
