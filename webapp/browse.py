@@ -10,11 +10,11 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
 from mathreel.webapp.benchmark_keys import benchmark_choices, split_key
+from mathreel.webapp.browse_events import BrowseUI, then_rest, values_for, view_of
 from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler
 from mathreel.webapp.errors import error_message, failed, guarded, log, warn
 from mathreel.webapp.present import frame_items, seconds_text
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 
 ALL = ""  # the "no filter" value of a dimension dropdown
 QUESTION_PREVIEW = 110  # characters of the question shown in the table
-AFTER_PAINT = "() => new Promise(done => requestAnimationFrame(() => setTimeout(done)))"  # resolves once drawn
 
 
 # -- choices and keys -------------------------------------------------------------------------------------------
@@ -304,13 +303,6 @@ def page_updates(page: QuestionPage, key: str, before: dict[str, Any] | None = N
 # -- handlers ---------------------------------------------------------------------------------------------------
 
 
-def view_of(n: float, use_cot: bool, use_subs: bool, use_full: bool) -> ViewSettings:
-    """The view controls' values as one ViewSettings (all lines implies subtitles)."""
-    from mathreel.core.view import ViewSettings
-
-    return ViewSettings(int(n), bool(use_cot), bool(use_subs), bool(use_full)).normalized()
-
-
 class BrowseHandlers:
     """Browse's event handlers as plain methods over the server's datasets: testable without a browser."""
 
@@ -409,10 +401,6 @@ def url_target(params: dict[str, str], keys: list[str]) -> tuple[str | None, dic
 # -- layout -----------------------------------------------------------------------------------------------------
 
 # The address bar follows the hidden #browse-link box (the query string of the view shown): app.HEAD copies it.
-
-
-class BrowseUI(SimpleNamespace):
-    """Browse's components by name (set in `layout`), so wiring reads `ui.gallery` instead of a long argument list."""
 
 
 def layout(settings: Any) -> BrowseUI:
@@ -540,15 +528,6 @@ def build(context: AppContext) -> None:
     context.browse = _links(ui, handlers, list_fn)
 
 
-def _only(ui: BrowseUI, values: tuple | None, outputs: list[Any]) -> tuple:
-    """The values of `outputs` out of a full page update (skips when there is no page)."""
-    import gradio as gr
-
-    if values is None:
-        return tuple([gr.skip()] * len(outputs))
-    return tuple(v for c, v in zip(ui.page_outputs, values, strict=True) if any(c is o for o in outputs))
-
-
 def _wire_list(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, group: dict) -> Callable:
     """The question table: benchmark choice, search (Enter), dimension filters; an empty result says so."""
     import gradio as gr
@@ -603,7 +582,7 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
 
     @guarded(0, len(ui.page_outputs))
     def rerender(st: dict, shown: dict | None, *read_and_view: Any) -> tuple:
-        return _only(ui, show_st(st, shown, *read_and_view), ui.page_outputs)
+        return values_for(ui, show_st(st, shown, *read_and_view), ui.page_outputs)
 
     @select_handler
     def select_row(shown: dict | None, key: str, runs: list, walk: dict, raw: bool, reviews: list, reviewer: str,
@@ -618,11 +597,11 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
         """The rest of the page for the question just shown (its frames are cached by now). A failure here
         leaves the page as it is and says so in a toast; the error box stays as it was."""
         try:
-            return _only(ui, show_st(st, shown, *read_and_view), ui.rest_outputs)
+            return values_for(ui, show_st(st, shown, *read_and_view), ui.rest_outputs)
         except Exception as exc:  # the page must survive anything a handler meets
             log.exception("select_rest failed")
             warn(error_message(exc))
-            return _only(ui, None, ui.rest_outputs)
+            return values_for(ui, None, ui.rest_outputs)
 
     page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
     ui.select_rest, ui.rerender = select_rest, rerender
@@ -659,16 +638,9 @@ def switch_stream(ui: BrowseUI, handlers: BrowseHandlers, key: str, ref: str | N
                 values: list[Any] = [gr.skip()] * len(ui.first_outputs)
                 values[gallery] = gr.update(value=items, visible=True)
                 yield tuple(values)
-        yield _only(ui, page(), ui.first_outputs)
+        yield values_for(ui, page(), ui.first_outputs)
     except Exception as error:  # the page must survive anything a handler meets
         yield failed("switch", error, 0, len(ui.first_outputs))
-
-
-def then_rest(event: Any, ui: BrowseUI, group: dict) -> Any:
-    """After a first-phase switch: wait for the paint, show the rest of the page, and put the view in the URL."""
-    page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
-    return event.then(None, None, None, js=AFTER_PAINT).then(
-        ui.select_rest, page_inputs, ui.rest_outputs, show_progress="hidden", **group)
 
 
 def seek(times_key: str) -> Callable:
@@ -768,7 +740,7 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
         """The linked question or the first one (API order: key and view settings first, as before links)."""
         ref = handlers.first_ref(key, (target or {}).get("ref"))
         if ref is None:
-            return _only(ui, None, ui.page_outputs)
+            return values_for(ui, None, ui.page_outputs)
         return handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full), None, runs, walk, raw, reviews,
                              reviewer, judge_runs)
 
@@ -792,7 +764,7 @@ def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseL
     def open_question(target: dict | None, runs: list, walk: dict, raw: bool, reviews: list, reviewer: str,
                       judge_runs: list | None, *view: Any) -> tuple:
         if not target or not target.get("ref"):
-            return _only(ui, None, ui.page_outputs)
+            return values_for(ui, None, ui.page_outputs)
         return handlers.show(target["key"], target["ref"], view_of(*view), None, runs, walk, raw, reviews, reviewer,
                              judge_runs)
 

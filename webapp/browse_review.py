@@ -1,8 +1,9 @@
 """Browse's judge card and review box: when the walked run's answer on the shown question was judged (matched by
-response), the step card and error categories show under the response, with webapp.review's controls, so a
-reviewer can read, review and walk on (keys a, s, n) without leaving the reading flow.
+response), the step card and error categories show under the response, with the review box (webapp.review_box),
+so a reviewer can read, review and walk on (keys a, s, n) without leaving the reading flow.
 
-The reviews are the session's shared `ReviewSession` state: a review made here shows in the Judge tab and back.
+The reviews are the session's shared `ReviewSession` state (webapp.review_state): a review made here shows in the
+Judge tab and back.
 """
 
 from __future__ import annotations
@@ -10,14 +11,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mathreel.webapp.context import with_request
+from mathreel.webapp import reading_flow as rd
+from mathreel.webapp.browse_events import BrowseUI, then_rest, values_for, view_of
+from mathreel.webapp.context import progress_on, with_request
 from mathreel.webapp.errors import error_message, error_outputs
 from mathreel.webapp.judge_card import card_html, chips_html
 from mathreel.webapp.review_box import controls, panel_values, wire_files
+from mathreel.webapp.review_state import review_session, saved, session_file, session_id
 
 if TYPE_CHECKING:
     from mathreel.core.review.join import JudgeView
-    from mathreel.webapp.browse import BrowseHandlers, BrowseUI
+    from mathreel.webapp.browse import BrowseHandlers
     from mathreel.webapp.judged_runs import JudgedRun
 
 
@@ -25,8 +29,6 @@ def judged_question(runs: list | None, walk_value: dict | None, ref: str, judge_
                     ) -> tuple[Any, JudgedRun | None, JudgeView | None, dict[str, JudgeView]]:
     """The walked run, the judged run (of the session's `judge_runs`, None: the demo's) that judged its answers,
     the judge's view of `ref` and of every matched question (in the run's order)."""
-    from mathreel.webapp import reading_flow as rd
-
     run = rd.run_named(runs, rd.Walk.of(walk_value).run)
     judged, views = rd.judged_of(run, judge_runs)
     return run, judged, views.get(ref), views
@@ -69,10 +71,6 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
     """Fill the box for each question shown and after each review; save, and walk on to the next unreviewed."""
     import gradio as gr
 
-    from mathreel.webapp.browse import _only, view_of
-    from mathreel.webapp.context import progress_on
-    from mathreel.webapp.review_state import review_session, saved, session_file, session_id
-
     session = review_session(context)
     c = ui.review
     opts = {"concurrency_id": "browse-review", "concurrency_limit": context.settings.browse_concurrency,
@@ -113,9 +111,9 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
            name: str, judge_runs: list | None, *view: Any) -> tuple:
         st = st or {}
         if not target or target == st.get("ref") or not st.get("key"):
-            return _only(ui, None, ui.first_outputs)
+            return values_for(ui, None, ui.first_outputs)
         page = handlers.show(st["key"], target, view_of(*view), shown, runs_value, walk, raw, held, name, judge_runs)
-        return _only(ui, page, ui.first_outputs)
+        return values_for(ui, page, ui.first_outputs)
 
     _connect(context, ui, session, runs, (fill, record, walk_next, go), goto, opts, group)
 
@@ -123,7 +121,6 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
 def _connect(context: Any, ui: BrowseUI, session: Any, runs: Any, handlers: tuple, goto: Any, opts: dict,
              group: dict) -> None:
     """The review box's events: refill on every change, save (accept or changed) and walk on, files."""
-    from mathreel.webapp.browse import then_rest
 
     fill, record, walk_next, go = handlers
     c = ui.review
