@@ -13,11 +13,15 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from mathreel.webapp import reading_flow as rd
 from mathreel.webapp.benchmark_keys import benchmark_choices, split_key
 from mathreel.webapp.browse_events import BrowseUI, then_rest, values_for, view_of
+from mathreel.webapp.browse_review import judge_box, wire_review
 from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler
 from mathreel.webapp.errors import error_message, failed, guarded, log, warn
+from mathreel.webapp.gallery_stream import previews
 from mathreel.webapp.present import frame_items, seconds_text
+from mathreel.webapp.reading_flow import LATEX, Walk, walk_filters
 from mathreel.webapp.review_state import review_session
 
 if TYPE_CHECKING:
@@ -313,8 +317,6 @@ class BrowseHandlers:
     def reading(self, key: str, ref: str, runs: list | None, walk_value: dict | None, raw: bool,
                 reviews: list | None = None, reviewer: str = "reviewer", judge_runs: list | None = None) -> Reading:
         """The response of the walked run to `ref`, every run side by side, and the position in the list."""
-        from mathreel.webapp import reading_flow as rd
-
         walk = rd.Walk.of(walk_value)
         run = rd.run_named(runs, walk.run)
         if walk.run and run is None:
@@ -356,8 +358,6 @@ class BrowseHandlers:
                     reviews: list | None = None, reviewer: str = "reviewer", judge_runs: list | None = None
                     ) -> str | None:
         """The question `delta` places along the walked list from the one shown, None when there is none."""
-        from mathreel.webapp import reading_flow as rd
-
         st = st or {}
         if not st.get("key"):
             return None
@@ -366,8 +366,6 @@ class BrowseHandlers:
 
     def follow_run(self, runs: list | None, walk_value: dict | None) -> tuple[ViewSettings, str] | None:
         """The settings the walked run used and the note saying where each came from (None: no such run)."""
-        from mathreel.webapp import reading_flow as rd
-
         run = rd.run_named(runs, rd.Walk.of(walk_value).run)
         used = run.settings_used() if run is not None else None
         if used is None:
@@ -387,8 +385,6 @@ class BrowseHandlers:
 
 def rd_walk_run(walk_value: dict | None) -> str:
     """The walked run's name ("" when none)."""
-    from mathreel.webapp.reading_flow import Walk
-
     return Walk.of(walk_value).run
 
 
@@ -436,13 +432,9 @@ def layout(settings: Any) -> BrowseUI:
             ui.header = gr.Markdown("Choose a question in the table.", elem_id="browse-question")
             ui.pairs = gr.Dataframe(headers=["Pair", "Options", "Correct"], interactive=False, visible=False,
                                     label="Multi-binary pairs of this question", wrap=True, elem_id="browse-pairs")
-    from mathreel.webapp.reading_flow import LATEX
-
     ui.response = gr.Markdown("", visible=False, elem_id="browse-response", latex_delimiters=LATEX,
                               line_breaks=True, elem_classes=["response-panel"])
     ui.compare = gr.HTML("", visible=False, elem_id="browse-compare")
-    from mathreel.webapp.browse_review import judge_box
-
     judge_box(ui)
     _frames_and_prompt(ui, settings)
     return ui
@@ -451,8 +443,6 @@ def layout(settings: Any) -> BrowseUI:
 def _reading_bar(ui: BrowseUI) -> None:
     """Run, list and position of the reading flow, with previous/next (keys j and k)."""
     import gradio as gr
-
-    from mathreel.webapp.reading_flow import walk_filters
 
     with gr.Row(elem_id="browse-reading", elem_classes=["stack-narrow"]):
         ui.read_run = gr.Dropdown([], value=None, label="Responses of run", elem_id="browse-run", scale=2)
@@ -522,8 +512,6 @@ def build(context: AppContext) -> None:
     _wire_page(context, ui, handlers, group)
     _wire_reading(ui, handlers, runs, group)
     _wire_load(context, ui, handlers, list_fn, group)
-    from mathreel.webapp.browse_review import wire_review
-
     wire_review(context, ui, handlers, runs, group)
     context.browse = _links(ui, handlers, list_fn)
 
@@ -629,8 +617,6 @@ def switch_stream(ui: BrowseUI, handlers: BrowseHandlers, key: str, ref: str | N
     """
     import gradio as gr
 
-    from mathreel.webapp.gallery_stream import previews
-
     gallery = next(i for i, c in enumerate(ui.first_outputs) if c is ui.gallery)
     try:
         if ref:
@@ -661,8 +647,6 @@ def seek(times_key: str) -> Callable:
 def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict) -> None:
     """The reading bar: run and list choice (the view follows the run), previous/next, and the run list."""
     import gradio as gr
-
-    from mathreel.webapp.reading_flow import Walk
 
     def stepper(delta: int) -> Callable:
         def step(st: dict, shown: dict | None, runs_value: list, walk: dict, raw: bool, reviews: list,
@@ -769,8 +753,6 @@ def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseL
                              judge_runs)
 
     def walk_controls(walk: dict | None) -> tuple:
-        from mathreel.webapp.reading_flow import Walk
-
         w = Walk.of(walk)
         return gr.update(value=w.run), w.status, w.disagree
 

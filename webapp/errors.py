@@ -7,6 +7,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from mathreel.webapp.html import plain, toast
+
 log = logging.getLogger("mathreel.webapp")
 
 
@@ -22,8 +24,6 @@ def error_message(error: BaseException) -> str:
 def error_box(message: str | list[str]) -> str:
     """Markdown for a visible error box: each message (one line each) escaped, since messages quote file names,
     field names and server replies."""
-    from mathreel.webapp.html import plain
-
     lines = [message] if isinstance(message, str) else list(message)
     return "**Error:** " + "<br>".join(plain(line) for line in lines) if any(lines) else ""
 
@@ -31,8 +31,6 @@ def error_box(message: str | list[str]) -> str:
 def warn(message: str) -> None:
     """A warning toast with `message` shown as text (Gradio renders toast messages as HTML)."""
     import gradio as gr
-
-    from mathreel.webapp.html import toast
 
     gr.Warning(toast(message))
 

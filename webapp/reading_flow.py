@@ -16,7 +16,7 @@ from mathreel.webapp.judged_runs import load_demo_runs
 if TYPE_CHECKING:
     from mathreel.core.review.join import JudgeView
     from mathreel.webapp.judged_runs import JudgedRun
-    from mathreel.webapp.score import Run
+    from mathreel.webapp.scored_runs import Run
 
 # KaTeX delimiters for gr.Markdown (Gradio ships KaTeX); `$` last so `$$` wins.
 LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "\\[", "right": "\\]", "display": True},

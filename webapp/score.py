@@ -19,7 +19,8 @@ from mathreel.webapp.downloads import Downloads
 from mathreel.webapp.errors import error_box, error_message, guarded, warn
 from mathreel.webapp.html import plain
 from mathreel.webapp.isolate import Budget
-from mathreel.webapp.present import cell_parts, ci_text, pct, se_text
+from mathreel.webapp.present import cell_parts, cell_text, ci_text, pct, se_text
+from mathreel.webapp.reference import comparison_table, load_references, mode_warning, table_choices
 from mathreel.webapp.scored_runs import AUTO, Run, ScoreOptions, score_uploads
 
 if TYPE_CHECKING:
@@ -95,8 +96,6 @@ def headline_markdown(runs: list[Run]) -> str:
 def breakdown_table(runs: list[Run]) -> pd.DataFrame:
     """Every dimension's values as rows, one column per run: "41.3% [35.2, 47.6] n=52"."""
     import pandas as pd
-
-    from mathreel.webapp.present import cell_text
 
     order: dict[tuple[str, str], None] = {}
     for run in runs:
@@ -315,8 +314,6 @@ class ScoreHandlers:
     """The Score tab's event handlers: plain functions of their inputs, returning the outputs' updates."""
 
     def __init__(self, settings: Any) -> None:
-        from mathreel.webapp.reference import load_references
-
         self.settings = settings
         self.references = load_references()
         self.downloads = Downloads(settings.cache_seconds)
@@ -399,8 +396,6 @@ class ScoreHandlers:
     def reference_choices(self, runs: list[Run], name: str | None) -> tuple:
         import gradio as gr
 
-        from mathreel.webapp.reference import table_choices
-
         run = find_run(runs, name)
         ref = self.references.get(run.report.benchmark) if run else None
         if ref is None:
@@ -411,8 +406,6 @@ class ScoreHandlers:
                 gr.update(choices=settings_, value=settings_[0][1]))
 
     def reference(self, runs: list[Run], name: str | None, table: str | None, setting: str | None) -> tuple:
-        from mathreel.webapp.reference import comparison_table, mode_warning
-
         run = find_run(runs, name)
         ref = self.references.get(run.report.benchmark) if run else None
         if ref is None or not table or not setting:
