@@ -47,7 +47,7 @@ def review_session(context: AppContext) -> ReviewSession:
 
 
 def run_views(run: Any) -> dict[str, JudgeView]:
-    """The judge's view of every question of a judged run (webapp.judge.JudgedRun), in run order."""
+    """The judge's view of every question of a judged run (webapp.judged_runs.JudgedRun), in run order."""
     from mathreel.core.review.join import judge_views
 
     return judge_views(run.judgments) if run is not None else {}
