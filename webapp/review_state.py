@@ -170,6 +170,7 @@ def keep_on_server(reviews: list[Review], session: str) -> None:
 
 
 def flagged_file(result: Any, session: str) -> str | None:
+    """The questions reviewers flagged, as CSV in the session's folder for download; None when none is flagged."""
     from mathreel.core.files import write_text_atomic
     from mathreel.core.review.agreement import flagged_csv
 
