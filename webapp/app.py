@@ -140,7 +140,7 @@ class ImmutableFrames:
 
 def review_keys() -> str:
     """The review panel's keyboard shortcuts (a script in the page head)."""
-    from mathreel.webapp.review import KEYS_JS
+    from mathreel.webapp.review_box import KEYS_JS
 
     return KEYS_JS
 
