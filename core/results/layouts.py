@@ -214,8 +214,8 @@ def detect_layout(record: dict[str, Any], source: str, label: str | int, metric_
         raise InputError(source, f"no response (expected a field named one of: {expected}); fields: {fields}", label)
     raise InputError(
         source,
-        "unrecognised layout: expected lmms-eval samples, the Video-MME template, MathVerse output "
-        f"or question_id + response; fields: {fields}",
+        "unrecognised layout: expected lmms-eval samples, the Video-MME template, a Video-MME-v2 or VLMEvalKit "
+        f"prediction table, MathVerse output or question_id + response; fields: {fields}",
         label,
     )
 
