@@ -129,6 +129,8 @@ class Gap:
     b_figure: Fraction | None
     steps: list[Step]
     notes: list[str] = field(default_factory=list)
+    a_number: Number | None = None
+    b_number: Number | None = None  # None when B is a figure, not a scoring of a file
 
     @property
     def total(self) -> Fraction | None:
@@ -179,7 +181,9 @@ def decompose(a: Number, b: Number, scorings: Scorings | None = None) -> Gap:
                    a.run, b.run, b_scorer)
     views = [_view(scorings, state) for state, _, _ in states]
     steps = [_step(cause, label, views[i - 1], views[i]) for i, (_, cause, label) in enumerate(states) if i]
-    gap = Gap(a.label(), Number(b.run, b_scorer).label(), views[0].tally.figure, views[-1].tally.figure, steps)
+    b_checked = Number(b.run, b_scorer)
+    gap = Gap(a.label(), b_checked.label(), views[0].tally.figure, views[-1].tally.figure, steps,
+              a_number=Number(a.run, a_scorer), b_number=b_checked)
     if any(step.delta is None for step in steps):
         gap.notes.append("some state on the path counts no question (every answer dropped), so its figure is "
                          "undefined and the steps around it cannot be given")
