@@ -342,9 +342,14 @@ def _view(scorings: Scorings, state: _State) -> _View:
     return _View(counted, units, marks, statuses)
 
 
+_UNANSWERED = frozenset({"unparsed", "missing"})
+_ABOUT_UNANSWERED = frozenset({"denominator", "unparsed"})
+
+
 def _step(cause: str, label: str, before: _View, after: _View) -> Step:
-    """The questions whose unit's mark changed, each unit named by the members whose own status changed (or all
-    of its members when none did: a denominator or a grouping rule changed the mark)."""
+    """The questions whose unit's mark changed, each unit named by the members whose own status changed; when
+    none did (a rule changed the mark), by its unparsed or missing members for a denominator or unparsed-mark
+    step, else by all its members."""
     moved: dict[str, list[str]] = {}
     for qid in dict.fromkeys([*before.marks, *after.marks]):
         if before.marks.get(qid) != after.marks.get(qid):
@@ -352,6 +357,8 @@ def _step(cause: str, label: str, before: _View, after: _View) -> Step:
     changes = []
     for unit, qids in moved.items():
         own = [qid for qid in qids if before.statuses.get(qid) != after.statuses.get(qid)]
+        if not own and cause in _ABOUT_UNANSWERED:
+            own = [qid for qid in qids if after.statuses.get(qid) in _UNANSWERED]
         for qid in own or qids:
             changes.append(QuestionChange(qid, unit, before.statuses.get(qid, ABSENT), after.statuses.get(qid, ABSENT),
                                           _mark_text(before.marks.get(qid)), _mark_text(after.marks.get(qid))))
