@@ -8,14 +8,9 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING
 
 from mathreel.core.benchmarks import BENCHMARKS
-from mathreel.core.errors import InputError, MathReelError
-
-if TYPE_CHECKING:
-    from mathreel.core.judge.answers import JudgedUse
-    from mathreel.core.results import ResultFile
+from mathreel.core.errors import InputError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -51,8 +46,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read and score every file first, so a bad file leaves stdout empty."""
-    from mathreel.core.results import read_results
-    from mathreel.core.scoring import score
+    from mathreel.core.scoring.files import ScoreRequest, score_file
 
     if args.extractor == "help":
         print(extractor_help())
@@ -70,22 +64,11 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--judge", f"give one judgments file per result file ({len(args.files)}), in the same order")
     if args.reviews and not args.judge:
         raise InputError("--reviews", "reviews correct a judge's verdicts: add --judge")
-    reports = []
-    for index, path in enumerate(args.files):
-        result = read_results(path, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations)
-        judged = _judged(args.judge[index], result) if args.judge else None
-        try:
-            report = score(result, extractor=args.extractor, denominator=args.denominator,
-                           judged=judged.answers if judged else None)
-        except InputError:
-            raise
-        except MathReelError as error:
-            raise InputError(path, str(error)) from None
-        if judged:
-            report.detected.append(judged.note)
-        if args.reviews:
-            report.detected.extend(_reviewed(args.judge[index], args.reviews))
-        reports.append(report)
+    reports = [
+        score_file(ScoreRequest(path, args.benchmark, args.mode, args.extractor, args.denominator, args.annotations,
+                                judgments=args.judge[index] if args.judge else None, reviews=tuple(args.reviews)))
+        for index, path in enumerate(args.files)
+    ]
     if args.json:
         objects = [report.to_dict(rows=args.rows) for report in reports]
         print(json.dumps(objects[0] if len(objects) == 1 else objects, ensure_ascii=False, indent=1))
@@ -104,19 +87,3 @@ def extractor_help() -> str:
             lines.append(f"{name} [{bench.name}]: {scorer.label}; denominator {scorer.denominator}")
     return "\n".join(lines)
 
-
-def _judged(path: str, result: ResultFile) -> JudgedUse:
-    """The answers a judge file gives for `result` (imported only when --judge is used)."""
-    from mathreel.core.judge.answers import judged_answers
-    from mathreel.core.judge.model import read_judgments
-
-    return judged_answers(read_judgments(path), path, result.benchmark, result.mode, result.predictions)
-
-
-def _reviewed(judgments: str, reviews: list[str]) -> list[str]:
-    """The report lines of the judge's verdicts with people's reviews applied (imported only with --reviews)."""
-    from mathreel.core.judge.model import read_judgments
-    from mathreel.core.review import read_many
-    from mathreel.core.review.apply import reviewed_lines
-
-    return reviewed_lines(read_judgments(judgments), read_many(reviews))
