@@ -23,11 +23,6 @@ class Prediction:
     raw: dict[str, Any]
     recorded: FileQuestion | None = None
 
-    @property
-    def file_question(self) -> FileQuestion:
-        """What the file recorded about this answer's question (the scored question itself when not set)."""
-        return self.recorded if self.recorded is not None else FileQuestion(self.question)
-
 
 @dataclass
 class ResultFile:

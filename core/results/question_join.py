@@ -6,7 +6,8 @@ file's row is joined to a dataset question only when what the file recorded abou
 - the file records the question's text: it must be the dataset question's text, and the options must agree
   when both record options (a record with options and no text: the options must agree);
 - the file records only the prompt it sent (an lmms-eval >= 0.4 log's `input`): the dataset question's text and
-  every option must be in it, or the prompt must be one the benchmark builds for that question;
+  every option must be in it, or the prompt must be one the benchmark builds for that question (a question whose
+  text is in its diagram, MathVerse's Vision Only, has a prompt that names no question; its image then decides);
 - the file records no question text at all (an id-only file): joined by id only when the caller says so (the user
   gave the dataset as annotations), and the join says it is by id alone.
 Where both record an image file (MathVerse), its name must agree as well.
@@ -70,7 +71,8 @@ def _image_name(question: Question) -> str:
 
 def _built_prompt_keys(question: Question, bench: Benchmark) -> set[str]:
     """Keys of every prompt the benchmark builds for `question` without subtitles (each style, with and without
-    chain of thought where it has one): what a recorded prompt is compared with when the question has no text."""
+    chain of thought where it has one): what a recorded prompt that does not hold the question's text is
+    compared with."""
     keys = set()
     for style in bench.prompt_styles:
         for cot in (False, True) if bench.supports_cot else (False,):
@@ -101,7 +103,7 @@ def match_how(recorded: FileQuestion, candidate: Question, bench: Benchmark) -> 
         key = text_key(prompt.text)
         if texts and any(contains(key, t) for t in texts) and all(contains(key, o) for o in options if o):
             return "prompt"
-    if recorded.prompts and not texts:
+    if recorded.prompts:  # a question whose text is in its diagram (MathVerse Vision Only): the prompt itself
         built = _built_prompt_keys(candidate, bench)
         if any(text_key(prompt.text) in built for prompt in recorded.prompts):
             return "prompt"

@@ -227,7 +227,7 @@ def _joined(
         used.add(key)
         own_answer = str(row.fields.get("answer") or "").strip().upper()
         disagree += bool(own_answer) and question.answer_kind == "choice" and own_answer != question.answer
-        recorded = dataclasses.replace(recorded, join=how)
+        recorded = recorded._replace(join=how)
         result.predictions.append(Prediction(question, _response(row, result.source), row.label, row.raw, recorded))
     result.missing = _in_answered_subset(result, bench, [q for key, q in annotated.items() if key not in used])
     result.unknown_ids = unknown
