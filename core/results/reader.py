@@ -262,6 +262,8 @@ def recorded_prompts(bench: Benchmark, row: Row) -> tuple[RecordedPrompt, ...]:
         value = row.fields.get(key)
         if value.__class__ is str and value.strip():
             found.append(RecordedPrompt(key, value))
+    if not found:
+        return ()
     return tuple(RecordedPrompt(p.field, bench.recorded_prompt_text(p.field, p.text, row.fields)) for p in found)
 
 

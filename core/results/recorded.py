@@ -71,12 +71,12 @@ def harness_prompts(raw: Mapping[str, Any], fields: Mapping[str, Any]) -> list[R
     found = []
     for key in _PROMPT_FIELDS:
         value = raw.get(key)
-        if value is None:
+        if value is None and fields is not raw:
             value = fields.get(key)
         if value.__class__ is str and value.strip():
             found.append(RecordedPrompt(key, value))
     arguments = raw.get(_ARGUMENTS)
-    if isinstance(arguments, list) and arguments and isinstance(arguments[0], str) and arguments[0].strip():
+    if arguments.__class__ is list and arguments and isinstance(arguments[0], str) and arguments[0].strip():
         found.append(RecordedPrompt(f"{_ARGUMENTS}[0]", arguments[0]))
     return found
 
