@@ -95,8 +95,8 @@ def file_view(row: ScoredRow, benchmark: str, judgments: Sequence[Judgment] = ()
     if not options and prompts:
         options = options_in_prompt(prompts[0].text)
         options_source = "prompt" if options else ""
+    notes = [join.note] if join is not None else []
     join = join or QuestionJoin(None, None, "read from the file")
-    notes = [] if join.note == "read from the file" else [join.note]
     notes.append(not_on_server(bench))
     if not text:
         notes.append("the file records no question text" + (": it is in the recorded prompt" if prompts else ""))

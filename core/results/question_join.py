@@ -157,4 +157,3 @@ def join_rows(rows: Iterable[ScoredRow], dataset: Dataset, *, by_id: bool = Fals
     (a few milliseconds for 2,700 answers; the keys are cached)."""
     return {row.question_id: join_question(row.recorded, row.question_id, dataset, by_id=by_id)
             for row in rows if row.status != "missing"}
-

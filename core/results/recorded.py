@@ -4,7 +4,7 @@ without the dataset.
 
 Harness fields hold the prompt a model was sent: lmms-eval >= 0.4 writes it as `input`, older logs keep the
 request's `arguments` (the prompt first), plain files may carry `prompt`. A benchmark adds its own
-(`Benchmark.recorded_prompts`: MathVerse's `query_wo` / `query_cot`).
+(`Benchmark.prompt_fields`: MathVerse's `query_wo` / `query_cot`).
 """
 
 from __future__ import annotations
@@ -41,8 +41,8 @@ class FileQuestion(NamedTuple):
 
     `question` holds only what the file carries: its text and options may be empty (an lmms-eval >= 0.4 log
     keeps them only inside the recorded prompt; an id-only file keeps nothing), its gold may be empty.
-    Named tuples, not dataclasses: one rides on every scored row, and a report of 2,700 rows crossing from the
-    scoring child to the server unpickled 4x faster so (bench/README.md).
+    Named tuples, not frozen dataclasses: one rides on every scored row that crosses from the scoring child to the
+    server, and a frozen dataclass is rebuilt there attribute by attribute (`object.__setattr__`).
     """
 
     question: Question
@@ -54,11 +54,6 @@ class FileQuestion(NamedTuple):
         """Whether the file records anything to check a dataset's question against (text, options or a prompt)."""
         q = self.question
         return bool(q.question or q.options or self.prompts or q.extra.get("question_for_eval"))
-
-    @property
-    def prompt(self) -> RecordedPrompt | None:
-        """The first recorded prompt (the one the page shows first), or None."""
-        return self.prompts[0] if self.prompts else None
 
 
 # Harness fields holding the prompt sent, looked up on the record as written and on the fields the layout read.
