@@ -8,25 +8,29 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from mathreel.core.benchmarks import BENCHMARKS
+from mathreel.core.benchmarks import BENCHMARKS, extractor_names
 from mathreel.core.errors import InputError
+
+if TYPE_CHECKING:
+    from mathreel.core.results import ResultFile
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "score",
-        help="score prediction files (lmms-eval samples, Video-MME template, MathVerse output, JSONL/CSV)",
-        description="Score prediction files: accuracy with 95%% Wilson intervals, naive and video-clustered SE, "
+        help="score prediction files (lmms-eval samples, Video-MME template, Video-MME-v2 TSV, MathVerse output, "
+        "VLMEvalKit, JSONL/CSV)",
+        description="Score prediction files: accuracy with 95% Wilson intervals, naive and video-clustered SE, "
         "breakdowns per dimension, unparsed/missing counts and robust-vs-official extractor disagreements.",
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help="result file(s) to score")
     parser.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="benchmark (detected when omitted)")
     parser.add_argument("--mode", help="mcq or mbin for VideoMathQA (detected when omitted)")
     parser.add_argument("--extractor", default="robust", metavar="NAME",
-                        help="robust (default) or a pinned reproduction of a reference extractor: official, "
-                        "official-2024-06-18, lmms-regex, lmms-mcq-extract; `--extractor help` lists each with its "
-                        "source commit")
+                        help="robust (default) or a pinned reproduction of a reference scorer: "
+                        f"{', '.join(extractor_names()[1:])}; `--extractor help` lists each with its source commit")
     parser.add_argument("--denominator", choices=("all", "answered"), default=None,
                         help="all: unparsed count wrong (default); answered: unparsed dropped (official Video-MME)")
     parser.add_argument("--annotations", metavar="PATH",
@@ -40,13 +44,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object (a list for several files)")
     parser.add_argument("--rows", action="store_true",
                         help="with --json: add `rows`, one object per question (response, extracted answer, method, "
-                        "explanation, gold, status); large for big files, so off by default")
+                        "explanation, gold, status), and for group-scored benchmarks `groups.items`, one object per "
+                        "group; large for big files, so off by default")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Read and score every file first, so a bad file leaves stdout empty."""
-    from mathreel.core.scoring.files import ScoreRequest, score_file
+    from mathreel.core.scoring.files import ScoreRequest, read_request, score_result
 
     if args.extractor == "help":
         print(extractor_help())
@@ -64,11 +69,18 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--judge", f"give one judgments file per result file ({len(args.files)}), in the same order")
     if args.reviews and not args.judge:
         raise InputError("--reviews", "reviews correct a judge's verdicts: add --judge")
-    reports = [
-        score_file(ScoreRequest(path, args.benchmark, args.mode, args.extractor, args.denominator, args.annotations,
-                                judgments=args.judge[index] if args.judge else None, reviews=tuple(args.reviews)))
-        for index, path in enumerate(args.files)
-    ]
+    reports = []
+    first: ResultFile | None = None
+    for index, path in enumerate(args.files):
+        request = ScoreRequest(path, args.benchmark, args.mode, args.extractor, args.denominator, args.annotations,
+                               judgments=args.judge[index] if args.judge else None, reviews=tuple(args.reviews))
+        result = read_request(request)
+        report = score_result(result, request)
+        if first is None:
+            first = result
+        else:
+            report.warnings.extend(_same_documents(first, result))
+        reports.append(report)
     if args.json:
         objects = [report.to_dict(rows=args.rows) for report in reports]
         print(json.dumps(objects[0] if len(objects) == 1 else objects, ensure_ascii=False, indent=1))
@@ -86,4 +98,14 @@ def extractor_help() -> str:
         for name, scorer in bench.reproductions.items():
             lines.append(f"{name} [{bench.name}]: {scorer.label}; denominator {scorer.denominator}")
     return "\n".join(lines)
+
+
+def _same_documents(first: ResultFile, other: ResultFile) -> list[str]:
+    """A warning when `other` answers some of `first`'s questions from different documents (lmms-eval doc_hash)."""
+    if (first.benchmark, first.mode) != (other.benchmark, other.mode):
+        return []
+    from mathreel.core.results.lmms_log import conflict_warning, doc_hash_conflicts
+
+    warning = conflict_warning(doc_hash_conflicts(first, other))
+    return [f"compared with {first.source}: {warning}"] if warning else []
 

@@ -3,8 +3,8 @@ of them take chain of thought, and whether the benchmark's prompts can carry sub
 prompts a file's recorded prompt is, when it is one of them.
 
 The facts are the benchmark's (`Benchmark.prompt_styles`, `prompt_style_notes`, `styles_without_cot`,
-`styles_always_reasoning`, `has_subtitles`); this module only lays them out, so Browse and Ask can disable what a
-benchmark lacks instead of failing after the click.
+`styles_always_reasoning`, `styles_cot_without_subtitles`, `has_subtitles`); this module only lays them out, so
+Browse and Ask can disable what a benchmark lacks instead of failing after the click.
 """
 
 from __future__ import annotations
@@ -25,6 +25,7 @@ class PromptStyle:
     note: str
     cot: bool
     always_reasons: bool = False
+    cot_with_subtitles: bool = True  # False: chain of thought and subtitles cannot be asked together in this style
 
 
 @dataclass(frozen=True)
@@ -56,7 +57,7 @@ def prompt_choices(benchmark: str) -> PromptChoices:
     styles = tuple(
         PromptStyle(name, bench.prompt_style_notes.get(name, ""),
                     bench.style_supports_cot(name) and name not in bench.styles_always_reasoning,
-                    name in bench.styles_always_reasoning)
+                    name in bench.styles_always_reasoning, name not in bench.styles_cot_without_subtitles)
         for name in bench.prompt_styles
     )
     return PromptChoices(bench.name, styles, bench.supports_cot, bench.has_subtitles)

@@ -28,6 +28,11 @@ def test_every_listed_setting_builds_and_every_refused_one_fails_before_the_clic
                         bench.build_prompt(question, cot=True, style=style.name)
                 if choices.subtitles:
                     bench.build_prompt(question, subtitles="a line", style=style.name)
+                    if style.cot and style.cot_with_subtitles:
+                        bench.build_prompt(question, cot=True, subtitles="a line", style=style.name)
+                    elif style.cot:
+                        with pytest.raises(InputError):
+                            bench.build_prompt(question, cot=True, subtitles="a line", style=style.name)
                 else:
                     with pytest.raises(InputError):
                         bench.build_prompt(question, subtitles="a line", style=style.name)
@@ -41,7 +46,11 @@ def test_what_each_benchmark_offers():
     assert {s.name: s.cot for s in videomathqa.styles} == {"default": True, "best_answer": False}
     assert mathverse.cot and not mathverse.subtitles
     assert {s.name for s in mathverse.styles if s.always_reasons} == {"boxed", "evalscope"}
-    assert all(style.note for choices in (videomme, videomathqa, mathverse) for style in choices.styles)
+    assert all(style.note for name in BENCHMARKS for style in prompt_choices(name).styles)
+    v2 = prompt_choices("videomme-v2")
+    assert {s.name: (s.cot, s.always_reasons, s.cot_with_subtitles) for s in v2.styles} == {
+        "default": (True, False, True), "lmms": (True, False, False), "qwen3_vl": (False, False, True),
+        "evalscope": (False, True, True)}
     with pytest.raises(InputError, match="choose one of default, best_answer, qwen3_vl"):
         videomme.style("cot")
 

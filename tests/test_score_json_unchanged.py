@@ -1,6 +1,6 @@
 """`mathreel score --json` on the demo files gives byte for byte what it gave before answers carried their recorded
-question and the join rule checked it (tests/data/score_json_main, written by the main branch on 2026-11-25),
-apart from the fields added since: `mismatched`, `mismatched_ids`, `joins`, and per row `join` and `rule`.
+question and the join rule checked it (tests/data/score_json_main, written by the main branch at 91339b7 on
+2026-11-25), apart from the fields added since: `mismatched`, `mismatched_ids`, `joins`, and per row `join` and `rule`.
 
 Each case runs the command line in this process (`mathreel.cli.main`) from the repository folder, so the paths in
 `source` and in the judge's note are the ones the stored output names.

@@ -22,6 +22,7 @@ class Prediction:
     record: int | str
     raw: dict[str, Any]
     recorded: FileQuestion | None = None
+    full_response: str | None = None  # the unfiltered reply (lmms-eval >= 0.7 `resps` with its <think> text)
 
 
 @dataclass

@@ -78,6 +78,10 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
     if layout.key == "vlmevalkit" and annotations is None:
         result.notes.append("question ids: VLMEvalKit's row index (give the dataset with --annotations to join "
                             "the rows to their questions by video and question)")
+    if layout.key == "lmms-eval":
+        from mathreel.core.results.lmms_log import log_notes
+
+        result.notes += log_notes(records, result.predictions)
     _warn_absent_dimensions(result, bench)
     _note_clusters(result, bench)
     return result
@@ -194,7 +198,7 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
         if not question.answer:
             raise InputError(source, "no gold answer in the record; give the dataset with --annotations", row.label)
         recorded = FileQuestion(question, recorded_prompts(bench, row))
-        append(Prediction(question, _response(row, source), row.label, row.raw, recorded))
+        append(Prediction(question, _response(row, source), row.label, row.raw, recorded, row.full_response))
     gold.report(result)
     _warn_duplicates(result, duplicates)
 
@@ -228,7 +232,8 @@ def _joined(
         own_answer = str(row.fields.get("answer") or "").strip().upper()
         disagree += bool(own_answer) and question.answer_kind == "choice" and own_answer != question.answer
         recorded = recorded._replace(join=how)
-        result.predictions.append(Prediction(question, _response(row, result.source), row.label, row.raw, recorded))
+        result.predictions.append(Prediction(question, _response(row, result.source), row.label, row.raw, recorded,
+                                             row.full_response))
     result.missing = _in_answered_subset(result, bench, [q for key, q in annotated.items() if key not in used])
     result.unknown_ids = unknown
     result.mismatched = mismatched

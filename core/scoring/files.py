@@ -68,12 +68,22 @@ def score_file(request: ScoreRequest) -> Report:
     judged (the rule reading is kept beside them on each row), and reviews add the step scores and error categories
     with people's verdicts in place. The report also carries the prompt settings the run used
     (`Report.run_settings`), so nothing needs to read the file again."""
+    return score_result(read_request(request), request)
+
+
+def read_request(request: ScoreRequest) -> ResultFile:
+    """The file of `request` read as asked (benchmark, mode, annotations): `score_file`'s first half, for a caller
+    that also compares the files it scores (`mathreel score`'s doc_hash check)."""
     from mathreel.core.results import read_results
+
+    return read_results(request.path, benchmark=request.benchmark, mode=request.mode, annotations=request.annotations)
+
+
+def score_result(result: ResultFile, request: ScoreRequest) -> Report:
+    """`score_file`'s second half: `result` (read by `read_request`) scored with the request's judge and reviews."""
     from mathreel.core.results.run_settings import detect_run_settings
     from mathreel.core.scoring.scorer import score
 
-    result = read_results(request.path, benchmark=request.benchmark, mode=request.mode,
-                          annotations=request.annotations)
     judgments = _judgments(request)
     judged = _judged(judgments, request, result) if judgments is not None else None
     try:

@@ -12,6 +12,7 @@ from mathreel.core.scoring.stats import CI_METHOD, SE_METHOD
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.results.run_settings import RunSettings
+    from mathreel.core.scoring.groups import GroupReport
 
 __all__ = ["Cell", "Overall", "Report", "cross_key", "split_cross_key"]
 
@@ -96,6 +97,10 @@ class Report:
     # The prompt settings the run used (chain of thought, subtitles, frames) and where each came from, read while
     # the file was read (`core.scoring.files.score_file`); None when scored without it.
     run_settings: RunSettings | None = None
+    # Group scores, for a benchmark scored in groups (Video-MME-v2); None otherwise.
+    groups: GroupReport | None = None
+    # A reproduction's own result object as its reference writes it: (JSON key, object), e.g. "official_rating".
+    upstream: tuple[str, dict[str, Any]] | None = None
 
     def to_dict(self, rows: bool = False) -> dict[str, Any]:
         """The `mathreel score --json` object; `rows=True` adds the per-question rows (`--json --rows`)."""
@@ -132,6 +137,11 @@ class Report:
             "mismatched_ids": self.mismatched,
             "joins": self.joins(),
         }
+        if self.groups is not None:
+            summary["groups"] = self.groups.to_dict(items=rows)
+        if self.upstream is not None:
+            name, value = self.upstream
+            summary[name] = value
         if rows:
             summary["rows"] = [row.to_dict() for row in self.rows]
         return summary

@@ -59,12 +59,12 @@ def status_of(extraction: Extraction, right: bool) -> Status:
 
 
 def verdict_row(question: Question, response: str, used: Extraction, right: bool, official_answer: str | None = None,
-                record: int | str | None = None, recorded: FileQuestion | None = None,
-                rule: RuleReading | None = None) -> ScoredRow:
+                record: int | str | None = None, full_response: str | None = None,
+                recorded: FileQuestion | None = None, rule: RuleReading | None = None) -> ScoredRow:
     """The ScoredRow of one read answer."""
     return ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, response,
                      used.answer, used.method, used.explanation, question.answer, status_of(used, right),
-                     official_answer, record, recorded, rule)
+                     official_answer, record, full_response, recorded, rule)
 
 
 def missing_row(question: Question) -> ScoredRow:
@@ -114,7 +114,7 @@ def score_rows(
                 used, verdict = override
                 right = verdict if verdict is not None else used.answer == gold
         append(verdict_row(question, response, used, right, official_answer, prediction.record,
-                           prediction.recorded, rule))
+                           prediction.full_response, prediction.recorded, rule))
     rows.extend(map(missing_row, result.missing))
     return rows, disagreements
 
