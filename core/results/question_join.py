@@ -60,7 +60,7 @@ class QuestionJoin:
 
 
 def _texts(question: Question, bench: Benchmark) -> set[str]:
-    """The keys of a question's text as written and in full (MathVerse's question_for_eval), empty ones left out."""
+    """The keys of a question's text as written and in full (`Benchmark.full_question`), empty ones left out."""
     return {key for key in (text_key(question.question), text_key(bench.full_question(question))) if key}
 
 
@@ -81,6 +81,13 @@ def _built_prompt_keys(question: Question, bench: Benchmark) -> set[str]:
             except InputError:
                 continue
     return keys - {""}
+
+
+def records_question(recorded: FileQuestion, bench: Benchmark) -> bool:
+    """Whether the file records anything to check a dataset's question against: text (in full, as the benchmark
+    reads it), options or a prompt."""
+    own = recorded.question
+    return bool(own.question or own.options or recorded.prompts or bench.full_question(own))
 
 
 def match_how(recorded: FileQuestion, candidate: Question, bench: Benchmark) -> JoinHow | None:
@@ -127,7 +134,7 @@ def join_question(recorded: FileQuestion | None, ref: str, dataset: Dataset, *, 
         candidate = dataset.question(ref)
     except InputError:
         return QuestionJoin(None, None, f"question {ref} is not in the server's {bench.title} set: read from the file")
-    if recorded is not None and recorded.has_text:
+    if recorded is not None and records_question(recorded, bench):
         how = match_how(recorded, candidate, bench)
         if how is None:
             return QuestionJoin(None, None, f"the file's question {ref} is not the server's question {ref} (text or "

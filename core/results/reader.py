@@ -17,7 +17,7 @@ from mathreel.core.results.detect import all_metric_keys, detect_benchmark, dete
 from mathreel.core.results.layouts import VLMEVAL_INDEX, Row, detect_layout, iter_rows, label_of, lmms_generation
 from mathreel.core.results.load import load_records
 from mathreel.core.results.model import Prediction, ResultFile
-from mathreel.core.results.question_join import match_how
+from mathreel.core.results.question_join import match_how, records_question
 from mathreel.core.results.question_key import text_key
 from mathreel.core.results.recorded import FileQuestion, RecordedPrompt, harness_prompts
 
@@ -224,7 +224,7 @@ def _joined(
             unknown.append(key)
             continue
         recorded = _file_question(bench, row, result, key)
-        how = match_how(recorded, question, bench) if recorded.has_text else "id"
+        how = match_how(recorded, question, bench) if records_question(recorded, bench) else "id"
         if how is None:
             mismatched.append(key)
             continue

@@ -49,12 +49,6 @@ class FileQuestion(NamedTuple):
     prompts: tuple[RecordedPrompt, ...] = ()
     join: JoinHow = "file"
 
-    @property
-    def has_text(self) -> bool:
-        """Whether the file records anything to check a dataset's question against (text, options or a prompt)."""
-        q = self.question
-        return bool(q.question or q.options or self.prompts or q.extra.get("question_for_eval"))
-
 
 # Harness fields holding the prompt sent, looked up on the record as written and on the fields the layout read.
 _PROMPT_FIELDS = ("prompt", "input")
