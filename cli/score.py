@@ -11,10 +11,9 @@ import json
 from typing import TYPE_CHECKING
 
 from mathreel.core.benchmarks import BENCHMARKS, extractor_names
-from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.errors import InputError
 
 if TYPE_CHECKING:
-    from mathreel.core.judge.answers import JudgedUse
     from mathreel.core.results import ResultFile
 
 
@@ -52,8 +51,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read and score every file first, so a bad file leaves stdout empty."""
-    from mathreel.core.results import read_results
-    from mathreel.core.scoring import score
+    from mathreel.core.scoring.files import ScoreRequest, read_request, score_result
 
     if args.extractor == "help":
         print(extractor_help())
@@ -74,19 +72,10 @@ def run(args: argparse.Namespace) -> int:
     reports = []
     first: ResultFile | None = None
     for index, path in enumerate(args.files):
-        result = read_results(path, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations)
-        judged = _judged(args.judge[index], result) if args.judge else None
-        try:
-            report = score(result, extractor=args.extractor, denominator=args.denominator,
-                           judged=judged.answers if judged else None)
-        except InputError:
-            raise
-        except MathReelError as error:
-            raise InputError(path, str(error)) from None
-        if judged:
-            report.detected.append(judged.note)
-        if args.reviews:
-            report.detected.extend(_reviewed(args.judge[index], args.reviews))
+        request = ScoreRequest(path, args.benchmark, args.mode, args.extractor, args.denominator, args.annotations,
+                               judgments=args.judge[index] if args.judge else None, reviews=tuple(args.reviews))
+        result = read_request(request)
+        report = score_result(result, request)
         if first is None:
             first = result
         else:
@@ -120,19 +109,3 @@ def _same_documents(first: ResultFile, other: ResultFile) -> list[str]:
     warning = conflict_warning(doc_hash_conflicts(first, other))
     return [f"compared with {first.source}: {warning}"] if warning else []
 
-
-def _judged(path: str, result: ResultFile) -> JudgedUse:
-    """The answers a judge file gives for `result` (imported only when --judge is used)."""
-    from mathreel.core.judge.answers import judged_answers
-    from mathreel.core.judge.model import read_judgments
-
-    return judged_answers(read_judgments(path), path, result.benchmark, result.mode, result.predictions)
-
-
-def _reviewed(judgments: str, reviews: list[str]) -> list[str]:
-    """The report lines of the judge's verdicts with people's reviews applied (imported only with --reviews)."""
-    from mathreel.core.judge.model import read_judgments
-    from mathreel.core.review import read_many
-    from mathreel.core.review.apply import reviewed_lines
-
-    return reviewed_lines(read_judgments(judgments), read_many(reviews))
