@@ -47,7 +47,7 @@ CAUSES: dict[str, str] = {
     "denominator": "unparsed answers dropped from the denominator",
     "grouping": "grouping (multi-binary pairs, Video-MME-v2 groups)",
     "unparsed": "an unparsed answer's mark in a group",
-    "rounding": "the figure as printed (rounding)",
+    "rounding": "the figure as printed, within its last digit",
     "unexplained": "not reached from the file by any known scorer",
 }
 ABSENT = "absent"

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from mathreel.core.benchmarks import get_benchmark
 from mathreel.core.errors import InputError, MathReelError
 from mathreel.core.explain.frames import FramePlan
+from mathreel.core.results.recorded import first_prompt_text
 from mathreel.core.results.run_settings import FRAME_FIELDS, FRAMES_IN_NAME, SAMPLE, detect_run_settings
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -82,7 +83,7 @@ def provenance(result: ResultFile, name: str = "") -> Provenance:
     bench = get_benchmark(result.benchmark)
     found = Provenance(name or Path(result.source).name)
     raws = [p.raw for p in result.predictions[:SAMPLE] if isinstance(p.raw, dict)]
-    task, prompt = _first(raws, _task_name), _first(raws, _prompt_text)
+    task, prompt = _first(raws, _task_name), _first(raws, first_prompt_text)
     config = _lmms_config(result) if result.layout == "lmms-eval" else {}
     dataset = _vlmeval_dataset(result)
     found.add("harness", "Harness", result.layout or None, HARNESSES.get(result.layout, "not recorded"),
@@ -117,15 +118,6 @@ def _task_name(raw: Mapping[str, Any]) -> str:
             return raw[key]
     args = raw.get("arguments")
     return args[3] if isinstance(args, list) and len(args) > 3 and isinstance(args[3], str) else ""
-
-
-def _prompt_text(raw: Mapping[str, Any]) -> str:
-    """A recorded prompt: `prompt`/`input` (lmms-eval >= 0.4), or `arguments[0]`."""
-    for key in ("prompt", "input"):
-        if isinstance(raw.get(key), str):
-            return raw[key]
-    args = raw.get("arguments")
-    return args[0] if isinstance(args, list) and args and isinstance(args[0], str) else ""
 
 
 def _vlmeval_dataset(result: ResultFile) -> str:
@@ -256,7 +248,7 @@ def _prompt_variant(found: Provenance, bench: Benchmark, result: ResultFile, pro
     if not prompt:
         found.add("prompt", "Prompt variant", None, "not recorded", "the file records no prompt", True)
         return
-    question = next((p.question for p in result.predictions if _prompt_text(p.raw) == prompt), None)
+    question = next((p.question for p in result.predictions if first_prompt_text(p.raw) == prompt), None)
     exact, template = [], []
     for style in bench.prompt_styles:
         for cot in (False, True) if bench.supports_cot else (False,):

@@ -132,8 +132,10 @@ def gap_lines(gap: Gap) -> list[str]:
     for number, step in enumerate(gap.steps, start=1):
         if not (step.delta or step.changes):
             continue
-        lines.append(f"  {number}. {step.cause} ({CAUSES[step.cause]}): {step.label}: "
-                     f"{_delta(step)} pt, {len(step.changes)} questions")
+        count = len(step.changes)
+        lines.append(f"  {number}. {step.cause}: {_delta(step)} pt, {count} question{'s' if count != 1 else ''} "
+                     f"({CAUSES[step.cause]})")
+        lines.append(f"     {step.label}")
         transitions = ", ".join(f"{key}: {count}" for key, count in step.transitions().items())
         if transitions:
             lines.append(f"     {transitions}")
