@@ -98,6 +98,8 @@ def explain(runs: Sequence[Run], scorers: Sequence[Scorer], target: Target | Non
         run = runs[0]
         found.references = reference_table(run, scorings)
         if target is not None:
+            if a != b:
+                raise MathReelError("a figure is explained from one scoring of the file: give one scorer")
             found.target = against(run, a, target, scorings)
             found.gap = found.target.gap
         elif a != b:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from mathreel.core.benchmarks import Benchmark, get_benchmark
-from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.errors import InputError
 from mathreel.core.explain.scorers import Scorer
 from mathreel.core.explain.tally import Tally, tally
 from mathreel.core.question import Question
@@ -122,16 +122,11 @@ class Scorings:
         missing = [entry for entry in entries if not isinstance(entry, Prediction)]
         result = ResultFile(source=key, benchmark=self.benchmark, mode=self.mode, format="explain",
                             predictions=predictions, missing=missing)
-        judged = self._judged_answers(judge, key, predictions) if judge is not None else None
-        try:
-            report = score(result, extractor=reader, denominator="all", judged=judged)
-        except InputError:
-            raise
-        except MathReelError as error:
-            raise InputError(key, str(error)) from None
+        judged = self._judged_answers(judge, predictions) if judge is not None else None
+        report = score(result, extractor=reader, denominator="all", judged=judged)  # the reader is checked before
         return Scored(tuple(report.rows), (*(p.question for p in predictions), *missing))
 
-    def _judged_answers(self, judge: Run, key: str, predictions: Sequence[Prediction]) -> object:
+    def _judged_answers(self, judge: Run, predictions: Sequence[Prediction]) -> object:
         if not judge.judgments:
             raise InputError(judge.result.source, "no judge file was given for this run")
         from mathreel.core.judge.answers import judged_answers
