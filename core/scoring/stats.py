@@ -107,16 +107,25 @@ def mean_interval(mean: float, se: float | None, z: float = Z95) -> tuple[float,
 MCNEMAR_METHOD = "exact McNemar test: two-sided binomial test of the discordant pairs against 1/2"
 
 
+_EXACT_SUM_UP_TO = 2000  # discordant pairs summed in integers; above, in logarithms (relative error ~1e-10)
+
+
 def mcnemar_exact(only_a: int, only_b: int) -> float:
     """The two-sided p-value of the exact McNemar test: with n = only_a + only_b discordant pairs,
-    min(1, 2 * P(X <= min(only_a, only_b))) for X ~ Binomial(n, 1/2), summed in integers (exact for any n)."""
+    min(1, 2 * P(X <= min(only_a, only_b))) for X ~ Binomial(n, 1/2). The tail is summed in integers up to
+    `_EXACT_SUM_UP_TO` pairs (exact), beyond that term by term in logarithms, which stays fast for any n."""
     if only_a < 0 or only_b < 0:
         raise ValueError("counts of discordant pairs cannot be negative")
     n = only_a + only_b
+    low = min(only_a, only_b)
     if n == 0:
         return 1.0
-    tail = sum(math.comb(n, k) for k in range(min(only_a, only_b) + 1))
-    return min(1.0, float(Fraction(2 * tail, 2**n)))
+    if n <= _EXACT_SUM_UP_TO:
+        tail = sum(math.comb(n, k) for k in range(low + 1))
+        return min(1.0, float(Fraction(2 * tail, 2**n)))
+    logs = [math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) - n * math.log(2) for k in range(low + 1)]
+    top = max(logs)
+    return min(1.0, 2 * math.exp(top) * math.fsum(math.exp(value - top) for value in logs))
 
 
 def t_quantile(p: float, df: int) -> float:
