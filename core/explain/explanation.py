@@ -19,7 +19,7 @@ from typing import Any
 from mathreel.core.errors import MathReelError
 from mathreel.core.explain.frames import FrameComparison
 from mathreel.core.explain.gap import CAUSES, Gap, Number, Step, decompose
-from mathreel.core.explain.paired import DRAWS, SEED, Flips, Paired, PairwiseMatrix, paired, pairwise
+from mathreel.core.explain.paired import DRAWS, SEED, Paired, PairwiseMatrix, paired, pairwise
 from mathreel.core.explain.provenance import Provenance, provenance
 from mathreel.core.explain.references import ReferenceTable, reference_table
 from mathreel.core.explain.runs import Run, Scorings
@@ -194,21 +194,17 @@ def _target_dict(found: TargetGap, paper: PaperChoice | None) -> dict[str, Any]:
             "nearest": [candidate(c) for c in found.candidates[:5]]}
 
 
-def flips_dict(flips: Flips) -> dict[str, Any]:
-    return flips.to_dict()
-
-
 def paired_dict(found: Paired) -> dict[str, Any]:
-    return {"a": found.a, "b": found.b, "unit": found.unit, "overall": flips_dict(found.overall),
+    return {"a": found.a, "b": found.b, "unit": found.unit, "overall": found.overall.to_dict(),
             "interval": found.interval.to_dict(), "method": found.method,
-            "by": {dim: {value: flips_dict(f) for value, f in cells.items()} for dim, cells in found.by.items()},
+            "by": {dim: {value: f.to_dict() for value, f in cells.items()} for dim, cells in found.by.items()},
             "only_a_ids": found.only_a_ids, "only_b_ids": found.only_b_ids,
             "counted_only_by_a": found.not_shared[0], "counted_only_by_b": found.not_shared[1]}
 
 
 def _pairwise_dict(matrix: PairwiseMatrix) -> dict[str, Any]:
     return {"runs": matrix.names,
-            "pairs": [{"a": i, "b": j, "difference": flips_dict(found.overall)["difference"],
-                       "difference_exact": flips_dict(found.overall)["difference_exact"],
+            "pairs": [{"a": i, "b": j, "difference": found.overall.to_dict()["difference"],
+                       "difference_exact": found.overall.to_dict()["difference_exact"],
                        "interval": found.interval.to_dict(), "mcnemar_p": found.overall.p_value,
                        "n": found.overall.n} for (i, j), found in matrix.cells.items()]}

@@ -24,7 +24,7 @@ printed, `unexplained` when no known scorer does.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -376,9 +376,3 @@ def figure_of(number: Number, scorings: Scorings | None = None) -> Tally:
     scorings = scorings or Scorings(number.run.result.benchmark, number.run.result.mode)
     state = _State(run_key(number.run), number.run.entries, scorer, number.run if scorer.judge else None)
     return _view(scorings, state).tally
-
-
-def figures_of(run: Run, scorers: Sequence[Scorer], scorings: Scorings | None = None) -> list[Tally]:
-    """The exact figures of one run under each scorer (each reader scored once)."""
-    scorings = scorings or Scorings(run.result.benchmark, run.result.mode)
-    return [figure_of(Number(run, scorer), scorings) for scorer in scorers]

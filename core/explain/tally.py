@@ -52,10 +52,6 @@ class Tally:
     marks: dict[str, Mark] = field(default_factory=dict)
     members: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
-    @property
-    def value(self) -> float | None:
-        return None if self.figure is None else float(self.figure)
-
 
 def exact_score(value: float) -> Fraction:
     """A group score as the small-denominator ratio it stands for (25/3 for 8.333...)."""
