@@ -291,3 +291,26 @@ def test_v2_unit_spec_groups_of_other_structures(tmp_path):
     gap = decompose(Number(run, Scorer(unit="group")), Number(run, Scorer(unit="group", policy="official")))
     assert (gap.a_figure, gap.b_figure) == (Fraction(25, 4), 100)
     assert [step.question_ids for step in gap.steps if step.delta] == [["001-2"]]
+
+
+def test_a_figure_with_nothing_counted_is_undefined_not_a_crash(tmp_path):
+    path = write_lines(tmp_path / "refusals.jsonl", [videomme_line(f"q0{i}", REFUSAL) for i in (1, 2)])
+    run = load_run(str(path), "videomme")
+    gap = decompose(Number(run, Scorer()), Number(run, Scorer(denominator="answered")))
+    assert gap.b_figure is None and gap.total is None and not gap.parts_add_up()
+    assert "undefined" in gap.notes[0]
+    from mathreel.core.explain.text import gap_line
+
+    assert gap_line(gap).startswith("the gap is undefined")
+
+
+def test_duplicated_answers_are_named_and_move_no_figure(tmp_path):
+    from mathreel.core.explain.explanation import explain
+
+    lines = [videomme_line(q, "D") for q in ("q01", "q02", "q03")]
+    run_a = load_run(str(write_lines(tmp_path / "a.jsonl", lines)), "videomme")
+    run_b = load_run(str(write_lines(tmp_path / "b.jsonl", [*lines, videomme_line("q02", "A")])), "videomme")
+    found = explain([run_a, run_b], [Scorer()])
+    assert found.gap.total == 0 and all(not step.changes for step in found.gap.steps)
+    assert "answers 1 question more than once (q02)" in found.notes[0]
+    assert found.to_dict()["runs"][1]["duplicates"] == {"q02": ["line 4"]}

@@ -116,9 +116,11 @@ def explain(runs: Sequence[Run], scorers: Sequence[Scorer], target: Target | Non
             raise MathReelError("with more than two files, give one scorer (it scores every file) and no figure")
         found.pairwise = pairwise([Number(run, a) for run in runs], scorings, seed, draws)
     for run in runs:
-        if run.result.duplicates:
-            found.notes.append(f"{run.name} answers {len(run.result.duplicates)} questions more than once; the first "
-                               "answer is scored, as every MathReel scorer does")
+        repeated = len(run.result.duplicates)
+        if repeated:
+            found.notes.append(f"{run.name} answers {repeated} question{'s' if repeated != 1 else ''} more than once "
+                               f"({', '.join(list(run.result.duplicates)[:10])}); the first answer is scored, as by "
+                               "every MathReel scorer, so these move no figure here")
     return found
 
 
@@ -168,8 +170,7 @@ def step_dict(step: Step) -> dict[str, Any]:
     return {"cause": step.cause, "means": CAUSES[step.cause], "label": step.label, "before": _number(step.before),
             "after": _number(step.after), "delta": _number(step.delta), "delta_exact": _exact(step.delta),
             "units": step.units, "questions": len(step.changes), "question_ids": step.question_ids,
-            "transitions": step.transitions(), "changes": [change.to_dict() for change in step.changes],
-            "note": step.note or None}
+            "transitions": step.transitions(), "changes": [change.to_dict() for change in step.changes]}
 
 
 def gap_dict(gap: Gap) -> dict[str, Any]:

@@ -100,7 +100,6 @@ class Step:
     after: Fraction | None
     changes: list[QuestionChange] = field(default_factory=list)
     units: int = 0  # scored units whose mark changed
-    note: str = ""
 
     @property
     def delta(self) -> Fraction | None:
