@@ -314,3 +314,17 @@ def test_duplicated_answers_are_named_and_move_no_figure(tmp_path):
     assert found.gap.total == 0 and all(not step.changes for step in found.gap.steps)
     assert "answers 1 question more than once (q02)" in found.notes[0]
     assert found.to_dict()["runs"][1]["duplicates"] == {"q02": ["line 4"]}
+
+
+def test_steps_join_across_a_figure_that_counts_nothing(tmp_path):
+    """Every multi-binary question has an unparsed pair: counted per question over answered ones, nothing is left.
+    The path from (question, all) to (pair, answered) passes there, so its two steps are one ("denominator+grouping")
+    and the parts still add up."""
+    lines = [{"question_id": f"q{q}_{k}", "options": ["A. yes", "B. no"], "answer": "A", "category": "Chart",
+              "response": REFUSAL if k == 1 else "A"} for q in (1, 2) for k in (1, 2, 3, 4)]
+    run = load_run(str(write_lines(tmp_path / "mbin.jsonl", lines)), "videomathqa", "mbin")
+    gap = decompose(Number(run, Scorer()), Number(run, Scorer("robust", "answered", "pair")))
+    assert (gap.a_figure, gap.b_figure) == (0, 100) and gap.parts_add_up()
+    joined = gap.steps[-1]
+    assert joined.cause == "denominator+grouping" and joined.delta == 100
+    assert joined.means == f"{CAUSES['denominator']} and {CAUSES['grouping']}"

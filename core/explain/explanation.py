@@ -18,7 +18,7 @@ from typing import Any
 
 from mathreel.core.errors import MathReelError
 from mathreel.core.explain.frames import FrameComparison
-from mathreel.core.explain.gap import CAUSES, Gap, Number, Step, decompose
+from mathreel.core.explain.gap import Gap, Number, Step, decompose
 from mathreel.core.explain.paired import DRAWS, SEED, Paired, PairwiseMatrix, paired, pairwise
 from mathreel.core.explain.provenance import Provenance, provenance
 from mathreel.core.explain.references import ReferenceTable, reference_table
@@ -167,7 +167,7 @@ def _number_dict(gap: Gap, side: str) -> dict[str, Any]:
 
 
 def step_dict(step: Step) -> dict[str, Any]:
-    return {"cause": step.cause, "means": CAUSES[step.cause], "label": step.label, "before": _number(step.before),
+    return {"cause": step.cause, "means": step.means, "label": step.label, "before": _number(step.before),
             "after": _number(step.after), "delta": _number(step.delta), "delta_exact": _exact(step.delta),
             "units": step.units, "questions": len(step.changes), "question_ids": step.question_ids,
             "transitions": step.transitions(), "changes": [change.to_dict() for change in step.changes]}

@@ -51,6 +51,7 @@ CAUSES: dict[str, str] = {
     "unexplained": "not reached from the file by any known scorer",
 }
 ABSENT = "absent"
+JOINED = "+"  # two causes of one step: the steps on either side of an undefined figure, joined
 _ACCURACY_MARKS = frozenset({"right", "wrong", "not counted", ABSENT})
 
 
@@ -108,6 +109,11 @@ class Step:
     @property
     def question_ids(self) -> list[str]:
         return [change.question_id for change in self.changes]
+
+    @property
+    def means(self) -> str:
+        """The cause in words; a step joined across an undefined figure names each of its causes."""
+        return " and ".join(CAUSES[cause] for cause in self.cause.split(JOINED))
 
     def transitions(self) -> dict[str, int]:
         """How many questions went each way ("correct -> wrong": 3; "wrong -> not counted": 2; "group score
@@ -179,7 +185,8 @@ def decompose(a: Number, b: Number, scorings: Scorings | None = None) -> Gap:
     states = _path(_State(run_key(a.run), a.run.entries, a_scorer, a.run if a_scorer.judge else None),
                    a.run, b.run, b_scorer)
     views = [_view(scorings, state) for state, _, _ in states]
-    steps = [_step(cause, label, views[i - 1], views[i]) for i, (_, cause, label) in enumerate(states) if i]
+    steps = _through_undefined([_step(cause, label, views[i - 1], views[i])
+                                for i, (_, cause, label) in enumerate(states) if i])
     b_checked = Number(b.run, b_scorer)
     gap = Gap(a.label(), b_checked.label(), views[0].tally.figure, views[-1].tally.figure, steps,
               a_number=Number(a.run, a_scorer), b_number=b_checked)
@@ -187,6 +194,27 @@ def decompose(a: Number, b: Number, scorings: Scorings | None = None) -> Gap:
         gap.notes.append("some state on the path counts no question (every answer dropped), so its figure is "
                          "undefined and the steps around it cannot be given")
     return gap
+
+
+def _through_undefined(steps: list[Step]) -> list[Step]:
+    """Steps joined across a state whose figure is undefined (it counts nothing: every answer of a multi-binary
+    question dropped, say), so that the parts still add up whenever both ends are defined. A joined step names
+    both causes ("denominator+grouping") and holds the questions of both."""
+    joined: list[Step] = []
+    for step in steps:
+        last = joined[-1] if joined else None
+        if last is not None and last.after is None and last.before is not None:
+            changes: dict[str, QuestionChange] = {}
+            for change in [*last.changes, *step.changes]:
+                first = changes.get(change.question_id, change)
+                changes[change.question_id] = QuestionChange(change.question_id, change.unit, first.status_before,
+                                                             change.status_after, first.mark_before,
+                                                             change.mark_after)
+            joined[-1] = Step(f"{last.cause}{JOINED}{step.cause}", f"{last.label}; then {step.label}", last.before,
+                              step.after, list(changes.values()), last.units + step.units)
+        else:
+            joined.append(step)
+    return joined
 
 
 _Path = list[tuple[_State, str, str]]  # (state, cause of the step into it, label); the first has no cause

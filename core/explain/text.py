@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from mathreel.core.explain.gap import CAUSES, Gap, Step
+from mathreel.core.explain.gap import Gap, Step
 from mathreel.core.scoring.numbers import one_decimal
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -134,7 +134,7 @@ def gap_lines(gap: Gap) -> list[str]:
             continue
         count = len(step.changes)
         lines.append(f"  {number}. {step.cause}: {_delta(step)} pt, {count} question{'s' if count != 1 else ''} "
-                     f"({CAUSES[step.cause]})")
+                     f"({step.means})")
         lines.append(f"     {step.label}")
         transitions = ", ".join(f"{key}: {count}" for key, count in step.transitions().items())
         if transitions:
