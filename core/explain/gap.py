@@ -27,7 +27,7 @@ import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mathreel.core.benchmarks.base import DEFAULT_GROUP_POLICY, GroupPolicy
 from mathreel.core.errors import MathReelError
@@ -35,6 +35,9 @@ from mathreel.core.explain.runs import Entry, Run, Scorings, entry_key, entry_qu
 from mathreel.core.explain.scorers import Scorer, check_scorer, group_policy
 from mathreel.core.explain.tally import Mark, Tally, tally
 from mathreel.core.results.model import Prediction
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mathreel.core.benchmarks import Benchmark
 
 # Every cause a step can be attributed to, in path order, with what it means.
 CAUSES: dict[str, str] = {
@@ -220,7 +223,7 @@ def _through_undefined(steps: list[Step]) -> list[Step]:
 _Path = list[tuple[_State, str, str]]  # (state, cause of the step into it, label); the first has no cause
 
 
-def _resolved(bench: Any, scorer: Scorer) -> Scorer:
+def _resolved(bench: Benchmark, scorer: Scorer) -> Scorer:
     """A group scorer with its rule looked up (the path changes the rule field by field)."""
     if scorer.unit == "group" and scorer.rule is None:
         return dataclasses.replace(scorer, rule=group_policy(bench, scorer.policy))
