@@ -70,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--seed", f"must be 0 or more, not {args.seed}")
     if not 100 <= args.draws <= 100_000:
         raise InputError("--draws", f"must be 100 to 100000, not {args.draws}")
+    if args.plan and not args.frames_of:
+        raise InputError("--plan", "frame plans are compared on a question's video: add --frames-of QUESTION_ID")
     runs = _runs(args)
     scorers = _scorers(args, runs)
     target, paper = _target(args, runs)

@@ -127,6 +127,7 @@ BAD = [
     ((DEMO / "mathverse_synthetic-model-a_output.json", "--frames-of", "1"), "have no video"),
     ((VME_B, "--plan", "zero", "--frames-of", "001-1"), "--plan"),
     ((VME_B, "--draws", "5"), "--draws"),
+    ((VME_B, "--plan", "8"), "add --frames-of"),
     ((VME_A, VME_B, "--against", "50"), "one FILE"),
     ((ROOT / "README.md",), "README.md"),
 ]
