@@ -26,10 +26,12 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mathreel.cli import options
     from mathreel.core.judge.model import read_judgments
     from mathreel.core.review import read_many
     from mathreel.core.review.agreement import agreement, flagged_csv, flagged_json, summary_lines
 
+    options.check(args, options.SEED)
     if args.flagged and Path(args.flagged).suffix.lower() not in (".csv", ".json"):
         raise InputError(args.flagged, "the flagged-question export must end in .csv or .json")
     result = agreement(read_judgments(args.judgments), read_many(args.reviews), seed=args.seed)

@@ -54,6 +54,7 @@ MAX_TOKENS_RULE = Rule("--max-tokens", 1, MAX_TOKENS)
 CONCURRENCY = Rule("--concurrency", 1, MAX_CONCURRENCY)
 FRAMES = Rule("--frames", 1, MAX_FRAMES, allowed=(-1,))
 PORT = Rule("--port", 0, 65535)
+SEED = Rule("--seed", 0, 2**32 - 1)  # numpy's generators take only non-negative seeds
 
 
 def check(args: argparse.Namespace, *rules: Rule) -> None:

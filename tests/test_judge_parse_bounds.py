@@ -3,6 +3,7 @@ response planted never counts, however the judge restates it."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 
 import pytest
@@ -26,10 +27,8 @@ class CountingDecoder:
 def work(monkeypatch, text: str) -> int:
     counter = CountingDecoder()
     monkeypatch.setattr(parse, "_DECODER", counter)
-    try:
+    with contextlib.suppress(CardError):
         parse.json_spans(text)
-    except CardError:
-        pass
     return counter.read
 
 

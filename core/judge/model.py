@@ -98,6 +98,20 @@ def check_replaceable(path: Path, flag: str = "--out") -> None:
 _REQUIRED = ("question_id", "task", "status")
 
 
+# The whole-number fields a judgment's values may carry, and their largest value (a step score is out of 10; a
+# question has at most a few dozen annotated steps). Checked on reading, so a hand-edited or hostile file cannot
+# carry a 400-digit score into the means and statistics.
+_COUNTS = {"score": 10, "matched": 10_000, "total": 10_000}
+
+
+def _check_counts(values: dict[str, Any], source: str, where: str) -> None:
+    for key, high in _COUNTS.items():
+        value = values.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high):
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:39] + "…"
+            raise InputError(source, f"values.{key} must be a whole number 0-{high}, not {shown}", where)
+
+
 def judgment_from_dict(data: Any, source: str, line: int) -> Judgment:
     """A Judgment from one JSONL record, checked field by field."""
     where = f"line {line}"
@@ -113,6 +127,7 @@ def judgment_from_dict(data: Any, source: str, line: int) -> Judgment:
     for key in ("values", "dims"):
         if not isinstance(data.get(key, {}), dict):
             raise InputError(source, f"{key!r} must be an object", where)
+    _check_counts(data.get("values", {}), source, where)
     known = {name for name in Judgment.__dataclass_fields__}
     return Judgment(**{key: value for key, value in data.items() if key in known})
 
@@ -120,8 +135,9 @@ def judgment_from_dict(data: Any, source: str, line: int) -> Judgment:
 def read_judgments(path: str | Path) -> list[Judgment]:
     """Read a judge output file; a bad line raises InputError naming the file, the line and the problem.
 
-    Lines end at "\n" only: a reply may hold U+2028 or U+0085, which JSON allows raw inside strings and which
-    `str.splitlines` would treat as line ends. Each line is bounded, and FIFOs and devices are refused unread.
+    Lines end at LF, CRLF or a lone CR only: a reply may hold U+2028 or U+0085, which JSON allows raw inside
+    strings and which `str.splitlines` would treat as line ends. Each line is bounded, and FIFOs and devices are
+    refused unread.
     """
     from mathreel.core.reading import jsonl_values
 
