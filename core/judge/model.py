@@ -12,10 +12,13 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from mathreel.core.errors import InputError
 from mathreel.core.question import Question
+
+if TYPE_CHECKING:
+    from mathreel.core.files import OutputKind
 
 # ok: the judge answered and the card passed every check; rule: the rules decided, no judge call was needed;
 # fallback: the judge failed and the rule-based answer stands in; failed: the judge failed, no value;
@@ -70,32 +73,38 @@ def count_statuses(judgments: Iterable[Judgment]) -> dict[str, dict[str, int]]:
     return {task: {status: counter.get(status, 0) for status in STATUSES} for task, counter in counts.items()}
 
 
-def write_judgments(path: str | Path, judgments: Iterable[Judgment]) -> Path:
-    """Write a JSONL file atomically (a temporary file renamed into place), one judgment per line."""
-    from mathreel.core.files import write_atomic
+def write_judgments(path: str | Path, judgments: Iterable[Judgment], *, flag: str = "--out",
+                    inputs: Iterable[str | Path] = ()) -> Path:
+    """Write a JSONL file atomically, one judgment per line, through the safe writer: never over a file that is
+    not an earlier judgments file, nor over one of `inputs`."""
+    from mathreel.core.files import write_output
 
     def write(out: TextIO) -> None:
         for judgment in judgments:
             out.write(json.dumps(judgment.to_dict(), ensure_ascii=False) + "\n")
 
-    return write_atomic(path, write)
+    return write_output(path, write, flag=flag, kind=judgments_file(), inputs=inputs)
 
 
-def check_replaceable(path: Path, flag: str = "--out") -> None:
-    """Refuse to replace an existing non-empty file unless it is a judgments file (its first line says so)."""
-    from mathreel.core.reading import first_line
+def _is_judgments(head: bytes) -> bool:
+    """Whether a file's first line is a judgment (a `mathreel judge` output written before)."""
+    from mathreel.core.files import first_line
 
-    if not path.exists() or path.stat().st_size == 0:
-        return
     try:
-        data = json.loads(first_line(path, 1 << 20).decode("utf-8"))
+        data = json.loads(first_line(head).decode("utf-8"))
     except (ValueError, RecursionError):
-        data = None
-    if not (isinstance(data, dict) and all(isinstance(data.get(key), str) for key in _REQUIRED)):
-        raise InputError(str(path), f"exists and is not a mathreel judge output; pick another {flag}")
+        return False
+    return isinstance(data, dict) and all(isinstance(data.get(key), str) for key in _REQUIRED)
 
 
 _REQUIRED = ("question_id", "task", "status")
+
+
+def judgments_file() -> OutputKind:
+    """What `mathreel judge --out` writes, for the safe writer (core.files)."""
+    from mathreel.core.files import OutputKind
+
+    return OutputKind("a `mathreel judge` output file", _is_judgments)
 
 
 # The whole-number fields a judgment's values may carry, and their largest value (a step score is out of 10; a

@@ -8,11 +8,13 @@ import io
 import itertools
 import json
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from mathreel.core.errors import MathReelError
+from mathreel.core.files import OutputKind, first_line
 from mathreel.core.judge.model import Judgment
 from mathreel.core.review import stats
 from mathreel.core.review.join import join
@@ -179,11 +181,18 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
+FLAGGED_HEADER = ("question_id", "reviewer", "flag", "reason", "note")
+FLAGGED_CSV = OutputKind("a flagged-questions CSV of `mathreel agreement`",
+                         lambda head: first_line(head) == ",".join(FLAGGED_HEADER).encode())
+FLAGGED_JSON = OutputKind("a flagged-questions JSON of `mathreel agreement`",
+                          lambda head: re.match(rb'\[\s*(\]|\{\s*"question_id":)', head) is not None)
+
+
 def flagged_csv(items: Sequence[Flagged]) -> str:
     """Flagged questions as CSV (question_id, reviewer, flag, reason, note)."""
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(["question_id", "reviewer", "flag", "reason", "note"])
+    writer.writerow(FLAGGED_HEADER)
     writer.writerows([_cell(v) for v in (f.question_id, f.reviewer, f.flag, f.reason, f.note)] for f in items)
     return out.getvalue()
 

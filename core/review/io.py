@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 from mathreel.core.errors import InputError
-from mathreel.core.files import write_text_atomic
+from mathreel.core.files import OutputKind, first_line, write_text_output
 from mathreel.core.reading import jsonl_text_values, jsonl_values
 from mathreel.core.review.model import Review, review_from_dict
 
@@ -39,9 +39,23 @@ def _reviews(values: Iterable[tuple[int, Any]], source: str) -> list[Review]:
     return merge_reviews(reviews)
 
 
-def write_reviews(path: str | Path, reviews: Iterable[Review]) -> Path:
-    """Write a review file atomically, so a crash never leaves half a file."""
-    return write_text_atomic(path, reviews_to_text(reviews))
+def is_review_file(head: bytes, reviewer: str | None = None) -> bool:
+    """Whether a file's first line is a review (by `reviewer`, when given): a review file MathReel wrote."""
+    try:
+        data = json.loads(first_line(head).decode("utf-8"))
+    except (ValueError, RecursionError):
+        return False
+    return (isinstance(data, dict) and isinstance(data.get("question_id"), str)
+            and isinstance(data.get("reviewer"), str) and reviewer in (None, data["reviewer"]))
+
+
+REVIEW_FILE = OutputKind("a MathReel review file", is_review_file)
+
+
+def write_reviews(path: str | Path, reviews: Iterable[Review], *, kind: OutputKind = REVIEW_FILE) -> Path:
+    """Write a review file atomically through the safe writer: never over a file that is not an earlier review
+    file (of `kind`: core.review.store asks for one reviewer's own)."""
+    return write_text_output(path, reviews_to_text(reviews), flag="the review file", kind=kind)
 
 
 def merge_reviews(*groups: Iterable[Review]) -> list[Review]:
