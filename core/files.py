@@ -12,13 +12,15 @@ crash or a full disk never leaves half a file where a good one was (`write_outpu
 
 from __future__ import annotations
 
+import json
 import os
+import re
 import stat
 import tempfile
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TextIO
+from typing import Any, TextIO
 
 from mathreel.core.errors import InputError
 
@@ -99,6 +101,30 @@ def _same_file(info: os.stat_result, other: str | os.PathLike[str]) -> bool:
 def first_line(head: bytes) -> bytes:
     """The first line of a file's first bytes (a recogniser's usual evidence)."""
     return head.splitlines()[0] if head.strip() else b""
+
+
+def first_json_line(head: bytes, start: re.Pattern[bytes]) -> dict[str, Any] | None:
+    """The first line of a JSON Lines file as an object: parsed whole when the head holds it; else (a line longer
+    than the head, such as a long reply) the fields `start` matches at the line's beginning, where each group is
+    the JSON value written after `"<key>": ` in the pattern. None when neither reads."""
+    line = first_line(head)
+    try:
+        data = json.loads(line.decode("utf-8"))
+        return data if isinstance(data, dict) else None
+    except (ValueError, RecursionError):
+        pass
+    match = start.match(line)
+    if match is None:
+        return None
+    try:
+        return {key: json.loads(value) for key, value in zip(_keys(start), match.groups(), strict=True)}
+    except ValueError:
+        return None
+
+
+def _keys(start: re.Pattern[bytes]) -> list[str]:
+    """The keys a line-start pattern names, in order: each group follows `"<key>": `."""
+    return [key.decode() for key in re.findall(rb'"(\w+)": \(', start.pattern)]
 
 
 def write_output(path: str | os.PathLike[str], write: Callable[[TextIO], None], *, flag: str, kind: OutputKind,

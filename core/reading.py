@@ -75,9 +75,10 @@ def _check_kind_and_size(info: os.stat_result, source: str, what: str) -> None:
                          f"limit; raise it with {LIMIT_ENV}=<megabytes>")
 
 
-# A parquet file is decoded whole (pyarrow, then Python values): it may hold as many cells as a JSON file at the
-# input size limit could, about one per 16 bytes. Its footer says how many before a page is decoded.
-_BYTES_PER_CELL = 16
+# A parquet file is decoded whole (pyarrow, then Python values), and a decoded cell costs about 100 bytes of
+# memory whatever its size on disk (a repeated value compresses to nothing): a file may decode to one cell per 100
+# bytes of the input size limit (5.4 million at the default 512 MB), which its footer tells before a page is read.
+_BYTES_PER_CELL = 100
 
 
 def parquet_cells_limit() -> int:

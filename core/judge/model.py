@@ -8,6 +8,7 @@ judgment that says why.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
@@ -88,13 +89,14 @@ def write_judgments(path: str | Path, judgments: Iterable[Judgment], *, flag: st
 
 def _is_judgments(head: bytes) -> bool:
     """Whether a file's first line is a judgment (a `mathreel judge` output written before)."""
-    from mathreel.core.files import first_line
+    from mathreel.core.files import first_json_line
 
-    try:
-        data = json.loads(first_line(head).decode("utf-8"))
-    except (ValueError, RecursionError):
-        return False
+    data = first_json_line(head, _JUDGMENT_START)
     return isinstance(data, dict) and all(isinstance(data.get(key), str) for key in _REQUIRED)
+
+
+# How `write_judgments` starts every line (Judgment's field order), for a first line too long to read whole.
+_JUDGMENT_START = re.compile(rb'\{"question_id": ("[^"\\]*(?:\\.[^"\\]*)*"), "task": ("[a-z]+"), "status": ("[a-z]+")')
 
 
 _REQUIRED = ("question_id", "task", "status")

@@ -28,7 +28,8 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections import deque
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from mathreel.core.extract.text import strip_think
@@ -48,7 +49,7 @@ _DECODER = json.JSONDecoder(parse_constant=_no_constants)
 MAX_REPLY_CHARS = 2_000_000
 # Where an object can start: "{" then a whole key and its colon, or "}" at once. A key scan stops at the next
 # unescaped quote, so the scans of different starts do not overlap.
-_OBJECT_START = re.compile(r'\{\s*(?:"(?:[^"\\]|\\.)*"\s*:|\})')
+_OBJECT_START = re.compile(r'\{\s*(?:"[^"\\]*(?:\\.[^"\\]*)*"\s*:|\})')  # unrolled: no stack per character
 _FIRST_WINDOW = 64  # characters handed to the decoder from a candidate start before the window doubles
 _TRUNCATION_MARGIN = 16  # a failure this close to the window's end may be the window's fault, not the text's
 _SCAN_FACTOR = 32
@@ -57,15 +58,20 @@ _OWN_CANDIDATES = 64  # the last objects of a reply weighed as the judge's own c
 
 
 def json_spans(text: str) -> list[tuple[dict[str, Any], int, int]]:
-    """Every top-level JSON object in `text` with where it starts and ends, in order. Linear: see the bounds in
-    the module's docstring; CardError when the text is too broken (or nested too deeply) to scan within them."""
-    found: list[tuple[dict[str, Any], int, int]] = []
+    """Every top-level JSON object in `text` with where it starts and ends, in order (see `iter_spans`)."""
+    return list(iter_spans(text))
+
+
+def iter_spans(text: str) -> Iterator[tuple[dict[str, Any], int, int]]:
+    """Each top-level JSON object in `text` with where it starts and ends, in order, one at a time. Linear: see the
+    bounds in the module's docstring; CardError when the text is too broken (or nested too deeply) to scan within
+    them (the objects before that point are handed on first)."""
     allowance = _SCAN_FACTOR * len(text) + _SCAN_FLOOR
     pos = 0
     while (match := _OBJECT_START.search(text, pos)) is not None:
         start = match.start()
         if match.group().endswith("}"):  # "{}" (LaTeX is full of them): nothing to decode
-            found.append(({}, start, match.end()))
+            yield {}, start, match.end()
             pos = match.end()
             continue
         value, end, read = _decode_at(text, start)
@@ -73,11 +79,10 @@ def json_spans(text: str) -> list[tuple[dict[str, Any], int, int]]:
         if allowance < 0:
             raise CardError("the reply holds too many broken JSON fragments to read")
         if isinstance(value, dict):
-            found.append((value, start, end))
+            yield value, start, end
             pos = end
         else:
             pos = start + 1
-    return found
 
 
 def _decode_at(text: str, start: int) -> tuple[Any, int, int]:
@@ -162,17 +167,17 @@ def _values_in(response: str) -> set[str | None]:
     another object). A response too broken to scan yields what was found; the text comparison still covers it."""
     found: set[str | None] = set()
     try:
-        top = json_objects(_plain(response))
+        for top, _, _ in iter_spans(_plain(response)):
+            stack: list[Any] = [top]
+            while stack:
+                value = stack.pop()
+                if isinstance(value, dict):
+                    found.add(_canonical(value))
+                    stack.extend(value.values())
+                elif isinstance(value, list):
+                    stack.extend(value)
     except CardError:
-        top = []
-    stack: list[Any] = list(top)
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            found.add(_canonical(value))
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
+        pass
     found.discard(None)
     return found
 
@@ -187,16 +192,20 @@ def final_card(reply: str, response: str = "") -> dict[str, Any]:
     text, note = strip_think(reply)
     if not text.strip():
         raise CardError(f"no card after the reasoning ({note})" if note else "empty reply")
-    spans = json_spans(text)
-    if not spans:
+    last: deque[tuple[dict[str, Any], int, int]] = deque(maxlen=_OWN_CANDIDATES)
+    count = 0
+    for span in iter_spans(text):
+        last.append(span)
+        count += 1
+    if not count:
         raise CardError("no JSON object in the reply")
     quoted = restatement_key(response) if response else ""
     planted = _values_in(response) if response else set()
-    for value, start, end in reversed(spans[-_OWN_CANDIDATES:]):
+    for value, start, end in reversed(last):
         if not (quoted and restatement_key(text[start:end]) in quoted) and _canonical(value) not in planted:
             return value
     raise CardError("the only JSON objects in the reply are copied from the response (a quoted card is not a "
-                    "verdict)" if len(spans) <= _OWN_CANDIDATES else
+                    "verdict)" if count <= _OWN_CANDIDATES else
                     f"the last {_OWN_CANDIDATES} JSON objects in the reply are copied from the response")
 
 

@@ -198,10 +198,21 @@ class _Workbook:
             raise self.error(f"the part {name} is not well-formed XML ({expat.errors.messages[error.code]}, "
                              f"line {error.lineno})") from None
 
-    def parse(self, name: str, start: Callable[[str, dict[str, str]], None] | None = None,
+    def parse(self, name: str, start: Callable[[str, dict[str, str]], None],
               end: Callable[[str], None] | None = None, text: Callable[[str], None] | None = None,
               cap: int | None = None) -> None:
-        for _ in self.feed(name, start, end, text, cap):
+        """`feed` to the end, for the parts read whole before the sheet; their elements count against the same
+        limit as the sheet's, so a part of millions of tiny elements stops as early."""
+        elements = 0
+
+        def counted(tag: str, attrs: dict[str, str]) -> None:
+            nonlocal elements
+            elements += 1
+            if elements > self.limits.elements:
+                raise _Refused(self.error(f"more than {self.limits.elements:,} XML elements in {name}"))
+            start(tag, attrs)
+
+        for _ in self.feed(name, counted, end, text, cap):
             pass
 
     def _office_document(self) -> str:
@@ -418,6 +429,9 @@ class _SheetReader:
         ref = attrs.get("r")
         if ref is None:
             self.column += 1
+            if self.column >= _MAX_EXCEL_COLUMN:
+                raise _Refused(self.book.error(f"row {self.row_number} has more cells than a sheet has columns",
+                                               f"row {self.row_number}"))
         else:
             letters = ref.rstrip(_DIGITS)
             column = self.column_of[letters]

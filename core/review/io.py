@@ -4,12 +4,13 @@ atomically, and merged across reviewers (the later record per (question, reviewe
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from mathreel.core.errors import InputError
-from mathreel.core.files import OutputKind, first_line, write_text_output
+from mathreel.core.files import OutputKind, first_json_line, write_text_output
 from mathreel.core.reading import jsonl_text_values, jsonl_values
 from mathreel.core.review.model import Review, review_from_dict
 
@@ -41,12 +42,13 @@ def _reviews(values: Iterable[tuple[int, Any]], source: str) -> list[Review]:
 
 def is_review_file(head: bytes, reviewer: str | None = None) -> bool:
     """Whether a file's first line is a review (by `reviewer`, when given): a review file MathReel wrote."""
-    try:
-        data = json.loads(first_line(head).decode("utf-8"))
-    except (ValueError, RecursionError):
-        return False
+    data = first_json_line(head, _REVIEW_START)
     return (isinstance(data, dict) and isinstance(data.get("question_id"), str)
             and isinstance(data.get("reviewer"), str) and reviewer in (None, data["reviewer"]))
+
+
+# How `write_reviews` starts every line (Review's field order), for a first line too long to read whole.
+_REVIEW_START = re.compile(rb'\{"question_id": ("[^"\\]*(?:\\.[^"\\]*)*"), "reviewer": ("[^"\\]*(?:\\.[^"\\]*)*")')
 
 
 REVIEW_FILE = OutputKind("a MathReel review file", is_review_file)
