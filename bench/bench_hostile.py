@@ -106,8 +106,15 @@ class Tree:
         return found
 
     def changed(self, before: dict[str, tuple], after: dict[str, tuple]) -> list[str]:
+        """Files that existed, were not MathReel's, and differ. An empty regular file that is now a longer one
+        lost nothing (`touch out.jsonl` then `run --out out.jsonl` is a normal start)."""
         self.ours |= after.keys() - before.keys()
-        return [p for p, was in before.items() if p not in self.ours and after.get(p) != was]
+        return [p for p, was in before.items() if p not in self.ours and after.get(p) != was
+                and not (_empty_file(was) and p in after and stat.S_ISREG(after[p][3]))]
+
+
+def _empty_file(snapshot: tuple) -> bool:
+    return stat.S_ISREG(snapshot[3]) and snapshot[1] == 0
 
 
 def digest(path: Path) -> str:

@@ -4,7 +4,11 @@ Each file (Video-MME answers as JSON, JSON Lines, CSV, parquet and a VLMEvalKit-
 read and scored in a fresh process; the CPU time and the peak memory added over a process that only imported the
 same modules are set beside the estimate. The constants in core/cost.py come from this table (with a margin).
 
-    PYTHONPATH=. .venv/bin/python bench/bench_upload_cost.py [--answers 2700,27000,135000]
+    PYTHONPATH=. .venv/bin/python bench/bench_upload_cost.py [--answers 2700,27000,135000] [--xlsx-only]
+
+It also reads the same VLMEvalKit-shaped .xlsx files the way MathReel read them before its streamed reader
+(pandas.read_excel with openpyxl, then records) and with `core.results.xlsx`, each in a fresh process: a cheap
+workbook must not pay for the limits.
 """
 
 from __future__ import annotations
@@ -67,25 +71,69 @@ def write_files(answers: int, folder: Path) -> dict[str, Path]:
     return paths
 
 
-def measure(path: Path | str) -> dict[str, float]:
+READ_XLSX = r"""
+import io, json, sys, time
+import pandas
+from mathreel.core.results.xlsx import xlsx_records
+
+def peak_kb():
+    with open("/proc/self/status") as status:
+        return next(int(line.split()[1]) for line in status if line.startswith("VmHWM:"))
+
+data = open(sys.argv[2], "rb").read()
+start = time.process_time()
+if sys.argv[1] == "pandas":  # what load.py did before: read_excel, NaN to None, records
+    import openpyxl
+    frame = pandas.read_excel(io.BytesIO(data), sheet_name=0, engine="openpyxl")
+    records = frame.astype(object).where(frame.notna(), None).to_dict("records")
+elif sys.argv[1] == "streamed":
+    records = xlsx_records(data, sys.argv[2])
+print(json.dumps({"cpu": time.process_time() - start, "peak_kb": peak_kb()}))
+"""
+
+
+def measure(path: Path | str, child: str = CHILD, *before: str) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", CHILD, str(path)], capture_output=True, text=True, env=env,
-                          timeout=900, check=True)
+    done = subprocess.run([sys.executable, "-c", child, *before, str(path)], capture_output=True, text=True,
+                          env=env, timeout=900, check=True)
     return json.loads(done.stdout)
+
+
+def compare_xlsx(answers: list[int], folder: Path) -> None:
+    """The old pandas + openpyxl read against the streamed reader on the same workbooks (CPU s, MB over a process
+    that imported the same modules)."""
+    from xlsx_files import vlmevalkit
+
+    print("\n| VLMEvalKit .xlsx | rows | size | pandas + openpyxl CPU s | streamed CPU s | pandas MB | streamed MB |")
+    print("|---|---|---|---|---|---|---|")
+    for rows in answers:
+        path = folder / f"vlm{rows}.xlsx"
+        path.write_bytes(vlmevalkit(rows))
+        base = measure(path, READ_XLSX, "none")["peak_kb"]
+        old, new = measure(path, READ_XLSX, "pandas"), measure(path, READ_XLSX, "streamed")
+        print(f"| Video-MME shaped | {rows:,} | {path.stat().st_size / 2**20:.1f} MB | {old['cpu']:.2f} | "
+              f"{new['cpu']:.2f} | {(old['peak_kb'] - base) / 1024:.0f} | {(new['peak_kb'] - base) / 1024:.0f} |",
+              flush=True)
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--answers", default="2700,27000,135000")
+    parser.add_argument("--xlsx-only", action="store_true", help="only the pandas / streamed xlsx comparison")
     args = parser.parse_args()
     from mathreel.core.cost import upload_cost
 
     print(f"load {os.getloadavg()[0]:.1f}")
+    sizes = [int(a) for a in args.answers.split(",")]
+    with tempfile.TemporaryDirectory() as temp:
+        compare_xlsx(sizes, Path(temp))
+    if args.xlsx_only:
+        return
     baseline = measure("-")
     print("| container | answers | size | work | measured CPU s | estimate s | measured MB | estimate MB | cheap |")
     print("|---|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as temp:
-        for answers in (int(a) for a in args.answers.split(",")):
+        for answers in sizes:
             for kind, path in write_files(answers, Path(temp)).items():
                 got = measure(path)
                 cost = upload_cost(path)

@@ -105,8 +105,8 @@ def first_line(head: bytes) -> bytes:
 
 def first_json_line(head: bytes, start: re.Pattern[bytes]) -> dict[str, Any] | None:
     """The first line of a JSON Lines file as an object: parsed whole when the head holds it; else (a line longer
-    than the head, such as a long reply) the fields `start` matches at the line's beginning, where each group is
-    the JSON value written after `"<key>": ` in the pattern. None when neither reads."""
+    than the head, such as a long reply) the fields `start` matches at the line's beginning, each named group
+    holding that field's JSON value. None when neither reads."""
     line = first_line(head)
     try:
         data = json.loads(line.decode("utf-8"))
@@ -117,14 +117,9 @@ def first_json_line(head: bytes, start: re.Pattern[bytes]) -> dict[str, Any] | N
     if match is None:
         return None
     try:
-        return {key: json.loads(value) for key, value in zip(_keys(start), match.groups(), strict=True)}
+        return {key: json.loads(value) for key, value in match.groupdict().items()}
     except ValueError:
         return None
-
-
-def _keys(start: re.Pattern[bytes]) -> list[str]:
-    """The keys a line-start pattern names, in order: each group follows `"<key>": `."""
-    return [key.decode() for key in re.findall(rb'"(\w+)": \(', start.pattern)]
 
 
 def write_output(path: str | os.PathLike[str], write: Callable[[TextIO], None], *, flag: str, kind: OutputKind,

@@ -189,3 +189,17 @@ def test_the_folder_holds_a_bounded_number_of_sessions(tmp_path, monkeypatch):
     with pytest.raises(MathReelError, match="holds 3 sessions already"):
         keep_reviews(tmp_path, "d", [review("bob")])
     assert len(keep_reviews(tmp_path, "a", [review("bob"), review("eve")]).written) == 2  # a known session goes on
+
+
+def test_an_earlier_output_whose_first_line_is_longer_than_the_head_is_still_recognised(tmp_path):
+    from mathreel.core.judge import Judgment, write_judgments
+    from mathreel.core.judge.model import judgments_file
+    from mathreel.core.review import write_reviews
+    from mathreel.core.review.io import REVIEW_FILE
+
+    judged = write_judgments(tmp_path / "j.jsonl", [Judgment("q1", "extract", "failed", raw_reply="{" * 3_000_000)])
+    assert output_path(judged, "--out", kind=judgments_file()) == judged
+    reviewed = write_reviews(tmp_path / "r.jsonl", [Review("q1", "bob", note="n" * 3_000_000)])
+    assert output_path(reviewed, "--out", kind=REVIEW_FILE) == reviewed
+    with pytest.raises(InputError, match="is not a `mathreel judge` output file"):
+        output_path(reviewed, "--out", kind=judgments_file())

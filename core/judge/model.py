@@ -96,7 +96,8 @@ def _is_judgments(head: bytes) -> bool:
 
 
 # How `write_judgments` starts every line (Judgment's field order), for a first line too long to read whole.
-_JUDGMENT_START = re.compile(rb'\{"question_id": ("[^"\\]*(?:\\.[^"\\]*)*"), "task": ("[a-z]+"), "status": ("[a-z]+")')
+_JUDGMENT_START = re.compile(rb'\{"question_id": (?P<question_id>"[^"\\]*(?:\\.[^"\\]*)*"), '
+                             rb'"task": (?P<task>"[a-z]+"), "status": (?P<status>"[a-z]+")')
 
 
 _REQUIRED = ("question_id", "task", "status")

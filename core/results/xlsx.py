@@ -37,9 +37,12 @@ _COLUMN_LETTERS = re.compile(r"[A-Z]{1,3}")
 _DIGITS = "0123456789"
 # Built-in number formats that show a date or time (ECMA-376 part 1, 18.8.30).
 _DATE_FORMAT_IDS = frozenset({14, 15, 16, 17, 18, 19, 20, 21, 22, 45, 46, 47})
-# A custom format shows a date when a date/time letter remains once quoted text, escapes and [colour] go.
-_FORMAT_NOISE = re.compile(r'"[^"]*"|\\.|\[[^\]]*\]')
-_DATE_LETTERS = re.compile(r"[dmyhs]", re.IGNORECASE)
+# openpyxl's test (styles/numbers.py `is_date_format`): in the first section of a custom format, with quoted text and
+# bracketed locales and colours gone, a date/time letter not escaped by "_" or "\". Elapsed times ([h]:mm) stay
+# numbers here (openpyxl makes them timedeltas).
+_FORMAT_NOISE = re.compile(r'".*?"|\[(?!hh?\]|mm?\]|ss?\])[^\]]*\]')
+_DATE_LETTERS = re.compile(r"(?<![_\\])[dmhysDMHYS]")
+_ELAPSED = re.compile(r"\[(?:hh?|mm?|ss?)\]", re.IGNORECASE)
 _EXCEL_EPOCH = datetime(1899, 12, 30)
 
 
@@ -525,7 +528,8 @@ def _column_index(letters: str) -> int:
 
 
 def _is_date_format(code: str) -> bool:
-    return bool(_DATE_LETTERS.search(_FORMAT_NOISE.sub("", code)))
+    first = code.split(";")[0]
+    return not _ELAPSED.search(first) and bool(_DATE_LETTERS.search(_FORMAT_NOISE.sub("", first)))
 
 
 def _excel_date(serial: float) -> Any:

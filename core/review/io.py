@@ -48,7 +48,8 @@ def is_review_file(head: bytes, reviewer: str | None = None) -> bool:
 
 
 # How `write_reviews` starts every line (Review's field order), for a first line too long to read whole.
-_REVIEW_START = re.compile(rb'\{"question_id": ("[^"\\]*(?:\\.[^"\\]*)*"), "reviewer": ("[^"\\]*(?:\\.[^"\\]*)*")')
+_REVIEW_START = re.compile(rb'\{"question_id": (?P<question_id>"[^"\\]*(?:\\.[^"\\]*)*"), '
+                           rb'"reviewer": (?P<reviewer>"[^"\\]*(?:\\.[^"\\]*)*")')
 
 
 REVIEW_FILE = OutputKind("a MathReel review file", is_review_file)
