@@ -32,6 +32,7 @@ import ctypes
 import hashlib
 import json
 import os
+import re
 import resource
 import shutil
 import signal
@@ -329,9 +330,8 @@ def hostile_files(root: Path) -> dict[str, Path]:
 
 
 def servers():
-    """Fake OpenAI servers: a plain one, one that echoes the response, one that nests 100,000 arrays."""
-    import re
-
+    """Fake OpenAI servers: a plain one, one that echoes the response, one that nests 100,000 arrays, and round
+    three's (one whose reply each case sets, the operator's own and a typed one)."""
     from fake_openai import FakeOpenAI
 
     def echo(recorded):
@@ -973,7 +973,7 @@ def summarise(outcomes: list[Outcome]) -> None:
     print(f"| {len(outcomes)} | {kinds['clear']} | {kinds['ran']} | {kinds['wrong']} | {kinds['traceback']} | "
           f"{kinds['hang']} | {kinds['other']} | {peak.rss_mb:.0f} MB ({peak.case}) | {slowest.seconds:.1f} s "
           f"({slowest.case}) | {costliest.cpu or 0:.1f} s ({costliest.case}) | {changed} | {left} |")
-    sections = Counter(o.case.split(":")[0] if ":" in o.case else o.case.split()[0] for o in outcomes)
+    sections = Counter(re.split(r"[: ]", o.case)[0] for o in outcomes)
     print("cases per section: " + ", ".join(f"{name} {count}" for name, count in sections.items()))
     for kind in ("traceback", "hang", "wrong", "other"):
         for outcome in (o for o in outcomes if o.kind == kind):
