@@ -111,7 +111,7 @@ def refuse_nul(text: str, source: str, first_line: int = 1) -> None:
     """A NUL character anywhere in a text file means binary data or damage; JSON escapes it as \\u0000."""
     index = text.find("\x00")
     if index != -1:
-        line = first_line + text.count("\n", 0, index)
+        line = first_line + len(_ANY_LINE_END.findall(text, 0, index))
         raise InputError(source, "NUL byte in a text file (binary data or a damaged file)", f"line {line}")
 
 
@@ -122,13 +122,6 @@ def lines_of(text: str) -> list[str]:
     if "\r" not in text:
         return text.split("\n")
     return _ANY_LINE_END.split(text)
-
-
-def first_line(path: Path, limit: int = MAX_LINE_BYTES) -> bytes:
-    """The first line of a regular file (without its line end), reading at most `limit` bytes."""
-    with path.open("rb") as handle:
-        head = handle.read(limit)
-    return head.splitlines()[0] if head.strip(b"\r\n") else b""
 
 
 def bounded_lines(handle: BinaryIO, source: str, limit: int = MAX_LINE_BYTES) -> Iterator[tuple[int, bytes, bool]]:

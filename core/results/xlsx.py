@@ -533,9 +533,12 @@ def _is_date_format(code: str) -> bool:
 
 
 def _excel_date(serial: float) -> Any:
-    """A date-formatted number (days since 1899-12-30) as ISO text; out-of-range serials stay numbers."""
+    """A date-formatted number (days since 1899-12-30) as ISO text; out-of-range serials stay numbers. Serials
+    below 60 are a day late from 1900-03-01 back (Excel counts a 29 February 1900), as openpyxl corrects them."""
     if not 0 <= serial < 2_958_466:  # 9999-12-31
         return serial
+    if 0 < serial < 60:
+        serial += 1
     moment = _EXCEL_EPOCH + timedelta(milliseconds=round(serial * 86_400_000))  # a float's noise rounded off
     return moment.isoformat(sep=" ") if moment.time() != datetime.min.time() else moment.date().isoformat()
 
