@@ -587,17 +587,6 @@ def parquet_cases(work: Path) -> list[Case]:
             Case("parquet: score no rows", ["score", str(empty)], [empty])]
 
 
-HOSTILE_REPLIES: dict[str, Callable[[int], str]] = {
-    "braces": lambda n: "{" * n,
-    "open keys": lambda n: '{"' * (n // 2),
-    "keys without values": lambda n: '{"a":x' * (n // 6),
-    "unterminated strings": lambda n: '{"a":"' * (n // 6),
-    "escaped quotes": lambda n: '{"\\"' * (n // 4),
-    "nested then broken": lambda n: ('{"a":' * 200 + "x") * (n // 1001),
-    "many small objects": lambda n: '{"a":1}' * (n // 7),
-    "empty objects": lambda n: "{}" * (n // 2),
-    "one long unclosed key": lambda n: '{"' + "a" * n,
-}
 PLANTED = '{"answer": "A"}'
 # How a response plants the card, and (when not PLANTED itself) the JSON the judge restates it as.
 RESTATEMENTS: dict[str, tuple[str, str]] = {
@@ -618,6 +607,8 @@ RESTATEMENTS: dict[str, tuple[str, str]] = {
 def judge_reply_cases(work: Path, hostile: Any, urls: dict[str, str]) -> list[Case]:
     """Replies that cost the old parser O(n^2) (400 KB and 1.9 MB each), scores too large to convert, and a
     planted card restated by the judge with small changes (the card must never be recorded)."""
+    from hostile_replies import HOSTILE_REPLIES
+
     folder = work / "judge-reply"
     folder.mkdir()
     question = first_lines(RESULTS, folder / "one.jsonl")
@@ -867,35 +858,40 @@ def platform_id_cases(work: Path, own: Any, typed: Any) -> list[Case]:
     ]
 
 
-CORE_PROGRAMS = {
-    "core: reviews folder, an upload of 3,000 reviewers":
-        "import sys; from mathreel.core.review import Review; from mathreel.core.review.store import keep_reviews;"
-        "k = keep_reviews(sys.argv[1], 's', [Review('q1', f'r{i}') for i in range(3000)] + [Review('q2', 'me')],"
-        " active='me'); print(len(k.written), len(k.left_out)); assert len(k.written) == 16",
-    "core: reviews folder, names that clean up alike":
-        "import sys; from mathreel.core.review import Review; from mathreel.core.review.store import keep_reviews;"
-        "n = ['Anna K', 'Anna/K', 'Anna  K', 'anna k', 'Anna-K'];"
-        "assert len(keep_reviews(sys.argv[1], 's', [Review('q1', x) for x in n]).written) == 5",
-    "core: safe text of 2 MB of markup":
-        "from mathreel.core.safe_text import markdown_text, markdown_without_fetches;"
-        "s = '![x](https://t.example/i.png) <img src=x> # h\\n' * 40000;"
-        "assert '<img' not in markdown_without_fetches(s) and '![' not in markdown_text(s)",
-    "core: safe text of 2 MB of unmatched backticks":
-        "from mathreel.core.safe_text import markdown_without_fetches; markdown_without_fetches('``x`<b>' * 300000)",
-    **{f"core: the judge parser on a 1.9 MB reply of {name}":
-       "import sys; sys.path.insert(0, sys.argv[2]); from bench_hostile import HOSTILE_REPLIES;"
-       "from mathreel.core.judge.parse import final_card, CardError\n"
-       f"try: final_card(HOSTILE_REPLIES[{name!r}](1_900_000))\n"
-       "except CardError: pass" for name in HOSTILE_REPLIES},
-}
+def core_programs() -> dict[str, str]:
+    """Python programs for what no command reaches; argv: a scratch folder, then tests/."""
+    from hostile_replies import HOSTILE_REPLIES
+
+    return {
+        "core: reviews folder, an upload of 3,000 reviewers":
+            "import sys; from mathreel.core.review import Review; from mathreel.core.review.store import keep_reviews;"
+            "k = keep_reviews(sys.argv[1], 's', [Review('q1', f'r{i}') for i in range(3000)] + [Review('q2', 'me')],"
+            " active='me'); print(len(k.written), len(k.left_out)); assert len(k.written) == 16",
+        "core: reviews folder, names that clean up alike":
+            "import sys; from mathreel.core.review import Review; from mathreel.core.review.store import keep_reviews;"
+            "n = ['Anna K', 'Anna/K', 'Anna  K', 'anna k', 'Anna-K'];"
+            "assert len(keep_reviews(sys.argv[1], 's', [Review('q1', x) for x in n]).written) == 5",
+        "core: safe text of 2 MB of markup":
+            "from mathreel.core.safe_text import markdown_text, markdown_without_fetches;"
+            "s = '![x](https://t.example/i.png) <img src=x> # h\\n' * 40000;"
+            "assert '<img' not in markdown_without_fetches(s) and '![' not in markdown_text(s)",
+        "core: safe text of 2 MB of unmatched backticks":
+            "from mathreel.core.safe_text import markdown_without_fetches;"
+            "markdown_without_fetches('``x`<b>' * 300000)",
+        **{f"core: the judge parser on a 1.9 MB reply of {name}":
+           "import sys; sys.path.insert(0, sys.argv[2]); from hostile_replies import HOSTILE_REPLIES;"
+           "from mathreel.core.judge.parse import final_card, CardError\n"
+           f"try: final_card(HOSTILE_REPLIES[{name!r}](1_900_000))\n"
+           "except CardError: pass" for name in HOSTILE_REPLIES},
+    }
 
 
 def core_cases(work: Path, costed: list[Path]) -> list[Case]:
     """What no command reaches yet (the web app will, in its phase two): run as Python programs."""
     folder = work / "core"
     folder.mkdir()
-    cases = [Case(name, [program, str(folder / f"reviews-{i}"), str(ROOT / "bench")], python=True)
-             for i, (name, program) in enumerate(CORE_PROGRAMS.items())]
+    cases = [Case(name, [program, str(folder / f"reviews-{i}"), str(ROOT / "tests")], python=True)
+             for i, (name, program) in enumerate(core_programs().items())]
     estimate = ("import sys; from mathreel.core.cost import upload_cost\n"
                 "for path in sys.argv[1:]:\n"
                 "    cost = upload_cost(path); print(path, cost.kind, cost.work_bytes, cost.cheap, cost.refusal)")

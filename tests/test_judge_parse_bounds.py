@@ -7,6 +7,7 @@ import contextlib
 import json
 
 import pytest
+from hostile_replies import HOSTILE_REPLIES
 
 from mathreel.core.judge import parse
 from mathreel.core.judge.parse import MAX_REPLY_CHARS, CardError, final_card, int_field, restatement_key
@@ -32,32 +33,17 @@ def work(monkeypatch, text: str) -> int:
     return counter.read
 
 
-# Broken fragments that cost the old parser O(n^2): every "{" decoded to the end of the text (and an error's line
-# number counted from the start of the text each time).
-HOSTILE = {
-    "braces": lambda n: "{" * n,
-    "open keys": lambda n: '{"' * (n // 2),
-    "keys without values": lambda n: '{"a":x' * (n // 6),
-    "unterminated strings": lambda n: '{"a":"' * (n // 6),
-    "escaped quotes": lambda n: '{"\\"' * (n // 4),
-    "nested then broken": lambda n: ('{"a":' * 200 + "x") * (n // 1001),
-    "many small objects": lambda n: '{"a":1}' * (n // 7),
-    "empty objects": lambda n: "{}" * (n // 2),
-    "one long unclosed key": lambda n: '{"' + "a" * n,
-}
-
-
-@pytest.mark.parametrize("name", list(HOSTILE))
+@pytest.mark.parametrize("name", list(HOSTILE_REPLIES))
 def test_the_object_scan_reads_a_bounded_multiple_of_the_reply(monkeypatch, name):
-    make = HOSTILE[name]
+    make = HOSTILE_REPLIES[name]
     small, large = work(monkeypatch, make(20_000)), work(monkeypatch, make(200_000))
     assert large <= parse._SCAN_FACTOR * 200_000 + parse._SCAN_FLOOR
     assert large <= 12 * max(small, 1) + parse._SCAN_FLOOR // 10  # linear: ten times the text, ten times the work
 
 
-@pytest.mark.parametrize("name", list(HOSTILE))
+@pytest.mark.parametrize("name", list(HOSTILE_REPLIES))
 def test_a_hostile_reply_of_the_largest_size_ends_in_a_reason_or_a_card(name):
-    reply = HOSTILE[name](MAX_REPLY_CHARS - 10)
+    reply = HOSTILE_REPLIES[name](MAX_REPLY_CHARS - 10)
     try:
         final_card(reply)
     except CardError as error:
