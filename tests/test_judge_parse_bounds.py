@@ -113,3 +113,15 @@ def test_the_comparison_is_linear_in_a_long_response():
     with pytest.raises(CardError, match="copied from the response"):
         final_card(json.dumps(RESTATED), response)
     assert final_card(reply, response) == {"n": 999}
+
+
+def test_objects_nested_deep_in_a_response_are_folded_a_bounded_number_of_times(monkeypatch):
+    calls = []
+    inner = parse._canonical
+    monkeypatch.setattr(parse, "_canonical", lambda value: calls.append(1) or inner(value))
+    for depth in (10, 100):
+        calls.clear()
+        response = ('{"a":' * depth + "1" + "}" * depth + " ") * 10
+        with pytest.raises(CardError, match="copied"):
+            final_card('{"a": 1}', response)
+        assert len(calls) <= 10 * (parse._PLANTED_DEPTH + 1) + 1  # the response's objects, and the reply's card

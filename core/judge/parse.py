@@ -124,6 +124,7 @@ _SKELETON_DROP = dict.fromkeys(map(ord, _QUOTES + "\\"))
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 _WHITESPACE = re.compile(r"\s+")
 _NONE = re.compile(r"\bnone\b")
+_PLANTED_DEPTH = 4  # objects nested deeper than this in a response are compared by their text only
 
 
 def restatement_key(text: str) -> str:
@@ -163,19 +164,23 @@ def _canonical(value: Any) -> str | None:
 
 
 def _values_in(response: str) -> set[str | None]:
-    """The canonical values of the JSON objects a response carries, nested ones included (a card may hide inside
-    another object). A response too broken to scan yields what was found; the text comparison still covers it."""
+    """The canonical values of the JSON objects a response carries, nested ones included down to
+    `_PLANTED_DEPTH` levels (a card may hide inside another object; each level folds its whole subtree, so the depth
+    bound keeps this linear). A response too broken to scan yields what was found; the text comparison still
+    covers it."""
     found: set[str | None] = set()
     try:
         for top, _, _ in iter_spans(_plain(response)):
-            stack: list[Any] = [top]
+            stack: list[tuple[Any, int]] = [(top, 0)]
             while stack:
-                value = stack.pop()
+                value, depth = stack.pop()
+                if depth > _PLANTED_DEPTH:
+                    continue
                 if isinstance(value, dict):
                     found.add(_canonical(value))
-                    stack.extend(value.values())
+                    stack.extend((item, depth + 1) for item in value.values())
                 elif isinstance(value, list):
-                    stack.extend(value)
+                    stack.extend((item, depth + 1) for item in value)
     except CardError:
         pass
     found.discard(None)
