@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         except InputError:
             raise
         except MathReelError as error:
-            raise InputError(path, str(error)) from None
+            raise InputError(path, str(error), fix=error.fix) from None
         if judged:
             report.detected.append(judged.note)
         if args.reviews:

@@ -257,7 +257,8 @@ def test_uploaded_file_scores_exactly_as_core(vmqa, tmp_path):
     runs, errors = score_uploads([str(path)], ScoreOptions())
     assert errors == []
     expected = score(read_results(path)).to_dict()
-    assert runs[0].summary == expected and runs[0].name == "run_a.jsonl"
+    # core's report, naming the file by its own name (as `mathreel score --json run_a.jsonl` does), not the upload path
+    assert runs[0].summary == {**expected, "source": "run_a.jsonl"} and runs[0].name == "run_a.jsonl"
     table = summary_table(runs)
     row = table.iloc[0]
     assert row["Accuracy"] == pct(expected["overall"]["accuracy"]) == "66.7%"

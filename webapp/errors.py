@@ -4,20 +4,28 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from mathreel.webapp.html import plain, toast
+from mathreel.webapp.server_paths import ServerPaths
 
 log = logging.getLogger("mathreel.webapp")
 
 
-def error_message(error: BaseException) -> str:
-    """The line a user sees: core's own message for MathReelError, a short generic one for a bug."""
+def error_message(error: BaseException, fixes: Mapping[str, str] | None = None,
+                  paths: ServerPaths | None = None) -> str:
+    """The line a user sees: core's own message for MathReelError in the page's words, a short generic one for a bug.
+
+    The page's words: no server path (`paths`, this server's folders, names them as the visitor knows them), and
+    where the error names a setting that gets past it (core.errors.Fix), the fix as the tab's control, from the
+    tab's `fixes` (a tab without that control adds nothing)."""
     from mathreel.core.errors import MathReelError
 
     if isinstance(error, MathReelError):
-        return str(error)
+        text = (paths or ServerPaths.of()).scrub(str(error))
+        fix = (fixes or {}).get(error.fix or "")
+        return f"{text}; {fix}" if fix else text
     return f"Something went wrong on the server ({type(error).__name__}); the details are in the server log."
 
 

@@ -22,6 +22,7 @@ from mathreel.webapp.isolate import Budget
 from mathreel.webapp.present import cell_parts, cell_text, ci_text, pct, se_text
 from mathreel.webapp.reference import comparison_table, load_references, mode_warning, table_choices
 from mathreel.webapp.scored_runs import AUTO, Run, ScoreOptions, score_uploads
+from mathreel.webapp.server_paths import ServerPaths
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -35,6 +36,12 @@ STATUS_FILTERS = [
     ("Correct", "correct"),
 ]
 EMPTY_STATE = "_Upload a result file to see scores._"
+# An error that a setting gets past (core.errors.Fix), worded as this tab's control.
+FIXES = {
+    "benchmark": "choose it in the “Benchmark and mode” dropdown",
+    "mode": "choose it in the “Benchmark and mode” dropdown",
+    "annotations": "tick “Take gold answers from the server's dataset”",
+}
 RESPONSE_PREVIEW = 160
 CHART_SLOTS = 4
 
@@ -317,6 +324,7 @@ class ScoreHandlers:
         self.settings = settings
         self.references = load_references()
         self.downloads = Downloads(settings.cache_seconds)
+        self.server = ServerPaths.of(settings)
 
     def options(self, key: str, ext: str, denom: str, use_data: bool) -> ScoreOptions:
         settings = self.settings
@@ -326,7 +334,7 @@ class ScoreHandlers:
     def rescore(self, paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool) -> tuple:
         import gradio as gr
 
-        runs, errors = score_uploads(list(paths or []), self.options(key, ext, denom, use_data))
+        runs, errors = score_uploads(list(paths or []), self.options(key, ext, denom, use_data), FIXES, self.server)
         for message in errors:
             warn(message)
         box = gr.update(value=error_box(errors), visible=bool(errors))

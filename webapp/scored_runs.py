@@ -6,6 +6,7 @@ still score). Browse walks these runs and Judge matches its judgments against th
 from __future__ import annotations
 
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from mathreel.core.runs import unique_name
 from mathreel.webapp.errors import error_message, log
 from mathreel.webapp.isolate import DEFAULT_BUDGET, Budget, run_isolated
+from mathreel.webapp.server_paths import ServerPaths
 
 if TYPE_CHECKING:
     from mathreel.core.results.run_settings import RunSettings
@@ -94,10 +96,13 @@ def display_name(path: str, taken: set[str]) -> str:
     return unique_name(Path(path).name, taken)
 
 
-def score_uploads(paths: list[str], options: ScoreOptions) -> tuple[list[Run], list[str]]:
-    """Score every file; a bad file becomes one message (naming the file as uploaded) and the others still score."""
+def score_uploads(paths: list[str], options: ScoreOptions, fixes: Mapping[str, str] | None = None,
+                  server: ServerPaths | None = None) -> tuple[list[Run], list[str]]:
+    """Score every file; a bad file becomes one message (naming the file as uploaded, its fix in the page's words:
+    `fixes`) and the others still score. No server path stays in a run's report (`server`: this server's folders)."""
     runs: list[Run] = []
     errors: list[str] = []
+    server = server or ServerPaths.of()
     for path in paths:
         name = display_name(path, {r.name for r in runs})
         try:
@@ -107,13 +112,17 @@ def score_uploads(paths: list[str], options: ScoreOptions) -> tuple[list[Run], l
 
             if not isinstance(error, MathReelError):
                 log.exception("scoring %s failed", name)
-            errors.append(_rename(error_message(error), path, name))
+            errors.append(error_message(error, fixes, server.with_file(path, name)))
             continue
+        shown_as(report, name, server.with_file(path, name))
         runs.append(Run(name=name, report=report, summary=report.to_dict(), path=str(path),
                         default_frames=options.default_frames))
     return runs, errors
 
 
-def _rename(message: str, path: str, name: str) -> str:
-    """Show the file as the user named it, not its server-side upload path."""
-    return message.replace(str(path), name)
+def shown_as(report: Report, name: str, server: ServerPaths) -> None:
+    """The report as the page shows it and downloads it: its source is the file's own name (as `mathreel score
+    --json` names the file it was given), and its notes and warnings name no server path."""
+    report.source = name
+    report.detected = [server.scrub(note) for note in report.detected]
+    report.warnings = [server.scrub(warning) for warning in report.warnings]
