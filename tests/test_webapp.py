@@ -316,9 +316,10 @@ def test_paired_difference_of_two_runs_is_cores(vmqa, tmp_path):
 def test_charts_carry_the_reports_cis(vmqa, tmp_path):
     path = results_file(tmp_path / "run.jsonl", {"q0": "B", "q1": "A", "q2": "D", "q3": "B"})
     summary = score(read_results(path)).to_dict()
+    cells = summary["by"]["category"]
+    assert not charts.long_axis(list(cells))  # a few short values: upright bars in core's order
     figure = charts.accuracy_bars([("run", summary)], "category", "Category")
     bar = figure.data[0]
-    cells = summary["by"]["category"]
     assert list(bar.x) == list(cells)
     assert list(bar.y) == [c["accuracy"] for c in cells.values()]
     assert list(bar.error_y.array) == pytest.approx([c["ci"][1] - c["accuracy"] for c in cells.values()])
@@ -592,11 +593,40 @@ def test_a_chart_names_the_runs_it_cannot_show(vmqa, tmp_path):
     with_dim = score(read_results(path)).to_dict()
     without = {**with_dim, "by": {k: v for k, v in with_dim["by"].items() if k != "category"}}
     figure = charts.accuracy_bars([("a.jsonl", with_dim), ("<b>b.jsonl", without)], "category", "Category")
-    notes = [a.text for a in figure.layout.annotations]
-    assert notes == ["Not shown: &lt;b&gt;b.jsonl (no category in the file)"]
-    assert figure.layout.showlegend is True
+    # under the title, in a line of its own above the legend's row (the plot area starts below both)
+    assert figure.layout.title.text == "Accuracy by category"
+    assert figure.layout.title.subtitle.text == "Not shown: &lt;b&gt;b.jsonl (no category in the file)"
+    assert figure.layout.showlegend is True and not figure.layout.annotations
+    both = charts.accuracy_bars([("a.jsonl", with_dim), ("b.jsonl", with_dim)], "category", "Category")
+    assert figure.layout.margin.t > both.layout.margin.t  # room made for the note line
     alone = charts.accuracy_bars([("a.jsonl", with_dim)], "category", "Category")
-    assert not alone.layout.annotations
+    assert alone.layout.title.text == "Accuracy by category" and not alone.layout.title.subtitle.text
+    assert alone.layout.showlegend is False
+
+
+def test_a_long_category_axis_is_horizontal_bars_sorted_by_accuracy_one_readable_row_each():
+    from mathreel.core.benchmarks.videomme import SUB_CATEGORIES
+
+    def cell(correct: int, n: int = 10) -> dict:
+        return {"n": n, "correct": correct, "accuracy": 100 * correct / n, "ci": [0.0, 100.0]}
+
+    values = list(SUB_CATEGORIES)
+    assert len(values) == 30
+    first = {"by": {"sub_category": {v: cell((i * 7) % 11) for i, v in enumerate(values)}}}
+    second = {"by": {"sub_category": {v: cell(5) for v in values}}}
+    figure = charts.accuracy_bars([("a_run_with_a_long_file_name_samples.jsonl", first), ("b.jsonl", second)],
+                                  "sub_category", "Sub-category")
+    bars = figure.data
+    assert all(bar.orientation == "h" for bar in bars)
+    shown = list(figure.layout.yaxis.categoryarray)
+    accuracy = first["by"]["sub_category"]
+    assert sorted(shown) == sorted(values)
+    assert [accuracy[v]["accuracy"] for v in shown] == sorted(a["accuracy"] for a in accuracy.values())
+    assert figure.layout.yaxis.autorange == "reversed"  # the weakest at the top
+    assert list(bars[0].x) == [accuracy[v]["accuracy"] for v in bars[0].y]
+    assert figure.layout.height >= 30 * charts.ROW_PX  # a row per value, none on top of another
+    assert bars[0].name == charts.short_name("a_run_with_a_long_file_name_samples.jsonl")
+    assert len(bars[0].name) <= 24 and "a_run_with_a_long_file_name_samples.jsonl" in bars[0].hovertemplate
 
 
 def test_an_mcq_run_under_an_mbin_column_is_flagged_and_the_note_names_no_internal_wording():

@@ -59,7 +59,7 @@ def summary_table(runs: list[Run]) -> pd.DataFrame:
         overall = s["overall"]
         accuracy, interval = cell_parts(overall)
         rows.append({
-            "Run": run.name,
+            "Run": run_cell(run.name),
             "Benchmark": _benchmark_title(s["benchmark"]),
             "Mode": s["mode"],
             "Accuracy": accuracy,
@@ -73,6 +73,19 @@ def summary_table(runs: list[Run]) -> pd.DataFrame:
             "Denominator": s["denominator"],
         })
     return pd.DataFrame(rows)
+
+
+# The runs table's columns in pixels: wide enough for each header and its values, so a narrow screen scrolls the
+# table sideways instead of wrapping a header or a value one letter per line.
+SUMMARY_WIDTHS = ["200px", "110px", "80px", "80px", "110px", "56px", "72px", "84px", "72px", "104px", "220px",
+                  "110px"]
+
+
+def run_cell(name: str) -> str:
+    """A run's name in a table cell (HTML): shortened in the middle, the full name on hover; both escaped."""
+    import html
+
+    return f'<span title="{html.escape(name, quote=True)}">{html.escape(charts.short_name(name))}</span>'
 
 
 def headline_markdown(runs: list[Run]) -> str:
@@ -139,9 +152,10 @@ def question_table(run: Run, status: str = "all", dim_filter: str = "") -> pd.Da
 
 
 def question_widths(frame: pd.DataFrame) -> list[str]:
-    """Per-question table widths: id, status, extracted and gold stay readable; the response takes the rest."""
+    """Per-question table widths in pixels: id, status, extracted, gold and each dimension stay readable, the
+    response gets a column of its own; on a narrow screen the table scrolls sideways (no letter-per-line cells)."""
     dims = len(frame.columns) - 5
-    return ["9%", "8%", "8%", "7%", *([f"{36 / max(dims, 1):.1f}%"] * dims), "32%"]
+    return ["80px", "84px", "100px", "64px", *(["130px"] * dims), "360px"]
 
 
 def dimension_filter_choices(run: Run | None) -> list[tuple[str, str]]:
@@ -262,15 +276,14 @@ def layout(settings: Any) -> ScoreUI:
     ui.error = gr.Markdown("", visible=False, elem_id="score-error", elem_classes=["error-box"])
     ui.headline = gr.Markdown(EMPTY_STATE, elem_id="score-headline")
     ui.summary = gr.Dataframe(label="Runs", interactive=False, visible=False, wrap=True, elem_id="score-summary",
-                              column_widths=["22%", "9%", "6%", "8%", "11%", "5%", "6%", "6%", "6%", "7%", "7%",
-                                             "7%"])
+                              column_widths=SUMMARY_WIDTHS, datatype=["html", *["str"] * 11])
     ui.breakdown = gr.Dataframe(label="Breakdown by dimension (accuracy, 95% CI, n)", interactive=False,
                                 visible=False, wrap=True, max_height=420, elem_id="score-breakdown")
     ui.run_pick = gr.Dropdown([], label="Run shown in detail (charts compare it with runs of the same benchmark)",
                               elem_id="score-run", visible=False)
-    with gr.Row():
+    with gr.Row(elem_classes=["stack-narrow"]):  # one chart across on a phone
         ui.plots = [gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}") for i in range(2)]
-    with gr.Row():
+    with gr.Row(elem_classes=["stack-narrow"]):
         ui.plots += [gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}")
                      for i in range(2, CHART_SLOTS)]
     _comparisons(ui)
@@ -382,7 +395,7 @@ class ScoreHandlers:
         if run is None or not key:
             return None
         label = dict((v, lab) for lab, v in cross_choices(run)).get(key, key)
-        return charts.cross_heatmap(run.summary, key, f"{run.name}: accuracy by {label.lower()}")
+        return charts.cross_heatmap(run.summary, key, f"{charts.short_name(run.name)}: accuracy by {label.lower()}")
 
     @staticmethod
     def questions(runs: list[Run], name: str | None, state_filter: str, dim_value: str) -> Any:
@@ -398,7 +411,8 @@ class ScoreHandlers:
         text, diff = paired_markdown(run_a, run_b)
         figure = None
         if diff is not None:
-            figure = charts.paired_difference_bar(f"{run_a.name} − {run_b.name}", diff["difference"], diff["ci"])
+            label = f"{charts.short_name(run_a.name, 16)} − {charts.short_name(run_b.name, 16)}"
+            figure = charts.paired_difference_bar(label, diff["difference"], diff["ci"])
         return gr.update(visible=len(runs) > 1), text, gr.update(value=figure, visible=figure is not None)
 
     def reference_choices(self, runs: list[Run], name: str | None) -> tuple:
