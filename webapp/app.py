@@ -92,9 +92,10 @@ def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Block
         runs = gr.State([])  # the user's scored runs: Score writes them, Browse and Judge read them
         with gr.Tabs(elem_id="mathreel-tabs") as tab_container:
             context = AppContext(settings=settings, datasets=DatasetCache(settings), tabs=tab_container,
-                                 runs=runs, app_load=app.load)
+                                 runs=runs, app_load=app.load, tab_items={})
             for spec in specs:
-                with gr.Tab(spec.label, id=spec.id, elem_id=f"tab-{spec.id}"):
+                with gr.Tab(spec.label, id=spec.id, elem_id=f"tab-{spec.id}") as tab:
+                    context.tab_items[spec.id] = tab
                     spec.build(context)
     app.queue(max_size=settings.queue_size, default_concurrency_limit=settings.browse_concurrency)
     return app

@@ -72,6 +72,7 @@ class AppContext:
     app_load: Callable[..., Any] | None = None
     browse: BrowseLinks | None = None
     review_session: Any = None  # webapp.review_state.ReviewSession: the reviews both Judge and Browse show
+    tab_items: dict[str, Any] | None = None  # each tab's gr.Tab by id (its select event: the tab was opened)
 
 
 @dataclass(frozen=True)
