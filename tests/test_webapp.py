@@ -565,8 +565,38 @@ def test_a_rejudged_question_goes_to_a_run_of_its_own():
     assert once[:len(demo)] == demo and once[-1].name == name  # the demo run is untouched
     twice = add_rejudged(once, fresh, qid)
     assert len(twice) == len(once) and len(twice[-1].judgments) == len(fresh.judgments)  # replaced, not doubled
-    assert browse_target(demo, Selection(run.name, qid)) == {
-        "key": f"{run.benchmark}:{run.mode}", "ref": qid}
+    where, walk = browse_target(demo, Selection(run.name, qid))
+    assert where == {"key": f"{run.benchmark}:{run.mode}", "ref": qid}
+    assert (walk["run"], walk["judged"]) == ("", run.name)  # no run of the session holds it: the judged response
+
+
+def test_open_in_browse_from_judge_reads_the_judged_response():
+    from mathreel.core.data import demo_dir
+    from mathreel.core.judge.views import by_question
+    from mathreel.webapp.browse import BrowseHandlers
+    from mathreel.webapp.context import DatasetCache
+    from mathreel.webapp.judge import Selection, browse_target
+    from mathreel.webapp.judged_runs import load_demo_runs
+    from mathreel.webapp.settings import Settings
+
+    judged = next(r for r in load_demo_runs() if r.name.startswith("videomathqa_mcq_synthetic-model-b"))
+    card = by_question(judged.judgments)[2]
+    response = next(j.response for j in card.by_task.values() if j.response)
+    handlers = BrowseHandlers(DatasetCache(Settings()))
+    # with no run loaded: the response as the judge saw it, and the judge's reading marked among the options
+    where, walk = browse_target([judged], Selection(judged.name, card.question_id), [])
+    alone = handlers.reading(where["key"], where["ref"], [], walk, False, judge_runs=[judged])
+    assert "(as judged)" in alone.response and response.split()[0] in alone.response
+    assert alone.pick == (card.values("extract").get("answer") or None)
+    assert "No run of yours holds it" in alone.position
+    # with the run that was judged loaded (and another that was not): that run's response, walked
+    runs, _ = score_uploads([str(demo_dir() / "results" / name) for name in (
+        "videomathqa_mcq_synthetic-model-a_samples.jsonl", "videomathqa_mcq_synthetic-model-b_samples.jsonl")],
+        ScoreOptions())
+    where, walk = browse_target([judged], Selection(judged.name, card.question_id), runs)
+    assert walk["run"] == "videomathqa_mcq_synthetic-model-b_samples.jsonl" and walk["judged"] == ""
+    read = handlers.reading(where["key"], where["ref"], runs, walk, False, judge_runs=[judged])
+    assert "Model response · videomathqa_mcq_synthetic-model-b_samples.jsonl" in read.response
 
 
 def test_the_judge_header_marks_gold_and_pick():

@@ -322,6 +322,8 @@ class BrowseHandlers:
         if walk.run and run is None:
             return Reading(position=f"_Run {html.escape(walk.run)} is not loaded in this session: upload it in "
                                     "Score to read its responses._")
+        if run is None and walk.judged:
+            return judged_reading(rd.judged_named(judge_runs, walk.judged), ref)
         if run is None or run.key != key:
             return Reading(position=rd.position_text([], ref, rd.Walk()) if run is None else
                            f"_{html.escape(run.name)} answers another benchmark; choose it to read its responses._")
@@ -381,6 +383,16 @@ class BrowseHandlers:
             except Exception:  # a stale or mistyped link falls back to the first question
                 log.info("link to unknown question %r", wanted)
         return dataset.ref(dataset.questions[0]) if dataset.questions else None
+
+
+def judged_reading(judged: Any, ref: str) -> Reading:
+    """The response a judged run judged, where no run of the session holds it (opened from the Judge tab)."""
+    response, pick = rd.judged_response(judged, ref)
+    if not response:
+        return Reading(position="_The judged run has no answer to this question._")
+    return Reading(response=response, pick=pick,
+                   position=f"_The response {html.escape(judged.name)} judged. No run of yours holds it: load its "
+                            "result file in Score (the demo runs are one click there) to walk its answers._")
 
 
 def rd_walk_run(walk_value: dict | None) -> str:
@@ -671,7 +683,8 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
                   ui, group)
 
     def set_walk(run: str | None, status: str, disagree: bool, walk: dict | None) -> dict:
-        return {**Walk.of(walk).to_dict(), "run": run or "", "status": status, "disagree": bool(disagree)}
+        return {**Walk.of(walk).to_dict(), "run": run or "", "status": status, "disagree": bool(disagree),
+                "judged": ""}
 
     follow_outputs = [*ui.view_inputs, ui.settings_note]
     walk_inputs = [ui.read_run, ui.walk_status, ui.disagree, ui.walk]

@@ -493,20 +493,25 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
                               judged, **work))
 
 
-def browse_target(runs: list[JudgedRun], chosen: Selection) -> dict[str, str] | None:
-    """Browse's target for the judged question shown ({"key", "ref"}), None when nothing is shown."""
+def browse_target(runs: list[JudgedRun], chosen: Selection, scored: list | None = None
+                  ) -> tuple[dict[str, str], dict[str, Any]] | None:
+    """Browse's target for the judged question shown ({"key", "ref"}) and the walk that reads the judged response:
+    the session's run holding it (matched by response), else the judged run itself. None when nothing is shown."""
     from mathreel.core.judge.views import by_question
+    from mathreel.webapp.reading_flow import Walk, run_judged_by
 
     run = find_run(runs, chosen.run)
     if run is None or not run.judgments:
         return None
     qid = chosen.question_id or by_question(run.judgments)[0].question_id
-    return {"key": f"{run.benchmark}:{run.mode}", "ref": qid}
+    holder = run_judged_by(scored, run, qid)
+    walk = Walk(run=holder.name, status="all") if holder is not None else Walk(status="all", judged=run.name)
+    return {"key": f"{run.benchmark}:{run.mode}", "ref": qid}, walk.to_dict()
 
 
 def _wire_open_in_browse(context: AppContext, button: Any, runs_state: Any, selection: Any, group: dict) -> None:
-    """The button switches to Browse on the judged question: its video, frames and prompt (and the response of
-    the run read there, if it answers this question)."""
+    """The button switches to Browse on the judged question and its judged response: the session's run that holds
+    it (walked there, with the prompt and frames it used), else the response as the judge saw it."""
     import gradio as gr
 
     browse = context.browse
@@ -514,14 +519,18 @@ def _wire_open_in_browse(context: AppContext, button: Any, runs_state: Any, sele
         return
     target = gr.State(None)
 
-    def pick(runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
-        found = browse_target(load_demo_runs() if runs is None else runs, chosen)
+    def pick(runs: list[JudgedRun] | None, chosen: Selection, scored: list | None) -> tuple:
+        found = browse_target(load_demo_runs() if runs is None else runs, chosen, scored)
         if found is None:
-            return gr.skip(), gr.skip(), None
-        return gr.Tabs(selected="browse"), gr.update(value=found["key"]), found
+            return gr.skip(), gr.skip(), None, gr.skip()
+        where, walk = found
+        return gr.Tabs(selected="browse"), gr.update(value=where["key"]), where, walk
 
     shown, listed = {**group, **browse.progress}, {**group, **browse.list_progress}
-    button.click(pick, [runs_state, selection], [context.tabs, browse.benchmark, target], **shown) \
+    button.click(pick, [runs_state, selection, context.runs], [context.tabs, browse.benchmark, target, browse.walk],
+                 **shown) \
+        .then(browse.walk_controls, [browse.walk], browse.walk_outputs, **shown) \
+        .then(browse.follow, [context.runs, browse.walk], browse.follow_outputs, **shown) \
         .then(browse.open, [target, context.runs, *browse.open_inputs], browse.outputs, **shown) \
         .then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed)
 
