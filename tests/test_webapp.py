@@ -548,7 +548,7 @@ def test_the_view_follows_the_run_and_a_shared_link_opens_its_question(vmqa, tmp
     assert key == "videomathqa:mcq" and target == {"ref": "q4", "run": "a.jsonl"}
     assert handlers.first_ref(key, "q4") == "q4" and handlers.first_ref(key, "nope") == "q0"
     missing = handlers.reading(key, "q4", [], {"run": "a.jsonl"}, False)
-    assert "not loaded in this session" in missing.position and missing.response == ""
+    assert "not among your runs in this browser" in missing.position and missing.response == ""
 
 
 def test_a_rejudged_question_goes_to_a_run_of_its_own():

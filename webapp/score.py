@@ -12,16 +12,15 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.scoring.text import extractor_text
-from mathreel.webapp import charts
+from mathreel.webapp import charts, score_kept
 from mathreel.webapp.benchmark_keys import benchmark_choices
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
 from mathreel.webapp.downloads import Downloads
 from mathreel.webapp.errors import error_box, error_message, guarded, warn
 from mathreel.webapp.html import plain
-from mathreel.webapp.isolate import Budget
 from mathreel.webapp.present import cell_parts, cell_text, ci_text, pct, se_text
 from mathreel.webapp.reference import comparison_table, load_references, mode_warning, table_choices
-from mathreel.webapp.scored_runs import AUTO, Run, ScoreOptions, score_uploads
+from mathreel.webapp.scored_runs import AUTO, Run, ScoreOptions, score_options, score_uploads
 from mathreel.webapp.server_paths import ServerPaths
 
 if TYPE_CHECKING:
@@ -250,8 +249,9 @@ class ScoreUI(SimpleNamespace):
     """The Score tab's components by name (set in `layout`)."""
 
 
-def layout(settings: Any) -> ScoreUI:
-    """Place the Score tab: uploads and how they are read, the overview, then the detail of one run."""
+def layout(settings: Any, context: AppContext | None = None) -> ScoreUI:
+    """Place the Score tab: uploads and how they are read (the demo runs a click away, how long runs are kept),
+    the overview, then the detail of one run."""
     import gradio as gr
 
     from mathreel.core.kinds import EXTRACTORS
@@ -273,6 +273,9 @@ def layout(settings: Any) -> ScoreUI:
                                              elem_id="score-denominator")
             ui.join = gr.Checkbox(label="Take gold answers from the server's dataset (id-only files; lists missing "
                                         "questions)", elem_id="score-join")
+    ui.demo = score_kept.demo_layout(settings)
+    if context is not None:
+        score_kept.kept_note(context)
     ui.error = gr.Markdown("", visible=False, elem_id="score-error", elem_classes=["error-box"])
     ui.headline = gr.Markdown(EMPTY_STATE, elem_id="score-headline")
     ui.summary = gr.Dataframe(label="Runs", interactive=False, visible=False, wrap=True, elem_id="score-summary",
@@ -333,23 +336,29 @@ def _questions(ui: ScoreUI) -> None:
 class ScoreHandlers:
     """The Score tab's event handlers: plain functions of their inputs, returning the outputs' updates."""
 
-    def __init__(self, settings: Any) -> None:
+    def __init__(self, settings: Any, store: Any = None) -> None:
         self.settings = settings
         self.references = load_references()
         self.downloads = Downloads(settings.cache_seconds)
         self.server = ServerPaths.of(settings)
+        self.kept = score_kept.KeptRuns(store, settings.cache_seconds)
 
     def options(self, key: str, ext: str, denom: str, use_data: bool) -> ScoreOptions:
-        settings = self.settings
-        return ScoreOptions(key or AUTO, ext, denom or AUTO, str(settings.data_root()) if use_data else None,
-                            Budget(settings.score_seconds, settings.score_memory_mb), settings.default_frames)
+        return score_options(self.settings, key, ext, denom, use_data)
 
-    def rescore(self, paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool) -> tuple:
+    def rescore(self, paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool,
+                held: list[Run] | None = None, visitor: Any = None) -> tuple:
+        """Score the files in the upload box (a file among the `held` runs, read the same way, is not scored
+        again) and keep them for the visitor."""
         import gradio as gr
 
-        runs, errors = score_uploads(list(paths or []), self.options(key, ext, denom, use_data), FIXES, self.server)
+        options = self.options(key, ext, denom, use_data)
+        runs, errors = score_uploads(list(paths or []), options, FIXES, self.server, held)
         for message in errors:
             warn(message)
+        over = self.kept.keep(visitor, runs, options)
+        if over:
+            warn(f"Not kept for your next visit (over this server's limit per visitor): {', '.join(over)}")
         box = gr.update(value=error_box(errors), visible=bool(errors))
         names = [r.name for r in runs]
         first = names[0] if names else None
@@ -444,13 +453,15 @@ def build(context: AppContext) -> None:
     import gradio as gr
 
     settings = context.settings
-    ui = layout(settings)
+    ui = layout(settings, context)
     ui.runs = context.runs if context.runs is not None else gr.State([])
-    handlers = ScoreHandlers(settings)
+    ui.visitor = context.visitor if context.visitor is not None else gr.State(None)
+    handlers = ScoreHandlers(settings, context.store)
     score_group = {"concurrency_id": "score", "concurrency_limit": settings.score_concurrency}
     view_group = {"concurrency_id": "score-view", "concurrency_limit": settings.browse_concurrency}
     progress = progress_on(ui.headline)
     _wire(ui, handlers, {**score_group, **progress}, {**view_group, **progress})
+    score_kept.wire(context, ui, handlers.kept, {**score_group, **progress})
     _wire_open_in_browse(context, ui.questions, ui.runs, ui.run_pick, ui.status, ui.dim_filter, view_group)
 
 
@@ -465,7 +476,7 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
     paired = (handlers.paired, [ui.runs, ui.run_a, ui.run_b], [ui.paired_group, ui.paired, ui.paired_plot])
     reference = (handlers.reference, [ui.runs, ui.run_pick, ui.ref_table, ui.ref_setting],
                  [ui.reference, ui.ref_note])
-    score_inputs = [ui.upload, ui.bench, ui.extractor, ui.denominator, ui.join]
+    score_inputs = [ui.upload, ui.bench, ui.extractor, ui.denominator, ui.join, ui.runs, ui.visitor]
     score_outputs = [ui.runs, ui.error, ui.run_pick, ui.run_a, ui.run_b]
 
     def chain(event: Any) -> None:
