@@ -502,7 +502,7 @@ def test_walking_the_wrong_answers_keeps_the_response_and_shows_the_position(vmq
     page = dict(zip(PAGE_OUTPUTS, handlers.step(st, None, runs, walk, False, ViewSettings(2), 1), strict=True))
     assert page["state"]["ref"] == "q3"  # the wrong answers are q1, q3 (q2 is unparsed)
     assert page["position"] == "**2 of 2** wrong · a.jsonl"
-    assert page["link"] == "benchmark=videomathqa%3Amcq&q=q3&run=a.jsonl"  # what the address bar gets
+    assert page["link"] == "benchmark=videomathqa%3Amcq&q=q3&run=a.jsonl&walk=wrong"  # what the address bar gets
     assert "Final answer" not in page["response"]["value"] and "✗ wrong" in page["response"]["value"]
     assert "✗ **A. 30** — model's pick" in page["header"] and "✓ **B. 45** — correct answer" in page["header"]
     last = handlers.step(page["state"], page["panels"], runs, walk, False, ViewSettings(2), 1)
@@ -701,3 +701,25 @@ def test_no_event_shows_progress_on_a_table_chart_or_container():
                                                                  and not isinstance(t, gr.HTML))]
     assert len(app.fns) > 50
     assert heavy == []
+
+
+def test_a_link_carries_the_walked_list_and_the_browser_keeps_the_last_one():
+    import json
+    import time
+    from urllib.parse import parse_qsl
+
+    from mathreel.webapp.browse import link_query, saved_position, url_walk
+    from mathreel.webapp.reading_flow import Walk
+
+    walk = Walk("run a.jsonl", "judge:Calculation errors", "category=Chart", True)
+    query = link_query("videomathqa:mcq", "q3", walk)
+    params = dict(parse_qsl(query))
+    assert (params["benchmark"], params["q"]) == ("videomathqa:mcq", "q3")
+    assert url_walk(params) == walk  # the same list comes back from the address
+    assert url_walk({"run": "a.jsonl", "walk": "<script>"}) == Walk("a.jsonl")  # an unknown list: the default
+    assert url_walk({"q": "q3"}) is None and link_query("videomme:mcq", "001-1", Walk()).count("&") == 1
+    now = time.time()
+    kept = json.dumps({"query": query, "at": now * 1000 - 86_400_000})
+    assert saved_position(kept, 7, now) == params  # a day old: the app opens on it
+    assert saved_position(kept, 0, now) == {}  # older than the days stated: forgotten
+    assert saved_position("{not json", 7, now) == saved_position(None, 7, now) == {}
