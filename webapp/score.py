@@ -76,7 +76,7 @@ def summary_table(runs: list[Run]) -> pd.DataFrame:
 
 # The runs table's columns in pixels: wide enough for each header and its values, so a narrow screen scrolls the
 # table sideways instead of wrapping a header or a value one letter per line.
-SUMMARY_WIDTHS = ["200px", "110px", "80px", "80px", "110px", "56px", "72px", "84px", "72px", "104px", "220px",
+SUMMARY_WIDTHS = ["200px", "110px", "80px", "84px", "110px", "56px", "76px", "88px", "76px", "130px", "220px",
                   "110px"]
 
 
