@@ -24,6 +24,8 @@ FIXES: dict[str, str] = {
     "benchmark": "pass --benchmark (or --annotations)",
     "mode": "pass --mode",
     "annotations": "give the dataset with --annotations",
+    "judge_base_url": "pass --base-url or set MATHREEL_JUDGE_BASE_URL",
+    "judge_model": "pass --model or set MATHREEL_JUDGE_MODEL",
 }
 
 

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Literal
 
-Fix = Literal["benchmark", "mode", "annotations"]
-"""What the user can set: which benchmark (and mode) a file is for, or the dataset its gold answers come from."""
+Fix = Literal["benchmark", "mode", "annotations", "judge_base_url", "judge_model"]
+"""What the user can set: which benchmark (and mode) a file is for, the dataset its gold answers come from, the
+judge's endpoint (base URL, model)."""
 
 
 class MathReelError(Exception):

@@ -85,3 +85,19 @@ def test_a_joined_file_names_no_server_path_in_the_page_or_its_downloads(tmp_pat
     assert summary["source"] == "ids_only.jsonl"  # the file's own name, as `mathreel score --json ids_only.jsonl`
     for text in (headline, Path(json_path).read_text(encoding="utf-8"), Path(csv_path).read_text(encoding="utf-8")):
         assert server_paths_in(text, ids, ids.parent, DATA, tmp_path) == []
+
+
+def test_the_judge_endpoint_error_names_the_judge_tabs_field_and_the_clis_flag(monkeypatch):
+    from mathreel.cli import error_line
+    from mathreel.core.judge import judge_endpoint
+    from mathreel.webapp.judge import FIXES as JUDGE_FIXES
+
+    monkeypatch.delenv("MATHREEL_JUDGE_BASE_URL", raising=False)
+    with pytest.raises(InputError) as caught:
+        judge_endpoint(None, "m")
+    assert str(caught.value) == "judge endpoint: no base URL"  # neutral
+    assert error_message(caught.value, JUDGE_FIXES).endswith("fill in “Judge base URL” under “Run the judge”")
+    assert error_line(caught.value).endswith("pass --base-url or set MATHREEL_JUDGE_BASE_URL")
+    with pytest.raises(InputError) as caught:
+        judge_endpoint("http://127.0.0.1:9/v1", "")
+    assert "“Judge model”" in error_message(caught.value, JUDGE_FIXES) and "--" not in error_message(caught.value)

@@ -43,10 +43,12 @@ def warn(message: str) -> None:
     gr.Warning(toast(message))
 
 
-def guarded(error_slot: int, n_outputs: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def guarded(error_slot: int, n_outputs: int,
+            fixes: Mapping[str, str] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Wrap a handler so any failure shows in output `error_slot` (and a toast) and other outputs stay as they were.
 
-    The wrapped handler must return a tuple of `n_outputs` values whose slot `error_slot` is the error box.
+    The wrapped handler must return a tuple of `n_outputs` values whose slot `error_slot` is the error box; `fixes`
+    words a fix as the tab's control (error_message).
     """
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -55,14 +57,15 @@ def guarded(error_slot: int, n_outputs: int) -> Callable[[Callable[..., Any]], C
             try:
                 return fn(*args, **kwargs)
             except Exception as error:  # the page must survive anything a handler meets
-                return failed(fn.__name__, error, error_slot, n_outputs)
+                return failed(fn.__name__, error, error_slot, n_outputs, fixes)
 
         return wrapper
 
     return decorate
 
 
-def failed(handler: str, error: Exception, error_slot: int, n_outputs: int) -> tuple:
+def failed(handler: str, error: Exception, error_slot: int, n_outputs: int,
+           fixes: Mapping[str, str] | None = None) -> tuple:
     """Outputs for a handler that failed: the message in output `error_slot` (and a toast), the rest unchanged.
 
     A bug is logged with its traceback under the handler's name; the user sees one line."""
@@ -72,7 +75,7 @@ def failed(handler: str, error: Exception, error_slot: int, n_outputs: int) -> t
 
     if not isinstance(error, MathReelError):
         log.error("handler %s failed", handler, exc_info=error)
-    message = error_message(error)
+    message = error_message(error, fixes)
     warn(message)
     outputs: list[Any] = [gr.skip()] * n_outputs
     outputs[error_slot] = gr.update(value=error_box(message), visible=True)

@@ -33,6 +33,11 @@ if TYPE_CHECKING:
     from mathreel.core.judge import Judgment
 
 ANY = ""  # "no filter" in the category dropdown
+# An error that a setting gets past (core.errors.Fix), worded as this tab's control.
+FIXES = {
+    "judge_base_url": "fill in “Judge base URL” under “Run the judge”",
+    "judge_model": "fill in “Judge model” under “Run the judge”",
+}
 EMPTY = "_No judgments loaded. Upload a `mathreel judge` output file, or run the judge below._"
 
 
@@ -451,12 +456,12 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
     overview = guarded(0, 8)(handlers.overview)
     track = gr.Progress()  # Gradio sees a Progress default and feeds the page's progress bar through it
 
-    @guarded(0, 3)
+    @guarded(0, 3, FIXES)
     def run_one(runs: Any, chosen: Selection, url: str, name: str, api_key: str,
                 progress: gr.Progress = track) -> tuple:
         return handlers.run_one(runs, chosen, url, name, api_key, progress)
 
-    @guarded(0, 3)
+    @guarded(0, 3, FIXES)
     def run_file(runs: Any, path: str | None, url: str, name: str, api_key: str, k: float,
                  progress: gr.Progress = track) -> tuple:
         return handlers.run_file(runs, path, url, name, api_key, k, progress)
