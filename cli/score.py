@@ -10,18 +10,18 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from mathreel.core.benchmarks import BENCHMARKS
-from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.benchmarks import BENCHMARKS, extractor_names
+from mathreel.core.errors import InputError
 
 if TYPE_CHECKING:
-    from mathreel.core.judge.answers import JudgedUse
     from mathreel.core.results import ResultFile
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "score",
-        help="score prediction files (lmms-eval samples, Video-MME template, MathVerse output, JSONL/CSV)",
+        help="score prediction files (lmms-eval samples, Video-MME template, Video-MME-v2 TSV, MathVerse output, "
+        "VLMEvalKit, JSONL/CSV)",
         description="Score prediction files: accuracy with 95% Wilson intervals, naive and video-clustered SE, "
         "breakdowns per dimension, unparsed/missing counts and robust-vs-official extractor disagreements.",
     )
@@ -29,9 +29,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="benchmark (detected when omitted)")
     parser.add_argument("--mode", help="mcq or mbin for VideoMathQA (detected when omitted)")
     parser.add_argument("--extractor", default="robust", metavar="NAME",
-                        help="robust (default) or a pinned reproduction of a reference extractor: official, "
-                        "official-2024-06-18, lmms-regex, lmms-mcq-extract; `--extractor help` lists each with its "
-                        "source commit")
+                        help="robust (default) or a pinned reproduction of a reference scorer: "
+                        f"{', '.join(extractor_names()[1:])}; `--extractor help` lists each with its source commit")
     parser.add_argument("--denominator", choices=("all", "answered"), default=None,
                         help="all: unparsed count wrong (default); answered: unparsed dropped (official Video-MME)")
     parser.add_argument("--annotations", metavar="PATH",
@@ -45,14 +44,14 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object (a list for several files)")
     parser.add_argument("--rows", action="store_true",
                         help="with --json: add `rows`, one object per question (response, extracted answer, method, "
-                        "explanation, gold, status); large for big files, so off by default")
+                        "explanation, gold, status), and for group-scored benchmarks `groups.items`, one object per "
+                        "group; large for big files, so off by default")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     """Read and score every file first, so a bad file leaves stdout empty."""
-    from mathreel.core.results import read_results
-    from mathreel.core.scoring import score
+    from mathreel.core.scoring.files import ScoreRequest, read_request, score_result
 
     if args.extractor == "help":
         print(extractor_help())
@@ -71,20 +70,16 @@ def run(args: argparse.Namespace) -> int:
     if args.reviews and not args.judge:
         raise InputError("--reviews", "reviews correct a judge's verdicts: add --judge")
     reports = []
+    first: ResultFile | None = None
     for index, path in enumerate(args.files):
-        result = read_results(path, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations)
-        judged = _judged(args.judge[index], result) if args.judge else None
-        try:
-            report = score(result, extractor=args.extractor, denominator=args.denominator,
-                           judged=judged.answers if judged else None)
-        except InputError:
-            raise
-        except MathReelError as error:
-            raise InputError(path, str(error), fix=error.fix) from None
-        if judged:
-            report.detected.append(judged.note)
-        if args.reviews:
-            report.detected.extend(_reviewed(args.judge[index], args.reviews))
+        request = ScoreRequest(path, args.benchmark, args.mode, args.extractor, args.denominator, args.annotations,
+                               judgments=args.judge[index] if args.judge else None, reviews=tuple(args.reviews))
+        result = read_request(request)
+        report = score_result(result, request)
+        if first is None:
+            first = result
+        else:
+            report.warnings.extend(_same_documents(first, result))
         reports.append(report)
     if args.json:
         objects = [report.to_dict(rows=args.rows) for report in reports]
@@ -105,18 +100,12 @@ def extractor_help() -> str:
     return "\n".join(lines)
 
 
-def _judged(path: str, result: ResultFile) -> JudgedUse:
-    """The answers a judge file gives for `result` (imported only when --judge is used)."""
-    from mathreel.core.judge.answers import judged_answers
-    from mathreel.core.judge.model import read_judgments
+def _same_documents(first: ResultFile, other: ResultFile) -> list[str]:
+    """A warning when `other` answers some of `first`'s questions from different documents (lmms-eval doc_hash)."""
+    if (first.benchmark, first.mode) != (other.benchmark, other.mode):
+        return []
+    from mathreel.core.results.lmms_log import conflict_warning, doc_hash_conflicts
 
-    return judged_answers(read_judgments(path), path, result.benchmark, result.mode, result.predictions)
+    warning = conflict_warning(doc_hash_conflicts(first, other))
+    return [f"compared with {first.source}: {warning}"] if warning else []
 
-
-def _reviewed(judgments: str, reviews: list[str]) -> list[str]:
-    """The report lines of the judge's verdicts with people's reviews applied (imported only with --reviews)."""
-    from mathreel.core.judge.model import read_judgments
-    from mathreel.core.review import read_many
-    from mathreel.core.review.apply import reviewed_lines
-
-    return reviewed_lines(read_judgments(judgments), read_many(reviews))

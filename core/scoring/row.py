@@ -3,12 +3,30 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mathreel.core.kinds import Status
 
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mathreel.core.results.recorded import FileQuestion
+
 ROW_FIELDS = ("question_id", "group_id", "cluster", "dims", "response", "extracted", "method", "explanation", "gold",
               "status", "official_answer", "record")
+
+
+@dataclass(frozen=True, slots=True)
+class RuleReading:
+    """What the rule-based extractor read from an answer whose score the judge's extraction decided: kept beside
+    the judge's reading so both can be shown."""
+
+    extracted: str | None
+    method: str
+    explanation: str
+    status: Status
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"extracted": self.extracted, "method": self.method, "explanation": self.explanation,
+                "status": self.status}
 
 
 @dataclass(slots=True)
@@ -27,10 +45,16 @@ class ScoredRow:
     status: Status
     official_answer: str | None = None  # what the benchmark's official extractor read, when it has one
     record: int | str | None = None
+    full_response: str | None = None  # the unfiltered reply the file keeps beside `response` (lmms-eval >= 0.7)
+    # What the file recorded about the question (text, options, prompts) and how the scored question was found;
+    # None for a missing question (the file has no answer to it).
+    recorded: FileQuestion | None = None
+    rule: RuleReading | None = None  # the rule reading, when the judge's extraction replaced it
 
     def to_dict(self) -> dict[str, Any]:
-        """The row as JSON-ready values (explicit, not `asdict`, which deep-copies and is slow over 270k rows)."""
-        return {
+        """The row as JSON-ready values (explicit, not `asdict`, which deep-copies and is slow over 270k rows);
+        `full_response` only when the file kept one."""
+        values = {
             "question_id": self.question_id,
             "group_id": self.group_id,
             "cluster": self.cluster,
@@ -43,4 +67,9 @@ class ScoredRow:
             "status": self.status,
             "official_answer": self.official_answer,
             "record": self.record,
+            "join": self.recorded.join if self.recorded is not None else None,
+            "rule": self.rule.to_dict() if self.rule is not None else None,
         }
+        if self.full_response is not None:
+            values["full_response"] = self.full_response
+        return values
