@@ -63,7 +63,9 @@ def test_ten_answers_walked_with_the_keyboard_keep_the_response_and_position(pag
     page.keyboard.press("k")
     wait_for_text(page, "#browse-position", f"10 of {len(order)}")
     # The address follows the question shown (copied from the page a moment after it changes).
-    page.wait_for_function("want => window.location.search.endsWith(want)", arg=f"q={order[9]}&run={RUN_A.name}")
+    page.wait_for_function("([q, run]) => { const p = new URLSearchParams(window.location.search); "
+                           "return p.get('q') === q && p.get('run') === run && p.get('walk') === 'all'; }",
+                           arg=[order[9], RUN_A.name])
     shot(page, "reading_walk.png")
 
 
