@@ -14,9 +14,7 @@ import logging
 import os
 import re
 import shutil
-import stat
 import tempfile
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -66,16 +64,7 @@ class Downloads:
 
     def prune(self) -> None:
         """Remove sub-folders older than max_age. Links and files are never followed; errors are only logged."""
-        cutoff = time.time() - self.max_age
-        try:
-            entries = list(os.scandir(self.root))
-        except OSError as error:
-            log.warning("download folder not pruned: %s", error)
-            return
-        for entry in entries:
-            try:
-                info = entry.stat(follow_symlinks=False)
-                if stat.S_ISDIR(info.st_mode) and info.st_mtime < cutoff:
-                    shutil.rmtree(entry.path)
-            except OSError as error:
-                log.warning("old download %s not removed: %s", entry.name, error)
+        from mathreel.core.cache import prune_folders
+
+        for name, error in prune_folders(self.root, self.max_age):
+            log.warning("old download %s not removed: %s", name, error)

@@ -20,8 +20,6 @@ from __future__ import annotations
 import bisect
 import contextlib
 import os
-import shutil
-import stat
 import tempfile
 import threading
 import time
@@ -145,20 +143,11 @@ def _touch(folder: Path) -> None:
 
 
 def prune_previews(root: Path, max_age: float) -> None:
-    """Remove the preview folders under `root` last used more than `max_age` seconds ago (only real folders; a
-    failure is left for the next call)."""
-    cutoff = time.time() - max_age
-    try:
-        entries = list(os.scandir(root))
-    except OSError:
-        return
-    for entry in entries:
-        try:
-            info = entry.stat(follow_symlinks=False)
-            if stat.S_ISDIR(info.st_mode) and info.st_mtime < cutoff:
-                shutil.rmtree(entry.path)
-        except OSError:
-            continue
+    """Remove the preview folders under `root` last used more than `max_age` seconds ago (a failure is left for
+    the next call)."""
+    from mathreel.core.cache import prune_folders
+
+    prune_folders(root, max_age)
 
 
 def _decode(board: _Board, previews: Path, path: Path, num_frames: int, max_side: int | None,
