@@ -502,13 +502,12 @@ def browse_target(runs: list[JudgedRun], chosen: Selection, scored: list | None 
                   ) -> tuple[dict[str, str], dict[str, Any]] | None:
     """Browse's target for the judged question shown ({"key", "ref"}) and the walk that reads the judged response:
     the session's run holding it (matched by response), else the judged run itself. None when nothing is shown."""
-    from mathreel.core.judge.views import by_question
     from mathreel.webapp.reading_flow import Walk, run_judged_by
 
     run = find_run(runs, chosen.run)
-    if run is None or not run.judgments:
+    qid = JudgeHandlers.shown_id(run, chosen)
+    if run is None or qid is None:
         return None
-    qid = chosen.question_id or by_question(run.judgments)[0].question_id
     holder = run_judged_by(scored, run, qid)
     walk = Walk(run=holder.name, status="all") if holder is not None else Walk(status="all", judged=run.name)
     return {"key": f"{run.benchmark}:{run.mode}", "ref": qid}, walk.to_dict()
