@@ -5,10 +5,11 @@ Score tab's scoring, tables, charts and downloads). `--browser` also measures en
 against `mathreel serve` on a free loopback port (median of `--switches` cold and cached), and Gradio's floor: a
 trivial queued event in a one-button app. `--browser` also times the progressive gallery on a cold switch to a
 10-minute 1280x720 video (bench/bench_frames.py's, generated once in --video-cache): first frames on screen
-(the nearest keyframes) and all exact frames, beside decord's get_batch on the same frames in the same run.
+(the nearest keyframes) and all exact frames, beside decord's get_batch on the same frames in the same run; and the
+review key `a` in the Judge tab beside the same key in Browse's review box (`--review-only` for these alone).
 
     .venv/bin/python bench/bench_app.py [--repeats 5] [--browser | --browser-only] [--switches 7]
-        [--progressive-runs 3] [--progressive-only] [--video-cache DIR]
+        [--progressive-runs 3] [--progressive-only] [--video-cache DIR] [--review-only] [--presses 7]
 """
 
 from __future__ import annotations
@@ -400,6 +401,101 @@ def bench_progressive(runs: int, video_cache: Path, frames: int = 8) -> None:
     print(f"get_batch / all exact (medians): {statistics.median(batch) / statistics.median(exact):.2f}x")
 
 
+# The review keys: from the keydown to the progress line counting the review, and to the next question's header and
+# frames painted (the frames of another video, loaded). Judge and Browse are timed in the same run on the same run
+# of the demo set (synthetic-model-b, whose answers the demo judgments judged), frames sampled beforehand in both.
+STAMP_KEYDOWN = ("document.addEventListener('keydown', () => { if (window.__down === undefined) "
+                 "window.__down = performance.now(); }, true);")
+COUNTED = """([selector, want]) => { const el = document.querySelector(selector);
+  const done = el && el.innerText.includes(want);
+  if (done && window.__count === undefined) window.__count = performance.now(); return done; }"""
+NEXT_SHOWN = """([header, frames, before, srcs]) => { const h = document.querySelector(header);
+  const imgs = [...document.querySelectorAll(frames + ' img')];
+  const done = h && h.innerText !== before && imgs.length > 0 && imgs.every(i => i.complete && i.naturalWidth > 0)
+    && imgs.some(i => !srcs.includes(i.src));
+  if (done && window.__shown === undefined) window.__shown = performance.now(); return done; }"""
+
+
+def bench_review_keys(presses: int) -> None:
+    """`a` (accept the judge's verdict and go on) pressed `presses` times in the Judge tab and in Browse's review
+    box, on `mathreel serve` with the demo set: in-page times to the count and to the next question shown."""
+    tests = Path(__file__).resolve().parents[1] / "tests"
+    sys.path[:0] = [str(tests / "browser"), str(tests)]
+    from appserver import serving
+    from conftest import CHROMIUM, CHROMIUM_ARGS  # tests/browser's
+    from playwright.sync_api import sync_playwright
+
+    from mathreel.core.data import demo_dir, load_dataset
+    from mathreel.core.media.frames import sample_frames
+
+    tmp = Path(tempfile.mkdtemp(prefix="mathreel-bench-review-"))
+    env = dict(os.environ, MATHREEL_CACHE=str(tmp / "cache"), GRADIO_TEMP_DIR=str(tmp / "gradio"))
+    os.environ["MATHREEL_CACHE"] = env["MATHREEL_CACHE"]
+    data = load_dataset("videomathqa", "mcq")
+    for question in data.questions:  # the frames both tabs show, sampled beforehand: no decode is timed
+        sample_frames(data.find_video(question), 8)
+    run_b = demo_dir() / "results" / "videomathqa_mcq_synthetic-model-b_samples.jsonl"
+    with serving(env, tmp) as (url, _log), sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            for label, opener, box in (("Judge tab", open_judge_review, "review"),
+                                       ("Browse review box", open_browse_review, "browse-review")):
+                page = browser.new_page(viewport={"width": 1400, "height": 1000})
+                page.add_init_script(STAMP_KEYDOWN)
+                page.goto(url)
+                page.wait_for_selector("#browse-frames img")
+                header, frames = opener(page, run_b)
+                page.wait_for_timeout(2000)
+                counted, shown = zip(*(review_key_once(page, box, header, frames, done)
+                                       for done in range(1, presses + 1)), strict=True)
+                report(f"browser: {label}, key a -> review counted (in page)", list(counted))
+                report(f"browser: {label}, key a -> next question and frames shown (in page)", list(shown))
+                page.close()
+        finally:
+            browser.close()
+
+
+def open_judge_review(page: Any, run_b: Path) -> tuple[str, str]:
+    """The Judge tab on demo run B's judgments, nothing reviewed yet; the header and frames it shows."""
+    name = run_b.name.split("_samples")[0] + " (synthetic demo)"
+    page.click("#tab-judge-button")
+    page.wait_for_selector("#judge-questions [data-testid='cell-0-0']", timeout=60_000)
+    page.click("#judge-run input")
+    page.get_by_role("option", name=name, exact=True).click()
+    page.wait_for_function("() => document.querySelector('#review-progress')?.innerText.includes('Reviewed 0 of')",
+                           timeout=60_000)
+    return "#judge-question", "#judge-frames"
+
+
+def open_browse_review(page: Any, run_b: Path) -> tuple[str, str]:
+    """Browse walking demo run B's judged answers not reviewed yet (the run uploaded in Score, its first row)."""
+    page.click("#tab-score-button")
+    page.set_input_files("#score-upload input[type=file]", [str(run_b)])
+    page.wait_for_selector("#score-questions [data-testid='cell-0-0']", timeout=60_000)
+    page.click("#score-questions [data-testid='cell-0-0']")
+    page.wait_for_function("() => document.querySelector('#browse-position')?.innerText.includes(' of ')")
+    page.click("#browse-walk input")
+    page.get_by_role("option", name="Judged, not reviewed by you", exact=True).click()
+    page.wait_for_function(
+        "() => document.querySelector('#browse-review-progress')?.innerText.includes('Reviewed 0 of')",
+        timeout=60_000)
+    return "#browse-question", "#browse-frames"
+
+
+def review_key_once(page: Any, box: str, header: str, frames: str, done: int) -> tuple[float, float]:
+    """Press `a` once: (seconds to "Reviewed `done` of", seconds to the next question with its frames)."""
+    before = page.inner_text(header)
+    srcs = page.eval_on_selector_all(f"{frames} img", "imgs => imgs.map(i => i.src)")
+    page.click(f"#{box}-help")  # focus outside any text field, where the keys apply
+    page.evaluate("() => { window.__down = window.__count = window.__shown = undefined; }")
+    page.keyboard.press("a")
+    page.wait_for_function(COUNTED, arg=[f"#{box}-progress", f"Reviewed {done} of"], polling="raf", timeout=60_000)
+    page.wait_for_function(NEXT_SHOWN, arg=[header, frames, before, srcs], polling="raf", timeout=60_000)
+    counted, shown = page.evaluate("() => [window.__count - window.__down, window.__shown - window.__down]")
+    page.wait_for_timeout(800)  # follow-up events settle before the next key
+    return counted / 1000, shown / 1000
+
+
 def get_batch_frames(video: Path, indices: list[int]) -> None:
     import decord
 
@@ -415,6 +511,8 @@ def main() -> int:
     parser.add_argument("--switches", type=int, default=7, help="question switches per browser figure (>= 5)")
     parser.add_argument("--progressive-runs", type=int, default=3, help="cold switches to the 10-minute video")
     parser.add_argument("--progressive-only", action="store_true", help="only the progressive-gallery figures")
+    parser.add_argument("--review-only", action="store_true", help="only the review keys (Judge tab and Browse)")
+    parser.add_argument("--presses", type=int, default=7, help="review keys pressed per figure")
     parser.add_argument("--video-cache", type=Path, default=Path.home() / ".cache" / "mathreel-bench",
                         help="where bench_frames.py's generated videos are kept")
     args = parser.parse_args()
@@ -424,12 +522,16 @@ def main() -> int:
     if args.progressive_only:
         bench_progressive(args.progressive_runs, args.video_cache)
         return 0
+    if args.review_only:
+        bench_review_keys(args.presses)
+        return 0
     if not args.browser_only:
         bench_switching(args.repeats)
         bench_scoring(args.repeats, args.answers)
     if args.browser or args.browser_only:
         bench_browser(args.switches)
         bench_progressive(args.progressive_runs, args.video_cache)
+        bench_review_keys(args.presses)
     return 0
 
 

@@ -20,6 +20,21 @@ COMMANDS: dict[str, str] = {
     "agreement": "mathreel.cli.agreement",
 }
 
+# What the command line asks for where an error names a setting that gets past it (core.errors.Fix).
+FIXES: dict[str, str] = {
+    "benchmark": "pass --benchmark (or --annotations)",
+    "mode": "pass --mode",
+    "annotations": "give the dataset with --annotations",
+    "judge_base_url": "pass --base-url or set MATHREEL_JUDGE_BASE_URL",
+    "judge_model": "pass --model or set MATHREEL_JUDGE_MODEL",
+}
+
+
+def error_line(error: MathReelError) -> str:
+    """The error's one line, with the flag that fixes it when it names one."""
+    fix = FIXES.get(error.fix or "")
+    return f"{error}; {fix}" if fix else str(error)
+
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
@@ -44,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not in the interpreter's last flush
         return code
     except MathReelError as error:
-        print(f"mathreel: {error}", file=sys.stderr)
+        print(f"mathreel: {error_line(error)}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("mathreel: interrupted", file=sys.stderr)

@@ -137,11 +137,12 @@ def test_the_checks_can_fail():
 # A new module goes into this table (the test fails on a module it does not place).
 WEBAPP_FLOORS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
     ("base", {"base": ("__init__", "settings", "html", "errors", "context", "present", "benchmark_keys",
-                       "downloads", "isolate", "preload", "startup")}),
-    ("runs and state", {"runs and state": ("scored_runs", "judged_runs", "reading_flow", "review_state")}),
+                       "downloads", "isolate", "preload", "startup", "server_paths")}),
+    ("runs and state", {"runs and state": ("scored_runs", "judged_runs", "reading_flow", "review_state",
+                                           "visitor")}),
     ("shared views", {"shared views": ("charts", "judge_card", "review_box")}),
     ("tabs", {"browse": ("browse", "browse_events", "browse_review", "gallery_stream"),
-              "score": ("score", "reference"),
+              "score": ("score", "reference", "score_kept"),
               "ask": ("ask", "ask_run"),
               "judge": ("judge", "review")}),
     ("shell", {"shell": ("app",)}),

@@ -166,3 +166,14 @@ def test_rows_without_json_is_refused_in_one_line():
     run = mathreel(DATA / "videomme_template.json", "--rows")
     assert (run.returncode, run.stdout) == (2, "")
     assert run.stderr.strip() == "mathreel: --rows: per-question rows are part of the JSON output: add --json"
+
+
+def test_an_error_that_a_flag_fixes_names_the_flag(tmp_path):
+    ids = write_jsonl(tmp_path / "ids.jsonl", [{"question_id": "001-1", "response": "C"}])
+    run = mathreel(ids)
+    assert run.returncode == 2
+    assert run.stderr.strip() == f"mathreel: {ids}: cannot tell which benchmark this file is for; pass --benchmark " \
+                                 "(or --annotations)"
+    run = mathreel(ids, "--benchmark", "videomme")
+    assert run.returncode == 2
+    assert run.stderr.strip().endswith("no gold answer in the record; give the dataset with --annotations")

@@ -262,3 +262,11 @@ def test_generator_reproduces_the_committed_files(tmp_path):
             assert pq.read_table(tmp_path / relative).equals(pq.read_table(DEMO / relative)), str(relative)
         else:
             assert (tmp_path / relative).read_bytes() == (DEMO / relative).read_bytes(), str(relative)
+
+
+def test_the_readme_states_the_demo_sets_size():
+    """The README's size of the demo set is the size of its files (in MB of 10^6 bytes, two decimals)."""
+    total = sum(path.stat().st_size for path in DEMO.rglob("*") if path.is_file() and "__pycache__" not in path.parts)
+    stated = re.search(r"synthetic demo set in `assets/demo/` \((\d+\.\d+) MB\)", (ROOT / "README.md").read_text())
+    assert stated is not None
+    assert float(stated.group(1)) == round(total / 1e6, 2)

@@ -465,8 +465,9 @@ def test_judge_endpoint_reads_the_environment(monkeypatch):
                                                                                "sk-env-SECRET", 0.0)
     assert "sk-env-SECRET" not in repr(judge) and "sk-env-SECRET" not in json.dumps(judge.to_dict())
     monkeypatch.delenv("MATHREEL_JUDGE_MODEL")
-    with pytest.raises(InputError, match="MATHREEL_JUDGE_MODEL"):
+    with pytest.raises(InputError, match="no judge model") as caught:
         judge_endpoint()
+    assert caught.value.fix == "judge_model"  # the CLI says --model or MATHREEL_JUDGE_MODEL; the page its field
 
 
 def test_parse_tasks():

@@ -10,7 +10,7 @@ import pytest
 from mathreel.core.errors import InputError
 from mathreel.core.media.frame_cache import frames_dir
 from mathreel.core.media.frames import sample_frames
-from mathreel.core.media.progressive import progressive_frames
+from mathreel.core.media.progressive import PREVIEW_LIFETIME, PREVIEWS, progressive_frames
 from mathreel.core.media.readers import READER_ENV
 from mathreel.core.media.writer import frame_number, numbered_frame, write_h264
 
@@ -60,7 +60,37 @@ def test_keyframes_first_then_exact_frames_then_the_cache_entry(video, tmp_path,
     assert [item.path for item in last] == list(cached.paths)
     # an exact frame is shown at its own path in the cache entry from the moment it lands: the browser fetches it once
     assert {item.path for snapshot in snapshots for item in snapshot if item.exact} == set(cached.paths)
-    assert [p.name for p in frames_dir(tmp_path).iterdir()] == [cached.paths[0].parent.name]  # no previews left
+    entries = sorted(p.name for p in frames_dir(tmp_path).iterdir())
+    assert entries == sorted([cached.paths[0].parent.name, PREVIEWS])  # the entry, and the previews' own folder
+    # every preview the viewer was handed is still there after the last snapshot: a page fetches it a moment later
+    shown = {item.path for snapshot in snapshots for item in snapshot if not item.exact}
+    assert shown and all(path.is_file() and _number(path) >= 0 for path in shown)
+
+
+def test_previews_outlive_their_generator_until_their_lifetime_is_over(video, tmp_path):
+    import os
+    import time
+
+    snapshots = list(progressive_frames(video, 4, cache_dir=tmp_path))
+    first = [item.path for item in snapshots[0]]
+    assert not any(item.exact for item in snapshots[0]) and all(path.is_file() for path in first)
+    folder = first[0].parent
+    assert folder.parent == frames_dir(tmp_path) / PREVIEWS
+    # another cold question a moment later leaves them alone
+    list(progressive_frames(video, 3, cache_dir=tmp_path))
+    assert all(path.is_file() for path in first)
+    # once their lifetime is over, the next call removes them (and keeps the younger folder)
+    old = time.time() - PREVIEW_LIFETIME - 5
+    os.utime(folder, (old, old))
+    list(progressive_frames(video, 2, cache_dir=tmp_path))
+    left = list((frames_dir(tmp_path) / PREVIEWS).iterdir())
+    assert not folder.exists() and len(left) == 2  # the 3- and the 2-frame calls' previews
+
+
+def test_a_cached_question_leaves_no_preview_folder(video, tmp_path):
+    sample_frames(video, 4, cache_dir=tmp_path)
+    list(progressive_frames(video, 4, cache_dir=tmp_path))
+    assert list((frames_dir(tmp_path) / PREVIEWS).iterdir()) == []
 
 
 def test_a_cached_sample_is_one_exact_snapshot(video, tmp_path, reader_name):
@@ -92,7 +122,8 @@ def test_a_bad_video_raises_the_one_line_error(tmp_path):
     with pytest.raises(InputError, match="not a readable video") as caught:
         list(progressive_frames(bad, 4, cache_dir=tmp_path / "cache"))
     assert caught.value.source == str(bad)
-    assert [p.name for p in frames_dir(tmp_path / "cache").iterdir()] == []
+    assert [p.name for p in frames_dir(tmp_path / "cache").iterdir()] == [PREVIEWS]
+    assert list((frames_dir(tmp_path / "cache") / PREVIEWS).iterdir()) == []  # nothing was shown: nothing kept
 
 
 def test_a_viewer_that_stops_early_leaves_a_complete_entry(video, tmp_path):
@@ -101,4 +132,5 @@ def test_a_viewer_that_stops_early_leaves_a_complete_entry(video, tmp_path):
     stream.close()
     sampled = sample_frames(video, 3, cache_dir=tmp_path)  # waits for the thread, then reads its entry
     assert [_number(path) for path in sampled.paths] == list(sampled.indices)
-    assert [p.name for p in frames_dir(tmp_path).iterdir()] == [sampled.paths[0].parent.name]
+    entries = sorted(p.name for p in frames_dir(tmp_path).iterdir())
+    assert entries == sorted([sampled.paths[0].parent.name, PREVIEWS])

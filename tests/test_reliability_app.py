@@ -58,8 +58,14 @@ def overview(client: Any, name: str | None) -> tuple[Any, ...]:
 
 
 def summary_rows(overview_outputs: tuple[Any, ...]) -> list[dict[str, Any]]:
+    """The runs table's rows; a run's cell as the full name it shows on hover."""
+    import html
+
     table = overview_outputs[1]["value"]
-    return [dict(zip(table["headers"], row, strict=True)) for row in table["data"]]
+    rows = [dict(zip(table["headers"], row, strict=True)) for row in table["data"]]
+    for row in rows:
+        row["Run"] = html.unescape(re.search(r'title="([^"]*)"', row["Run"]).group(1))
+    return rows
 
 
 def literal(markdown: str) -> str:

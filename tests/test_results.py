@@ -193,10 +193,12 @@ def test_duplicate_ids_warn_and_first_counts(tmp_path):
 
 def test_id_only_file_without_annotations_is_refused(tmp_path):
     path = write_jsonl(tmp_path / "ids.jsonl", [{"question_id": "001-1", "response": "C"}])
-    with pytest.raises(InputError, match="pass --benchmark"):
+    with pytest.raises(InputError, match="cannot tell which benchmark") as caught:
         read_results(path)
-    with pytest.raises(InputError, match="no gold answer"):
+    assert caught.value.fix == "benchmark" and "--" not in str(caught.value)  # neutral: each surface words the fix
+    with pytest.raises(InputError, match="no gold answer") as caught:
         read_results(path, benchmark="videomme")
+    assert caught.value.fix == "annotations" and "--" not in str(caught.value)
 
 
 def test_file_of_another_benchmark_is_refused(tmp_path):

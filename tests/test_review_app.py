@@ -75,3 +75,36 @@ def test_agreement_uses_the_sessions_reviews_else_the_demo_reviews(run) -> None:
     assert "synthetic" in source and result.reviewers == ["demo-reviewer-1", "demo-reviewer-2"]
     result, source = agreement_for(run, [review_of(run, "q002")])
     assert source.startswith("Your reviews") and result.reviewers == ["ann"] and result.kappa != result.kappa
+
+
+def test_a_review_key_in_the_judge_tab_shows_the_next_question_in_its_own_event():
+    """The key's one event saves the review and sets everything the next question shows (panel, header, response,
+    card, frames, video), with a single follow-up for frames not yet sampled; nothing else listens to the reviews
+    in the Judge tab, so a key press queues no chain of events (2.6-4.7 s a key before, in Chromium)."""
+    import gradio as gr
+
+    from mathreel.webapp.app import build_app
+    from mathreel.webapp.settings import Settings
+
+    app = build_app(Settings())
+    by_id = {block._id: block for block in app.blocks.values()}
+
+    def triggered_by(elem_id: str, event: str) -> list:
+        found = [fn for fn in app.fns.values() for target, name in fn.targets
+                 if name == event and getattr(by_id.get(target), "elem_id", None) == elem_id]
+        assert found, f"nothing listens to {elem_id} {event}"
+        return found
+
+    for button in ("review-accept", "review-save", "review-next"):
+        (key,) = triggered_by(button, "click")
+        shown = {getattr(block, "elem_id", None) for block in key.outputs}
+        assert {"review-progress", "judge-question", "judge-response", "judge-card-box", "judge-frames",
+                "judge-video"} <= shown
+        after = [fn for fn in app.fns.values() if fn.trigger_after == key._id]
+        assert [{getattr(b, "elem_id", None) for b in fn.outputs} for fn in after] == [{"judge-frames", "judge-video"}]
+    reviews = next(block for block in triggered_by("review-accept", "click")[0].outputs if isinstance(block, gr.State)
+                   and isinstance(block.value, list))
+    on_change = [fn for fn in app.fns.values() if (reviews._id, "change") in fn.targets]
+    judge_side = [b.elem_id for fn in on_change for b in fn.outputs
+                  if str(getattr(b, "elem_id", None) or "").startswith(("review-", "judge-"))]
+    assert judge_side == []  # the Judge tab's panel is set by the key's own event (and on opening the tab)

@@ -257,7 +257,8 @@ def test_uploaded_file_scores_exactly_as_core(vmqa, tmp_path):
     runs, errors = score_uploads([str(path)], ScoreOptions())
     assert errors == []
     expected = score(read_results(path)).to_dict()
-    assert runs[0].summary == expected and runs[0].name == "run_a.jsonl"
+    # core's report, naming the file by its own name (as `mathreel score --json run_a.jsonl` does), not the upload path
+    assert runs[0].summary == {**expected, "source": "run_a.jsonl"} and runs[0].name == "run_a.jsonl"
     table = summary_table(runs)
     row = table.iloc[0]
     assert row["Accuracy"] == pct(expected["overall"]["accuracy"]) == "66.7%"
@@ -315,9 +316,10 @@ def test_paired_difference_of_two_runs_is_cores(vmqa, tmp_path):
 def test_charts_carry_the_reports_cis(vmqa, tmp_path):
     path = results_file(tmp_path / "run.jsonl", {"q0": "B", "q1": "A", "q2": "D", "q3": "B"})
     summary = score(read_results(path)).to_dict()
+    cells = summary["by"]["category"]
+    assert not charts.long_axis(list(cells))  # a few short values: upright bars in core's order
     figure = charts.accuracy_bars([("run", summary)], "category", "Category")
     bar = figure.data[0]
-    cells = summary["by"]["category"]
     assert list(bar.x) == list(cells)
     assert list(bar.y) == [c["accuracy"] for c in cells.values()]
     assert list(bar.error_y.array) == pytest.approx([c["ci"][1] - c["accuracy"] for c in cells.values()])
@@ -500,7 +502,7 @@ def test_walking_the_wrong_answers_keeps_the_response_and_shows_the_position(vmq
     page = dict(zip(PAGE_OUTPUTS, handlers.step(st, None, runs, walk, False, ViewSettings(2), 1), strict=True))
     assert page["state"]["ref"] == "q3"  # the wrong answers are q1, q3 (q2 is unparsed)
     assert page["position"] == "**2 of 2** wrong · a.jsonl"
-    assert page["link"] == "benchmark=videomathqa%3Amcq&q=q3&run=a.jsonl"  # what the address bar gets
+    assert page["link"] == "benchmark=videomathqa%3Amcq&q=q3&run=a.jsonl&walk=wrong"  # what the address bar gets
     assert "Final answer" not in page["response"]["value"] and "✗ wrong" in page["response"]["value"]
     assert "✗ **A. 30** — model's pick" in page["header"] and "✓ **B. 45** — correct answer" in page["header"]
     last = handlers.step(page["state"], page["panels"], runs, walk, False, ViewSettings(2), 1)
@@ -546,7 +548,7 @@ def test_the_view_follows_the_run_and_a_shared_link_opens_its_question(vmqa, tmp
     assert key == "videomathqa:mcq" and target == {"ref": "q4", "run": "a.jsonl"}
     assert handlers.first_ref(key, "q4") == "q4" and handlers.first_ref(key, "nope") == "q0"
     missing = handlers.reading(key, "q4", [], {"run": "a.jsonl"}, False)
-    assert "not loaded in this session" in missing.position and missing.response == ""
+    assert "not among your runs in this browser" in missing.position and missing.response == ""
 
 
 def test_a_rejudged_question_goes_to_a_run_of_its_own():
@@ -563,8 +565,38 @@ def test_a_rejudged_question_goes_to_a_run_of_its_own():
     assert once[:len(demo)] == demo and once[-1].name == name  # the demo run is untouched
     twice = add_rejudged(once, fresh, qid)
     assert len(twice) == len(once) and len(twice[-1].judgments) == len(fresh.judgments)  # replaced, not doubled
-    assert browse_target(demo, Selection(run.name, qid)) == {
-        "key": f"{run.benchmark}:{run.mode}", "ref": qid}
+    where, walk = browse_target(demo, Selection(run.name, qid))
+    assert where == {"key": f"{run.benchmark}:{run.mode}", "ref": qid}
+    assert (walk["run"], walk["judged"]) == ("", run.name)  # no run of the session holds it: the judged response
+
+
+def test_open_in_browse_from_judge_reads_the_judged_response():
+    from mathreel.core.data import demo_dir
+    from mathreel.core.judge.views import by_question
+    from mathreel.webapp.browse import BrowseHandlers
+    from mathreel.webapp.context import DatasetCache
+    from mathreel.webapp.judge import Selection, browse_target
+    from mathreel.webapp.judged_runs import load_demo_runs
+    from mathreel.webapp.settings import Settings
+
+    judged = next(r for r in load_demo_runs() if r.name.startswith("videomathqa_mcq_synthetic-model-b"))
+    card = by_question(judged.judgments)[2]
+    response = next(j.response for j in card.by_task.values() if j.response)
+    handlers = BrowseHandlers(DatasetCache(Settings()))
+    # with no run loaded: the response as the judge saw it, and the judge's reading marked among the options
+    where, walk = browse_target([judged], Selection(judged.name, card.question_id), [])
+    alone = handlers.reading(where["key"], where["ref"], [], walk, False, judge_runs=[judged])
+    assert "(as judged)" in alone.response and response.split()[0] in alone.response
+    assert alone.pick == (card.values("extract").get("answer") or None)
+    assert "No run of yours holds it" in alone.position
+    # with the run that was judged loaded (and another that was not): that run's response, walked
+    runs, _ = score_uploads([str(demo_dir() / "results" / name) for name in (
+        "videomathqa_mcq_synthetic-model-a_samples.jsonl", "videomathqa_mcq_synthetic-model-b_samples.jsonl")],
+        ScoreOptions())
+    where, walk = browse_target([judged], Selection(judged.name, card.question_id), runs)
+    assert walk["run"] == "videomathqa_mcq_synthetic-model-b_samples.jsonl" and walk["judged"] == ""
+    read = handlers.reading(where["key"], where["ref"], runs, walk, False, judge_runs=[judged])
+    assert "Model response · videomathqa_mcq_synthetic-model-b_samples.jsonl" in read.response
 
 
 def test_the_judge_header_marks_gold_and_pick():
@@ -591,11 +623,40 @@ def test_a_chart_names_the_runs_it_cannot_show(vmqa, tmp_path):
     with_dim = score(read_results(path)).to_dict()
     without = {**with_dim, "by": {k: v for k, v in with_dim["by"].items() if k != "category"}}
     figure = charts.accuracy_bars([("a.jsonl", with_dim), ("<b>b.jsonl", without)], "category", "Category")
-    notes = [a.text for a in figure.layout.annotations]
-    assert notes == ["Not shown: &lt;b&gt;b.jsonl (no category in the file)"]
-    assert figure.layout.showlegend is True
+    # under the title, in a line of its own above the legend's row (the plot area starts below both)
+    assert figure.layout.title.text == "Accuracy by category"
+    assert figure.layout.title.subtitle.text == "Not shown: &lt;b&gt;b.jsonl (no category in the file)"
+    assert figure.layout.showlegend is True and not figure.layout.annotations
+    both = charts.accuracy_bars([("a.jsonl", with_dim), ("b.jsonl", with_dim)], "category", "Category")
+    assert figure.layout.margin.t > both.layout.margin.t  # room made for the note line
     alone = charts.accuracy_bars([("a.jsonl", with_dim)], "category", "Category")
-    assert not alone.layout.annotations
+    assert alone.layout.title.text == "Accuracy by category" and not alone.layout.title.subtitle.text
+    assert alone.layout.showlegend is False
+
+
+def test_a_long_category_axis_is_horizontal_bars_sorted_by_accuracy_one_readable_row_each():
+    from mathreel.core.benchmarks.videomme import SUB_CATEGORIES
+
+    def cell(correct: int, n: int = 10) -> dict:
+        return {"n": n, "correct": correct, "accuracy": 100 * correct / n, "ci": [0.0, 100.0]}
+
+    values = list(SUB_CATEGORIES)
+    assert len(values) == 30
+    first = {"by": {"sub_category": {v: cell((i * 7) % 11) for i, v in enumerate(values)}}}
+    second = {"by": {"sub_category": {v: cell(5) for v in values}}}
+    figure = charts.accuracy_bars([("a_run_with_a_long_file_name_samples.jsonl", first), ("b.jsonl", second)],
+                                  "sub_category", "Sub-category")
+    bars = figure.data
+    assert all(bar.orientation == "h" for bar in bars)
+    shown = list(figure.layout.yaxis.categoryarray)
+    accuracy = first["by"]["sub_category"]
+    assert sorted(shown) == sorted(values)
+    assert [accuracy[v]["accuracy"] for v in shown] == sorted(a["accuracy"] for a in accuracy.values())
+    assert figure.layout.yaxis.autorange == "reversed"  # the weakest at the top
+    assert list(bars[0].x) == [accuracy[v]["accuracy"] for v in bars[0].y]
+    assert figure.layout.height >= 30 * charts.ROW_PX  # a row per value, none on top of another
+    assert bars[0].name == charts.short_name("a_run_with_a_long_file_name_samples.jsonl")
+    assert len(bars[0].name) <= 24 and "a_run_with_a_long_file_name_samples.jsonl" in bars[0].hovertemplate
 
 
 def test_an_mcq_run_under_an_mbin_column_is_flagged_and_the_note_names_no_internal_wording():
@@ -640,3 +701,25 @@ def test_no_event_shows_progress_on_a_table_chart_or_container():
                                                                  and not isinstance(t, gr.HTML))]
     assert len(app.fns) > 50
     assert heavy == []
+
+
+def test_a_link_carries_the_walked_list_and_the_browser_keeps_the_last_one():
+    import json
+    import time
+    from urllib.parse import parse_qsl
+
+    from mathreel.webapp.browse import link_query, saved_position, url_walk
+    from mathreel.webapp.reading_flow import Walk
+
+    walk = Walk("run a.jsonl", "judge:Calculation errors", "category=Chart", True)
+    query = link_query("videomathqa:mcq", "q3", walk)
+    params = dict(parse_qsl(query))
+    assert (params["benchmark"], params["q"]) == ("videomathqa:mcq", "q3")
+    assert url_walk(params) == walk  # the same list comes back from the address
+    assert url_walk({"run": "a.jsonl", "walk": "<script>"}) == Walk("a.jsonl")  # an unknown list: the default
+    assert url_walk({"q": "q3"}) is None and link_query("videomme:mcq", "001-1", Walk()).count("&") == 1
+    now = time.time()
+    kept = json.dumps({"query": query, "at": now * 1000 - 86_400_000})
+    assert saved_position(kept, 7, now) == params  # a day old: the app opens on it
+    assert saved_position(kept, 0, now) == {}  # older than the days stated: forgotten
+    assert saved_position("{not json", 7, now) == saved_position(None, 7, now) == {}

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from mathreel.webapp.context import AppContext, DatasetCache, TabSpec
 from mathreel.webapp.settings import Settings
+from mathreel.webapp.visitor import STORAGE_KEY, VisitorStore, browser_secret, restorer
 
 if TYPE_CHECKING:
     import gradio as gr
@@ -60,11 +61,15 @@ document.addEventListener('keydown', (e) => {
   const button = id && document.getElementById(id);
   if (button && button.offsetParent !== null) { e.preventDefault(); button.click(); }
 });
-// A shared link: the address carries Browse's benchmark, question and run (the server writes them into #browse-link).
+// A shared link: the address carries Browse's benchmark, question, run and list (the server writes them into
+// #browse-link). The browser keeps the last one, the reading position the app opens on when the address has none.
 setInterval(() => {
   const box = document.querySelector('#browse-link textarea, #browse-link input');
   const query = box && box.value;
-  if (query && window.location.search !== '?' + query) window.history.replaceState(null, '', '?' + query);
+  if (query && window.location.search !== '?' + query) {
+    window.history.replaceState(null, '', '?' + query);
+    try { localStorage.setItem('@POSITION_KEY@', JSON.stringify({query, at: Date.now()})); } catch (e) {}
+  }
 }, 250);
 </script>"""
 
@@ -90,11 +95,22 @@ def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Block
             elem_id="mathreel-title",
         )
         runs = gr.State([])  # the user's scored runs: Score writes them, Browse and Judge read them
+        store = VisitorStore.of(settings)
+        visitor = gr.BrowserState(None, storage_key=STORAGE_KEY, secret=browser_secret(store))
+        # First on every load: the visitor's token (a new one on a first visit) and their kept runs, scored again;
+        # every tab's own load work follows it, so a shared link finds its run loaded.
+        restored = app.load(restorer(store, settings), visitor, [visitor, runs], show_progress="hidden",
+                            concurrency_id="visitor", concurrency_limit=settings.score_concurrency)
+
+        def after_restore(fn: Any, inputs: Any, outputs: Any, **options: Any) -> Any:
+            return restored.then(fn, inputs, outputs, **options)
+
         with gr.Tabs(elem_id="mathreel-tabs") as tab_container:
             context = AppContext(settings=settings, datasets=DatasetCache(settings), tabs=tab_container,
-                                 runs=runs, app_load=app.load)
+                                 runs=runs, app_load=after_restore, tab_items={}, visitor=visitor, store=store)
             for spec in specs:
-                with gr.Tab(spec.label, id=spec.id, elem_id=f"tab-{spec.id}"):
+                with gr.Tab(spec.label, id=spec.id, elem_id=f"tab-{spec.id}") as tab:
+                    context.tab_items[spec.id] = tab
                     spec.build(context)
     app.queue(max_size=settings.queue_size, default_concurrency_limit=settings.browse_concurrency)
     return app
@@ -146,10 +162,12 @@ def review_keys() -> str:
 
 
 def page_head() -> str:
-    """Scripts for the page head: keys and shared links, review shortcuts, Plotly loaded in idle time."""
+    """Scripts for the page head: keys, shared links and the reading position, review shortcuts, Plotly loaded in
+    idle time."""
+    from mathreel.webapp.browse import POSITION_KEY
     from mathreel.webapp.preload import plotly_preload
 
-    return HEAD + review_keys() + plotly_preload()
+    return HEAD.replace("@POSITION_KEY@", POSITION_KEY) + review_keys() + plotly_preload()
 
 
 def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:

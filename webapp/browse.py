@@ -8,6 +8,8 @@ prompt, `pairs_of` for multi-binary. The pure functions here only shape core's o
 from __future__ import annotations
 
 import html
+import json
+import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -33,6 +35,7 @@ if TYPE_CHECKING:
     from mathreel.core.view import ModelView, ViewSettings
 
 ALL = ""  # the "no filter" value of a dimension dropdown
+POSITION_KEY = "mathreel-position"  # local-storage key of the browser's last reading position (app.HEAD writes it)
 QUESTION_PREVIEW = 110  # characters of the question shown in the table
 
 
@@ -320,8 +323,10 @@ class BrowseHandlers:
         walk = rd.Walk.of(walk_value)
         run = rd.run_named(runs, walk.run)
         if walk.run and run is None:
-            return Reading(position=f"_Run {html.escape(walk.run)} is not loaded in this session: upload it in "
-                                    "Score to read its responses._")
+            return Reading(position=f"_Run {html.escape(walk.run)} is not among your runs in this browser: "
+                                    "upload it in Score to read its responses._")
+        if run is None and walk.judged:
+            return judged_reading(rd.judged_named(judge_runs, walk.judged), ref)
         if run is None or run.key != key:
             return Reading(position=rd.position_text([], ref, rd.Walk()) if run is None else
                            f"_{html.escape(run.name)} answers another benchmark; choose it to read its responses._")
@@ -338,8 +343,7 @@ class BrowseHandlers:
         `judge_runs` the session's judged runs (None: the demo's)."""
         dataset = self.datasets.get(*split_key(key))
         reading = self.reading(key, ref, runs, walk_value, raw, reviews, reviewer, judge_runs)
-        run = rd_walk_run(walk_value)
-        reading.link = urlencode({"benchmark": key, "q": ref, **({"run": run} if run else {})})
+        reading.link = link_query(key, ref, Walk.of(walk_value))
         values = page_updates(render_question(dataset, ref, view, reading.pick), key, shown, reading)
         values[1]["view"] = view.view_kwargs()  # the state carries the settings shown, so Ask asks the same way
         return values
@@ -383,15 +387,59 @@ class BrowseHandlers:
         return dataset.ref(dataset.questions[0]) if dataset.questions else None
 
 
-def rd_walk_run(walk_value: dict | None) -> str:
-    """The walked run's name ("" when none)."""
-    return Walk.of(walk_value).run
+def judged_reading(judged: Any, ref: str) -> Reading:
+    """The response a judged run judged, where no run of the session holds it (opened from the Judge tab)."""
+    response, pick = rd.judged_response(judged, ref)
+    if not response:
+        return Reading(position="_The judged run has no answer to this question._")
+    return Reading(response=response, pick=pick,
+                   position=f"_The response {html.escape(judged.name)} judged. No run of yours holds it: load its "
+                            "result file in Score (the demo runs are one click there) to walk its answers._")
+
+
+def link_query(key: str, ref: str, walk: Walk) -> str:
+    """The query string of a link to this view: benchmark, question, and the walked run with its list (the walk
+    filter, a dimension value, only where the runs disagree) when a run is walked."""
+    params = {"benchmark": key, "q": ref}
+    if walk.run:
+        params["run"] = walk.run
+        if walk.status != Walk().status:
+            params["walk"] = walk.status
+        if walk.dim_filter:
+            params["dim"] = walk.dim_filter
+        if walk.disagree:
+            params["disagree"] = "1"
+    return urlencode(params)
 
 
 def url_target(params: dict[str, str], keys: list[str]) -> tuple[str | None, dict[str, Any]]:
     """From a shared link's query (benchmark, q, run): the benchmark key to show (None: keep) and the target."""
     key = params.get("benchmark") if params.get("benchmark") in keys else None
     return key, {"ref": params.get("q") or "", "run": params.get("run") or ""}
+
+
+def url_walk(params: dict[str, str]) -> Walk | None:
+    """The walk a link names (run, walk filter, dimension value, disagreement); None when it names no run."""
+    if not params.get("run"):
+        return None
+    statuses = {value for _, value in walk_filters()}
+    status = params.get("walk") if params.get("walk") in statuses else Walk().status
+    return Walk(params["run"], status, params.get("dim") or "", params.get("disagree") == "1")
+
+
+def saved_position(saved: str | None, max_days: int, now: float) -> dict[str, str]:
+    """The query of this browser's last reading position (kept in its local storage by app.HEAD as JSON
+    {"query", "at": ms}), when it is younger than `max_days`; {} otherwise."""
+    from urllib.parse import parse_qsl
+
+    try:
+        value = json.loads(saved or "null")
+        query, at = value["query"], float(value["at"])
+    except (ValueError, TypeError, KeyError):
+        return {}
+    if not isinstance(query, str) or now * 1000 - at > max_days * 86_400_000:
+        return {}
+    return dict(parse_qsl(query))
 
 
 # -- layout -----------------------------------------------------------------------------------------------------
@@ -455,6 +503,7 @@ def _reading_bar(ui: BrowseUI) -> None:
         ui.next = gr.Button("Next (j) ▶", elem_id="browse-next", scale=1, min_width=110)
     ui.position = gr.Markdown("", elem_id="browse-position")
     ui.link = gr.Textbox("", visible="hidden", elem_id="browse-link")  # rendered, so the page has its value
+    ui.saved_position = gr.Textbox("", visible=False)  # this browser's last position, read on load (POSITION_KEY)
 
 
 def _frames_and_prompt(ui: BrowseUI, settings: Any) -> None:
@@ -671,7 +720,8 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
                   ui, group)
 
     def set_walk(run: str | None, status: str, disagree: bool, walk: dict | None) -> dict:
-        return {**Walk.of(walk).to_dict(), "run": run or "", "status": status, "disagree": bool(disagree)}
+        return {**Walk.of(walk).to_dict(), "run": run or "", "status": status, "disagree": bool(disagree),
+                "judged": ""}
 
     follow_outputs = [*ui.view_inputs, ui.settings_note]
     walk_inputs = [ui.read_run, ui.walk_status, ui.disagree, ui.walk]
@@ -711,11 +761,19 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
 
     keys = [key for _, key in benchmark_choices()]
 
-    def from_url(request: gr.Request) -> tuple:
-        params = dict(request.query_params) if request is not None else {}  # ?benchmark=&q=&run=
+    def from_url(saved: str | None, runs: list | None, request: gr.Request) -> tuple:
+        """The view a link names (?benchmark=&q=&run=&walk=), else this browser's last one (kept for
+        keep_days), with the reading bar set to its run and list."""
+        params = dict(request.query_params) if request is not None else {}
+        if not (params.get("benchmark") or params.get("q")):
+            params = saved_position(saved, context.settings.keep_days, time.time())
         key, target = url_target(params, keys)
-        walk = {"run": target["run"]} if target["run"] else None
-        return (gr.update(value=key) if key else gr.skip()), target, walk
+        walk = url_walk(params)
+        names = [r.name for r in runs or []]
+        run = gr.update(choices=[("(none)", ""), *((n, n) for n in names)],
+                        value=walk.run if walk and walk.run in names else "")
+        return (gr.update(value=key) if key else gr.skip(), target, walk.to_dict() if walk else None, run,
+                walk.status if walk else gr.skip(), walk.disagree if walk else gr.skip())
 
     @guarded(0, len(ui.page_outputs))
     def first_question(key: str, n: float, use_cot: bool, use_subs: bool, use_full: bool, target: dict | None,
@@ -735,7 +793,11 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
         list_fn, [ui.benchmark, ui.search], ui.list_outputs, **listed).then(
         first_question, inputs, ui.page_outputs, **group)
     if context.app_load is not None:
-        context.app_load(from_url, None, [ui.benchmark, ui.target, ui.walk], **group).then(
+        runs = ui.read_inputs[0]
+        context.app_load(from_url, [ui.saved_position, runs], [ui.benchmark, ui.target, ui.walk, ui.read_run,
+                         ui.walk_status, ui.disagree], js=f"(saved, runs) => [localStorage.getItem('{POSITION_KEY}'), "
+                         "runs]", **group).then(
+            follow_values(handlers), [runs, ui.walk], [*ui.view_inputs, ui.settings_note], **group).then(
             list_fn, [ui.benchmark, ui.search], ui.list_outputs, **listed).then(
             first_question, inputs, ui.page_outputs, **group)
 

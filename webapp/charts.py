@@ -35,23 +35,47 @@ def missing_runs(runs: Sequence[NamedReport], dimension: str) -> list[str]:
     return [name for name, report in runs if not report.get("by", {}).get(dimension)]
 
 
-def _note_missing(figure: go.Figure, names: list[str], label: str) -> None:
-    """Say under the title which runs the chart leaves out and why, instead of dropping them silently."""
+def missing_note(names: list[str], label: str) -> str:
+    """Which runs a chart leaves out and why (escaped: names come from uploaded files), or ""."""
     import html
 
     if not names:
-        return
-    listed = ", ".join(html.escape(n) for n in names)
-    figure.add_annotation(text=f"Not shown: {listed} (no {html.escape(label.lower())} in the file)",
-                          xref="paper", yref="paper", x=0, y=1.02, xanchor="left", yanchor="bottom",
-                          showarrow=False, font={"size": 11, "color": "#92400e"})
+        return ""
+    listed = ", ".join(html.escape(short_name(n)) for n in names)
+    return f"Not shown: {listed} (no {html.escape(label.lower())} in the file)"
+
+
+# A dimension with more values than this, or with a label longer than LONG_LABEL, is drawn as horizontal bars,
+# sorted by accuracy, one row per value: Video-MME's 30 sub-categories stood on top of each other as slanted
+# column labels, and the weakest were hard to find.
+LONG_AXIS = 6
+LONG_LABEL = 14
+ROW_PX = 26  # height of one value's row of horizontal bars, per run shown beside each other (at least)
+
+
+def long_axis(values: Sequence[str]) -> bool:
+    """Whether a dimension's values need a chart of horizontal bars to stay readable."""
+    return len(values) > LONG_AXIS or any(len(v) > LONG_LABEL for v in values)
+
+
+def by_accuracy(runs: Sequence[NamedReport], dimension: str, values: list[str]) -> list[str]:
+    """`values` from the lowest accuracy of the first run that has the dimension to the highest (values it lacks
+    last, in their order)."""
+    cells = next((report["by"][dimension] for _, report in runs if report.get("by", {}).get(dimension)), {})
+    ranked = sorted((v for v in values if v in cells), key=lambda v: cells[v]["accuracy"] if
+                    cells[v]["accuracy"] is not None else -1.0)
+    return ranked + [v for v in values if v not in cells]
 
 
 def accuracy_bars(runs: Sequence[NamedReport], dimension: str, label: str) -> go.Figure:
-    """Grouped bars: accuracy per value of `dimension`, one colour per run, 95% CI error bars."""
+    """Grouped bars: accuracy per value of `dimension`, one colour per run, 95% CI error bars. A long axis (many
+    values or long ones) becomes horizontal bars sorted by accuracy, tall enough for one readable row per value."""
     import plotly.graph_objects as go
 
     values = _value_order(runs, dimension)
+    horizontal = long_axis(values)
+    if horizontal:
+        values = by_accuracy(runs, dimension, values)
     figure = go.Figure()
     for name, report in runs:
         cells = report.get("by", {}).get(dimension, {})
@@ -59,28 +83,44 @@ def accuracy_bars(runs: Sequence[NamedReport], dimension: str, label: str) -> go
         acc = [cells[v]["accuracy"] for v in present]
         lows = [cells[v]["ci"][0] for v in present]
         highs = [cells[v]["ci"][1] for v in present]
+        error = {"type": "data", "symmetric": False, "array": [h - a for h, a in zip(highs, acc, strict=True)],
+                 "arrayminus": [a - lo for a, lo in zip(acc, lows, strict=True)]}
+        axes = {"x": acc, "y": present, "orientation": "h", "error_x": error} if horizontal else \
+            {"x": present, "y": acc, "error_y": error}
+        where = "%{y}<br>%{x:.1f}%" if horizontal else "%{x}<br>%{y:.1f}%"
         figure.add_bar(
-            name=name,
-            x=present,
-            y=acc,
-            error_y={
-                "type": "data",
-                "symmetric": False,
-                "array": [h - a for h, a in zip(highs, acc, strict=True)],
-                "arrayminus": [a - lo for a, lo in zip(acc, lows, strict=True)],
-            },
+            name=short_name(name), **axes,
             customdata=[[cells[v]["n"], lo, hi] for v, lo, hi in zip(present, lows, highs, strict=True)],
-            hovertemplate="%{x}<br>%{y:.1f}% [%{customdata[1]:.1f}, %{customdata[2]:.1f}]<br>n=%{customdata[0]}"
-            "<extra>%{fullData.name}</extra>",
+            hovertemplate=where + " [%{customdata[1]:.1f}, %{customdata[2]:.1f}]<br>n=%{customdata[0]}"
+            f"<extra>{_hover_name(name)}</extra>",
         )
-    _layout(figure, title=f"Accuracy by {label.lower()} (95% CI)", x_title=label)
-    _note_missing(figure, missing_runs(runs, dimension), label)
-    figure.update_layout(showlegend=len(runs) > 1)
-    if len(values) > 5:
-        figure.update_xaxes(tickangle=-35)
+    note = missing_note(missing_runs(runs, dimension), label)
+    _layout(figure, title=f"Accuracy by {label.lower()}", note=note, x_title=label, runs=len(runs))
     figure.update_layout(barmode="group")
-    figure.update_yaxes(range=[0, 100])
+    if horizontal:
+        rows = len(values) * max(ROW_PX, 12 * len(runs) + 10)
+        figure.update_layout(height=rows + _chrome_px(note, len(runs)) + 60, xaxis_title="Accuracy (%), 95% CI",
+                             yaxis_title="")
+        figure.update_xaxes(range=[0, 100])
+        figure.update_yaxes(categoryorder="array", categoryarray=values, autorange="reversed")
+    else:
+        figure.update_yaxes(range=[0, 100])
     return figure
+
+
+def short_name(name: str, limit: int = 24) -> str:
+    """A run's name cut in the middle to `limit` characters (the end, which tells runs apart, kept longest)."""
+    if len(name) <= limit:
+        return name
+    head = (limit - 1) // 3
+    return name[:head] + "…" + name[len(name) - (limit - 1 - head):]
+
+
+def _hover_name(name: str) -> str:
+    """A run's full name for a hover label: escaped, and braces doubled so Plotly does not read a template."""
+    import html
+
+    return html.escape(name).replace("%{", "%%{")
 
 
 def cross_heatmap(report: dict[str, Any], cross_key: str, title: str) -> go.Figure:
@@ -144,14 +184,27 @@ def _cell_label(cell: dict[str, Any] | None) -> str:
     return f"{cell['accuracy']:.1f}%<br>n={cell['n']}" if cell and cell.get("n") else ""
 
 
-def _layout(figure: go.Figure, *, title: str, x_title: str, y_title: str = "Accuracy (%)") -> None:
+def _chrome_px(note: str, runs: int) -> int:
+    """Pixels above the plot area: the title, its note line and the legend (no legend for one run; two entries to a
+    row, as they fit on a phone)."""
+    return 50 + (22 if note else 0) + (26 * -(-runs // 2) if runs > 1 else 0)
+
+
+def _layout(figure: go.Figure, *, title: str, x_title: str, y_title: str = "Accuracy (%), 95% CI", note: str = "",
+            runs: int = 1) -> None:
+    """Title (with a note line under it, never on the legend), the legend in a row of its own under both, and
+    margins that make room for them."""
+    top = _chrome_px(note, runs)
+    subtitle = {"subtitle": {"text": note, "font": {"size": 12, "color": "#92400e"}}} if note else {}
     figure.update_layout(
-        title={"text": title, "y": 0.97, "yanchor": "top"},
+        title={"text": title, "x": 0.01, "xanchor": "left", "y": 1, "yref": "container", "yanchor": "top",
+               "pad": {"t": 12}, **subtitle},
         xaxis_title=x_title,
         yaxis_title=y_title,
         template="plotly_white",
-        margin={"l": 60, "r": 20, "t": 110, "b": 40},
-        legend={"orientation": "h", "yanchor": "bottom", "y": 1.02, "x": 0},
+        margin={"l": 60, "r": 20, "t": top, "b": 40},
+        showlegend=runs > 1,
+        legend={"orientation": "h", "yanchor": "bottom", "y": 1.0, "x": 0, "yref": "paper"},
         height=460,
     )
     figure.update_xaxes(automargin=True)

@@ -60,9 +60,10 @@ class BrowseLinks:
 class AppContext:
     """Handed to every tab builder: typed links between tabs instead of string keys.
 
-    `runs` is the user's scored runs (gr.State list of scored_runs.Run), shared by Score, Browse and Judge;
-    `app_load` is the Blocks' load event; `browse` is set by the Browse tab for later tabs; `review_session` is
-    the session's reviews, shared by the tabs that review (webapp.review_state.review_session).
+    `runs` is the user's scored runs (gr.State list of scored_runs.Run), shared by Score, Browse and Judge, and
+    kept for the visitor between visits (`visitor`, `store`); `app_load(fn, inputs, outputs, **options)` runs `fn`
+    on page load, after the visitor's kept runs are back; `browse` is set by the Browse tab for later tabs;
+    `review_session` is the session's reviews, shared by the tabs that review (webapp.review_state.review_session).
     """
 
     settings: Settings
@@ -72,6 +73,9 @@ class AppContext:
     app_load: Callable[..., Any] | None = None
     browse: BrowseLinks | None = None
     review_session: Any = None  # webapp.review_state.ReviewSession: the reviews both Judge and Browse show
+    tab_items: dict[str, Any] | None = None  # each tab's gr.Tab by id (its select event: the tab was opened)
+    visitor: Any = None  # gr.BrowserState: the visitor's token, which names their kept runs (webapp.visitor)
+    store: Any = None  # webapp.visitor.VisitorStore: each visitor's kept runs
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""Files behind the Score tab's download buttons, in a folder private to this server process.
+"""Files behind the Score tab's download buttons (and server files handed to the page), in a folder private to this
+server process.
 
 The folder comes from `tempfile.mkdtemp` (a fresh name, mode 0700), never a fixed path under $TMPDIR that another
 user of the host could create first or fill with symlinks. Pruning by age looks at entries with lstat, removes
@@ -13,9 +14,7 @@ import logging
 import os
 import re
 import shutil
-import stat
 import tempfile
-import time
 import uuid
 from pathlib import Path
 from typing import Any
@@ -30,11 +29,32 @@ class Downloads:
         self.root = Path(tempfile.mkdtemp(prefix="mathreel-downloads-"))
         self.max_age = max_age
 
-    def write(self, run: Any) -> tuple[str, str]:
-        """The scored rows as CSV and the summary JSON (the `mathreel score --json` object) of one run."""
+    def fresh(self) -> Path:
+        """A new private sub-folder (older ones pruned)."""
         self.prune()
         folder = self.root / uuid.uuid4().hex
         folder.mkdir(mode=0o700)
+        return folder
+
+    def hand_over(self, files: list[tuple[str | Path, str]]) -> list[str]:
+        """Copies of server files ((path, name)) that the page may be given, e.g. as an upload box's value: Gradio
+        serves only files of its own folders and the temporary one, and copies them into its cache. Linked rather
+        than copied where the file system allows."""
+        folder = self.fresh()
+        handed = []
+        for path, name in files:
+            target = folder / uuid.uuid4().hex[:8] / (Path(name).name or "file")
+            target.parent.mkdir(mode=0o700)
+            try:
+                os.link(path, target)
+            except OSError:
+                shutil.copyfile(path, target)
+            handed.append(str(target))
+        return handed
+
+    def write(self, run: Any) -> tuple[str, str]:
+        """The scored rows as CSV and the summary JSON (the `mathreel score --json` object) of one run."""
+        folder = self.fresh()
         stem = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(run.name).stem) or "run"
         csv_path = folder / f"{stem}-scored.csv"
         json_path = folder / f"{stem}-summary.json"
@@ -44,16 +64,7 @@ class Downloads:
 
     def prune(self) -> None:
         """Remove sub-folders older than max_age. Links and files are never followed; errors are only logged."""
-        cutoff = time.time() - self.max_age
-        try:
-            entries = list(os.scandir(self.root))
-        except OSError as error:
-            log.warning("download folder not pruned: %s", error)
-            return
-        for entry in entries:
-            try:
-                info = entry.stat(follow_symlinks=False)
-                if stat.S_ISDIR(info.st_mode) and info.st_mtime < cutoff:
-                    shutil.rmtree(entry.path)
-            except OSError as error:
-                log.warning("old download %s not removed: %s", entry.name, error)
+        from mathreel.core.cache import prune_folders
+
+        for name, error in prune_folders(self.root, self.max_age):
+            log.warning("old download %s not removed: %s", name, error)

@@ -4,20 +4,28 @@ from __future__ import annotations
 
 import functools
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from mathreel.webapp.html import plain, toast
+from mathreel.webapp.server_paths import ServerPaths
 
 log = logging.getLogger("mathreel.webapp")
 
 
-def error_message(error: BaseException) -> str:
-    """The line a user sees: core's own message for MathReelError, a short generic one for a bug."""
+def error_message(error: BaseException, fixes: Mapping[str, str] | None = None,
+                  paths: ServerPaths | None = None) -> str:
+    """The line a user sees: core's own message for MathReelError in the page's words, a short generic one for a bug.
+
+    The page's words: no server path (`paths`, this server's folders, names them as the visitor knows them), and
+    where the error names a setting that gets past it (core.errors.Fix), the fix as the tab's control, from the
+    tab's `fixes` (a tab without that control adds nothing)."""
     from mathreel.core.errors import MathReelError
 
     if isinstance(error, MathReelError):
-        return str(error)
+        text = (paths or ServerPaths.of()).scrub(str(error))
+        fix = (fixes or {}).get(error.fix or "")
+        return f"{text}; {fix}" if fix else text
     return f"Something went wrong on the server ({type(error).__name__}); the details are in the server log."
 
 
@@ -35,10 +43,12 @@ def warn(message: str) -> None:
     gr.Warning(toast(message))
 
 
-def guarded(error_slot: int, n_outputs: int) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def guarded(error_slot: int, n_outputs: int,
+            fixes: Mapping[str, str] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Wrap a handler so any failure shows in output `error_slot` (and a toast) and other outputs stay as they were.
 
-    The wrapped handler must return a tuple of `n_outputs` values whose slot `error_slot` is the error box.
+    The wrapped handler must return a tuple of `n_outputs` values whose slot `error_slot` is the error box; `fixes`
+    words a fix as the tab's control (error_message).
     """
 
     def decorate(fn: Callable[..., Any]) -> Callable[..., Any]:
@@ -47,14 +57,15 @@ def guarded(error_slot: int, n_outputs: int) -> Callable[[Callable[..., Any]], C
             try:
                 return fn(*args, **kwargs)
             except Exception as error:  # the page must survive anything a handler meets
-                return failed(fn.__name__, error, error_slot, n_outputs)
+                return failed(fn.__name__, error, error_slot, n_outputs, fixes)
 
         return wrapper
 
     return decorate
 
 
-def failed(handler: str, error: Exception, error_slot: int, n_outputs: int) -> tuple:
+def failed(handler: str, error: Exception, error_slot: int, n_outputs: int,
+           fixes: Mapping[str, str] | None = None) -> tuple:
     """Outputs for a handler that failed: the message in output `error_slot` (and a toast), the rest unchanged.
 
     A bug is logged with its traceback under the handler's name; the user sees one line."""
@@ -64,7 +75,7 @@ def failed(handler: str, error: Exception, error_slot: int, n_outputs: int) -> t
 
     if not isinstance(error, MathReelError):
         log.error("handler %s failed", handler, exc_info=error)
-    message = error_message(error)
+    message = error_message(error, fixes)
     warn(message)
     outputs: list[Any] = [gr.skip()] * n_outputs
     outputs[error_slot] = gr.update(value=error_box(message), visible=True)

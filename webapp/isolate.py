@@ -62,8 +62,9 @@ def warm_up() -> None:
 
 
 def _child(connection: Any, memory_mb: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
-    """In the child: cap the address space, run, and send back ("ok", result), ("refused", core's one line) or
-    ("error", what went wrong). Exceptions travel as text: not every exception class can be unpickled."""
+    """In the child: cap the address space, run, and send back ("ok", result), ("refused", (core's one line, the
+    setting that fixes it)) or ("error", what went wrong). Exceptions travel as text: not every exception class can
+    be unpickled."""
     import resource
 
     from mathreel.core.errors import MathReelError
@@ -75,7 +76,7 @@ def _child(connection: Any, memory_mb: int, fn: Callable[..., Any], args: tuple[
     except MemoryError:
         outcome = ("memory", None)
     except MathReelError as error:
-        outcome = ("refused", str(error))
+        outcome = ("refused", (str(error), error.fix))
     except Exception as error:  # a bug: the parent logs it
         outcome = ("error", f"{type(error).__name__}: {error}")
     try:
@@ -109,7 +110,8 @@ def run_isolated(fn: Callable[..., Any], args: tuple[Any, ...], budget: Budget, 
         raise InputError(source, f"{budget.what} needed more than {budget.memory_mb} MB, the server's limit per "
                                  "file (MATHREEL_SCORE_MEMORY_MB); `mathreel score` on your own machine has none")
     if status == "refused":
-        raise MathReelError(value)
+        message, fix = value
+        raise MathReelError(message, fix=fix)
     if status == "error":
         raise RuntimeError(value)
     return value

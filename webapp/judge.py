@@ -24,7 +24,7 @@ from mathreel.webapp.errors import error_message, guarded, log, warn
 from mathreel.webapp.judge_card import card_html, chips_html, question_header, raw_text, steps_html
 from mathreel.webapp.judged_runs import JudgedRun, error_categories, load_demo_runs, load_uploads, primary_dimension
 from mathreel.webapp.present import frame_items
-from mathreel.webapp.review import build_panel
+from mathreel.webapp.review import QuestionView, build_panel
 from mathreel.webapp.review_state import review_session
 
 if TYPE_CHECKING:
@@ -33,6 +33,11 @@ if TYPE_CHECKING:
     from mathreel.core.judge import Judgment
 
 ANY = ""  # "no filter" in the category dropdown
+# An error that a setting gets past (core.errors.Fix), worded as this tab's control.
+FIXES = {
+    "judge_base_url": "fill in “Judge base URL” under “Run the judge”",
+    "judge_model": "fill in “Judge model” under “Run the judge”",
+}
 EMPTY = "_No judgments loaded. Upload a `mathreel judge` output file, or run the judge below._"
 
 
@@ -171,17 +176,22 @@ class JudgeUI(SimpleNamespace):
         return [self.header, self.response, self.steps, self.card, self.chips, self.raw]
 
     @property
+    def view_outputs(self) -> list[Any]:
+        """Everything one question shows (JudgeHandlers.question_view), and whether its frames are still due."""
+        return [*self.detail_outputs, self.frames, self.video, self.media_due]
+
+    @property
     def all_outputs(self) -> list[Any]:
         return [self.error, self.runs, self.run_pick, self.statuses, self.score_plot, self.error_plot,
                 self.category, self.questions]
 
 
-def layout(context: AppContext) -> JudgeUI:
+def layout(context: AppContext, handlers: JudgeHandlers) -> JudgeUI:
     """Place the Judge tab: runs and charts, the question list and the judged question, then the judge form."""
     import gradio as gr
 
     # The session's judged runs, shared with Browse (its judge card and review box beside a scored run).
-    ui = JudgeUI(runs=review_session(context).judged, selection=gr.State(Selection()))
+    ui = JudgeUI(runs=review_session(context).judged, selection=gr.State(Selection()), media_due=gr.State(False))
     gr.Markdown("LLM-judge results: the paper's step-wise evaluation (0-10 against the annotated steps) and error "
                 "analysis of wrong CoT answers. Load `mathreel judge` output files, or run the judge below. The "
                 "demo runs are **synthetic** (scripted judge replies).")
@@ -203,8 +213,12 @@ def layout(context: AppContext) -> JudgeUI:
     ui.questions = gr.Dataframe(label="Questions (click a row)", interactive=False, wrap=True, max_height=360,
                                 elem_id="judge-questions")
     _question_view(ui, context)
+    view = {"concurrency_id": "judge-view", "concurrency_limit": context.settings.browse_concurrency}
+    ui.shown = QuestionView(handlers.question_view, ui.view_outputs,
+                            lambda event: event.then(handlers.due_media, [ui.runs, ui.selection, ui.media_due],
+                                                     [ui.frames, ui.video], show_progress="hidden", **view))
     ui.review = build_panel(context, ui.runs, ui.selection,
-                            lambda runs, chosen: find_run(runs_of(runs), chosen.run))
+                            lambda runs, chosen: find_run(runs_of(runs), chosen.run), ui.shown)
     _judge_form(ui)
     return ui
 
@@ -279,15 +293,62 @@ class JudgeHandlers:
         from mathreel.core.view import build_view
 
         run = find_run(runs_of(runs), chosen.run)
-        if run is None or not run.judgments:
+        qid = self.shown_id(run, chosen)
+        if qid is None:
             return [], None
-        from mathreel.core.judge.views import by_question
-
-        qid = chosen.question_id or by_question(run.judgments)[0].question_id
         if self.question_of(run, qid) is None:
             return [], None
         view = build_view(self.datasets.get(run.benchmark, run.mode), qid, num_frames=self.settings.default_frames)
         return frame_items(view), str(view.video_path) if view.video_path else None
+
+    def question_view(self, runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
+        """Values for JudgeUI.view_outputs: the question's detail, and its frames and video when they are sampled
+        already (else the frames cleared and `due_media` samples them next, so the card does not wait for a
+        decode). A media failure is a toast; the frames stay as they were."""
+        import gradio as gr
+
+        try:
+            ready = self.frames_cached(runs, chosen)
+            media = self.media(runs, chosen) if ready else ([], gr.skip())
+        except Exception as error:  # the page must survive anything a handler meets
+            log.warning("judge media failed", exc_info=True)
+            warn(error_message(error))
+            ready, media = True, (gr.skip(), gr.skip())
+        return (*self.detail(runs, chosen), *media, not ready)
+
+    def due_media(self, runs: list[JudgedRun] | None, chosen: Selection, due: bool) -> tuple:
+        """The frames and video `question_view` left for later (nothing when it showed them)."""
+        import gradio as gr
+
+        if not due:
+            return gr.skip(), gr.skip()
+        try:
+            return self.media(runs, chosen)
+        except Exception as error:  # the page must survive anything a handler meets
+            log.warning("judge media failed", exc_info=True)
+            warn(error_message(error))
+            return gr.skip(), gr.skip()
+
+    def frames_cached(self, runs: list[JudgedRun] | None, chosen: Selection) -> bool:
+        """Whether the shown question's frames are in the frame cache (or it has no video: nothing to sample)."""
+        from mathreel.core.media.frames import cached_frames
+
+        run = find_run(runs_of(runs), chosen.run)
+        qid = self.shown_id(run, chosen)
+        question = self.question_of(run, qid) if qid else None
+        if question is None or not question.video_id:
+            return True
+        video = self.datasets.get(run.benchmark, run.mode).find_video(question)
+        return video is None or cached_frames(Path(video), self.settings.default_frames, None, None, None) is not None
+
+    @staticmethod
+    def shown_id(run: JudgedRun | None, chosen: Selection) -> str | None:
+        """The question shown: the chosen one, else the run's first."""
+        from mathreel.core.judge.views import by_question
+
+        if run is None or not run.judgments:
+            return None
+        return chosen.question_id or by_question(run.judgments)[0].question_id
 
     def question_of(self, run: JudgedRun, qid: str) -> Any:
         try:
@@ -376,8 +437,8 @@ class JudgeHandlers:
 
 def build(context: AppContext) -> None:
     """Lay out the Judge tab and wire its events."""
-    ui = layout(context)
     handlers = JudgeHandlers(context)
+    ui = layout(context, handlers)
     settings = context.settings
     view = {"concurrency_id": "judge-view", "concurrency_limit": settings.browse_concurrency,
             **progress_on(ui.run_pick)}
@@ -395,34 +456,31 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
     overview = guarded(0, 8)(handlers.overview)
     track = gr.Progress()  # Gradio sees a Progress default and feeds the page's progress bar through it
 
-    @guarded(0, 3)
+    @guarded(0, 3, FIXES)
     def run_one(runs: Any, chosen: Selection, url: str, name: str, api_key: str,
                 progress: gr.Progress = track) -> tuple:
         return handlers.run_one(runs, chosen, url, name, api_key, progress)
 
-    @guarded(0, 3)
+    @guarded(0, 3, FIXES)
     def run_file(runs: Any, path: str | None, url: str, name: str, api_key: str, k: float,
                  progress: gr.Progress = track) -> tuple:
         return handlers.run_file(runs, path, url, name, api_key, k, progress)
 
-    @select_handler
-    def choose_question(chosen: Selection, evt: gr.SelectData) -> Selection:
-        qid = str((evt.row_value or [""])[0])
-        return Selection(chosen.run, qid or None)
+    session = review_session(context)
+    shown_outputs = [*review.fill_outputs, *ui.view_outputs]
 
-    def media(runs: Any, chosen: Selection) -> tuple:
-        """Frames and video after the card; a failure is a toast and leaves them as they were."""
-        try:
-            return handlers.media(runs, chosen)
-        except Exception as error:  # the page must survive anything a handler meets
-            log.warning("judge media failed", exc_info=True)
-            warn(error_message(error))
-            return gr.skip(), gr.skip()
+    def show(runs: Any, chosen: Selection, held: list, name: str) -> tuple:
+        """The question shown and its review panel, in one event."""
+        return (*review.fill(runs, chosen, held, name), *handlers.question_view(runs, chosen))
+
+    @select_handler
+    def choose_question(runs: Any, chosen: Selection, held: list, name: str, evt: gr.SelectData) -> tuple:
+        picked = Selection(chosen.run, str((evt.row_value or [""])[0]) or None)
+        return picked, *show(runs, picked, held, name)
 
     def show_detail(event: Any) -> None:
-        shown = event.then(handlers.detail, [ui.runs, ui.selection], ui.detail_outputs, **view)
-        shown.then(media, [ui.runs, ui.selection], [ui.frames, ui.video], show_progress="hidden", **view)
-        review.refresh(shown)
+        ui.shown.then(event.then(show, [ui.runs, ui.selection, session.reviews, session.reviewer], shown_outputs,
+                                 show_progress="hidden", **view))
 
     def chain(event: Any) -> None:
         show_detail(event.then(overview, [ui.runs, ui.selection, *filters], ui.all_outputs, **view))
@@ -431,9 +489,8 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
     chain(context.app_load(lambda: None, None, None))
     chain(ui.upload.upload(handlers.add_uploads, [ui.runs, ui.upload], [ui.runs, ui.selection], **view))
     chain(ui.run_pick.input(handlers.choose_run, ui.run_pick, ui.selection, **view))
-    show_detail(ui.questions.select(choose_question, [ui.selection], ui.selection, **view))
-    for walk in review.walks:
-        show_detail(walk)
+    ui.shown.then(ui.questions.select(choose_question, [ui.runs, ui.selection, session.reviews, session.reviewer],
+                                      [ui.selection, *shown_outputs], **view))
     for control in filters:
         control.input(handlers.filter_questions, [ui.runs, ui.selection, *filters], ui.questions, **view)
     chain(ui.judge_one.click(run_one, [ui.runs, ui.selection, ui.base_url, ui.model, ui.key], judged, **work))
@@ -441,20 +498,24 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
                               judged, **work))
 
 
-def browse_target(runs: list[JudgedRun], chosen: Selection) -> dict[str, str] | None:
-    """Browse's target for the judged question shown ({"key", "ref"}), None when nothing is shown."""
-    from mathreel.core.judge.views import by_question
+def browse_target(runs: list[JudgedRun], chosen: Selection, scored: list | None = None
+                  ) -> tuple[dict[str, str], dict[str, Any]] | None:
+    """Browse's target for the judged question shown ({"key", "ref"}) and the walk that reads the judged response:
+    the session's run holding it (matched by response), else the judged run itself. None when nothing is shown."""
+    from mathreel.webapp.reading_flow import Walk, run_judged_by
 
     run = find_run(runs, chosen.run)
-    if run is None or not run.judgments:
+    qid = JudgeHandlers.shown_id(run, chosen)
+    if run is None or qid is None:
         return None
-    qid = chosen.question_id or by_question(run.judgments)[0].question_id
-    return {"key": f"{run.benchmark}:{run.mode}", "ref": qid}
+    holder = run_judged_by(scored, run, qid)
+    walk = Walk(run=holder.name, status="all") if holder is not None else Walk(status="all", judged=run.name)
+    return {"key": f"{run.benchmark}:{run.mode}", "ref": qid}, walk.to_dict()
 
 
 def _wire_open_in_browse(context: AppContext, button: Any, runs_state: Any, selection: Any, group: dict) -> None:
-    """The button switches to Browse on the judged question: its video, frames and prompt (and the response of
-    the run read there, if it answers this question)."""
+    """The button switches to Browse on the judged question and its judged response: the session's run that holds
+    it (walked there, with the prompt and frames it used), else the response as the judge saw it."""
     import gradio as gr
 
     browse = context.browse
@@ -462,14 +523,18 @@ def _wire_open_in_browse(context: AppContext, button: Any, runs_state: Any, sele
         return
     target = gr.State(None)
 
-    def pick(runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
-        found = browse_target(load_demo_runs() if runs is None else runs, chosen)
+    def pick(runs: list[JudgedRun] | None, chosen: Selection, scored: list | None) -> tuple:
+        found = browse_target(load_demo_runs() if runs is None else runs, chosen, scored)
         if found is None:
-            return gr.skip(), gr.skip(), None
-        return gr.Tabs(selected="browse"), gr.update(value=found["key"]), found
+            return gr.skip(), gr.skip(), None, gr.skip()
+        where, walk = found
+        return gr.Tabs(selected="browse"), gr.update(value=where["key"]), where, walk
 
     shown, listed = {**group, **browse.progress}, {**group, **browse.list_progress}
-    button.click(pick, [runs_state, selection], [context.tabs, browse.benchmark, target], **shown) \
+    button.click(pick, [runs_state, selection, context.runs], [context.tabs, browse.benchmark, target, browse.walk],
+                 **shown) \
+        .then(browse.walk_controls, [browse.walk], browse.walk_outputs, **shown) \
+        .then(browse.follow, [context.runs, browse.walk], browse.follow_outputs, **shown) \
         .then(browse.open, [target, context.runs, *browse.open_inputs], browse.outputs, **shown) \
         .then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed)
 

@@ -30,22 +30,26 @@ JUDGE_CATEGORY = "judge:"  # "judge:<category>": answers the judge put in that p
 
 @dataclass(frozen=True)
 class Walk:
-    """Which responses are read and in which list: a run, a status filter, a "dimension=value", disagreement."""
+    """Which responses are read and in which list: a run, a status filter, a "dimension=value", disagreement;
+    `judged`: a judged run whose response is shown when no run of the session holds it (the Judge tab's "Open this
+    question in Browse")."""
 
     run: str = ""
     status: str = "not_correct"
     dim_filter: str = ""
     disagree: bool = False
+    judged: str = ""
 
     @classmethod
     def of(cls, value: dict[str, Any] | None) -> Walk:
         """A Walk from its gr.State dict (None: nothing chosen yet)."""
         value = value or {}
         return cls(str(value.get("run") or ""), str(value.get("status") or "not_correct"),
-                   str(value.get("dim_filter") or ""), bool(value.get("disagree")))
+                   str(value.get("dim_filter") or ""), bool(value.get("disagree")), str(value.get("judged") or ""))
 
     def to_dict(self) -> dict[str, Any]:
-        return {"run": self.run, "status": self.status, "dim_filter": self.dim_filter, "disagree": self.disagree}
+        return {"run": self.run, "status": self.status, "dim_filter": self.dim_filter, "disagree": self.disagree,
+                "judged": self.judged}
 
 
 def run_named(runs: list[Run] | None, name: str) -> Run | None:
@@ -245,6 +249,42 @@ def compare_html(runs: list[Run] | None, key: str, ref: str, judge_runs: list[Ju
     if len(columns) < 2:
         return ""
     return f"<div class='compare-grid'>{''.join(columns)}</div>"
+
+
+def run_judged_by(runs: list[Run] | None, judged: JudgedRun, ref: str) -> Run | None:
+    """The session's run whose answer to `ref` is the response `judged` judged (matched by response, never by id
+    alone), None when no run holds it."""
+    from mathreel.core.review.walk import matching_views
+
+    views = _views_of(judged.judgments)
+    for run in peers(runs, f"{judged.benchmark}:{judged.mode}"):
+        row = row_of(run, ref)
+        if row is not None and matching_views([(ref, row.response or "")], views):
+            return run
+    return None
+
+
+def judged_named(judge_runs: list[JudgedRun] | None, name: str) -> JudgedRun | None:
+    """The session's judged run called `name` (the demo's while the session has none of its own)."""
+    return next((run for run, _ in session_judged(judge_runs) if run.name == name), None)
+
+
+def judged_response(judged: JudgedRun | None, ref: str) -> tuple[str, str | None]:
+    """The response `judged` judged on `ref`, to read where no run of the session holds it: Markdown with the
+    judge's reading of the answer, and that answer (None when the judge read none, or judged no such answer)."""
+    from mathreel.core.judge.views import by_question
+
+    card = next((c for c in by_question(judged.judgments) if c.question_id == ref), None) if judged else None
+    if card is None:
+        return "", None
+    response = next((j.response for j in card.by_task.values() if j.response), "")
+    extract = card.values("extract")
+    pick = extract.get("answer") or None
+    read = (f"read **{html.escape(pick)}** ({html.escape(str(extract.get('source') or 'judge'))})" if pick
+            else "no answer read")
+    body = html.escape(response, quote=False) if response else "_(empty response)_"
+    return (f"#### Model response · {html.escape(judged.name)} (as judged)\n\n**The judge's reading:** {read}"
+            f"\n\n<div class='response-text'>\n\n{body}\n\n</div>"), pick
 
 
 def judge_line(view: JudgeView | None) -> str:

@@ -71,20 +71,32 @@ def flagged_rows(result: Any) -> list[list[str]]:
 
 @dataclass
 class ReviewPanel:
-    """What the Judge tab needs from the panel: `refresh` chains the panel's refill after an event that showed a
-    question, and `walks` are the panel's events that choose another question (the tab renders it, then refresh)."""
+    """What the Judge tab needs from the panel: `fill(runs, selection, reviews, reviewer)` -> values for
+    `fill_outputs`, the panel for the question shown (the tab sets them in the event that shows a question)."""
 
-    refresh: Callable[[Any], Any]
-    walks: list[Any]
+    fill: Callable[..., tuple]
+    fill_outputs: list[Any]
 
 
-def build_panel(context: AppContext, runs_state: Any, selection: Any,
-                find: Callable[[Any, Any], Any]) -> ReviewPanel:
+@dataclass
+class QuestionView:
+    """The Judge tab's view of a question, which a review that walks on sets in its own event (one event per key
+    rather than a chain of them): `render(runs, selection)` -> values for `outputs`; `then(event)` chains what
+    follows it (the frames of a question not sampled yet)."""
+
+    render: Callable[..., tuple]
+    outputs: list[Any]
+    then: Callable[[Any], Any]
+
+
+def build_panel(context: AppContext, runs_state: Any, selection: Any, find: Callable[[Any, Any], Any],
+                shown: QuestionView) -> ReviewPanel:
     """Lay out the review panel and the agreement view under the shown question, and wire them.
 
-    `find(runs, selection)` is the Judge tab's run lookup (the shown run, the demo runs before any upload)."""
+    `find(runs, selection)` is the Judge tab's run lookup (the shown run, the demo runs before any upload); `shown`
+    the tab's view of the next question, set by the same event that saves a review and walks on."""
     c, agreement_view = _panel_layout(context)
-    return _wire_panel(context, c, agreement_view, runs_state, selection, find)
+    return _wire_panel(context, c, agreement_view, (runs_state, selection), find, shown)
 
 
 def _panel_layout(context: AppContext) -> tuple[ReviewControls, Any]:
@@ -114,9 +126,13 @@ def _fill(find: Callable[[Any, Any], Any]) -> Callable[..., tuple]:
     return fill
 
 
-def _record(find: Callable[[Any, Any], Any], accept_it: bool) -> Callable[..., tuple]:
-    """The accept (or save) handler: the review saved, then the selection moves to the next unreviewed question."""
+def _record(find: Callable[[Any, Any], Any], accept_it: bool, shown: QuestionView, n_outputs: int
+            ) -> Callable[..., tuple]:
+    """The accept (or save) handler: the review saved, and the next unreviewed question shown with its panel, in
+    one event."""
     import gradio as gr
+
+    fill = _fill(find)
 
     @with_request
     def handler(runs: Any, chosen: Any, held: list, name: str, first: str | None, others: list | None,
@@ -127,48 +143,59 @@ def _record(find: Callable[[Any, Any], Any], accept_it: bool) -> Callable[..., t
             run, view, views = shown_question(find, runs, chosen)
             updated, review = saved(run, view, held, name, accept_it, edits, request)
         except Exception as failure:  # shown in the panel; the session's reviews stay as they were
-            return error_outputs(error_message(failure), 4)
-        after = next_unreviewed(views, updated, review.reviewer, view.question_id) or view.question_id
-        return (gr.update(visible=False), updated, type(chosen)(run.name, after),
-                session_file(updated, session_id(request)))
+            return error_outputs(error_message(failure), n_outputs)
+        after = type(chosen)(run.name, next_unreviewed(views, updated, review.reviewer, view.question_id)
+                             or view.question_id)
+        return (gr.update(visible=False), updated, after, session_file(updated, session_id(request)),
+                *fill(runs, after, updated, review.reviewer), *shown.render(runs, after))
 
     return handler
 
 
-def _walk_next(find: Callable[[Any, Any], Any]) -> Callable[..., Any]:
-    def walk_next(runs: Any, chosen: Any, held: list, name: str) -> Any:
-        import gradio as gr
+def _walk_next(find: Callable[[Any, Any], Any], shown: QuestionView, n_outputs: int) -> Callable[..., tuple]:
+    """The walk-on handler: the next unreviewed question shown with its panel (nothing changes when none is left)."""
+    import gradio as gr
 
+    fill = _fill(find)
+
+    def walk_next(runs: Any, chosen: Any, held: list, name: str) -> tuple:
         run, view, views = shown_question(find, runs, chosen)
         after = next_unreviewed(views, held, name, view.question_id if view else None)
-        return type(chosen)(run.name, after) if run is not None and after else gr.skip()
+        if run is None or not after:
+            return (gr.skip(),) * n_outputs
+        picked = type(chosen)(run.name, after)
+        return picked, *fill(runs, picked, held, name), *shown.render(runs, picked)
 
     return walk_next
 
 
-def _wire_panel(context: AppContext, c: ReviewControls, agreement_view: Any, runs_state: Any, selection: Any,
-                find: Callable[[Any, Any], Any]) -> ReviewPanel:
-    """The panel's events: accept, save and walk on; files; refill on a change of the shared reviews; agreement."""
+def _wire_panel(context: AppContext, c: ReviewControls, agreement_view: Any, states: tuple[Any, Any],
+                find: Callable[[Any, Any], Any], shown: QuestionView) -> ReviewPanel:
+    """The panel's events: accept, save and walk on (each showing the next question itself); files; refill on a
+    change of the shared reviews made elsewhere; agreement."""
+    runs_state, selection = states
     view_opts = {"concurrency_id": "judge-view", "concurrency_limit": context.settings.browse_concurrency}
     session = review_session(context)
     fill = _fill(find)
     fill_inputs = [runs_state, selection, session.reviews, session.reviewer]
-
-    def refresh(event: Any) -> Any:
-        return event.then(fill, fill_inputs, c.fill_outputs, **view_opts)
-
     edits = [runs_state, selection, session.reviews, session.reviewer, *c.edits]
-    saves = [c.error, session.reviews, selection, c.download]
-    walks = [c.accept.click(_record(find, True), edits, saves, **view_opts),
-             c.save.click(_record(find, False), edits, saves, **view_opts),
-             c.walk.click(_walk_next(find), fill_inputs, selection, **view_opts)]
-    wire_files(context, c, view_opts)
-    # A review made in Browse (or an upload) changes the shared reviews: the panel shows it.
-    session.reviews.change(fill, fill_inputs, c.fill_outputs, **view_opts)
+    walked = [*c.fill_outputs, *shown.outputs]
+    saves = [c.error, session.reviews, selection, c.download, *walked]
+    for button, accept_it in ((c.accept, True), (c.save, False)):
+        shown.then(button.click(_record(find, accept_it, shown, len(saves)), edits, saves,
+                                show_progress="hidden", **view_opts))
+    shown.then(c.walk.click(_walk_next(find, shown, 1 + len(walked)), fill_inputs, [selection, *walked],
+                            show_progress="hidden", **view_opts))
+    wire_files(context, c, view_opts).then(fill, fill_inputs, c.fill_outputs, show_progress="hidden", **view_opts)
+    # A review made in Browse changes the shared reviews: the panel shows it when the Judge tab is opened (a
+    # listener on the reviews would run again after every review made here, beside the walk's own event).
+    tab = (context.tab_items or {}).get("judge")
+    if tab is not None:
+        tab.select(fill, fill_inputs, c.fill_outputs, show_progress="hidden", **view_opts)
     session.reviewer.change(fill, fill_inputs, c.fill_outputs, **view_opts)
     agreement_view.click(with_request(_compute(find)), [runs_state, selection, session.reviews],
                          agreement_view.outputs, show_progress_on=agreement_view.outputs[:1], **view_opts)
-    return ReviewPanel(refresh, walks)
+    return ReviewPanel(fill, c.fill_outputs)
 
 
 def _agreement_box() -> Any:
@@ -197,4 +224,4 @@ def _compute(find: Callable[[Any, Any], Any]) -> Callable[..., tuple]:
     return compute
 
 
-__all__ = ["ReviewPanel", "agreement_for", "build_panel"]
+__all__ = ["QuestionView", "ReviewPanel", "agreement_for", "build_panel"]

@@ -6,11 +6,13 @@ Browse's judge box place the same box, with element ids of their own, and share 
 
 from __future__ import annotations
 
+from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from mathreel.webapp.context import AppContext, with_request
 from mathreel.webapp.errors import error_message, error_outputs
+from mathreel.webapp.html import toast
 from mathreel.webapp.judged_runs import error_categories
 from mathreel.webapp.review_state import own_review, progress_text, review_session, session_file, session_id, uploaded
 
@@ -103,8 +105,9 @@ def panel_values(run: Any, view: JudgeView | None, views: dict[str, JudgeView], 
             progress_text(views, held, name), name)
 
 
-def wire_files(context: AppContext, c: ReviewControls, group: dict) -> None:
-    """Upload (merged into the session's reviews), and the reviewer name kept in the shared state."""
+def wire_files(context: AppContext, c: ReviewControls, group: dict) -> Any:
+    """Upload (merged into the session's reviews, the box emptied for the next file), and the reviewer name kept in
+    the shared state. Returns the upload event, for what follows it."""
     import gradio as gr
 
     session = review_session(context)
@@ -112,12 +115,15 @@ def wire_files(context: AppContext, c: ReviewControls, group: dict) -> None:
     @with_request
     def take_upload(held: list, path: str | None, request: Any = None) -> tuple:
         if not path:
-            return gr.skip(), gr.skip(), gr.skip()
+            return gr.skip(), gr.skip(), gr.skip(), gr.skip()
         try:
             updated = uploaded(path, held)
         except Exception as failure:  # a bad file is one line; the session's reviews stay as they were
-            return error_outputs(error_message(failure), 3)
-        return gr.update(visible=False), updated, session_file(updated, session_id(request))
+            return (*error_outputs(error_message(failure), 3), None)
+        gr.Info(toast(f"{Path(path).name} merged: {len(updated)} reviews in this session."))
+        return gr.update(visible=False), updated, session_file(updated, session_id(request)), None
 
-    c.upload.upload(take_upload, [session.reviews, c.upload], [c.error, session.reviews, c.download], **group)
+    event = c.upload.upload(take_upload, [session.reviews, c.upload],
+                            [c.error, session.reviews, c.download, c.upload], **group)
     c.reviewer.blur(lambda name: (name or "").strip() or "reviewer", c.reviewer, session.reviewer, **group)
+    return event

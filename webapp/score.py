@@ -12,16 +12,16 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.scoring.text import extractor_text
-from mathreel.webapp import charts
+from mathreel.webapp import charts, score_kept
 from mathreel.webapp.benchmark_keys import benchmark_choices
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
 from mathreel.webapp.downloads import Downloads
 from mathreel.webapp.errors import error_box, error_message, guarded, warn
 from mathreel.webapp.html import plain
-from mathreel.webapp.isolate import Budget
 from mathreel.webapp.present import cell_parts, cell_text, ci_text, pct, se_text
 from mathreel.webapp.reference import comparison_table, load_references, mode_warning, table_choices
-from mathreel.webapp.scored_runs import AUTO, Run, ScoreOptions, score_uploads
+from mathreel.webapp.scored_runs import AUTO, Run, ScoreOptions, score_options, score_uploads
+from mathreel.webapp.server_paths import ServerPaths
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -35,6 +35,12 @@ STATUS_FILTERS = [
     ("Correct", "correct"),
 ]
 EMPTY_STATE = "_Upload a result file to see scores._"
+# An error that a setting gets past (core.errors.Fix), worded as this tab's control.
+FIXES = {
+    "benchmark": "choose it in the “Benchmark and mode” dropdown",
+    "mode": "choose it in the “Benchmark and mode” dropdown",
+    "annotations": "tick “Take gold answers from the server's dataset”",
+}
 RESPONSE_PREVIEW = 160
 CHART_SLOTS = 4
 
@@ -52,7 +58,7 @@ def summary_table(runs: list[Run]) -> pd.DataFrame:
         overall = s["overall"]
         accuracy, interval = cell_parts(overall)
         rows.append({
-            "Run": run.name,
+            "Run": run_cell(run.name),
             "Benchmark": _benchmark_title(s["benchmark"]),
             "Mode": s["mode"],
             "Accuracy": accuracy,
@@ -66,6 +72,19 @@ def summary_table(runs: list[Run]) -> pd.DataFrame:
             "Denominator": s["denominator"],
         })
     return pd.DataFrame(rows)
+
+
+# The runs table's columns in pixels: wide enough for each header and its values, so a narrow screen scrolls the
+# table sideways instead of wrapping a header or a value one letter per line.
+SUMMARY_WIDTHS = ["200px", "110px", "80px", "84px", "110px", "56px", "76px", "88px", "76px", "130px", "220px",
+                  "110px"]
+
+
+def run_cell(name: str) -> str:
+    """A run's name in a table cell (HTML): shortened in the middle, the full name on hover; both escaped."""
+    import html
+
+    return f'<span title="{html.escape(name, quote=True)}">{html.escape(charts.short_name(name))}</span>'
 
 
 def headline_markdown(runs: list[Run]) -> str:
@@ -132,9 +151,10 @@ def question_table(run: Run, status: str = "all", dim_filter: str = "") -> pd.Da
 
 
 def question_widths(frame: pd.DataFrame) -> list[str]:
-    """Per-question table widths: id, status, extracted and gold stay readable; the response takes the rest."""
+    """Per-question table widths in pixels: id, status, extracted, gold and each dimension stay readable, the
+    response gets a column of its own; on a narrow screen the table scrolls sideways (no letter-per-line cells)."""
     dims = len(frame.columns) - 5
-    return ["9%", "8%", "8%", "7%", *([f"{36 / max(dims, 1):.1f}%"] * dims), "32%"]
+    return ["80px", "84px", "100px", "64px", *(["130px"] * dims), "360px"]
 
 
 def dimension_filter_choices(run: Run | None) -> list[tuple[str, str]]:
@@ -229,8 +249,9 @@ class ScoreUI(SimpleNamespace):
     """The Score tab's components by name (set in `layout`)."""
 
 
-def layout(settings: Any) -> ScoreUI:
-    """Place the Score tab: uploads and how they are read, the overview, then the detail of one run."""
+def layout(settings: Any, context: AppContext | None = None) -> ScoreUI:
+    """Place the Score tab: uploads and how they are read (the demo runs a click away, how long runs are kept),
+    the overview, then the detail of one run."""
     import gradio as gr
 
     from mathreel.core.kinds import EXTRACTORS
@@ -252,18 +273,20 @@ def layout(settings: Any) -> ScoreUI:
                                              elem_id="score-denominator")
             ui.join = gr.Checkbox(label="Take gold answers from the server's dataset (id-only files; lists missing "
                                         "questions)", elem_id="score-join")
+    ui.demo = score_kept.demo_layout(settings)
+    if context is not None:
+        score_kept.kept_note(context)
     ui.error = gr.Markdown("", visible=False, elem_id="score-error", elem_classes=["error-box"])
     ui.headline = gr.Markdown(EMPTY_STATE, elem_id="score-headline")
     ui.summary = gr.Dataframe(label="Runs", interactive=False, visible=False, wrap=True, elem_id="score-summary",
-                              column_widths=["22%", "9%", "6%", "8%", "11%", "5%", "6%", "6%", "6%", "7%", "7%",
-                                             "7%"])
+                              column_widths=SUMMARY_WIDTHS, datatype=["html", *["str"] * 11])
     ui.breakdown = gr.Dataframe(label="Breakdown by dimension (accuracy, 95% CI, n)", interactive=False,
                                 visible=False, wrap=True, max_height=420, elem_id="score-breakdown")
     ui.run_pick = gr.Dropdown([], label="Run shown in detail (charts compare it with runs of the same benchmark)",
                               elem_id="score-run", visible=False)
-    with gr.Row():
+    with gr.Row(elem_classes=["stack-narrow"]):  # one chart across on a phone
         ui.plots = [gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}") for i in range(2)]
-    with gr.Row():
+    with gr.Row(elem_classes=["stack-narrow"]):
         ui.plots += [gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}")
                      for i in range(2, CHART_SLOTS)]
     _comparisons(ui)
@@ -313,22 +336,29 @@ def _questions(ui: ScoreUI) -> None:
 class ScoreHandlers:
     """The Score tab's event handlers: plain functions of their inputs, returning the outputs' updates."""
 
-    def __init__(self, settings: Any) -> None:
+    def __init__(self, settings: Any, store: Any = None) -> None:
         self.settings = settings
         self.references = load_references()
         self.downloads = Downloads(settings.cache_seconds)
+        self.server = ServerPaths.of(settings)
+        self.kept = score_kept.KeptRuns(store, settings.cache_seconds)
 
     def options(self, key: str, ext: str, denom: str, use_data: bool) -> ScoreOptions:
-        settings = self.settings
-        return ScoreOptions(key or AUTO, ext, denom or AUTO, str(settings.data_root()) if use_data else None,
-                            Budget(settings.score_seconds, settings.score_memory_mb), settings.default_frames)
+        return score_options(self.settings, key, ext, denom, use_data)
 
-    def rescore(self, paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool) -> tuple:
+    def rescore(self, paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool,
+                held: list[Run] | None = None, visitor: Any = None) -> tuple:
+        """Score the files in the upload box (a file among the `held` runs, read the same way, is not scored
+        again) and keep them for the visitor."""
         import gradio as gr
 
-        runs, errors = score_uploads(list(paths or []), self.options(key, ext, denom, use_data))
+        options = self.options(key, ext, denom, use_data)
+        runs, errors = score_uploads(list(paths or []), options, FIXES, self.server, held)
         for message in errors:
             warn(message)
+        over = self.kept.keep(visitor, runs, options)
+        if over:
+            warn(f"Not kept for your next visit (over this server's limit per visitor): {', '.join(over)}")
         box = gr.update(value=error_box(errors), visible=bool(errors))
         names = [r.name for r in runs]
         first = names[0] if names else None
@@ -374,7 +404,7 @@ class ScoreHandlers:
         if run is None or not key:
             return None
         label = dict((v, lab) for lab, v in cross_choices(run)).get(key, key)
-        return charts.cross_heatmap(run.summary, key, f"{run.name}: accuracy by {label.lower()}")
+        return charts.cross_heatmap(run.summary, key, f"{charts.short_name(run.name)}: accuracy by {label.lower()}")
 
     @staticmethod
     def questions(runs: list[Run], name: str | None, state_filter: str, dim_value: str) -> Any:
@@ -390,7 +420,8 @@ class ScoreHandlers:
         text, diff = paired_markdown(run_a, run_b)
         figure = None
         if diff is not None:
-            figure = charts.paired_difference_bar(f"{run_a.name} − {run_b.name}", diff["difference"], diff["ci"])
+            label = f"{charts.short_name(run_a.name, 16)} − {charts.short_name(run_b.name, 16)}"
+            figure = charts.paired_difference_bar(label, diff["difference"], diff["ci"])
         return gr.update(visible=len(runs) > 1), text, gr.update(value=figure, visible=figure is not None)
 
     def reference_choices(self, runs: list[Run], name: str | None) -> tuple:
@@ -422,13 +453,15 @@ def build(context: AppContext) -> None:
     import gradio as gr
 
     settings = context.settings
-    ui = layout(settings)
+    ui = layout(settings, context)
     ui.runs = context.runs if context.runs is not None else gr.State([])
-    handlers = ScoreHandlers(settings)
+    ui.visitor = context.visitor if context.visitor is not None else gr.State(None)
+    handlers = ScoreHandlers(settings, context.store)
     score_group = {"concurrency_id": "score", "concurrency_limit": settings.score_concurrency}
     view_group = {"concurrency_id": "score-view", "concurrency_limit": settings.browse_concurrency}
     progress = progress_on(ui.headline)
     _wire(ui, handlers, {**score_group, **progress}, {**view_group, **progress})
+    score_kept.wire(context, ui, handlers.kept, {**score_group, **progress})
     _wire_open_in_browse(context, ui.questions, ui.runs, ui.run_pick, ui.status, ui.dim_filter, view_group)
 
 
@@ -443,7 +476,7 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
     paired = (handlers.paired, [ui.runs, ui.run_a, ui.run_b], [ui.paired_group, ui.paired, ui.paired_plot])
     reference = (handlers.reference, [ui.runs, ui.run_pick, ui.ref_table, ui.ref_setting],
                  [ui.reference, ui.ref_note])
-    score_inputs = [ui.upload, ui.bench, ui.extractor, ui.denominator, ui.join]
+    score_inputs = [ui.upload, ui.bench, ui.extractor, ui.denominator, ui.join, ui.runs, ui.visitor]
     score_outputs = [ui.runs, ui.error, ui.run_pick, ui.run_a, ui.run_b]
 
     def chain(event: Any) -> None:

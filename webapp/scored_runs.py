@@ -5,14 +5,17 @@ still score). Browse walks these runs and Judge matches its judgments against th
 
 from __future__ import annotations
 
+import hashlib
 import os
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.runs import unique_name
 from mathreel.webapp.errors import error_message, log
 from mathreel.webapp.isolate import DEFAULT_BUDGET, Budget, run_isolated
+from mathreel.webapp.server_paths import ServerPaths
 
 if TYPE_CHECKING:
     from mathreel.core.results.run_settings import RunSettings
@@ -31,6 +34,8 @@ class Run:
     path: str = ""  # the uploaded file, read again only if its prompt settings are asked for
     default_frames: int = 8
     used: RunSettings | None = None  # the prompt settings the file was produced with, once detected
+    digest: str = ""  # SHA-256 of the file: the same file read the same way is not scored twice
+    options: ScoreOptions | None = None  # how it was read and scored
 
     def settings_used(self) -> RunSettings | None:
         """The prompt settings the file was produced with (detected on first use; None if it cannot be read)."""
@@ -95,12 +100,28 @@ def display_name(path: str, taken: set[str]) -> str:
     return unique_name(Path(path).name, taken)
 
 
-def score_uploads(paths: list[str], options: ScoreOptions) -> tuple[list[Run], list[str]]:
-    """Score every file; a bad file becomes one message (naming the file as uploaded) and the others still score."""
+def score_options(settings: Any, key: str, extractor: str, denominator: str, use_data: bool) -> ScoreOptions:
+    """The Score tab's choices as ScoreOptions on this server (its dataset, its budget per file)."""
+    return ScoreOptions(key or AUTO, extractor or "robust", denominator or AUTO,
+                        str(settings.data_root()) if use_data else None,
+                        Budget(settings.score_seconds, settings.score_memory_mb), settings.default_frames)
+
+
+def score_uploads(paths: list[str], options: ScoreOptions, fixes: Mapping[str, str] | None = None,
+                  server: ServerPaths | None = None, held: list[Run] | None = None) -> tuple[list[Run], list[str]]:
+    """Score every file; a bad file becomes one message (naming the file as uploaded, its fix in the page's words:
+    `fixes`) and the others still score. No server path stays in a run's report (`server`: this server's folders).
+    A file among the `held` runs (the same bytes, read with the same options) is not scored again."""
     runs: list[Run] = []
     errors: list[str] = []
+    server = server or ServerPaths.of()
     for path in paths:
         name = display_name(path, {r.name for r in runs})
+        sha = _digest_or_empty(path)
+        same = next((r for r in held or [] if sha and r.digest == sha and r.options == options), None)
+        if same is not None:
+            runs.append(replace(same, name=name, path=str(path), summary={**same.summary, "source": name}))
+            continue
         try:
             report = score_path(path, options)
         except Exception as error:  # any failure is reported for this file only
@@ -108,13 +129,34 @@ def score_uploads(paths: list[str], options: ScoreOptions) -> tuple[list[Run], l
 
             if not isinstance(error, MathReelError):
                 log.exception("scoring %s failed", name)
-            errors.append(_rename(error_message(error), path, name))
+            errors.append(error_message(error, fixes, server.with_file(path, name)))
             continue
+        shown_as(report, name, server.with_file(path, name))
         runs.append(Run(name=name, report=report, summary=report.to_dict(), path=str(path),
-                        default_frames=options.default_frames))
+                        default_frames=options.default_frames, digest=sha, options=options))
     return runs, errors
 
 
-def _rename(message: str, path: str, name: str) -> str:
-    """Show the file as the user named it, not its server-side upload path."""
-    return message.replace(str(path), name)
+def digest(path: str | Path) -> str:
+    """The SHA-256 of a file's bytes: the same upload is scored once (and kept once for the visitor)."""
+    sha = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            sha.update(block)
+    return sha.hexdigest()
+
+
+def _digest_or_empty(path: str) -> str:
+    """The file's digest ("" when it cannot be read: scoring names the problem)."""
+    try:
+        return digest(path)
+    except OSError:
+        return ""
+
+
+def shown_as(report: Report, name: str, server: ServerPaths) -> None:
+    """The report as the page shows it and downloads it: its source is the file's own name (as `mathreel score
+    --json` names the file it was given), and its notes and warnings name no server path."""
+    report.source = name
+    report.detected = [server.scrub(note) for note in report.detected]
+    report.warnings = [server.scrub(warning) for warning in report.warnings]

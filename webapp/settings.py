@@ -37,6 +37,10 @@ class Settings:
     ask_concurrency: int = 4
     judge_concurrency: int = 2
     queue_size: int = 64
+    # A visitor's runs are kept for their browser (webapp.visitor): days after the last visit, files and MB each.
+    keep_days: int = 7
+    keep_files: int = 20
+    keep_mb: int = 100
 
     @classmethod
     def from_env(
@@ -87,6 +91,9 @@ ENV: dict[str, str] = {
     "MATHREEL_ASK_CONCURRENCY": "ask_concurrency",
     "MATHREEL_JUDGE_CONCURRENCY": "judge_concurrency",
     "MATHREEL_QUEUE_SIZE": "queue_size",
+    "MATHREEL_KEEP_DAYS": "keep_days",
+    "MATHREEL_KEEP_FILES": "keep_files",
+    "MATHREEL_KEEP_MB": "keep_mb",
 }
 _FIELD_TYPES = {f.name: str(f.type) for f in fields(Settings)}
 

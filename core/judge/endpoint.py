@@ -31,9 +31,9 @@ def judge_endpoint(
     url = base_url or os.environ.get(BASE_URL_ENV)
     name = model or os.environ.get(MODEL_ENV)
     if not url:
-        raise InputError("judge endpoint", f"no base URL: pass --base-url or set {BASE_URL_ENV}")
+        raise InputError("judge endpoint", "no base URL", fix="judge_base_url")
     if not name:
-        raise InputError("judge endpoint", f"no judge model: pass --model or set {MODEL_ENV}")
+        raise InputError("judge endpoint", "no judge model", fix="judge_model")
     key = api_key if api_key is not None else os.environ.get(KEY_ENV, "")
     organization, project = platform_ids(url.rstrip("/"), key, KEY_ENV)
     return Endpoint(base_url=url.rstrip("/"), model=name, api_key=key, organization=organization, project=project,

@@ -3,7 +3,12 @@
 Why: exact frames of a long video take seconds (about 125 decoded frames per target at GOP 250), while a keyframe
 decodes alone. A viewer gets snapshots of the gallery: first every position shows its nearest keyframe, marked
 approximate with that keyframe's real frame number and time; then positions turn exact one by one. Only exact frames
-reach the cache (and so the prompt): previews live in a folder of their own that the generator removes when done.
+reach the cache (and so the prompt): previews live in folders of their own under `frames/.previews/`.
+
+A preview folder outlives its generator by PREVIEW_LIFETIME seconds: the viewer (a web page) is handed the preview
+paths and fetches them a moment later, often after the exact frames have landed, so removing the folder when the
+generator ends made the page's requests fail (seen as HTTP 403 on cold switches). Each new call removes the folders
+whose lifetime is over.
 
 The decoding runs in a thread that holds the same per-entry lock as `sample_frames`, so a concurrent
 `sample_frames` for the same entry waits for it instead of decoding twice, and a viewer that stops listening does
@@ -13,7 +18,8 @@ not leave half a cache entry or a held lock behind: the thread finishes the entr
 from __future__ import annotations
 
 import bisect
-import shutil
+import contextlib
+import os
 import tempfile
 import threading
 import time
@@ -30,6 +36,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     import numpy as np
 
 PREVIEW_MAX_SIDE = 640  # previews are approximate anyway: small JPEGs write fast
+PREVIEW_LIFETIME = 600.0  # seconds a preview folder stays fetchable after its last snapshot
+PREVIEWS = ".previews"  # the folder under frames_dir() holding one folder of previews per progressive call
 
 
 @dataclass(frozen=True)
@@ -97,9 +105,10 @@ def progressive_frames(
 
     path = Path(video_path)
     check_request(path, num_frames, max_side)
-    root = frames_dir(cache_dir)
+    root = frames_dir(cache_dir) / PREVIEWS
     root.mkdir(parents=True, exist_ok=True)
-    previews = Path(tempfile.mkdtemp(prefix=".preview-", dir=root))
+    prune_previews(root, PREVIEW_LIFETIME)
+    previews = Path(tempfile.mkdtemp(prefix="preview-", dir=root))
     board = _Board()
     args = (board, previews, path, num_frames, max_side, cache_dir, reader, workers, sampling)
     threading.Thread(target=_decode, args=args, daemon=True, name="mathreel-progressive").start()
@@ -110,12 +119,35 @@ def progressive_frames(
             if error is not None:
                 raise error
             if gallery:
+                _touch(previews)  # in use: no other call's pruning removes it
                 yield gallery
                 not_before = time.monotonic() + min_interval
             if done:
                 return
     finally:
-        shutil.rmtree(previews, ignore_errors=True)
+        _retire(previews)
+
+
+def _retire(previews: Path) -> None:
+    """After the last snapshot: an empty folder goes at once; one with previews stays until prune_previews finds
+    it older than its lifetime (counted from now, when the page was last handed its files)."""
+    try:
+        previews.rmdir()
+    except OSError:  # previews were written: the page may still fetch them
+        _touch(previews)
+
+
+def _touch(folder: Path) -> None:
+    with contextlib.suppress(OSError):
+        os.utime(folder)
+
+
+def prune_previews(root: Path, max_age: float) -> None:
+    """Remove the preview folders under `root` last used more than `max_age` seconds ago (a failure is left for
+    the next call)."""
+    from mathreel.core.cache import prune_folders
+
+    prune_folders(root, max_age)
 
 
 def _decode(board: _Board, previews: Path, path: Path, num_frames: int, max_side: int | None,

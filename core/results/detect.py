@@ -80,7 +80,7 @@ def detect_benchmark(
         bench = BENCHMARKS[leader]
         dims = ", ".join(d.key for d in bench.dimensions if d.key in matched[leader])
         return bench, f"benchmark: {bench.name} (field values match its taxonomy: {dims})"
-    raise InputError(source, "cannot tell which benchmark this file is for; pass --benchmark (or --annotations)")
+    raise InputError(source, "cannot tell which benchmark this file is for", fix="benchmark")
 
 
 def _named(name: str, source: str) -> Benchmark:

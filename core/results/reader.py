@@ -77,8 +77,8 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
             _vlmeval_ids(result, rows, annotated)
         _joined(result, bench, rows, grouped, annotated)
     if layout.key == "vlmevalkit" and annotations is None:
-        result.notes.append("question ids: VLMEvalKit's row index (give the dataset with --annotations to join "
-                            "the rows to their questions by video and question)")
+        result.notes.append("question ids: VLMEvalKit's row index (with the dataset's annotations, the rows join "
+                            "their questions by video and question)")
     if layout.key == "lmms-eval":
         from mathreel.core.results.lmms_log import log_notes
 
@@ -197,7 +197,7 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
                 continue
             question.question_id = join_key(qid, count)
         if not question.answer:
-            raise InputError(source, "no gold answer in the record; give the dataset with --annotations", row.label)
+            raise InputError(source, "no gold answer in the record", row.label, fix="annotations")
         recorded = FileQuestion(question, recorded_prompts(bench, row))
         append(Prediction(question, _response(row, source), row.label, row.raw, recorded, row.full_response))
     gold.report(result)
@@ -243,7 +243,7 @@ def _joined(
     )
     if not used:
         nothing = (f"nothing was joined: none of the file's {len(ids)} question ids is in the annotations "
-                   f"({result.annotations}); check --benchmark, --mode and the annotations")
+                   f"({result.annotations}); check the benchmark, the mode and the annotations")
         if mismatched:
             nothing = (f"nothing was joined: the file's {len(ids)} answers are to other questions than the "
                        f"annotations' ({result.annotations}), {len(mismatched)} of them under the same ids")
@@ -377,7 +377,7 @@ def _benchmark_from_annotations(
     if len(found) != 1:
         holds = f"holds {', '.join(b.name for b in found)}" if found else "holds no benchmark's files"
         raise InputError(source, f"cannot tell which benchmark this file is for (the annotations directory "
-                         f"{holds}); pass --benchmark")
+                         f"{holds})", fix="benchmark")
     return found[0], f"benchmark: {found[0].name} (the annotations directory holds its files)"
 
 

@@ -92,7 +92,7 @@ def score_result(result: ResultFile, request: ScoreRequest) -> Report:
     except InputError:
         raise
     except MathReelError as error:
-        raise InputError(request.path, str(error)) from None
+        raise InputError(request.path, str(error), fix=error.fix) from None
     if judged:
         report.detected.append(judged.note)
     if request.reviews and judgments is not None:

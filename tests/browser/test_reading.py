@@ -63,7 +63,9 @@ def test_ten_answers_walked_with_the_keyboard_keep_the_response_and_position(pag
     page.keyboard.press("k")
     wait_for_text(page, "#browse-position", f"10 of {len(order)}")
     # The address follows the question shown (copied from the page a moment after it changes).
-    page.wait_for_function("want => window.location.search.endsWith(want)", arg=f"q={order[9]}&run={RUN_A.name}")
+    page.wait_for_function("([q, run]) => { const p = new URLSearchParams(window.location.search); "
+                           "return p.get('q') === q && p.get('run') === run && p.get('walk') === 'all'; }",
+                           arg=[order[9], RUN_A.name])
     shot(page, "reading_walk.png")
 
 
@@ -78,11 +80,22 @@ def test_wrong_answers_only_and_the_shared_link_reopens_the_question(page, serve
     # the address follows the question shown (the page copies Browse's link into it every 250 ms)
     page.wait_for_function("q => new URLSearchParams(location.search).get('q') === q", arg=wrong[0])
     link = page.evaluate("() => window.location.href")
-    other = page.context.new_page()
-    other.goto(link)
-    wait_for_text(other, "#browse-question", wrong[0])
-    wait_for_text(other, "#browse-position", "not loaded in this session")
-    other.close()
+    assert "walk=wrong" in link  # the list walked is part of the position
+    # the same browser opens the link on the same answer, in the same list: its runs are kept for it
+    again = page.context.new_page()
+    again.goto(link)
+    wait_for_text(again, "#browse-question", wrong[0])
+    wait_for_text(again, "#browse-position", f"1 of {len(wrong)} wrong")
+    wait_for_text(again, "#browse-response", RUN_A.name)
+    again.close()
+    # another browser gets the question, and is told the run is not among its runs
+    other = page.context.browser.new_context().new_page()
+    try:
+        other.goto(link)
+        wait_for_text(other, "#browse-question", wrong[0])
+        wait_for_text(other, "#browse-position", "not among your runs in this browser")
+    finally:
+        other.context.close()
 
 
 def test_two_runs_side_by_side_and_only_where_they_disagree(page):

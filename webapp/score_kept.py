@@ -1,0 +1,107 @@
+"""The Score tab's runs across visits: the demo runs one click away, and a visitor's kept runs (webapp.visitor) put
+back in the upload box when the page loads, so the tab shows them as it shows an upload: the box's change event
+scores (reusing the runs already restored) and draws every view.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from mathreel.webapp.benchmark_keys import benchmark_choices, split_key
+from mathreel.webapp.downloads import Downloads
+from mathreel.webapp.visitor import expiry_text, options_kept, valid_token
+
+if TYPE_CHECKING:
+    from mathreel.webapp.context import AppContext
+    from mathreel.webapp.scored_runs import Run, ScoreOptions
+    from mathreel.webapp.visitor import VisitorStore
+
+DEMO_NOTE = ("**Demo runs:** synthetic result files of two made-up models (*synthetic-model-a*, the stronger, and "
+             "*synthetic-model-b*) on the demo questions, written by the demo generator (`assets/generate_demo.py`) "
+             "in each benchmark's own result format. No real model wrote them.")
+
+
+def demo_results() -> list[Path]:
+    """The demo set's result files (two runs per benchmark), in the benchmark dropdown's order (its file names
+    start with the benchmark and name the mode), so the first run shown is the first benchmark Browse shows."""
+    from mathreel.core.data import demo_dir
+
+    folder = demo_dir() / "results"
+    files = sorted(p for p in folder.iterdir() if p.is_file()) if folder.is_dir() else []
+    keys = [split_key(key) for _, key in benchmark_choices()]
+
+    def place(path: Path) -> int:
+        named = [i for i, (bench, mode) in enumerate(keys) if path.name.startswith(f"{bench}_")]
+        return next((i for i in named if f"_{keys[i][1]}_" in path.name), named[0] if named else len(keys))
+
+    return sorted(files, key=place)
+
+
+def serves_demo(settings: Any) -> bool:
+    """Whether this server shows the demo questions (the demo runs answer those, not a real dataset's)."""
+    from mathreel.core.data import demo_dir
+
+    return bool(demo_results()) and settings.data_root() == demo_dir().resolve()
+
+
+class KeptRuns:
+    """The handlers: keep the scored runs for the visitor, put kept runs back in the box, add the demo runs."""
+
+    def __init__(self, store: VisitorStore | None, cache_seconds: int) -> None:
+        self.store = store
+        self.handed = Downloads(cache_seconds)  # copies the upload box may be given (Gradio serves only its own)
+
+    def keep(self, token: Any, runs: list[Run], options: ScoreOptions) -> list[str]:
+        """Keep `runs` (their files, as named) and `options` for the visitor; the names over the bounds."""
+        token = valid_token(token)
+        if self.store is None or token is None:
+            return []
+        return self.store.save(token, [(run.path, run.name) for run in runs if run.path], options_kept(options))
+
+    def kept_values(self, runs: list[Run] | None) -> tuple:
+        """On load: the upload box holding the restored runs' files and the options they were read with (nothing
+        changes when there are none)."""
+        import gradio as gr
+
+        if not runs or runs[0].options is None:
+            return (gr.skip(),) * 5
+        chosen = options_kept(runs[0].options)
+        files = self.handed.hand_over([(run.path, run.name) for run in runs])
+        return files, chosen["key"], chosen["extractor"], chosen["denominator"], chosen["use_data"]
+
+    def with_demo(self, current: list[str] | None) -> list[str]:
+        """The upload box's files and the demo runs not in it yet (by name)."""
+        present = {Path(path).name for path in current or []}
+        wanted = [(path, path.name) for path in demo_results() if path.name not in present]
+        return [*(current or []), *self.handed.hand_over(wanted)]
+
+
+def demo_layout(settings: Any) -> Any:
+    """The demo-runs button and what the runs are (None when this server does not show the demo questions)."""
+    import gradio as gr
+
+    if not serves_demo(settings):
+        return None
+    with gr.Row(elem_classes=["stack-narrow"]):
+        button = gr.Button("Load the demo runs", size="sm", elem_id="score-demo", scale=0, min_width=180)
+        gr.Markdown(DEMO_NOTE, elem_id="score-demo-note")
+    return button
+
+
+def kept_note(context: AppContext) -> None:
+    """The line saying how long, and for whom, the runs are kept."""
+    import gradio as gr
+
+    if context.store is not None:
+        gr.Markdown(f"_{expiry_text(context.store)}_", elem_id="score-kept")
+
+
+def wire(context: AppContext, ui: Any, kept: KeptRuns, group: dict[str, Any]) -> None:
+    """On load, the kept runs back in the box; the demo button adds the demo runs to it. Either way the box's
+    change event scores and draws as for an upload."""
+    options = [ui.bench, ui.extractor, ui.denominator, ui.join]
+    if context.app_load is not None:
+        context.app_load(kept.kept_values, ui.runs, [ui.upload, *options], show_progress="hidden", **group)
+    if ui.demo is not None:
+        ui.demo.click(kept.with_demo, ui.upload, ui.upload, **group)
