@@ -16,6 +16,7 @@ from mathreel.core.errors import InputError, MathReelError
 if TYPE_CHECKING:
     from mathreel.core.judge.answers import JudgedUse
     from mathreel.core.results import ResultFile
+    from mathreel.core.scoring.readings import Readings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -42,6 +43,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--reviews", action="append", metavar="REVIEWS", default=[],
                         help="review file(s) (merged): a reviewer's error category or step score replaces the "
                         "judge's for the same question and response; needs --judge")
+    parser.add_argument("--readings", action="append", metavar="READINGS", default=[],
+                        help="labelled readings (JSONL: response, options, reading, label, reason); an answer with "
+                        "the same response and options is scored by its label instead of the rule reading; "
+                        "several files merge, the later winning")
     parser.add_argument("--json", action="store_true", help="print one JSON object (a list for several files)")
     parser.add_argument("--rows", action="store_true",
                         help="with --json: add `rows`, one object per question (response, extracted answer, method, "
@@ -70,13 +75,14 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--judge", f"give one judgments file per result file ({len(args.files)}), in the same order")
     if args.reviews and not args.judge:
         raise InputError("--reviews", "reviews correct a judge's verdicts: add --judge")
+    readings = _readings(args.readings) if args.readings else None
     reports = []
     for index, path in enumerate(args.files):
         result = read_results(path, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations)
         judged = _judged(args.judge[index], result) if args.judge else None
         try:
             report = score(result, extractor=args.extractor, denominator=args.denominator,
-                           judged=judged.answers if judged else None)
+                           judged=judged.answers if judged else None, readings=readings)
         except InputError:
             raise
         except MathReelError as error:
@@ -85,6 +91,9 @@ def run(args: argparse.Namespace) -> int:
             report.detected.append(judged.note)
         if args.reviews:
             report.detected.extend(_reviewed(args.judge[index], args.reviews))
+        if readings is not None:
+            report.detected.append(f"labelled readings: {report.labelled} answers scored by a person's reading "
+                                   f"({len(readings)} labelled in {', '.join(args.readings)})")
         reports.append(report)
     if args.json:
         objects = [report.to_dict(rows=args.rows) for report in reports]
@@ -103,6 +112,17 @@ def extractor_help() -> str:
         for name, scorer in bench.reproductions.items():
             lines.append(f"{name} [{bench.name}]: {scorer.label}; denominator {scorer.denominator}")
     return "\n".join(lines)
+
+
+def _readings(paths: list[str]) -> Readings:
+    """The labelled readings of every --readings file, merged in order (imported only when given)."""
+    from mathreel.core.scoring.readings import Readings, read_readings
+
+    merged = Readings(", ".join(paths))
+    for path in paths:
+        for entry in read_readings(path):
+            merged.add(entry)
+    return merged
 
 
 def _judged(path: str, result: ResultFile) -> JudgedUse:

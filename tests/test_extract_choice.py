@@ -213,9 +213,9 @@ def test_keyword_gate_never_skips_a_pattern_that_matches() -> None:
     for text in filter(str.isascii, texts):
         lower = text.lower()
         present = choice._present_keywords(lower)
-        for pattern, _method, _strict, keywords, _starts in choice._STATEMENT_PATTERNS:
-            if pattern.search(text):
-                assert not present.isdisjoint(keywords), (pattern.pattern[:40], text)
+        for rule in choice._STATEMENT_PATTERNS:
+            if rule.pattern.search(text):
+                assert not present.isdisjoint(rule.keywords), (rule.pattern.pattern[:40], text)
         if choice._HEDGE.search(text):
             assert not present.isdisjoint(choice._HEDGE_WORDS), text
 
@@ -234,7 +234,7 @@ def test_candidate_scan_finds_exactly_what_finditer_finds() -> None:
                   "going", "opt", "for", "I'd", "say", "final", "my", "likely", ":", ".", ",", "not", "=", "'s")
     texts += ["".join(rng.choice(vocabulary) + rng.choice(("", " ", " ", "\n")) for _ in range(rng.randint(1, 20)))
               for _ in range(3000)]
-    scanned = [(pattern, starts) for pattern, _m, _s, _k, starts in choice._STATEMENT_PATTERNS if starts]
+    scanned = [(rule.pattern, rule.starts) for rule in choice._STATEMENT_PATTERNS if rule.starts]
     scanned += [(choice._HEDGE, choice._HEDGE_STARTS), (choice._PHRASE_REST, choice._PHRASE_STARTS)]
     for text in texts:
         lower = text.lower()

@@ -5,10 +5,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from mathreel.core.extract.types import is_weak
 from mathreel.core.kinds import Status
 
 ROW_FIELDS = ("question_id", "group_id", "cluster", "dims", "response", "extracted", "method", "explanation", "gold",
-              "status", "official_answer", "record")
+              "status", "official_answer", "record", "strength")
 
 
 @dataclass(slots=True)
@@ -27,6 +28,12 @@ class ScoredRow:
     status: Status
     official_answer: str | None = None  # what the benchmark's official extractor read, when it has one
     record: int | str | None = None
+    strength: str | None = None  # how strongly the response marks what was read (`core.extract.types.Strength`)
+
+    @property
+    def weak(self) -> bool:
+        """A reading a person should check (`core.extract.types.is_weak`)."""
+        return self.extracted is not None and is_weak(self.method, self.strength)
 
     def to_dict(self) -> dict[str, Any]:
         """The row as JSON-ready values (explicit, not `asdict`, which deep-copies and is slow over 270k rows)."""
@@ -43,4 +50,5 @@ class ScoredRow:
             "status": self.status,
             "official_answer": self.official_answer,
             "record": self.record,
+            "strength": self.strength,
         }
