@@ -408,7 +408,7 @@ def _json_final(field: JsonAnswer, letters: Sequence[str], options: Mapping[str,
     return _Final(name, found, *field.span)
 
 
-_ADJACENT_BOXES = lazy_regex(r"[\s,;/$]*(?:(?i:or|and)\b)?[\s,;/$]*")
+_ADJACENT_BOXES = lazy_regex(r"[\s,;/$]*(?:(?i:or|and)\b[\s,;/$]*)?")  # one way to match: no backtracking
 
 
 def _box_final(boxes: list[_Statement], text: str, trace: Trace | None) -> _Final:
@@ -1088,6 +1088,7 @@ def _option_text_fallback(text: str, options: OptionMatcher) -> Extraction | Non
 
 
 _CONCLUSION = 3  # clauses
+_MAX_MARKS = 8  # places a clause states a value, the last ones: each is tokenised to the clause's end
 # Where a clause states its value: "is", "=", "so", "leaves", ... (the value follows).
 _STATED = lazy_regex(
     r"(?i:\b(?:is|are|was|were|equals?|gives?|leaves?|makes?|remains?|gets?|got|be|so|thus|hence|therefore|totals?"
@@ -1174,9 +1175,9 @@ def _single_hit(tokens: tuple[str, ...], tiers: tuple[_Keys, ...]) -> str | None
 
 
 def _stated_values(clause: str) -> Iterator[tuple[str, ...]]:
-    """The tokens after each place the clause states a value, latest first, where they start with a number; the
-    clause itself when it starts with one ("15 pens.")."""
-    marks = [match.end() for match in _STATED.finditer(clause)]
+    """The tokens after each place the clause states a value, latest first (the last `_MAX_MARKS`), where they
+    start with a number; the clause itself when it starts with one ("15 pens.")."""
+    marks = [match.end() for match in _STATED.finditer(clause)][-_MAX_MARKS:]
     for end in (*reversed(marks), 0):
         tokens = _tokens(clause[end:])
         if tokens and tokens[0][0].isdigit():

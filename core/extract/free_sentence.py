@@ -14,6 +14,7 @@ Every step is a regex scan or a split of the sentence: linear in its length.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.plain_math import plain_math
@@ -29,6 +30,7 @@ _TRAILER = lazy_regex(
     r",\s+(?=[a-z])|\s+(?i:because|since|which|so|as|when|and\s+the|in\s+(?:total|all)|altogether|overall)\b"
 )
 _QUOTES = "'\"‘’“”`"
+_LONGEST_VALUE = 240  # characters: a math line is at most 200 (`_MATH_LINE`), with room for quotes and "$"
 _CURRENCY_S = lazy_regex(r"S(\d[\d,]*(?:\.\d+)?)")  # "$36" read by OCR as "S36"
 _HAS_VALUE = lazy_regex(r"[\d\\π√]")
 _PROSE_WORD = lazy_regex(r"(?<!\\)\b[a-zA-Z]{4,}\b")
@@ -100,9 +102,15 @@ def _named_values(clause: str) -> str | None:
 
 
 def _value_after_marks(clause: str) -> str | None:
-    """The first math value after a verb or connector of `clause` (see the module docstring)."""
+    """The first math value after a verb or connector of `clause` (see the module docstring). A value ends at a
+    trailer ("because", ", which"); one longer than any math line is skipped unread, so the work stays linear."""
+    trailers = [match.start() for match in _TRAILER.finditer(clause)]
     for mark in _STATES.finditer(clause):
-        tail = _cleaned(_TRAILER.split(clause[mark.end() :], 1)[0])
+        at = bisect_left(trailers, mark.end())
+        end = trailers[at] if at < len(trailers) else len(clause)
+        if end - mark.end() > _LONGEST_VALUE:
+            continue
+        tail = _cleaned(clause[mark.end() : end])
         if not tail:
             continue
         word = number_word(tail)
