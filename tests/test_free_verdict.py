@@ -171,7 +171,8 @@ def test_a_percentage_that_math_verify_reads_no_longer_fails_the_point_check() -
 
 
 def test_a_json_answer_is_decoded_before_math_verify_reads_it() -> None:
-    response = '```json\n{"reasoning": "Both legs are 4, so the hypotenuse is 4 times root 2.", "answer": "4\\\\sqrt{2}"}\n```'
+    response = ('```json\n{"reasoning": "Both legs are 4, so the hypotenuse is 4 times root 2.", '
+                '"answer": "4\\\\sqrt{2}"}\n```')
     verdict = free_verdict(response, "\\sqrt{32}")
     assert verdict.correct and verdict.extraction.answer == "4\\sqrt{2}" and verdict.extraction.method == "json"
 
