@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -186,7 +186,8 @@ _REFUSAL = lazy_regex(
 )
 _SENTENCE_SPLIT = lazy_regex(r"(?<=[.!?。！？])\s+|\n+")
 _NEGATION = lazy_regex(r"(?i:\b(?:not|never|no|neither|nor|none|cannot)\b|n['’]t\b)|不是|并非|没有")
-_TOKENS = lazy_regex(r"\d+(?:\.\d+)?|[^\W\d_]+")
+# Numbers and words, articles left out ("a", "an", "the" are not tokens).
+_TOKENS = lazy_regex(r"\d+(?:\.\d+)?|(?!(?:a|an|the)(?![^\W\d_]))[^\W\d_]+")
 _UNIT_WORDS_SPELLED = frozenset(
     {
         *("degrees", "degree", "deg", "cm", "mm", "m", "km", "meters", "meter", "metres", "metre", "inches", "inch"),
@@ -196,20 +197,20 @@ _UNIT_WORDS_SPELLED = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class _Statement:
-    """One explicit statement found in the text, in reading order."""
+class _Statement(NamedTuple):
+    """One explicit statement found in the text, in reading order (a tuple: made for every statement read)."""
 
     pos: int
     kind: str  # "answer" | "invalid" | "hedge" | "none" (a stated non-answer: "Final answer: unknown")
     letter: str
     method: str
     snippet: str
-    end: int = -1  # where the statement ends (pos + len(snippet) unless the snippet was edited)
+    end: int  # where the statement ends (pos + len(snippet) unless the snippet was edited)
 
-    def __post_init__(self) -> None:
-        if self.end < 0:
-            object.__setattr__(self, "end", self.pos + len(self.snippet))
+
+def _said(pos: int, kind: str, letter: str, method: str, snippet: str) -> _Statement:
+    """A statement that ends where its snippet does."""
+    return _Statement(pos, kind, letter, method, snippet, pos + len(snippet))
 
 
 def extract_choice(
@@ -337,7 +338,7 @@ def _origin(statement: _Statement, trace: Trace | None) -> _Statement:
     """`statement` with its positions taken back through `trace` (to the text before markdown was deleted)."""
     if trace is None:
         return statement
-    return replace(statement, pos=trace.origin(statement.pos), end=trace.origin(statement.end - 1) + 1)
+    return statement._replace(pos=trace.origin(statement.pos), end=trace.origin(statement.end - 1) + 1)
 
 
 class _Final(NamedTuple):
@@ -456,7 +457,7 @@ def _short_form(short: re.Match[str], letters: Sequence[str]) -> Extraction | No
     letter = short.group("phrase_letter")
     if letter is not None:
         kind = "answer" if letter in letters else "invalid"
-        return _verdict([_Statement(short.start("phrase"), kind, letter, "answer-phrase", short.group("phrase"))],
+        return _verdict([_said(short.start("phrase"), kind, letter, "answer-phrase", short.group("phrase"))],
                         letters)
     line = short.group("line")
     lower = line.lower()
@@ -524,13 +525,13 @@ def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMa
             if statement is not None:
                 found.append(statement)
     if not present.isdisjoint(_HEDGE_WORDS):
-        found.extend(_Statement(m.start(), "hedge", "", "hedge", m.group(0))
+        found.extend(_said(m.start(), "hedge", "", "hedge", m.group(0))
                      for m in _scan(_HEDGE, text, lower, _HEDGE_STARTS))
     if not present.isdisjoint(_ANSWER_WORDS):
-        found.extend(_Statement(m.start(), "none", "", "answer-phrase", m.group(0))
+        found.extend(_said(m.start(), "none", "", "answer-phrase", m.group(0))
                      for m in _scan(_NO_ANSWER, text, lower, _PHRASE_STARTS))
     if not present.isdisjoint(_WITHDRAW_WORDS):
-        found.extend(_Statement(m.start(), "none", "", "withdrawn", m.group(0)) for m in _WITHDRAW.finditer(text))
+        found.extend(_said(m.start(), "none", "", "withdrawn", m.group(0)) for m in _WITHDRAW.finditer(text))
     if "box" in text:
         found.extend(_boxed_statements(text, letters, options))
     if options and not present.isdisjoint(_ANSWER_WORDS):
@@ -643,7 +644,7 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], rule: _Ru
         # Lower-case outsiders are words or variables; a capital outsider counts only when it ends a clause.
         if raw.islower() or not ends_clause:
             return None
-        return _Statement(match.start(), "invalid", upper, method, match.group(0))
+        return _said(match.start(), "invalid", upper, method, match.group(0))
     if strict and not ends_clause:
         return None
     if raw in "AI" and not ends_clause and match.end("l") == end:  # "A) nice" is bracketed: a letter
@@ -653,8 +654,8 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], rule: _Ru
     snippet = match.group(0)
     hedge = _HEDGE_TAIL.match(text, end)
     if hedge:
-        return _Statement(match.start(), "hedge", upper, method, snippet + hedge.group(0))
-    return _Statement(match.start(), "answer", upper, method, snippet)
+        return _said(match.start(), "hedge", upper, method, snippet + hedge.group(0))
+    return _said(match.start(), "answer", upper, method, snippet)
 
 
 def _lower_allowed(kind: str, match: re.Match[str], text: str, letters: Sequence[str]) -> bool:
@@ -820,7 +821,7 @@ def _boxed_statements(text: str, letters: Sequence[str], options: OptionMatcher 
         if letter is None:
             continue
         kind = "answer" if letter in letters else "invalid"
-        found.append(_Statement(pos, kind, letter, "boxed", text[pos : end + 1]))
+        found.append(_said(pos, kind, letter, "boxed", text[pos : end + 1]))
     return found
 
 
@@ -856,7 +857,7 @@ def _phrase_text_statements(
         rest = _first_sentence(match.group("rest"))
         letter = options.match(rest)
         if letter is not None:
-            result.append(_Statement(match.start(), "answer", letter, "option-text", match.group(0)[:80]))
+            result.append(_said(match.start(), "answer", letter, "option-text", match.group(0)[:80]))
     return result
 
 
@@ -935,7 +936,7 @@ def _undecided(text: str, options: OptionMatcher | None) -> Extraction | None:
     if not any(word in lower for word in _UNDECIDED_WORDS):
         return None
     undecided = _UNDECIDED.search(text)
-    if undecided is None or (options and any(_UNDECIDED.search(option) for option in options.values())):
+    if undecided is None or (options and options.declines()):
         return None
     refusal = _REFUSAL.search(text)
     if refusal:
@@ -1105,11 +1106,19 @@ class OptionMatcher(Mapping[str, str]):
     a mapping that splits the dataset's "A. text" options only then); it must not change afterwards.
     """
 
-    __slots__ = ("_keys", "_texts")
+    __slots__ = ("_declines", "_keys", "_texts")
 
     def __init__(self, texts: Mapping[str, str]) -> None:
         self._texts = texts
         self._keys: _AllKeys | None = None
+        self._declines: bool | None = None
+
+    def declines(self) -> bool:
+        """Whether an option itself says no other fits ("None of these", "Cannot be determined"): then a response
+        saying so gives that option, not "no answer"."""
+        if self._declines is None:
+            self._declines = any(_UNDECIDED.search(option) for option in self._texts.values())
+        return self._declines
 
     def __getitem__(self, letter: str) -> str:
         return self._texts[letter]
@@ -1203,7 +1212,6 @@ def _cached_matcher(items: tuple[tuple[str, str], ...]) -> OptionMatcher:
 
 
 _LATEX_COMMAND = lazy_regex(r"\\[a-zA-Z]+")
-_ARTICLES = frozenset({"a", "an", "the"})
 _ASIDE = lazy_regex(r"\([^()]*\)")
 
 
@@ -1213,7 +1221,7 @@ def _tokens(text: str) -> tuple[str, ...]:
     lower = text.lower().replace("°", " degrees ").replace("\\circ", " degrees ")
     if "\\" in lower:
         lower = _LATEX_COMMAND.sub(" ", lower)
-    return tuple(_fold(token) for token in _TOKENS.findall(lower) if token not in _ARTICLES)
+    return tuple(map(_fold, _TOKENS.findall(lower)))
 
 
 @lru_cache(maxsize=8192)
