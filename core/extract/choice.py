@@ -323,7 +323,7 @@ def _read_body(
             return _bare_letter(bare.group(1), letters, text, bare.span(1))
     matcher = option_matcher(options) if options else None
     statements = _statements(text, lower, letters, matcher)
-    boxes = [s for s in statements if s.method == "boxed"]
+    boxes = [s for s in statements if s.method == "boxed"] if "box" in text else None
     if boxes:
         finals.append(_box_final(boxes, text, trace))
     if finals:

@@ -175,7 +175,6 @@ _FOLLOW_UP = lazy_regex(
     r"^[ \t>#*_]*(?:(?i:(?:new|next|another|follow-up)\s+)?(?i:question|q)(?:[ \t]*\d+)?|问题|質問|질문)[ \t*_]*[:：]",
     re.M,
 )
-_FOLLOW_UP_WORDS = ("q", "问题", "質問", "질문")
 MAX_FOLLOW_UPS = 3  # markers tried, in order; each try reads the text before it once
 
 
@@ -184,7 +183,7 @@ def follow_up_starts(text: str, lower: str) -> list[int]:
     restated question): a model that invents a follow-up and answers it too is read up to the first of these
     whose text before it holds an answer. At most `MAX_FOLLOW_UPS`. `lower` is `text` in lower case: without a
     colon and a question word in it, nothing is searched."""
-    if not (":" in text or "：" in text) or not any(word in lower for word in _FOLLOW_UP_WORDS):
+    if not (":" in text or "：" in text) or not ("q" in lower or "问题" in text or "質問" in text or "질문" in text):
         return []
     starts = []
     for match in _FOLLOW_UP.finditer(text):
