@@ -91,15 +91,9 @@ def videomme_results(path: Path, answers: int, seed: int = 0) -> Path:
 def bench_scoring(repeats: int, answers: int) -> None:
     """What the Score tab does after an upload: score, summary, breakdown, every chart, heatmap, table, downloads."""
     from mathreel.webapp import charts
-    from mathreel.webapp.score import (
-        Downloads,
-        ScoreOptions,
-        breakdown_table,
-        headline_markdown,
-        question_table,
-        score_uploads,
-        summary_table,
-    )
+    from mathreel.webapp.downloads import Downloads
+    from mathreel.webapp.score import breakdown_table, headline_markdown, question_table, summary_table
+    from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
 
     folder = Path(tempfile.mkdtemp(prefix="mathreel-bench-"))
     path = videomme_results(folder / "videomme_2700.jsonl", answers)

@@ -23,7 +23,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "score",
         help="score prediction files (lmms-eval samples, Video-MME template, MathVerse output, JSONL/CSV)",
-        description="Score prediction files: accuracy with 95%% Wilson intervals, naive and video-clustered SE, "
+        description="Score prediction files: accuracy with 95% Wilson intervals, naive and video-clustered SE, "
         "breakdowns per dimension, unparsed/missing counts and robust-vs-official extractor disagreements.",
     )
     parser.add_argument("files", nargs="*", metavar="FILE", help="result file(s) to score")

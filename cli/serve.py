@@ -13,7 +13,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "serve",
         help="start the MathReel web app",
-        description="Start the MathReel web app (Browse, Score). Without --data it serves the embedded demo set.",
+        description="Start the MathReel web app (Browse, Score, Ask, Judge). Without --data it serves the embedded "
+        "demo set.",
     )
     parser.add_argument("--data", type=Path, default=None, help="dataset folder (default: MATHREEL_DATA or the demo)")
     parser.add_argument("--host", default=None, help="address to listen on (default: GRADIO_SERVER_NAME or 127.0.0.1)")

@@ -39,19 +39,19 @@ def mathreel_command() -> list[str]:
     return [found]
 
 
-def wait_until_answering(url: str, process: subprocess.Popen, log: Path) -> None:
-    deadline = time.monotonic() + START_TIMEOUT
+def wait_until_answering(url: str, process: subprocess.Popen, log: Path, timeout: float = START_TIMEOUT) -> None:
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
             raise RuntimeError(f"mathreel serve exited with {process.returncode}:\n{log.read_text()[-3000:]}")
         try:
-            with urllib.request.urlopen(url, timeout=2) as response:
+            with urllib.request.urlopen(url, timeout=10) as response:
                 if response.status == 200:
                     return
         except (urllib.error.URLError, ConnectionError, TimeoutError):
             pass
         time.sleep(0.3)
-    raise RuntimeError(f"mathreel serve did not answer within {START_TIMEOUT:.0f} s:\n{log.read_text()[-3000:]}")
+    raise RuntimeError(f"mathreel serve did not answer within {timeout:.0f} s:\n{log.read_text()[-3000:]}")
 
 
 @pytest.fixture(scope="session")

@@ -30,7 +30,8 @@ def test_a_file_judged_from_the_page_uses_the_cache_and_reports_progress(fake_ju
 
 
 def test_a_rejudged_question_goes_to_its_own_run_and_the_demo_run_is_unchanged(fake_judge, tmp_path, monkeypatch):
-    from mathreel.webapp.judge import add_rejudged, load_demo_runs, rejudge_question
+    from mathreel.webapp.judge import add_rejudged, rejudge_question
+    from mathreel.webapp.judged_runs import load_demo_runs
 
     monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))
     runs = load_demo_runs()
@@ -57,7 +58,8 @@ def test_the_judged_question_shows_the_frames_browse_samples_and_its_video(tmp_p
     from mathreel.core.data import load_dataset
     from mathreel.core.view import build_view
     from mathreel.webapp.context import DatasetCache
-    from mathreel.webapp.judge import JudgeHandlers, Selection, load_demo_runs
+    from mathreel.webapp.judge import JudgeHandlers, Selection
+    from mathreel.webapp.judged_runs import load_demo_runs
     from mathreel.webapp.settings import Settings
 
     monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))

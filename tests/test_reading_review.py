@@ -17,7 +17,7 @@ from mathreel.core.review.walk import category_ids, next_after, unreviewed_ids
 from mathreel.core.scoring import score
 from mathreel.webapp import reading_flow as rd
 from mathreel.webapp.browse_review import judge_card, judged_question, next_to_review
-from mathreel.webapp.review import make_review, with_review
+from mathreel.webapp.review_state import make_review, with_review
 
 RESULTS = demo_dir() / "results" / "videomathqa_mcq_synthetic-model-b_samples.jsonl"
 JUDGMENTS = demo_dir() / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl"
@@ -96,7 +96,7 @@ def test_each_run_column_carries_its_judge_card_and_browse_reviews_go_to_the_nex
 
 
 def test_judgments_the_session_loaded_take_the_demo_judgments_place_in_browse():
-    from mathreel.webapp.judge import JudgedRun
+    from mathreel.webapp.judged_runs import JudgedRun
 
     run = scored_run()
     demo_judged, demo_views = rd.judged_of(run)
@@ -107,7 +107,7 @@ def test_judgments_the_session_loaded_take_the_demo_judgments_place_in_browse():
     assert judged is loaded and list(views) == [ref]
     assert judged_question([run], {"run": run.name}, ref, [loaded])[1] is loaded
     assert rd.walk_ids([run], rd.Walk(run.name, rd.UNREVIEWED), judge_runs=[loaded]) == [ref]
-    from mathreel.webapp.judge import load_demo_runs
+    from mathreel.webapp.judged_runs import load_demo_runs
 
     whole = JudgedRun("mine_all.jsonl", read_judgments(JUDGMENTS))
     assert rd.judged_of(run, [*load_demo_runs(), whole])[0] is whole  # as many matched: the one loaded last

@@ -225,10 +225,10 @@ def gated_app(monkeypatch: pytest.MonkeyPatch, in_process: Any) -> Iterator[tupl
 
     Yields (url, entered, release): `entered` is set once the slow scoring call is running.
     """
-    import mathreel.webapp.score
+    import mathreel.webapp.scored_runs
 
     entered, release = threading.Event(), threading.Event()
-    real = mathreel.webapp.score.score_path
+    real = mathreel.webapp.scored_runs.score_path
 
     def gated(path: str, options: Any) -> Any:
         if Path(path).name.startswith("slow"):
@@ -236,7 +236,7 @@ def gated_app(monkeypatch: pytest.MonkeyPatch, in_process: Any) -> Iterator[tupl
             assert release.wait(timeout=300), "the test never released the slow call"
         return real(path, options)
 
-    monkeypatch.setattr(mathreel.webapp.score, "score_path", gated)
+    monkeypatch.setattr(mathreel.webapp.scored_runs, "score_path", gated)
     url = in_process()
     try:
         yield url, entered, release
@@ -534,7 +534,7 @@ def test_a_costly_upload_is_stopped_with_one_line_while_others_score_and_browse(
 def test_a_file_over_the_memory_budget_is_refused_in_one_line(tmp_path: Path) -> None:
     from mathreel.core.errors import InputError
     from mathreel.webapp.isolate import Budget, run_isolated
-    from mathreel.webapp.score import ScoreOptions, score_path
+    from mathreel.webapp.scored_runs import ScoreOptions, score_path
 
     # Work that asks for 600 MB (a bytearray: a builtin, so the child needs no test code) under a 256 MB budget.
     with pytest.raises(InputError, match=r"big.jsonl: scoring needed more than 256 MB.*MATHREEL_SCORE_MEMORY_MB"):
@@ -548,7 +548,7 @@ def test_a_file_over_the_memory_budget_is_refused_in_one_line(tmp_path: Path) ->
 def test_a_deeply_nested_boxed_upload_now_scores_within_the_budget(tmp_path: Path) -> None:
     """Before: 40,000 nested \\boxed{ (360 KB) cost minutes and gigabytes; the readers are linear now."""
     from mathreel.webapp.isolate import Budget
-    from mathreel.webapp.score import ScoreOptions, score_path
+    from mathreel.webapp.scored_runs import ScoreOptions, score_path
 
     report = score_path(str(nested_boxed_file(tmp_path / "nested.jsonl", 40_000)),
                         ScoreOptions(budget=Budget(seconds=60, memory_mb=1024)))

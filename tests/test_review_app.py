@@ -9,15 +9,9 @@ import pytest
 
 from mathreel.core.errors import InputError, MathReelError
 from mathreel.core.review import Review, write_reviews
-from mathreel.webapp.judge import load_demo_runs
-from mathreel.webapp.review import (
-    agreement_for,
-    make_review,
-    next_unreviewed,
-    run_views,
-    uploaded,
-    with_review,
-)
+from mathreel.webapp.judged_runs import load_demo_runs
+from mathreel.webapp.review import agreement_for
+from mathreel.webapp.review_state import make_review, next_unreviewed, run_views, uploaded, with_review
 
 
 @pytest.fixture(scope="module")

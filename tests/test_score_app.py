@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from mathreel.webapp.html import plain
-from mathreel.webapp.score import ScoreOptions, headline_markdown, score_uploads, summary_table
+from mathreel.webapp.score import headline_markdown, summary_table
+from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
 
 DEMO = Path(__file__).resolve().parent.parent / "assets" / "demo" / "results"
 MATHREEL = Path(sys.executable).with_name("mathreel")

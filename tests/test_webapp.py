@@ -23,34 +23,32 @@ from mathreel.core.results import read_results
 from mathreel.core.scoring import paired_difference, score
 from mathreel.core.view import ViewSettings, build_view
 from mathreel.webapp import charts
+from mathreel.webapp.benchmark_keys import benchmark_choices
 from mathreel.webapp.browse import (
     ALL,
     PAGE_OUTPUTS,
     Reading,
-    benchmark_choices,
     filter_specs,
-    frame_caption,
     page_updates,
     question_table,
     render_question,
 )
 from mathreel.webapp.errors import error_message, guarded
-from mathreel.webapp.present import ci_text, pct, seconds_text
+from mathreel.webapp.present import ci_text, frame_caption, pct, seconds_text
 from mathreel.webapp.reading_flow import response_markdown
 from mathreel.webapp.reference import comparison_table, load_references
 from mathreel.webapp.score import (
     Downloads,
-    ScoreOptions,
     breakdown_table,
     dimension_filter_choices,
     headline_markdown,
     paired_markdown,
-    score_uploads,
     summary_table,
 )
 from mathreel.webapp.score import (
     question_table as scored_table,
 )
+from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
 from mathreel.webapp.settings import Settings
 
 REPO = Path(__file__).resolve().parent.parent
@@ -552,7 +550,8 @@ def test_the_view_follows_the_run_and_a_shared_link_opens_its_question(vmqa, tmp
 
 
 def test_a_rejudged_question_goes_to_a_run_of_its_own():
-    from mathreel.webapp.judge import JudgedRun, Selection, add_rejudged, browse_target, load_demo_runs, rejudged_name
+    from mathreel.webapp.judge import Selection, add_rejudged, browse_target, rejudged_name
+    from mathreel.webapp.judged_runs import JudgedRun, load_demo_runs
 
     demo = load_demo_runs()
     run = next(r for r in demo if r.name.endswith("(synthetic demo)"))
@@ -571,7 +570,8 @@ def test_a_rejudged_question_goes_to_a_run_of_its_own():
 def test_the_judge_header_marks_gold_and_pick():
     from mathreel.core.data import load_dataset as demo_dataset
     from mathreel.core.judge.views import by_question
-    from mathreel.webapp.judge import load_demo_runs, question_header
+    from mathreel.webapp.judge_card import question_header
+    from mathreel.webapp.judged_runs import load_demo_runs
 
     run = load_demo_runs()[0]
     card = next(c for c in by_question(run.judgments)

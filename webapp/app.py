@@ -140,7 +140,7 @@ class ImmutableFrames:
 
 def review_keys() -> str:
     """The review panel's keyboard shortcuts (a script in the page head)."""
-    from mathreel.webapp.review import KEYS_JS
+    from mathreel.webapp.review_box import KEYS_JS
 
     return KEYS_JS
 
@@ -159,9 +159,9 @@ def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
     # which this app hides): 60 ms of server CPU per question switch early on, and more as the server ages.
     os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", "1000")
     import gradio as gr
-    from starlette.middleware import Middleware
 
     from mathreel.webapp.isolate import warm_up
+    from mathreel.webapp.startup import patient_probe
 
     app = build_app(settings)
     warm_up()
@@ -169,6 +169,16 @@ def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
     # Served straight from disk instead of hashed and copied into Gradio's cache per request: an
     # hour-long video would otherwise be read in full on every question switch.
     gr.set_static_paths(paths)
+    with patient_probe():
+        _launch(app, settings, paths, block)
+    return app
+
+
+def _launch(app: gr.Blocks, settings: Settings, paths: list[str], block: bool) -> None:
+    """Gradio's launch with MathReel's options (blocks while serving when `block`)."""
+    import gradio as gr
+    from starlette.middleware import Middleware
+
     app.launch(
         server_name=settings.host,
         server_port=settings.port,
@@ -187,4 +197,3 @@ def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
         theme=gr.themes.Default(),
         app_kwargs={"middleware": [Middleware(ImmutableFrames, frame_root=paths[1])]},
     )
-    return app

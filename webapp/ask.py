@@ -29,13 +29,14 @@ from mathreel.webapp.ask_run import (
     question_summary,
     request_views,
     response_text,
+    run_ask,
     server_has_key,
     shown_base_url,
-    split_key,
     status_markdown,
     target_questions,
     usage_markdown,
 )
+from mathreel.webapp.benchmark_keys import split_key
 from mathreel.webapp.context import AppContext, TabSpec, progress_on
 from mathreel.webapp.errors import error_box, error_message
 
@@ -213,8 +214,6 @@ class AskHandlers:
         yield (gr.update(value="", visible=False), "", waiting, gr.update(value=None, visible=False),
                "", gr.update(choices=[v["ref"] for v in views], value=first["ref"], visible=len(views) > 1),
                first["prompt"], first["images"], views)
-        from mathreel.webapp.ask_run import run_ask
-
         try:
             for run in run_ask(endpoint, prepared):
                 yield _run_updates(run, endpoint, _REQUEST_OUTPUTS)

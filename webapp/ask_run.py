@@ -23,6 +23,7 @@ from mathreel.core.client.endpoint import (
     strip_credentials,
 )
 from mathreel.core.errors import InputError, MathReelError
+from mathreel.webapp.benchmark_keys import split_key
 from mathreel.webapp.html import plain
 
 if TYPE_CHECKING:
@@ -91,12 +92,6 @@ class AskOptions:
     cot: bool = False
     with_subtitles: bool = False
     num_frames: int = 8
-
-
-def split_key(key: str) -> tuple[str, str]:
-    """"videomathqa:mbin" -> ("videomathqa", "mbin") (Browse's benchmark key)."""
-    benchmark, _, mode = key.partition(":")
-    return benchmark, mode
 
 
 def target_questions(datasets: Any, key: str, ref: str, mode: str | None) -> tuple[Dataset, list[Question]]:

@@ -10,13 +10,19 @@ from __future__ import annotations
 import html
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from mathreel.webapp import reading_flow as rd
+from mathreel.webapp.benchmark_keys import benchmark_choices, split_key
+from mathreel.webapp.browse_events import BrowseUI, then_rest, values_for, view_of
+from mathreel.webapp.browse_review import judge_box, wire_review
 from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler
 from mathreel.webapp.errors import error_message, failed, guarded, log, warn
-from mathreel.webapp.present import seconds_text
+from mathreel.webapp.gallery_stream import previews
+from mathreel.webapp.present import frame_items, seconds_text
+from mathreel.webapp.reading_flow import LATEX, Walk, walk_filters
+from mathreel.webapp.review_state import review_session
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -28,28 +34,9 @@ if TYPE_CHECKING:
 
 ALL = ""  # the "no filter" value of a dimension dropdown
 QUESTION_PREVIEW = 110  # characters of the question shown in the table
-AFTER_PAINT = "() => new Promise(done => requestAnimationFrame(() => setTimeout(done)))"  # resolves once drawn
 
 
 # -- choices and keys -------------------------------------------------------------------------------------------
-
-
-def benchmark_choices() -> list[tuple[str, str]]:
-    """(label, "benchmark:mode") for every benchmark mode core knows, e.g. ("Video-MME", "videomme:mcq")."""
-    from mathreel.core.benchmarks import BENCHMARKS
-
-    choices = []
-    for bench in BENCHMARKS.values():
-        for mode in bench.modes:
-            label = bench.title if len(bench.modes) == 1 else f"{bench.title} — {mode.label}"
-            choices.append((label, f"{bench.name}:{mode.key}"))
-    return choices
-
-
-def split_key(key: str) -> tuple[str, str]:
-    """"videomathqa:mbin" -> ("videomathqa", "mbin")."""
-    benchmark, _, mode = key.partition(":")
-    return benchmark, mode
 
 
 def max_dimensions() -> int:
@@ -143,16 +130,6 @@ def render_question(dataset: Dataset, ref: str, options: ViewSettings, pick: str
     return page
 
 
-def frame_items(view: ModelView) -> list[tuple[str, str]]:
-    """Gallery items of the view's sampled frames: path and caption (index, time, the aligned subtitle lines)."""
-    frames = view.frames
-    if frames is None:
-        return []
-    return [(str(path), frame_caption(int(index), float(time), [c.text for c in cues]))
-            for path, index, time, cues in zip(frames.paths, frames.indices, frames.times,
-                                               view.frame_cues or [[]] * len(frames), strict=True)]
-
-
 def _attach_frames(page: QuestionPage, view: ModelView) -> None:
     """Gallery items captioned with frame index, time and the aligned subtitle lines; the cue table."""
     if view.cues:
@@ -180,12 +157,6 @@ def _frames_per_cue(view: ModelView) -> dict[int, str]:
             if id(cue) in positions:
                 found.setdefault(positions[id(cue)], []).append(f"frame {number}")
     return {i: ", ".join(names) for i, names in found.items()}
-
-
-def frame_caption(index: int, time: float, lines: list[str]) -> str:
-    """"frame 120 · 0:04.0" then the subtitle lines at that moment (or a note that there are none)."""
-    text = " / ".join(lines) if lines else "(no subtitle at this moment)"
-    return f"frame {index} · {seconds_text(time)}\n{text}"
 
 
 def question_markdown(question: Question, bench: Benchmark, pick: str | None = None) -> str:
@@ -336,13 +307,6 @@ def page_updates(page: QuestionPage, key: str, before: dict[str, Any] | None = N
 # -- handlers ---------------------------------------------------------------------------------------------------
 
 
-def view_of(n: float, use_cot: bool, use_subs: bool, use_full: bool) -> ViewSettings:
-    """The view controls' values as one ViewSettings (all lines implies subtitles)."""
-    from mathreel.core.view import ViewSettings
-
-    return ViewSettings(int(n), bool(use_cot), bool(use_subs), bool(use_full)).normalized()
-
-
 class BrowseHandlers:
     """Browse's event handlers as plain methods over the server's datasets: testable without a browser."""
 
@@ -353,8 +317,6 @@ class BrowseHandlers:
     def reading(self, key: str, ref: str, runs: list | None, walk_value: dict | None, raw: bool,
                 reviews: list | None = None, reviewer: str = "reviewer", judge_runs: list | None = None) -> Reading:
         """The response of the walked run to `ref`, every run side by side, and the position in the list."""
-        from mathreel.webapp import reading_flow as rd
-
         walk = rd.Walk.of(walk_value)
         run = rd.run_named(runs, walk.run)
         if walk.run and run is None:
@@ -396,8 +358,6 @@ class BrowseHandlers:
                     reviews: list | None = None, reviewer: str = "reviewer", judge_runs: list | None = None
                     ) -> str | None:
         """The question `delta` places along the walked list from the one shown, None when there is none."""
-        from mathreel.webapp import reading_flow as rd
-
         st = st or {}
         if not st.get("key"):
             return None
@@ -406,8 +366,6 @@ class BrowseHandlers:
 
     def follow_run(self, runs: list | None, walk_value: dict | None) -> tuple[ViewSettings, str] | None:
         """The settings the walked run used and the note saying where each came from (None: no such run)."""
-        from mathreel.webapp import reading_flow as rd
-
         run = rd.run_named(runs, rd.Walk.of(walk_value).run)
         used = run.settings_used() if run is not None else None
         if used is None:
@@ -427,8 +385,6 @@ class BrowseHandlers:
 
 def rd_walk_run(walk_value: dict | None) -> str:
     """The walked run's name ("" when none)."""
-    from mathreel.webapp.reading_flow import Walk
-
     return Walk.of(walk_value).run
 
 
@@ -441,10 +397,6 @@ def url_target(params: dict[str, str], keys: list[str]) -> tuple[str | None, dic
 # -- layout -----------------------------------------------------------------------------------------------------
 
 # The address bar follows the hidden #browse-link box (the query string of the view shown): app.HEAD copies it.
-
-
-class BrowseUI(SimpleNamespace):
-    """Browse's components by name (set in `layout`), so wiring reads `ui.gallery` instead of a long argument list."""
 
 
 def layout(settings: Any) -> BrowseUI:
@@ -480,13 +432,9 @@ def layout(settings: Any) -> BrowseUI:
             ui.header = gr.Markdown("Choose a question in the table.", elem_id="browse-question")
             ui.pairs = gr.Dataframe(headers=["Pair", "Options", "Correct"], interactive=False, visible=False,
                                     label="Multi-binary pairs of this question", wrap=True, elem_id="browse-pairs")
-    from mathreel.webapp.reading_flow import LATEX
-
     ui.response = gr.Markdown("", visible=False, elem_id="browse-response", latex_delimiters=LATEX,
                               line_breaks=True, elem_classes=["response-panel"])
     ui.compare = gr.HTML("", visible=False, elem_id="browse-compare")
-    from mathreel.webapp.browse_review import judge_box
-
     judge_box(ui)
     _frames_and_prompt(ui, settings)
     return ui
@@ -495,8 +443,6 @@ def layout(settings: Any) -> BrowseUI:
 def _reading_bar(ui: BrowseUI) -> None:
     """Run, list and position of the reading flow, with previous/next (keys j and k)."""
     import gradio as gr
-
-    from mathreel.webapp.reading_flow import walk_filters
 
     with gr.Row(elem_id="browse-reading", elem_classes=["stack-narrow"]):
         ui.read_run = gr.Dropdown([], value=None, label="Responses of run", elem_id="browse-run", scale=2)
@@ -549,8 +495,6 @@ def build(context: AppContext) -> None:
     """Lay out the Browse tab, wire its events, and offer later tabs a typed link into it."""
     import gradio as gr
 
-    from mathreel.webapp.review import review_session
-
     ui = layout(context.settings)
     handlers = BrowseHandlers(context.datasets, context.settings.default_frames)
     runs = context.runs if context.runs is not None else gr.State([])
@@ -568,19 +512,8 @@ def build(context: AppContext) -> None:
     _wire_page(context, ui, handlers, group)
     _wire_reading(ui, handlers, runs, group)
     _wire_load(context, ui, handlers, list_fn, group)
-    from mathreel.webapp.browse_review import wire_review
-
     wire_review(context, ui, handlers, runs, group)
     context.browse = _links(ui, handlers, list_fn)
-
-
-def _only(ui: BrowseUI, values: tuple | None, outputs: list[Any]) -> tuple:
-    """The values of `outputs` out of a full page update (skips when there is no page)."""
-    import gradio as gr
-
-    if values is None:
-        return tuple([gr.skip()] * len(outputs))
-    return tuple(v for c, v in zip(ui.page_outputs, values, strict=True) if any(c is o for o in outputs))
 
 
 def _wire_list(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, group: dict) -> Callable:
@@ -637,7 +570,7 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
 
     @guarded(0, len(ui.page_outputs))
     def rerender(st: dict, shown: dict | None, *read_and_view: Any) -> tuple:
-        return _only(ui, show_st(st, shown, *read_and_view), ui.page_outputs)
+        return values_for(ui, show_st(st, shown, *read_and_view), ui.page_outputs)
 
     @select_handler
     def select_row(shown: dict | None, key: str, runs: list, walk: dict, raw: bool, reviews: list, reviewer: str,
@@ -652,11 +585,11 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
         """The rest of the page for the question just shown (its frames are cached by now). A failure here
         leaves the page as it is and says so in a toast; the error box stays as it was."""
         try:
-            return _only(ui, show_st(st, shown, *read_and_view), ui.rest_outputs)
+            return values_for(ui, show_st(st, shown, *read_and_view), ui.rest_outputs)
         except Exception as exc:  # the page must survive anything a handler meets
             log.exception("select_rest failed")
             warn(error_message(exc))
-            return _only(ui, None, ui.rest_outputs)
+            return values_for(ui, None, ui.rest_outputs)
 
     page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
     ui.select_rest, ui.rerender = select_rest, rerender
@@ -684,8 +617,6 @@ def switch_stream(ui: BrowseUI, handlers: BrowseHandlers, key: str, ref: str | N
     """
     import gradio as gr
 
-    from mathreel.webapp.gallery_stream import previews
-
     gallery = next(i for i, c in enumerate(ui.first_outputs) if c is ui.gallery)
     try:
         if ref:
@@ -693,16 +624,9 @@ def switch_stream(ui: BrowseUI, handlers: BrowseHandlers, key: str, ref: str | N
                 values: list[Any] = [gr.skip()] * len(ui.first_outputs)
                 values[gallery] = gr.update(value=items, visible=True)
                 yield tuple(values)
-        yield _only(ui, page(), ui.first_outputs)
+        yield values_for(ui, page(), ui.first_outputs)
     except Exception as error:  # the page must survive anything a handler meets
         yield failed("switch", error, 0, len(ui.first_outputs))
-
-
-def then_rest(event: Any, ui: BrowseUI, group: dict) -> Any:
-    """After a first-phase switch: wait for the paint, show the rest of the page, and put the view in the URL."""
-    page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
-    return event.then(None, None, None, js=AFTER_PAINT).then(
-        ui.select_rest, page_inputs, ui.rest_outputs, show_progress="hidden", **group)
 
 
 def seek(times_key: str) -> Callable:
@@ -723,8 +647,6 @@ def seek(times_key: str) -> Callable:
 def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict) -> None:
     """The reading bar: run and list choice (the view follows the run), previous/next, and the run list."""
     import gradio as gr
-
-    from mathreel.webapp.reading_flow import Walk
 
     def stepper(delta: int) -> Callable:
         def step(st: dict, shown: dict | None, runs_value: list, walk: dict, raw: bool, reviews: list,
@@ -802,7 +724,7 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
         """The linked question or the first one (API order: key and view settings first, as before links)."""
         ref = handlers.first_ref(key, (target or {}).get("ref"))
         if ref is None:
-            return _only(ui, None, ui.page_outputs)
+            return values_for(ui, None, ui.page_outputs)
         return handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full), None, runs, walk, raw, reviews,
                              reviewer, judge_runs)
 
@@ -826,13 +748,11 @@ def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseL
     def open_question(target: dict | None, runs: list, walk: dict, raw: bool, reviews: list, reviewer: str,
                       judge_runs: list | None, *view: Any) -> tuple:
         if not target or not target.get("ref"):
-            return _only(ui, None, ui.page_outputs)
+            return values_for(ui, None, ui.page_outputs)
         return handlers.show(target["key"], target["ref"], view_of(*view), None, runs, walk, raw, reviews, reviewer,
                              judge_runs)
 
     def walk_controls(walk: dict | None) -> tuple:
-        from mathreel.webapp.reading_flow import Walk
-
         w = Walk.of(walk)
         return gr.update(value=w.run), w.status, w.disagree
 

@@ -1,8 +1,9 @@
 """Browse's judge card and review box: when the walked run's answer on the shown question was judged (matched by
-response), the step card and error categories show under the response, with webapp.review's controls, so a
-reviewer can read, review and walk on (keys a, s, n) without leaving the reading flow.
+response), the step card and error categories show under the response, with the review box (webapp.review_box),
+so a reviewer can read, review and walk on (keys a, s, n) without leaving the reading flow.
 
-The reviews are the session's shared `ReviewSession` state: a review made here shows in the Judge tab and back.
+The reviews are the session's shared `ReviewSession` state (webapp.review_state): a review made here shows in the
+Judge tab and back.
 """
 
 from __future__ import annotations
@@ -10,20 +11,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from mathreel.webapp.errors import error_message
+from mathreel.webapp import reading_flow as rd
+from mathreel.webapp.browse_events import BrowseUI, then_rest, values_for, view_of
+from mathreel.webapp.context import progress_on, with_request
+from mathreel.webapp.errors import error_message, error_outputs
+from mathreel.webapp.judge_card import card_html, chips_html
+from mathreel.webapp.review_box import controls, panel_values, wire_files
+from mathreel.webapp.review_state import review_session, saved, session_file, session_id
 
 if TYPE_CHECKING:
     from mathreel.core.review.join import JudgeView
-    from mathreel.webapp.browse import BrowseHandlers, BrowseUI
-    from mathreel.webapp.judge import JudgedRun
+    from mathreel.webapp.browse import BrowseHandlers
+    from mathreel.webapp.judged_runs import JudgedRun
 
 
 def judged_question(runs: list | None, walk_value: dict | None, ref: str, judge_runs: list | None = None
                     ) -> tuple[Any, JudgedRun | None, JudgeView | None, dict[str, JudgeView]]:
     """The walked run, the judged run (of the session's `judge_runs`, None: the demo's) that judged its answers,
     the judge's view of `ref` and of every matched question (in the run's order)."""
-    from mathreel.webapp import reading_flow as rd
-
     run = rd.run_named(runs, rd.Walk.of(walk_value).run)
     judged, views = rd.judged_of(run, judge_runs)
     return run, judged, views.get(ref), views
@@ -32,7 +37,6 @@ def judged_question(runs: list | None, walk_value: dict | None, ref: str, judge_
 def judge_card(judged: JudgedRun | None, ref: str) -> tuple[str, str]:
     """The Judge tab's step card and error chips for `ref`, with element ids of Browse's own."""
     from mathreel.core.judge.views import by_question
-    from mathreel.webapp.judge import card_html, chips_html
 
     card = next((c for c in by_question(judged.judgments) if c.question_id == ref), None) if judged else None
     if card is None:
@@ -53,8 +57,6 @@ def judge_box(ui: BrowseUI) -> None:
     """The judge card and review box (hidden until the shown answer has a judgment)."""
     import gradio as gr
 
-    from mathreel.webapp.review import controls
-
     with gr.Group(visible=False, elem_id="browse-judge") as box:
         ui.judge_title = gr.Markdown("#### The judge on this answer", elem_id="browse-judge-title")
         with gr.Row(elem_classes=["stack-narrow"]):
@@ -68,18 +70,6 @@ def judge_box(ui: BrowseUI) -> None:
 def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict) -> None:
     """Fill the box for each question shown and after each review; save, and walk on to the next unreviewed."""
     import gradio as gr
-
-    from mathreel.webapp.browse import _only, view_of
-    from mathreel.webapp.context import progress_on
-    from mathreel.webapp.review import (
-        _failure,
-        _session,
-        _with_request,
-        panel_values,
-        review_session,
-        saved,
-        session_file,
-    )
 
     session = review_session(context)
     c = ui.review
@@ -95,7 +85,7 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
         return (gr.update(visible=True), *judge_card(judged, ref), *panel_values(judged, view, views, held, name))
 
     def record(accept_it: bool) -> Callable[..., tuple]:
-        @_with_request
+        @with_request
         def handler(st: dict, runs_value: list, walk: dict, held: list, name: str, judge_runs: list | None,
                     first: str | None, others: list | None, text: str, points: float | None, steps: float | None,
                     why_flag: str, why: str, request: Any = None) -> tuple:
@@ -105,9 +95,9 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
                 updated, review = saved(judged, view, held, name, accept_it,
                                         (first, others, text, points, steps, why_flag, why), request)
             except Exception as failure:  # shown in the box; the session's reviews stay as they were
-                return _failure(error_message(failure), 4)
+                return error_outputs(error_message(failure), 4)
             after = next_to_review(run, views, updated, review.reviewer, ref)
-            return gr.update(visible=False), updated, after, session_file(updated, _session(request))
+            return gr.update(visible=False), updated, after, session_file(updated, session_id(request))
 
         return handler
 
@@ -121,9 +111,9 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
            name: str, judge_runs: list | None, *view: Any) -> tuple:
         st = st or {}
         if not target or target == st.get("ref") or not st.get("key"):
-            return _only(ui, None, ui.first_outputs)
+            return values_for(ui, None, ui.first_outputs)
         page = handlers.show(st["key"], target, view_of(*view), shown, runs_value, walk, raw, held, name, judge_runs)
-        return _only(ui, page, ui.first_outputs)
+        return values_for(ui, page, ui.first_outputs)
 
     _connect(context, ui, session, runs, (fill, record, walk_next, go), goto, opts, group)
 
@@ -131,8 +121,6 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
 def _connect(context: Any, ui: BrowseUI, session: Any, runs: Any, handlers: tuple, goto: Any, opts: dict,
              group: dict) -> None:
     """The review box's events: refill on every change, save (accept or changed) and walk on, files."""
-    from mathreel.webapp.browse import then_rest
-    from mathreel.webapp.review import wire_files
 
     fill, record, walk_next, go = handlers
     c = ui.review

@@ -1,7 +1,9 @@
-"""Plotly figures for the Score tab, built from `Report.to_dict()` objects (no scoring here).
+"""Every Plotly figure of the app, built from what core computed (no scoring here): the Score tab's accuracy bars,
+cross heatmaps and paired difference; the Judge tab's step scores and error categories per run; the review
+agreement's confusion matrix and Bland-Altman plot.
 
-Each run is (name, report dict); a dimension's cells come from `report["by"][dimension]` in the order
-core gives them, and every bar carries its 95% CI as an asymmetric error bar.
+Score's figures take each run as (name, report dict); a dimension's cells come from `report["by"][dimension]` in
+the order core gives them, and every bar carries its 95% CI as an asymmetric error bar.
 """
 
 from __future__ import annotations
@@ -9,13 +11,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from mathreel.webapp.judged_runs import error_categories, primary_dimension
+
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
-Run = tuple[str, dict[str, Any]]
+    from mathreel.webapp.judged_runs import JudgedRun
+
+NamedReport = tuple[str, dict[str, Any]]  # a run's name and its Report.to_dict()
 
 
-def _value_order(runs: Sequence[Run], dimension: str) -> list[str]:
+def _value_order(runs: Sequence[NamedReport], dimension: str) -> list[str]:
     """Values of `dimension` across runs, first-seen order (core already orders each report)."""
     seen: dict[str, None] = {}
     for _, report in runs:
@@ -24,7 +30,7 @@ def _value_order(runs: Sequence[Run], dimension: str) -> list[str]:
     return list(seen)
 
 
-def missing_runs(runs: Sequence[Run], dimension: str) -> list[str]:
+def missing_runs(runs: Sequence[NamedReport], dimension: str) -> list[str]:
     """The runs with no value of `dimension` (their file does not record it), which a chart cannot show."""
     return [name for name, report in runs if not report.get("by", {}).get(dimension)]
 
@@ -41,7 +47,7 @@ def _note_missing(figure: go.Figure, names: list[str], label: str) -> None:
                           showarrow=False, font={"size": 11, "color": "#92400e"})
 
 
-def accuracy_bars(runs: Sequence[Run], dimension: str, label: str) -> go.Figure:
+def accuracy_bars(runs: Sequence[NamedReport], dimension: str, label: str) -> go.Figure:
     """Grouped bars: accuracy per value of `dimension`, one colour per run, 95% CI error bars."""
     import plotly.graph_objects as go
 
@@ -150,3 +156,86 @@ def _layout(figure: go.Figure, *, title: str, x_title: str, y_title: str = "Accu
     )
     figure.update_xaxes(automargin=True)
     figure.update_yaxes(automargin=True)
+
+
+# -- the Judge tab -----------------------------------------------------------------------------------------------------
+
+
+def score_chart(runs: list[JudgedRun]) -> go.Figure:
+    """Mean step score per run, overall and per question category."""
+    import plotly.graph_objects as go
+
+    from mathreel.core.judge.views import step_score_rows
+
+    figure = go.Figure()
+    rows = step_score_rows({r.name: r.judgments for r in runs}, by=primary_dimension(runs))
+    for run in runs:
+        mine = [row for row in rows if row.run == run.name and row.mean is not None]
+        figure.add_bar(name=run.name, x=[row.group for row in mine], y=[row.mean for row in mine],
+                       customdata=[[row.n, row.failed] for row in mine],
+                       hovertemplate="%{x}<br>mean %{y:.2f}<br>n=%{customdata[0]}, judge failures "
+                       "%{customdata[1]}<extra>%{fullData.name}</extra>")
+    figure.update_layout(title={"text": "Mean step score (0-10) per run and category", "y": 0.97}, barmode="group",
+                         height=400, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
+                         margin={"t": 110, "b": 90})
+    figure.update_yaxes(range=[0, 10])
+    return figure
+
+
+def error_chart(runs: list[JudgedRun]) -> go.Figure:
+    """Distribution of primary error categories per run, as a share of its analysed wrong answers."""
+    import plotly.graph_objects as go
+
+    from mathreel.core.judge.views import error_rows
+
+    figure = go.Figure()
+    for run in runs:
+        rows = error_rows({run.name: run.judgments}, error_categories(run.benchmark))
+        figure.add_bar(name=run.name, x=[r.category for r in rows], y=[r.share for r in rows],
+                       customdata=[[r.primary, r.mentioned] for r in rows],
+                       hovertemplate="%{x}<br>%{y:.1f}% of analysed errors<br>primary %{customdata[0]}, named "
+                       "%{customdata[1]}<extra>%{fullData.name}</extra>")
+    figure.update_layout(title={"text": "Error categories per run (primary, % of analysed wrong answers)", "y": 0.97},
+                         barmode="group", height=400, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
+                         margin={"t": 110, "b": 120})
+    figure.update_xaxes(tickangle=-25)
+    return figure
+
+
+# -- the review agreement ----------------------------------------------------------------------------------------------
+
+
+def confusion_figure(result: Any) -> go.Figure:
+    """The judge-vs-reviewer confusion matrix of primary categories as a heatmap (judge rows, reviewer columns)."""
+    import plotly.graph_objects as go
+
+    figure = go.Figure()
+    if result is not None and result.labels:
+        figure.add_heatmap(z=result.confusion, x=result.labels, y=result.labels, colorscale="Blues",
+                           text=result.confusion, texttemplate="%{text}",
+                           hovertemplate="judge %{y}<br>reviewer %{x}<br>%{z} questions<extra></extra>")
+    figure.update_layout(title="Primary error category: judge (rows) vs reviewer (columns)", height=460,
+                         margin={"l": 220, "b": 160, "t": 60})
+    figure.update_xaxes(tickangle=-30, title="reviewer")
+    figure.update_yaxes(autorange="reversed", title="judge")
+    return figure
+
+
+def steps_figure(result: Any) -> go.Figure:
+    """Bland-Altman plot of step scores: the mean of judge and reviewer against their difference, with the bias
+    and the 95% limits of agreement."""
+    import plotly.graph_objects as go
+
+    figure = go.Figure()
+    pairs = result.step_pairs if result is not None else []
+    if pairs:
+        figure.add_scatter(x=[(j + r) / 2 for j, r in pairs], y=[j - r for j, r in pairs], mode="markers",
+                           name="questions", hovertemplate="mean %{x}<br>judge - reviewer %{y}<extra></extra>")
+        d = result.steps
+        for value, label in ((d.mean, "mean difference"), (d.low, "lower limit"), (d.high, "upper limit")):
+            if value == value:  # NaN (undefined) limits are not drawn
+                figure.add_hline(y=value, line_dash="dash" if label != "mean difference" else "solid",
+                                 annotation_text=f"{label} {value:.2f}")
+    figure.update_layout(title="Step scores: judge minus reviewer (Bland-Altman)", height=400,
+                         xaxis_title="mean of judge and reviewer", yaxis_title="judge - reviewer")
+    return figure

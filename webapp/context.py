@@ -50,7 +50,7 @@ class BrowseLinks:
     state: Any  # gr.State of the question shown ({"key", "ref", ...})
     settled: Any  # the same, set once the rest of the page has followed (follow this, not `state`)
     benchmark: Any  # the benchmark dropdown
-    walk: Any  # gr.State of the walked list (reading.Walk as a dict)
+    walk: Any  # gr.State of the walked list (reading_flow.Walk as a dict)
     refresh_list: tuple[Callable[..., tuple], list[Any], list[Any]]  # (fn, inputs, outputs) of the question table
     progress: dict[str, Any]  # event options for `open`/`follow`/`walk_controls` (webapp.context.progress_on)
     list_progress: dict[str, Any]  # the same for `refresh_list`
@@ -60,9 +60,9 @@ class BrowseLinks:
 class AppContext:
     """Handed to every tab builder: typed links between tabs instead of string keys.
 
-    `runs` is the user's scored runs (gr.State list of score.Run), shared by Score, Browse and Judge;
+    `runs` is the user's scored runs (gr.State list of scored_runs.Run), shared by Score, Browse and Judge;
     `app_load` is the Blocks' load event; `browse` is set by the Browse tab for later tabs; `review_session` is
-    the session's reviews, shared by the tabs that review (webapp.review.review_session).
+    the session's reviews, shared by the tabs that review (webapp.review_state.review_session).
     """
 
     settings: Settings
@@ -71,7 +71,7 @@ class AppContext:
     runs: Any = None
     app_load: Callable[..., Any] | None = None
     browse: BrowseLinks | None = None
-    review_session: Any = None  # webapp.review.ReviewSession: the reviews both Judge and Browse show
+    review_session: Any = None  # webapp.review_state.ReviewSession: the reviews both Judge and Browse show
 
 
 @dataclass(frozen=True)
@@ -105,4 +105,12 @@ def select_handler(fn: Callable[..., Any]) -> Callable[..., Any]:
     import gradio as gr
 
     fn.__annotations__["evt"] = gr.SelectData
+    return fn
+
+
+def with_request(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Give `fn`'s `request` parameter the real gr.Request annotation (annotations are strings here)."""
+    import gradio as gr
+
+    fn.__annotations__["request"] = gr.Request
     return fn

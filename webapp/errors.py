@@ -7,6 +7,8 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
+from mathreel.webapp.html import plain, toast
+
 log = logging.getLogger("mathreel.webapp")
 
 
@@ -22,8 +24,6 @@ def error_message(error: BaseException) -> str:
 def error_box(message: str | list[str]) -> str:
     """Markdown for a visible error box: each message (one line each) escaped, since messages quote file names,
     field names and server replies."""
-    from mathreel.webapp.html import plain
-
     lines = [message] if isinstance(message, str) else list(message)
     return "**Error:** " + "<br>".join(plain(line) for line in lines) if any(lines) else ""
 
@@ -31,8 +31,6 @@ def error_box(message: str | list[str]) -> str:
 def warn(message: str) -> None:
     """A warning toast with `message` shown as text (Gradio renders toast messages as HTML)."""
     import gradio as gr
-
-    from mathreel.webapp.html import toast
 
     gr.Warning(toast(message))
 
@@ -71,3 +69,11 @@ def failed(handler: str, error: Exception, error_slot: int, n_outputs: int) -> t
     outputs: list[Any] = [gr.skip()] * n_outputs
     outputs[error_slot] = gr.update(value=error_box(message), visible=True)
     return tuple(outputs)
+
+
+def error_outputs(message: str, n_outputs: int) -> tuple:
+    """Outputs of a handler that failed: the error box shown (slot 0), everything else left as it is."""
+    import gradio as gr
+
+    warn(message)
+    return (gr.update(value=error_box(message), visible=True), *[gr.skip()] * (n_outputs - 1))

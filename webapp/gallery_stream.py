@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from mathreel.webapp.benchmark_keys import split_key
 from mathreel.webapp.errors import log
 from mathreel.webapp.present import seconds_text
 
@@ -51,7 +52,6 @@ def previews(datasets: DatasetCache, key: str, ref: str, num_frames: int) -> Ite
     """
     from mathreel.core.media.frames import cached_frames
     from mathreel.core.media.progressive import progressive_frames
-    from mathreel.webapp.browse import split_key
 
     try:
         dataset = datasets.get(*split_key(key))

@@ -4,51 +4,36 @@ run from the page (on the current question or on an uploaded result file), with 
 
 Everything judged comes from `core.judge` (the same code as `mathreel judge`); the folding into tables is
 `core.judge.views`. Model responses, critiques and rationales are shown as text: every string that reaches HTML is
-escaped here, and the response itself sits in a read-only textbox. Runs live in a per-user `gr.State`. The demo
-set ships synthetic judgments (assets/demo/judgments), loaded for every visitor so the tab works with no endpoint.
+escaped (the card's HTML is `webapp.judge_card`), and the response itself sits in a read-only textbox. Runs live in
+a per-user `gr.State`. The demo set ships synthetic judgments (assets/demo/judgments), loaded for every visitor so
+the tab works with no endpoint.
 """
 
 from __future__ import annotations
 
-import html
 import os
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.runs import find_run, unique_name
+from mathreel.webapp import charts
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
 from mathreel.webapp.errors import error_message, guarded, log, warn
+from mathreel.webapp.judge_card import card_html, chips_html, question_header, raw_text, steps_html
+from mathreel.webapp.judged_runs import JudgedRun, error_categories, load_demo_runs, load_uploads, primary_dimension
+from mathreel.webapp.present import frame_items
+from mathreel.webapp.review import build_panel
+from mathreel.webapp.review_state import review_session
 
 if TYPE_CHECKING:
     import pandas as pd
-    import plotly.graph_objects as go
 
     from mathreel.core.judge import Judgment
 
 ANY = ""  # "no filter" in the category dropdown
 EMPTY = "_No judgments loaded. Upload a `mathreel judge` output file, or run the judge below._"
-PRIMARY_COLOUR = "#b91c1c"
-SECONDARY_COLOUR = "#92400e"
-
-
-@dataclass
-class JudgedRun:
-    """One judgment file (or one judge run from the page) as the tab shows it."""
-
-    name: str
-    judgments: list[Judgment]
-    note: str = ""
-
-    @property
-    def benchmark(self) -> str:
-        return self.judgments[0].benchmark if self.judgments else ""
-
-    @property
-    def mode(self) -> str:
-        return self.judgments[0].mode if self.judgments else ""
 
 
 @dataclass
@@ -58,65 +43,6 @@ class Selection:
     run: str | None = None
     question_id: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
-
-
-# -- loading --------------------------------------------------------------------------------------------------
-
-
-def demo_judgment_dir() -> Path:
-    from mathreel.core.data import demo_dir
-
-    return demo_dir() / "judgments"
-
-
-def load_demo_runs() -> list[JudgedRun]:
-    """The demo set's synthetic judgments, one run per file (none when the directory is absent)."""
-    from mathreel.core.judge import read_judgments
-
-    folder = demo_judgment_dir()
-    runs = []
-    for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
-        name = path.stem.removesuffix("_judgments") + " (synthetic demo)"
-        runs.append(JudgedRun(name, read_judgments(path), "synthetic: scripted judge replies, not a model"))
-    return runs
-
-
-def load_uploads(paths: list[str], runs: list[JudgedRun]) -> tuple[list[JudgedRun], list[str]]:
-    """Runs plus the uploaded judgment files; a bad file is one message naming it as uploaded."""
-    from mathreel.core.judge import read_judgments
-
-    out, errors = list(runs), []
-    for path in paths:
-        shown = Path(path).name
-        try:
-            judgments = read_judgments(path)
-        except Exception as error:  # reported per file; the others still load
-            errors.append(error_message(error).replace(str(path), shown))
-            continue
-        out.append(JudgedRun(unique_name(Path(path).stem, {r.name for r in out}), judgments))
-    return out, errors
-
-
-def _benchmark(name: str) -> Any:
-    """The benchmark a judged run names (None for a name this server does not know)."""
-    from mathreel.core.benchmarks import get_benchmark
-
-    try:
-        return get_benchmark(name)
-    except KeyError:
-        return None
-
-
-def error_categories(benchmark: str) -> tuple[str, ...]:
-    """The benchmark's declared error categories (none for an unknown benchmark)."""
-    bench = _benchmark(benchmark)
-    return bench.error_categories if bench is not None else ()
-
-
-def primary_dimension(runs: list[JudgedRun]) -> str | None:
-    """The dimension judged questions are grouped by: the first run's benchmark's primary one."""
-    bench = _benchmark(runs[0].benchmark) if runs else None
-    return bench.primary if bench is not None else None
 
 
 # -- tables and text ------------------------------------------------------------------------------------------
@@ -169,148 +95,6 @@ def _answer_text(values: dict[str, Any]) -> str:
 
 def _status_text(by_task: dict[str, Judgment]) -> str:
     return ", ".join(f"{task} {j.status}" for task, j in by_task.items() if j.status != "ok")
-
-
-def esc(text: Any) -> str:
-    """Any value as HTML-safe text (quotes included), so a response or rationale can never become markup."""
-    return html.escape(str(text), quote=True)
-
-
-def steps_html(steps: tuple[str, ...] | list[str], source: str) -> str:
-    if not steps:
-        return f"<p><em>No annotated steps available ({esc(source)}).</em></p>"
-    items = "".join(f"<li>{esc(step)}</li>" for step in steps)
-    return f"<ol class='judge-steps'>{items}</ol><p style='opacity:.7;font-size:.85em'>{esc(source)}</p>"
-
-
-def _task_html(card: Any, task: str, absent: str, failed: str, render: Callable[[Judgment, dict], str]) -> str:
-    """One task's panel: `absent` when the question has no judgment for the task, `failed` (a template filled
-    with the escaped status and reason) when its judgment has no values, else what `render` makes of them."""
-    judgment = card.by_task.get(task)
-    if judgment is None:
-        return absent
-    values = card.values(task)
-    if not values:
-        return failed.format(status=esc(judgment.status), reason=esc(judgment.reason))
-    return render(judgment, values)
-
-
-def card_html(card: Any) -> str:
-    """The step card: score, matched steps, final answer, critique; or why there is none."""
-    return _task_html(card, "steps", "<p><em>No step evaluation for this question.</em></p>",
-                      "<p id='judge-step-status'><strong>Step evaluation {status}:</strong> {reason}</p>", _step_card)
-
-
-def _step_card(judgment: Judgment, values: dict) -> str:
-    correct = "yes" if values.get("final_answer_correct") else "no"
-    return (
-        f"<div id='judge-card'><p style='font-size:1.6em;margin:0'><strong id='judge-score'>{esc(values['score'])}"
-        f"</strong> / 10</p><p>Matched steps: <strong id='judge-matched'>{esc(values['matched_steps'])}</strong>"
-        f" · final answer correct: <strong>{correct}</strong></p>"
-        f"<p id='judge-critique'>{esc(values['critique'])}</p>"
-        f"<p style='opacity:.7;font-size:.85em'>judge {esc(judgment.judge_model)} · {esc(judgment.prompt_version)}"
-        f"{' · cached' if judgment.cached else ''}</p></div>"
-    )
-
-
-def chips_html(card: Any) -> str:
-    """Error-category chips, each with its rationale; primary first."""
-    return _task_html(card, "errors", "<p><em>No error analysis for this question.</em></p>",
-                      "<p><em>Error analysis {status}: {reason}</em></p>", _chip_list)
-
-
-def _chip_list(_judgment: Judgment, values: dict) -> str:
-    entries = [("primary", values["primary"])] + [("secondary", e) for e in values.get("secondary", [])]
-    parts = []
-    for kind, entry in entries:
-        colour = PRIMARY_COLOUR if kind == "primary" else SECONDARY_COLOUR
-        parts.append(
-            f"<div class='judge-chip-row' style='margin:.4em 0'>"
-            f"<span class='judge-chip judge-chip-{kind}' style='display:inline-block;border-radius:999px;"
-            f"padding:.15em .7em;color:white;background:{colour};font-size:.9em'>{esc(entry['category'])}</span> "
-            f"<span style='opacity:.7;font-size:.8em'>{kind}</span>"
-            f"<div class='judge-rationale' style='margin:.2em 0 0 .6em'>{esc(entry['rationale'])}</div></div>"
-        )
-    return "<div id='judge-chip-list'>" + "".join(parts) + "</div>"
-
-
-def raw_text(card: Any) -> str:
-    """Every task's judge model, prompt version, status, reason and raw reply, for disputes."""
-    blocks = []
-    for task, j in card.by_task.items():
-        head = f"[{task}] {j.status} · judge {j.judge_model} · {j.prompt_version}"
-        if j.reason:
-            head += f"\nreason: {j.reason}"
-        blocks.append(f"{head}\n{j.raw_reply if j.raw_reply is not None else '(no judge reply)'}")
-    return "\n\n".join(blocks)
-
-
-def question_header(card: Any, question: Any, run_name: str) -> str:
-    """The run and the question with its options, the gold one marked ✓ and the model's pick (the judge's
-    reading) marked."""
-    qid = esc(card.question_id)
-    run = f"<p class='judge-run-name'>Run: {esc(run_name)}</p>"
-    if question is None:
-        return f"{run}<p><strong>{qid}</strong> <em>(not in the server's dataset)</em></p>"
-    pick = card.values("extract").get("answer")
-    options = "".join(_option_item(letter, text, letter == question.answer, letter == pick)
-                      for letter, text in question.option_texts.items())
-    picked = f" · model's pick {esc(pick)}" if pick else " · model's pick: none read"
-    return (f"{run}<p><strong id='judge-qid'>{qid}</strong> · gold {esc(question.answer)}{picked}</p>"
-            f"<p>{esc(question.question)}</p><ul style='list-style:none;padding-left:.5em'>{options}</ul>")
-
-
-def _option_item(letter: str, text: str, gold: bool, picked: bool) -> str:
-    marks = [m for m, on in (("correct answer", gold), ("model's pick", picked)) if on]
-    label = f"{esc(letter)}. {esc(text)}"
-    if not marks:
-        return f"<li>{label}</li>"
-    sign = "✓" if gold else "✗"
-    return f"<li class='judge-marked'>{sign} <strong>{label}</strong> — {' · '.join(marks)}</li>"
-
-
-# -- charts ---------------------------------------------------------------------------------------------------
-
-
-def score_chart(runs: list[JudgedRun]) -> go.Figure:
-    """Mean step score per run, overall and per question category."""
-    import plotly.graph_objects as go
-
-    from mathreel.core.judge.views import step_score_rows
-
-    figure = go.Figure()
-    rows = step_score_rows({r.name: r.judgments for r in runs}, by=primary_dimension(runs))
-    for run in runs:
-        mine = [row for row in rows if row.run == run.name and row.mean is not None]
-        figure.add_bar(name=run.name, x=[row.group for row in mine], y=[row.mean for row in mine],
-                       customdata=[[row.n, row.failed] for row in mine],
-                       hovertemplate="%{x}<br>mean %{y:.2f}<br>n=%{customdata[0]}, judge failures "
-                       "%{customdata[1]}<extra>%{fullData.name}</extra>")
-    figure.update_layout(title={"text": "Mean step score (0-10) per run and category", "y": 0.97}, barmode="group",
-                         height=400, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
-                         margin={"t": 110, "b": 90})
-    figure.update_yaxes(range=[0, 10])
-    return figure
-
-
-def error_chart(runs: list[JudgedRun]) -> go.Figure:
-    """Distribution of primary error categories per run, as a share of its analysed wrong answers."""
-    import plotly.graph_objects as go
-
-    from mathreel.core.judge.views import error_rows
-
-    figure = go.Figure()
-    for run in runs:
-        rows = error_rows({run.name: run.judgments}, error_categories(run.benchmark))
-        figure.add_bar(name=run.name, x=[r.category for r in rows], y=[r.share for r in rows],
-                       customdata=[[r.primary, r.mentioned] for r in rows],
-                       hovertemplate="%{x}<br>%{y:.1f}% of analysed errors<br>primary %{customdata[0]}, named "
-                       "%{customdata[1]}<extra>%{fullData.name}</extra>")
-    figure.update_layout(title={"text": "Error categories per run (primary, % of analysed wrong answers)", "y": 0.97},
-                         barmode="group", height=400, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
-                         margin={"t": 110, "b": 120})
-    figure.update_xaxes(tickangle=-25)
-    return figure
 
 
 # -- running the judge from the page --------------------------------------------------------------------------
@@ -396,8 +180,6 @@ def layout(context: AppContext) -> JudgeUI:
     """Place the Judge tab: runs and charts, the question list and the judged question, then the judge form."""
     import gradio as gr
 
-    from mathreel.webapp.review import review_session
-
     # The session's judged runs, shared with Browse (its judge card and review box beside a scored run).
     ui = JudgeUI(runs=review_session(context).judged, selection=gr.State(Selection()))
     gr.Markdown("LLM-judge results: the paper's step-wise evaluation (0-10 against the annotated steps) and error "
@@ -421,8 +203,6 @@ def layout(context: AppContext) -> JudgeUI:
     ui.questions = gr.Dataframe(label="Questions (click a row)", interactive=False, wrap=True, max_height=360,
                                 elem_id="judge-questions")
     _question_view(ui, context)
-    from mathreel.webapp.review import build_panel
-
     ui.review = build_panel(context, ui.runs, ui.selection,
                             lambda runs, chosen: find_run(runs_of(runs), chosen.run))
     _judge_form(ui)
@@ -497,7 +277,6 @@ class JudgeHandlers:
         """The shown question's frames (exact, from the frame cache Browse shares) and its video; empty when the
         server's dataset has no video for it."""
         from mathreel.core.view import build_view
-        from mathreel.webapp.browse import frame_items
 
         run = find_run(runs_of(runs), chosen.run)
         if run is None or not run.judgments:
@@ -540,7 +319,7 @@ class JudgeHandlers:
         cats = error_categories(run.benchmark) if run else ()
         names = [r.name for r in runs]
         return (gr.skip(), runs, gr.update(choices=names, value=run.name if run else None),
-                status_table(runs), score_chart(runs), error_chart(runs),
+                status_table(runs), charts.score_chart(runs), charts.error_chart(runs),
                 gr.update(choices=[("Any error category", ANY), *[(c, c) for c in cats]],
                           value=cat if cat in cats else ANY),
                 question_table(run, cat if cat in cats else ANY, lo, hi))
@@ -703,4 +482,4 @@ def _user_error(message: str) -> Exception:
 
 TAB = TabSpec(id="judge", label="Judge", build=build)
 
-__all__ = ["TAB", "JudgedRun", "build", "card_html", "chips_html", "load_demo_runs", "question_table"]
+__all__ = ["TAB", "build", "question_table"]

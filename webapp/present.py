@@ -1,12 +1,16 @@
-"""Number formatting for every view: the same strings as `mathreel score` (core.scoring.numbers), with an em
-dash where there is no figure."""
+"""How figures and frames read on every view: numbers as `mathreel score` prints them (core.scoring.numbers),
+with an em dash where there is no figure; timestamps as a video player shows them; sampled frames as gallery
+items captioned with their index, time and subtitle lines."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mathreel.core.scoring import numbers
+
+if TYPE_CHECKING:
+    from mathreel.core.view import ModelView
 
 NONE = "—"
 
@@ -51,3 +55,19 @@ def seconds_text(seconds: float) -> str:
     if hours:
         return f"{hours}:{minutes:02d}:{secs:04.1f}"
     return f"{minutes}:{secs:04.1f}"
+
+
+def frame_items(view: ModelView) -> list[tuple[str, str]]:
+    """Gallery items of the view's sampled frames: path and caption (index, time, the aligned subtitle lines)."""
+    frames = view.frames
+    if frames is None:
+        return []
+    return [(str(path), frame_caption(int(index), float(time), [c.text for c in cues]))
+            for path, index, time, cues in zip(frames.paths, frames.indices, frames.times,
+                                               view.frame_cues or [[]] * len(frames), strict=True)]
+
+
+def frame_caption(index: int, time: float, lines: list[str]) -> str:
+    """"frame 120 · 0:04.0" then the subtitle lines at that moment (or a note that there are none)."""
+    text = " / ".join(lines) if lines else "(no subtitle at this moment)"
+    return f"frame {index} · {seconds_text(time)}\n{text}"

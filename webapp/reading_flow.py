@@ -11,10 +11,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
+from mathreel.webapp.judged_runs import load_demo_runs
+
 if TYPE_CHECKING:
     from mathreel.core.review.join import JudgeView
-    from mathreel.webapp.judge import JudgedRun
-    from mathreel.webapp.score import Run
+    from mathreel.webapp.judged_runs import JudgedRun
+    from mathreel.webapp.scored_runs import Run
 
 # KaTeX delimiters for gr.Markdown (Gradio ships KaTeX); `$` last so `$$` wins.
 LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "\\[", "right": "\\]", "display": True},
@@ -70,7 +72,6 @@ def judged_runs() -> tuple[tuple[JudgedRun, dict[str, JudgeView]], ...]:
     """The judged runs Browse can show beside a scored run (the demo set's synthetic judgments, read once), each
     with the judge's view of every question."""
     from mathreel.core.review.join import judge_views
-    from mathreel.webapp.judge import load_demo_runs
 
     return tuple((run, judge_views(run.judgments)) for run in load_demo_runs())
 

@@ -2,33 +2,30 @@
 (paired difference, the paper's published rows) and open any scored question in Browse.
 
 Scoring is `core.results.read_results` + `core.scoring.score`; the numbers shown are `Report.to_dict()`, the
-same object `mathreel score --json` prints. Each user's runs live in a `gr.State`, never in a global.
+same object `mathreel score --json` prints. Each user's runs live in a `gr.State`, never in a global; a run and
+how an upload becomes one are `webapp.scored_runs` (Browse reads the same runs).
 """
 
 from __future__ import annotations
 
-import os
-from dataclasses import dataclass
-from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
-from mathreel.core.runs import unique_name
 from mathreel.core.scoring.text import extractor_text
+from mathreel.webapp import charts
+from mathreel.webapp.benchmark_keys import benchmark_choices
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
 from mathreel.webapp.downloads import Downloads
-from mathreel.webapp.errors import error_box, error_message, guarded, log, warn
+from mathreel.webapp.errors import error_box, error_message, guarded, warn
 from mathreel.webapp.html import plain
-from mathreel.webapp.isolate import DEFAULT_BUDGET, Budget, run_isolated
-from mathreel.webapp.present import cell_parts, ci_text, pct, se_text
+from mathreel.webapp.isolate import Budget
+from mathreel.webapp.present import cell_parts, cell_text, ci_text, pct, se_text
+from mathreel.webapp.reference import comparison_table, load_references, mode_warning, table_choices
+from mathreel.webapp.scored_runs import AUTO, Run, ScoreOptions, score_uploads
 
 if TYPE_CHECKING:
     import pandas as pd
 
-    from mathreel.core.results.run_settings import RunSettings
-    from mathreel.core.scoring import Report
-
-AUTO = ""  # "detect it from the file" in the benchmark dropdown; "scorer's default" in the denominator one
 STATUS_FILTERS = [
     ("All questions", "all"),
     ("Wrong or unparsed", "not_correct"),
@@ -40,107 +37,6 @@ STATUS_FILTERS = [
 EMPTY_STATE = "_Upload a result file to see scores._"
 RESPONSE_PREVIEW = 160
 CHART_SLOTS = 4
-
-
-@dataclass
-class Run:
-    """One uploaded file scored by core. `summary` is `report.to_dict()`, computed once."""
-
-    name: str
-    report: Report
-    summary: dict[str, Any]
-    path: str = ""  # the uploaded file, read again only if its prompt settings are asked for
-    default_frames: int = 8
-    used: RunSettings | None = None  # the prompt settings the file was produced with, once detected
-
-    def settings_used(self) -> RunSettings | None:
-        """The prompt settings the file was produced with (detected on first use; None if it cannot be read)."""
-        if self.used is None and self.path:
-            try:
-                self.used = detect_path(self.path, self.report, self.default_frames)
-            except Exception:  # the upload expired or cannot be re-read: no settings to follow
-                log.info("cannot re-read %s for its prompt settings", self.name)
-        return self.used
-
-    @property
-    def key(self) -> str:
-        return f"{self.report.benchmark}:{self.report.mode}"
-
-
-@dataclass(frozen=True)
-class ScoreOptions:
-    """How the user asked for files to be read and scored."""
-
-    benchmark_key: str = AUTO  # "benchmark:mode", or AUTO to detect
-    extractor: str = "robust"
-    denominator: str = AUTO
-    annotations: str | None = None  # the server's data directory, for id-only files
-    budget: Budget = DEFAULT_BUDGET  # time and memory one file may take on the shared server
-    default_frames: int = 8  # assumed when a file does not record its frame count
-
-
-# -- scoring through core ---------------------------------------------------------------------------------------
-
-
-# Reading and scoring are linear in a file's size, so a file up to this size costs well under a second in the
-# server's own thread. Larger files go to a child process with a time and memory budget (webapp.isolate), so a
-# costly one never holds up other visitors; starting that child costs far more than scoring a small file.
-ISOLATE_ABOVE_BYTES = 1024 * 1024
-
-
-def score_path(path: str, options: ScoreOptions) -> Report:
-    """Read and score one file with core, exactly as `mathreel score` does with the same options: in this thread
-    when it is small, else in a child process within `options.budget`."""
-    from mathreel.core.scoring.files import score_file
-
-    key = "" if options.benchmark_key == AUTO else options.benchmark_key
-    denominator = None if options.denominator == AUTO else options.denominator
-    args = (path, key, options.extractor, denominator, options.annotations)
-    try:
-        small = os.path.getsize(path) <= ISOLATE_ABOVE_BYTES
-    except OSError:
-        small = True  # core's reader names the problem in one line
-    if small:
-        return score_file(*args)
-    return run_isolated(score_file, args, options.budget, str(path))
-
-
-def detect_path(path: str, report: Report, default_frames: int = 8) -> RunSettings:
-    """The prompt settings of a scored file (read again as the benchmark and mode it was scored as)."""
-    from mathreel.core.results import read_results
-    from mathreel.core.results.run_settings import detect_run_settings
-
-    return detect_run_settings(read_results(path, benchmark=report.benchmark, mode=report.mode), default_frames)
-
-
-def display_name(path: str, taken: set[str]) -> str:
-    """The uploaded file's own name, made unique among this user's runs."""
-    return unique_name(Path(path).name, taken)
-
-
-def score_uploads(paths: list[str], options: ScoreOptions) -> tuple[list[Run], list[str]]:
-    """Score every file; a bad file becomes one message (naming the file as uploaded) and the others still score."""
-    runs: list[Run] = []
-    errors: list[str] = []
-    for path in paths:
-        name = display_name(path, {r.name for r in runs})
-        try:
-            report = score_path(path, options)
-        except Exception as error:  # any failure is reported for this file only
-            from mathreel.core.errors import MathReelError
-
-            if not isinstance(error, MathReelError):
-                log.exception("scoring %s failed", name)
-            errors.append(_rename(error_message(error), path, name))
-            continue
-        runs.append(Run(name=name, report=report, summary=report.to_dict(), path=str(path),
-                        default_frames=options.default_frames))
-    return runs, errors
-
-
-def _rename(message: str, path: str, name: str) -> str:
-    """Show the file as the user named it, not its server-side upload path."""
-    return message.replace(str(path), name)
 
 
 # -- tables -----------------------------------------------------------------------------------------------------
@@ -200,8 +96,6 @@ def headline_markdown(runs: list[Run]) -> str:
 def breakdown_table(runs: list[Run]) -> pd.DataFrame:
     """Every dimension's values as rows, one column per run: "41.3% [35.2, 47.6] n=52"."""
     import pandas as pd
-
-    from mathreel.webapp.present import cell_text
 
     order: dict[tuple[str, str], None] = {}
     for run in runs:
@@ -340,7 +234,6 @@ def layout(settings: Any) -> ScoreUI:
     import gradio as gr
 
     from mathreel.core.kinds import EXTRACTORS
-    from mathreel.webapp.browse import benchmark_choices
 
     ui = ScoreUI()
     gr.Markdown("Upload one or several prediction files (lmms-eval logs, the Video-MME template, MathVerse "
@@ -421,8 +314,6 @@ class ScoreHandlers:
     """The Score tab's event handlers: plain functions of their inputs, returning the outputs' updates."""
 
     def __init__(self, settings: Any) -> None:
-        from mathreel.webapp.reference import load_references
-
         self.settings = settings
         self.references = load_references()
         self.downloads = Downloads(settings.cache_seconds)
@@ -449,8 +340,6 @@ class ScoreHandlers:
     def render_overview(runs: list[Run], name: str | None) -> tuple:
         """Headline, summary, breakdown and up to CHART_SLOTS charts (the run shown against its peers)."""
         import gradio as gr
-
-        from mathreel.webapp import charts
 
         selected = find_run(runs, name)
         peers = comparable(runs, selected)
@@ -481,8 +370,6 @@ class ScoreHandlers:
 
     @staticmethod
     def heatmap(runs: list[Run], name: str | None, key: str | None) -> Any:
-        from mathreel.webapp import charts
-
         run = find_run(runs, name)
         if run is None or not key:
             return None
@@ -498,8 +385,6 @@ class ScoreHandlers:
     def paired(runs: list[Run], name_a: str | None, name_b: str | None) -> tuple:
         import gradio as gr
 
-        from mathreel.webapp import charts
-
         run_a = find_run(runs, name_a) if name_a else None
         run_b = find_run(runs, name_b) if name_b else None
         text, diff = paired_markdown(run_a, run_b)
@@ -511,8 +396,6 @@ class ScoreHandlers:
     def reference_choices(self, runs: list[Run], name: str | None) -> tuple:
         import gradio as gr
 
-        from mathreel.webapp.reference import table_choices
-
         run = find_run(runs, name)
         ref = self.references.get(run.report.benchmark) if run else None
         if ref is None:
@@ -523,8 +406,6 @@ class ScoreHandlers:
                 gr.update(choices=settings_, value=settings_[0][1]))
 
     def reference(self, runs: list[Run], name: str | None, table: str | None, setting: str | None) -> tuple:
-        from mathreel.webapp.reference import comparison_table, mode_warning
-
         run = find_run(runs, name)
         ref = self.references.get(run.report.benchmark) if run else None
         if ref is None or not table or not setting:
