@@ -1,11 +1,17 @@
 """The robust choice extractor used everywhere: the letter a response means, or "unparsed" with the reason.
 
-Order of evidence, strongest first:
-1. explicit statements anywhere in the text ("the answer is D", "Answer: B", `\\boxed{C}`, "选 D",
-   "B is correct", "I choose A", "it is D"), the last one winning, so "not A; it is D" reads D;
-   a last statement that hedges ("either A or C") or names a letter outside `letters` is unparsed;
-2. the shape of the response: a bare letter, a first line "B. Walking", a final line "C";
-3. a single parenthesised letter, then the option text itself ("Walking", "It must be 60 degrees").
+Order of evidence, strongest first (each reading's `Extraction.strength`):
+1. answer containers: the last `<answer>` tag, the answer field of a JSON object (`structured.json_answer`),
+   `\\boxed{C}`; containers that disagree, or an explicit statement after them that says otherwise, are a
+   conflict;
+2. explicit statements anywhere in the text ("the answer is D", "Answer: B", "选 D", "B is correct",
+   "I choose A", "it is D", "probably C"), the last one winning, so "not A; it is D" reads D; a last statement
+   that hedges ("either A or C") or names a letter outside `letters` is unparsed;
+3. the shape of the response: a bare letter, a first line "B. Walking", a final line "C", a closing clause;
+   the first and the last line must agree; then a single parenthesised letter;
+4. the option text of the response's conclusion ("Walking", "so 15 pens"), unless it declines or says no
+   option fits.
+A response that goes on to a question of its own ("Question: ...") is read up to it.
 
 Capital letters inside words and sentences ("Based", "A man", "the Dog", "I think") are never read, and
 nothing is guessed: when the evidence runs out the result is unparsed with what was seen.
@@ -727,7 +733,7 @@ _FOREIGN_CHOOSE_WORDS = ("choisis", "wähle", "wahle", "elijo", "escojo")
 _WITHDRAW_WORDS = ("determine", "tell", "decide")
 _HEDGE_STARTS = _HEDGE_WORDS
 _TENTATIVE_WORDS = ("probably", "maybe", "perhaps", "possibly", "presumably")
-_GUESS_WORDS = ("guess", "lean", "leaning")
+_GUESS_WORDS = ("guess", "lean", "leaning", "leans")
 _LIKELY_WORDS = ("likely", "probable")
 _FOREIGN_CORRECT_WORDS = ("정답", "맞", "正し", "正确", "正確")
 

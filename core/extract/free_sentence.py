@@ -23,7 +23,8 @@ _CLAUSE_BREAK = lazy_regex(r";|(?:,\s*|\s+|^)(?i:so|thus|hence|therefore)\b,?")
 _AND = lazy_regex(r"\s+(?i:and|but)\s+")
 _STATES = lazy_regex(
     r"(?i:\b(?:(?:is|are|lies|located|occurs|was|were)\s+at|is|are|equals|be|was|were|gives(?:\s+us)?|yields|makes"
-    r"|comes\s+to|totals|costs?|pays|paid|weighs|measures|spends|spent|earns|earned)\b(?:\s+(?:approximately|about|roughly|exactly|equal\s+to))?)"
+    r"|comes\s+to|totals|costs?|pays|paid|weighs|measures|spends|spent|earns|earned)\b"
+    r"(?:\s+(?:approximately|about|roughly|exactly|equal\s+to))?)"
     r"|(?i:\bi\.e\.,?)|(?<![!<>=\\])=(?!=)|≈|\\approx|\\in\b|\s[—–]\s"
 )
 _TRAILER = lazy_regex(

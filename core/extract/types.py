@@ -51,7 +51,9 @@ class Extraction:
 
 
 def is_weak(method: str, strength: str | None) -> bool:
-    """Whether a reading by `method` at `strength` rests on weak evidence (`WEAK_METHODS`, option text)."""
+    """Whether a reading by `method` at `strength` rests on weak evidence (`WEAK_METHODS`, option text; an
+    option-text strength only ever comes with the "option-text" method, so `method in WEAK_METHODS` is a safe
+    first test)."""
     return method in WEAK_METHODS or strength == "option-text"
 
 

@@ -14,6 +14,7 @@ from operator import attrgetter, itemgetter
 
 from mathreel.core.benchmarks import Benchmark, get_benchmark
 from mathreel.core.errors import MathReelError
+from mathreel.core.extract.types import WEAK_METHODS
 from mathreel.core.kinds import DENOMINATORS, EXTRACTORS, Denominator, ExtractorName
 from mathreel.core.question import Question
 from mathreel.core.results.bulk import gc_paused
@@ -105,7 +106,7 @@ def _score(
         grouped=grouped,
         pairs=len(rows),
         unparsed=[r.question_id for r in rows if r.status == "unparsed"],
-        weak=[r.question_id for r in rows if r.weak],
+        weak=[r.question_id for r in rows if r.method in WEAK_METHODS and r.weak],  # the set test first: cheap
         labelled=sum(r.method == "labelled" for r in rows),
         missing=[r.question_id for r in rows if r.status == "missing"],
         unknown_ids=list(result.unknown_ids),
