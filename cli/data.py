@@ -13,8 +13,9 @@ from mathreel.core.benchmarks import BENCHMARKS
 from mathreel.core.errors import InputError
 
 DATA_HELP = (
-    "data location: a benchmark's own root, a folder holding videomathqa/, videomme/, mathverse/, or "
-    "hf:<org>/<name>; default $MATHREEL_DATA, else the embedded demo set"
+    "data location: a benchmark's own root, a folder holding "
+    + ", ".join(f"{bench.layout.subdir}/" for bench in BENCHMARKS.values() if bench.layout)
+    + ", or hf:<org>/<name>; default $MATHREEL_DATA, else the embedded demo set"
 )
 
 
@@ -97,8 +98,6 @@ def _where(items: list[str]) -> dict[str, list[str]]:
 
 def render_table(dataset: Any, questions: list[Any], width: int = 120) -> str:
     """A readable table: id, answer, each dimension, then the question text cut to fit."""
-    from mathreel.core.data import as_record
-
     keys = dataset.dimension_keys()
     header = ["id", "answer", *keys]
     rows = [[dataset.ref(q), q.answer, *(q.dims.get(k, "") for k in keys)] for q in questions]
@@ -106,8 +105,7 @@ def render_table(dataset: Any, questions: list[Any], width: int = 120) -> str:
     room = max(20, width - sum(widths) - 2 * len(widths))
     lines = [_row([*header, "question"], widths)]
     for row, question in zip(rows, questions, strict=True):
-        record = as_record(dataset, question)
-        text = " ".join((record.get("question") or record.get("question_for_eval") or "").split())
+        text = " ".join((question.question or dataset.bench.full_question(question)).split())
         lines.append(_row([*row, _cut(text, room)], widths))
     title = dataset.bench.title
     lines.append(f"{len(questions)} of {len(dataset.questions)} {title} {dataset.mode} questions from {dataset.source}")

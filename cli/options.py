@@ -53,6 +53,25 @@ TEMPERATURE = Rule("--temperature", 0.0, 2.0)  # the OpenAI API's range
 MAX_TOKENS_RULE = Rule("--max-tokens", 1, MAX_TOKENS)
 CONCURRENCY = Rule("--concurrency", 1, MAX_CONCURRENCY)
 FRAMES = Rule("--frames", 1, MAX_FRAMES, allowed=(-1,))
+FPS = Rule("--fps", 0.001, 60.0)  # frames per second taken from a video (Video-MME-v2's official fps mode)
+
+
+def add_frame_options(parser: argparse.ArgumentParser, short: bool = False) -> None:
+    """--frames, --fps, --interleave and --style, shared by `show` and `run`."""
+    from mathreel.core.benchmarks import BENCHMARKS
+
+    videos = [bench for bench in BENCHMARKS.values() if bench.layout and bench.layout.has_video]
+    defaults = ", ".join(f"{bench.title} {bench.default_frames}" for bench in videos)
+    flags = ("--frames", "-n") if short else ("--frames",)
+    parser.add_argument(*flags, type=int, default=None, metavar="N",
+                        help=f"frames sampled per video (default: the benchmark's, {defaults}; at most {MAX_FRAMES}; "
+                        "-1 for every frame); with --fps, the most frames taken")
+    parser.add_argument("--fps", type=float, default=None, metavar="F",
+                        help="take frames at F per second from the start instead")
+    interleaving = ", ".join(bench.title for bench in videos if bench.interleaved_subtitles) or "none"
+    parser.add_argument("--interleave", action="store_true",
+                        help=f"put each frame's subtitles right after it (benchmarks that do: {interleaving})")
+    parser.add_argument("--style", default="default", help="prompt style of the benchmark (default: default)")
 PORT = Rule("--port", 0, 65535)
 
 

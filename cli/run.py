@@ -12,10 +12,10 @@ import sys
 import time
 from typing import TextIO
 
+from mathreel.cli.options import add_frame_options
 from mathreel.core.benchmarks import BENCHMARKS
 from mathreel.core.errors import InputError
 
-DEFAULT_FRAMES = 16
 DEFAULT_MAX_SIDE = 768  # the same default as core.client.request, kept here so --help needs no import
 
 
@@ -34,8 +34,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--cot", action="store_true", help="use the chain-of-thought prompt")
     parser.add_argument("--subtitles", action="store_true",
                         help="put the subtitles of the sampled frames in the prompt")
-    parser.add_argument("--frames", type=int, default=DEFAULT_FRAMES, metavar="N",
-                        help=f"frames sampled uniformly per video (default {DEFAULT_FRAMES}; -1 for all)")
+    add_frame_options(parser)
     parser.add_argument("--max-side", type=int, default=DEFAULT_MAX_SIDE, metavar="PX",
                         help=f"longest image side sent; larger frames are re-encoded (default {DEFAULT_MAX_SIDE})")
     parser.add_argument("--base-url", help="endpoint base URL, e.g. http://127.0.0.1:8000/v1 (default: "
@@ -88,7 +87,7 @@ def _check_numbers(args: argparse.Namespace) -> None:
         if value < 1:
             raise InputError(flag, f"must be at least 1, not {value}")
     options.check(args, options.TIMEOUT, options.TEMPERATURE, options.MAX_TOKENS_RULE, options.CONCURRENCY,
-                  options.FRAMES)
+                  options.FRAMES, options.FPS)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -103,13 +102,16 @@ def run(args: argparse.Namespace) -> int:
         max_tokens=args.max_tokens, timeout_s=args.timeout, max_attempts=args.attempts,
     )
     dataset = load_dataset(args.benchmark, args.mode, args.data)
-    if args.subtitles and not dataset.layout.has_video:
+    if (args.subtitles or args.interleave) and not dataset.layout.has_video:
         raise InputError("--subtitles", f"{dataset.bench.title} has no videos, so no subtitles")
+    if args.interleave and not dataset.bench.interleaved_subtitles:
+        raise InputError("--interleave", f"{dataset.bench.title} has no interleaved subtitles")
     questions = select_questions(dataset, args.filter, args.limit)
     if not questions:
         raise InputError("--filter", f"no {dataset.bench.title} question matches {' '.join(args.filter)}")
     settings = RunSettings(num_frames=args.frames, cot=args.cot, with_subtitles=args.subtitles,
-                           max_side=args.max_side, concurrency=args.concurrency)
+                           max_side=args.max_side, concurrency=args.concurrency, style=args.style,
+                           interleaved=args.interleave, fps=args.fps)
     progress = ProgressLine()
     try:
         summary = run_benchmark(dataset, questions, endpoint, args.out, settings, progress=progress)

@@ -10,7 +10,7 @@ import argparse
 import json
 from typing import TYPE_CHECKING
 
-from mathreel.core.benchmarks import BENCHMARKS
+from mathreel.core.benchmarks import BENCHMARKS, extractor_names
 from mathreel.core.errors import InputError, MathReelError
 
 if TYPE_CHECKING:
@@ -22,7 +22,8 @@ if TYPE_CHECKING:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "score",
-        help="score prediction files (lmms-eval samples, Video-MME template, MathVerse output, JSONL/CSV)",
+        help="score prediction files (lmms-eval samples, Video-MME template, Video-MME-v2 TSV, MathVerse output, "
+        "VLMEvalKit, JSONL/CSV)",
         description="Score prediction files: accuracy with 95% Wilson intervals, naive and video-clustered SE, "
         "breakdowns per dimension, unparsed/missing counts and robust-vs-official extractor disagreements.",
     )
@@ -30,9 +31,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="benchmark (detected when omitted)")
     parser.add_argument("--mode", help="mcq or mbin for VideoMathQA (detected when omitted)")
     parser.add_argument("--extractor", default="robust", metavar="NAME",
-                        help="robust (default) or a pinned reproduction of a reference extractor: official, "
-                        "official-2024-06-18, lmms-regex, lmms-mcq-extract; `--extractor help` lists each with its "
-                        "source commit")
+                        help="robust (default) or a pinned reproduction of a reference scorer: "
+                        f"{', '.join(extractor_names()[1:])}; `--extractor help` lists each with its source commit")
     parser.add_argument("--denominator", choices=("all", "answered"), default=None,
                         help="all: unparsed count wrong (default); answered: unparsed dropped (official Video-MME)")
     parser.add_argument("--annotations", metavar="PATH",
@@ -50,7 +50,8 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--json", action="store_true", help="print one JSON object (a list for several files)")
     parser.add_argument("--rows", action="store_true",
                         help="with --json: add `rows`, one object per question (response, extracted answer, method, "
-                        "explanation, gold, status); large for big files, so off by default")
+                        "explanation, gold, status), and for group-scored benchmarks `groups.items`, one object per "
+                        "group; large for big files, so off by default")
     parser.set_defaults(handler=run)
 
 
@@ -77,6 +78,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--reviews", "reviews correct a judge's verdicts: add --judge")
     readings = _readings(args.readings) if args.readings else None
     reports = []
+    first: ResultFile | None = None
     for index, path in enumerate(args.files):
         result = read_results(path, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations)
         judged = _judged(args.judge[index], result) if args.judge else None
@@ -94,6 +96,10 @@ def run(args: argparse.Namespace) -> int:
         if readings is not None:
             report.detected.append(f"labelled readings: {report.labelled} answers scored by a person's reading "
                                    f"({len(readings)} labelled in {', '.join(args.readings)})")
+        if first is None:
+            first = result
+        else:
+            report.warnings.extend(_same_documents(first, result))
         reports.append(report)
     if args.json:
         objects = [report.to_dict(rows=args.rows) for report in reports]
@@ -123,6 +129,16 @@ def _readings(paths: list[str]) -> Readings:
         for entry in read_readings(path):
             merged.add(entry)
     return merged
+
+
+def _same_documents(first: ResultFile, other: ResultFile) -> list[str]:
+    """A warning when `other` answers some of `first`'s questions from different documents (lmms-eval doc_hash)."""
+    if (first.benchmark, first.mode) != (other.benchmark, other.mode):
+        return []
+    from mathreel.core.results.lmms_log import conflict_warning, doc_hash_conflicts
+
+    warning = conflict_warning(doc_hash_conflicts(first, other))
+    return [f"compared with {first.source}: {warning}"] if warning else []
 
 
 def _judged(path: str, result: ResultFile) -> JudgedUse:

@@ -7,7 +7,7 @@ from mathreel.core.benchmarks.mathverse import parse_choices
 
 
 def test_registry_names_each_benchmark_once():
-    assert sorted(BENCHMARKS) == ["mathverse", "videomathqa", "videomme"]
+    assert sorted(BENCHMARKS) == ["mathverse", "videomathqa", "videomme", "videomme-v2"]
     with pytest.raises(KeyError, match="choose one of"):
         get_benchmark("mmmu")
 

@@ -233,7 +233,7 @@ def test_an_id_only_file_learns_its_benchmark_from_the_directory(tmp_path):
     assert result.benchmark == "videomathqa"
     assert "benchmark: videomathqa (the annotations directory holds its files)" in result.notes
     assert len(result.predictions) == 1 and len(result.missing) == 11
-    with pytest.raises(InputError, match="holds videomathqa, videomme, mathverse"):
+    with pytest.raises(InputError, match="holds videomathqa, videomme, videomme-v2, mathverse"):
         read_results(preds, annotations=DEMO)  # a parent of all three: the file must say which
 
 

@@ -8,7 +8,9 @@ have something to show. The outcome of every question is fixed below, never rand
 
 from __future__ import annotations
 
+import csv
 import hashlib
+import io
 import json
 import re
 from dataclasses import dataclass, field
@@ -16,6 +18,9 @@ from dataclasses import dataclass, field
 from demo_generator.mathverse import VERSIONS, Problem
 from demo_generator.videomathqa import MathQuestion
 from demo_generator.videomme import SceneVideo
+from demo_generator.videomme_v2 import COLUMNS as V2_COLUMNS
+from demo_generator.videomme_v2 import LETTERS as V2_LETTERS
+from demo_generator.videomme_v2 import Group
 
 # Final-answer styles: {L} is the chosen letter (or free-form value), {T} the chosen option text.
 STYLES = {
@@ -29,6 +34,7 @@ STYLES = {
     "final": "Final answer: {L}. {T}",
     "letter_dot": "{L}. {T}",
     "letter_only": "{L}",
+    "final_answer": "Final Answer: {L}",
 }
 REFUSAL = "I'm sorry, but I can't work out the answer from what I was given, so I won't guess."
 COT_POST_PROMPT = ("First please perform reasoning, and think step by step to provide best answer to the following "
@@ -49,6 +55,7 @@ class Run:
     videomme: tuple[tuple[str, str], ...]
     mathverse: tuple[tuple[str, str], ...]
     mbin_flips: frozenset[tuple[str, int]] = field(default_factory=frozenset)
+    videomme_v2: tuple[tuple[str, str], ...] = ()
 
 
 RUNS = (
@@ -63,6 +70,12 @@ RUNS = (
                    ("ok", "boxed"), ("ok", "answer_is"), ("ok", "chinese"), ("ok", "final"), ("slip", "boxed"),
                    ("ok", "boxed"), ("ok", "text_only"), ("ok", "answer_is"), ("slip", "bold"), ("refuse", "")),
         mbin_flips=frozenset({("q010", 3)}),
+        # Right / unparsed per group: CUCC (relevance), CCWC (the last "Based on the video, ..." reads B to the
+        # official script), CWCC (Q3 stands in for Q2), UCCC (the official -1 counts the refusal right).
+        videomme_v2=(("ok", "letter_only"), ("refuse", ""), ("ok", "answer_is"), ("ok", "letter_dot"),
+                     ("ok", "letter_only"), ("ok", "best"), ("slip", "letter_only"), ("ok", "based"),
+                     ("ok", "letter_only"), ("slip", "letter_dot"), ("ok", "letter_only"), ("ok", "answer_is"),
+                     ("refuse", ""), ("ok", "letter_only"), ("ok", "letter_dot"), ("ok", "letter_only")),
     ),
     Run(
         "synthetic-model-b",
@@ -75,6 +88,9 @@ RUNS = (
                    ("ok", "boxed"), ("slip", "boxed"), ("ok", "chinese"), ("refuse", ""), ("slip", "answer_is"),
                    ("ok", "answer_is"), ("ok", "bold"), ("slip", "boxed"), ("slip", "answer_is"), ("slip", "final")),
         mbin_flips=frozenset({("q001", 2), ("q006", 4)}),
+        # A reasoning run: CCWC, CWCC (broken at Q2), CCCW, UCWW (Q2 stands in for Q1).
+        videomme_v2=tuple(("ok", "final_answer") if o == "C" else ("slip", "final_answer") if o == "W"
+                          else ("refuse", "") for o in "CCWC" "CWCC" "CCCW" "UCWW"),
     ),
 )
 
@@ -255,3 +271,92 @@ def mathverse_output(records: list[dict], problems: list[Problem], run: Run) -> 
         assert record["problem_version"] in VERSIONS
         rows.append({**record, "model": run.name, "model_answer": _mathverse_response(problem, outcome, style)})
     return rows
+
+
+# ---------------------------------------------------------------------------------------------------- Video-MME-v2
+V2_THINK = ("Please perform a detailed reasoning based on the provided video frames to answer the following "
+            "multiple-choice question selecting the best option from A through H and providing your final response "
+            "strictly in the format: 'Final Answer: <letter>.")
+V2_METRIC_KEYS = tuple(f"videomme_v2_{part}_{kind}" for kind in ("score", "acc")
+                       for part in ("overall", "relevance", "logic", "level_1", "level_2", "level_3"))
+_V2_PREFIXES = ("The best answer is", "The correct answer is", "The answer is", "The answer", "The best option is",
+                "The correct option is", "Final Answer:", "Best answer:", "Best option:", "Answer:", "Option:")
+
+
+def _v2_answer(group: Group, number: int, outcome: str, style: str) -> str:
+    """The final answer of one reply: the right letter, the question's distractor, or a refusal."""
+    if outcome == "refuse":
+        return REFUSAL
+    question = group.questions[number]
+    letter = question.answer if outcome == "ok" else question.slip
+    return final_line(style, letter, dict(zip(V2_LETTERS, question.options, strict=True))[letter])
+
+
+def _v2_thought(group: Group, number: int, outcome: str) -> str:
+    """The reasoning block a thinking model writes before its answer."""
+    if outcome == "refuse":
+        return "<think>The frames do not show this clearly enough.</think>"
+    question = group.questions[number]
+    letter = question.answer if outcome == "ok" else question.slip
+    chosen = dict(zip(V2_LETTERS, question.options, strict=True))[letter].rstrip(".")
+    return f"<think>Looking at the frames, \"{chosen}\" fits what the video shows.</think>"
+
+
+def lmms_v2_extract(response: str) -> str:
+    """lmms-eval's videomme_v2 reading (delete eleven phrases, first capital A-H), reproduced so the synthetic
+    metric dicts hold what the harness would log."""
+    text = response.strip()
+    for prefix in _V2_PREFIXES:
+        text = text.replace(prefix, "")
+    match = re.search("[A-H]", text)
+    return match[0] if match else ""
+
+
+def v2_official_tsv(groups: list[Group], run: Run) -> str:
+    """The official script's prediction TSV (pandas `to_csv(sep="\\t", index=False)`): the parquet columns, then
+    index, video and prediction; a missing level written empty and a present one as a float ("2.0"), multi-line
+    fields quoted."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter="\t", lineterminator="\n")
+    writer.writerow([*V2_COLUMNS, "index", "video", "prediction"])
+    plan = iter(run.videomme_v2)
+    index = 0
+    for group in groups:
+        for number, record in enumerate(group.records()):
+            outcome, style = next(plan)
+            values = {**record, "level": "" if record["level"] is None else f"{float(record['level'])}",
+                      "second_head": record["second_head"] or "", "third_head": record["third_head"] or ""}
+            writer.writerow([*(values[c] for c in V2_COLUMNS), index, record["video_id"],
+                             _v2_answer(group, number, outcome, style)])
+            index += 1
+    return buffer.getvalue()
+
+
+def v2_lmms_samples(groups: list[Group], run: Run, ranks: int = 2) -> list[dict]:
+    """An lmms-eval >= 0.7 sample log of the videomme_v2_reasoning task: flattened `filtered_resps` (the reply with
+    its <think> block removed) and `resps` (the raw reply, kept because it differs), `token_counts`, the doc's
+    `doc_hash`, the twelve metric dicts, `input`; lines in the order `ranks` GPUs write them (rank by rank)."""
+    plan = iter(run.videomme_v2)
+    lines = []
+    for group in groups:
+        for number, record in enumerate(group.records()):
+            outcome, style = next(plan)
+            answer = _v2_answer(group, number, outcome, style)
+            raw = f"{_v2_thought(group, number, outcome)}\n{answer}"
+            pred = lmms_v2_extract(answer)
+            metric = {**{k: record[k] for k in ("video_id", "question_id", "group_type", "group_structure", "level",
+                                                "second_head", "third_head")},
+                      "pred_answer": pred, "answer": record["answer"], "score": int(pred == record["answer"])}
+            doc_id = len(lines)
+            lines.append({
+                "doc_id": doc_id,
+                "target": record["answer"],
+                "resps": raw,
+                "filtered_resps": answer,
+                "token_counts": [{"input_tokens": 1800 + 7 * doc_id, "output_tokens": len(raw.split()) * 2}],
+                "doc_hash": _sha(json.dumps(record, indent=2, ensure_ascii=False)),
+                **dict.fromkeys(V2_METRIC_KEYS, metric),
+                "input": f"Question: {record['question']}\n{record['options']}\n{V2_THINK}",
+                "model": run.name,
+            })
+    return [line for rank in range(ranks) for line in lines[rank::ranks]]

@@ -6,8 +6,9 @@ from mathreel.core.benchmarks.base import Benchmark, Dimension, Mode
 from mathreel.core.benchmarks.mathverse import MATHVERSE
 from mathreel.core.benchmarks.videomathqa import VIDEOMATHQA
 from mathreel.core.benchmarks.videomme import VIDEOMME
+from mathreel.core.benchmarks.videomme_v2 import VIDEOMME_V2
 
-BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (VIDEOMATHQA, VIDEOMME, MATHVERSE)}
+BENCHMARKS: dict[str, Benchmark] = {b.name: b for b in (VIDEOMATHQA, VIDEOMME, VIDEOMME_V2, MATHVERSE)}
 
 
 def get_benchmark(name: str) -> Benchmark:
@@ -18,4 +19,9 @@ def get_benchmark(name: str) -> Benchmark:
         raise KeyError(f"unknown benchmark {name!r}; choose one of {', '.join(BENCHMARKS)}") from None
 
 
-__all__ = ["BENCHMARKS", "Benchmark", "Dimension", "Mode", "get_benchmark"]
+def extractor_names() -> tuple[str, ...]:
+    """"robust" and every pinned reproduction any benchmark offers (`Benchmark.reproductions`), each once."""
+    return tuple(dict.fromkeys(["robust", *(name for bench in BENCHMARKS.values() for name in bench.reproductions)]))
+
+
+__all__ = ["BENCHMARKS", "Benchmark", "Dimension", "Mode", "extractor_names", "get_benchmark"]

@@ -4,16 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.errors import InputError
 from mathreel.core.fields import first_text
-from mathreel.core.kinds import Denominator
+from mathreel.core.message import Message, PromptSubtitles
 from mathreel.core.question import Question
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mathreel.core.kinds import Denominator
+    from mathreel.core.media.frame_cache import SampledFrames
+    from mathreel.core.media.subtitles import Cue
     from mathreel.core.reference import Reference
+    from mathreel.core.scoring.report import Report
 
 
 @dataclass(frozen=True)
@@ -68,19 +73,90 @@ class DataLayout:
 
 
 @dataclass(frozen=True)
+class GroupPolicy:
+    """How a scorer forms and scores a benchmark's groups of questions (Video-MME-v2: four per video).
+
+    MathReel's own policy is the default: the questions of one group in question order, an unparsed answer counts
+    wrong (0). Reference scorers differ, and their reproductions keep the difference.
+    """
+
+    by_position: bool = False  # groups are runs of `size` consecutive rows of the file (`rows[i // size]`)
+    unparsed_mark: int = 0  # what an unparsed answer adds to its group (1 right, 0 wrong; the official script -1)
+    kind_from_first: bool = False  # kind and structure read from the group's first row (else its last)
+    taxonomy_from_last_row: bool = False  # the taxonomy of the last row only (else the last row carrying each field)
+
+
+DEFAULT_GROUP_POLICY = GroupPolicy()
+
+
+@dataclass(frozen=True)
 class OfficialScorer:
     """A benchmark's reference scorer: its rule-based extractor (a function name in core.extract, resolved by
-    scoring so that importing a benchmark never imports the extractors) and its denominator policy."""
+    scoring so that importing a benchmark never imports the extractors), its denominator policy and, for a
+    benchmark scored in groups, how it forms and scores them."""
 
     name: str
     extractor: str
     denominator: Denominator  # "all" (unparsed counts wrong) or "answered" (unparsed dropped)
     source: str = ""  # "repository path@commit" of the code reproduced (docs/sources.md lists them)
+    groups: GroupPolicy | None = None  # None: the benchmark's groups are scored by MathReel's policy
 
     @property
     def label(self) -> str:
         """The reproduction and its commit, as reports name it."""
         return f"{self.name} ({self.source})" if self.source else self.name
+
+
+@dataclass(frozen=True)
+class GroupFacts:
+    """What a group is, read from its member rows: its kind ("relevance", "logic"), its structure (a logic chain
+    such as "[1,[2,3],4]") and the taxonomy it is reported under (level, heads)."""
+
+    kind: str
+    structure: str
+    dims: Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class GroupScore:
+    """A group's score (0-100), its linear score where the benchmark has one, how many steps of a chain were
+    credited, and, per member, the part its answer played ("credited", "breaks the chain", "not reached", ...),
+    with one line saying how the score came about."""
+
+    score: float | None  # None: the group cannot be scored (an unknown kind or structure)
+    linear: float | None
+    roles: tuple[str, ...]
+    explanation: str
+    steps: int | None = None  # logic chains: the credited steps
+    broken_at: int | None = None  # logic chains: the 1-based position of the first answer that breaks the chain
+
+
+class GroupScheme:
+    """A benchmark whose questions are scored in groups: which group a question is in and where, what a group is,
+    and how its members' marks (1 right, 0 wrong, the policy's mark for unparsed) score it. core.scoring.groups
+    forms, scores and aggregates the groups by asking this object; it knows no benchmark."""
+
+    size: int = 4
+    kinds: tuple[str, ...] = ()  # the group kinds in display order
+    linear_kinds: tuple[str, ...] = ()  # kinds that also have a linear score
+    dimensions: tuple[Dimension, ...] = ()  # the taxonomy group scores are broken down by
+
+    def key(self, question: Question) -> str:
+        """The group a question belongs to (Video-MME-v2: its video)."""
+        raise NotImplementedError
+
+    def position(self, question: Question) -> int:
+        """Where the question sits in its group (1-based)."""
+        raise NotImplementedError
+
+    def describe(self, members: Sequence[Question], policy: GroupPolicy) -> GroupFacts:
+        """The facts of the group made of `members` (in group order), read as `policy` reads them."""
+        raise NotImplementedError
+
+    def score(self, facts: GroupFacts, marks: Sequence[int], statuses: Sequence[str]) -> GroupScore:
+        """The group's score from its members' marks in group order (`statuses` say which marks stand for an
+        unparsed or missing answer, for the explanation)."""
+        raise NotImplementedError
 
 
 class Benchmark:
@@ -124,6 +200,16 @@ class Benchmark:
     # A dimension whose values are run as separate tasks (MathVerse's problem versions): a file answering one value
     # only is not missing the questions of the others.
     subset_dimension: str | None = None
+    # Frames sampled per video when the user names no count, and how they are placed (core.media.sampling):
+    # "uniform" (numpy linspace over the video, as lmms-eval's loaders) or "midpoints" (len/(n+1) steps).
+    default_frames: int = 16
+    frame_sampler: str = "uniform"
+    # Whether subtitles can be interleaved between the frames (each frame followed by what is said until the next).
+    interleaved_subtitles: bool = False
+    # The record key `core.data.as_record` writes the complete question text under, when it differs from `question`.
+    full_question_key: str = "full_question"
+    # Questions scored together in groups (Video-MME-v2); None: every question stands alone.
+    groups: GroupScheme | None = None
 
     @property
     def primary(self) -> str | None:
@@ -206,6 +292,38 @@ class Benchmark:
         """
         raise NotImplementedError
 
+    def build_message(
+        self, question: Question, *, frames: int, cot: bool = False, subtitles: PromptSubtitles | None = None,
+        style: str = "default",
+    ) -> Message:
+        """The whole user turn: by default the `frames` sampled frames, then `build_prompt`'s text (lmms-eval's
+        chat layout) with `subtitle_block` as its subtitles. A benchmark whose harness places text between or after
+        the images, or writes subtitles otherwise, overrides this."""
+        if subtitles is not None and subtitles.interleaved:
+            raise InputError(f"{self.name} prompt", f"{self.title} has no interleaved subtitles",
+                             question.question_id)
+        lines = None if subtitles is None else subtitle_block(question, subtitles)
+        text = self.build_prompt(question, cot=cot, subtitles=None if lines is None else "\n".join(lines),
+                                 style=style)
+        return Message.frames_then_text(frames, text, subtitles=lines or ())
+
+    def subtitle_cues(self, path: Path) -> list[Cue]:
+        """The subtitle units of a video's subtitle file, in time order (an SRT file's cues)."""
+        from mathreel.core.media.subtitles import read_srt
+
+        return read_srt(path)
+
+    def frame_cues(self, cues: Sequence[Cue], frames: SampledFrames) -> list[list[Cue]]:
+        """For each sampled frame, the subtitle units shown with it (the cues covering its time)."""
+        from mathreel.core.media.subtitles import cues_for_frames
+
+        return cues_for_frames(cues, list(frames.times))
+
+    def upstream_report(self, extractor: str, report: Report) -> tuple[str, dict[str, Any]] | None:
+        """For a pinned reproduction whose reference writes its own result object (a rating JSON, a metrics dict),
+        that object's name and the object rebuilt from `report`; None when the reference writes none."""
+        return None
+
     def check_prompt_request(self, question: Question, *, cot: bool, style: str) -> None:
         """Refuse a prompt this benchmark cannot build, naming the question and the valid choices."""
         where = f"{self.name} prompt"
@@ -216,3 +334,15 @@ class Benchmark:
             raise InputError(where, f"unknown prompt style {style!r}; choose one of {choices}", question.question_id)
         if cot and not self.supports_cot:
             raise InputError(where, f"{self.title} has no chain-of-thought prompt", question.question_id)
+
+
+def subtitle_block(question: Question, subtitles: PromptSubtitles) -> tuple[str, ...]:
+    """lmms-eval's subtitle lines: the cues covering the sampled frames, once each in time order (every cue with
+    `full`), or "No subtitles available" when the video has no subtitle file, as the reference does."""
+    from mathreel.core.media.subtitles import subtitle_lines_or_placeholder
+
+    if subtitles.cues is not None and not subtitles.full and subtitles.times is None:
+        problem = f"frame-aligned subtitles need the video to know the sampled frames' times; {subtitles.missing}"
+        raise InputError(subtitles.source, problem, question.question_id)
+    times = None if subtitles.full else subtitles.times
+    return tuple(subtitle_lines_or_placeholder(subtitles.cues, times))

@@ -97,6 +97,7 @@ class MathVerse(Benchmark):
     cluster_unit = "problem"  # the five versions of one problem are correlated; there is no video
     subset_dimension = "problem_version"  # lmms-eval and VLMEvalKit run one version per task/file
     browse_fields = ("problem_index",)
+    full_question_key = "question_for_eval"  # the dataset's own name for the whole question with its choices
     layout = DataLayout(
         subdir="mathverse",
         annotations={

@@ -1,8 +1,9 @@
 """What one model call sends: the prompt text and the images, in the OpenAI vision message format.
 
-Content order follows lmms-eval's chat `openai` model (its automatic doc_to_messages): the
-images first (the sampled frames in time order, or the MathVerse diagram), then the prompt text.
-Images over the size cap are re-encoded as JPEG so a 4K frame does not blow the request size.
+Content order is the benchmark's (`core.message.Message`): by default lmms-eval's chat `openai` model (its
+automatic doc_to_messages), the images first (the sampled frames in time order, or the MathVerse diagram), then the
+prompt text; Video-MME-v2's official order sends two text items after the frames, or each frame's subtitles right
+after it. Images over the size cap are re-encoded as JPEG so a 4K frame does not blow the request size.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ class ModelRequest:
     prompt: str
     images: list[bytes] = field(default_factory=list)
     image_mime: str = "image/jpeg"
+    # The turn in order: a text item, or the position of an image in `images`; None: the images, then `prompt`.
+    parts: tuple[str | int, ...] | None = None
 
     def __repr__(self) -> str:
         head = self.prompt[:40]
@@ -34,9 +37,14 @@ class ModelRequest:
         return [f"data:{self.image_mime};base64,{base64.b64encode(img).decode('ascii')}" for img in self.images]
 
     def to_messages(self) -> list[dict[str, Any]]:
-        """The chat `messages` list: one user turn, image parts then the text part."""
-        content: list[dict[str, Any]] = [{"type": "image_url", "image_url": {"url": url}} for url in self.data_urls()]
-        content.append({"type": "text", "text": self.prompt})
+        """The chat `messages` list: one user turn, its parts in order (by default image parts, then the text)."""
+        urls = self.data_urls()
+        parts = self.parts if self.parts is not None else (*range(len(urls)), self.prompt)
+        content: list[dict[str, Any]] = [
+            {"type": "text", "text": part} if isinstance(part, str) else {"type": "image_url",
+                                                                           "image_url": {"url": urls[part]}}
+            for part in parts
+        ]
         return [{"role": "user", "content": content}]
 
 
@@ -58,7 +66,10 @@ def fit_image(data: bytes, max_side: int | None) -> tuple[bytes, str]:
         return out.getvalue(), "image/jpeg"
 
 
-def build_request(prompt: str, images: list[bytes], *, max_side: int | None = DEFAULT_MAX_SIDE) -> ModelRequest:
+def build_request(
+    prompt: str, images: list[bytes], *, max_side: int | None = DEFAULT_MAX_SIDE,
+    parts: tuple[str | int, ...] | None = None,
+) -> ModelRequest:
     """A request with every image capped at `max_side`; mixed formats are all sent as JPEG."""
     fitted = [fit_image(img, max_side) for img in images]
     mimes = {mime for _, mime in fitted}
@@ -66,7 +77,7 @@ def build_request(prompt: str, images: list[bytes], *, max_side: int | None = DE
         fitted = [fit_image(_as_jpeg(img), None) for img, _ in fitted]
         mimes = {"image/jpeg"}
     mime = mimes.pop() if mimes else "image/jpeg"
-    return ModelRequest(prompt=prompt, images=[img for img, _ in fitted], image_mime=mime)
+    return ModelRequest(prompt=prompt, images=[img for img, _ in fitted], image_mime=mime, parts=parts)
 
 
 def _as_jpeg(data: bytes) -> bytes:
@@ -82,7 +93,8 @@ def _as_jpeg(data: bytes) -> bytes:
 
 
 def request_from_view(view: Any, *, max_side: int | None = DEFAULT_MAX_SIDE) -> ModelRequest:
-    """The request for a `core.view.ModelView`: its prompt plus its sampled frames, or its diagram."""
+    """The request for a `core.view.ModelView`: its message in order (its sampled frames and texts), the diagram
+    (MathVerse) before the first text."""
     images: list[bytes] = []
     frames = getattr(view, "frames", None)
     if frames is not None:
@@ -90,4 +102,11 @@ def request_from_view(view: Any, *, max_side: int | None = DEFAULT_MAX_SIDE) -> 
     image_path = getattr(view, "image_path", None)
     if image_path:
         images.append(Path(image_path).read_bytes())
-    return build_request(view.prompt, images, max_side=max_side)
+    message = getattr(view, "message", None)
+    parts = None
+    if message is not None:
+        placed = set(message.frame_positions)
+        unplaced = [i for i in range(len(images)) if i not in placed]  # the diagram, which no message places
+        first_text = next((i for i, part in enumerate(message.parts) if isinstance(part, str)), len(message.parts))
+        parts = (*message.parts[:first_text], *unplaced, *message.parts[first_text:])
+    return build_request(view.prompt, images, max_side=max_side, parts=parts)

@@ -33,19 +33,22 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 ID_FILTERS = ("question_id", "video_id", "group_id")
 # Settings that must match for a file to be resumed: answers from another model or mode must not mix.
-RESUME_KEYS = ("benchmark", "mode", "model", "cot", "subtitles")
+RESUME_KEYS = ("benchmark", "mode", "model", "cot", "subtitles", "interleaved")
 
 
 @dataclass(frozen=True)
 class RunSettings:
-    """How each question is put to the model."""
+    """How each question is put to the model. `num_frames` None is the benchmark's default; with `fps` the frames
+    are taken at that rate and `num_frames` caps their count."""
 
-    num_frames: int = 16
+    num_frames: int | None = None
     cot: bool = False
     with_subtitles: bool = False
     max_side: int | None = DEFAULT_MAX_SIDE
     concurrency: int = 8
     style: str = "default"
+    interleaved: bool = False
+    fps: float | None = None
 
 
 @dataclass
@@ -124,8 +127,10 @@ def run_metadata(dataset: Dataset, endpoint: Endpoint, settings: RunSettings) ->
         "temperature": endpoint.temperature,
         "max_tokens": endpoint.max_tokens,
         "cot": settings.cot,
-        "subtitles": settings.with_subtitles,
-        "requested_frames": settings.num_frames,
+        "subtitles": settings.with_subtitles or settings.interleaved,
+        "interleaved": settings.interleaved,
+        "requested_frames": dataset.bench.default_frames if settings.num_frames is None else settings.num_frames,
+        "sampling": dataset.bench.frame_sampler if settings.fps is None else f"{settings.fps:g} fps",
         "max_side": settings.max_side,
         "style": settings.style,
     }
@@ -287,9 +292,11 @@ def prepare_request(
         num_frames=settings.num_frames,
         cot=settings.cot,
         with_subtitles=settings.with_subtitles,
+        interleaved=settings.interleaved,
         style=settings.style,
         max_side=settings.max_side,
         cache_dir=cache_dir,
+        fps=settings.fps,
     )
     if question.video_id and view.frames is None:
         why = "; ".join(view.notes) or "the video was not found"

@@ -66,6 +66,15 @@ class Dataset:
         hint = f"; did you mean {', '.join(close)}?" if close else f"; {len(self.questions)} questions in this set"
         raise InputError(self.source, f"no {self.bench.title} {self.mode} question {ref!r}{hint}")
 
+    def scored_group(self, question: Question) -> list[Question]:
+        """The questions scored together with `question` (Video-MME-v2: its video's four, in question order);
+        just the question for a benchmark without group scores."""
+        scheme = self.bench.groups
+        if scheme is None:
+            return [question]
+        key = scheme.key(question)
+        return sorted((q for q in self.questions if scheme.key(q) == key), key=scheme.position)
+
     def pairs(self, group_id: str) -> list[Question]:
         """The rows of one benchmark question: all its multi-binary pairs (one row in other modes)."""
         group_id = str(group_id).strip()
@@ -298,7 +307,7 @@ def as_record(dataset: Dataset, question: Question) -> dict[str, Any]:
     )
     full = dataset.bench.full_question(question)
     if full and full != question.question:
-        record["question_for_eval"] = full  # the benchmark's complete question text (MathVerse's field name)
+        record[dataset.bench.full_question_key] = full  # the benchmark's complete question text, under its name
     if question.video_id:
         record["video_id"] = question.video_id
     record.update(question.dims)

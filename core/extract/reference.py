@@ -29,6 +29,12 @@ _FIRST_PHRASES = (
 # thanku-all/parse_answer@afd52cf (2024-06-23) appended four phrases; the missing commas stayed.
 _CURRENT_PHRASES = (*_FIRST_PHRASES, "Answer:", "Option:", "The correct answer", "The correct option")
 _LMMS_PHRASES = _FIRST_PHRASES  # lmms-eval's Video-MME (before 2026-04-11) and VideoMathQA lists
+# Video-MME-v2's official script: eleven prefixes, commas all present, "Final Answer:" first.
+_V2_PHRASES = ("Final Answer:", "The best answer is", "The correct answer is", "The answer is", "The answer",
+               "The best option is", "The correct option is", "Best answer:", "Best option:", "Answer:", "Option:")
+# lmms-eval's videomme_v2: the same eleven, "Final Answer:" seventh (deletion order can matter).
+_LMMS_V2_PHRASES = ("The best answer is", "The correct answer is", "The answer is", "The answer", "The best option is",
+                    "The correct option is", "Final Answer:", "Best answer:", "Best option:", "Answer:", "Option:")
 
 
 @dataclass(frozen=True)
@@ -51,6 +57,8 @@ _OFFICIAL = _rule("official", _CURRENT_PHRASES, "ABCD")
 _OFFICIAL_FIRST = _rule("official-2024-06-18", _FIRST_PHRASES, "ABCD")
 _LMMS = _rule("lmms-regex", _LMMS_PHRASES, "ABCDE")
 _LMMS_VIDEOMME = _rule("lmms-regex", _LMMS_PHRASES, "ABCD")
+_OFFICIAL_V2 = _rule("official", _V2_PHRASES, "ABCDEFGH")
+_LMMS_V2 = _rule("lmms-eval", _LMMS_V2_PHRASES, "ABCDEFGH")
 
 
 def _reference(response: str | None, rule: _Rule, letters: Sequence[str]) -> Extraction:
@@ -116,6 +124,25 @@ def extract_choice_lmms_videomme(response: str, letters: Sequence[str] = ("A", "
     return _reference(response, _LMMS_VIDEOMME, letters)
 
 
+def extract_choice_videomme_v2(response: str, letters: Sequence[str] = tuple("ABCDEFGH")) -> Extraction:
+    """Video-MME-v2's `extract_characters_regex_v2`: eleven prefixes deleted, then the first capital A-H anywhere
+    ("Based on the frames, Final Answer: C" reads B). Unparsed is the script's empty string, which it scores -1."""
+    return _reference(response, _OFFICIAL_V2, letters)
+
+
+def extract_choice_lmms_videomme_v2(response: str, letters: Sequence[str] = tuple("ABCDEFGH")) -> Extraction:
+    """lmms-eval's videomme_v2 `extract_characters_regex`: the same rule with "Final Answer:" deleted seventh."""
+    return _reference(response, _LMMS_V2, letters)
+
+
+def videomme_v2_letter(response: str, letters: Sequence[str] = tuple("ABCDEFGH")) -> str | None:
+    return _letter(response, _OFFICIAL_V2)
+
+
+def lmms_videomme_v2_letter(response: str, letters: Sequence[str] = tuple("ABCDEFGH")) -> str | None:
+    return _letter(response, _LMMS_V2)
+
+
 def official_letter(response: str, letters: Sequence[str] = ("A", "B", "C", "D")) -> str | None:
     """Only the letter `extract_choice_official` reads (None when it reads nothing); `letters` is ignored."""
     return _letter(response, _OFFICIAL)
@@ -144,8 +171,10 @@ REFERENCE_EXTRACTORS: dict[str, ReferenceExtractor] = {
     "extract_choice_official_2024_06_18": (extract_choice_official_2024_06_18, official_2024_letter),
     "extract_choice_lmms": (extract_choice_lmms, lmms_letter),
     "extract_choice_lmms_videomme": (extract_choice_lmms_videomme, lmms_videomme_letter),
+    "extract_choice_videomme_v2": (extract_choice_videomme_v2, videomme_v2_letter),
+    "extract_choice_lmms_videomme_v2": (extract_choice_lmms_videomme_v2, lmms_videomme_v2_letter),
 }
-_LAZY = ("extract_choice_mcq",)
+_LAZY = ("extract_choice_mcq", "extract_choice_evalscope")
 
 
 def reference_extractor(name: str) -> ReferenceExtractor:
@@ -153,8 +182,12 @@ def reference_extractor(name: str) -> ReferenceExtractor:
     found = REFERENCE_EXTRACTORS.get(name)
     if found is not None:
         return found
-    if name in _LAZY:
+    if name == "extract_choice_mcq":
         from mathreel.core.extract.mcq_extract import extract_choice_mcq, mcq_letter
 
         return extract_choice_mcq, mcq_letter
+    if name == "extract_choice_evalscope":
+        from mathreel.core.extract.evalscope_extract import evalscope_letter, extract_choice_evalscope
+
+        return extract_choice_evalscope, evalscope_letter
     raise KeyError(f"no reference extractor {name!r}; registered: {', '.join([*REFERENCE_EXTRACTORS, *_LAZY])}")

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from mathreel.core.benchmarks import Benchmark
+from mathreel.core.benchmarks import Benchmark, get_benchmark
 from mathreel.core.extract import extract_choice
 from mathreel.core.extract.free_verdict import free_verdict
 from mathreel.core.judge import prompts
@@ -73,8 +73,8 @@ class Task:
 
 
 def question_text(question: Question) -> str:
-    """The question as the judge sees it: MathVerse's `question_for_eval` (`question` is empty for Vision Only)."""
-    return str(question.extra.get("question_for_eval") or question.question)
+    """The question as the judge sees it: the benchmark's complete question text (`Benchmark.full_question`)."""
+    return get_benchmark(question.benchmark).full_question(question)
 
 
 def allowed_letters(question: Question, bench: Benchmark) -> tuple[str, ...]:

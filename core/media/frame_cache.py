@@ -84,9 +84,13 @@ def identity(path: Path) -> dict[str, Any]:
     return {"video": str(path.resolve()), "size": stat.st_size, "mtime_ns": stat.st_mtime_ns}
 
 
-def cache_key(ident: dict[str, Any], num_frames: int, max_side: int | None, reader: str) -> str:
-    """A stable folder name for (video identity, N, max_side, reader, cache format)."""
-    fields = {**ident, "num_frames": num_frames, "max_side": max_side, "reader": reader, "format": CACHE_FORMAT}
+def cache_key(
+    ident: dict[str, Any], num_frames: int, max_side: int | None, reader: str, sampling: dict[str, Any] | None = None
+) -> str:
+    """A stable folder name for (video identity, N, max_side, reader, cache format, and the placement rule's fields
+    when it is not the uniform one)."""
+    fields = {**ident, **(sampling or {}), "num_frames": num_frames, "max_side": max_side, "reader": reader,
+              "format": CACHE_FORMAT}
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:32]
 
 

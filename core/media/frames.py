@@ -32,12 +32,13 @@ from mathreel.core.media.frame_cache import (
     load_entry,
 )
 from mathreel.core.media.reader_base import FrameReader
+from mathreel.core.media.sampling import UNIFORM, Sampling
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import numpy as np
 
-__all__ = ["SampledFrames", "frames_dir", "open_video", "read_exact_frames", "resized_size", "sample_frames",
-           "uniform_indices"]
+__all__ = ["UNIFORM", "SampledFrames", "Sampling", "frames_dir", "open_video", "read_exact_frames", "resized_size",
+           "sample_frames", "uniform_indices"]
 JPEG_QUALITY = 90
 _BUILD_LOCKS = tuple(threading.Lock() for _ in range(64))  # striped: bounded however many videos are sampled
 
@@ -47,15 +48,7 @@ def uniform_indices(total: int, n: int) -> list[int]:
 
     As in the reference, n > total repeats indices (the model is sent repeated frames).
     """
-    import numpy as np
-
-    if total < 1:
-        raise ValueError(f"a video needs at least one frame, got total={total}")
-    if n == -1:
-        n = total
-    if n < 1:
-        raise ValueError(f"number of frames must be -1 or at least 1, got {n}")
-    return np.linspace(0, total - 1, n, dtype=int).tolist()
+    return UNIFORM.indices(total, 0.0, n)
 
 
 def sample_frames(
@@ -66,8 +59,10 @@ def sample_frames(
     cache_dir: str | Path | None = None,
     reader: str | None = None,
     workers: int | None = None,
+    sampling: Sampling = UNIFORM,
 ) -> SampledFrames:
-    """Sample `num_frames` frames uniformly (-1 = every frame), resized so the longest side is <= `max_side`.
+    """Sample `num_frames` frames (-1 = every frame) placed by `sampling` (uniform unless told; for the fps rule
+    `num_frames` is the cap), resized so the longest side is <= `max_side`.
 
     A cached entry is returned without opening the video; otherwise only the sampled frames are decoded, by
     `reader` (decord, pyav or auto; default $MATHREEL_FRAME_READER) on `workers` threads (default: free cores).
@@ -75,16 +70,16 @@ def sample_frames(
     """
     path = Path(video_path)
     check_request(path, num_frames, max_side)
-    cached = cached_frames(path, num_frames, max_side, cache_dir, reader)
+    cached = cached_frames(path, num_frames, max_side, cache_dir, reader, sampling)
     if cached is not None:
         return cached
-    with build_lock(path, num_frames, max_side, cache_dir, reader):
-        cached = cached_frames(path, num_frames, max_side, cache_dir, reader)  # built while we waited?
+    with build_lock(path, num_frames, max_side, cache_dir, reader, sampling):
+        cached = cached_frames(path, num_frames, max_side, cache_dir, reader, sampling)  # built while we waited?
         if cached is not None:
             return cached
         opened = open_video(path, reader)
         try:
-            steps = build_steps(opened, num_frames, max_side, cache_dir, workers)
+            steps = build_steps(opened, num_frames, max_side, cache_dir, workers, sampling)
             while True:
                 next(steps)
         except StopIteration as finished:
@@ -95,10 +90,11 @@ def sample_frames(
 
 @contextmanager
 def build_lock(
-    path: Path, num_frames: int, max_side: int | None, cache_dir: str | Path | None, reader: str | None
+    path: Path, num_frames: int, max_side: int | None, cache_dir: str | Path | None, reader: str | None,
+    sampling: Sampling = UNIFORM,
 ) -> Iterator[None]:
     """Held while one entry is built in this process, so two requests for it decode it once, not twice."""
-    key = (str(path.resolve()), num_frames, max_side, str(frames_dir(cache_dir)), reader)
+    key = (str(path.resolve()), num_frames, max_side, str(frames_dir(cache_dir)), reader, sampling)
     with _BUILD_LOCKS[hash(key) % len(_BUILD_LOCKS)]:
         yield
 
@@ -112,21 +108,24 @@ def check_request(path: Path, num_frames: int, max_side: int | None) -> None:
 
 
 def cached_frames(
-    path: Path, num_frames: int, max_side: int | None, cache_dir: str | Path | None, reader: str | None
+    path: Path, num_frames: int, max_side: int | None, cache_dir: str | Path | None, reader: str | None,
+    sampling: Sampling = UNIFORM,
 ) -> SampledFrames | None:
     """A complete cache entry made by one of the readers `reader` allows (in preference order), or None."""
     from mathreel.core.media.readers import candidate_readers
 
     ident = identity(path)
     for name in candidate_readers(reader):
-        found = load_entry(frames_dir(cache_dir) / cache_key(ident, num_frames, max_side, name), ident)
+        key = cache_key(ident, num_frames, max_side, name, sampling.cache_fields())
+        found = load_entry(frames_dir(cache_dir) / key, ident)
         if found is not None:
             return found
     return None
 
 
 def build_steps(
-    opened: FrameReader, num_frames: int, max_side: int | None, cache_dir: str | Path | None, workers: int | None
+    opened: FrameReader, num_frames: int, max_side: int | None, cache_dir: str | Path | None, workers: int | None,
+    sampling: Sampling = UNIFORM,
 ) -> Generator[tuple[int, Path], None, SampledFrames]:
     """Decode the sampled frames into their cache entry, yielding (index, JPEG) as each lands; the manifest last.
 
@@ -141,9 +140,10 @@ def build_steps(
 
     path = Path(opened.source)
     ident = identity(path)
-    entry = frames_dir(cache_dir) / cache_key(ident, num_frames, max_side, opened.name)
-    indices = uniform_indices(opened.total, num_frames)
-    manifest = {**ident, "num_frames": num_frames, "max_side": max_side, "reader": opened.name,
+    entry = frames_dir(cache_dir) / cache_key(ident, num_frames, max_side, opened.name, sampling.cache_fields())
+    indices = sample_indices(opened, num_frames, sampling)
+    manifest = {**ident, **sampling.cache_fields(), "num_frames": num_frames, "max_side": max_side,
+                "reader": opened.name,
                 "format": CACHE_FORMAT, "total_frames": opened.total, "fps": opened.fps,
                 "duration": opened.duration(), "indices": indices, "times": opened.times(indices),
                 "files": [frame_file(i) for i in indices]}
@@ -162,6 +162,19 @@ def build_steps(
         if not finished and complete_entry(entry) is None:  # nobody else finished it either: leave nothing
             shutil.rmtree(entry, ignore_errors=True)
     return frames_from_manifest(entry, manifest)
+
+
+def sample_indices(opened: FrameReader, num_frames: int, sampling: Sampling) -> list[int]:
+    """The frames `sampling` takes from the opened video; InputError when it takes none (a video shorter than one
+    step of the fps rule) or cannot place them (no frame rate)."""
+    try:
+        indices = sampling.indices(opened.total, opened.fps, num_frames)
+    except ValueError as error:
+        raise InputError(opened.source, str(error)) from None
+    if not indices:
+        raise InputError(opened.source, f"{sampling.describe(num_frames)} takes no frame of a "
+                         f"{opened.duration():.2f} s video")
+    return indices
 
 
 @contextmanager

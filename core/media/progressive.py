@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING
 
 from mathreel.core.media.frame_cache import SampledFrames, frames_dir
 from mathreel.core.media.reader_base import FrameReader
+from mathreel.core.media.sampling import UNIFORM, Sampling
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import numpy as np
@@ -83,6 +84,7 @@ def progressive_frames(
     reader: str | None = None,
     workers: int | None = None,
     min_interval: float = 0.0,
+    sampling: Sampling = UNIFORM,
 ) -> Iterator[list[GalleryFrame]]:
     """Snapshots of the gallery for `sample_frames(video_path, num_frames, ...)`, approximate first, exact last.
 
@@ -99,7 +101,7 @@ def progressive_frames(
     root.mkdir(parents=True, exist_ok=True)
     previews = Path(tempfile.mkdtemp(prefix=".preview-", dir=root))
     board = _Board()
-    args = (board, previews, path, num_frames, max_side, cache_dir, reader, workers)
+    args = (board, previews, path, num_frames, max_side, cache_dir, reader, workers, sampling)
     threading.Thread(target=_decode, args=args, daemon=True, name="mathreel-progressive").start()
     try:
         seen, not_before = 0, 0.0
@@ -117,19 +119,19 @@ def progressive_frames(
 
 
 def _decode(board: _Board, previews: Path, path: Path, num_frames: int, max_side: int | None,
-            cache_dir: str | Path | None, reader: str | None, workers: int | None) -> None:
+            cache_dir: str | Path | None, reader: str | None, workers: int | None, sampling: Sampling) -> None:
     """The thread: cache hit, or previews then exact frames, under the entry's build lock."""
-    from mathreel.core.media.frames import build_lock, build_steps, cached_frames, open_video, uniform_indices
+    from mathreel.core.media.frames import build_lock, build_steps, cached_frames, open_video, sample_indices
 
     try:
-        with build_lock(path, num_frames, max_side, cache_dir, reader):
-            final = cached_frames(path, num_frames, max_side, cache_dir, reader)
+        with build_lock(path, num_frames, max_side, cache_dir, reader, sampling):
+            final = cached_frames(path, num_frames, max_side, cache_dir, reader, sampling)
             if final is None:
                 opened = open_video(path, reader)
                 try:
-                    gallery = _preview_gallery(opened, uniform_indices(opened.total, num_frames), previews)
+                    gallery = _preview_gallery(opened, sample_indices(opened, num_frames, sampling), previews)
                     board.publish(gallery)
-                    steps = build_steps(opened, num_frames, max_side, cache_dir, workers)
+                    steps = build_steps(opened, num_frames, max_side, cache_dir, workers, sampling)
                     final = _exact_steps(board, steps, gallery)
                 finally:
                     opened.close()

@@ -28,6 +28,7 @@ class Row:
     fields: dict[str, Any]  # what question_from_record reads (may lack the gold answer)
     response: str | None  # None: the record has no response at all
     raw: dict[str, Any]  # the record as written, for display
+    full_response: str | None = None  # the unfiltered reply, when the file keeps it beside `response`
 
 
 @dataclass(frozen=True)
@@ -82,16 +83,20 @@ def _lmms_rows(record: dict[str, Any], label: str | int, metric_keys: tuple[str,
     if not fields.get("answer") and record.get("target") not in (None, ""):
         fields["answer"] = record["target"]
     response = response_value(record.get("filtered_resps"))
+    full = response_value(record.get("resps"))
     if response is None:
-        response = response_value(record.get("resps"))
-    yield Row(label, fields, response, record)
+        response, full = full, None
+    yield Row(label, fields, response, record, full if full != response else None)
 
 
 def lmms_generation(record: dict[str, Any]) -> str:
-    """Which of the three lmms-eval sample-log generations a record belongs to."""
+    """Which of the lmms-eval sample-log generations a record belongs to."""
     if isinstance(record.get("doc"), dict):
         return "lmms-eval log_samples with doc (resps as [[text]])"
     if isinstance(record.get("filtered_resps"), str):
+        if "token_counts" in record:
+            return ("lmms-eval >= 0.7 log_samples (filtered_resps a string, resps only when it differs: the raw "
+                    "reply kept beside the filtered answer)")
         return "lmms-eval log_samples, newest (filtered_resps a string)"
     return "lmms-eval log_samples without doc (filtered_resps + metric dict)"
 
@@ -146,6 +151,20 @@ def _vlmeval_rows(record: dict[str, Any], label: str | int, metric_keys: tuple[s
     yield Row(label, fields, response_value(record.get("prediction")), record)
 
 
+# Video-MME-v2 prediction tables: the official script's TSV (the parquet's columns plus index, video, prediction;
+# its _scored.tsv adds score) and VLMEvalKit's (index, video, video_path, subtitle_path, ... plus prediction). Both
+# carry question ids and gold answers, so their rows read like plain ones; the layout only names the format.
+
+
+def _is_v2_official(record: dict[str, Any], metric_keys: tuple[str, ...]) -> bool:
+    return ("prediction" in record and "group_structure" in record and "index" in record and "video" in record
+            and "video_path" not in record)
+
+
+def _is_v2_vlmeval(record: dict[str, Any], metric_keys: tuple[str, ...]) -> bool:
+    return "prediction" in record and "group_structure" in record and "video_path" in record
+
+
 # Plain JSONL / CSV ---------------------------------------------------------------------------------------------
 
 
@@ -173,6 +192,9 @@ LAYOUTS: tuple[Layout, ...] = (
     Layout("lmms-eval", "lmms-eval --log_samples", _is_lmms, _lmms_rows),
     Layout("videomme-template", "Video-MME result template (videos with questions)", _is_template, _template_rows),
     Layout("mathverse", "MathVerse official output (model_answer)", _is_mathverse, _mathverse_rows),
+    Layout("videomme-v2-official", "Video-MME-v2 official predictions (test_video_mme_v2.py TSV)",
+           _is_v2_official, _plain_rows),
+    Layout("vlmevalkit-v2", "VLMEvalKit Video-MME-v2 predictions", _is_v2_vlmeval, _plain_rows),
     Layout("vlmevalkit", "VLMEvalKit predictions (index + prediction)", _is_vlmeval, _vlmeval_rows),
     Layout("plain", "question_id + response", _is_plain, _plain_rows),
 )
@@ -192,8 +214,8 @@ def detect_layout(record: dict[str, Any], source: str, label: str | int, metric_
         raise InputError(source, f"no response (expected a field named one of: {expected}); fields: {fields}", label)
     raise InputError(
         source,
-        "unrecognised layout: expected lmms-eval samples, the Video-MME template, MathVerse output "
-        f"or question_id + response; fields: {fields}",
+        "unrecognised layout: expected lmms-eval samples, the Video-MME template, a Video-MME-v2 or VLMEvalKit "
+        f"prediction table, MathVerse output or question_id + response; fields: {fields}",
         label,
     )
 

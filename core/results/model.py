@@ -16,6 +16,7 @@ class Prediction:
     response: str
     record: int | str
     raw: dict[str, Any]
+    full_response: str | None = None  # the unfiltered reply (lmms-eval >= 0.7 `resps` with its <think> text)
 
 
 @dataclass

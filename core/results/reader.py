@@ -75,6 +75,10 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
     if layout.key == "vlmevalkit" and annotations is None:
         result.notes.append("question ids: VLMEvalKit's row index (give the dataset with --annotations to join "
                             "the rows to their questions by video and question)")
+    if layout.key == "lmms-eval":
+        from mathreel.core.results.lmms_log import log_notes
+
+        result.notes += log_notes(records, result.predictions)
     _warn_absent_dimensions(result, bench)
     _note_clusters(result, bench)
     return result
@@ -190,7 +194,7 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
             question.question_id = join_key(qid, count)
         if not question.answer:
             raise InputError(source, "no gold answer in the record; give the dataset with --annotations", row.label)
-        append(Prediction(question, _response(row, source), row.label, row.raw))
+        append(Prediction(question, _response(row, source), row.label, row.raw, row.full_response))
     gold.report(result)
     _warn_duplicates(result, duplicates)
 
@@ -215,7 +219,8 @@ def _joined(
         used.add(key)
         own_answer = str(row.fields.get("answer") or "").strip().upper()
         disagree += bool(own_answer) and question.answer_kind == "choice" and own_answer != question.answer
-        result.predictions.append(Prediction(question, _response(row, result.source), row.label, row.raw))
+        result.predictions.append(Prediction(question, _response(row, result.source), row.label, row.raw,
+                                             row.full_response))
     result.missing = _in_answered_subset(result, bench, [q for key, q in annotated.items() if key not in used])
     result.unknown_ids = unknown
     result.notes.append(

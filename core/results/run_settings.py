@@ -18,7 +18,8 @@ if TYPE_CHECKING:
     from mathreel.core.results.model import ResultFile
 
 FRAME_FIELDS = ("num_frames", "max_num_frames", "frames", "nframes", "frame_num")
-COT_PROMPT = re.compile(r"step by step|perform reasoning|think step", re.IGNORECASE)
+COT_PROMPT = re.compile(r"step by step|perform reasoning|perform a detailed reasoning|think step", re.IGNORECASE)
+COT_TASK_WORDS = frozenset({"cot", "reasoning"})
 COT_RESPONSE = re.compile(r"step by step|^\s*(?:step\s*)?\d+[.)]\s", re.IGNORECASE | re.MULTILINE)
 SUBS_PROMPT = re.compile(r"subtitles are listed below|subtitles:|subtitle lines", re.IGNORECASE)
 FRAMES_IN_NAME = re.compile(r"(?:^|_)(\d{1,3})_?f(?:rames?)?(?:_|$)", re.IGNORECASE)
@@ -41,8 +42,13 @@ class RunSettings:
                 f"Frames: {s.num_frames} ({self.sources.get('frames', '')})"]
 
 
-def detect_run_settings(result: ResultFile, default_frames: int = 8) -> RunSettings:
-    """What `result` used, read from its task names and prompts, else guessed from its responses."""
+def detect_run_settings(result: ResultFile, default_frames: int | None = None) -> RunSettings:
+    """What `result` used, read from its task names and prompts, else guessed from its responses; the frame count
+    not recorded is `default_frames`, else the benchmark's default."""
+    if default_frames is None:
+        from mathreel.core.benchmarks import get_benchmark
+
+        default_frames = get_benchmark(result.benchmark).default_frames
     raws = [p.raw for p in result.predictions[:SAMPLE] if isinstance(p.raw, dict)]
     task = next((t for t in map(_task_name, raws) if t), "")
     prompt = next((p for p in map(_prompt_text, raws) if p), "")
@@ -75,7 +81,7 @@ def _prompt_text(raw: dict[str, Any]) -> str:
 
 
 def _detect_cot(task: str, prompt: str, responses: list[str]) -> tuple[bool, str]:
-    if task and "cot" in task.lower().split("_"):
+    if task and not COT_TASK_WORDS.isdisjoint(task.lower().split("_")):
         return True, f"task name {task!r}"
     if prompt:
         return bool(COT_PROMPT.search(prompt)), "the prompt recorded in the file"
@@ -107,4 +113,4 @@ def _detect_frames(task: str, raws: list[dict[str, Any]], default: int) -> tuple
     match = FRAMES_IN_NAME.search(task) if task else None
     if match and int(match.group(1)) > 0:
         return int(match.group(1)), f"task name {task!r}"
-    return default, "not recorded in the file; the app's default"
+    return default, "not recorded in the file; the default"

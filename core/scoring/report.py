@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from mathreel.core.kinds import DENOMINATORS, Denominator, ExtractorName
 from mathreel.core.scoring.numbers import cell_text
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import CI_METHOD, SE_METHOD
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mathreel.core.scoring.groups import GroupReport
 
 __all__ = ["Cell", "Overall", "Report", "cross_key", "split_cross_key"]
 
@@ -93,6 +96,10 @@ class Report:
     labelled: int = 0
     # Per scored unit (question; group for multi-binary): key -> (correct, cluster, in the denominator, in "All").
     units: dict[str, tuple[bool, str, bool, bool]] = field(default_factory=dict)
+    # Group scores, for a benchmark scored in groups (Video-MME-v2); None otherwise.
+    groups: GroupReport | None = None
+    # A reproduction's own result object as its reference writes it: (JSON key, object), e.g. "official_rating".
+    upstream: tuple[str, dict[str, Any]] | None = None
 
     def to_dict(self, rows: bool = False) -> dict[str, Any]:
         """The `mathreel score --json` object; `rows=True` adds the per-question rows (`--json --rows`)."""
@@ -130,6 +137,11 @@ class Report:
             "se_method": SE_METHOD,
             "detected": self.detected,
         }
+        if self.groups is not None:
+            summary["groups"] = self.groups.to_dict(items=rows)
+        if self.upstream is not None:
+            name, value = self.upstream
+            summary[name] = value
         if rows:
             summary["rows"] = [row.to_dict() for row in self.rows]
         return summary

@@ -28,6 +28,7 @@ class ScoredRow:
     status: Status
     official_answer: str | None = None  # what the benchmark's official extractor read, when it has one
     record: int | str | None = None
+    full_response: str | None = None  # the unfiltered reply the file keeps beside `response` (lmms-eval >= 0.7)
     strength: str | None = None  # how strongly the response marks what was read (`core.extract.types.Strength`)
 
     @property
@@ -36,8 +37,9 @@ class ScoredRow:
         return self.extracted is not None and is_weak(self.method, self.strength)
 
     def to_dict(self) -> dict[str, Any]:
-        """The row as JSON-ready values (explicit, not `asdict`, which deep-copies and is slow over 270k rows)."""
-        return {
+        """The row as JSON-ready values (explicit, not `asdict`, which deep-copies and is slow over 270k rows);
+        `full_response` only when the file kept one."""
+        values = {
             "question_id": self.question_id,
             "group_id": self.group_id,
             "cluster": self.cluster,
@@ -52,3 +54,6 @@ class ScoredRow:
             "record": self.record,
             "strength": self.strength,
         }
+        if self.full_response is not None:
+            values["full_response"] = self.full_response
+        return values

@@ -12,10 +12,11 @@ from dataclasses import dataclass
 from itertools import chain, compress
 from operator import attrgetter, itemgetter
 
-from mathreel.core.benchmarks import Benchmark, get_benchmark
+from mathreel.core.benchmarks import Benchmark, extractor_names, get_benchmark
+from mathreel.core.benchmarks.base import DEFAULT_GROUP_POLICY
 from mathreel.core.errors import MathReelError
 from mathreel.core.extract.types import WEAK_METHODS
-from mathreel.core.kinds import DENOMINATORS, EXTRACTORS, Denominator, ExtractorName
+from mathreel.core.kinds import DENOMINATORS, Denominator, ExtractorName
 from mathreel.core.question import Question
 from mathreel.core.results.bulk import gc_paused
 from mathreel.core.results.model import ResultFile
@@ -26,6 +27,7 @@ from mathreel.core.scoring.stats import binary_se, clustered_binary_se, few_clus
 from mathreel.core.scoring.verdict import JudgedAnswers, official_tool, score_rows
 
 __all__ = ["EXTRACTORS", "cell", "cluster_unit", "official_tool", "overall_cell", "score"]
+EXTRACTORS = extractor_names()
 
 _SHOWN = 10
 
@@ -117,6 +119,8 @@ def _score(
         units={key: (u.correct, u.cluster, u.answered or keep_unanswered, u.in_overall or only_outside)
                for key, u in units.items()},
     )
+    if bench.groups is not None:
+        _score_groups(report, result, bench, extractor if reproduce else None)
     if only_outside:
         report.detected.append("every question is outside the benchmark's usual overall (e.g. Text Only): "
                                "the overall is theirs")
@@ -146,6 +150,21 @@ def _units(rows: list[ScoredRow], result: ResultFile, grouped: bool, bench: Benc
             if status != "wrong":
                 unit.answered = False
     return units
+
+
+def _score_groups(report: Report, result: ResultFile, bench: Benchmark, reproduction: str | None) -> None:
+    """The benchmark's group scores under MathReel's policy, or under the reproduction's own, and the reference's
+    result object rebuilt from them."""
+    from mathreel.core.scoring.groups import score_groups
+
+    assert bench.groups is not None
+    scorer = bench.reproductions.get(reproduction) if reproduction else None
+    policy = scorer.groups if scorer is not None and scorer.groups is not None else DEFAULT_GROUP_POLICY
+    questions = list(chain(map(_QUESTION, result.predictions), result.missing))
+    label = scorer.label if scorer is not None and scorer.groups is not None else None
+    report.groups = score_groups(report.rows, questions, bench.groups, policy, label)
+    if reproduction:
+        report.upstream = bench.upstream_report(reproduction, report)
 
 
 def cell(n: int, correct: int) -> Cell:

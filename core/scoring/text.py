@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from mathreel.core.benchmarks import get_benchmark
+import json
+from typing import TYPE_CHECKING
+
+from mathreel.core.benchmarks import Benchmark, get_benchmark
 from mathreel.core.kinds import DENOMINATORS
-from mathreel.core.scoring.numbers import ci_text, pct_text, se_text
+from mathreel.core.scoring.numbers import ci_text, one_decimal, pct_text, se_text
 from mathreel.core.scoring.report import Cell, Report
 from mathreel.core.scoring.stats import CI_METHOD, SE_METHOD
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mathreel.core.scoring.groups import Figure, GroupReport
 
 _SHOWN = 10
 
@@ -51,6 +57,11 @@ def format_report(report: Report) -> str:
     if report.excluded_from_overall:
         lines.append(f"  {report.excluded_from_overall} questions are outside the overall figure (benchmark rule) "
                      "and appear only in the breakdowns")
+    if report.groups is not None:
+        lines += group_lines(report.groups, bench)
+    if report.upstream is not None:
+        name, value = report.upstream
+        lines += ["", f"{name} (as the reference writes it):", json.dumps(value, indent=1, ensure_ascii=False)]
     for dim, cells in report.by.items():
         lines += ["", *table(bench.dimension(dim).label, cells)]
     for name, rows in report.cross.items():
@@ -70,6 +81,33 @@ def format_report(report: Report) -> str:
     lines += [f"detected: {note}" for note in report.detected]
     lines += [f"note: accuracy intervals are the {CI_METHOD}; {SE_METHOD}"]
     return "\n".join(lines)
+
+
+def group_table(title: str, figures: dict[str, Figure]) -> list[str]:
+    """Group figures as aligned columns: groups, mean score and interval, questions, accuracy and interval."""
+    width = max([len(title), *map(len, figures)])
+    header = f"{'groups':>6}  {'score':>6}  {'95% CI':<14}  {'questions':>9}  {'accuracy':>8}  95% CI"
+    lines = [f"{title:<{width}}  {header}"]
+    for value, f in figures.items():
+        score = "-" if f.score is None else one_decimal(f.score)
+        lines.append(f"{value:<{width}}  {f.groups:>6}  {score:>6}  {ci_text(f.score_ci):<14}  {f.questions:>9}  "
+                     f"{pct_text(f.accuracy):>8}  {ci_text(f.accuracy_ci)}")
+    return lines
+
+
+def group_lines(groups: GroupReport, bench: Benchmark) -> list[str]:
+    """The group-score section: headline, per kind, per taxonomy value, and what a reference's rules changed."""
+    scheme = bench.groups
+    lines = ["", f"group score {groups.total.text()}", f"  scored as {groups.how}"]
+    kinds = {**groups.kinds, **{f"{kind} linear": f for kind, f in groups.linear.items()}}
+    lines += ["", *group_table("Group kind", kinds)]
+    for dim, figures in groups.by.items():
+        label = next((d.label for d in scheme.dimensions if d.key == dim), dim) if scheme else dim
+        lines += ["", *group_table(f"{label} (the group's)", figures)]
+    lines += [f"reference rule: {effect.text()}" for effect in groups.effects]
+    lines += [f"groups: {note}" for note in groups.notes]
+    lines += [f"warning: {warning}" for warning in groups.warnings]
+    return lines
 
 
 def extractor_text(extractor: str, official: str | None) -> str:

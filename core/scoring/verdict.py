@@ -59,11 +59,11 @@ def status_of(extraction: Extraction, right: bool) -> Status:
 
 
 def verdict_row(question: Question, response: str, used: Extraction, right: bool, official_answer: str | None = None,
-                record: int | str | None = None) -> ScoredRow:
+                record: int | str | None = None, full_response: str | None = None) -> ScoredRow:
     """The ScoredRow of one read answer."""
     return ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, response,
                      used.answer, used.method, used.explanation, question.answer, status_of(used, right),
-                     official_answer, record, used.strength)
+                     official_answer, record, full_response, used.strength)
 
 
 def missing_row(question: Question) -> ScoredRow:
@@ -119,7 +119,8 @@ def score_rows(
             if labelled is not None:
                 used = labelled.extraction()
                 right = _labelled_right(used, gold, question.answer_kind)
-        append(verdict_row(question, response, used, right, official_answer, prediction.record))
+        append(verdict_row(question, response, used, right, official_answer, prediction.record,
+                           prediction.full_response))
     rows.extend(map(missing_row, result.missing))
     return rows, disagreements
 
