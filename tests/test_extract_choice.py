@@ -519,6 +519,7 @@ def test_every_reading_has_a_strength_and_weak_ones_are_marked(response: str, st
         ("\\boxed{C}. Hmm, no, the answer is B.", ("\\boxed{} gives C", "a later statement gives B")),
         ("C\nLooking again at the last frame, the moving one is the cube.\nA", ("first line gives C", "last gives A")),
         ("Either\nB\nD", ("line before last gives B", "the last gives D")),
+        ("<answer>A <answer>D</answer></answer>", ("<answer> tag gives A", "nested in it gives D")),
     ],
 )
 def test_two_final_answers_of_one_strength_are_a_conflict_naming_both(response: str, named: tuple[str, str]) -> None:

@@ -388,7 +388,22 @@ def _tagged(text: str, lower: str, letters: Sequence[str], options: Mapping[str,
     found = _read(content, letters, options, shortcut=True)  # holds no further tag: it follows the last one
     found = _shifted(replace(found, explanation=f"{found.explanation} (inside <answer>)",
                              strength="container" if found.parsed else None), start)
+    outer = _enclosing_tag(text, lower, opened, letters, options)
+    if outer is not None and found.parsed and outer != found.answer:
+        found = conflict(f"an <answer> tag gives {outer}", f"the tag nested in it gives {found.answer}", "container")
     return _Final("<answer>", found, opened, end)
+
+
+def _enclosing_tag(
+    text: str, lower: str, opened: int, letters: Sequence[str], options: Mapping[str, str] | None
+) -> str | None:
+    """The letter an `<answer>` tag still open at `opened` gives before the nested tag, if any:
+    "<answer>A<answer>D</answer></answer>"."""
+    before = lower.rfind("<" + _ANSWER_TAG, 0, opened)
+    if before < 0 or _ANSWER_TAG_END in lower[before:opened]:
+        return None
+    outer = text[before + len(_ANSWER_TAG) + 1 : opened]
+    return _read(outer, letters, options, shortcut=True).answer if outer.strip() else None
 
 
 def _json_final(field: JsonAnswer, letters: Sequence[str], options: Mapping[str, str] | None) -> _Final:
