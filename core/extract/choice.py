@@ -492,6 +492,9 @@ def _short_form(short: re.Match[str], letters: Sequence[str]) -> Extraction | No
 
 def _ends_in_letter(line: str) -> bool:
     """Whether a line ends in a capital standing alone ("... so B.", "... (C)"), cheaply, before any regex."""
+    last = line[-1:]
+    if not ("A" <= last <= "Z" or last in " \t.!。)]"):
+        return False  # most lines end in a lower-case letter or a digit
     end = line.rstrip(" \t.!。)]")
     return len(end) > 1 and "A" <= end[-1] <= "Z" and not end[-2].isalnum()
 
@@ -596,18 +599,17 @@ def _scan(pattern: re.Pattern[str], text: str, lower: str, starts: _Starts) -> I
 def _positions(lower: str, words: tuple[str, ...]) -> list[int]:
     """Where any of `words` starts a word of `lower` (ASCII), in order; kept for the next pattern with the same
     start words. Every pattern scanned this way has `\\b` before its first word, so a word that begins with a
-    letter is only taken where no letter, digit or "_" comes before it ("'d" is taken anywhere). One regex scan
-    finds them all (a match covers only letters, so no other word can start inside it)."""
-    return [match.start() for match in _start_pattern(words).finditer(lower)]
-
-
-@lru_cache(maxsize=64)
-def _start_pattern(words: tuple[str, ...]) -> re.Pattern[str]:
-    alpha = sorted((w for w in words if w[0].isalpha()), key=len, reverse=True)
-    other = [w for w in words if not w[0].isalpha()]
-    parts = [r"(?<![a-z0-9_])(?:" + "|".join(map(re.escape, alpha)) + ")"] if alpha else []
-    parts += ["|".join(map(re.escape, other))] if other else []
-    return re.compile("|".join(parts))
+    letter is only taken where no letter, digit or "_" comes before it ("'d" is taken anywhere). `str.find` per
+    word: on answers of a few sentences it beats one regex over the alternatives."""
+    positions = []
+    for word in words:
+        anywhere = not word[0].isalpha()
+        at = lower.find(word)
+        while at >= 0:
+            if anywhere or at == 0 or not (lower[at - 1].isalnum() or lower[at - 1] == "_"):
+                positions.append(at)
+            at = lower.find(word, at + 1)
+    return sorted(positions)
 
 
 def _is_correct_starts(text: str, lower: str) -> list[int]:
