@@ -1101,6 +1101,7 @@ def _option_text_fallback(text: str, options: OptionMatcher) -> Extraction | Non
     search with no answer."""
     clauses = [c for c in _CLAUSE_SPLIT.split(text.strip()) if c.strip()]
     for clause in reversed(clauses[-_CONCLUSION:]):
+        clause = clause[-_LONGEST_CLAUSE:]  # a conclusion is a sentence, not a page: its end is what it states
         letter = options.match_conclusion(clause)
         if letter is None:
             continue
@@ -1112,6 +1113,7 @@ def _option_text_fallback(text: str, options: OptionMatcher) -> Extraction | Non
 
 
 _CONCLUSION = 3  # clauses
+_LONGEST_CLAUSE = 500  # characters of a concluding clause read for option text
 _MAX_MARKS = 8  # places a clause states a value, the last ones: each is tokenised to the clause's end
 # Where a clause states its value: "is", "=", "so", "leaves", ... (the value follows).
 _STATED = lazy_regex(
