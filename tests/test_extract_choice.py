@@ -210,6 +210,9 @@ def test_keyword_gate_never_skips_a_pattern_that_matches() -> None:
     no match. (Other text keeps the older substring scan on purpose, see choice._KEYWORDS.)"""
     texts = [row["response"] for row in ROWS] + [response for response, _, _ in _short_responses(1500, seed=12)]
     texts += [json.loads(line)["response"] for line in CLASSES.open(encoding="utf-8")]
+    texts += ["None of these fit.", "It is not among the given options.", "No choice matches.", "It fits none.",
+              "That doesn't match any.", "It can't be determined.", "I couldn't tell.", "I am unable to decide.",
+              "I'm not sure.", "As an AI, I", "I am sorry", "Not able to answer."]
     texts += ["itis B", "thatmust be C", "I'd say D", "going with A", "opt for (B)", "Why not? So, B.",
               "which is C", "it's D", "either A or B", "between C and D", "Option B is correct"]
     for text in filter(str.isascii, texts):
@@ -220,6 +223,8 @@ def test_keyword_gate_never_skips_a_pattern_that_matches() -> None:
                 assert not present.isdisjoint(rule.keywords), (rule.pattern.pattern[:40], text)
         if choice._HEDGE.search(text):
             assert not present.isdisjoint(choice._HEDGE_WORDS), text
+        if choice._UNDECIDED.search(text):
+            assert any(word in lower for word in choice._UNDECIDED_WORDS), text
 
 
 def test_candidate_scan_finds_exactly_what_finditer_finds() -> None:

@@ -948,8 +948,9 @@ _UNDECIDED = lazy_regex(
     r"|not\s+sure)\b|\bas\s+an\s+ai\b)"
     r"|无法|不确定|抱歉"
 )
-_UNDECIDED_WORDS = ("non", "not", "no ", "n't", "n’t", "cannot", "could", "unable", "sorry", "unsure", " ai", "无法",
-                    "不确定", "抱歉")
+# Every alternative of `_UNDECIDED` holds one of these ("not among the options" holds "option", "can't" "can").
+_UNDECIDED_WORDS = ("none", "option", "choice", "answer", "match", "can", "could", "able", "sorry", "sure", " ai",
+                    "无法", "不确定", "抱歉")
 
 
 def _undecided(text: str, options: OptionMatcher | None) -> Extraction | None:
