@@ -11,12 +11,10 @@ import json
 from typing import TYPE_CHECKING
 
 from mathreel.core.benchmarks import BENCHMARKS, extractor_names
-from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.errors import InputError
 
 if TYPE_CHECKING:
-    from mathreel.core.judge.answers import JudgedUse
     from mathreel.core.results import ResultFile
-    from mathreel.core.scoring.readings import Readings
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -57,8 +55,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 def run(args: argparse.Namespace) -> int:
     """Read and score every file first, so a bad file leaves stdout empty."""
-    from mathreel.core.results import read_results
-    from mathreel.core.scoring import score
+    from mathreel.core.scoring.files import ScoreRequest, read_request, score_result
 
     if args.extractor == "help":
         print(extractor_help())
@@ -76,26 +73,14 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--judge", f"give one judgments file per result file ({len(args.files)}), in the same order")
     if args.reviews and not args.judge:
         raise InputError("--reviews", "reviews correct a judge's verdicts: add --judge")
-    readings = _readings(args.readings) if args.readings else None
     reports = []
     first: ResultFile | None = None
     for index, path in enumerate(args.files):
-        result = read_results(path, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations)
-        judged = _judged(args.judge[index], result) if args.judge else None
-        try:
-            report = score(result, extractor=args.extractor, denominator=args.denominator,
-                           judged=judged.answers if judged else None, readings=readings)
-        except InputError:
-            raise
-        except MathReelError as error:
-            raise InputError(path, str(error)) from None
-        if judged:
-            report.detected.append(judged.note)
-        if args.reviews:
-            report.detected.extend(_reviewed(args.judge[index], args.reviews))
-        if readings is not None:
-            report.detected.append(f"labelled readings: {report.labelled} answers scored by a person's reading "
-                                   f"({len(readings)} labelled in {', '.join(args.readings)})")
+        request = ScoreRequest(path, args.benchmark, args.mode, args.extractor, args.denominator, args.annotations,
+                               judgments=args.judge[index] if args.judge else None, reviews=tuple(args.reviews),
+                               readings=tuple(args.readings))
+        result = read_request(request)
+        report = score_result(result, request)
         if first is None:
             first = result
         else:
@@ -120,17 +105,6 @@ def extractor_help() -> str:
     return "\n".join(lines)
 
 
-def _readings(paths: list[str]) -> Readings:
-    """The labelled readings of every --readings file, merged in order (imported only when given)."""
-    from mathreel.core.scoring.readings import Readings, read_readings
-
-    merged = Readings(", ".join(paths))
-    for path in paths:
-        for entry in read_readings(path):
-            merged.add(entry)
-    return merged
-
-
 def _same_documents(first: ResultFile, other: ResultFile) -> list[str]:
     """A warning when `other` answers some of `first`'s questions from different documents (lmms-eval doc_hash)."""
     if (first.benchmark, first.mode) != (other.benchmark, other.mode):
@@ -140,19 +114,3 @@ def _same_documents(first: ResultFile, other: ResultFile) -> list[str]:
     warning = conflict_warning(doc_hash_conflicts(first, other))
     return [f"compared with {first.source}: {warning}"] if warning else []
 
-
-def _judged(path: str, result: ResultFile) -> JudgedUse:
-    """The answers a judge file gives for `result` (imported only when --judge is used)."""
-    from mathreel.core.judge.answers import judged_answers
-    from mathreel.core.judge.model import read_judgments
-
-    return judged_answers(read_judgments(path), path, result.benchmark, result.mode, result.predictions)
-
-
-def _reviewed(judgments: str, reviews: list[str]) -> list[str]:
-    """The report lines of the judge's verdicts with people's reviews applied (imported only with --reviews)."""
-    from mathreel.core.judge.model import read_judgments
-    from mathreel.core.review import read_many
-    from mathreel.core.review.apply import reviewed_lines
-
-    return reviewed_lines(read_judgments(judgments), read_many(reviews))

@@ -67,18 +67,19 @@ ISOLATE_ABOVE_BYTES = 1024 * 1024
 def score_path(path: str, options: ScoreOptions) -> Report:
     """Read and score one file with core, exactly as `mathreel score` does with the same options: in this thread
     when it is small, else in a child process within `options.budget`."""
-    from mathreel.core.scoring.files import score_file
+    from mathreel.core.scoring.files import ScoreRequest, score_file
 
-    key = "" if options.benchmark_key == AUTO else options.benchmark_key
+    benchmark, _, mode = ("" if options.benchmark_key == AUTO else options.benchmark_key).partition(":")
     denominator = None if options.denominator == AUTO else options.denominator
-    args = (path, key, options.extractor, denominator, options.annotations)
+    request = ScoreRequest(path, benchmark or None, mode or None, options.extractor, denominator, options.annotations,
+                           default_frames=options.default_frames)
     try:
         small = os.path.getsize(path) <= ISOLATE_ABOVE_BYTES
     except OSError:
         small = True  # core's reader names the problem in one line
     if small:
-        return score_file(*args)
-    return run_isolated(score_file, args, options.budget, str(path))
+        return score_file(request)
+    return run_isolated(score_file, (request,), options.budget, str(path))
 
 
 def detect_path(path: str, report: Report, default_frames: int = 8) -> RunSettings:

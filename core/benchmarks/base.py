@@ -175,6 +175,20 @@ class Benchmark:
     # Prompt variants `build_prompt` can produce (the first is the default), and whether a CoT prompt exists.
     prompt_styles: tuple[str, ...] = ("default",)
     supports_cot: bool = False
+    # What each style is, in a few words (`core.prompt_styles` lists them for the page), and the styles that have no
+    # chain-of-thought form although the benchmark has one (VideoMathQA's best_answer) or that always ask for
+    # reasoning whatever the setting (MathVerse's boxed and evalscope).
+    prompt_style_notes: Mapping[str, str] = MappingProxyType({"default": "the reference harness's prompt"})
+    styles_without_cot: tuple[str, ...] = ()
+    styles_always_reasoning: tuple[str, ...] = ()
+    # Styles whose chain-of-thought form takes no subtitles (Video-MME-v2's lmms: lmms-eval's reasoning task).
+    styles_cot_without_subtitles: tuple[str, ...] = ()
+    # Result-record fields holding the question's text or options: a record with any of them can be checked against
+    # a dataset's question (`core.results.question_join`).
+    question_fields: tuple[str, ...] = ("question", "options")
+    # Result-record fields holding a prompt this benchmark's data carries, read as recorded prompts beside the
+    # harness's own `input` / `arguments` (`core.results.recorded`).
+    prompt_fields: tuple[str, ...] = ()
     # The dataset's files on disk (core.data reads them through this).
     layout: DataLayout | None = None
     # Record fields that may hold the question id, in order of preference (result files and datasets alike).
@@ -278,6 +292,19 @@ class Benchmark:
         """
         return []
 
+    def recorded_prompt_text(self, field: str, value: str, record: Mapping[str, Any]) -> str:
+        """The prompt a record's `field` holds, as it was sent (a benchmark whose files split it overrides this)."""
+        return value
+
+    @property
+    def has_subtitles(self) -> bool:
+        """Whether prompts can carry subtitles: the benchmark has videos with subtitle files."""
+        return self.layout is not None and bool(self.layout.video_dirs) and bool(self.layout.subtitle_dirs)
+
+    def style_supports_cot(self, style: str) -> bool:
+        """Whether chain of thought can be switched on for `style` (False for an unknown style)."""
+        return self.supports_cot and style in self.prompt_styles and style not in self.styles_without_cot
+
     def in_overall(self, question: Question) -> bool:
         """Whether a question counts towards the headline "All" figure."""
         return True
@@ -334,6 +361,8 @@ class Benchmark:
             raise InputError(where, f"unknown prompt style {style!r}; choose one of {choices}", question.question_id)
         if cot and not self.supports_cot:
             raise InputError(where, f"{self.title} has no chain-of-thought prompt", question.question_id)
+        if cot and style in self.styles_without_cot:
+            raise InputError(where, f"the {style} style has no chain-of-thought form", question.question_id)
 
 
 def subtitle_block(question: Question, subtitles: PromptSubtitles) -> tuple[str, ...]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import re
 from collections.abc import Mapping, Sequence
+from types import MappingProxyType
 from typing import Any
 
 from mathreel.core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode
@@ -113,6 +114,14 @@ class MathVerse(Benchmark):
     # "evalscope": evalscope's choice (multiple-choice template for multi-choice, boxed for free-form).
     prompt_styles = ("default", "boxed", "evalscope")
     supports_cot = True
+    prompt_style_notes = MappingProxyType({
+        "default": "the record's own query_wo (direct) or query_cot (chain of thought)",
+        "boxed": "evalscope's boxed template: reason step by step, answer in \\boxed{}",
+        "evalscope": "evalscope's choice: the multiple-choice template for choice questions, boxed otherwise",
+    })
+    styles_always_reasoning = ("boxed", "evalscope")
+    question_fields = ("question", "question_for_eval")
+    prompt_fields = ("query_wo", "query_cot")
 
     def has_versions(self, question: Question) -> bool:
         return bool(question.extra.get("problem_index"))
@@ -131,6 +140,13 @@ class MathVerse(Benchmark):
     def record_id(self, record: Mapping[str, Any]) -> str:
         """The id `question_from_record` gives (Text Only ids suffixed), for id-only files joined to the data."""
         return _question_id(first_text(record, self.id_fields), text(record.get("problem_version")))
+
+    def recorded_prompt_text(self, field: str, value: str, record: Mapping[str, Any]) -> str:
+        """The official output of March 2024 keeps only the instruction in `prompt` (ending "Question: "); the
+        question it was sent with follows it."""
+        if field == "prompt" and value.rstrip().endswith("Question:"):
+            return value + text(record.get("question"))
+        return value
 
     def in_overall(self, question: Question) -> bool:
         return question.dims.get("problem_version") != TEXT_ONLY

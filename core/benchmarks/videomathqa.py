@@ -117,6 +117,11 @@ class VideoMathQA(Benchmark):
     # "default": the post prompts of the lmms-eval task yamls; "best_answer": the functions' own fallback.
     prompt_styles = ("default", "best_answer")
     supports_cot = True
+    prompt_style_notes = MappingProxyType({
+        "default": "the lmms-eval task's post prompt (direct or chain of thought)",
+        "best_answer": "lmms-eval's fallback post prompt, \"The best answer is:\"",
+    })
+    styles_without_cot = ("best_answer",)
 
     def letters(self, mode: str) -> tuple[str, ...]:
         return MBIN_LETTERS if mode == "mbin" else MCQ_LETTERS
@@ -171,8 +176,6 @@ class VideoMathQA(Benchmark):
         """The task's post prompt, chosen by mode and CoT, or the functions' fallback."""
         where = f"{self.name} prompt"
         if style == "best_answer":
-            if cot:
-                raise InputError(where, "the best_answer style has no chain-of-thought form", question.question_id)
             return FALLBACK_POST_PROMPT
         try:
             return POST_PROMPTS[(question.mode, cot)]

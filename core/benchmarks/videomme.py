@@ -139,6 +139,12 @@ class VideoMME(Benchmark):
     # "qwen3_vl": the Qwen3-VL format (question, then "Options:" and the options).
     prompt_styles = ("default", "best_answer", "qwen3_vl")
     supports_cot = False
+    prompt_style_notes = MappingProxyType({
+        "default": "videomme.yaml's default post prompt (\"Answer with the option's letter ...\")",
+        "best_answer": "lmms-eval's fallback post prompt, \"The best answer is:\" (what lmms-eval 0.4 logs record)",
+        "qwen3_vl": "the Qwen3-VL format: \"Question: \", the question, \"Options:\", the options",
+    })
+    question_fields = ("question", *_OPTION_FIELDS)
 
     def letters(self, mode: str) -> tuple[str, ...]:
         return LETTERS

@@ -307,6 +307,15 @@ class VideoMMEV2(Benchmark):
     # "qwen3_vl": its qwen3_vl kwargs; "evalscope": evalscope's chain-of-thought template, text before the video.
     prompt_styles = ("default", "lmms", "qwen3_vl", "evalscope")
     supports_cot = True
+    prompt_style_notes = MappingProxyType({
+        "default": "the official script's prompt (subtitles after the frames, or interleaved with them)",
+        "lmms": "lmms-eval's doc_to_text: no frame-description line; its reasoning task has no subtitles",
+        "qwen3_vl": "lmms-eval's qwen3_vl kwargs (no chain-of-thought form)",
+        "evalscope": "evalscope's chain-of-thought template, the text before the video",
+    })
+    styles_without_cot = ("qwen3_vl",)
+    styles_always_reasoning = ("evalscope",)
+    styles_cot_without_subtitles = ("lmms",)
 
     def letters(self, mode: str) -> tuple[str, ...]:
         return LETTERS

@@ -6,16 +6,22 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from mathreel.core.question import Question
+from mathreel.core.results.recorded import FileQuestion
 
 
 @dataclass
 class Prediction:
-    """A model's response to one question; `record` says where it is in the file, `raw` is the record as written."""
+    """A model's response to one question; `record` says where it is in the file, `raw` is the record as written.
+
+    `question` is what the answer is scored against (the file's own question, or the annotations' one it was
+    joined to); `recorded` is what the file itself recorded about the question, and how the two were joined.
+    """
 
     question: Question
     response: str
     record: int | str
     raw: dict[str, Any]
+    recorded: FileQuestion | None = None
     full_response: str | None = None  # the unfiltered reply (lmms-eval >= 0.7 `resps` with its <think> text)
 
 
@@ -31,5 +37,7 @@ class ResultFile:
     predictions: list[Prediction] = field(default_factory=list)
     missing: list[Question] = field(default_factory=list)
     unknown_ids: list[str] = field(default_factory=list)
+    # Ids of answers whose question, as the file records it, is not the annotations' question of that id.
+    mismatched: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     annotations: str | None = None

@@ -17,6 +17,9 @@ from mathreel.core.results.detect import all_metric_keys, detect_benchmark, dete
 from mathreel.core.results.layouts import VLMEVAL_INDEX, Row, detect_layout, iter_rows, label_of, lmms_generation
 from mathreel.core.results.load import load_records
 from mathreel.core.results.model import Prediction, ResultFile
+from mathreel.core.results.question_join import match_how, records_question
+from mathreel.core.results.question_key import text_key
+from mathreel.core.results.recorded import FileQuestion, RecordedPrompt, harness_prompts
 
 _SHOWN_IDS = 10  # ids quoted in a warning before "and N more"
 
@@ -194,7 +197,8 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
             question.question_id = join_key(qid, count)
         if not question.answer:
             raise InputError(source, "no gold answer in the record; give the dataset with --annotations", row.label)
-        append(Prediction(question, _response(row, source), row.label, row.raw, row.full_response))
+        recorded = FileQuestion(question, recorded_prompts(bench, row))
+        append(Prediction(question, _response(row, source), row.label, row.raw, recorded, row.full_response))
     gold.report(result)
     _warn_duplicates(result, duplicates)
 
@@ -202,9 +206,12 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
 def _joined(
     result: ResultFile, bench: Benchmark, rows: list[Row], grouped: bool, annotated: dict[str, Question]
 ) -> None:
-    """An id(-only) file joined to the annotations: gold and dimensions come from the annotations."""
+    """A file joined to the annotations: gold and dimensions come from the annotations. A row whose file records
+    its question (text, options or prompt) joins only the annotated question it matches (`question_join`); a row
+    recording none joins by id, and its prediction says so."""
     duplicates: dict[str, list[str | int]] = {}
     unknown: list[str] = []
+    mismatched: list[str] = []
     disagree = 0
     used: set[str] = set()
     ids = [_row_id(row, bench, result) for row in rows]
@@ -216,26 +223,65 @@ def _joined(
         if question is None:
             unknown.append(key)
             continue
+        recorded = _file_question(bench, row, result, key)
+        how = match_how(recorded, question, bench) if records_question(recorded, bench) else "id"
+        if how is None:
+            mismatched.append(key)
+            continue
         used.add(key)
         own_answer = str(row.fields.get("answer") or "").strip().upper()
         disagree += bool(own_answer) and question.answer_kind == "choice" and own_answer != question.answer
-        result.predictions.append(Prediction(question, _response(row, result.source), row.label, row.raw,
+        recorded = recorded._replace(join=how)
+        result.predictions.append(Prediction(question, _response(row, result.source), row.label, row.raw, recorded,
                                              row.full_response))
     result.missing = _in_answered_subset(result, bench, [q for key, q in annotated.items() if key not in used])
     result.unknown_ids = unknown
+    result.mismatched = mismatched
     result.notes.append(
         f"annotations: {len(used)} of {len(annotated)} questions joined on question_id from {result.annotations}"
     )
     if not used:
         nothing = (f"nothing was joined: none of the file's {len(ids)} question ids is in the annotations "
                    f"({result.annotations}); check --benchmark, --mode and the annotations")
+        if mismatched:
+            nothing = (f"nothing was joined: the file's {len(ids)} answers are to other questions than the "
+                       f"annotations' ({result.annotations}), {len(mismatched)} of them under the same ids")
         result.notes.append(nothing)
         result.warnings.append(nothing)
     if unknown:
         result.warnings.append(f"{len(unknown)} ids in the file are not in the annotations: {_shown(unknown)}")
+    if mismatched:
+        result.warnings.append(f"{len(mismatched)} answers are to questions that differ from the annotations' "
+                               f"questions of the same id (text or options), so they are not joined: "
+                               f"{_shown(mismatched)}")
     if disagree:
         result.warnings.append(f"{disagree} records carry an answer that differs from the annotations' (used)")
     _warn_duplicates(result, duplicates)
+
+
+def recorded_prompts(bench: Benchmark, row: Row) -> tuple[RecordedPrompt, ...]:
+    """The prompts a row's record keeps: the harness's (`input`, `arguments[0]`, `prompt`) and the benchmark's own
+    prompt fields (MathVerse's `query_wo` / `query_cot`), each as it was sent."""
+    found = harness_prompts(row.raw, row.fields)
+    for key in bench.prompt_fields:
+        value = row.fields.get(key)
+        if value.__class__ is str and value.strip():
+            found.append(RecordedPrompt(key, value))
+    if not found:
+        return ()
+    return tuple(RecordedPrompt(p.field, bench.recorded_prompt_text(p.field, p.text, row.fields)) for p in found)
+
+
+def _file_question(bench: Benchmark, row: Row, result: ResultFile, key: str) -> FileQuestion:
+    """What a row of a joined file records about its question; only the id when it records no question fields
+    and no prompt (the common id-only file, read without building a question per row)."""
+    prompts = recorded_prompts(bench, row)
+    if prompts or any(row.fields.get(field) for field in bench.question_fields):
+        own = _question(bench, row, result.mode, result.source)
+        own.question_id = key
+    else:
+        own = Question(bench.name, result.mode, key, "", str(row.fields.get("answer") or "").strip())
+    return FileQuestion(own, prompts)
 
 
 def _in_answered_subset(result: ResultFile, bench: Benchmark, missing: list[Question]) -> list[Question]:
@@ -339,19 +385,19 @@ def _vlmeval_ids(result: ResultFile, rows: list[Row], annotated: dict[str, Quest
     A row matching neither keeps an id no question has, so it is reported as unknown, never joined wrongly."""
     pairs: dict[tuple[str, str], str | None] = {}
     for key, question in annotated.items():
-        pair = (question.video_id or "", " ".join(question.question.split()))
+        pair = (question.video_id or "", text_key(question.question))
         pairs[pair] = None if pair in pairs else key  # None: the pair is ambiguous
     order = list(annotated)
     counts = {"video and question": 0, "index": 0}
     for row in rows:
         fields = row.fields
-        asked = " ".join(text(fields.get("question")).split())
+        asked = text_key(text(fields.get("question")))
         key = pairs.get((text(fields.get("video")), asked)) if asked else None
         how = "video and question"
         if key is None:
             index, how = fields.get(VLMEVAL_INDEX), "index"
             candidate = order[index] if isinstance(index, int) and 0 <= index < len(order) else None
-            if candidate and (not asked or " ".join(annotated[candidate].question.split()) == asked):
+            if candidate and (not asked or text_key(annotated[candidate].question) == asked):
                 key = candidate
         if key is None:
             fields["question_id"] = f"row {fields.get(VLMEVAL_INDEX)} (not joined)"

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from mathreel.core.results.recorded import first_prompt_text
 from mathreel.core.view import ViewSettings
 
 if TYPE_CHECKING:
@@ -51,7 +52,7 @@ def detect_run_settings(result: ResultFile, default_frames: int | None = None) -
         default_frames = get_benchmark(result.benchmark).default_frames
     raws = [p.raw for p in result.predictions[:SAMPLE] if isinstance(p.raw, dict)]
     task = next((t for t in map(_task_name, raws) if t), "")
-    prompt = next((p for p in map(_prompt_text, raws) if p), "")
+    prompt = next((p for p in map(first_prompt_text, raws) if p), "")
     cot, cot_source = _detect_cot(task, prompt, [p.response for p in result.predictions[:SAMPLE]])
     subs, subs_source = _detect_subtitles(task, prompt)
     frames, frames_source = _detect_frames(task, raws, default_frames)
@@ -67,16 +68,6 @@ def _task_name(raw: dict[str, Any]) -> str:
     # lmms-eval's Instance.arguments: (context, gen_kwargs, doc_id, task, split)
     if isinstance(args, list) and len(args) > 3 and isinstance(args[3], str):
         return args[3]
-    return ""
-
-
-def _prompt_text(raw: dict[str, Any]) -> str:
-    for key in ("prompt", "input"):
-        if isinstance(raw.get(key), str):
-            return raw[key]
-    args = raw.get("arguments")
-    if isinstance(args, list) and args and isinstance(args[0], str):
-        return args[0]
     return ""
 
 

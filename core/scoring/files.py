@@ -1,20 +1,151 @@
-"""Read and score one result file: what `mathreel score` does per file, as one call with plain arguments.
+"""Read and score one result file, with a judge's extractions, people's reviews and people's labelled readings where
+given: what `mathreel score` does per file, as one call the command line and the web app share, so both give the
+same numbers.
 
-Plain arguments (not a web-app options object) so the web app can run it in a child process that imports only
-core: unpickling anything defined in webapp/ would make every child import gradio, which costs seconds.
+The request holds plain values only (exact `str`, `int`, tuples of core objects), so the web app can send it to a
+child process that imports only core: a Gradio upload path is a `str` subclass defined in gradio, and unpickling
+one made every child import Gradio, seconds per upload (bench/README.md). `ScoreRequest` turns such values into
+plain ones when it is made.
 """
 
 from __future__ import annotations
 
-from mathreel.core.scoring.report import Report
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from mathreel.core.errors import InputError, MathReelError
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mathreel.core.judge.answers import JudgedUse
+    from mathreel.core.judge.model import Judgment
+    from mathreel.core.results import ResultFile
+    from mathreel.core.review.model import Review
+    from mathreel.core.scoring.readings import LabelledReading, Readings
+    from mathreel.core.scoring.report import Report
 
 
-def score_file(path: str, benchmark_key: str = "", extractor: str = "robust", denominator: str | None = None,
-               annotations: str | None = None) -> Report:
-    """Read `path` (benchmark and mode detected unless `benchmark_key` is "benchmark:mode") and score it."""
+def _plain(value: Any) -> Any:
+    """A str subclass as an exact str (None stays None): what crosses a process boundary names no caller's class."""
+    return None if value is None else str(value)
+
+
+@dataclass(frozen=True)
+class ScoreRequest:
+    """One file to score and how, as `mathreel score FILE [--judge J] [--reviews R ...]` asks for it.
+
+    `judgments` is a `mathreel judge` output file or the judgments themselves (a judged run held in memory, named by
+    `judgments_source` in the report's note); `reviews` are review files and/or reviews held in memory, merged in
+    order. Reviews need judgments: they correct the judge's verdicts. `readings` are labelled-readings files
+    (`core.scoring.readings`) and/or readings held in memory (the audit's corrections), merged in order, the later
+    winning: a person's reading replaces the rule reading (and the judge's) of the answer it matches.
+    """
+
+    path: str
+    benchmark: str | None = None
+    mode: str | None = None
+    extractor: str = "robust"
+    denominator: str | None = None
+    annotations: str | None = None
+    judgments: str | tuple[Judgment, ...] | None = None
+    judgments_source: str = ""
+    reviews: tuple[str | Review, ...] = ()
+    readings: tuple[str | LabelledReading, ...] = ()
+    default_frames: int = 8  # the frame count assumed when the file does not record one (run settings)
+
+    def __post_init__(self) -> None:
+        plain = object.__setattr__
+        for name in ("path", "benchmark", "mode", "annotations", "denominator"):
+            plain(self, name, _plain(getattr(self, name)))
+        plain(self, "extractor", str(self.extractor))
+        plain(self, "judgments_source", str(self.judgments_source))
+        plain(self, "default_frames", int(self.default_frames))
+        judgments = self.judgments
+        plain(self, "judgments", _plain(judgments) if isinstance(judgments, str) else
+              None if judgments is None else tuple(judgments))
+        plain(self, "reviews", tuple(_plain(r) if isinstance(r, str) else r for r in self.reviews))
+        plain(self, "readings", tuple(_plain(r) if isinstance(r, str) else r for r in self.readings))
+        if self.reviews and self.judgments is None:
+            raise InputError(self.path, "reviews correct a judge's verdicts: give the judgments they review too")
+
+
+def score_file(request: ScoreRequest) -> Report:
+    """Read and score `request.path` as asked; the judge's extractions replace the rule reading of the answers they
+    judged (the rule reading is kept beside them on each row), and reviews add the step scores and error categories
+    with people's verdicts in place. The report also carries the prompt settings the run used
+    (`Report.run_settings`), so nothing needs to read the file again."""
+    return score_result(read_request(request), request)
+
+
+def read_request(request: ScoreRequest) -> ResultFile:
+    """The file of `request` read as asked (benchmark, mode, annotations): `score_file`'s first half, for a caller
+    that also compares the files it scores (`mathreel score`'s doc_hash check)."""
     from mathreel.core.results import read_results
+
+    return read_results(request.path, benchmark=request.benchmark, mode=request.mode, annotations=request.annotations)
+
+
+def score_result(result: ResultFile, request: ScoreRequest) -> Report:
+    """`score_file`'s second half: `result` (read by `read_request`) scored with the request's judge and reviews."""
+    from mathreel.core.results.run_settings import detect_run_settings
     from mathreel.core.scoring.scorer import score
 
-    benchmark, _, mode = benchmark_key.partition(":")
-    result = read_results(path, benchmark=benchmark or None, mode=mode or None, annotations=annotations)
-    return score(result, extractor=extractor, denominator=denominator or None)
+    judgments = _judgments(request)
+    judged = _judged(judgments, request, result) if judgments is not None else None
+    readings = _readings(request.readings) if request.readings else None
+    try:
+        report = score(result, extractor=request.extractor, denominator=request.denominator,  # type: ignore[arg-type]
+                       judged=judged.answers if judged else None, readings=readings)
+    except InputError:
+        raise
+    except MathReelError as error:
+        raise InputError(request.path, str(error)) from None
+    if judged:
+        report.detected.append(judged.note)
+    if request.reviews and judgments is not None:
+        report.detected.extend(_reviewed(judgments, request.reviews))
+    if readings is not None:
+        report.detected.append(f"labelled readings: {report.labelled} answers scored by a person's reading "
+                               f"({len(readings)} labelled in {readings.source})")
+    report.run_settings = detect_run_settings(result, request.default_frames)
+    return report
+
+
+def _readings(sources: Sequence[str | LabelledReading]) -> Readings:
+    """Every labelled reading of `sources` (files and readings held in memory), merged in order."""
+    from mathreel.core.scoring.readings import Readings, read_readings
+
+    names = [source for source in sources if isinstance(source, str)]
+    held = len(sources) - len(names)
+    merged = Readings(", ".join([*names, *([f"{held} held in memory"] if held else [])]))
+    for source in sources:
+        for entry in read_readings(source) if isinstance(source, str) else (source,):
+            merged.add(entry)
+    return merged
+
+
+def _judgments(request: ScoreRequest) -> list[Judgment] | None:
+    if request.judgments is None:
+        return None
+    if isinstance(request.judgments, str):
+        from mathreel.core.judge.model import read_judgments
+
+        return read_judgments(request.judgments)
+    return list(request.judgments)
+
+
+def _judged(judgments: list[Judgment], request: ScoreRequest, result: ResultFile) -> JudgedUse:
+    """The answers the judgments give for `result`'s rows (matched by question id and response)."""
+    from mathreel.core.judge.answers import judged_answers
+
+    source = request.judgments if isinstance(request.judgments, str) else request.judgments_source or "judgments"
+    return judged_answers(judgments, source, result.benchmark, result.mode, result.predictions)
+
+
+def _reviewed(judgments: list[Judgment], reviews: Sequence[str | Review]) -> list[str]:
+    """The report lines of the judge's verdicts with people's reviews applied."""
+    from mathreel.core.review import merge_reviews, read_reviews
+    from mathreel.core.review.apply import reviewed_lines
+
+    merged = merge_reviews(*(read_reviews(r) if isinstance(r, str) else [r] for r in reviews))
+    return reviewed_lines(judgments, merged)

@@ -11,6 +11,7 @@ from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import CI_METHOD, SE_METHOD
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mathreel.core.results.run_settings import RunSettings
     from mathreel.core.scoring.groups import GroupReport
 
 __all__ = ["Cell", "Overall", "Report", "cross_key", "split_cross_key"]
@@ -86,6 +87,7 @@ class Report:
     unparsed: list[str] = field(default_factory=list)
     missing: list[str] = field(default_factory=list)
     unknown_ids: list[str] = field(default_factory=list)
+    mismatched: list[str] = field(default_factory=list)  # answers not joined: the annotations' question differs
     disagreements: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     excluded_from_overall: int = 0
@@ -96,6 +98,9 @@ class Report:
     labelled: int = 0
     # Per scored unit (question; group for multi-binary): key -> (correct, cluster, in the denominator, in "All").
     units: dict[str, tuple[bool, str, bool, bool]] = field(default_factory=dict)
+    # The prompt settings the run used (chain of thought, subtitles, frames) and where each came from, read while
+    # the file was read (`core.scoring.files.score_file`); None when scored without it.
+    run_settings: RunSettings | None = None
     # Group scores, for a benchmark scored in groups (Video-MME-v2); None otherwise.
     groups: GroupReport | None = None
     # A reproduction's own result object as its reference writes it: (JSON key, object), e.g. "official_rating".
@@ -136,6 +141,9 @@ class Report:
             "ci_method": CI_METHOD,
             "se_method": SE_METHOD,
             "detected": self.detected,
+            "mismatched": len(self.mismatched),
+            "mismatched_ids": self.mismatched,
+            "joins": self.joins(),
         }
         if self.groups is not None:
             summary["groups"] = self.groups.to_dict(items=rows)
@@ -151,6 +159,15 @@ class Report:
         """Unparsed answers in percent of the answers the file gives (missing ones aside); None without answers."""
         answered = self.pairs - len(self.missing)
         return 100 * len(self.unparsed) / answered if answered else None
+
+    def joins(self) -> dict[str, int]:
+        """How many answers were scored against each kind of question: the file's own ("file"), or the
+        annotations' matched by text, by recorded prompt, or by id alone (`core.results.recorded.JoinHow`)."""
+        counts: dict[str, int] = {}
+        for row in self.rows:
+            if row.recorded is not None:
+                counts[row.recorded.join] = counts.get(row.recorded.join, 0) + 1
+        return counts
 
     def rows_csv(self) -> str:
         """Every scored row as CSV text, safe to open in a spreadsheet (see core.scoring.export)."""

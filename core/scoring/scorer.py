@@ -112,6 +112,7 @@ def _score(
         labelled=sum(r.method == "labelled" for r in rows),
         missing=[r.question_id for r in rows if r.status == "missing"],
         unknown_ids=list(result.unknown_ids),
+        mismatched=list(result.mismatched),
         disagreements=disagreements,
         warnings=list(result.warnings) + (_group_warnings(units, rows) if grouped else []) + ([few] if few else []),
         excluded_from_overall=len(counted) - len(overall_units),

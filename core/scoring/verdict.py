@@ -20,8 +20,9 @@ from mathreel.core.extract.types import Extraction
 from mathreel.core.kinds import Denominator, Status
 from mathreel.core.question import Question
 from mathreel.core.results.model import ResultFile
+from mathreel.core.results.recorded import FileQuestion
 from mathreel.core.scoring.readings import Readings
-from mathreel.core.scoring.row import ScoredRow
+from mathreel.core.scoring.row import RuleReading, ScoredRow
 
 Choices = tuple[tuple[str, ...], OptionMatcher | None]  # the letters a question allows and its option texts
 # (question_id, record) -> the judge's extraction and, for free-form answers, its equivalence verdict.
@@ -59,11 +60,12 @@ def status_of(extraction: Extraction, right: bool) -> Status:
 
 
 def verdict_row(question: Question, response: str, used: Extraction, right: bool, official_answer: str | None = None,
-                record: int | str | None = None, full_response: str | None = None) -> ScoredRow:
+                record: int | str | None = None, full_response: str | None = None,
+                recorded: FileQuestion | None = None, rule: RuleReading | None = None) -> ScoredRow:
     """The ScoredRow of one read answer."""
     return ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, response,
                      used.answer, used.method, used.explanation, question.answer, status_of(used, right),
-                     official_answer, record, full_response, used.strength)
+                     official_answer, record, full_response, recorded, rule, used.strength)
 
 
 def missing_row(question: Question) -> ScoredRow:
@@ -109,18 +111,22 @@ def score_rows(
             if disagree:
                 disagreements.append(question.question_id)
             right = used.answer == gold
+        rule = None
         if judged:
             override = judged.get((question.question_id, str(prediction.record)))
             if override is not None:
+                rule = RuleReading(used.answer, used.method, used.explanation, status_of(used, right))
                 used, verdict = override
                 right = verdict if verdict is not None else used.answer == gold
         if readings:
             labelled = readings.lookup(question, response)
             if labelled is not None:
+                if rule is None:  # keep what the rules read beside the person's reading
+                    rule = RuleReading(used.answer, used.method, used.explanation, status_of(used, right))
                 used = labelled.extraction()
                 right = _labelled_right(used, gold, question.answer_kind)
         append(verdict_row(question, response, used, right, official_answer, prediction.record,
-                           prediction.full_response))
+                           prediction.full_response, prediction.recorded, rule))
     rows.extend(map(missing_row, result.missing))
     return rows, disagreements
 
