@@ -170,3 +170,21 @@ def _readings_of(tmp_path: Path, record: dict):
 
 def _score(*args: object) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(MATHREEL), "score", *map(str, args)], capture_output=True, text=True, timeout=60)
+
+
+def test_a_score_request_applies_readings_held_in_memory_and_keeps_the_rule_reading(tmp_path) -> None:
+    """The web app's audit sends its corrections with the request (no file): they score as a readings file does."""
+    from mathreel.core.scoring.files import ScoreRequest, score_file
+
+    results = write_jsonl(tmp_path / "run.jsonl", VIDEOMATHQA)
+    plain = score_file(ScoreRequest(str(results), "videomathqa", "mcq"))
+    check = next(c for c in readings_to_check(read_results(results, benchmark="videomathqa", mode="mcq"), plain.rows)
+                 if c.question_id == "q4")
+    file = _line(tmp_path, {"response": VIDEOMATHQA[1]["response"], "label": "B", "reason": "a slip for B"})
+    report = score_file(ScoreRequest(str(results), "videomathqa", "mcq",
+                                     readings=(str(file), check.labelled("A", "the first of the two named"))))
+    rows = {row.question_id: row for row in report.rows}
+    assert (rows["q4"].extracted, rows["q4"].status) == ("A", "correct")
+    assert rows["q4"].rule is not None and rows["q4"].rule.extracted is None  # the rules read nothing there
+    assert rows["q2"].extracted == "B" and report.labelled == 2
+    assert any("2 labelled in" in note and "1 held in memory" in note for note in report.detected)
