@@ -1180,13 +1180,9 @@ class OptionMatcher(Mapping[str, str]):
         tiers, numeric = self._prepared()
         if numeric:
             for value in _stated_values(clause):
-                hits = {letter for letter, key in numeric if value[: len(key)] == key}
-                if len(hits) > 1:
-                    hits = _drop_contained(hits, dict(numeric))
-                if len(hits) == 1:
-                    return hits.pop()
-                if hits:
-                    return None
+                decided, letter = _one_of({letter for letter, key in numeric if value[: len(key)] == key}, numeric)
+                if decided:
+                    return letter
         numbers = {letter for letter, _ in numeric}
         words = tuple(tuple((letter, key) for letter, key in tier if letter not in numbers) for tier in tiers)
         return _single_hit(tokens, words)
@@ -1199,14 +1195,20 @@ _AllKeys = tuple[tuple[_Keys, _Keys, _Keys], _Keys]  # the three tiers of keys, 
 def _single_hit(tokens: tuple[str, ...], tiers: tuple[_Keys, ...]) -> str | None:
     """The one option whose key occurs in `tokens`, tier by tier (a tier with several hits decides: none)."""
     for keys in tiers:
-        hits = {letter for letter, wanted in keys if _contains_run(tokens, wanted)}
-        if len(hits) > 1:
-            hits = _drop_contained(hits, dict(keys))
-        if len(hits) == 1:
-            return hits.pop()
-        if hits:
-            return None
+        decided, letter = _one_of({letter for letter, wanted in keys if _contains_run(tokens, wanted)}, keys)
+        if decided:
+            return letter
     return None
+
+
+def _one_of(hits: set[str], keys: _Keys) -> tuple[bool, str | None]:
+    """(whether `hits` decide, the letter): one option decides it; several that are not parts of one another
+    ("walking" in "walking fast") decide that there is none; no hit leaves it open."""
+    if len(hits) > 1:
+        hits = _drop_contained(hits, dict(keys))
+    if not hits:
+        return False, None
+    return True, hits.pop() if len(hits) == 1 else None
 
 
 def _stated_values(clause: str) -> Iterator[tuple[str, ...]]:
