@@ -13,6 +13,7 @@ COMMANDS: dict[str, str] = {
     "serve": "mathreel.cli.serve",
     "run": "mathreel.cli.run",
     "score": "mathreel.cli.score",
+    "explain": "mathreel.cli.explain",
     "judge": "mathreel.cli.judge",
     "data": "mathreel.cli.data",
     "show": "mathreel.cli.show",

@@ -26,18 +26,32 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    from mathreel.cli import options
+    from mathreel.core.files import output_path, write_text_output
     from mathreel.core.judge.model import read_judgments
     from mathreel.core.review import read_many
-    from mathreel.core.review.agreement import agreement, flagged_csv, flagged_json, summary_lines
+    from mathreel.core.review.agreement import (
+        FLAGGED_CSV,
+        FLAGGED_JSON,
+        agreement,
+        flagged_csv,
+        flagged_json,
+        summary_lines,
+    )
 
-    if args.flagged and Path(args.flagged).suffix.lower() not in (".csv", ".json"):
-        raise InputError(args.flagged, "the flagged-question export must end in .csv or .json")
-    result = agreement(read_judgments(args.judgments), read_many(args.reviews), seed=args.seed)
+    options.check(args, options.SEED)
+    inputs = (args.judgments, *args.reviews)
+    kind = None
     if args.flagged:
-        from mathreel.core.files import write_text_atomic
-
-        as_csv = Path(args.flagged).suffix.lower() == ".csv"
-        write_text_atomic(args.flagged, flagged_csv(result.flagged) if as_csv else flagged_json(result.flagged))
+        suffix = Path(args.flagged).suffix.lower()
+        if suffix not in (".csv", ".json"):
+            raise InputError(args.flagged, "the flagged-question export must end in .csv or .json")
+        kind = FLAGGED_CSV if suffix == ".csv" else FLAGGED_JSON
+        output_path(args.flagged, "--flagged", kind=kind, inputs=inputs)  # refused before any work
+    result = agreement(read_judgments(args.judgments), read_many(args.reviews), seed=args.seed)
+    if kind is not None:
+        text = flagged_csv(result.flagged) if kind is FLAGGED_CSV else flagged_json(result.flagged)
+        write_text_output(args.flagged, text, flag="--flagged", kind=kind, inputs=inputs)
     if args.json:
         print(json.dumps(result.to_dict(), ensure_ascii=False, indent=1))
     else:

@@ -82,14 +82,13 @@ def run(args: argparse.Namespace) -> int:
     from mathreel.cli import options
     from mathreel.core.files import output_path
     from mathreel.core.judge import judge_endpoint, parse_tasks, write_judgments
-    from mathreel.core.judge.model import check_replaceable
+    from mathreel.core.judge.model import judgments_file
     from mathreel.core.judge.runs import failures, open_cache, prepare
     from mathreel.core.judge.views import summary_lines
 
     options.check(args, options.TIMEOUT, options.MAX_TOKENS_RULE, options.CONCURRENCY)
     inputs = tuple(p for p in (args.results, args.annotations) if p)
-    out = output_path(args.out, "--out", inputs=inputs)
-    check_replaceable(out)
+    out = output_path(args.out, "--out", kind=judgments_file(), inputs=inputs)
     tasks = parse_tasks(args.tasks)
     endpoint = judge_endpoint(args.base_url, args.model, timeout_s=args.timeout, max_tokens=args.max_tokens)
     job = prepare(args.results, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations,
@@ -101,7 +100,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"judging {len(job.cases)} responses of {args.results} ({result.benchmark} {result.mode}) with "
           f"{endpoint.describe()}", file=sys.stderr)
     judged = job.run(endpoint, concurrency=args.concurrency, cache=cache, on_progress=Progress(sys.stderr))
-    path = write_judgments(out, judged.judgments)
+    path = write_judgments(out, judged.judgments, inputs=inputs)
     print(f"wrote {len(judged.judgments)} judgments to {path} (judge {endpoint.model})")
     for line in summary_lines(judged.judgments, judged.not_applicable):
         print(line)

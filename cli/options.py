@@ -54,6 +54,7 @@ MAX_TOKENS_RULE = Rule("--max-tokens", 1, MAX_TOKENS)
 CONCURRENCY = Rule("--concurrency", 1, MAX_CONCURRENCY)
 FRAMES = Rule("--frames", 1, MAX_FRAMES, allowed=(-1,))
 FPS = Rule("--fps", 0.001, 60.0)  # frames per second taken from a video (Video-MME-v2's official fps mode)
+SEED = Rule("--seed", 0, 2**32 - 1)  # numpy's generators take only non-negative seeds
 
 
 def add_frame_options(parser: argparse.ArgumentParser, short: bool = False) -> None:

@@ -1,16 +1,17 @@
 """The one bounded reader for every file a user gives MathReel: datasets, result files, judgments, reviews.
 
 Checked before a byte is read: regular files only (a FIFO blocks, a device never ends, a directory is no file)
-and a size limit (`MATHREEL_MAX_INPUT_MB`). Read with bounds: JSON Lines split on "\n" only (a reply may hold
-U+2028 or U+0085, which JSON allows raw inside strings and `str.splitlines` would split on), each line bounded,
-a NUL refused (binary data or damage), and JSON nested too deeply refused instead of crashing. Every refusal is
-one InputError naming the file, the line and the problem.
+and a size limit (`MATHREEL_MAX_INPUT_MB`). Read with bounds: lines end at LF, CRLF or a lone CR and nowhere else
+(a reply may hold U+2028 or U+0085, which JSON allows raw inside strings and `str.splitlines` would split on), each
+line bounded, a NUL refused (binary data or damage), and JSON nested too deeply refused instead of crashing. Every
+refusal is one InputError naming the file, the line and the problem.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import stat
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -25,6 +26,8 @@ _FILE_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a charact
 # A longest line read line by line. A run line holds one model reply and the question; replies are capped by
 # --max-tokens, so 64 MiB is far beyond any real line while keeping a hostile file's cost bounded.
 MAX_LINE_BYTES = 64 * 1024 * 1024
+_READ_CHUNK = 1024 * 1024
+_ANY_LINE_END = re.compile(r"\r\n?|\n")
 
 
 def input_limit() -> int:
@@ -72,46 +75,91 @@ def _check_kind_and_size(info: os.stat_result, source: str, what: str) -> None:
                          f"limit; raise it with {LIMIT_ENV}=<megabytes>")
 
 
+# A parquet file is decoded whole (pyarrow, then Python values), and a decoded cell costs about 100 bytes of
+# memory whatever its size on disk (a repeated value compresses to nothing): a file may decode to one cell per 100
+# bytes of the input size limit (5.4 million at the default 512 MB), which its footer tells before a page is read.
+_BYTES_PER_CELL = 100
+
+
+def parquet_cells_limit() -> int:
+    """The most cells (rows x columns) a parquet file may decode to; follows the input size limit."""
+    return input_limit() // _BYTES_PER_CELL
+
+
+def parquet_records(path: str | Path, what: str = "result file") -> list[dict[str, Any]]:
+    """The rows of a parquet file as Python records, its footer checked first: a small file can declare millions
+    of rows of repeated values that decode to gigabytes."""
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    source = str(path)
+    try:
+        meta = pq.read_metadata(path)
+        cells, limit = meta.num_rows * meta.num_columns, parquet_cells_limit()
+        if cells > limit:
+            raise InputError(source, f"the {what} decodes to {cells:,} cells ({meta.num_rows:,} rows x "
+                             f"{meta.num_columns:,} columns), over the limit of {limit:,}; raise it with "
+                             f"{LIMIT_ENV}=<megabytes>")
+        return pq.read_table(path).to_pylist()
+    except InputError:
+        raise
+    except (pa.ArrowException, OSError, ValueError, TypeError, KeyError) as error:  # pyarrow's many types
+        raise InputError(source, f"unreadable parquet file ({error})") from None
+
+
 def refuse_nul(text: str, source: str, first_line: int = 1) -> None:
     """A NUL character anywhere in a text file means binary data or damage; JSON escapes it as \\u0000."""
     index = text.find("\x00")
     if index != -1:
-        line = first_line + text.count("\n", 0, index)
+        line = first_line + len(_ANY_LINE_END.findall(text, 0, index))
         raise InputError(source, "NUL byte in a text file (binary data or a damaged file)", f"line {line}")
 
 
 def lines_of(text: str) -> list[str]:
-    """Lines split on LF (a CR before it is JSON whitespace), or on CR in a CR-only file. Never on U+2028,
-    U+2029 or U+0085, which JSON allows raw inside strings and `str.splitlines` would split on."""
-    if "\n" in text:
+    """Lines ending at LF, CRLF or a lone CR (old Mac files and some exporters write CR only). Never split on
+    U+2028, U+2029 or U+0085, which JSON allows raw inside strings and `str.splitlines` would split on; a raw CR
+    cannot be inside a JSON string, so a lone CR always ends a line."""
+    if "\r" not in text:
         return text.split("\n")
-    return text.split("\r")
-
-
-def first_line(path: Path, limit: int = MAX_LINE_BYTES) -> bytes:
-    """The first line of a regular file (without its newline), reading at most `limit` bytes."""
-    with path.open("rb") as handle:
-        return handle.readline(limit).rstrip(b"\r\n")
+    return _ANY_LINE_END.split(text)
 
 
 def bounded_lines(handle: BinaryIO, source: str, limit: int = MAX_LINE_BYTES) -> Iterator[tuple[int, bytes, bool]]:
-    """(line number, line, ended with a newline) for each line; a line over `limit` bytes is refused."""
+    """(line number, line with its line end, whether it had one) for each line; lines end at LF, CRLF or a lone CR
+    (`bytes.splitlines`, which knows only these). The file is read in chunks, and a line over `limit` bytes is
+    refused as soon as it passes the limit, so memory stays within a chunk plus one line."""
     number = 0
-    while True:
-        line = handle.readline(limit + 1)
-        if not line:
-            return
+    parts: list[bytes] = []  # the unfinished line, in pieces (joined only once its end arrives)
+    held = 0
+    while chunk := handle.read(_READ_CHUNK):
+        if b"\n" not in chunk and b"\r" not in chunk:
+            parts.append(chunk)
+            held += len(chunk)
+            if held > limit:
+                raise InputError(source, f"a line is longer than {limit // (1024 * 1024)} MiB", f"line {number + 1}")
+            continue
+        lines = (b"".join(parts) + chunk if parts else chunk).splitlines(keepends=True)
+        tail = lines.pop() if not lines[-1].endswith(b"\n") else b""  # a CR at the end may be half a CRLF
+        for line in lines:
+            number += 1
+            if len(line) > limit:
+                raise InputError(source, f"a line is longer than {limit // (1024 * 1024)} MiB", f"line {number}")
+            yield number, line, True
+        parts, held = ([tail], len(tail)) if tail else ([], 0)
+    if parts:
+        line = b"".join(parts)
         number += 1
         if len(line) > limit:
             raise InputError(source, f"a line is longer than {limit // (1024 * 1024)} MiB", f"line {number}")
-        yield number, line, line.endswith(b"\n")
+        yield number, line, line.endswith((b"\n", b"\r"))
 
 
 def jsonl_values(path: str | os.PathLike[str], what: str) -> Iterator[tuple[int, Any]]:
     """(line number, parsed value) for each non-blank line of a JSONL file MathReel or a user wrote.
 
-    Lines end at "\n" only: a reply may hold U+2028 or U+0085, which JSON allows raw inside strings and which
-    `str.splitlines` would treat as line ends. Each line is bounded, and FIFOs and devices are refused unread.
+    Lines end at LF, CRLF or a lone CR only: a reply may hold U+2028 or U+0085, which JSON allows raw inside
+    strings and which `str.splitlines` would treat as line ends. Each line is bounded, and FIFOs and devices are
+    refused unread.
     """
     source = str(path)
     handle, _ = open_input(path, what)
@@ -120,8 +168,8 @@ def jsonl_values(path: str | os.PathLike[str], what: str) -> Iterator[tuple[int,
 
 
 def jsonl_text_values(text: str, source: str, what: str) -> Iterator[tuple[int, Any]]:
-    """`jsonl_values` for text already in memory (an upload), split on "\n" only."""
-    yield from parsed_lines((line.encode("utf-8") for line in text.split("\n")), source, what)
+    """`jsonl_values` for text already in memory (an upload), with the same line ends."""
+    yield from parsed_lines((line.encode("utf-8") for line in lines_of(text)), source, what)
 
 
 def parsed_lines(lines: Iterable[bytes], source: str, what: str) -> Iterator[tuple[int, Any]]:

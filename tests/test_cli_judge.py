@@ -158,7 +158,7 @@ def test_out_equal_to_the_input_is_refused_however_spelled(server, env, tmp_path
 
 @pytest.mark.parametrize("make, message", [
     (lambda p: p.mkdir(), "is a directory"),
-    (lambda p: p.write_text("my notes\n"), "is not a mathreel judge output"),
+    (lambda p: p.write_text("my notes\n"), "is not a `mathreel judge` output file"),
 ])
 def test_out_that_is_a_directory_or_a_foreign_file_is_refused(server, env, tmp_path, capsys, make, message):
     results, out = tmp_path / "run.jsonl", tmp_path / "out"

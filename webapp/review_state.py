@@ -3,8 +3,9 @@ the Judge tab's review panel and Browse's review box both read and write, the pl
 merged, walked and saved with, and the files written from a session's reviews.
 
 Reviews live in a per-session `gr.State` (a list of core `Review`s), so one visitor's reviews never reach another
-session. Only when the operator sets MATHREEL_REVIEWS_DIR is each session's file also written there (one file
-per session and reviewer, never read back by another session). The statistics are core's (`core.review`).
+session. Only when the operator sets MATHREEL_REVIEWS_DIR are each session's reviews also written there (one file
+per session and reviewer, at most 16 per session, never read back by another session: core.review.store). The
+statistics are core's (`core.review`).
 """
 
 from __future__ import annotations
@@ -138,7 +139,7 @@ def saved(run: Any, view: JudgeView | None, held: list[Review], name: str, accep
     review = make_review(view, run, name.strip(), accept=accept_it, primary=first, secondary=list(others or []),
                          note=text or "", score=points, matched=steps, flag=why_flag or "", reason=why or "")
     updated = with_review(held, review)
-    keep_on_server(updated, session_id(request))
+    keep_on_server(updated, session_id(request), review.reviewer)
     return updated, review
 
 
@@ -157,16 +158,14 @@ def session_file(reviews: list[Review], session: str) -> str | None:
     return str(write_reviews(folder / "mathreel_reviews.jsonl", reviews))
 
 
-def keep_on_server(reviews: list[Review], session: str) -> None:
-    """With MATHREEL_REVIEWS_DIR set: the session's reviews also go to <dir>/<session>_<reviewer>.jsonl."""
-    from mathreel.core.review import write_reviews
+def keep_on_server(reviews: list[Review], session: str, active: str | None = None) -> None:
+    """With MATHREEL_REVIEWS_DIR set: the session's reviews also go to the folder, one file per reviewer, bounded
+    per session, the active reviewer first (core.review.store)."""
+    from mathreel.core.review.store import keep_reviews
 
     folder = os.environ.get(REVIEWS_DIR_ENV, "").strip()
-    if not folder:
-        return
-    for reviewer in sorted({r.reviewer for r in reviews}):
-        mine = [r for r in reviews if r.reviewer == reviewer]
-        write_reviews(Path(folder) / f"{_safe(session or 'local')}_{_safe(reviewer)}.jsonl", mine)
+    if folder:
+        keep_reviews(folder, session, reviews, active)
 
 
 def flagged_file(result: Any, session: str) -> str | None:

@@ -100,6 +100,7 @@ class OfficialScorer:
     denominator: Denominator  # "all" (unparsed counts wrong) or "answered" (unparsed dropped)
     source: str = ""  # "repository path@commit" of the code reproduced (docs/sources.md lists them)
     groups: GroupPolicy | None = None  # None: the benchmark's groups are scored by MathReel's policy
+    commit: str = ""  # the full 40-hex commit `source` abbreviates, so a report can name it exactly
 
     @property
     def label(self) -> str:

@@ -96,7 +96,8 @@ class VideoMathQA(Benchmark):
     metric_keys = ("videomathqa_perception_score",)
     official_scorer = OfficialScorer(
         "lmms-eval extract_characters_regex", "extract_choice_lmms", "all",
-        "EvolvingLMMs-Lab/lmms-eval lmms_eval/tasks/videomathqa/utils.py@75571cfe0fa3")
+        "EvolvingLMMs-Lab/lmms-eval lmms_eval/tasks/videomathqa/utils.py@75571cfe0fa3",
+        commit="75571cfe0fa36ca5ec2e6aa2bb268f9d38295af3")
     reproductions = MappingProxyType({"official": official_scorer, "lmms-regex": official_scorer})
     # The release's file names; the folders are the Hub's per-config layout (configs mcq, multi_binary).
     layout = DataLayout(

@@ -115,18 +115,22 @@ class VideoMME(Benchmark):
     metric_keys = ("videomme_perception_score",)
     # The official eval_your_results.py drops unparsed answers from the denominator; lmms-eval counts them wrong.
     official_scorer = OfficialScorer("Video-MME eval_your_results.py", "extract_choice_official", "answered",
-                                     f"{_PARSE_ANSWER} eval_your_results.py@afd52cfe3dde")
+                                     f"{_PARSE_ANSWER} eval_your_results.py@afd52cfe3dde",
+                                     commit="afd52cfe3dde5b3685e0d4f760c10c756860c758")
     reproductions = MappingProxyType({
         "official": official_scorer,
         "official-2024-06-18": OfficialScorer(
             "Video-MME eval_your_results.py, first version", "extract_choice_official_2024_06_18", "answered",
-            f"{_PARSE_ANSWER} eval_your_results.py@e1e2bffb30b5"),
+            f"{_PARSE_ANSWER} eval_your_results.py@e1e2bffb30b5",
+            commit="e1e2bffb30b520143e28088db29f8231af1c7c8f"),
         "lmms-regex": OfficialScorer(
             "lmms-eval Video-MME extract_characters_regex (before 2026-04-11)", "extract_choice_lmms_videomme", "all",
-            f"{_LMMS_EVAL} lmms_eval/tasks/videomme/utils.py@bd51fabcd70c"),
+            f"{_LMMS_EVAL} lmms_eval/tasks/videomme/utils.py@bd51fabcd70c",
+            commit="bd51fabcd70c7426b64249a805ed50f346370d67"),
         "lmms-mcq-extract": OfficialScorer(
             "lmms-eval extract_mcq_answer (Video-MME since 2026-04-11)", "extract_choice_mcq", "all",
-            f"{_LMMS_EVAL} lmms_eval/tasks/_task_utils/mcq_extract.py@7a69a9a12f8e"),
+            f"{_LMMS_EVAL} lmms_eval/tasks/_task_utils/mcq_extract.py@7a69a9a12f8e",
+            commit="7a69a9a12f8e6ea872f18762b496b424a8e63a6a"),
     })
     layout = DataLayout(
         subdir="videomme",

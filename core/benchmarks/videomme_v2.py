@@ -281,14 +281,17 @@ class VideoMMEV2(Benchmark):
     groups = VideoMMEV2Groups()
     official_scorer = OfficialScorer(
         "Video-MME-v2 test_video_mme_v2.py", "extract_choice_videomme_v2", "answered", _OFFICIAL,
-        GroupPolicy(by_position=True, unparsed_mark=-1, taxonomy_from_last_row=True))
+        GroupPolicy(by_position=True, unparsed_mark=-1, taxonomy_from_last_row=True),
+        commit="013b6c92f1c4b37b9a020c71fd709614d3a7d279")
     reproductions = MappingProxyType({
         "official": official_scorer,
         "lmms-eval": OfficialScorer(
             "lmms-eval videomme_v2", "extract_choice_lmms_videomme_v2", "all", _LMMS_EVAL,
-            GroupPolicy(kind_from_first=True, taxonomy_from_last_row=True)),
+            GroupPolicy(kind_from_first=True, taxonomy_from_last_row=True),
+            commit="394a8e4bc2d67407aff44d805bf49a4b943bee00"),
         "evalscope": OfficialScorer(
-            "evalscope videomme_v2 (per-question accuracy)", "extract_choice_evalscope", "all", _EVALSCOPE),
+            "evalscope videomme_v2 (per-question accuracy)", "extract_choice_evalscope", "all", _EVALSCOPE,
+            commit="fde259d2a32ab8a4cdb3af44dc8b18f504f1e277"),
     })
     layout = DataLayout(
         subdir="videomme-v2",

@@ -68,11 +68,17 @@ def make_async_client(endpoint: Endpoint) -> Any:
 
 
 def _client_settings(endpoint: Endpoint) -> dict[str, Any]:
+    """The openai client's settings. The organisation and project headers are set from the endpoint alone: left
+    to itself the package reads OPENAI_ORG_ID and OPENAI_PROJECT_ID and sends them to every URL."""
+    import openai
+
     return {
         "api_key": endpoint.api_key or NO_KEY,
         "base_url": endpoint.base_url,
         "timeout": endpoint.timeout_s,
         "max_retries": 0,
+        "default_headers": {"OpenAI-Organization": endpoint.organization or openai.Omit(),
+                            "OpenAI-Project": endpoint.project or openai.Omit()},
     }
 
 

@@ -2,7 +2,9 @@
 
 The API key travels with the endpoint because every call needs it, but it is kept out of the
 repr (`field(repr=False)`), out of `to_dict()` (what run files and the app store), and out of
-every error message; `describe()` is what messages name instead.
+every error message; `describe()` is what messages name instead. The operator's OpenAI organisation and project
+ids (OPENAI_ORG_ID, OPENAI_PROJECT_ID) travel the same way, and only with the operator's own credentials to the
+operator's own endpoint (`platform_ids`): the openai package would otherwise send them to any URL.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ DEFAULT_BASE_URL = "https://api.openai.com/v1"
 DEFAULT_KEY_ENV = "OPENAI_API_KEY"
 BASE_URL_ENV = "OPENAI_BASE_URL"
 MODEL_ENV = "MATHREEL_MODEL"  # the model asked when none is named (mathreel run, the Ask tab)
+ORGANIZATION_ENV = "OPENAI_ORG_ID"
+PROJECT_ENV = "OPENAI_PROJECT_ID"
 # Servers that need no key (vLLM, SGLang, Ollama) still get a bearer header; this is vLLM's convention.
 NO_KEY = "EMPTY"
 
@@ -33,6 +37,8 @@ class Endpoint:
     base_url: str
     model: str
     api_key: str = field(default="", repr=False, compare=False)
+    organization: str = field(default="", repr=False, compare=False)  # OpenAI-Organization header, when any
+    project: str = field(default="", repr=False, compare=False)  # OpenAI-Project header, when any
     temperature: float = 0.0
     max_tokens: int | None = 1024
     timeout_s: float = 120.0
@@ -66,7 +72,9 @@ class Endpoint:
         if not name:
             raise InputError("model", f"no model name given, and {MODEL_ENV} is not set")
         key = api_key if api_key is not None else os.environ.get(key_env, "")
-        return cls(base_url=(base_url or default_base_url()).rstrip("/"), model=name, api_key=key, **settings)
+        url = (base_url or default_base_url()).rstrip("/")
+        organization, project = platform_ids(url, key, key_env)
+        return cls(base_url=url, model=name, api_key=key, organization=organization, project=project, **settings)
 
     @property
     def public_url(self) -> str:
@@ -78,8 +86,9 @@ class Endpoint:
         return f"model {self.model!r} at {self.public_url}"
 
     def to_dict(self) -> dict[str, Any]:
-        """Every setting except the key, for run files, logs and the app's state."""
-        settings = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "api_key"}
+        """Every setting except the credentials (key, organisation, project), for run files, logs and the app's
+        state."""
+        settings = {f.name: getattr(self, f.name) for f in fields(self) if f.name not in _CREDENTIALS}
         settings["base_url"] = self.public_url
         return settings
 
@@ -95,6 +104,19 @@ class Endpoint:
         from mathreel.core.client.redact import redact
 
         return redact(text, self.secrets())
+
+
+_CREDENTIALS = ("api_key", "organization", "project")
+
+
+def platform_ids(url: str, key: str, key_env: str) -> tuple[str, str]:
+    """(organisation, project) from OPENAI_ORG_ID / OPENAI_PROJECT_ID, but only for the operator's own endpoint
+    (OPENAI_BASE_URL, else OpenAI's) called with the operator's own key (`key_env`); ("", "") for anything a
+    visitor or a user pointed elsewhere, or called with a key of their own."""
+    own_key = os.environ.get(key_env, "")
+    if not (own_key and key == own_key and same_url(url, default_base_url())):
+        return "", ""
+    return os.environ.get(ORGANIZATION_ENV, "").strip(), os.environ.get(PROJECT_ENV, "").strip()
 
 
 def default_model() -> str:

@@ -24,7 +24,7 @@ from mathreel.core.client.calls import ModelReply, Outcome, complete_many
 from mathreel.core.client.endpoint import Endpoint
 from mathreel.core.client.request import DEFAULT_MAX_SIDE, ModelRequest, request_from_view
 from mathreel.core.errors import InputError
-from mathreel.core.files import output_path, replace_with_prefix
+from mathreel.core.files import OutputKind, first_line, output_path, replace_with_prefix
 from mathreel.core.question import Question
 from mathreel.core.reading import bounded_lines
 
@@ -136,6 +136,11 @@ def run_metadata(dataset: Dataset, endpoint: Endpoint, settings: RunSettings) ->
     }
 
 
+# A run file's lines are `sample_line`s, whose first key is doc_id. A first line that starts otherwise is someone
+# else's file; one that starts so is then read line by line (`answered_refs`) before anything is changed.
+RUN_FILE = OutputKind("a `mathreel run` output file", lambda head: first_line(head).startswith(b'{"doc_id": '))
+
+
 def answered_refs(out: Path, expected: dict[str, Any]) -> set[str]:
     """Refs the file already answers. Refuses a file from another model, benchmark or mode, or not a run file.
 
@@ -143,7 +148,7 @@ def answered_refs(out: Path, expected: dict[str, Any]) -> set[str]:
     is a last line cut off by an interrupted write removed, by an atomic rewrite, so appending starts on a clean
     line. A file MathReel did not write is refused untouched.
     """
-    out = output_path(out, "--out")
+    out = output_path(out, "--out", kind=RUN_FILE)
     if not out.exists():
         return set()
     done: set[str] = set()

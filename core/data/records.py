@@ -1,9 +1,10 @@
 """Reading annotation files (parquet, JSON, JSON Lines) into plain Python records.
 
 Every file goes through the one bounded reader (`core.reading`): regular files within the size limit, JSON Lines
-split on "\n" only, NUL and over-deep nesting refused. Parquet goes through pyarrow's `to_pylist`, so list
-columns arrive as lists, struct columns (a MathVerse image as {bytes, path}) as dicts and nulls as None: no numpy
-arrays or pandas NA reach the benchmark's record reader.
+split at LF, CRLF or a lone CR only, NUL and over-deep nesting refused. Parquet goes through pyarrow's `to_pylist`
+(after its footer is checked against the cells limit), so list columns arrive as lists, struct columns (a MathVerse
+image as {bytes, path}) as dicts and nulls as None: no numpy arrays or pandas NA reach the benchmark's record
+reader.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from typing import Any
 
 from mathreel.core.errors import InputError
 from mathreel.core.fields import json_or_literal
-from mathreel.core.reading import open_input, parsed_lines, refuse_nul
+from mathreel.core.reading import open_input, parquet_records, parsed_lines, refuse_nul
 
 _WHAT = "annotation file"
 
@@ -31,11 +32,11 @@ def read_records(path: Path) -> list[dict[str, Any]]:
         data = b"" if suffix == ".parquet" else handle.read()
     try:
         if suffix == ".parquet":
-            records = _read_parquet(path)
+            records = parquet_records(path, _WHAT)
         elif suffix == ".json":
             records = _read_json(data, str(path))
         else:
-            records = [record for _, record in parsed_lines(data.removeprefix(codecs.BOM_UTF8).split(b"\n"),
+            records = [record for _, record in parsed_lines(data.removeprefix(codecs.BOM_UTF8).splitlines(),
                                                              str(path), _WHAT)]
     except ValueError as error:  # json's bare ValueError: an integer over Python's 4300-digit limit
         raise InputError(str(path), f"unreadable ({error})") from None
@@ -43,16 +44,6 @@ def read_records(path: Path) -> list[dict[str, Any]]:
         if not isinstance(record, dict):
             raise InputError(str(path), f"expected an object, got {type(record).__name__}", index)
     return records
-
-
-def _read_parquet(path: Path) -> list[dict[str, Any]]:
-    import pyarrow as pa
-    import pyarrow.parquet as pq
-
-    try:
-        return pq.read_table(path).to_pylist()
-    except (pa.ArrowException, OSError) as error:
-        raise InputError(str(path), f"not a readable parquet file ({error})") from None
 
 
 def _read_json(data: bytes, source: str) -> list[Any]:

@@ -10,6 +10,7 @@ import os
 from typing import Any
 
 from mathreel.core.client import Endpoint
+from mathreel.core.client.endpoint import platform_ids
 from mathreel.core.errors import InputError
 
 BASE_URL_ENV = "MATHREEL_JUDGE_BASE_URL"
@@ -34,4 +35,6 @@ def judge_endpoint(
     if not name:
         raise InputError("judge endpoint", f"no judge model: pass --model or set {MODEL_ENV}")
     key = api_key if api_key is not None else os.environ.get(KEY_ENV, "")
-    return Endpoint(base_url=url.rstrip("/"), model=name, api_key=key, **{**JUDGE_DEFAULTS, **settings})
+    organization, project = platform_ids(url.rstrip("/"), key, KEY_ENV)
+    return Endpoint(base_url=url.rstrip("/"), model=name, api_key=key, organization=organization, project=project,
+                    **{**JUDGE_DEFAULTS, **settings})

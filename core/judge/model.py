@@ -8,14 +8,18 @@ judgment that says why.
 from __future__ import annotations
 
 import json
+import re
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from mathreel.core.errors import InputError
 from mathreel.core.question import Question
+
+if TYPE_CHECKING:
+    from mathreel.core.files import OutputKind
 
 # ok: the judge answered and the card passed every check; rule: the rules decided, no judge call was needed;
 # fallback: the judge failed and the rule-based answer stands in; failed: the judge failed, no value;
@@ -70,32 +74,54 @@ def count_statuses(judgments: Iterable[Judgment]) -> dict[str, dict[str, int]]:
     return {task: {status: counter.get(status, 0) for status in STATUSES} for task, counter in counts.items()}
 
 
-def write_judgments(path: str | Path, judgments: Iterable[Judgment]) -> Path:
-    """Write a JSONL file atomically (a temporary file renamed into place), one judgment per line."""
-    from mathreel.core.files import write_atomic
+def write_judgments(path: str | Path, judgments: Iterable[Judgment], *, flag: str = "--out",
+                    inputs: Iterable[str | Path] = ()) -> Path:
+    """Write a JSONL file atomically, one judgment per line, through the safe writer: never over a file that is
+    not an earlier judgments file, nor over one of `inputs`."""
+    from mathreel.core.files import write_output
 
     def write(out: TextIO) -> None:
         for judgment in judgments:
             out.write(json.dumps(judgment.to_dict(), ensure_ascii=False) + "\n")
 
-    return write_atomic(path, write)
+    return write_output(path, write, flag=flag, kind=judgments_file(), inputs=inputs)
 
 
-def check_replaceable(path: Path, flag: str = "--out") -> None:
-    """Refuse to replace an existing non-empty file unless it is a judgments file (its first line says so)."""
-    from mathreel.core.reading import first_line
+def _is_judgments(head: bytes) -> bool:
+    """Whether a file's first line is a judgment (a `mathreel judge` output written before)."""
+    from mathreel.core.files import first_json_line
 
-    if not path.exists() or path.stat().st_size == 0:
-        return
-    try:
-        data = json.loads(first_line(path, 1 << 20).decode("utf-8"))
-    except (ValueError, RecursionError):
-        data = None
-    if not (isinstance(data, dict) and all(isinstance(data.get(key), str) for key in _REQUIRED)):
-        raise InputError(str(path), f"exists and is not a mathreel judge output; pick another {flag}")
+    data = first_json_line(head, _JUDGMENT_START)
+    return isinstance(data, dict) and all(isinstance(data.get(key), str) for key in _REQUIRED)
+
+
+# How `write_judgments` starts every line (Judgment's field order), for a first line too long to read whole.
+_JUDGMENT_START = re.compile(rb'\{"question_id": (?P<question_id>"[^"\\]*(?:\\.[^"\\]*)*"), '
+                             rb'"task": (?P<task>"[a-z]+"), "status": (?P<status>"[a-z]+")')
 
 
 _REQUIRED = ("question_id", "task", "status")
+
+
+def judgments_file() -> OutputKind:
+    """What `mathreel judge --out` writes, for the safe writer (core.files)."""
+    from mathreel.core.files import OutputKind
+
+    return OutputKind("a `mathreel judge` output file", _is_judgments)
+
+
+# The whole-number fields a judgment's values may carry, and their largest value (a step score is out of 10; a
+# question has at most a few dozen annotated steps). Checked on reading, so a hand-edited or hostile file cannot
+# carry a 400-digit score into the means and statistics.
+_COUNTS = {"score": 10, "matched": 10_000, "total": 10_000}
+
+
+def _check_counts(values: dict[str, Any], source: str, where: str) -> None:
+    for key, high in _COUNTS.items():
+        value = values.get(key)
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= high):
+            shown = repr(value) if len(repr(value)) <= 40 else repr(value)[:39] + "…"
+            raise InputError(source, f"values.{key} must be a whole number 0-{high}, not {shown}", where)
 
 
 def judgment_from_dict(data: Any, source: str, line: int) -> Judgment:
@@ -113,6 +139,7 @@ def judgment_from_dict(data: Any, source: str, line: int) -> Judgment:
     for key in ("values", "dims"):
         if not isinstance(data.get(key, {}), dict):
             raise InputError(source, f"{key!r} must be an object", where)
+    _check_counts(data.get("values", {}), source, where)
     known = {name for name in Judgment.__dataclass_fields__}
     return Judgment(**{key: value for key, value in data.items() if key in known})
 
@@ -120,8 +147,9 @@ def judgment_from_dict(data: Any, source: str, line: int) -> Judgment:
 def read_judgments(path: str | Path) -> list[Judgment]:
     """Read a judge output file; a bad line raises InputError naming the file, the line and the problem.
 
-    Lines end at "\n" only: a reply may hold U+2028 or U+0085, which JSON allows raw inside strings and which
-    `str.splitlines` would treat as line ends. Each line is bounded, and FIFOs and devices are refused unread.
+    Lines end at LF, CRLF or a lone CR only: a reply may hold U+2028 or U+0085, which JSON allows raw inside
+    strings and which `str.splitlines` would treat as line ends. Each line is bounded, and FIFOs and devices are
+    refused unread.
     """
     from mathreel.core.reading import jsonl_values
 

@@ -17,7 +17,7 @@ from typing import Any, BinaryIO
 
 from mathreel.core.errors import InputError
 from mathreel.core.reading import LIMIT_ENV as LIMIT_ENV  # the variable that raises the size limit, named in errors
-from mathreel.core.reading import lines_of, open_input, refuse_nul
+from mathreel.core.reading import bounded_lines, lines_of, open_input, parquet_records, refuse_nul
 from mathreel.core.results.layouts import ID_KEYS, RESPONSE_KEYS
 
 # A JSON string (skipped over) or a comma followed only by whitespace and a closing bracket (dropped).
@@ -211,7 +211,7 @@ def _starts_with_object_line(handle: BinaryIO) -> bool:
 
 
 def _stream_jsonl(handle: BinaryIO, source: str) -> list[dict[str, Any]]:
-    """A large JSON Lines file read line by line (split on LF only, as binary iteration does): the text is
+    """A large JSON Lines file read line by line (`core.reading.bounded_lines`): the text is
     never held whole, only the records. Lines are decoded in batches; a batch that fails is redone line by line
     to name the bad line."""
     records: list[dict[str, Any]] = []
@@ -228,7 +228,7 @@ def _stream_jsonl(handle: BinaryIO, source: str) -> list[dict[str, Any]]:
 
 
 def _stream_lines(handle: BinaryIO, source: str) -> Iterator[tuple[int, str]]:
-    for number, raw in enumerate(handle, start=1):
+    for number, raw, _ in bounded_lines(handle, source):
         try:
             line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError as error:
@@ -299,34 +299,15 @@ def _csv_records(text: str, source: str, delimiter: str) -> list[dict[str, Any]]
 
 
 def _parquet_records(path: Path) -> list[dict[str, Any]]:
-    """Rows of a parquet file (pyarrow imported only here, so JSON files never pay for it)."""
-    try:
-        import pyarrow.parquet as pq
-
-        table = pq.read_table(path)
-    except Exception as error:  # pyarrow raises several unrelated types for a damaged file
-        raise InputError(str(path), f"unreadable parquet file ({error})") from None
-    records = table.to_pylist()
+    """Rows of a parquet file, its footer checked against the cells limit first (pyarrow imported only then)."""
+    records = parquet_records(path)
     if not records:
         raise InputError(str(path), "the parquet file holds no rows")
     return records
 
 
 def _xlsx_records(data: bytes, source: str) -> list[dict[str, Any]]:
-    """Rows of a workbook's first sheet (VLMEvalKit's default output), through pandas and openpyxl (imported only
-    here). Empty cells become None; each row is labelled with its spreadsheet row number."""
-    try:
-        import pandas as pd
+    """Rows of a workbook's first sheet (VLMEvalKit's default output), streamed under limits (core.results.xlsx)."""
+    from mathreel.core.results.xlsx import xlsx_records
 
-        frame = pd.read_excel(io.BytesIO(data), sheet_name=0, engine="openpyxl")
-    except ImportError as error:
-        raise InputError(source, f"reading .xlsx needs pandas and openpyxl ({error.name} is not installed)") from None
-    except Exception as error:  # openpyxl and zipfile raise many unrelated types for a damaged workbook
-        raise InputError(source, f"unreadable .xlsx workbook ({type(error).__name__}: {error})") from None
-    frame = frame.astype(object).where(frame.notna(), None)
-    records = frame.to_dict("records")
-    if not records:
-        raise InputError(source, "the workbook's first sheet has a header but no rows")
-    for number, record in enumerate(records, start=2):  # row 1 is the header
-        record["__line__"] = number
-    return records
+    return xlsx_records(data, source)

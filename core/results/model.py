@@ -41,3 +41,6 @@ class ResultFile:
     mismatched: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     annotations: str | None = None
+    layout: str = ""  # the key of the layout detected (core.results.layouts: "lmms-eval", "vlmevalkit", ...)
+    # Ids answered more than once (outside grouped modes): the places of the answers after the first, not scored.
+    duplicates: dict[str, list[str | int]] = field(default_factory=dict)

@@ -63,7 +63,8 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
     if mode_note:
         notes.append(mode_note)
 
-    result = ResultFile(source=source, benchmark=bench.name, mode=mode_key, format=fmt, notes=notes)
+    result = ResultFile(source=source, benchmark=bench.name, mode=mode_key, format=fmt, notes=notes,
+                        layout=layout.key)
     grouped = bench.mode(mode_key).grouped
     if annotations is None:
         _standalone(result, bench, rows, grouped)
@@ -310,6 +311,7 @@ def _row_id(row: Row, bench: Benchmark, result: ResultFile) -> str:
 
 def _warn_duplicates(result: ResultFile, duplicates: dict[str, list[str | int]]) -> None:
     """At most `_SHOWN_IDS` ids, each with at most `_SHOWN_IDS` places: the line stays short for any file."""
+    result.duplicates = duplicates
     if duplicates:
         shown = [f"{qid} (again at {_shown(labels)})" for qid, labels in list(duplicates.items())[:_SHOWN_IDS]]
         detail = _shown(shown, len(duplicates))

@@ -4,12 +4,13 @@ atomically, and merged across reviewers (the later record per (question, reviewe
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
 from mathreel.core.errors import InputError
-from mathreel.core.files import write_text_atomic
+from mathreel.core.files import OutputKind, first_json_line, write_text_output
 from mathreel.core.reading import jsonl_text_values, jsonl_values
 from mathreel.core.review.model import Review, review_from_dict
 
@@ -39,9 +40,25 @@ def _reviews(values: Iterable[tuple[int, Any]], source: str) -> list[Review]:
     return merge_reviews(reviews)
 
 
-def write_reviews(path: str | Path, reviews: Iterable[Review]) -> Path:
-    """Write a review file atomically, so a crash never leaves half a file."""
-    return write_text_atomic(path, reviews_to_text(reviews))
+def is_review_file(head: bytes, reviewer: str | None = None) -> bool:
+    """Whether a file's first line is a review (by `reviewer`, when given): a review file MathReel wrote."""
+    data = first_json_line(head, _REVIEW_START)
+    return (isinstance(data, dict) and isinstance(data.get("question_id"), str)
+            and isinstance(data.get("reviewer"), str) and reviewer in (None, data["reviewer"]))
+
+
+# How `write_reviews` starts every line (Review's field order), for a first line too long to read whole.
+_REVIEW_START = re.compile(rb'\{"question_id": (?P<question_id>"[^"\\]*(?:\\.[^"\\]*)*"), '
+                           rb'"reviewer": (?P<reviewer>"[^"\\]*(?:\\.[^"\\]*)*")')
+
+
+REVIEW_FILE = OutputKind("a MathReel review file", is_review_file)
+
+
+def write_reviews(path: str | Path, reviews: Iterable[Review], *, kind: OutputKind = REVIEW_FILE) -> Path:
+    """Write a review file atomically through the safe writer: never over a file that is not an earlier review
+    file (of `kind`: core.review.store asks for one reviewer's own)."""
+    return write_text_output(path, reviews_to_text(reviews), flag="the review file", kind=kind)
 
 
 def merge_reviews(*groups: Iterable[Review]) -> list[Review]:

@@ -45,30 +45,54 @@ def cohen_kappa(first: Sequence[str], second: Sequence[str], labels: Sequence[st
 def kappa_interval(first: Sequence[str], second: Sequence[str], *, level: float = 0.95, resamples: int = 2000,
                    seed: int = 0) -> tuple[float, float]:
     """Percentile bootstrap interval of Cohen's kappa over items, seeded so the same input gives the same interval.
-    Resamples where kappa is undefined are left out; NaN bounds when every one is."""
+    Resamples where kappa is undefined are left out; NaN bounds when every one is.
+
+    Resampling n items with replacement is drawing the confusion table's counts from a multinomial over its cells,
+    and kappa depends on the counts only: each resample costs the table's non-empty cells, not n items, so the
+    interval takes O(resamples x cells), in batches of bounded memory, however many reviews there are."""
     import numpy as np
 
     labels = labels_of(first, second)
     index = {label: i for i, label in enumerate(labels)}
-    a = np.array([index[x] for x in first])
-    b = np.array([index[x] for x in second])
-    n, k = len(a), len(labels)
+    cells: dict[tuple[int, int], int] = {}
+    for a, b in zip(first, second, strict=True):
+        key = (index[a], index[b])
+        cells[key] = cells.get(key, 0) + 1
+    n = len(first)
     if n == 0:
         return NAN, NAN
+    pairs = np.array(list(cells), dtype=np.int64).reshape(-1, 2)
+    share = np.array(list(cells.values()), dtype=float) / n
     rng = np.random.default_rng(seed)
     values = []
-    for _ in range(resamples):
-        pick = rng.integers(0, n, n)
-        counts = np.zeros((k, k))
-        np.add.at(counts, (a[pick], b[pick]), 1)
-        value = _kappa_from_counts(counts)
-        if not math.isnan(value):
-            values.append(value)
-    if not values:
+    batch = max(1, _BOOTSTRAP_BATCH_CELLS // len(cells))
+    for done in range(0, resamples, batch):
+        draws = rng.multinomial(n, share, size=min(batch, resamples - done)).astype(float)
+        values.append(_kappas(draws, pairs, len(labels), n))
+    found = np.concatenate(values)
+    found = found[~np.isnan(found)]
+    if found.size == 0:
         return NAN, NAN
     tail = (1 - level) / 2 * 100
-    low, high = np.percentile(values, [tail, 100 - tail])
+    low, high = np.percentile(found, [tail, 100 - tail])
     return float(low), float(high)
+
+
+_BOOTSTRAP_BATCH_CELLS = 1_000_000  # resamples x cells held at once
+
+
+def _kappas(draws, pairs, k: int, n: int):  # numpy arrays: draws (resamples x cells), pairs (cells x 2)
+    """Cohen's kappa of each resampled table (one row of cell counts per resample); NaN where undefined."""
+    import numpy as np
+
+    observed = draws[:, pairs[:, 0] == pairs[:, 1]].sum(axis=1) / n
+    rows, cols = np.zeros((draws.shape[0], k)), np.zeros((draws.shape[0], k))
+    for cell, (i, j) in enumerate(pairs):
+        rows[:, i] += draws[:, cell]
+        cols[:, j] += draws[:, cell]
+    expected = (rows * cols).sum(axis=1) / n**2
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(expected == 1, np.nan, (observed - expected) / (1 - expected))
 
 
 @dataclass(frozen=True)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
+from fractions import Fraction
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 CI_METHOD = "95% Wilson score interval"
@@ -99,3 +100,121 @@ def mean_interval(mean: float, se: float | None, z: float = Z95) -> tuple[float,
     if se is None:
         return None
     return (mean - z * se, mean + z * se)
+
+
+# -- paired comparisons: exact McNemar test, Student's t quantiles, a seeded cluster bootstrap ---------------------
+
+MCNEMAR_METHOD = "exact McNemar test: two-sided binomial test of the discordant pairs against 1/2"
+
+
+_EXACT_SUM_UP_TO = 2000  # discordant pairs summed in integers; above, in logarithms (relative error ~1e-10)
+
+
+def mcnemar_exact(only_a: int, only_b: int) -> float:
+    """The two-sided p-value of the exact McNemar test: with n = only_a + only_b discordant pairs,
+    min(1, 2 * P(X <= min(only_a, only_b))) for X ~ Binomial(n, 1/2). The tail is summed in integers up to
+    `_EXACT_SUM_UP_TO` pairs (exact), beyond that term by term in logarithms, which stays fast for any n."""
+    if only_a < 0 or only_b < 0:
+        raise ValueError("counts of discordant pairs cannot be negative")
+    n = only_a + only_b
+    low = min(only_a, only_b)
+    if n == 0:
+        return 1.0
+    if n <= _EXACT_SUM_UP_TO:
+        tail = sum(math.comb(n, k) for k in range(low + 1))
+        return min(1.0, float(Fraction(2 * tail, 2**n)))
+    logs = [math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) - n * math.log(2) for k in range(low + 1)]
+    top = max(logs)
+    return min(1.0, 2 * math.exp(top) * math.fsum(math.exp(value - top) for value in logs))
+
+
+def t_quantile(p: float, df: int) -> float:
+    """Student's t quantile (t_critical(0.975, df) is the two-sided 95% critical value), by bisection on the CDF
+    written with the regularized incomplete beta function; accurate to about 1e-10."""
+    if df < 1:
+        raise ValueError(f"degrees of freedom must be at least 1, got {df}")
+    if not 0 < p < 1:
+        raise ValueError(f"a probability strictly between 0 and 1 is needed, got {p}")
+    if p == 0.5:
+        return 0.0
+    if p < 0.5:
+        return -t_quantile(1 - p, df)
+    low, high = 0.0, 1.0
+    while _t_cdf(high, df) < p:
+        high *= 2
+    for _ in range(200):
+        middle = (low + high) / 2
+        if _t_cdf(middle, df) < p:
+            low = middle
+        else:
+            high = middle
+        if high - low < 1e-12 * max(1.0, high):
+            break
+    return (low + high) / 2
+
+
+def _t_cdf(t: float, df: int) -> float:
+    x = df / (df + t * t)
+    tail = 0.5 * _regularized_beta(df / 2, 0.5, x)
+    return 1 - tail if t > 0 else tail
+
+
+def _regularized_beta(a: float, b: float, x: float) -> float:
+    """I_x(a, b) by its continued fraction (modified Lentz), on the side where it converges fast."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    front = math.exp(math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x))
+    if x < (a + 1) / (a + b + 2):
+        return front * _beta_fraction(a, b, x) / a
+    return 1 - front * _beta_fraction(b, a, 1 - x) / b
+
+
+def _beta_fraction(a: float, b: float, x: float) -> float:
+    tiny = 1e-300
+    c, d = 1.0, 1 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    result = d
+    for m in range(1, 500):
+        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + numerator * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + numerator / c
+            c = c if abs(c) > tiny else tiny
+            result *= c * d
+        if abs(c * d - 1) < 1e-15:
+            break
+    return result
+
+
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    """The q-th percentile (0-100) of sorted values by linear interpolation between closest ranks (numpy's
+    default, "type 7")."""
+    if not sorted_values:
+        raise ValueError("no values")
+    h = (len(sorted_values) - 1) * q / 100
+    low = math.floor(h)
+    high = min(low + 1, len(sorted_values) - 1)
+    return sorted_values[low] + (h - low) * (sorted_values[high] - sorted_values[low])
+
+
+def cluster_bootstrap(tallies: Sequence[tuple[float, int]], draws: int, seed: int) -> list[float]:
+    """Bootstrap replicates of a ratio of sums over clusters: `tallies` holds (sum of values, count) per cluster,
+    in a fixed order; each replicate draws as many clusters as there are, with replacement, from
+    `random.Random(seed)` (`choices`), and gives sum(values) / sum(counts). Same tallies and seed, same replicates."""
+    import random
+
+    if not tallies:
+        return []
+    rng = random.Random(seed)
+    sums = [float(total) for total, _ in tallies]
+    counts = [count for _, count in tallies]
+    population = range(len(tallies))
+    replicates = []
+    for _ in range(draws):
+        chosen = rng.choices(population, k=len(tallies))
+        n = sum(counts[i] for i in chosen)
+        replicates.append(sum(sums[i] for i in chosen) / n if n else 0.0)
+    return replicates
