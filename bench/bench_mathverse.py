@@ -1,6 +1,7 @@
 """MathVerse free-form answers: agreement with a peer's labelled equivalence suite, and scoring speed.
 
     python bench/bench_mathverse.py [--suite PATH ...] [--exclude TEST] [--misses] [--old-ref REF] [--sample PATH]
+                                    [--against REF [--rounds N]]
 
 - `--suite` takes a pytest file (or a folder of them) from another project whose `parametrize` lists hold
   (gold, prediction, 0/1) triples, e.g. math-verify's `tests/test_all.py`; the cases are read with `ast`, never
@@ -15,7 +16,8 @@
 - Speed: a synthetic MathVerse testmini output (3,940 answers: 788 problems x 5 versions, half free-form) is scored
   cold in a fresh process (worker start, sympy on the pairs the fast path leaves) and again in the same process.
   Wall time depends on the machine's load, so the CPU time of the scorer and of the math-verify worker is printed
-  too.
+  too. With `--against REF` the same file is scored cold by a git ref's readers too, alternating fresh processes
+  (`against.py`), and the suites' agreement is given for both.
 """
 
 from __future__ import annotations
@@ -173,6 +175,34 @@ def time_scoring(path: Path) -> None:
                       "accuracy": round(report.overall.accuracy, 4)}))
 
 
+def compare_trees(args: argparse.Namespace) -> None:
+    """Agreement on the suites and the cold scoring of the synthetic testmini output, for `args.against` and for
+    this tree, in alternating fresh processes."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from against import compare, load
+
+    print(f"load average (1, 5, 15 min) at the start: {load()}")
+    if args.suite:
+        suite_args = ["--suite-only"]
+        for suite in args.suite:
+            suite_args += ["--suite", str(suite.resolve())]
+        for name in args.exclude:
+            suite_args += ["--exclude", name]
+        theirs, ours = compare(Path(__file__).resolve(), suite_args, args.against, 1)
+        for suite in theirs[0]:
+            print(f"{suite}:\n  {args.against}: {theirs[0][suite]}\n  this tree: {ours[0][suite]}")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "mathverse_testmini_output.json"
+        path.write_text(json.dumps(synthetic_output()))
+        theirs, ours = compare(Path(__file__).resolve(), ["--sample", str(path)], args.against, args.rounds)
+    for name, runs in ((args.against, theirs), ("this tree", ours)):
+        best = min(runs, key=lambda run: run["cold_s"])
+        cpu = min(run["cold_cpu_s"]["scorer"] + run["cold_cpu_s"]["math_verify_worker"] for run in runs)
+        print(f"{name}: cold {best['cold_s']:.2f} s wall (best of {len(runs)}), {cpu:.2f} s CPU with the worker, "
+              f"math-verify pairs {best['math_verify_pairs']}, accuracy {best['accuracy']}%")
+    print(f"load average at the end: {load()}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--suite", type=Path, action="append", default=[], help="peer pytest file or folder")
@@ -180,10 +210,24 @@ def main() -> None:
     parser.add_argument("--sample", type=Path, help="MathVerse output_modelname.json")
     parser.add_argument("--exclude", action="append", default=[], help="a suite's test function to leave out")
     parser.add_argument("--misses", action="store_true", help="print each pair the new reading gets wrong")
+    parser.add_argument("--against", metavar="REF", help="also score with the readers of a git ref (e.g. main)")
+    parser.add_argument("--rounds", type=int, default=3, help="with --against: cold runs per tree")
     parser.add_argument("--time-only", type=Path, help=argparse.SUPPRESS)
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--suite-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.time_only:
         time_scoring(args.time_only)
+        return
+    if args.child:  # run by against.py: one tree's agreement on the suites, or its cold scoring time, as JSON
+        if args.suite_only:
+            print(json.dumps({str(suite): agreement(suite_cases(suite, frozenset(args.exclude)))
+                              for suite in args.suite}))
+        else:
+            time_scoring(args.time_only or Path(args.sample))
+        return
+    if args.against:
+        compare_trees(args)
         return
     from mathreel.core.extract.free_verdict import free_verdict
 

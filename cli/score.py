@@ -41,6 +41,10 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("--reviews", action="append", metavar="REVIEWS", default=[],
                         help="review file(s) (merged): a reviewer's error category or step score replaces the "
                         "judge's for the same question and response; needs --judge")
+    parser.add_argument("--readings", action="append", metavar="READINGS", default=[],
+                        help="labelled readings (JSONL: response, options, reading, label, reason); an answer with "
+                        "the same response and options is scored by its label instead of the rule reading; "
+                        "several files merge, the later winning")
     parser.add_argument("--json", action="store_true", help="print one JSON object (a list for several files)")
     parser.add_argument("--rows", action="store_true",
                         help="with --json: add `rows`, one object per question (response, extracted answer, method, "
@@ -73,7 +77,8 @@ def run(args: argparse.Namespace) -> int:
     first: ResultFile | None = None
     for index, path in enumerate(args.files):
         request = ScoreRequest(path, args.benchmark, args.mode, args.extractor, args.denominator, args.annotations,
-                               judgments=args.judge[index] if args.judge else None, reviews=tuple(args.reviews))
+                               judgments=args.judge[index] if args.judge else None, reviews=tuple(args.reviews),
+                               readings=tuple(args.readings))
         result = read_request(request)
         report = score_result(result, request)
         if first is None:

@@ -23,6 +23,7 @@ from mathreel.core.extract.choice import OptionMatcher, extract_choice_full, opt
 from mathreel.core.extract.reference import extract_choice_official_2024_06_18
 
 CORPUS = Path(__file__).parent / "data" / "extraction_corpus.jsonl"
+CLASSES = CORPUS.with_name("readings_classes.jsonl")
 
 
 def _corpus() -> list[dict]:
@@ -208,16 +209,22 @@ def test_keyword_gate_never_skips_a_pattern_that_matches() -> None:
     """In ASCII text a pattern is skipped when none of its keywords is among the text's words; it must then have
     no match. (Other text keeps the older substring scan on purpose, see choice._KEYWORDS.)"""
     texts = [row["response"] for row in ROWS] + [response for response, _, _ in _short_responses(1500, seed=12)]
+    texts += [json.loads(line)["response"] for line in CLASSES.open(encoding="utf-8")]
+    texts += ["None of these fit.", "It is not among the given options.", "No choice matches.", "It fits none.",
+              "That doesn't match any.", "It can't be determined.", "I couldn't tell.", "I am unable to decide.",
+              "I'm not sure.", "As an AI, I", "I am sorry", "Not able to answer."]
     texts += ["itis B", "thatmust be C", "I'd say D", "going with A", "opt for (B)", "Why not? So, B.",
               "which is C", "it's D", "either A or B", "between C and D", "Option B is correct"]
     for text in filter(str.isascii, texts):
         lower = text.lower()
         present = choice._present_keywords(lower)
-        for pattern, _method, _strict, keywords, _starts in choice._STATEMENT_PATTERNS:
-            if pattern.search(text):
-                assert not present.isdisjoint(keywords), (pattern.pattern[:40], text)
+        for rule in choice._STATEMENT_PATTERNS:
+            if rule.pattern.search(text):
+                assert not present.isdisjoint(rule.keywords), (rule.pattern.pattern[:40], text)
         if choice._HEDGE.search(text):
             assert not present.isdisjoint(choice._HEDGE_WORDS), text
+        if choice._UNDECIDED.search(text):
+            assert any(word in lower for word in choice._UNDECIDED_WORDS), text
 
 
 def test_candidate_scan_finds_exactly_what_finditer_finds() -> None:
@@ -231,10 +238,12 @@ def test_candidate_scan_finds_exactly_what_finditer_finds() -> None:
     vocabulary = ("option", "Option", "choice", "(", ")", "[", "]", "B", "C", "A", "I", "is", "IS", "would", "be",
                   "seems", "to", "the", "most", "correct", "right", "best", "answer", "  ", "\n", "\t", "x", "this",
                   "his", "so", "it", "that", "which", "either", "or", "and", "between", "both", "choose", "go", "with",
-                  "going", "opt", "for", "I'd", "say", "final", "my", "likely", ":", ".", ",", "not", "=", "'s")
+                  "going", "opt", "for", "I'd", "say", "final", "my", "likely", ":", ".", ",", "not", "=", "'s",
+                  "probably", "maybe", "seems", "looks", "appears", "must", "should", "valid", "plausible", "lean",
+                  "toward", "guess", "certainly", "clearly", "b", "c", "'", "$")
     texts += ["".join(rng.choice(vocabulary) + rng.choice(("", " ", " ", "\n")) for _ in range(rng.randint(1, 20)))
               for _ in range(3000)]
-    scanned = [(pattern, starts) for pattern, _m, _s, _k, starts in choice._STATEMENT_PATTERNS if starts]
+    scanned = [(rule.pattern, rule.starts) for rule in choice._STATEMENT_PATTERNS if rule.starts]
     scanned += [(choice._HEDGE, choice._HEDGE_STARTS), (choice._PHRASE_REST, choice._PHRASE_STARTS)]
     for text in texts:
         lower = text.lower()
@@ -435,8 +444,18 @@ def _work(read: Callable[[str], object], text: str) -> tuple[int, int]:
         lambda n: "x " * (8 * n) + "so, C.",
         lambda n: "选" * n + "答案：" * n + "Ｂ",
         lambda n: "<answer>" * n + "B",
+        lambda n: '{"answer": "A"} ' * n,
+        lambda n: '{"a": ' * n + '"answer": "B"',
+        lambda n: '{"answer": "' + "x" * (8 * n),
+        lambda n: "The answer is B.\nQuestion: which one?\n" * n,
+        lambda n: "\\boxed{A}" + " " * (8 * n) + "x\\boxed{D}",
+        lambda n: "x = " * n + "y = 2, so the result is 5",
+        lambda n: "Probably B, or maybe C. " * n,
+        lambda n: "answer> " * n + "c",
     ],
-    ids=["nested-boxed", "unclosed-boxed", "many-statements", "long-prose", "cjk", "answer-tags"],
+    ids=["nested-boxed", "unclosed-boxed", "many-statements", "long-prose", "cjk", "answer-tags", "json-objects",
+         "json-nesting", "json-unclosed-string", "follow-up-questions", "far-apart-boxes", "many-equals",
+         "tentative-hedges", "broken-tags"],
 )
 @pytest.mark.parametrize("read", [extract_choice, extract_free_answer], ids=["choice", "free"])
 def test_work_grows_linearly_with_length_and_nesting(make: Callable[[int], str], read: Callable[[str], object]) -> None:
@@ -448,9 +467,116 @@ def test_work_grows_linearly_with_length_and_nesting(make: Callable[[int], str],
     assert large_peak <= 12 * small_peak
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda n: "The value is 12 = 3 + 9 so it is 15 " * n + "which is 12.",
+        lambda n: "She didn't take the bus. " * n + "It was the bicycle.",
+        lambda n: "is " * (4 * n) + "15",
+    ],
+    ids=["many-stated-values", "many-negated-clauses", "many-marks"],
+)
+def test_option_text_work_grows_linearly(make: Callable[[int], str]) -> None:
+    options = {"A": "12", "B": "15", "C": "the bicycle", "D": "the bus"}
+
+    def read(text: str) -> object:
+        return extract_choice(text, ("A", "B", "C", "D"), options)
+
+    read(make(50))
+    small_lines, _ = _work(read, make(1000))
+    large_lines, _ = _work(read, make(8000))
+    assert large_lines <= 12 * max(small_lines, 50)
+
+
 def test_deep_nested_boxes_read_the_innermost_letter() -> None:
     deep = "\\boxed{" * 200_000 + "A" + "}" * 200_000
     result = extract_choice(deep)
     assert result.answer == "A"
     assert result.span == (7 * 199_999, 7 * 200_000 + 2)  # the innermost box
     assert extract_free_answer(deep).answer == "A"
+
+
+@pytest.mark.parametrize(
+    ("response", "strength", "weak"),
+    [
+        ("D", "shape", False),
+        ("D. The man walks", "shape", False),
+        ("Reasoning about the clip.\n\nD", "shape", False),
+        ("The answer is D.", "explicit", False),
+        ("Maybe D.", "explicit", True),
+        ("\\boxed{D}", "container", False),
+        ("<answer>D</answer>", "container", False),
+        ('{"reasoning": "it is yellow", "answer": "D"}', "container", False),
+        ("In the end it was the yellow cone.", "option-text", True),
+        ("There is a (D) in the corner of the frame, nothing else.", "shape", True),
+    ],
+)
+def test_every_reading_has_a_strength_and_weak_ones_are_marked(response: str, strength: str, weak: bool) -> None:
+    found = extract_choice(response, options=OPTIONS)
+    assert (found.answer, found.strength, found.weak) == ("D", strength, weak), found
+
+
+@pytest.mark.parametrize(
+    ("response", "named"),
+    [
+        ("<answer>C</answer>\nOn reflection: \\boxed{B}", ("<answer> gives C", "\\boxed{} gives B")),
+        ('```json\n{"choice": "A"}\n```\n<answer>D</answer>', ("JSON field 'choice' gives A", "<answer> gives D")),
+        ("\\boxed{C}. Hmm, no, the answer is B.", ("\\boxed{} gives C", "a later statement gives B")),
+        ("C\nLooking again at the last frame, the moving one is the cube.\nA", ("first line gives C", "last gives A")),
+        ("Either\nB\nD", ("line before last gives B", "the last gives D")),
+        ("<answer>A <answer>D</answer></answer>", ("<answer> tag gives A", "nested in it gives D")),
+    ],
+)
+def test_two_final_answers_of_one_strength_are_a_conflict_naming_both(response: str, named: tuple[str, str]) -> None:
+    found = extract_choice(response)
+    assert found.answer is None and found.explanation.startswith("conflict: "), found
+    assert all(part in found.explanation for part in named), found.explanation
+    assert extract_choice_full(response) == found
+
+
+def test_agreeing_containers_and_a_later_agreeing_statement_read_the_answer() -> None:
+    found = extract_choice('{"answer": "B"}\n\\boxed{B}\nSo the answer is B.')
+    assert (found.answer, found.strength) == ("B", "container")
+
+
+def test_a_json_reading_points_at_its_object() -> None:
+    response = 'Thinking about the frames.\n```json\n{"reasoning": "the cube moves", "answer": "(c)"}\n```'
+    found = extract_choice(response)
+    assert found.answer == "C" and found.method == "json"
+    start, end = found.span
+    assert json.loads(response[start:end])["answer"] == "(c)"
+
+
+def test_an_invented_follow_up_question_is_not_read_and_the_note_says_so() -> None:
+    found = extract_choice("D. The man walks.\n\n**Question:** Which one runs?\n**Answer:** A")
+    assert found.answer == "D" and "follow-up question" in found.explanation
+    assert extract_choice("**Question:** Which one walks?\n**Answer:** D").answer == "D"  # restated, not invented
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        ("Answer: D. (Anyone who picks B has misread the clip.)", "D"),
+        ("Students often select C here, but the answer is A.", "A"),
+        ("I pick C.", "C"),
+        ("So I would pick C.", "C"),
+    ],
+)
+def test_someone_elses_pick_is_not_the_answer(response: str, expected: str) -> None:
+    assert extract_choice(response).answer == expected
+
+
+@pytest.mark.parametrize(
+    ("response", "options", "expected"),
+    [
+        ("The sum is 12 + 3 = 15.", {"A": "12", "B": "15", "C": "3", "D": "18"}, "B"),
+        ("We add 12 and 3 to get the total.", {"A": "12", "B": "15", "C": "3", "D": "18"}, None),
+        ("Adding 12 and 3 gives 15, but none of the choices is 15.", {"A": "12", "B": "14", "C": "3", "D": "18"}, None),
+        ("First he walks, then he stops for a while. He waves. He sits down. He smiles. The end.",
+         {"A": "walks", "B": "runs", "C": "swims", "D": "drives"}, None),
+        ("None of these is what the clip shows.", {"A": "red", "B": "blue", "C": "green", "D": "None of these"},
+         "D"),
+    ],
+)
+def test_option_text_is_read_from_the_conclusion_only(response: str, options: dict, expected: str | None) -> None:
+    assert extract_choice(response, options=options).answer == expected

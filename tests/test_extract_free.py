@@ -38,7 +38,7 @@ from mathreel.core.extract.equivalence_engine import restart_worker, set_deadlin
         ("It follows that the height of the tower is approximately 41.7 meters.", "41.7 meters", "last-sentence"),
         ("Thus the shaded area equals $8\\pi$ square units.", "8\\pi square units", "last-sentence"),
         ("The slope is 2. So the intercept is \\(-3\\).", "-3", "last-sentence"),
-        ("Solving the system gives x = 1, y = 2", None, "none"),
+        ("Solving the system gives x = 1, y = 2", "x = 1, y = 2", "last-sentence"),  # named values read together
         ("$x_1 = 10^{\\frac{1}{3}}, \\quad x_2 = 4$", "x_1 = 10^{\\frac{1}{3}}, \\quad x_2 = 4", "final-line"),
         # several boxes that together form one answer
         ("The two roots are \\boxed{3}, \\boxed{4}", "3, 4", "boxed"),
@@ -89,7 +89,8 @@ FAST = [
     ("Isosceles", "isosceles", True, "the same after normalisation"),
     ("12 m", "12 cm", False, "units differ: m vs cm"),
     ("50\\%", "50%", True, "the same after normalisation"),
-    ("25%", "\\frac{1}{4}", None, "a percentage against a fraction"),
+    ("25%", "\\frac{1}{4}", True, "a percentage and the same fraction"),  # one quantity written two ways
+    ("2\\frac{1}{3}", "7/3", True, "equal numerically"),  # a mixed number
     ("28 percent", "28\\%", True, "the same after normalisation"),
     ("28%", "28", True, "a percent sign on one side only"),
     ("28%", "29", False, "different numerically"),
@@ -111,7 +112,6 @@ ENGINE_EQUAL = [
     ("\\frac{1}{\\sqrt{2}}", "\\frac{\\sqrt{2}}{2}"),
     ("2\\sqrt{3}", "\\sqrt{12}"),
     ("\\pi r^2", "r^2 \\pi"),
-    ("2\\frac{1}{3}", "7/3"),
     ("[\\frac{1}{2}, 3)", "[0.5, 3)"),
     ("x^2+y^2=25", "y^2 + x^2 = 25"),
     ("x = 1, y = 2", "y = 2, x = 1"),

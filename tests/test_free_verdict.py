@@ -119,3 +119,71 @@ def test_boxes_for_the_parts_of_a_question_are_read_together() -> None:
     response = "$\\boxed{(2, 5)} \\text{ for part (a) and } \\boxed{(0, 1)}$"
     assert extract_free_answer(response).answer == "(2, 5), (0, 1)"
     assert extract_free_answer("$\\boxed{4}$ for part (a) and $\\boxed{9}$").answer == "4, 9"
+
+
+# The equivalence policy (README "How the numbers are made"): each case decided one way, with the reason named.
+POLICY = [
+    # inequalities against intervals: the interval the inequality describes
+    ("-3 < t \\leq 8", "(-3, 8]", True, "the same after normalisation"),
+    ("t \\geq 0.5", "[0.5, \\infty)", True, "the same after normalisation"),
+    ("z > 7", "(-\\infty, 7)", False, ""),
+    ("w \\in (1, 9]", "(1, 9]", True, "the same after normalisation"),
+    ("x < 2", "x \\leq 2", False, ""),  # two inequalities: math-verify compares them as they are
+    # percentages against numbers and fractions: one quantity
+    ("45%", "45", True, "a percent sign on one side only"),
+    ("45\\%", "0.45", True, "a percentage and the same fraction"),
+    ("45 percent", "\\frac{9}{20}", True, "a percentage and the same fraction"),
+    ("45%", "0.54", False, "different numerically"),
+    # mixed numbers: their value
+    ("4 2/3", "14/3", True, "equal numerically"),
+    ("5¾", "\\frac{23}{4}", True, "equal numerically"),
+    ("2½ hours", "2.5", True, "equal numerically"),
+    ("4 2/3", "4.5", False, "different numerically"),
+    # rounded against exact: equal with 3 or more significant digits, a judge with fewer, else different
+    ("0.5714", "\\frac{4}{7}", True, "rounded to 4 places"),
+    ("0.1666...", "1/6", True, "rounded to 4 places"),
+    ("0.57", "\\frac{4}{7}", None, "significant digits only"),
+    ("0.5715", "\\frac{4}{7}", True, "rounded to 4 places"),  # within one unit of the last digit (truncation too)
+    ("0.5717", "\\frac{4}{7}", False, "different numerically"),
+    ("0.375", "3/8", True, "equal numerically"),  # exact at that length: compared exactly
+    ("0.38", "3/8", None, "significant digits only"),
+    ("2.236", "\\sqrt{5}", True, "rounded to 3 places"),
+    ("2.24", "\\sqrt{5}", True, "rounded to 2 places"),
+    ("2.2", "\\sqrt{5}", None, "significant digits only"),
+    ("2.231", "\\sqrt{5}", False, "not that value rounded"),
+    # upright constants
+    ("3\\mathrm{e}", "3e", True, ""),
+    ("\\frac{1}{\\mathrm{e}^{2}}", "e^{-2}", True, ""),
+]
+
+
+@pytest.mark.parametrize(("predicted", "gold", "equal", "why"), POLICY)
+def test_the_equivalence_policy(predicted: str, gold: str, equal: bool | None, why: str) -> None:
+    verdict = math_equivalence(predicted, gold)
+    assert verdict.equal is equal and why in verdict.explanation, verdict
+    assert math_equivalence(gold, predicted).equal is equal
+
+
+def test_a_percentage_that_math_verify_reads_no_longer_fails_the_point_check() -> None:
+    """math-verify parses "64%" as an unevaluated 64*(1/100); the sample-point check once raised TypeError on it."""
+    verdict = free_verdict("Over the decade the share of the market grows by 64% in all, as the chart shows.", "64")
+    assert verdict.correct and "failed" not in verdict.equivalence.explanation, verdict
+
+
+def test_a_json_answer_is_decoded_before_math_verify_reads_it() -> None:
+    response = ('```json\n{"reasoning": "Both legs are 4, so the hypotenuse is 4 times root 2.", '
+                '"answer": "4\\\\sqrt{2}"}\n```')
+    verdict = free_verdict(response, "\\sqrt{32}")
+    assert verdict.correct and verdict.extraction.answer == "4\\sqrt{2}" and verdict.extraction.method == "json"
+
+
+def test_a_prose_json_answer_is_never_read_from_the_raw_object() -> None:
+    response = '{"reasoning": "The matrix [[1, 0], [0, -1]] maps (2, 3) to (2, -3).", "answer": "a reflection"}'
+    verdict = free_verdict(response, "reflection across the x-axis")
+    assert verdict.equivalence.equal is None and verdict.extraction.answer == "a reflection", verdict
+
+
+def test_a_box_and_a_json_field_that_disagree_stay_undecidable() -> None:
+    verdict = free_verdict('\\boxed{12}\n{"answer": "14"}', "12")
+    assert verdict.extraction.answer is None and verdict.extraction.explanation.startswith("conflict")
+    assert verdict.equivalence.equal is None and "12" in verdict.extraction.explanation

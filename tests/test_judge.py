@@ -420,16 +420,17 @@ def mathverse_case(qid: str, gold: str, response: str) -> Case:
 
 
 def test_equivalence_asks_the_judge_only_when_the_rules_cannot_decide(server):
-    server.reply = Script(equiv=card(extracted_answer="50%", equivalent=True, reason="The question asks for a "
-                                     "percentage."))
-    cases = [mathverse_case("q-a", "12", "So \\boxed{12}."), mathverse_case("q-b", "0.5", "It is \\boxed{50\\%}."),
-             mathverse_case("q-c", "7", "\\boxed{8}")]
+    server.reply = Script(equiv=card(extracted_answer="0.33", equivalent=True, reason="The question asks for two "
+                                     "decimal places."))
+    # "0.33" against 1/3 is a rounding with two significant digits: only the question can settle it.
+    cases = [mathverse_case("q-a", "12", "So \\boxed{12}."),
+             mathverse_case("q-b", "\\frac{1}{3}", "It is \\boxed{0.33}."), mathverse_case("q-c", "7", "\\boxed{8}")]
     result = run(server, cases, benchmark="mathverse", tasks=("extract", "equiv"))
     assert result.tasks == ("equiv",) and "extract" in result.not_applicable
     decided = {j.question_id: (j.status, j.values["equivalent"]) for j in result.judgments}
     assert decided == {"q-a": ("rule", True), "q-b": ("ok", True), "q-c": ("rule", False)}
     assert len(server.chat_requests) == 1 and "[q-b] Find the ratio." in server.chat_requests[0].text
-    assert "ANSWER READ BY THE RULE-BASED EXTRACTOR:\n50\\%" in server.chat_requests[0].text
+    assert "ANSWER READ BY THE RULE-BASED EXTRACTOR:\n0.33" in server.chat_requests[0].text
 
 
 # ------------------------------------------------------------------ files and settings

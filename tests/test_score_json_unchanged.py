@@ -1,6 +1,8 @@
 """`mathreel score --json` on the demo files gives byte for byte what it gave before answers carried their recorded
 question and the join rule checked it (tests/data/score_json_main, written by the main branch at 91339b7 on
-2026-11-25), apart from the fields added since: `mismatched`, `mismatched_ids`, `joins`, and per row `join` and `rule`.
+2026-11-25; the readers branch re-worded the explanation of two option-text readings, same answers and scores),
+apart from the fields added since: `mismatched`, `mismatched_ids`, `joins`, the readers' `parse_failure_rate`,
+`weak_readings`, `weak_reading_ids`, `labelled_readings`, and per row `join`, `rule` and `strength`.
 
 Each case runs the command line in this process (`mathreel.cli.main`) from the repository folder, so the paths in
 `source` and in the judge's note are the ones the stored output names.
@@ -18,8 +20,9 @@ from mathreel.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 STORED = ROOT / "tests" / "data" / "score_json_main"
-ADDED = ("mismatched", "mismatched_ids", "joins")
-ADDED_PER_ROW = ("join", "rule")
+ADDED = ("mismatched", "mismatched_ids", "joins", "parse_failure_rate", "weak_readings", "weak_reading_ids",
+         "labelled_readings")
+ADDED_PER_ROW = ("join", "rule", "strength")
 RESULTS = sorted(p.name for p in (ROOT / "assets" / "demo" / "results").iterdir())
 
 

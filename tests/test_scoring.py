@@ -200,7 +200,7 @@ def test_paired_difference_matches_direct_computation(tmp_path):
 # -- rows in to_dict and the CSV export -------------------------------------------------------------------------
 
 ROW_KEYS = {"question_id", "group_id", "cluster", "dims", "response", "extracted", "method", "explanation", "gold",
-            "status", "official_answer", "record", "join", "rule"}
+            "status", "official_answer", "record", "join", "rule", "strength"}
 
 
 def test_to_dict_carries_every_row_and_keeps_the_summary_keys():

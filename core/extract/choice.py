@@ -1,11 +1,17 @@
 """The robust choice extractor used everywhere: the letter a response means, or "unparsed" with the reason.
 
-Order of evidence, strongest first:
-1. explicit statements anywhere in the text ("the answer is D", "Answer: B", `\\boxed{C}`, "选 D",
-   "B is correct", "I choose A", "it is D"), the last one winning, so "not A; it is D" reads D;
-   a last statement that hedges ("either A or C") or names a letter outside `letters` is unparsed;
-2. the shape of the response: a bare letter, a first line "B. Walking", a final line "C";
-3. a single parenthesised letter, then the option text itself ("Walking", "It must be 60 degrees").
+Order of evidence, strongest first (each reading's `Extraction.strength`):
+1. answer containers: the last `<answer>` tag, the answer field of a JSON object (`structured.json_answer`),
+   `\\boxed{C}`; containers that disagree, or an explicit statement after them that says otherwise, are a
+   conflict;
+2. explicit statements anywhere in the text ("the answer is D", "Answer: B", "选 D", "B is correct",
+   "I choose A", "it is D", "probably C"), the last one winning, so "not A; it is D" reads D; a last statement
+   that hedges ("either A or C") or names a letter outside `letters` is unparsed;
+3. the shape of the response: a bare letter, a first line "B. Walking", a final line "C", a closing clause;
+   the first and the last line must agree; then a single parenthesised letter;
+4. the option text of the response's conclusion ("Walking", "so 15 pens"), unless it declines or says no
+   option fits.
+A response that goes on to a question of its own ("Question: ...") is read up to it.
 
 Capital letters inside words and sentences ("Based", "A man", "the Dog", "I think") are never read, and
 nothing is guessed: when the evidence runs out the result is unparsed with what was seen.
@@ -20,30 +26,34 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
+from typing import NamedTuple
 
-from mathreel.core.extract.text import Trace, boxed_spans, delete, fold_letters, strip_think
-from mathreel.core.extract.types import Extraction, quote, unparsed
+from mathreel.core.extract.lazy import lazy_regex
+from mathreel.core.extract.structured import JsonAnswer, json_answer
+from mathreel.core.extract.text import Trace, boxed_spans, delete, fold_letters, follow_up_starts, strip_think
+from mathreel.core.extract.types import Extraction, conflict, quote, unparsed
 
 DEFAULT_LETTERS = ("A", "B", "C", "D")
 
 # A whole response that is only a letter with punctuation or markdown: "B", "b.", "(C)", "**D**", "[A]".
-_BARE = re.compile(
+_BARE = lazy_regex(
     r"[\s*_`'\"“”‘’(\[{<]*(?:(?i:option|choice|answer|letter)\s*[:：]?\s*[(\[]?)?([A-Za-z])[\s*_`'\"“”‘’)\]}>.:,;!。]*"
 )
 _BARE_MAX = 40  # longer texts are never a bare letter, so skip the regex
-_MARKDOWN = re.compile(r"\*\*?|__|`+|^#+\s*", re.M)
+_MARKDOWN = lazy_regex(r"\*\*?|__|`+|^#+\s*", re.M)
 
 # After a letter: not part of a word ("Based", "I'm").
 _NOT_WORD = r"(?![A-Za-z0-9'’])"
 # Every pattern below is written so that no two adjacent parts can match the same whitespace: a long run of
 # blanks then costs linear time instead of the polynomial backtracking of "\s*[:]?\s*".
-_LETTER = r"(?:[(\[{（]\s*)?(?P<l>[A-Za-z])(?:\s*[)\]}）])?" + _NOT_WORD
-_TERMINATOR = re.compile(r"[ \t]*(?:$|[\n.,;:!?)\]}\"'。，；！？：、*])")
+# The letter may be bracketed, quoted or in math dollars: "(B)", "'F'", "$A$".
+_LETTER = r"(?:[(\[{（'\"‘“$]\s*)?(?P<l>[A-Za-z])(?:\s*[)\]}）$]|['\"’”](?![A-Za-z]))?" + _NOT_WORD
+_TERMINATOR = lazy_regex(r"[ \t]*(?:$|[\n.,;:!?)\]}\"'。，；！？：、*])")
 # After an answer letter, another letter in a list ("A or C", "A, B, and C"), unless it starts a new clause
 # ("B, C is wrong").
-_HEDGE_TAIL = re.compile(
+_HEDGE_TAIL = lazy_regex(
     r"(?:\s*,\s*(?:(?i:or|and)\s+)?|\s+(?i:or|and)\s+|\s*[/&]\s*)(?:(?i:option|choice)\s+)?[(\[]?[A-Z][)\]]?"
     + _NOT_WORD
     + r"(?!\s+(?i:is|was|are|were|seems|can|could|would)\b)"
@@ -57,8 +67,8 @@ _LETTER_FOLLOWERS = frozenset(
         *("that", "it", "the", "matches", "fits", "corresponds", "describes", "shows", "option", "choice", "answer"),
     }
 )
-_NEXT_WORD = re.compile(r"[ \t]+([a-z]+)")
-_QUESTIONED = re.compile(r"[ \t]*[?？]")
+_NEXT_WORD = lazy_regex(r"[ \t]+([a-z]+)")
+_QUESTIONED = lazy_regex(r"[ \t]*[?？]")
 
 _VERB = (
     r"(?:is|was|would\s+be|should\s+be|must\s+be|will\s+be|could\s+be|seems\s+to\s+be|appears\s+to\s+be|=)"
@@ -77,86 +87,114 @@ _ANSWER_NOUN = (
 )
 
 # "the answer is D", "Answer: B", "correct option would be (C)", "Final answer\nB", "answer is not A".
-_ANSWER_PHRASE = re.compile(
+_ANSWER_PHRASE = lazy_regex(
     r"(?i:" + _ANSWER_NOUN + _JOIN + _ADVERB + r"(?P<neg>not\s+)?)" + _PICK + _LETTER
 )
 # "B is correct", "Option (C) is the best answer", "D is the right choice".
-_IS_CORRECT = re.compile(
-    r"(?<![A-Za-z0-9'’])(?:(?i:option|choice)\s+)?[(\[]?(?P<l>[A-Z])[)\]]?\s+(?i:is|would\s+be|seems\s+to\s+be)\s+"
-    r"(?i:(?:the\s+)?(?:(?:most\s+)?(?:correct|right|best|accurate|appropriate)\b|answer\b))"
+_IS_CORRECT = lazy_regex(
+    r"(?<![A-Za-z0-9'’])(?:(?i:option|choice)\s+)?[(\[]?(?P<l>[A-Za-z])[)\]]?\s+"
+    r"(?i:is|would\s+be|must\s+be|should\s+be|seems(?:\s+to\s+be)?|looks(?:\s+like)?|appears(?:\s+to\s+be)?)\s+"
+    r"(?i:(?:the\s+)?(?:(?:most|more)\s+)?(?:correct|right|best|accurate|appropriate|valid|true|plausible|reasonable"
+    r"|consistent)\b|(?:the\s+)?answer\b)"
 )
 # "I choose B", "I'll go with C", "select (A)".
-_CHOOSE = re.compile(
+_CHOOSE = lazy_regex(
     r"(?i:\b(?:choose|chose|select|pick|go\s+with|going\s+with|opt\s+for|(?:would|'d|’d)\s+say)\s+(?:the\s+)?)"
     + _PICK + _LETTER
 )
 # "it is D.", "so D." -- weak, so the letter must end its clause.
-_PRONOUN = re.compile(
-    r"(?i:\b(?:(?:it|this|that|which)\s*(?:is|'s|’s|must\s+be|should\s+be|would\s+be)|so|thus|hence|therefore)"
+_PRONOUN = lazy_regex(
+    r"(?i:\b(?:(?:it|this|that|which)\s*(?:is|'s|’s|must\s+be|should\s+be|would\s+be)|so|thus|hence|therefore"
+    r"|certainly|definitely|clearly|surely|obviously|undoubtedly)"
     r"(?:\s*,)?\s+" + _ADVERB + r")(?:(?i:option|choice)\s+)?" + _LETTER
 )
 # A correction after an earlier letter: "Final: B? No, C.", "Wait, it is D.", "Actually, (A)." -- the letter must
 # end its clause ("No C is shown" is not one).
-_CORRECTION = re.compile(
+_CORRECTION = lazy_regex(
     r"(?i:\b(?:no|nope|wait|actually|correction|oops)\b[ \t]*[,:!.—–-]?[ \t]*"
     r"(?:(?:it|that)(?:'s|’s|[ \t]+(?:is|should[ \t]+be|must[ \t]+be))[ \t]+)?(?:(?:option|choice)[ \t]+)?)" + _LETTER
 )
 # Chinese: 答案是 B, 正确答案：C, 答案不是A, 选 D, 故选C, 应选择（B）.
 _ZH_LETTER = r"(?:[:：]\s*)?(?:选项\s*)?(?:[（(]\s*)?(?P<l>[A-Za-z])" + _NOT_WORD
-_CHINESE_ANSWER = re.compile(
-    r"(?:正确答案|最佳答案|最终答案|答案|正确选项|最佳选项)\s*(?:(?:(?P<neg>不是|不为|不应该是)|应该是|应为|应是|是|为|选)\s*)?"
+_CHINESE_ANSWER = lazy_regex(
+    r"(?:正确的?答案|最佳答案|最终的?答案|答案|正确的?选项|最佳选项|最终的?选项)\s*(?:(?:(?P<neg>不是|不为|不应该是)|应该是|应为|应是|是|为|选)\s*)?"
     + _ZH_LETTER
 )
-_CHINESE_CHOOSE = re.compile(r"(?:故选|应选择|应选|选择|我选|选|应该是|应是|应为)\s*" + _ZH_LETTER)
+_CHINESE_CHOOSE = lazy_regex(r"(?:故选|应选择|应选|选择|我选|选|应该是|应是|应为)\s*" + _ZH_LETTER)
 # Answer phrases in Japanese, Korean, Chinese "答：", French, German and Spanish: 答えは B, 正解：C, 정답은 D입니다,
 # 답: A, "la bonne réponse est (B)", "Die richtige Antwort lautet C", "la respuesta correcta es la E".
-_FOREIGN_ANSWER = re.compile(
-    r"(?:(?:答え|正解|解答|答)\s*(?:は|[:：])|(?:정답|답)\s*(?:은|는|[:：])"
+_FOREIGN_ANSWER = lazy_regex(
+    r"(?:(?:答え|正解|解答|答)\s*(?:は|[:：])|(?:최종\s*)?(?:정답|답|선택|옵션)\s*(?:은|는|[:：])"
     r"|(?i:r[ée]ponse(?:\s+(?:correcte|finale|exacte))?\s*(?:est|[:：])|antwort\s*(?:ist|lautet|[:：])"
-    r"|respuesta(?:\s+(?:correcta|final))?\s*(?:es|[:：])|opci[óo]n\s+correcta\s+es|option\s+correcte\s+est))"
-    r"\s*(?:(?:la|l['’]option|die|option|opci[óo]n|選択肢)\s*)?" + _ZH_LETTER
+    r"|respuesta(?:\s+(?:correcta|final))?\s*(?:es|[:：])|opci[óo]n\s+correcta\s+es|option\s+correcte\s+est"
+    r"|risposta(?:\s+(?:corretta|giusta|esatta|finale))?\s*(?:è|e'|[:：])"
+    r"|resposta(?:\s+(?:correta|certa|final))?\s*(?:é|[:：])|alternativa\s+correta\s*(?:é|[:：])"
+    r"|(?:правильный\s+|верный\s+)?(?:ответ|вариант)\s*(?:[:：]|[—–-]|\s+это)))"
+    r"\s*(?:(?:la|l['’]option|die|option|opci[óo]n|opzione|op[çc][ãa]o|alternativa|вариант|選択肢)\s*)?"
+    + _ZH_LETTER
 )
 # "Je choisis B", "Ich wähle C", "Elijo la opción D".
-_FOREIGN_CHOOSE = re.compile(
+_FOREIGN_CHOOSE = lazy_regex(
     r"(?i:\b(?:je\s+choisis|ich\s+w[äa]hle|elijo|escojo)\s+(?:(?:la|l['’]|die)\s*)?(?:(?:option|opci[óo]n)\s+)?)"
     + _LETTER
 )
+# "옵션 B가 정답입니다", "選択肢 C が正しい", "B正确": a letter said to be correct, in Korean, Japanese or Chinese.
+_FOREIGN_IS_CORRECT = lazy_regex(
+    r"(?<![A-Za-z0-9])(?:(?:옵션|선택지|보기|選択肢|选项)\s*)?[(（]?(?P<l>[A-Za-z])[)）]?\s*(?:가|이|が|は)?\s*"
+    r"(?:정답|맞|正し|正确|正確)"
+)
+# Tentative answers, read when nothing firmer follows: "Probably C.", "maybe D?", "my best guess would be C",
+# "I'd lean toward B", "A seems most likely".
+_TENTATIVE = lazy_regex(
+    r"(?i:\b(?:probably|maybe|perhaps|possibly|presumably)(?:\s*,)?\s+"
+    r"(?:(?:it(?:'s|’s|\s+is|\s+would\s+be)|the\s+answer\s+is|answer|option|choice)\s+)?)" + _LETTER
+)
+_GUESS = lazy_regex(
+    r"(?i:\b(?:my\s+(?:best\s+|first\s+|final\s+)?guess\s+(?:is|would\s+be|[:：])|lean(?:ing|s)?\s+(?:toward|towards|to))"
+    r"\s*)" + _PICK + _LETTER
+)
+_LIKELY = lazy_regex(
+    r"(?<![A-Za-z0-9'’])(?:(?i:option|choice)\s+)?[(\[]?(?P<l>[A-Z])[)\]]?\s+"
+    r"(?i:(?:(?:seems|looks|appears)\s+(?:the\s+)?(?:(?:most|more)\s+)?|is\s+(?:the\s+)?(?:most|more)\s+)"
+    r"(?:likely|probable))\b"
+)
 # "option a is correct": after "option", a lower-case letter is a letter, "a" included.
-_OPTION_IS = re.compile(
+_OPTION_IS = lazy_regex(
     r"(?i:\b(?:option|choice)\s+)[(\[]?(?P<l>[a-z])[)\]]?\s+(?i:is|would\s+be)\s+(?i:(?:the\s+)?(?:correct|right|best)\b)"
 )
 # "Final answer: unknown", "the answer is unclear": a last statement that withdraws any letter before it.
-_NO_ANSWER = re.compile(
+_NO_ANSWER = lazy_regex(
     r"(?i:" + _ANSWER_NOUN + _JOIN + r"(?:unknown|unclear|undetermined|uncertain|indeterminate|not\s+sure"
     r"|none\s+of\s+(?:the|these|them)|n/a|cannot\s+be\s+determined))\b"
 )
 # "I am unable to determine the answer" after a letter takes the letter back.
-_WITHDRAW = re.compile(
+_WITHDRAW = lazy_regex(
     r"(?i:\b(?:unable|not\s+able)\s+to\s+(?:determine|tell|decide)|\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+"
     r"(?:determine|tell|decide)\s+(?:the\s+answer|which))"
 )
 # "either A or C", "between B and D": a hedge, never an answer.
-_HEDGE = re.compile(
+_HEDGE = lazy_regex(
     r"(?i:\b(?:either|between|both)\s+)(?:(?i:option|choice)s?\s+)?[(\[]?(?P<l>[A-Z])[)\]]?"
     r"(?:\s+(?i:or|and)\s+|\s*/\s*)(?:(?i:option|choice)\s+)?[(\[]?[A-Z][)\]]?" + _NOT_WORD
 )
 
 # Line shapes: "B. Walking", "(C) 45 degrees", "D) x", "A: text", "B - text".
-_OPTION_LINE = re.compile(r"(?:(?i:option|choice)\s+)?[(\[]?([A-Z])(?:[)\]]|[.:：]|\s+[-–—])(?:\s|$)")
-_PAREN_LETTER = re.compile(r"[(（]([A-Z])[)）]")
-_STANDALONE = re.compile(r"(?<![A-Za-z0-9'’])[A-Z]" + _NOT_WORD)
+_OPTION_LINE = lazy_regex(r"(?:(?i:option|choice)\s+)?[(\[]?([A-Z])(?:[)\]]|[.:：]|\s+[-–—])(?:\s|$)")
+_PAREN_LETTER = lazy_regex(r"[(（]([A-Z])[)）]")
+_STANDALONE = lazy_regex(r"(?<![A-Za-z0-9'’])[A-Z]" + _NOT_WORD)
 
-_REFUSAL = re.compile(
+_REFUSAL = lazy_regex(
     r"(?i:\bi(?:'m|’m| am)\s+(?:sorry|unable|not\s+able)|\bi\s+(?:cannot|can't|can’t|could\s+not|couldn't)\s+"
     r"(?:determine|answer|see|view|watch|access|tell|help|provide|identify)|\bunable\s+to\s+"
     r"(?:determine|answer|see|view|watch|access|tell)|\bas\s+an\s+ai\b|\bnot\s+possible\s+to\s+(?:determine|tell|answer)"
     r"|\bno\s+(?:video|image|frames?)\s+(?:was|were|is|are|has\s+been)\s+(?:provided|shown|attached))"
     r"|抱歉|无法(?:确定|回答|判断|观看)"
 )
-_SENTENCE_SPLIT = re.compile(r"(?<=[.!?。！？])\s+|\n+")
-_NEGATION = re.compile(r"(?i:\b(?:not|never|no|isn't|isn’t|wasn't|cannot|can't)\b)|不是|并非")
-_TOKENS = re.compile(r"\d+(?:\.\d+)?|[^\W\d_]+")
-_UNIT_WORDS = frozenset(
+_SENTENCE_SPLIT = lazy_regex(r"(?<=[.!?。！？])\s+|\n+")
+_NEGATION = lazy_regex(r"(?i:\b(?:not|never|no|neither|nor|none|cannot)\b|n['’]t\b)|不是|并非|没有")
+# Numbers and words, articles left out ("a", "an", "the" are not tokens).
+_TOKENS = lazy_regex(r"\d+(?:\.\d+)?|(?!(?:a|an|the)(?![^\W\d_]))[^\W\d_]+")
+_UNIT_WORDS_SPELLED = frozenset(
     {
         *("degrees", "degree", "deg", "cm", "mm", "m", "km", "meters", "meter", "metres", "metre", "inches", "inch"),
         *("in", "ft", "feet", "units", "unit", "square", "sq", "cm2", "m2", "cm3", "m3", "seconds", "second", "s"),
@@ -165,15 +203,20 @@ _UNIT_WORDS = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class _Statement:
-    """One explicit statement found in the text, in reading order."""
+class _Statement(NamedTuple):
+    """One explicit statement found in the text, in reading order (a tuple: made for every statement read)."""
 
     pos: int
     kind: str  # "answer" | "invalid" | "hedge" | "none" (a stated non-answer: "Final answer: unknown")
     letter: str
     method: str
     snippet: str
+    end: int  # where the statement ends (pos + len(snippet) unless the snippet was edited)
+
+
+def _said(pos: int, kind: str, letter: str, method: str, snippet: str) -> _Statement:
+    """A statement that ends where its snippet does."""
+    return _Statement(pos, kind, letter, method, snippet, pos + len(snippet))
 
 
 def extract_choice(
@@ -234,7 +277,7 @@ def _traced(found: Extraction, trace: Trace | None) -> Extraction:
 
 def _with_span(found: Extraction, span: tuple[int, int]) -> Extraction:
     """`found` at `span`; built directly, since `dataclasses.replace` costs several times more on the short path."""
-    return Extraction(found.answer, found.method, found.explanation, span)
+    return Extraction(found.answer, found.method, found.explanation, span, found.strength)
 
 
 def _shifted(found: Extraction, offset: int) -> Extraction:
@@ -243,11 +286,12 @@ def _shifted(found: Extraction, offset: int) -> Extraction:
     return _with_span(found, (found.span[0] + offset, found.span[1] + offset))
 
 
-_ANSWER_TAG, _ANSWER_TAG_END = "<answer>", "</answer>"
+_ANSWER_TAG, _ANSWER_TAG_END = "answer>", "</answer>"
 
 
 def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, str] | None) -> Extraction:
-    """The statement scan and the fallbacks, for a non-empty response that is not a bare letter."""
+    """The reading of a non-empty response that is not a bare letter: without `<think>` reasoning, and up to a
+    follow-up question the response invents and answers itself ("The answer is B.\\nQuestion: ...")."""
     text, lower, offset = response, response.lower(), 0
     if "think>" in lower:
         text, think_note = strip_think(response)
@@ -256,8 +300,20 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
         close = lower.rfind("</think>")
         offset = close + len("</think>") if close >= 0 else 0
         lower = text.lower()
-    if _ANSWER_TAG in lower:
-        return _shifted(_tagged(text, lower, letters, options), offset)
+    for start in follow_up_starts(text, lower):
+        before = _read_body(text[:start], lower[:start], letters, options, bool(offset))
+        if before.parsed:
+            note = "; read up to the follow-up question the response goes on to ask itself"
+            return _shifted(replace(before, explanation=before.explanation + note), offset)
+    return _shifted(_read_body(text, lower, letters, options, bool(offset)), offset)
+
+
+def _read_body(
+    text: str, lower: str, letters: Sequence[str], options: Mapping[str, str] | None, after_think: bool
+) -> Extraction:
+    """Answer containers first (an `<answer>` tag, a JSON answer field, `\\boxed{}`: they must agree), then the
+    last explicit statement, then the response's shape and its option text."""
+    finals = _tag_and_json(text, lower, letters, options)
     trace = None
     if "*" in text or "`" in text or "_" in text or "#" in text:
         text, trace = delete(text, _MARKDOWN)
@@ -265,28 +321,151 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
             return unparsed("empty response", "nothing but markdown")
         lower = text.lower()
         bare = _bare(text)
-        if bare:
-            return _shifted(_traced(_bare_letter(bare.group(1), letters, text, bare.span(1)), trace), offset)
-    elif offset:
+        if bare and not finals:
+            return _traced(_bare_letter(bare.group(1), letters, text, bare.span(1)), trace)
+    elif after_think and not finals:
         bare = _bare(text)
         if bare:
-            return _shifted(_bare_letter(bare.group(1), letters, text, bare.span(1)), offset)
+            return _bare_letter(bare.group(1), letters, text, bare.span(1))
     matcher = option_matcher(options) if options else None
     statements = _statements(text, lower, letters, matcher)
-    found = _verdict(statements[-1], len(statements), letters) if statements else _fallback(text, letters, matcher)
-    return _shifted(_traced(found, trace), offset)
+    boxes = [s for s in statements if s.method == "boxed"] if "box" in text else None
+    if boxes:
+        finals.append(_box_final(boxes, text, trace))
+    if finals:
+        others = [_origin(s, trace) for s in statements if s.method != "boxed"]
+        return _container_verdict(finals, others, letters)
+    if statements:
+        return _traced(_verdict(statements, letters), trace)
+    return _traced(_fallback(text, letters, matcher), trace)
 
 
-def _tagged(text: str, lower: str, letters: Sequence[str], options: Mapping[str, str] | None) -> Extraction:
-    """The response's last `<answer>...</answer>` decides: drafts and letters outside it are not the answer."""
-    start = lower.rfind(_ANSWER_TAG) + len(_ANSWER_TAG)
+def _origin(statement: _Statement, trace: Trace | None) -> _Statement:
+    """`statement` with its positions taken back through `trace` (to the text before markdown was deleted)."""
+    if trace is None:
+        return statement
+    return statement._replace(pos=trace.origin(statement.pos), end=trace.origin(statement.end - 1) + 1)
+
+
+class _Final(NamedTuple):
+    """A container's reading: what it is ("<answer>", "JSON field 'answer'", "\\boxed{}"), what it gives, where."""
+
+    name: str
+    found: Extraction
+    start: int
+    end: int
+
+
+def _tag_and_json(text: str, lower: str, letters: Sequence[str], options: Mapping[str, str] | None) -> list[_Final]:
+    """The last `<answer>` tag's reading and the JSON answer field's, where the response has them."""
+    finals = []
+    if _ANSWER_TAG in lower:
+        tag = _tagged(text, lower, letters, options)
+        if tag is not None:
+            finals.append(tag)
+    if "{" in text:
+        field = json_answer(text)
+        if field is not None:
+            finals.append(_json_final(field, letters, options))
+    return finals
+
+
+def _tagged(text: str, lower: str, letters: Sequence[str], options: Mapping[str, str] | None) -> _Final | None:
+    """The response's last `<answer>...</answer>` (or a tag that lost its "<": "answer> c"); None when the text
+    holds only closing tags."""
+    at = lower.rfind(_ANSWER_TAG)
+    while at > 0 and lower[at - 1] == "/":
+        at = lower.rfind(_ANSWER_TAG, 0, at - 1)
+    if at < 0 or (at > 0 and lower[at - 1] == "/"):
+        return None
+    start = at + len(_ANSWER_TAG)
     end = lower.find(_ANSWER_TAG_END, start)
-    content = text[start : end if end >= 0 else len(text)]
+    end = end if end >= 0 else len(text)
+    content = text[start:end]
+    opened = at - 1 if at > 0 and lower[at - 1] == "<" else at
     if not content.strip():
-        return unparsed("empty answer tag", "the <answer> tag holds nothing")
+        return _Final("<answer>", unparsed("empty answer tag", "the <answer> tag holds nothing"), opened, end)
     found = _read(content, letters, options, shortcut=True)  # holds no further tag: it follows the last one
-    found = replace(found, explanation=f"{found.explanation} (inside <answer>)")
-    return _shifted(found, start)
+    found = _shifted(replace(found, explanation=f"{found.explanation} (inside <answer>)",
+                             strength="container" if found.parsed else None), start)
+    outer = _enclosing_tag(text, lower, opened, letters, options)
+    if outer is not None and found.parsed and outer != found.answer:
+        found = conflict(f"an <answer> tag gives {outer}", f"the tag nested in it gives {found.answer}", "container")
+    return _Final("<answer>", found, opened, end)
+
+
+def _enclosing_tag(
+    text: str, lower: str, opened: int, letters: Sequence[str], options: Mapping[str, str] | None
+) -> str | None:
+    """The letter an `<answer>` tag still open at `opened` gives before the nested tag, if any:
+    "<answer>A<answer>D</answer></answer>"."""
+    before = lower.rfind("<" + _ANSWER_TAG, 0, opened)
+    if before < 0 or _ANSWER_TAG_END in lower[before:opened]:
+        return None
+    outer = text[before + len(_ANSWER_TAG) + 1 : opened]
+    return _read(outer, letters, options, shortcut=True).answer if outer.strip() else None
+
+
+def _json_final(field: JsonAnswer, letters: Sequence[str], options: Mapping[str, str] | None) -> _Final:
+    """The reading of a JSON answer field: its string read as a response is, a list of one letter, or unparsed
+    (null, a number, several letters)."""
+    name = f"JSON field {field.key!r}"
+    value = field.value
+    if isinstance(value, list):
+        given = {str(item).strip().upper() for item in value if str(item).strip()}
+        value = value[0] if len(given) == 1 else value
+    if isinstance(value, list):
+        found = unparsed("hedge", f"the {name} lists several answers: {quote(str(field.value))!r}", "json")
+    elif value is None:
+        found = unparsed("no answer stated", f"the {name} is null", "json")
+    elif not isinstance(value, str):
+        found = unparsed("no letter found", f"the {name} holds {quote(str(value))!r}, not a letter", "json")
+    else:
+        inner = _read(value, letters, options, shortcut=True)
+        if inner.parsed:
+            found = Extraction(inner.answer, "json", f"read the {name}: {quote(value)!r} ({inner.method})",
+                               field.span, "container")
+        else:
+            found = replace(inner, method="json", explanation=f"{inner.explanation} (the {name})")
+    return _Final(name, found, *field.span)
+
+
+_ADJACENT_BOXES = lazy_regex(r"[\s,;/$]*(?:(?i:or|and)\b[\s,;/$]*)?")  # one way to match: no backtracking
+
+
+def _box_final(boxes: list[_Statement], text: str, trace: Trace | None) -> _Final:
+    """The last box's reading; a hedge when the box right before it (only blanks, commas or "or" between)
+    gives another letter: "\\boxed{A} or \\boxed{D}"."""
+    last = boxes[-1]
+    found = _traced(_verdict([last], ()), trace)
+    if len(boxes) > 1:
+        before = boxes[-2]
+        if before.letter != last.letter and _ADJACENT_BOXES.fullmatch(text, before.end, last.pos):
+            found = unparsed("hedge", f"boxes side by side give {before.letter} and {last.letter}", "boxed")
+    last = _origin(last, trace)
+    return _Final("\\boxed{}", found, last.pos, last.end)
+
+
+def _container_verdict(finals: list[_Final], statements: list[_Statement], letters: Sequence[str]) -> Extraction:
+    """The containers must agree, and no explicit statement after the last of them may say otherwise: two final
+    answers of the same strength are a conflict, never a guess."""
+    finals.sort(key=lambda final: final.end)
+    last = finals[-1]
+    for other in finals[:-1]:
+        if other.found.answer != last.found.answer:
+            return conflict(_gives(other), _gives(last), "container")
+    after = [s for s in statements if s.pos >= last.end]
+    if after and last.found.parsed:
+        later = _verdict(after, letters)
+        if later.answer != last.found.answer:
+            said = f"gives {later.answer}" if later.parsed else f"says {quote(later.explanation, 50)!r}"
+            return conflict(_gives(last), f"a later statement {said}", "container")
+    return last.found
+
+
+def _gives(final: _Final) -> str:
+    answer = final.found.answer
+    return f"{final.name} gives {answer}" if answer else f"{final.name} gives no answer ({final.found.explanation})"
 
 
 def _short_form(short: re.Match[str], letters: Sequence[str]) -> Extraction | None:
@@ -299,14 +478,25 @@ def _short_form(short: re.Match[str], letters: Sequence[str]) -> Extraction | No
     letter = short.group("phrase_letter")
     if letter is not None:
         kind = "answer" if letter in letters else "invalid"
-        return _verdict(_Statement(short.start("phrase"), kind, letter, "answer-phrase", short.group("phrase")), 1,
+        return _verdict([_said(short.start("phrase"), kind, letter, "answer-phrase", short.group("phrase"))],
                         letters)
     line = short.group("line")
     lower = line.lower()
     if "box" in lower or not _ENABLING.keys().isdisjoint(_words(lower)):
         return None
+    if _ends_in_letter(line):
+        return None  # "D: B" -- a closing letter may disagree with the opening one: the full reading decides
     found = _leading_line([line.strip()], False, letters)
     return _line_span(found, short.string, line.strip()) if found is not None else None
+
+
+def _ends_in_letter(line: str) -> bool:
+    """Whether a line ends in a capital standing alone ("... so B.", "... (C)"), cheaply, before any regex."""
+    last = line[-1:]
+    if not ("A" <= last <= "Z" or last in " \t.!。)]"):
+        return False  # most lines end in a lower-case letter or a digit
+    end = line.rstrip(" \t.!。)]")
+    return len(end) > 1 and "A" <= end[-1] <= "Z" and not end[-2].isalnum()
 
 
 def _bare(text: str) -> re.Match[str] | None:
@@ -317,14 +507,29 @@ def _bare(text: str) -> re.Match[str] | None:
 def _bare_letter(letter: str, letters: Sequence[str], text: str, span: tuple[int, int] | None = None) -> Extraction:
     upper = letter.upper()
     if upper in letters:
-        return Extraction(upper, "bare-letter", f"the whole response is the letter: {quote(text)!r}", span)
+        return Extraction(upper, "bare-letter", f"the whole response is the letter: {quote(text)!r}", span, "shape")
     return unparsed("letter not allowed", f"{upper} is not one of {', '.join(letters)}", "bare-letter")
 
 
-def _verdict(last: _Statement, count: int, letters: Sequence[str]) -> Extraction:
+_STRENGTH_OF = {"boxed": "container"}
+
+
+def _verdict(statements: list[_Statement], letters: Sequence[str]) -> Extraction:
+    """The reading the last of `statements` gives (a hedge when it is tentative and an earlier tentative statement
+    after the last firm one names another letter: "Probably C, or maybe D")."""
+    last, count = statements[-1], len(statements)
     where = f"{quote(last.snippet)!r}" + (f" (last of {count} explicit statements)" if count > 1 else "")
+    if last.kind == "answer" and last.method == "tentative":
+        tentative = set()
+        for statement in reversed(statements):
+            if statement.method != "tentative":
+                break
+            tentative.add(statement.letter)
+        if len(tentative) > 1:
+            return unparsed("hedge", f"tentative answers name {', '.join(sorted(tentative))}: {where}", "tentative")
     if last.kind == "answer":
-        return Extraction(last.letter, last.method, f"read {where}", (last.pos, last.pos + len(last.snippet)))
+        return Extraction(last.letter, last.method, f"read {where}", (last.pos, last.end),
+                          _STRENGTH_OF.get(last.method, "explicit"))
     if last.kind == "none":
         return unparsed("no answer stated", f"the final statement gives no letter: {where}", last.method)
     if last.kind == "hedge":
@@ -336,21 +541,21 @@ def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMa
     """Every explicit answer statement in `text` (`lower` is its lower case), sorted by position."""
     present = _present_keywords(lower)
     found: list[_Statement] = []
-    for pattern, method, strict, keywords, starts in _STATEMENT_PATTERNS:
-        if present.isdisjoint(keywords):
+    for rule in _STATEMENT_PATTERNS:
+        if present.isdisjoint(rule.keywords):
             continue  # one scan for all keywords first: a pattern cannot match without one of its words
-        for match in _scan(pattern, text, lower, starts):
-            statement = _classify(match, text, letters, method, strict)
+        for match in _scan(rule.pattern, text, lower, rule.starts):
+            statement = _classify(match, text, letters, rule)
             if statement is not None:
                 found.append(statement)
     if not present.isdisjoint(_HEDGE_WORDS):
-        found.extend(_Statement(m.start(), "hedge", "", "hedge", m.group(0))
+        found.extend(_said(m.start(), "hedge", "", "hedge", m.group(0))
                      for m in _scan(_HEDGE, text, lower, _HEDGE_STARTS))
     if not present.isdisjoint(_ANSWER_WORDS):
-        found.extend(_Statement(m.start(), "none", "", "answer-phrase", m.group(0))
+        found.extend(_said(m.start(), "none", "", "answer-phrase", m.group(0))
                      for m in _scan(_NO_ANSWER, text, lower, _PHRASE_STARTS))
     if not present.isdisjoint(_WITHDRAW_WORDS):
-        found.extend(_Statement(m.start(), "none", "", "withdrawn", m.group(0)) for m in _WITHDRAW.finditer(text))
+        found.extend(_said(m.start(), "none", "", "withdrawn", m.group(0)) for m in _WITHDRAW.finditer(text))
     if "box" in text:
         found.extend(_boxed_statements(text, letters, options))
     if options and not present.isdisjoint(_ANSWER_WORDS):
@@ -394,7 +599,8 @@ def _scan(pattern: re.Pattern[str], text: str, lower: str, starts: _Starts) -> I
 def _positions(lower: str, words: tuple[str, ...]) -> list[int]:
     """Where any of `words` starts a word of `lower` (ASCII), in order; kept for the next pattern with the same
     start words. Every pattern scanned this way has `\\b` before its first word, so a word that begins with a
-    letter is only taken where no letter, digit or "_" comes before it ("'d" is taken anywhere)."""
+    letter is only taken where no letter, digit or "_" comes before it ("'d" is taken anywhere). `str.find` per
+    word: on answers of a few sentences it beats one regex over the alternatives."""
     positions = []
     for word in words:
         anywhere = not word[0].isalpha()
@@ -414,14 +620,14 @@ def _is_correct_starts(text: str, lower: str) -> list[int]:
     "option" or "choice" before more blanks: each is a possible start.
     """
     starts = []
-    for verb in _positions(lower, ("is", "would", "seems")):
+    for verb in _positions(lower, _IS_CORRECT_VERBS):
         end = verb
         while end > 0 and text[end - 1].isspace():
             end -= 1
         if end == verb or end == 0:
             continue
         letter = end - 2 if text[end - 1] in ")]" else end - 1
-        if letter < 0 or not "A" <= text[letter] <= "Z":
+        if letter < 0 or not ("A" <= text[letter] <= "Z" or "a" <= text[letter] <= "z"):
             continue
         starts.append(letter)
         first = letter
@@ -441,23 +647,27 @@ def _words(lower: str) -> list[bytes]:
     return lower.encode("ascii").translate(_WORD_BREAKS).split()
 
 
-def _classify(match: re.Match[str], text: str, letters: Sequence[str], method: str, strict: bool) -> _Statement | None:
-    """Turn a pattern match into a statement, or None when the letter is really a word or negated."""
+def _classify(match: re.Match[str], text: str, letters: Sequence[str], rule: _Rule) -> _Statement | None:
+    """Turn a pattern match into a statement, or None when the letter is really a word or negated, or is what
+    someone else would pick ("Students who pick D forgot to halve")."""
     if match.groupdict().get("neg"):
         return None
     raw = match.group("l")
     end = match.end()
-    if _QUESTIONED.match(text, end):
-        return None  # "Final: B? No, C." -- a letter asked about is not stated
+    method, strict = rule.method, rule.strict
+    if _QUESTIONED.match(text, end) and not (method == "tentative" and not text[end:].strip(" \t\n?？")):
+        return None  # "Final: B? No, C." -- a letter asked about is not stated; a closing "maybe D?" is tentative
     ends_clause = _TERMINATOR.match(text, end) is not None
     upper = raw.upper()
-    if raw.islower() and not (ends_clause or match.re in _LOWER_SURE or _lower_letter(raw, text, end, letters)):
+    if raw.islower() and not (ends_clause or _lower_allowed(rule.lower, match, text, letters)):
+        return None
+    if rule.afterthought and _afterthought(text, match.start()):
         return None
     if upper not in letters:
         # Lower-case outsiders are words or variables; a capital outsider counts only when it ends a clause.
         if raw.islower() or not ends_clause:
             return None
-        return _Statement(match.start(), "invalid", upper, method, match.group(0))
+        return _said(match.start(), "invalid", upper, method, match.group(0))
     if strict and not ends_clause:
         return None
     if raw in "AI" and not ends_clause and match.end("l") == end:  # "A) nice" is bracketed: a letter
@@ -467,8 +677,47 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], method: s
     snippet = match.group(0)
     hedge = _HEDGE_TAIL.match(text, end)
     if hedge:
-        return _Statement(match.start(), "hedge", upper, method, snippet + hedge.group(0))
-    return _Statement(match.start(), "answer", upper, method, snippet)
+        return _said(match.start(), "hedge", upper, method, snippet + hedge.group(0))
+    return _said(match.start(), "answer", upper, method, snippet)
+
+
+def _lower_allowed(kind: str, match: re.Match[str], text: str, letters: Sequence[str]) -> bool:
+    """Whether the rule reads a lower-case letter that does not end its clause: "option a is correct" always;
+    "a is correct" where the letter opens a sentence or follows "I think"; else as `_lower_letter` says."""
+    raw = match.group("l")
+    if kind == "sure":
+        return raw.upper() in letters
+    if kind == "sentence":
+        return raw.upper() in letters and _opens_sentence(text, match.start("l"))
+    return _lower_letter(raw, text, match.end(), letters)
+
+
+_SENTENCE_OPENER = lazy_regex(r"(?:^|[.!?:;\n]\s*|(?i:\b(?:think|believe|say|so|thus|hence|therefore|guess)),?\s+)$")
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    """Whether position `at` opens a sentence (or follows "I think", "so", ...), judged from the 20 characters
+    before it."""
+    return _SENTENCE_OPENER.search(text, max(0, at - 20), at) is not None
+
+
+# In the sentence before a "pick D": someone else picks ("students who pick", "if you picked", "a common slip is
+# to pick"), or it is said in parentheses.
+_OTHERS = lazy_regex(
+    r"(?i:\b(?:who|they|students?|people|someone|anyone|everyone|you|whoever|others?|many|most|some|mistake|slip"
+    r"|error|trap|tempting|wrongly|incorrectly)\b)|\("
+)
+_SENTENCE_START = lazy_regex(r"[.!?\n)]")
+
+
+def _afterthought(text: str, at: int) -> bool:
+    """Whether a choice statement at `at` reports someone else's pick, not the response's own."""
+    window = text[max(0, at - 60) : at]
+    breaks = list(_SENTENCE_START.finditer(window))
+    sentence = window[breaks[-1].end() :] if breaks else window
+    if "(" in window and window.rfind("(") > window.rfind(")"):
+        return True
+    return _OTHERS.search(sentence) is not None
 
 
 def _lower_letter(raw: str, text: str, end: int, letters: Sequence[str]) -> bool:
@@ -485,31 +734,58 @@ def _lower_letter(raw: str, text: str, end: int, letters: Sequence[str]) -> bool
 _ANSWER_WORDS = ("answer", "option", "choice", "conclusion", "final")
 _HEDGE_WORDS = ("either", "between", "both")
 _CHOOSE_WORDS = ("choose", "chose", "select", "pick", "go", "opt", "say")
-_PRONOUN_WORDS = ("it", "this", "that", "which", "so", "thus", "hence", "therefore")
+_PRONOUN_WORDS = ("it", "this", "that", "which", "so", "thus", "hence", "therefore", "certainly", "definitely",
+                  "clearly", "surely", "obviously", "undoubtedly")
 _CORRECTION_WORDS = ("no", "nope", "wait", "actually", "correction", "oops")
-_CORRECT_WORDS = ("correct", "right", "best", "accurate", "appropriate", "answer")
+_CORRECT_WORDS = ("correct", "right", "best", "accurate", "appropriate", "answer", "valid", "true", "plausible",
+                  "reasonable", "consistent")
+_IS_CORRECT_VERBS = ("is", "would", "must", "should", "seems", "looks", "appears")
 # The words a match of each pattern starts with (any case), for `_scan`.
 _PHRASE_STARTS = ("final", "correct", "best", "right", "my", "most", "answer", "option", "choice", "conclusion")
 _CHOOSE_STARTS = ("choose", "chose", "select", "pick", "go", "opt", "would", "'d", "’d")
 _PRONOUN_STARTS = _PRONOUN_WORDS
-_FOREIGN_WORDS = ("答", "正解", "답", "réponse", "reponse", "antwort", "respuesta", "opción", "opcion", "correcte")
+_FOREIGN_WORDS = ("答", "正解", "답", "réponse", "reponse", "antwort", "respuesta", "opción", "opcion", "correcte",
+                  "정답", "선택", "옵션", "risposta", "resposta", "alternativa", "ответ", "вариант")
 _FOREIGN_CHOOSE_WORDS = ("choisis", "wähle", "wahle", "elijo", "escojo")
 _WITHDRAW_WORDS = ("determine", "tell", "decide")
 _HEDGE_STARTS = _HEDGE_WORDS
-# (pattern, method, letter must end its clause, words one of which the pattern needs, where its matches start).
-_STATEMENT_PATTERNS: tuple[tuple[re.Pattern[str], str, bool, tuple[str, ...], _Starts], ...] = (
-    (_ANSWER_PHRASE, "answer-phrase", False, _ANSWER_WORDS, _PHRASE_STARTS),
-    (_IS_CORRECT, "answer-phrase", False, _CORRECT_WORDS, _is_correct_starts),
-    (_CHOOSE, "answer-phrase", False, _CHOOSE_WORDS, _CHOOSE_STARTS),
-    (_PRONOUN, "answer-phrase", True, _PRONOUN_WORDS, _PRONOUN_STARTS),
-    (_CORRECTION, "correction", True, _CORRECTION_WORDS, _CORRECTION_WORDS),
-    (_CHINESE_ANSWER, "answer-phrase", False, ("答案", "选项"), None),
-    (_CHINESE_CHOOSE, "answer-phrase", False, ("选", "应"), None),
-    (_FOREIGN_ANSWER, "answer-phrase", False, _FOREIGN_WORDS, None),
-    (_FOREIGN_CHOOSE, "answer-phrase", False, _FOREIGN_CHOOSE_WORDS, None),
-    (_OPTION_IS, "answer-phrase", False, ("option", "choice"), ("option", "choice")),
+_TENTATIVE_WORDS = ("probably", "maybe", "perhaps", "possibly", "presumably")
+_GUESS_WORDS = ("guess", "lean", "leaning", "leans")
+_LIKELY_WORDS = ("likely", "probable")
+_FOREIGN_CORRECT_WORDS = ("정답", "맞", "正し", "正确", "正確")
+
+
+class _Rule(NamedTuple):
+    """One kind of explicit statement: its pattern, the method it reports, whether its letter must end its clause,
+    the words one of which it needs, where its matches can start (for `_scan`), when a lower-case letter counts
+    ("phrase": `_lower_letter`; "sure": always; "sentence": where it opens a sentence), and whether a pick
+    reported of someone else is left out."""
+
+    pattern: re.Pattern[str]
+    method: str
+    strict: bool
+    keywords: tuple[str, ...]
+    starts: _Starts
+    lower: str = "phrase"
+    afterthought: bool = False
+
+
+_STATEMENT_PATTERNS: tuple[_Rule, ...] = (
+    _Rule(_ANSWER_PHRASE, "answer-phrase", False, _ANSWER_WORDS, _PHRASE_STARTS),
+    _Rule(_IS_CORRECT, "answer-phrase", False, _CORRECT_WORDS, _is_correct_starts, "sentence"),
+    _Rule(_CHOOSE, "answer-phrase", False, _CHOOSE_WORDS, _CHOOSE_STARTS, afterthought=True),
+    _Rule(_PRONOUN, "answer-phrase", True, _PRONOUN_WORDS, _PRONOUN_STARTS),
+    _Rule(_CORRECTION, "correction", True, _CORRECTION_WORDS, _CORRECTION_WORDS),
+    _Rule(_CHINESE_ANSWER, "answer-phrase", False, ("答案", "选项"), None),
+    _Rule(_CHINESE_CHOOSE, "answer-phrase", False, ("选", "应"), None),
+    _Rule(_FOREIGN_ANSWER, "answer-phrase", False, _FOREIGN_WORDS, None),
+    _Rule(_FOREIGN_CHOOSE, "answer-phrase", False, _FOREIGN_CHOOSE_WORDS, None),
+    _Rule(_FOREIGN_IS_CORRECT, "answer-phrase", False, _FOREIGN_CORRECT_WORDS, None),
+    _Rule(_OPTION_IS, "answer-phrase", False, ("option", "choice"), ("option", "choice"), "sure"),
+    _Rule(_TENTATIVE, "tentative", True, _TENTATIVE_WORDS, _TENTATIVE_WORDS),
+    _Rule(_GUESS, "tentative", False, _GUESS_WORDS, None),
+    _Rule(_LIKELY, "tentative", False, _LIKELY_WORDS, None),
 )
-_LOWER_SURE = frozenset({_OPTION_IS})
 # Which patterns can run is decided before any does: each needs one of its keywords, so a text without them
 # skips it. In ASCII text a pattern's keyword is always a whole word of the text (or, for "go" and the pronouns,
 # the start of "going", "itis", "thatmust", ...), so the text's set of words decides. Other text goes through the
@@ -517,7 +793,8 @@ _LOWER_SURE = frozenset({_OPTION_IS})
 _KEYWORDS = tuple(
     sorted({*_ANSWER_WORDS, *_HEDGE_WORDS, *_CHOOSE_WORDS, *_PRONOUN_WORDS, *_CORRECTION_WORDS, *_CORRECT_WORDS,
             "答案", "选项", "选", "应",
-            *_FOREIGN_WORDS, *_FOREIGN_CHOOSE_WORDS, *_WITHDRAW_WORDS})
+            *_FOREIGN_WORDS, *_FOREIGN_CHOOSE_WORDS, *_WITHDRAW_WORDS, *_TENTATIVE_WORDS, *_GUESS_WORDS,
+            *_LIKELY_WORDS, *_FOREIGN_CORRECT_WORDS})
 )
 # Whole words (as bytes: bytes.translate and split are the fastest way to cut ASCII text into words) -> the
 # keyword they stand for.
@@ -533,14 +810,14 @@ _ENABLING = {
 _WORD_BREAKS = bytes(byte if chr(byte).isalnum() or byte == ord("_") else ord(" ") for byte in range(128)) + (
     b" " * 128
 )
-_KEYWORD_SCAN = re.compile("|".join(sorted(_KEYWORDS, key=len, reverse=True)))
+_KEYWORD_SCAN = lazy_regex("|".join(sorted(_KEYWORDS, key=len, reverse=True)))
 
 
 # Short forms read in one match, when the whole response (ASCII, one line, blanks around it aside) is one of:
 # - an option line: "B. Walking", "(B) Walking", "B: Walking", "[B] Walking" (no markdown, "<" or ">");
 # - an answer phrase alone: "[The] [best|correct|final|right] answer is[:] (B)[.]" or "... answer: B".
 _LINE_TEXT = r"[\t !\"$-)+-;=?-^a-~]*"  # printable ASCII without # * < > _ `
-_FAST = re.compile(
+_FAST = lazy_regex(
     r"(?:"
     r"(?P<line>[(\[]?[A-Z][.:)\]][ \t]" + _LINE_TEXT + r")"
     r"|(?:(?i:the)[ \t]+)?(?P<phrase>(?i:(?:(?:best|correct|final|right)[ \t]+)?answer(?:[ \t]+is(?:[ \t]*:)?|[ \t]*:))"
@@ -567,11 +844,11 @@ def _boxed_statements(text: str, letters: Sequence[str], options: OptionMatcher 
         if letter is None:
             continue
         kind = "answer" if letter in letters else "invalid"
-        found.append(_Statement(pos, kind, letter, "boxed", text[pos : end + 1]))
+        found.append(_said(pos, kind, letter, "boxed", text[pos : end + 1]))
     return found
 
 
-_LATEX_TEXT = re.compile(r"\\(?:text|textbf|mathrm|mathbf|textrm|mbox)\s*\{([^{}]*)\}")
+_LATEX_TEXT = lazy_regex(r"\\(?:text|textbf|mathrm|mathbf|textrm|mbox)\s*\{([^{}]*)\}")
 
 
 def _unwrap_latex_text(content: str) -> str:
@@ -588,7 +865,7 @@ def _letter_of(inner: str) -> str | None:
 
 
 # "The answer is Walking." -- an answer phrase followed by option text instead of a letter.
-_PHRASE_REST = re.compile(r"(?i:" + _ANSWER_NOUN + _JOIN + _ADVERB + r"(?P<neg>not\s+)?)(?P<rest>\S[^\n]*)")
+_PHRASE_REST = lazy_regex(r"(?i:" + _ANSWER_NOUN + _JOIN + _ADVERB + r"(?P<neg>not\s+)?)(?P<rest>\S[^\n]*)")
 
 
 def _phrase_text_statements(
@@ -603,7 +880,7 @@ def _phrase_text_statements(
         rest = _first_sentence(match.group("rest"))
         letter = options.match(rest)
         if letter is not None:
-            result.append(_Statement(match.start(), "answer", letter, "option-text", match.group(0)[:80]))
+            result.append(_said(match.start(), "answer", letter, "option-text", match.group(0)[:80]))
     return result
 
 
@@ -612,35 +889,124 @@ def _first_sentence(text: str) -> str:
 
 
 def _fallback(text: str, letters: Sequence[str], options: OptionMatcher | None) -> Extraction:
-    """No explicit statement: read the response's shape, a lone "(B)", then option text."""
+    """No explicit statement: read the response's shape, then, unless the response declines, says no option fits or
+    cannot decide, a lone "(B)" and the option text of its conclusion."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
-    listing = len({m.group(1) for line in lines if (m := _OPTION_LINE.match(line))}) >= 2
-    for reader in (_final_line, _leading_line, _closing_clause):
-        found = reader(lines, listing, letters)
-        if found is not None:
-            return _line_span(found, text, lines[0] if reader is _leading_line else lines[-1])
-    parens = {m.group(1) for m in _PAREN_LETTER.finditer(text)} & set(letters)
-    if len(parens) == 1 and not listing:
-        letter = parens.pop()
-        return Extraction(letter, "paren-letter", f"the only parenthesised letter is ({letter})")
-    if options:
+    option_lines = [m.group(1) for line in lines if (m := _OPTION_LINE.match(line))]
+    listing = len(set(option_lines)) >= 2
+    found = _shape_reading(text, lines, option_lines, listing, letters)
+    if found is None:
+        found = _undecided(text, options)
+    if found is None:
+        found = _paren_letter(text, listing, letters)
+    if found is None and options:
         prose = "\n".join(line for line in lines if not _OPTION_LINE.match(line)) if listing else text
         found = _option_text_fallback(prose, options) if prose else None
-        if found is not None:
-            return found
-    return _why_unparsed(text, letters)
+    return found if found is not None else _why_unparsed(text, letters)
+
+
+def _shape_reading(
+    text: str, lines: list[str], option_lines: list[str], listing: bool, letters: Sequence[str]
+) -> Extraction | None:
+    """The letter the response's shape gives: its first line and its last must agree; on one line, or without a
+    closing letter, the opening decides ("B, because ...")."""
+    ending = (_final_line(lines, listing, letters) or _walk_repeat(lines, option_lines, letters)
+              or _closing_clause(lines, listing, letters))
+    opening = _leading_line(lines, listing, letters)
+    if opening is not None and opening.explanation.startswith("hedge"):
+        return opening
+    if ending is not None and opening is not None and ending.parsed and opening.parsed \
+            and ending.answer != opening.answer:
+        return conflict(f"the first line gives {opening.answer}", f"the last gives {ending.answer}", "shape")
+    if opening is not None and (len(lines) == 1 or ending is None):
+        return _line_span(opening, text, lines[0])
+    return _line_span(ending, text, lines[-1]) if ending is not None else None
+
+
+def _paren_letter(text: str, listing: bool, letters: Sequence[str]) -> Extraction | None:
+    """The one parenthesised letter of a response that is not an option list, unless it names a figure part, a
+    step or sits in a link ("see panel (C)", "item(C)")."""
+    if listing:
+        return None
+    parens = {m.group(1) for m in _PAREN_LETTER.finditer(text)
+              if not _PAREN_NOT_ANSWER.search(text, max(0, m.start() - 20), m.start())}
+    if len(parens) != 1 or not parens <= set(letters):
+        return None
+    letter = parens.pop()
+    return Extraction(letter, "paren-letter", f"the only parenthesised letter is ({letter})", None, "shape")
+
+
+# The response does not commit: it declines, cannot decide, or says no option fits. Then a lone "(C)" or a value
+# that matches an option's text is not its answer.
+_UNDECIDED = lazy_regex(
+    r"(?i:\bnone\s+of\s+(?:the|these|those|them)\b|\bnot\s+(?:among|in|one\s+of|listed\s+in)\s+(?:the\s+)?"
+    r"(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers|answer\s+choices)\b"
+    r"|\bno\s+(?:option|choice|answer)\s+(?:matches|fits|is\s+correct|is\s+right|applies)\b|\b(?:matches|fits)\s+none\b"
+    r"|\b(?:does\s+not|doesn't|doesn’t|do\s+not|don't|don’t)\s+match\s+any\b"
+    r"|\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+(?:be\s+)?(?:determined|answered|decided|tell|decide|determine|say"
+    r"|be\s+sure)\b|\b(?:unable|not\s+able)\s+to\s+(?:determine|tell|decide|answer)\b|\bi(?:'m|’m|\s+am)\s+(?:sorry|unsure"
+    r"|not\s+sure)\b|\bas\s+an\s+ai\b)"
+    r"|无法|不确定|抱歉"
+)
+# Every alternative of `_UNDECIDED` holds one of these ("not among the options" holds "option", "can't" "can").
+_UNDECIDED_WORDS = ("none", "option", "choice", "answer", "match", "can", "could", "able", "sorry", "sure", " ai",
+                    "无法", "不确定", "抱歉")
+
+
+def _undecided(text: str, options: OptionMatcher | None) -> Extraction | None:
+    """Unparsed when the response declines, cannot decide or says no option fits, unless an option itself says so
+    ("None of these"). `_UNDECIDED` is searched only when one of the words it needs occurs (the search is slow)."""
+    lower = text.lower()
+    if not any(word in lower for word in _UNDECIDED_WORDS):
+        return None
+    undecided = _UNDECIDED.search(text)
+    if undecided is None or (options and options.declines()):
+        return None
+    refusal = _REFUSAL.search(text)
+    if refusal:
+        return unparsed("refusal", f"the response declines: {quote(refusal.group(0))!r}")
+    return unparsed("no answer stated", f"the response does not commit to an option: {quote(undecided.group(0))!r}")
+
+
+# Before a "(C)" that names a figure part, a step or a link rather than the answer.
+_PAREN_NOT_ANSWER = lazy_regex(
+    r"(?:[A-Za-z0-9/_=.-]|(?i:\b(?:fig(?:ure)?|panel|table|step|part|image|frame|equation|eq|item|subfigure|diagram"
+    r"|section|case|labell?ed|marked|see|in)\.?\s*))$"
+)
 
 
 def _final_line(lines: list[str], listing: bool, letters: Sequence[str]) -> Extraction | None:
-    """A last line that is only a letter ("...\\n\\nC"), or "C. text" when the response is not an option list."""
+    """A last line that is only a letter ("...\\n\\nC", "...\\n\\nb."), or "C. text" when the response is not an
+    option list; two trailing letter lines that differ ("A\\nC") are a conflict."""
     last = lines[-1]
     bare = _bare(last)
-    if bare and bare.group(1).isupper() and len(lines) > 1:
-        return _line_letter(bare.group(1), letters, "final-line", last)
-    shaped = _OPTION_LINE.match(last)
+    if bare and len(lines) > 1 and (bare.group(1).isupper() or _LOWER_LINE.fullmatch(last)):
+        letter = bare.group(1).upper()
+        before = _bare(lines[-2])
+        if before and before.group(1).upper() != letter and before.group(1).upper() in letters:
+            return conflict(f"the line before last gives {before.group(1).upper()}", f"the last gives {letter}",
+                            "final-line")
+        return _line_letter(letter, letters, "final-line", last)
+    shaped = _OPTION_LINE.match(last) or _LOWER_OPTION_LINE.match(last)
     if shaped and not listing and len(lines) > 1:
-        return _line_letter(shaped.group(1), letters, "final-line", last)
+        return _line_letter(shaped.group(1).upper(), letters, "final-line", last)
     return None
+
+
+_LOWER_LINE = lazy_regex(r"[(\[]?[a-z][.):\]]")  # "b.", "(c)", "d)": a lower-case letter marked as one
+_LOWER_OPTION_LINE = lazy_regex(r"[(\[]?([a-z])(?:[)\]]|[.:：])\s+\S")  # "d. 42 percent", "b) walking"
+
+
+def _walk_repeat(lines: list[str], option_lines: list[str], letters: Sequence[str]) -> Extraction | None:
+    """After a walk through the options, one each ("(A) runs: no", "(B) ..."), a last option line that repeats
+    one of them ("(D) The man walks") is the answer."""
+    if len(option_lines) < 3 or _OPTION_LINE.match(lines[-1]) is None:
+        return None
+    letter = option_lines[-1]
+    walked = option_lines[:-1]
+    if walked.count(letter) != 1 or len(set(walked)) != len(walked):
+        return None
+    return _line_letter(letter, letters, "final-line", lines[-1])
 
 
 def _leading_line(lines: list[str], listing: bool, letters: Sequence[str]) -> Extraction | None:
@@ -648,15 +1014,17 @@ def _leading_line(lines: list[str], listing: bool, letters: Sequence[str]) -> Ex
     "b) walking" (not an option list)."""
     first = lines[0]
     bare = _bare(first)
-    if bare and bare.group(1).isupper():
-        return _line_letter(bare.group(1), letters, "leading-letter", first)
+    if bare and (bare.group(1).isupper() or _LOWER_LINE.fullmatch(first)):
+        return _line_letter(bare.group(1).upper(), letters, "leading-letter", first)
     if listing:
         return None
     shaped = _OPTION_LINE.match(first)
     if shaped and not _hedged(first, shaped.end(1)):
         return _line_letter(shaped.group(1), letters, "leading-letter", first)
     leading = _LEADING.match(first)
-    if leading and not (leading.group("l") and _hedged(first, leading.end("l"))):
+    if (leading and leading.group("l") and _hedged(first, leading.end("l"))) or shaped:
+        return unparsed("hedge", f"the first line names several letters: {quote(first)!r}", "leading-letter")
+    if leading:
         return _line_letter((leading.group("l") or leading.group("low")).upper(), letters, "leading-letter", first)
     return None
 
@@ -670,26 +1038,44 @@ def _hedged(line: str, after: int) -> bool:
 
 # A response opening with its letter and going on: "B, because ...", "(C), since ...", "B。不是 A", "b) walking",
 # "D because the ...".
-_LEADING = re.compile(
+_LEADING = lazy_regex(
     r"[(\[（]?(?P<l>[A-Z])[)\]）]?(?:[,，。、]|\s+(?:because|since|as)\b|\s*(?:不是|因为|由于|是正确|正确))"
-    r"|\(?(?P<low>[a-z])\)\s"
+    r"|\(?(?P<low>[a-z])(?:\)\s|[.:：]\s|\s+(?:because|since)\b)"
 )
 # The last line ends in a clause that is only the letter: "Based on the frames, B.", "... is clear: (C)".
-_CLOSING = re.compile(
-    r"(?:[,:：，]|\b(?:so|thus|hence))[ \t]*(?:(?i:option|choice)[ \t]+)?[(\[]?([A-Z])[)\]]?[ \t]*[.!。]?$"
+_CLOSING = lazy_regex(
+    r"(?:[,:：，;；]|[.!?][ \t]+|\b(?:so|thus|hence))[ \t]*(?:(?i:option|choice)[ \t]+)?[(\[]?([A-Z])[)\]]?"
+    r"[ \t]*[.!。]?$"
 )
+# "... the only consistent ordering is D." -- a noun phrase stated to be the letter, closing the response; not
+# where the letter names a point or a label ("The midpoint of AC is D.").
+_CLOSING_IS = lazy_regex(r"\b(?P<subject>[A-Za-z]+)[ \t]+(?:is|was)[ \t]+[(\[]?(?P<l>[A-Z])[)\]]?[ \t]*[.!。]?$")
+_NOT_OPTION_SUBJECTS = frozenset({
+    "point", "midpoint", "vertex", "center", "centre", "intersection", "foot", "focus", "origin", "angle", "line",
+    "side", "segment", "corner", "label", "letter", "grade", "vitamin", "plan", "type", "class", "group", "row",
+    "column", "section", "part", "figure", "panel", "node", "it", "that", "this", "which", "so",
+})
+_OTHER_CAPITALS = lazy_regex(r"\b[A-Z]{2,3}\b|\b(?!I\b)[A-Z]\b")
+_SENTENCE_END = lazy_regex(r"[.!?。！？]\s")
 _CLOSING_TAIL = 40  # the clause is a few characters at the line's end; longer tails are not searched
 
 
 def _closing_clause(lines: list[str], listing: bool, letters: Sequence[str]) -> Extraction | None:
     """ "Based on the frames, B." -- the last line's final clause is only a letter (not in an option list)."""
-    if listing:
+    if listing or not _ends_in_letter(lines[-1]):
         return None
     tail = lines[-1][-_CLOSING_TAIL:]
     closing = _CLOSING.search(tail)
-    if closing is None:
+    if closing is not None:
+        return _line_letter(closing.group(1), letters, "closing-letter", lines[-1])
+    stated = _CLOSING_IS.search(tail)
+    if stated is None or stated.group("subject").lower() in _NOT_OPTION_SUBJECTS:
         return None
-    return _line_letter(closing.group(1), letters, "closing-letter", lines[-1])
+    sentence = tail[: stated.start("l")]
+    ends = list(_SENTENCE_END.finditer(sentence))
+    if _OTHER_CAPITALS.search(sentence, ends[-1].end() if ends else 0):
+        return None  # other capitals in the sentence: the letter is a label among labels
+    return _line_letter(stated.group("l"), letters, "closing-letter", lines[-1])
 
 
 def _line_span(found: Extraction, text: str, line: str) -> Extraction:
@@ -702,32 +1088,40 @@ def _line_span(found: Extraction, text: str, line: str) -> Extraction:
 
 def _line_letter(letter: str, letters: Sequence[str], method: str, line: str) -> Extraction:
     if letter in letters:
-        return Extraction(letter, method, f"read the line {quote(line)!r}")
+        return Extraction(letter, method, f"read the line {quote(line)!r}", None, "shape")
     return unparsed("letter not allowed", f"{letter} is not one of {', '.join(letters)}: {quote(line)!r}", method)
 
 
-_CLAUSE_SPLIT = re.compile(r"(?<=[.!?。！？])\s+|\n+|[;；]\s*")
+_CLAUSE_SPLIT = lazy_regex(r"(?<=[.!?。！？])\s+|\n+|[;；]\s*")
 
 
 def _option_text_fallback(text: str, options: OptionMatcher) -> Extraction | None:
-    """The one option whose text the response gives outside negated clauses ("not the blue object" rejects it);
-    when several are given, the one in the last clause."""
-    picked: list[tuple[str, str]] = []
+    """The option the response's conclusion gives: its last clauses (at most `_CONCLUSION`), latest first. A word
+    option is read where its words appear; a number only as the value a clause states ("so 15 pens", "= 5/6"),
+    never as a number of the working. A negated clause that gives an option ("didn't take the bus") ends the
+    search with no answer."""
     clauses = [c for c in _CLAUSE_SPLIT.split(text.strip()) if c.strip()]
-    for clause in clauses:
-        letter = options.match(clause)
-        if letter is not None and not _NEGATION.search(clause):
-            picked.append((letter, clause))
-    if not picked:
-        return None
-    if len({letter for letter, _ in picked}) == 1:
-        letter = picked[0][0]
-        return Extraction(letter, "option-text", f"the response gives the text of option {letter}: {options[letter]!r}")
-    letter, last = picked[-1]
-    if last is not clauses[-1]:
-        return None
-    detail = f"the last sentence gives option {letter} ({options[letter]!r}): {quote(last)!r}"
-    return Extraction(letter, "option-text", detail)
+    for clause in reversed(clauses[-_CONCLUSION:]):
+        clause = clause[-_LONGEST_CLAUSE:]  # a conclusion is a sentence, not a page: its end is what it states
+        letter = options.match_conclusion(clause)
+        if letter is None:
+            continue
+        if _NEGATION.search(clause) and not _NEGATION.search(options[letter]):  # "None of these" may be an option
+            return None
+        detail = f"the conclusion gives option {letter} ({options[letter]!r}): {quote(clause)!r}"
+        return Extraction(letter, "option-text", detail, None, "option-text")
+    return None
+
+
+_CONCLUSION = 3  # clauses
+_LONGEST_CLAUSE = 500  # characters of a concluding clause read for option text
+_MAX_MARKS = 8  # places a clause states a value, the last ones: each is tokenised to the clause's end
+# Where a clause states its value: "is", "=", "so", "leaves", ... (the value follows).
+_STATED = lazy_regex(
+    r"(?i:\b(?:is|are|was|were|equals?|gives?|leaves?|makes?|remains?|gets?|got|be|so|thus|hence|therefore|totals?"
+    r"|yields?|comes\s+to|about|approximately|around|shows?|showed|shown|reads?|indicates?|displays?|measures?)\b)"
+    r"|=|≈|→|:|(?<=[A-Za-z]),"
+)
 
 
 class OptionMatcher(Mapping[str, str]):
@@ -738,11 +1132,19 @@ class OptionMatcher(Mapping[str, str]):
     a mapping that splits the dataset's "A. text" options only then); it must not change afterwards.
     """
 
-    __slots__ = ("_keys", "_texts")
+    __slots__ = ("_declines", "_keys", "_texts")
 
     def __init__(self, texts: Mapping[str, str]) -> None:
         self._texts = texts
-        self._keys: tuple[_Keys, _Keys] | None = None
+        self._keys: _AllKeys | None = None
+        self._declines: bool | None = None
+
+    def declines(self) -> bool:
+        """Whether an option itself says no other fits ("None of these", "Cannot be determined"): then a response
+        saying so gives that option, not "no answer"."""
+        if self._declines is None:
+            self._declines = any(_UNDECIDED.search(option) for option in self._texts.values())
+        return self._declines
 
     def __getitem__(self, letter: str) -> str:
         return self._texts[letter]
@@ -753,26 +1155,70 @@ class OptionMatcher(Mapping[str, str]):
     def __len__(self) -> int:
         return len(self._texts)
 
+    def _prepared(self) -> _AllKeys:
+        if self._keys is None:
+            keys = {letter: _option_keys(option) for letter, option in self._texts.items()}
+            tiers = tuple(tuple((letter, key[i]) for letter, key in keys.items() if key[i]) for i in range(3))
+            numeric = tuple((letter, key[2] or key[0]) for letter, key in keys.items() if key[3] and key[0])
+            self._keys = (tiers, numeric)
+        return self._keys
+
     def match(self, text: str) -> str | None:
-        """The single option whose words appear in `text` as a run (or, for "60°" options, whose number does)."""
+        """The single option whose words appear in `text` as a run (articles, plural endings, LaTeX commands and
+        a parenthesised aside aside), or, for "60°" options, whose number does."""
         tokens = _tokens(text)
         if not tokens:
             return None
-        if self._keys is None:
-            keys = {letter: _option_keys(option) for letter, option in self._texts.items()}
-            self._keys = tuple(tuple((letter, pair[i]) for letter, pair in keys.items() if pair[i]) for i in (0, 1))
-        for keys in self._keys:
-            hits = {letter for letter, wanted in keys if _contains_run(tokens, wanted)}
-            if len(hits) > 1:
-                hits = _drop_contained(hits, dict(keys))
-            if len(hits) == 1:
-                return hits.pop()
-            if hits:
-                return None
-        return None
+        return _single_hit(tokens, self._prepared()[0])
+
+    def match_conclusion(self, clause: str) -> str | None:
+        """The single option a concluding clause gives: a number option only as the value the clause states, a
+        word option where its words appear."""
+        tokens = _tokens(clause)
+        if not tokens:
+            return None
+        tiers, numeric = self._prepared()
+        if numeric:
+            for value in _stated_values(clause):
+                decided, letter = _one_of({letter for letter, key in numeric if value[: len(key)] == key}, numeric)
+                if decided:
+                    return letter
+        numbers = {letter for letter, _ in numeric}
+        words = tuple(tuple((letter, key) for letter, key in tier if letter not in numbers) for tier in tiers)
+        return _single_hit(tokens, words)
 
 
 _Keys = tuple[tuple[str, tuple[str, ...]], ...]  # (letter, key) for the options whose key is not empty
+_AllKeys = tuple[tuple[_Keys, _Keys, _Keys], _Keys]  # the three tiers of keys, and the number options' values
+
+
+def _single_hit(tokens: tuple[str, ...], tiers: tuple[_Keys, ...]) -> str | None:
+    """The one option whose key occurs in `tokens`, tier by tier (a tier with several hits decides: none)."""
+    for keys in tiers:
+        decided, letter = _one_of({letter for letter, wanted in keys if _contains_run(tokens, wanted)}, keys)
+        if decided:
+            return letter
+    return None
+
+
+def _one_of(hits: set[str], keys: _Keys) -> tuple[bool, str | None]:
+    """(whether `hits` decide, the letter): one option decides it; several that are not parts of one another
+    ("walking" in "walking fast") decide that there is none; no hit leaves it open."""
+    if len(hits) > 1:
+        hits = _drop_contained(hits, dict(keys))
+    if not hits:
+        return False, None
+    return True, hits.pop() if len(hits) == 1 else None
+
+
+def _stated_values(clause: str) -> Iterator[tuple[str, ...]]:
+    """The tokens after each place the clause states a value, latest first (the last `_MAX_MARKS`), where they
+    start with a number; the clause itself when it starts with one ("15 pens.")."""
+    marks = [match.end() for match in _STATED.finditer(clause)][-_MAX_MARKS:]
+    for end in (*reversed(marks), 0):
+        tokens = _tokens(clause[end:])
+        if tokens and tokens[0][0].isdigit():
+            yield tokens
 
 
 def _drop_contained(hits: set[str], keys: Mapping[str, tuple[str, ...]]) -> set[str]:
@@ -793,21 +1239,47 @@ def _cached_matcher(items: tuple[tuple[str, str], ...]) -> OptionMatcher:
     return OptionMatcher(dict(items))  # a copy: the caller's mapping may change
 
 
+_LATEX_COMMAND = lazy_regex(r"\\[a-zA-Z]+")
+_ASIDE = lazy_regex(r"\([^()]*\)")
+
+
 def _tokens(text: str) -> tuple[str, ...]:
-    return tuple(_TOKENS.findall(text.lower().replace("°", " degrees ").replace("\\circ", " degrees ")))
+    """The words and numbers of `text` in lower case, without articles and LaTeX command names, plural and
+    final-"e" endings folded ("bicycles" and "bicycle" are one word), "°" read as "degrees"."""
+    lower = text.lower().replace("°", " degrees ").replace("\\circ", " degrees ")
+    if "\\" in lower:
+        lower = _LATEX_COMMAND.sub(" ", lower)
+    return tuple(map(_fold, _TOKENS.findall(lower)))
+
+
+@lru_cache(maxsize=8192)
+def _fold(word: str) -> str:
+    """One spelling for a word's singular and plural ("houses", "house" -> "hous"; "buses", "bus" -> "bus")."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        word = word[:-1]
+    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+
+
+_UNIT_WORDS = frozenset(map(_fold, _UNIT_WORDS_SPELLED))
 
 
 @lru_cache(maxsize=4096)
-def _option_keys(option: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """An option's word run ("degree" read as "degrees") and, for one number with units ("60°", "12 cm"), the
-    number alone (else empty)."""
+def _option_keys(option: str) -> tuple[tuple[str, ...], tuple[str, ...], tuple[str, ...], bool]:
+    """An option's word run, the same without a parenthesised aside (empty when it has none), for one number with
+    units ("60°", "12 cm") the number alone (else empty), and whether the option is a value (numbers and units)."""
     tokens = _tokens(option)
-    full = tuple("degrees" if t == "degree" else t for t in tokens) if "degree" in tokens else tokens
-    if all(t in _UNIT_WORDS for t in tokens if not t[0].isdigit()):  # usually stops at the first word
+    short = _tokens(_ASIDE.sub(" ", option)) if "(" in option else ()
+    short = short if short != tokens else ()
+    value = bool(tokens) and all(t[0].isdigit() or t in _UNIT_WORDS for t in tokens)
+    if value:
         numbers = [t for t in tokens if t[0].isdigit()]
         if len(numbers) == 1:
-            return full, (numbers[0],)
-    return full, ()
+            return tokens, short, (numbers[0],), True
+    return tokens, short, (), value
 
 
 def _contains_run(tokens: tuple[str, ...], run: tuple[str, ...]) -> bool:

@@ -1,9 +1,10 @@
 """Is a predicted free-form answer the gold one? Equal, different, or undecidable, always with the reason.
 
 A fast path settles the easy cases in microseconds: the same text after normalising (LaTeX spacing, `\\left`,
-`\\dfrac`, `$`, `\\text{}`), plain numbers, simple fractions and degrees, different units on both sides, and a
-percentage against a plain number ("28%" = "28"; against "0.28" undecidable: the same only if the question
-asked for a fraction).
+`\\dfrac`, `$`, `\\text{}`, Unicode signs), plain numbers, simple fractions and mixed numbers, degrees, different
+units on both sides, a percentage against a plain number ("28%" equals both "28" and "0.28": one quantity written
+two ways), and a decimal against a fraction it rounds (`answer_forms`: "0.4286" = 3/7). An inequality against an
+interval is compared as the interval it describes ("1 <= x < 4" against "[1, 4)").
 Everything else goes to math-verify (`equivalence_engine`). Undecidable means the rules cannot settle it: an answer
 that does not parse as math, a timeout, prose, or degrees against radians; only those go to the LLM judge.
 Decisions are memoised per (predicted, gold) pair for the life of the process.
@@ -17,6 +18,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
+
+from mathreel.core.extract.answer_forms import (
+    as_interval,
+    decimal_places,
+    exact_at,
+    looks_like_interval,
+    mixed_number,
+    rounding_verdict,
+)
+from mathreel.core.extract.lazy import lazy_regex
+from mathreel.core.extract.plain_math import plain_math
 
 # An extracted answer longer than this is prose, not a value. The worker's deadline already bounds sympy's time;
 # this bounds what crosses its pipe and what the memo holds. (A long response is still read whole by math-verify's
@@ -70,13 +82,26 @@ def _decide(predicted: str, gold: str) -> Equivalence:
         return Equivalence(None, f"longer than {_MAX_LENGTH} characters: too long to compare as math")
     if max(_depth(predicted), _depth(gold)) > _MAX_DEPTH:
         return Equivalence(None, f"nested deeper than {_MAX_DEPTH} levels: not an ordinary answer")
-    pred, ref = _normalize(predicted), _normalize(gold)
+    pred, ref = _as_intervals(_normalize(predicted), _normalize(gold))
     fast = _fast_path(pred, ref)
     if fast is not None:
         return fast
     from mathreel.core.extract.equivalence_engine import engine_verdict
 
     return Equivalence(*engine_verdict(pred.text, ref.text))
+
+
+def _as_intervals(pred: _Answer, ref: _Answer) -> tuple[_Answer, _Answer]:
+    """An inequality against an interval is compared as the interval it describes."""
+    if looks_like_interval(ref.text) and not looks_like_interval(pred.text):
+        interval = as_interval(pred.text)
+        if interval is not None:
+            return _Answer(interval, pred.unit, pred.degrees, pred.percent), ref
+    if looks_like_interval(pred.text) and not looks_like_interval(ref.text):
+        interval = as_interval(ref.text)
+        if interval is not None:
+            return pred, _Answer(interval, ref.unit, ref.degrees, ref.percent)
+    return pred, ref
 
 
 def _depth(text: str) -> int:
@@ -102,27 +127,28 @@ class _Answer:
     percent: bool = False
 
 
-_DELIMS = re.compile(r"^\s*(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])\s*$")
-_TEXT_CMD = re.compile(r"\\(?:text|textbf|textrm|textnormal|mathrm|mbox)\s*\{([^{}]*)\}")
-_DOLLAR = re.compile(r"(?<!\\)\$")
-_THIN_COMMA = re.compile(r",\\!\s*")  # "32,\!349": LaTeX's thousands separator
-_PERCENT = re.compile(r"\s*(?:\\?%|\b(?:percent|percentage|pct)\b)\s*$", re.I)
-_SPACING = re.compile(r"\\[,;:! ]|~|\\left\b|\\right\b")
-_FRAC = re.compile(r"\\[dt]frac")
-_ONE_TOKEN_BRACES = re.compile(r"([\^_])\{(\w)\}")  # "x^{2}" is "x^2"
-_DEGREE = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|°|\\circ\b|\\degree\b|\s*\bdegrees?\b", re.I)
-_UNIT = re.compile(
+_DELIMS = lazy_regex(r"^\s*(?:\$+|\\\(|\\\[)|(?:\$+|\\\)|\\\])\s*$")
+_TEXT_CMD = lazy_regex(r"\\(?:text|textbf|textrm|textnormal|mathrm|mbox)\s*\{([^{}]*)\}")
+_DOLLAR = lazy_regex(r"(?<!\\)\$")
+_THIN_COMMA = lazy_regex(r",\\!\s*")  # "32,\!349": LaTeX's thousands separator
+_PERCENT = lazy_regex(r"\s*(?:\\?%|\b(?:percent|percentage|pct)\b)\s*$", re.I)
+_SPACING = lazy_regex(r"\\[,;:! ]|~|\\left\b|\\right\b")
+_FRAC = lazy_regex(r"\\[dt]frac")
+_ONE_TOKEN_BRACES = lazy_regex(r"([\^_])\{(\w)\}")  # "x^{2}" is "x^2"
+_DEGREE = lazy_regex(r"\^\s*\{?\s*\\circ\s*\}?|°|\\circ\b|\\degree\b|\s*\bdegrees?\b", re.I)
+_UNIT = lazy_regex(
     r"(?<=[\d})\s])\s*(?P<unit>(?:square\s+|cubic\s+)?"
-    r"(?:units?|cm|mm|km|m|meters?|metres?|inches|inch|ft|feet|foot|yards?|miles?|kg|g|grams?|seconds?|s|"
-    r"minutes?|min|hours?|h)(?:\s*\^\s*\{?\s*[23]\s*\}?|²|³)?)\s*$",
+    r"(?:units?|cm|mm|km|m|meters?|metres?|inches|inch|ft|feet|foot|yards?|miles?|kg|g|grams?|kilograms?|seconds?|s|"
+    r"minutes?|min|hours?|h|days?|weeks?|years?|liters?|litres?|ml|milliliters?|dollars?|cents?|pounds?|ounces?)"
+    r"(?:\s*\^\s*\{?\s*[23]\s*\}?|²|³)?)\s*$",
     re.I,
 )
-_BLANKS = re.compile(r"\s+")
+_BLANKS = lazy_regex(r"\s+")
 
 
 def _normalize(raw: str) -> _Answer:
     """The answer without delimiters, spacing macros, a final period, its unit and its degree sign."""
-    text = _DELIMS.sub("", _DELIMS.sub("", raw.strip())).replace("\\$", "")  # \$ is a currency sign
+    text = _DELIMS.sub("", _DELIMS.sub("", plain_math(raw).strip())).replace("\\$", "")  # \$ is a currency sign
     text = _THIN_COMMA.sub(",", _DOLLAR.sub("", text))
     text = _TEXT_CMD.sub(r" \1 ", text)
     text = _FRAC.sub(r"\\frac", _SPACING.sub(" ", text)).replace("−", "-").replace("π", "\\pi ")
@@ -142,15 +168,16 @@ def _normalize(raw: str) -> _Answer:
 
 # ---------------------------------------------------------------- fast path
 
-_NUMBER = re.compile(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
-_THOUSANDS = re.compile(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")
-_COMMA_NUMBER = re.compile(r"[+-]?\d+,\d+")
-_SLASH = re.compile(r"(?P<sign>[+-]?)(?P<num>\d+)\s*/\s*(?P<den>\d+)")
-_LATEX_FRAC = re.compile(r"(?P<sign>[+-]?)\\frac\s*\{\s*(?P<num>\d+)\s*\}\s*\{\s*(?P<den>\d+)\s*\}")
+_NUMBER = lazy_regex(r"[+-]?(?:\d+(?:\.\d*)?|\.\d+)")
+_TRAILING_DOTS = lazy_regex(r"([+-]?\d*\.\d+)(?:\.\.\.|…|\\ldots|\\cdots)")
+_THOUSANDS = lazy_regex(r"[+-]?[1-9]\d{0,2}(?:,\d{3})+(?:\.\d+)?")
+_COMMA_NUMBER = lazy_regex(r"[+-]?\d+,\d+")
+_SLASH = lazy_regex(r"(?P<sign>[+-]?)(?P<num>\d+)\s*/\s*(?P<den>\d+)")
+_LATEX_FRAC = lazy_regex(r"(?P<sign>[+-]?)\\frac\s*\{\s*(?P<num>\d+)\s*\}\s*\{\s*(?P<den>\d+)\s*\}")
 # "3\\pi", "2\\sqrt{3}", "-4x": a number times one non-zero atom; two of these with the same atom compare by number.
-_MULTIPLE = re.compile(r"(?P<coef>[+-]?(?:\d+(?:\.\d+)?)?)\s*\*?\s*(?P<atom>\\pi|\\sqrt\{[1-9]\d*\}|\\sqrt[1-9]|[a-z])")
-_RADIANS = re.compile(r"\\pi|π|\bpi\b")
-_PROSE = re.compile(r"(?<![\\a-zA-Z])[a-zA-Z]{3,}")
+_MULTIPLE = lazy_regex(r"(?P<coef>[+-]?(?:\d+(?:\.\d+)?)?)\s*\*?\s*(?P<atom>\\pi|\\sqrt\{[1-9]\d*\}|\\sqrt[1-9]|[a-z])")
+_RADIANS = lazy_regex(r"\\pi|π|\bpi\b")
+_PROSE = lazy_regex(r"(?<![\\a-zA-Z])[a-zA-Z]{3,}")
 _MATH_WORDS = frozenset({"sin", "cos", "tan", "cot", "sec", "csc", "log", "sqrt", "frac", "infty", "inf", "pi"})
 
 
@@ -168,6 +195,9 @@ def _fast_path(pred: _Answer, ref: _Answer) -> Equivalence | None:
     numbers = _numbers(pred.text, ref.text)
     if numbers is not None:
         (left, right), note = numbers
+        rounded = _rounded(pred.text, ref.text, left, right) if left != right else None
+        if rounded is not None:
+            return rounded
         verdict = left == right
         word = "equal" if verdict else "different"
         sign = "=" if verdict else "≠"
@@ -192,17 +222,33 @@ def _same_atom_multiples(pred: str, ref: str) -> Equivalence | None:
 
 
 def _percent_against_number(pred: _Answer, ref: _Answer) -> Equivalence:
-    """"28%" against "28" is equal (the sign on one side only is ignored, like a unit); against "0.28" it is the
-    same quantity only if the question asked for a fraction, which a judge can read."""
+    """"28%" against "28" is equal (the sign on one side only is ignored, like a unit), and against "0.28" or
+    "7/25" too: one quantity written as a percentage and as a fraction."""
     left, right = _plain_number(pred.text), _plain_number(ref.text)
     if left is None or right is None:
         return Equivalence(None, "a percentage against an expression: a judge can decide", needs_question=True)
     if left == right:
         return Equivalence(True, f"{pred.text} = {ref.text}: equal numerically (a percent sign on one side only)")
-    if left * 100 == right or right * 100 == left:
-        return Equivalence(None, "a percentage against a fraction: equal only if the question asked for a "
-                           "fraction, which a judge can read", needs_question=True)
+    percent, other = (left, right) if pred.percent else (right, left)
+    if percent == other * 100:
+        return Equivalence(True, f"{percent}% = {other}: equal (a percentage and the same fraction)")
     return Equivalence(False, f"{pred.text} ≠ {ref.text}: different numerically")
+
+
+def _rounded(pred: str, ref: str, left: Fraction, right: Fraction) -> Equivalence | None:
+    """A decimal against an exact value with no decimal that short: equal when it is that value rounded (3 or
+    more significant digits), undecidable when as close with fewer, else None (compared exactly)."""
+    for decimal, value, exact, exact_text in ((pred, left, right, ref), (ref, right, left, pred)):
+        places = decimal_places(decimal)
+        if places is None or decimal_places(exact_text) is not None or exact_at(exact, places[0]):
+            continue
+        verdict = rounding_verdict(value, places[0], places[1], exact)
+        if verdict is True:
+            return Equivalence(True, f"{decimal} = {exact_text} rounded to {places[0]} places: equal")
+        if verdict is None:
+            return Equivalence(None, f"{decimal} is {exact_text} rounded to {places[1]} significant digits only: "
+                               "a judge can decide", needs_question=True)
+    return None
 
 
 def _numbers(pred: str, ref: str) -> tuple[tuple[Fraction, Fraction], str] | None:
@@ -231,6 +277,12 @@ def _plain_number(text: str) -> Fraction | None:
     compact = text.replace(" ", "")
     if _NUMBER.fullmatch(compact):
         return Fraction(compact)
+    decimal = _TRAILING_DOTS.fullmatch(compact)  # "0.0833..." (a decimal that goes on)
+    if decimal:
+        return Fraction(decimal.group(1))
+    mixed = mixed_number(text)
+    if mixed is not None:
+        return mixed
     if _THOUSANDS.fullmatch(text):  # "32, 349" is a pair, not a thousands separator
         return Fraction(text.replace(",", ""))
     fraction = _SLASH.fullmatch(compact) or _LATEX_FRAC.fullmatch(compact)

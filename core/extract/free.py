@@ -1,53 +1,59 @@
 """Free-form answers (MathVerse), read as MathVerse's official extraction prompt reads them in its worked examples.
 
-In order: the last `\\boxed{...}` (boxes next to each other that together form one answer, such as a tuple split
-over boxes, are read together); else the last final-answer phrase ("Final Answer: The final answer is $X$. I hope it
-is correct." reads X); else the value the last sentence states ("... is 14 cm." reads 14 cm, "= 20" reads 20), or a
-last line that is only math. The official prompt is in docs/sources.md (Answer equivalence).
+In order: the answer field of a JSON object the response ends with (`{"reasoning": ..., "answer": ...}`, decoded);
+the last `\\boxed{...}` (boxes next to each other that together form one answer, such as a tuple split over boxes,
+are read together); else the last final-answer phrase ("Final Answer: The final answer is $X$. I hope it is
+correct." reads X); else the value the last sentence states ("... is 14 cm." reads 14 cm, "= 20" reads 20,
+`free_sentence`), or a last line that is only math. A JSON field and a box that disagree are a conflict. Unicode
+math signs are read as ASCII/LaTeX first (`plain_math`), and a response that goes on to a question of its own
+("Question: ...") is read up to it. The official prompt is in docs/sources.md (Answer equivalence).
 """
 
 from __future__ import annotations
 
-import re
-
-from mathreel.core.extract.text import boxed_spans, strip_think
-from mathreel.core.extract.types import Extraction, quote, unparsed
+from mathreel.core.extract.free_sentence import is_math, number_word, stated_value
+from mathreel.core.extract.lazy import lazy_regex
+from mathreel.core.extract.plain_math import plain_math
+from mathreel.core.extract.structured import json_answer, render
+from mathreel.core.extract.text import boxed_spans, follow_up_starts, strip_think
+from mathreel.core.extract.types import Extraction, conflict, quote, unparsed
 
 # "The answer is 12", "Final answer: x = 3", "ANSWER: 5", "答案是 12". The rest of the line is the answer.
 # No two adjacent parts can match the same whitespace, so a long run of blanks cannot make it backtrack.
-_PHRASE = re.compile(
+_PHRASE = lazy_regex(
     r"(?i:\b(?:final\s+answer(?:\s+is)?|the\s+(?:final\s+|correct\s+)?answer\s+(?:is|would\s+be|should\s+be)"
     r"|answer(?:\s*is)?\s*[:：=]))\s*(?:[:：]\s*)?(?P<rest>\S[^\n]*)"
     r"|答案(?:\s*(?:是|为))?\s*(?:[:：]\s*)?(?P<zh>[^\s。是为:：][^\n。]*)"
 )
 # Where a phrase's answer stops: the end of the sentence or an explanation.
-_CLAUSE_END = re.compile(r"(?<!\d)\.(?:\s|$)|(?<=\d)\.(?:\s|$)|[;。]|\s(?i:because|since|as|which|so)\s")
-_MARKDOWN = re.compile(r"\*\*?|`+")
-_DOLLARS = re.compile(r"(?<!\\)\$")  # math delimiters; an escaped \$ is a currency sign and stays
+_CLAUSE_END = lazy_regex(r"(?<!\d)\.(?:\s|$)|(?<=\d)\.(?:\s|$)|[;。]|\s(?i:because|since|as|which|so)\s")
+_MARKDOWN = lazy_regex(r"\*\*?|`+")
+_DOLLARS = lazy_regex(r"(?<!\\)\$")  # math delimiters; an escaped \$ is a currency sign and stays
 # A last line that is only math: "12", "x = 3", "\frac{1}{2}", "45°".
-_MATH_LINE = re.compile(r"(?:[\s\d.,+\-*/^()=<>≤≥≠\[\]{}\\a-zA-Z_°%π√:]|!=){1,200}")  # "x >= 5", "x != 3" too
 # Between two boxes of one answer: "\\boxed{3}, \\boxed{4}", "$\\boxed{1}$ and $y = \\boxed{2}$".
 # No two adjacent parts can match the same character, so a long run of blanks between boxes cannot backtrack.
-_BETWEEN_BOXES = re.compile(
+_BETWEEN_BOXES = lazy_regex(
     r"(?:\s|[,;$]|\\q?quad\b|\\[()\[\]]|\\text\{\s*(?:for\s+part\s*\(?\w\)?\s*)?(?:and|,)?\s*\}|and\b"
     r"|for\s+part\s*\(?\w\)?)*"
     r"(?:[A-Za-z](?:_\{?\w+\}?)?\s*=[\s$]*(?:\\[(\[]\s*)?)?"
 )
-_BOX_LABEL = re.compile(r"(?<![A-Za-z\\])(?P<label>[A-Za-z](?:_\{?\w+\}?)?)\s*=\s*\$?\s*$")
-_MATH_DELIMS = re.compile(r"\\[()\[\]]")
-# Where a sentence ends inside the last line, and the verbs that state a value in it.
-_SENTENCE_BREAK = re.compile(r"(?<!\d)\.\s+|(?<=\d)\.\s+(?=[A-Z])|[!?;:]\s+")
-_STATES = re.compile(
-    r"(?i:\b(?:is|are|equals|be|was|gives(?:\s+us)?)\b(?:\s+(?:approximately|about|roughly|exactly|equal\s+to))?)"
-    r"|(?<![!<>=])=(?!=)|≈|\\approx"
+_BOX_LABEL = lazy_regex(r"(?<![A-Za-z\\])(?P<label>[A-Za-z](?:_\{?\w+\}?)?)\s*=\s*\$?\s*$")
+_MATH_DELIMS = lazy_regex(r"\\[()\[\]]")
+# Where a sentence ends inside the last line.
+_SENTENCE_BREAK = lazy_regex(r"(?<!\d)\.\s+|(?<=\d)\.\s+(?=[A-Z])|[!?;:]\s+")
+# A closing line that is no part of the answer: "Hope this helps!", "Let me know if ...".
+_PLEASANTRY = lazy_regex(
+    r"\W*(?i:hope\s+(?:this|that|it)\s+helps|i\s+hope\s+(?:this|that|it)|let\s+me\s+know|feel\s+free|is\s+there\s+anything"
+    r"|if\s+you\s+have\s+(?:any|more|further)|happy\s+to\s+help|glad\s+to\s+help|good\s+luck|thanks\b|thank\s+you"
+    r"|now,?\s+let['’]?s\s+summar|to\s+summari[sz]e|in\s+summary\W*$)"
 )
-_TRAILER = re.compile(r",\s+(?=[a-z])|\s+(?i:because|since|which|so|as|when|and\s+the)\s")
-_HAS_VALUE = re.compile(r"[\d\\π√]")
-_PROSE_WORD = re.compile(r"(?<!\\)\b[a-zA-Z]{4,}\b")
-_UNIT_PROSE = frozenset({
-    "units", "unit", "degrees", "degree", "meters", "metres", "inches", "feet", "square", "cubic", "centimeters",
-    "centimetres", "millimeters", "kilometers", "seconds", "minutes", "hours",
-})
+# An earlier sentence of the last paragraph that concludes ("Solving, the distance is 15 km."), read when the last
+# one is a remark with no value in it ("This matches the map's scale.").
+_CONCLUDES = lazy_regex(
+    r"(?i:\b(?:so|thus|hence|therefore|solving|we\s+get|we\s+find|finally|in\s+total|altogether)\b)"
+)
+_CONNECTIVE = lazy_regex(r"(?i:\b(?:so|thus|hence|then|and|or|we|get|is|are)\b)")  # prose, not "only math"
+_NO_VALUE_REMARK = lazy_regex(r"[\d\\=]|(?i:\b(?:not|no|cannot|can't|unknown|undefined|impossible|never)\b)")
 
 
 def extract_free_answer(response: str | None) -> Extraction:
@@ -57,14 +63,45 @@ def extract_free_answer(response: str | None) -> Extraction:
     text, think_note = strip_think(response)
     if not text.strip():
         return unparsed("no answer after reasoning", think_note)
+    text = plain_math(text)
+    for start in follow_up_starts(text, text.lower()):
+        before = _read(text[:start])
+        if before.parsed:
+            note = "; read up to the follow-up question the response goes on to ask itself"
+            return Extraction(before.answer, before.method, before.explanation + note, None, before.strength)
+    return _read(text)
+
+
+def _read(text: str) -> Extraction:
+    """A JSON answer field, else the box, the final-answer phrase, the last line."""
     boxed = _boxed_answer(text)
+    field = json_answer(text) if "{" in text else None
+    if field is not None:
+        return _json_reading(field.key, field.value, boxed)
     if boxed is not None:
         later = _last_phrase(text[_end_of_last_box(text) :])  # "\\boxed{255} ... The final answer is 10,455."
-        return later if later is not None and _is_math(later.answer) else boxed
+        return later if later is not None and is_math(later.answer) else boxed
     phrase = _last_phrase(text)
     if phrase is not None:
         return phrase
     return _last_line(text)
+
+
+def _json_reading(key: str, value: object, boxed: Extraction | None) -> Extraction:
+    """The JSON answer field as the answer (a list as "1, 4", an object as "a = 2, b = -3"); a box that says
+    otherwise is a conflict."""
+    answer = render(value)
+    if answer is None:
+        return unparsed("no answer stated", f"the JSON field {key!r} is empty or null", "json")
+    answer = plain_math(answer)
+    if boxed is not None and _compact(boxed.answer) != _compact(answer):
+        return conflict(f"the JSON field {key!r} gives {quote(answer, 40)!r}", f"\\boxed{{}} gives "
+                        f"{quote(boxed.answer or '', 40)!r}", "json")
+    return Extraction(answer, "json", f"read the JSON field {key!r}: {quote(answer)!r}", None, "container")
+
+
+def _compact(answer: str | None) -> str:
+    return "".join((answer or "").split()).replace("$", "")
 
 
 def _boxed_answer(text: str) -> Extraction | None:
@@ -84,9 +121,10 @@ def _boxed_answer(text: str) -> Extraction | None:
         parts.append(f"{label} = {content.strip()}" if label else content.strip())
     answer = ", ".join(parts)
     if len(group) > 1:
-        return Extraction(answer, "boxed", f"read {len(group)} adjacent \\boxed{{}} as one answer: {quote(answer)!r}")
+        return Extraction(answer, "boxed", f"read {len(group)} adjacent \\boxed{{}} as one answer: {quote(answer)!r}",
+                          None, "container")
     count = f" (last of {len(boxes)})" if len(boxes) > 1 else ""
-    return Extraction(answer, "boxed", f"read \\boxed{{{quote(answer)}}}{count}")
+    return Extraction(answer, "boxed", f"read \\boxed{{{quote(answer)}}}{count}", None, "container")
 
 
 def _outer_boxes(text: str) -> list[tuple[int, str, int]]:
@@ -140,8 +178,9 @@ def _last_phrase(text: str) -> Extraction | None:
         answer = _clean(match.group("rest") or match.group("zh"))
         if answer:
             answer = _innermost(answer)
-            answer = answer if _is_math(answer) else _stated_value(answer) or answer
-            return Extraction(answer, "answer-phrase", f"read {quote(match.group(0))!r}")
+            if not is_math(answer):
+                answer = stated_value(answer) or number_word(answer) or answer
+            return Extraction(answer, "answer-phrase", f"read {quote(match.group(0))!r}", None, "explicit")
     return None
 
 
@@ -156,38 +195,31 @@ def _innermost(answer: str) -> str:
 
 
 def _clean(rest: str) -> str:
-    """The answer part of a phrase's line: up to the end of its sentence, without `$` and a final period."""
+    """The answer part of a phrase's line: up to the end of its sentence, without `$`, quotes and a final period."""
     end = _CLAUSE_END.search(rest)
     if end:
         rest = rest[: end.start()]
-    return _DOLLARS.sub("", rest.strip().rstrip(".").strip()).strip()
+    return _DOLLARS.sub("", rest.strip().rstrip(".").strip()).strip().strip("'\"‘’“”").strip()
 
 
 def _last_line(text: str) -> Extraction:
-    """A last line that is only math, else the value its last sentence states ("... is 14 cm.", "L = 14")."""
+    """A last line that is only math, else the value its last sentence states ("... is 14 cm.", "L = 14"), or,
+    after a closing remark with no value ("This matches the scale."), the sentence before it that concludes.
+    Closing pleasantries ("Hope this helps!") are not the last line."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
+    while len(lines) > 1 and _PLEASANTRY.match(_MARKDOWN.sub("", lines[-1])):
+        lines.pop()
     last = _DOLLARS.sub("", _MARKDOWN.sub("", _MATH_DELIMS.sub("", lines[-1]))).strip().rstrip(".").strip()
-    if _is_math(last):
-        return Extraction(last, "final-line", f"the last line is only math: {quote(last)!r}")
-    sentence = _SENTENCE_BREAK.split(last)[-1]
-    value = _stated_value(sentence)
+    if is_math(last) and not _CONNECTIVE.search(last):
+        return Extraction(last, "final-line", f"the last line is only math: {quote(last)!r}", None, "shape")
+    sentences = _SENTENCE_BREAK.split(last)
+    value = stated_value(sentences[-1])
     if value is not None:
-        return Extraction(value, "last-sentence", f"the last sentence states {quote(sentence)!r}")
+        return Extraction(value, "last-sentence", f"the last sentence states {quote(sentences[-1])!r}", None, "shape")
+    if len(sentences) > 1 and not _NO_VALUE_REMARK.search(sentences[-1]) and _CONCLUDES.search(sentences[-2]):
+        value = stated_value(sentences[-2])
+        if value is not None:
+            return Extraction(value, "last-sentence", f"the sentence before the closing remark states "
+                              f"{quote(sentences[-2])!r}", None, "shape")
     why = f"no \\boxed{{}}, final-answer phrase or stated value; last line {quote(last)!r}"
     return unparsed("no final answer", why)
-
-
-def _stated_value(sentence: str) -> str | None:
-    """The value after the sentence's last "is" / "=" / "≈", if it is math with a number or LaTeX in it."""
-    stated = max(_STATES.finditer(sentence), key=lambda match: match.start(), default=None)
-    if stated is None or "=" in sentence[: stated.start()]:  # "x = 1, y = 2" is not "2"
-        return None
-    value = _TRAILER.split(sentence[stated.end() :], 1)[0].strip().rstrip(",.").strip()
-    value = _DOLLARS.sub("", value).strip()
-    return value if _is_math(value) and _HAS_VALUE.search(value) else None
-
-
-def _is_math(text: str) -> bool:
-    """Only numbers, operators, LaTeX and unit words ("14 cm", "x = 3", "\\frac{1}{2}", "45°")."""
-    words = [w.lower() for w in _PROSE_WORD.findall(text)]
-    return bool(_MATH_LINE.fullmatch(text)) and all(w in _UNIT_PROSE for w in words)

@@ -5,7 +5,9 @@ exactly what they read. Where they read nothing, or read something they cannot c
 a matrix after a sentence, an inequality in words), math-verify's own extraction reads the whole response in the
 worker process, under the same per-check deadline, and its reading is verified against the gold. Its decision is
 shown as "math-verify read '…' from the response". Undecidable stays undecidable when math-verify reads no math
-either, fails, or runs out of time, and when only the question can settle the pair (degrees against radians).
+either, fails, or runs out of time, when only the question can settle the pair (degrees against radians), and when
+the response gives two different final answers (a conflict is never settled by a third reading). A JSON answer
+field is what math-verify reads then, decoded, never the raw JSON around it (whose stray fragments it would read).
 """
 
 from __future__ import annotations
@@ -39,16 +41,23 @@ class FreeVerdict:
 def free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
     """Read `response` and compare it with `gold`; math-verify reads the whole response when the rules cannot."""
     extraction = extract_free_answer(response)
-    if extraction.answer is None and _is_one_short_line(response):  # "Even", "28 percent": the answer itself
-        extraction = Extraction(response.strip(), "whole-response", "the response is one short line, read whole")
+    if extraction.answer is None and _is_one_short_line(response) and not extraction.explanation.startswith(
+            "conflict"):  # "Even", "28 percent": the answer itself
+        extraction = Extraction(response.strip(), "whole-response", "the response is one short line, read whole", None,
+                                "shape")
     if extraction.answer is not None:
         verdict = math_equivalence(extraction.answer, gold)
         if verdict.equal is not None or verdict.needs_question:
             return FreeVerdict(extraction, verdict)
     else:
         verdict = Equivalence(None, f"no answer read: {extraction.explanation}")
-    if not isinstance(response, str) or not response.strip() or not isinstance(gold, str):
+    if not isinstance(response, str) or not response.strip() or not isinstance(gold, str) \
+            or extraction.explanation.startswith("conflict"):
         return FreeVerdict(extraction, verdict)
+    if extraction.method == "json":
+        if extraction.answer is None:
+            return FreeVerdict(extraction, verdict)
+        response = extraction.answer  # the decoded field: the JSON around it is not math-verify's to read
     tail = response[-MAX_RESPONSE:]
     equal, why, read = memoised(("read", tail, gold), lambda: _engine_read(tail, gold))
     if equal is None or read is None:

@@ -10,6 +10,9 @@ import json
 import re
 import sys
 
+from mathreel.core.extract.answer_forms import decimal_places, exact_at, rounding_verdict
+from mathreel.core.extract.plain_math import plain_math
+
 
 def _serve() -> None:
     """The child's loop: read a JSON pair per line, answer with a JSON verdict, until stdin closes."""
@@ -38,6 +41,9 @@ def _verify(predicted: str, gold: str) -> tuple[bool | None, str]:
         if not _parsed(pred) or not _parsed(ref):
             side = predicted if not _parsed(pred) else gold
             return None, f"math-verify could not parse {side!r}; a judge can decide"
+        rounded = _rounded(predicted, pred[0], gold, ref[0])
+        if rounded is not None:
+            return rounded
         return _compare(pred, ref, "math-verify: ")
     except Exception as exc:  # sympy raises many kinds on odd input; any of them means "cannot decide"
         return None, f"math-verify failed ({type(exc).__name__}); a judge can decide"
@@ -50,7 +56,7 @@ def _read_and_verify(response: str, gold: str) -> tuple[bool | None, str, str | 
 
     configs = [LatexExtractionConfig(), ExprExtractionConfig()]
     try:
-        pred = parse(_drop_inline_across_lines(response), configs, parsing_timeout=None)
+        pred = parse(_drop_inline_across_lines(plain_math(response)), configs, parsing_timeout=None)
         if not _parsed(pred):
             return None, "math-verify read no math from the response either; a judge can decide", None
         ref = parse(f"${_as_latex(gold)}$", configs[:1], parsing_timeout=None)
@@ -77,13 +83,15 @@ def _as_latex(answer: str) -> str:
 
 
 def _balanced(text: str) -> bool:
-    """True when every brace in `text` is closed, in order."""
-    depth = 0
+    """True when every brace in `text` is closed, in order, and every bracket too, "(" or "[" closed by ")" or "]"
+    (an interval "[1, 4)" closes; "4)" read out of "[1, 4)" does not)."""
+    braces = brackets = 0
     for char in text:
-        depth += (char == "{") - (char == "}")
-        if depth < 0:
+        braces += (char == "{") - (char == "}")
+        brackets += (char in "([") - (char in ")]")
+        if braces < 0 or brackets < 0:
             return False
-    return depth == 0
+    return braces == 0 and brackets == 0
 
 
 def _compare(pred: list, ref: list, prefix: str) -> tuple[bool, str]:
@@ -135,7 +143,10 @@ def _differs_at_a_point(pred, ref) -> str:
     values = []
     for point in _POINTS if names else _POINTS[:1]:
         at = {name: Float(point, 30) for name in names}
-        a, b = complex(pred.evalf(30, subs=at)), complex(ref.evalf(30, subs=at))
+        try:
+            a, b = complex(pred.evalf(30, subs=at)), complex(ref.evalf(30, subs=at))
+        except (TypeError, ValueError, ArithmeticError):  # "64%" is 64*(1/100) unevaluated, a set, a relation...
+            return ""
         if ratio:
             if abs(b) < 1e-12:
                 return ""
@@ -145,6 +156,34 @@ def _differs_at_a_point(pred, ref) -> str:
     if ratio and any(abs(v - values[0]) > 1e-9 * max(1.0, abs(values[0])) or abs(v) < 1e-12 for v in values):
         return f"{names[0]}={_POINTS[0][:5]} and {_POINTS[1][:5]}" if names else "a value"
     return ""
+
+
+def _rounded(predicted: str, pred, gold: str, ref) -> tuple[bool | None, str] | None:
+    """A decimal against an exact number it may round ("1.732" against sqrt(3)): the policy of
+    `answer_forms.rounding_verdict`; None when the pair is not a decimal against an exact number."""
+    from fractions import Fraction
+
+    from sympy import Expr, Float
+
+    for text, exact_text, exact in ((predicted, gold, ref), (gold, predicted, pred)):
+        places = decimal_places(text)
+        if places is None or decimal_places(exact_text) is not None or not isinstance(exact, Expr):
+            continue
+        if exact.free_symbols or exact.atoms(Float):
+            continue
+        try:
+            value = Fraction(str(exact.evalf(30)))
+        except (TypeError, ValueError, ArithmeticError):
+            return None
+        if exact_at(value, places[0]):
+            continue
+        verdict = rounding_verdict(places[2], places[0], places[1], value)
+        if verdict is True:
+            return True, f"math-verify: {text} = {exact} rounded to {places[0]} places"
+        if verdict is None:
+            return None, f"{text} is {exact} rounded to {places[1]} significant digits only; a judge can decide"
+        return False, f"math-verify: {text} ≠ {exact} (not that value rounded)"
+    return None
 
 
 def _parsed(found: list) -> bool:

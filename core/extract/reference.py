@@ -14,6 +14,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.types import Extraction, unparsed
 
 # The phrase lists exactly as the reference scripts spell them, adjacent-string joins included.
@@ -49,7 +50,7 @@ class _Rule:
 
 def _rule(name: str, phrases: tuple[str, ...], letters: str) -> _Rule:
     heads = tuple(sorted({phrase.split(" ", 1)[0] for phrase in phrases}))
-    return _Rule(name, phrases, re.compile(f"[{letters}]"), f"{letters[0]}-{letters[-1]}", heads)
+    return _Rule(name, phrases, lazy_regex(f"[{letters}]"), f"{letters[0]}-{letters[-1]}", heads)
 
 
 _OFFICIAL = _rule("official", _CURRENT_PHRASES, "ABCD")

@@ -8,8 +8,10 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from typing import overload
 
-_BOXED = re.compile(r"\\(?:boxed|fbox)\s*\{")
-_BRACE = re.compile(r"[{}]")
+from mathreel.core.extract.lazy import lazy_regex
+
+_BOXED = lazy_regex(r"\\(?:boxed|fbox)\s*\{")
+_BRACE = lazy_regex(r"[{}]")
 
 
 def strip_think(text: str) -> tuple[str, str]:
@@ -98,7 +100,7 @@ def _brace_pairs(text: str) -> dict[int, int]:
 # that script's letters): Cyrillic and Greek capitals. Full-width and mathematical letters fold under NFKC.
 _CONFUSABLES = {"\u0410": "A", "\u0412": "B", "\u0421": "C", "\u0415": "E", "\u0391": "A", "\u0392": "B", "\u0395": "E"}
 _INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
-_NON_ASCII = re.compile(r"[^\x00-\x7f]+")
+_NON_ASCII = lazy_regex(r"[^\x00-\x7f]+")
 
 
 class Trace:
@@ -166,3 +168,27 @@ def delete(text: str, pattern: re.Pattern[str]) -> tuple[str, Trace]:
     parts.append(text[last:])
     pieces.append((size, last))
     return "".join(parts), Trace(pieces)
+
+
+# A line that opens a new question: "Question:", "Question 2:", "**Q:**", "New question:", "问题：".
+_FOLLOW_UP = lazy_regex(
+    r"^[ \t>#*_]*(?:(?i:(?:new|next|another|follow-up)\s+)?(?i:question|q)(?:[ \t]*\d+)?|问题|質問|질문)[ \t*_]*[:：]",
+    re.M,
+)
+MAX_FOLLOW_UPS = 3  # markers tried, in order; each try reads the text before it once
+
+
+def follow_up_starts(text: str, lower: str) -> list[int]:
+    """Where lines that open a new question start ("Question: ..."), except at the very start of `text` (a
+    restated question): a model that invents a follow-up and answers it too is read up to the first of these
+    whose text before it holds an answer. At most `MAX_FOLLOW_UPS`. `lower` is `text` in lower case: without a
+    colon and a question word in it, nothing is searched."""
+    if not (":" in text or "：" in text) or not ("q" in lower or "问题" in text or "質問" in text or "질문" in text):
+        return []
+    starts = []
+    for match in _FOLLOW_UP.finditer(text):
+        if text[: match.start()].strip():
+            starts.append(match.start())
+            if len(starts) == MAX_FOLLOW_UPS:
+                break
+    return starts

@@ -1,5 +1,6 @@
-"""Read and score one result file, with a judge's extractions and people's reviews where given: what `mathreel
-score` does per file, as one call the command line and the web app share, so both give the same numbers.
+"""Read and score one result file, with a judge's extractions, people's reviews and people's labelled readings where
+given: what `mathreel score` does per file, as one call the command line and the web app share, so both give the
+same numbers.
 
 The request holds plain values only (exact `str`, `int`, tuples of core objects), so the web app can send it to a
 child process that imports only core: a Gradio upload path is a `str` subclass defined in gradio, and unpickling
@@ -20,6 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.judge.model import Judgment
     from mathreel.core.results import ResultFile
     from mathreel.core.review.model import Review
+    from mathreel.core.scoring.readings import LabelledReading, Readings
     from mathreel.core.scoring.report import Report
 
 
@@ -34,7 +36,9 @@ class ScoreRequest:
 
     `judgments` is a `mathreel judge` output file or the judgments themselves (a judged run held in memory, named by
     `judgments_source` in the report's note); `reviews` are review files and/or reviews held in memory, merged in
-    order. Reviews need judgments: they correct the judge's verdicts.
+    order. Reviews need judgments: they correct the judge's verdicts. `readings` are labelled-readings files
+    (`core.scoring.readings`) and/or readings held in memory (the audit's corrections), merged in order, the later
+    winning: a person's reading replaces the rule reading (and the judge's) of the answer it matches.
     """
 
     path: str
@@ -46,6 +50,7 @@ class ScoreRequest:
     judgments: str | tuple[Judgment, ...] | None = None
     judgments_source: str = ""
     reviews: tuple[str | Review, ...] = ()
+    readings: tuple[str | LabelledReading, ...] = ()
     default_frames: int = 8  # the frame count assumed when the file does not record one (run settings)
 
     def __post_init__(self) -> None:
@@ -59,6 +64,7 @@ class ScoreRequest:
         plain(self, "judgments", _plain(judgments) if isinstance(judgments, str) else
               None if judgments is None else tuple(judgments))
         plain(self, "reviews", tuple(_plain(r) if isinstance(r, str) else r for r in self.reviews))
+        plain(self, "readings", tuple(_plain(r) if isinstance(r, str) else r for r in self.readings))
         if self.reviews and self.judgments is None:
             raise InputError(self.path, "reviews correct a judge's verdicts: give the judgments they review too")
 
@@ -86,9 +92,10 @@ def score_result(result: ResultFile, request: ScoreRequest) -> Report:
 
     judgments = _judgments(request)
     judged = _judged(judgments, request, result) if judgments is not None else None
+    readings = _readings(request.readings) if request.readings else None
     try:
         report = score(result, extractor=request.extractor, denominator=request.denominator,  # type: ignore[arg-type]
-                       judged=judged.answers if judged else None)
+                       judged=judged.answers if judged else None, readings=readings)
     except InputError:
         raise
     except MathReelError as error:
@@ -97,8 +104,24 @@ def score_result(result: ResultFile, request: ScoreRequest) -> Report:
         report.detected.append(judged.note)
     if request.reviews and judgments is not None:
         report.detected.extend(_reviewed(judgments, request.reviews))
+    if readings is not None:
+        report.detected.append(f"labelled readings: {report.labelled} answers scored by a person's reading "
+                               f"({len(readings)} labelled in {readings.source})")
     report.run_settings = detect_run_settings(result, request.default_frames)
     return report
+
+
+def _readings(sources: Sequence[str | LabelledReading]) -> Readings:
+    """Every labelled reading of `sources` (files and readings held in memory), merged in order."""
+    from mathreel.core.scoring.readings import Readings, read_readings
+
+    names = [source for source in sources if isinstance(source, str)]
+    held = len(sources) - len(names)
+    merged = Readings(", ".join([*names, *([f"{held} held in memory"] if held else [])]))
+    for source in sources:
+        for entry in read_readings(source) if isinstance(source, str) else (source,):
+            merged.add(entry)
+    return merged
 
 
 def _judgments(request: ScoreRequest) -> list[Judgment] | None:

@@ -92,6 +92,10 @@ class Report:
     warnings: list[str] = field(default_factory=list)
     excluded_from_overall: int = 0
     rows: list[ScoredRow] = field(default_factory=list)
+    # Answers read on weak evidence (a person should check them: `ScoredRow.weak`), and how many answers a
+    # person's labelled reading decided (`mathreel score --readings`).
+    weak: list[str] = field(default_factory=list)
+    labelled: int = 0
     # Per scored unit (question; group for multi-binary): key -> (correct, cluster, in the denominator, in "All").
     units: dict[str, tuple[bool, str, bool, bool]] = field(default_factory=dict)
     # The prompt settings the run used (chain of thought, subtitles, frames) and where each came from, read while
@@ -120,6 +124,10 @@ class Report:
             "excluded_from_overall": self.excluded_from_overall,
             "unparsed": len(self.unparsed),
             "unparsed_ids": self.unparsed,
+            "parse_failure_rate": _round(self.parse_failure_rate),
+            "weak_readings": len(self.weak),
+            "weak_reading_ids": self.weak,
+            "labelled_readings": self.labelled,
             "missing": len(self.missing),
             "missing_ids": self.missing,
             "unknown_ids": self.unknown_ids,
@@ -145,6 +153,12 @@ class Report:
         if rows:
             summary["rows"] = [row.to_dict() for row in self.rows]
         return summary
+
+    @property
+    def parse_failure_rate(self) -> float | None:
+        """Unparsed answers in percent of the answers the file gives (missing ones aside); None without answers."""
+        answered = self.pairs - len(self.missing)
+        return 100 * len(self.unparsed) / answered if answered else None
 
     def joins(self) -> dict[str, int]:
         """How many answers were scored against each kind of question: the file's own ("file"), or the

@@ -5,13 +5,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from mathreel.core.extract.types import is_weak
 from mathreel.core.kinds import Status
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.results.recorded import FileQuestion
 
 ROW_FIELDS = ("question_id", "group_id", "cluster", "dims", "response", "extracted", "method", "explanation", "gold",
-              "status", "official_answer", "record")
+              "status", "official_answer", "record", "strength")
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +51,12 @@ class ScoredRow:
     # None for a missing question (the file has no answer to it).
     recorded: FileQuestion | None = None
     rule: RuleReading | None = None  # the rule reading, when the judge's extraction replaced it
+    strength: str | None = None  # how strongly the response marks what was read (`core.extract.types.Strength`)
+
+    @property
+    def weak(self) -> bool:
+        """A reading a person should check (`core.extract.types.is_weak`)."""
+        return self.extracted is not None and is_weak(self.method, self.strength)
 
     def to_dict(self) -> dict[str, Any]:
         """The row as JSON-ready values (explicit, not `asdict`, which deep-copies and is slow over 270k rows);
@@ -69,6 +76,7 @@ class ScoredRow:
             "record": self.record,
             "join": self.recorded.join if self.recorded is not None else None,
             "rule": self.rule.to_dict() if self.rule is not None else None,
+            "strength": self.strength,
         }
         if self.full_response is not None:
             values["full_response"] = self.full_response

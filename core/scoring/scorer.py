@@ -15,10 +15,12 @@ from operator import attrgetter, itemgetter
 from mathreel.core.benchmarks import Benchmark, extractor_names, get_benchmark
 from mathreel.core.benchmarks.base import DEFAULT_GROUP_POLICY
 from mathreel.core.errors import MathReelError
+from mathreel.core.extract.types import WEAK_METHODS
 from mathreel.core.kinds import DENOMINATORS, Denominator, ExtractorName
 from mathreel.core.question import Question
 from mathreel.core.results.bulk import gc_paused
 from mathreel.core.results.model import ResultFile
+from mathreel.core.scoring.readings import Readings
 from mathreel.core.scoring.report import Cell, Overall, Report, cross_key
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import binary_se, clustered_binary_se, few_clusters_warning, wilson_interval
@@ -48,19 +50,22 @@ def score(
     extractor: ExtractorName = "robust",
     denominator: Denominator | None = None,
     judged: JudgedAnswers | None = None,
+    readings: Readings | None = None,
 ) -> Report:
     """Score a read result file.
 
     `extractor="official"` uses the benchmark's official extractor and, unless `denominator` is given, that
     scorer's denominator policy; otherwise the denominator defaults to "all" (unparsed counts wrong).
-    `judged` (from `core.judge.answers.judged_answers`) replaces the rule reading of the answers it covers.
+    `judged` (from `core.judge.answers.judged_answers`) replaces the rule reading of the answers it covers, and
+    `readings` (a person's labelled readings, `core.scoring.readings.read_readings`) those it covers.
     """
     with gc_paused():
-        return _score(result, extractor, denominator, judged or {})
+        return _score(result, extractor, denominator, judged or {}, readings)
 
 
 def _score(
-    result: ResultFile, extractor: ExtractorName, denominator: Denominator | None, judged: JudgedAnswers
+    result: ResultFile, extractor: ExtractorName, denominator: Denominator | None, judged: JudgedAnswers,
+    readings: Readings | None,
 ) -> Report:
     bench = get_benchmark(result.benchmark)
     if extractor not in EXTRACTORS:
@@ -77,7 +82,7 @@ def _score(
         raise MathReelError(f"unknown denominator {denominator!r}; choose one of {', '.join(DENOMINATORS)}")
 
     grouped = bench.mode(result.mode).grouped
-    rows, disagreements = score_rows(result, bench, tool, reproduce, judged)
+    rows, disagreements = score_rows(result, bench, tool, reproduce, judged, readings)
     units = _units(rows, result, grouped, bench)
     keep_unanswered = denominator == "all"
     counted = list(units.values()) if keep_unanswered else [u for u in units.values() if u.answered]
@@ -103,6 +108,8 @@ def _score(
         grouped=grouped,
         pairs=len(rows),
         unparsed=[r.question_id for r in rows if r.status == "unparsed"],
+        weak=[r.question_id for r in rows if r.method in WEAK_METHODS and r.weak],  # the set test first: cheap
+        labelled=sum(r.method == "labelled" for r in rows),
         missing=[r.question_id for r in rows if r.status == "missing"],
         unknown_ids=list(result.unknown_ids),
         mismatched=list(result.mismatched),

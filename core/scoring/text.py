@@ -70,6 +70,9 @@ def format_report(report: Report) -> str:
     lines += [
         "",
         f"unparsed: {len(report.unparsed)}{_ids(report.unparsed)}",
+        f"parse failures: {_pct(report.parse_failure_rate)} of the answers given; weak readings (to check): "
+        f"{len(report.weak)}{_ids(report.weak)}" + (f"; labelled readings applied: {report.labelled}"
+                                                     if report.labelled else ""),
         f"missing: {len(report.missing)}{_ids(report.missing)}",
         f"unknown ids: {len(report.unknown_ids)}{_ids(report.unknown_ids)}",
         f"robust vs official extractor disagreements: {len(report.disagreements)}{_ids(report.disagreements)}",

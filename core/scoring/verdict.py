@@ -21,6 +21,7 @@ from mathreel.core.kinds import Denominator, Status
 from mathreel.core.question import Question
 from mathreel.core.results.model import ResultFile
 from mathreel.core.results.recorded import FileQuestion
+from mathreel.core.scoring.readings import Readings
 from mathreel.core.scoring.row import RuleReading, ScoredRow
 
 Choices = tuple[tuple[str, ...], OptionMatcher | None]  # the letters a question allows and its option texts
@@ -64,7 +65,7 @@ def verdict_row(question: Question, response: str, used: Extraction, right: bool
     """The ScoredRow of one read answer."""
     return ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, response,
                      used.answer, used.method, used.explanation, question.answer, status_of(used, right),
-                     official_answer, record, full_response, recorded, rule)
+                     official_answer, record, full_response, recorded, rule, used.strength)
 
 
 def missing_row(question: Question) -> ScoredRow:
@@ -74,9 +75,13 @@ def missing_row(question: Question) -> ScoredRow:
 
 
 def score_rows(
-    result: ResultFile, bench: Benchmark, tool: OfficialTool | None, use_official: bool, judged: JudgedAnswers
+    result: ResultFile, bench: Benchmark, tool: OfficialTool | None, use_official: bool, judged: JudgedAnswers,
+    readings: Readings | None = None,
 ) -> tuple[list[ScoredRow], list[str]]:
-    """One ScoredRow per answer and per missing question, and the ids the two extractors read differently."""
+    """One ScoredRow per answer and per missing question, and the ids the two extractors read differently.
+
+    `judged` (a judge's readings) and then `readings` (a person's, `core.scoring.readings`) replace the rule
+    reading of the answers they cover."""
     default_letters = bench.letters(result.mode)
     rows: list[ScoredRow] = []
     disagreements: list[str] = []
@@ -113,10 +118,28 @@ def score_rows(
                 rule = RuleReading(used.answer, used.method, used.explanation, status_of(used, right))
                 used, verdict = override
                 right = verdict if verdict is not None else used.answer == gold
+        if readings:
+            labelled = readings.lookup(question, response)
+            if labelled is not None:
+                if rule is None:  # keep what the rules read beside the person's reading
+                    rule = RuleReading(used.answer, used.method, used.explanation, status_of(used, right))
+                used = labelled.extraction()
+                right = _labelled_right(used, gold, question.answer_kind)
         append(verdict_row(question, response, used, right, official_answer, prediction.record,
                            prediction.full_response, prediction.recorded, rule))
     rows.extend(map(missing_row, result.missing))
     return rows, disagreements
+
+
+def _labelled_right(used: Extraction, gold: str, kind: str) -> bool:
+    """Whether a person's reading is the gold answer: the same letter, or (free-form) an equivalent value."""
+    if used.answer is None:
+        return False
+    if kind != "free":
+        return used.answer == gold
+    from mathreel.core.extract.equivalence import math_equivalence
+
+    return math_equivalence(used.answer, gold).equal is True
 
 
 @dataclass(slots=True)
