@@ -14,6 +14,7 @@ COMMANDS: dict[str, str] = {
     "run": "mathreel.cli.run",
     "score": "mathreel.cli.score",
     "explain": "mathreel.cli.explain",
+    "audit": "mathreel.cli.audit",
     "judge": "mathreel.cli.judge",
     "data": "mathreel.cli.data",
     "show": "mathreel.cli.show",

@@ -141,7 +141,7 @@ WEBAPP_FLOORS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
     ("runs and state", {"runs and state": ("scored_runs", "judged_runs", "reading_flow", "review_state",
                                            "visitor")}),
     ("shared views", {"shared views": ("charts", "judge_card", "review_box")}),
-    ("tabs", {"browse": ("browse", "browse_events", "browse_review", "gallery_stream"),
+    ("tabs", {"browse": ("browse", "browse_events", "browse_review", "browse_audit", "gallery_stream"),
               "score": ("score", "reference", "score_kept"),
               "ask": ("ask", "ask_run"),
               "judge": ("judge", "review")}),

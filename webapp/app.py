@@ -48,7 +48,8 @@ table th, table th *, table td, table td * { word-break: keep-all !important; ov
 }
 """
 
-# Keyboard: j / k walk to the next / previous answer (not while typing); Enter in the frame-count box applies it.
+# Keyboard: j / k walk to the next / previous answer, y confirms a reading being checked (not while typing);
+# Enter in the frame-count box applies it.
 HEAD = """<script>
 document.addEventListener('keydown', (e) => {
   const t = e.target; const typing = t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName));
@@ -57,7 +58,8 @@ document.addEventListener('keydown', (e) => {
     return;
   }
   if (e.ctrlKey || e.metaKey || e.altKey) return;
-  const id = e.key === 'j' ? 'browse-next' : e.key === 'k' ? 'browse-prev' : null;
+  const keys = {j: 'browse-next', k: 'browse-prev', y: 'browse-audit-confirm'};
+  const id = keys[e.key] || null;
   const button = id && document.getElementById(id);
   if (button && button.offsetParent !== null) { e.preventDefault(); button.click(); }
 });

@@ -17,6 +17,7 @@ from urllib.parse import urlencode
 
 from mathreel.webapp import reading_flow as rd
 from mathreel.webapp.benchmark_keys import benchmark_choices, split_key
+from mathreel.webapp.browse_audit import audit_box, wire_audit
 from mathreel.webapp.browse_events import BrowseUI, then_rest, values_for, view_of
 from mathreel.webapp.browse_review import judge_box, wire_review
 from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler
@@ -484,6 +485,7 @@ def layout(settings: Any) -> BrowseUI:
                               line_breaks=True, elem_classes=["response-panel"])
     ui.compare = gr.HTML("", visible=False, elem_id="browse-compare")
     judge_box(ui)
+    audit_box(ui)
     _frames_and_prompt(ui, settings)
     return ui
 
@@ -562,6 +564,7 @@ def build(context: AppContext) -> None:
     _wire_reading(ui, handlers, runs, group)
     _wire_load(context, ui, handlers, list_fn, group)
     wire_review(context, ui, handlers, runs, group)
+    wire_audit(context, ui, handlers, runs, group)
     context.browse = _links(ui, handlers, list_fn)
 
 

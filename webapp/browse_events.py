@@ -9,6 +9,8 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mathreel.core.view import ViewSettings
 
 AFTER_PAINT = "() => new Promise(done => requestAnimationFrame(() => setTimeout(done)))"  # resolves once drawn
@@ -39,3 +41,18 @@ def then_rest(event: Any, ui: BrowseUI, group: dict) -> Any:
     page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
     return event.then(None, None, None, js=AFTER_PAINT).then(
         ui.select_rest, page_inputs, ui.rest_outputs, show_progress="hidden", **group)
+
+
+def goto_handler(ui: BrowseUI, handlers: Any) -> Callable[..., tuple]:
+    """A handler showing the question id in its first input (a box's "walk on" target) in the walked run, first
+    phase only (`then_rest` shows the rest); nothing changes when there is no target or it is already shown."""
+
+    def go(target: str | None, st: dict, shown: dict | None, runs_value: list, walk: dict, raw: bool, held: list,
+           name: str, judge_runs: list | None, *view: Any) -> tuple:
+        st = st or {}
+        if not target or target == st.get("ref") or not st.get("key"):
+            return values_for(ui, None, ui.first_outputs)
+        page = handlers.show(st["key"], target, view_of(*view), shown, runs_value, walk, raw, held, name, judge_runs)
+        return values_for(ui, page, ui.first_outputs)
+
+    return go

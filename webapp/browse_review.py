@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from mathreel.webapp import reading_flow as rd
-from mathreel.webapp.browse_events import BrowseUI, then_rest, values_for, view_of
+from mathreel.webapp.browse_events import BrowseUI, goto_handler, then_rest
 from mathreel.webapp.context import progress_on, with_request
 from mathreel.webapp.errors import error_message, error_outputs
 from mathreel.webapp.judge_card import card_html, chips_html
@@ -107,13 +107,7 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
         run, _, _, views = judged_question(runs_value, walk, ref, judge_runs)
         return next_to_review(run, views, held, name, ref)
 
-    def go(target: str | None, st: dict, shown: dict | None, runs_value: list, walk: dict, raw: bool, held: list,
-           name: str, judge_runs: list | None, *view: Any) -> tuple:
-        st = st or {}
-        if not target or target == st.get("ref") or not st.get("key"):
-            return values_for(ui, None, ui.first_outputs)
-        page = handlers.show(st["key"], target, view_of(*view), shown, runs_value, walk, raw, held, name, judge_runs)
-        return values_for(ui, page, ui.first_outputs)
+    go = goto_handler(ui, handlers)
 
     _connect(context, ui, session, runs, (fill, record, walk_next, go), goto, opts, group)
 

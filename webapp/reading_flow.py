@@ -23,7 +23,8 @@ LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "\\[", "right"
          {"left": "\\(", "right": "\\)", "display": False}, {"left": "$", "right": "$", "display": False}]
 MARKS = {"correct": "✓ correct", "wrong": "✗ wrong", "unparsed": "? unparsed", "missing": "— missing"}
 WALK_FILTERS = [("Wrong or unparsed", "not_correct"), ("Wrong", "wrong"), ("Unparsed", "unparsed"),
-                ("Missing", "missing"), ("Correct", "correct"), ("All questions", "all")]
+                ("Missing", "missing"), ("Correct", "correct"), ("All questions", "all"),
+                ("Readings to check", "to_check")]
 UNREVIEWED = "judge_unreviewed"  # judged answers this reviewer has not reviewed yet
 JUDGE_CATEGORY = "judge:"  # "judge:<category>": answers the judge put in that primary error category
 

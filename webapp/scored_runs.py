@@ -20,6 +20,7 @@ from mathreel.webapp.server_paths import ServerPaths
 if TYPE_CHECKING:
     from mathreel.core.results.run_settings import RunSettings
     from mathreel.core.scoring import Report
+    from mathreel.core.scoring.readings import LabelledReading
 
 AUTO = ""  # "detect it from the file" in the benchmark dropdown; "scorer's default" in the denominator one
 
@@ -61,6 +62,7 @@ class ScoreOptions:
     annotations: str | None = None  # the server's data directory, for id-only files
     budget: Budget = DEFAULT_BUDGET  # time and memory one file may take on the shared server
     default_frames: int = 8  # assumed when a file does not record its frame count
+    readings: tuple[LabelledReading, ...] = ()  # a person's readings (Browse's audit): they replace the rules'
 
 
 # Reading and scoring are linear in a file's size, so a file up to this size costs well under a second in the
@@ -77,7 +79,7 @@ def score_path(path: str, options: ScoreOptions) -> Report:
     benchmark, _, mode = ("" if options.benchmark_key == AUTO else options.benchmark_key).partition(":")
     denominator = None if options.denominator == AUTO else options.denominator
     request = ScoreRequest(path, benchmark or None, mode or None, options.extractor, denominator, options.annotations,
-                           default_frames=options.default_frames)
+                           default_frames=options.default_frames, readings=options.readings)
     try:
         small = os.path.getsize(path) <= ISOLATE_ABOVE_BYTES
     except OSError:

@@ -9,16 +9,34 @@ walk ("readings to check") steps through `readings_to_check`; one key confirms o
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import chain
 
 from mathreel.core.benchmarks import get_benchmark
 from mathreel.core.errors import MathReelError
+from mathreel.core.files import OutputKind
+from mathreel.core.question import Question
 from mathreel.core.results.model import ResultFile
 from mathreel.core.scoring.readings import LabelledReading, OptionsKey, question_options_key
+from mathreel.core.scoring.report import Report
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.verdict import official_tool, question_choices
+
+
+def _is_audit_file(head: bytes) -> bool:
+    """An earlier `mathreel audit --out` file: its first line is a readings record with the audit's "check"."""
+    from mathreel.core.files import first_line
+
+    try:
+        record = json.loads(first_line(head) or b"null")
+    except ValueError:
+        return False
+    return isinstance(record, dict) and {"response", "label", "check"} <= set(record)
+
+
+AUDIT_READINGS = OutputKind("a `mathreel audit --out` readings file", _is_audit_file)
 
 
 @dataclass(frozen=True)
@@ -61,6 +79,9 @@ def readings_to_check(result: ResultFile, rows: Sequence[ScoredRow], reference: 
         if tool is None:
             offered = ", ".join(bench.reproductions) or "none"
             raise MathReelError(f"{bench.title} has no reference extractor {reference!r}; choose one of {offered}")
+    # Without a reference, the official extractor's letter kept on each row; a benchmark without a rule-based
+    # official extractor (MathVerse's official scorer is a judge) has no reading to dispute.
+    disputes = tool is not None or official_tool(bench) is not None
     default_letters = bench.letters(result.mode)
     questions = chain((prediction.question for prediction in result.predictions), result.missing)
     found = []
@@ -71,12 +92,44 @@ def readings_to_check(result: ResultFile, rows: Sequence[ScoredRow], reference: 
         theirs = row.official_answer
         if tool is not None and question.answer_kind != "free":
             theirs = (tool.letter or _answer_of(tool.extract))(row.response, letters)
-        why = _why(row, theirs, tool.name if tool else "the official extractor", question.answer_kind)
+        kind = question.answer_kind if disputes else "free"  # "free": no reference reading to compare
+        why = _why(row, theirs, tool.name if tool else "the official extractor", kind)
         if why:
             found.append(ReadingToCheck(index, row.question_id, row.record, row.response,
                                         question_options_key(question), letters, question.answer_kind,
                                         row.extracted, row.method, row.strength, row.explanation, theirs, why))
     return found
+
+
+def check_reasons(report: Report) -> dict[str, str]:
+    """Question id -> why a person should check its reading, for a scored report on its own (no file read again):
+    weak readings, conflicts, and the answers the benchmark's official extractor reads differently
+    (`Report.disagreements`). The same answers `readings_to_check` finds without a `reference`."""
+    disagree = set(report.disagreements)
+    found = {}
+    for row in report.rows:
+        if row.status == "missing" or row.method == "labelled":
+            continue
+        reasons = []
+        if row.weak:
+            reasons.append(f"weak reading ({row.method})")
+        if row.extracted is None and row.explanation.startswith("conflict"):
+            reasons.append("conflict")
+        if row.question_id in disagree:
+            reasons.append(f"the official extractor reads {row.official_answer or 'nothing'}")
+        if reasons:
+            found[row.question_id] = "; ".join(reasons)
+    return found
+
+
+def labelled_row(row: ScoredRow, question: Question, label: str | None, reason: str = "",
+                 default_letters: tuple[str, ...] = ()) -> LabelledReading:
+    """A person's reading of a scored row's answer to `question` (the question it was scored against), as the
+    readings-file entry `mathreel score --readings` applies (`label` None: no answer can be read).
+    `default_letters`: the benchmark's letters, for a question that lists no options."""
+    letters = () if question.answer_kind == "free" or question.options else default_letters
+    return LabelledReading(row.response, question_options_key(question), label, reason, row.extracted, letters,
+                           question.answer_kind, {"question_id": row.question_id})
 
 
 def _why(row: ScoredRow, theirs: str | None, name: str, kind: str) -> str:

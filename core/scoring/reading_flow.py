@@ -11,9 +11,11 @@ if TYPE_CHECKING:
     from mathreel.core.scoring.report import Report
     from mathreel.core.scoring.row import ScoredRow
 
-StatusFilter = Literal["all", "not_correct", "wrong", "unparsed", "missing", "correct"]
+StatusFilter = Literal["all", "not_correct", "wrong", "unparsed", "missing", "correct", "to_check"]
 STATUS_LABELS: dict[str, str] = {"all": "questions", "not_correct": "wrong or unparsed", "wrong": "wrong",
-                                 "unparsed": "unparsed", "missing": "missing", "correct": "correct"}
+                                 "unparsed": "unparsed", "missing": "missing", "correct": "correct",
+                                 "to_check": "readings to check"}
+TO_CHECK = "to_check"  # the reading audit's list (`core.scoring.audit.check_reasons`), not a status
 QUOTED = re.compile(r"""(?:read(?: the line)? )(['"])(.+?)\1""", re.DOTALL)
 
 
@@ -28,7 +30,14 @@ def status_matches(status: str, wanted: str) -> bool:
 
 def select_rows(report: Report, status: str = "all", dim_filter: str = "",
                 only: set[str] | None = None) -> list[ScoredRow]:
-    """The rows a filter keeps, in file order: a status, a "dimension=value", and optionally a set of ids."""
+    """The rows a filter keeps, in file order: a status (or TO_CHECK), a "dimension=value", and optionally a set
+    of ids."""
+    if status == TO_CHECK:
+        from mathreel.core.scoring.audit import check_reasons
+
+        reasons = check_reasons(report)
+        only = set(reasons) if only is None else only & set(reasons)
+        status = "all"
     dim, _, value = dim_filter.partition("=")
     return [row for row in report.rows
             if status_matches(row.status, status) and (not dim or row.dims.get(dim) == value)
