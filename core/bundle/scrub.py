@@ -14,11 +14,17 @@ from pathlib import Path
 _ANY_PATH = re.compile(r"(?:(?<=[\s'\"(\[=:])|^)(?:[A-Za-z]:\\|/|~/)[^\s'\"()\[\],;]*")
 
 
+# Environment variables whose values are secrets (API keys, tokens): never written, wherever they turn up.
+_SECRET_NAMES = re.compile(r"KEY|TOKEN|SECRET|PASSWORD|CREDENTIAL", re.IGNORECASE)
+
+
 @dataclass
 class Scrubber:
-    """Known folders and files (longest first) replaced by a label; any other absolute path by its last part."""
+    """Known folders and files (longest first) replaced by a label, secrets of the environment by "[secret]"; in
+    MathReel's own messages (`__call__`) any other absolute path by its last part too."""
 
     known: list[tuple[str, str]] = field(default_factory=list)
+    secrets: list[str] = field(default_factory=list)
 
     @classmethod
     def of(cls, files: Iterable[str | None], folders: Iterable[tuple[str | os.PathLike[str] | None, str]]) -> Scrubber:
@@ -26,18 +32,29 @@ class Scrubber:
         for path in files:
             if path:
                 known += [(spelling, Path(path).name) for spelling in _spellings(path)]
+                known += [(spelling, "…") for spelling in _spellings(Path(path).parent)]
         for folder, label in folders:
             if folder:
                 known += [(spelling, label) for spelling in _spellings(folder)]
         known = [(path.rstrip("/\\"), label) for path, label in known if len(path.rstrip("/\\")) > 1]
         known.sort(key=lambda pair: len(pair[0]), reverse=True)
-        return cls(known)
+        secrets = sorted({value for name, value in os.environ.items() if _SECRET_NAMES.search(name)
+                          and len(value.strip()) >= 8}, key=len, reverse=True)
+        return cls(known, secrets)
 
-    def __call__(self, text: str) -> str:
+    def text(self, text: str) -> str:
+        """Any text bound for a page (a response, a note, a whole page): no known path, no secret."""
+        for secret in self.secrets:
+            if secret in text:
+                text = text.replace(secret, "[secret]")
         for path, label in self.known:
             if path in text:
                 text = text.replace(path, label)
-        return _ANY_PATH.sub(lambda match: _tail(match.group(0)), text)
+        return text
+
+    def __call__(self, text: str) -> str:
+        """One of MathReel's own messages: `text`, and every other absolute path shown by its last part."""
+        return _ANY_PATH.sub(lambda match: _tail(match.group(0)), self.text(text))
 
 
 def _tail(path: str) -> str:

@@ -20,7 +20,7 @@ def bar_chart(title: str, categories: Sequence[str], series: Sequence[tuple[str,
     top = 28 + 16 * len(series)
     height = top + group_h * len(categories) + 24
     width = LABEL_W + PLOT_W + 60
-    parts = [f"<svg xmlns='http://www.w3.org/2000/svg' class='chart' role='img' width='{width}' height='{height}' "
+    parts = [f"<svg class='chart' role='img' width='{width}' height='{height}' "
              f"viewBox='0 0 {width} {height}'><title>{escape(title)}</title>",
              f"<text x='0' y='14' font-weight='bold' font-size='13'>{escape(title)}</text>"]
     for k, (name, _) in enumerate(series):

@@ -183,7 +183,7 @@ def _write_into(plan: BundlePlan, root: Path, progress: Progress | None) -> int:
         prev = pages[number - 1] if number else None
         nxt = pages[number + 1] if number + 1 < len(pages) else None
         html = question_page(page, key, shown, plan.reviews, prev, nxt, f"{number + 1} of {len(pages)} questions")
-        (root / page.file).write_text(html, encoding="utf-8")
+        _put(root / page.file, html, plan.scrub)
         if progress is not None:
             progress(number + 1, total)
     lists = walk_lists(pages, runs, disagreeing([run.report for run in runs]) if len(runs) > 1 else set())
@@ -194,17 +194,22 @@ def _write_into(plan: BundlePlan, root: Path, progress: Progress | None) -> int:
                 continue
             walk, _, disagree = walk.partition("\t")
             html = list_page(key, run, walk, bool(disagree), pages, files)
-            (root / list_file(run, walk, bool(disagree))).write_text(html, encoding="utf-8")
+            _put(root / list_file(run, walk, bool(disagree)), html, plan.scrub)
     title = plan.request.title or f"MathReel evidence: {key}, {len(runs)} run{'s' if len(runs) > 1 else ''}"
     references = {run.name: reference_html(run) for run in runs}
-    (root / "index.html").write_text(index_page(title, key, runs, pages, lists, references, plan.notes),
-                                     encoding="utf-8")
-    (root / "walks.js").write_text(walks_js(key, pages, lists), encoding="utf-8")
+    _put(root / "index.html", index_page(title, key, runs, pages, lists, references, plan.notes), plan.scrub)
+    _put(root / "walks.js", walks_js(key, pages, lists), plan.scrub)
     (root / "bundle.js").write_text(SCRIPT, encoding="utf-8")
     (root / "style.css").write_text(STYLE, encoding="utf-8")
     manifest = {"mathreel_bundle": 1, "benchmark": key, "runs": [run.name for run in runs], "pages": len(pages),
                 "thumbnails": thumbs.written}
-    (root / MARKER).write_text(json.dumps(manifest, ensure_ascii=False, indent=1), encoding="utf-8")
+    _put(root / MARKER, json.dumps(manifest, ensure_ascii=False, indent=1), plan.scrub)
     if progress is not None:
         progress(total, total)
     return thumbs.written
+
+
+def _put(path: Path, text: str, scrub: Scrubber) -> None:
+    """A page written with every known path of this machine and every secret of its environment taken out: texts
+    from files and models may name them too (a response quoting a path, a reviewer's note)."""
+    path.write_text(scrub.text(text), encoding="utf-8")
