@@ -44,6 +44,7 @@ class Shown:
     total_frames: int | None = None
     duration: float | None = None
     diagram: str = ""
+    video: bool = False
     notes: list[str] = field(default_factory=list)
 
 
@@ -108,6 +109,7 @@ def _fill(shown: Shown, page: Page, dataset: Dataset, thumbs: Thumbs, style: str
         shown.notes.append(f"the model's input could not be rebuilt here: {scrub(str(error))}")
         return
     shown.prompt = view.prompt
+    shown.video = bool(view.question.video_id)
     shown.notes += [scrub(note) for note in view.notes]
     try:
         _frames(shown, view, thumbs)

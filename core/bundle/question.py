@@ -67,7 +67,10 @@ def _question(view: AnswerView) -> str:
 
 def _shown(shown: Shown) -> str:
     runs = ", ".join(shown.runs)
-    parts = [f"<section class='model-input'><h2>What the model got <small>({esc(shown.settings.describe())}; "
+    settings = shown.settings.describe()
+    if not shown.video:  # a diagram or text question: the frame count means nothing here
+        settings = settings.split(" · ", 1)[-1]
+    parts = [f"<section class='model-input'><h2>What the model got <small>({esc(settings)}; "
              f"{esc(runs)})</small></h2>"]
     parts += [f"<p class='note'>{esc(note)}</p>" for note in shown.notes]
     if shown.frames:

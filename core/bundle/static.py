@@ -93,7 +93,7 @@ SCRIPT = r"""
     if (!q.benchmark) { q.benchmark = data.benchmark; }
     return "../" + file + "?" + encode(q);
   }
-  var walk = p.walk || "not_correct";
+  var walk = p.walk || (p.run ? "not_correct" : "all");
   var label = (data.labels[walk] || walk) + (p.disagree === "1" ? " where the runs disagree" : "");
   document.querySelectorAll("nav.walk").forEach(function (nav) {
     var prev = nav.querySelector(".prev"), next = nav.querySelector(".next");
