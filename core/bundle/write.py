@@ -24,9 +24,10 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.review.model import Review
 
 MARKER = "mathreel-bundle.json"
-# Measured on the demo set's frames at THUMB_SIDE / THUMB_QUALITY (bench/bench_bundle.py prints the figure): the
-# mean thumbnail. The estimate counts every question's frames as its own (no sharing): an upper bound.
-THUMB_BYTES = 6_000
+# The mean thumbnail at THUMB_SIDE / THUMB_QUALITY, measured by bench/bench_bundle.py: 3.0 KB on the demo set's
+# frames, 8.5 KB on photographs (busier than any lesson video); the estimate takes the photographs' figure and counts
+# every question's frames as its own (no sharing between questions of one video), so it is an upper bound.
+THUMB_BYTES = 8_500
 PAGE_BYTES = 5_000  # a question page's markup without its texts
 ROW_BYTES = 400  # one question in the index, a list page and the walk data, per run
 Progress = Callable[[int, int], None]
