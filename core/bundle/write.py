@@ -31,6 +31,19 @@ THUMB_BYTES = 8_500
 PAGE_BYTES = 5_000  # a question page's markup without its texts
 ROW_BYTES = 400  # one question in the index, a list page and the walk data, per run
 Progress = Callable[[int, int], None]
+# The folder is a static Hugging Face Space as it stands: this card tells the Hub to serve index.html.
+SPACE_CARD = """---
+title: {title}
+emoji: 🎞️
+colorFrom: indigo
+colorTo: yellow
+sdk: static
+app_file: index.html
+pinned: false
+---
+
+Evidence of MathReel runs: open index.html (from disk, or served by any static host).
+"""
 
 
 @dataclass
@@ -205,6 +218,7 @@ def _write_into(plan: BundlePlan, root: Path, progress: Progress | None) -> int:
     manifest = {"mathreel_bundle": 1, "benchmark": key, "runs": [run.name for run in runs], "pages": len(pages),
                 "thumbnails": thumbs.written}
     _put(root / MARKER, json.dumps(manifest, ensure_ascii=False, indent=1), plan.scrub)
+    _put(root / "README.md", SPACE_CARD.format(title=json.dumps(title[:60])), plan.scrub)
     if progress is not None:
         progress(total, total)
     return thumbs.written
