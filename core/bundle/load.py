@@ -51,6 +51,7 @@ class BundleRequest:
     data: str | None = None
     prompt: PromptOverrides = PromptOverrides()
     title: str = ""
+    names: tuple[str, ...] = ()  # the runs' names where the files' own names are not them (the app's uploads)
 
 
 @dataclass
@@ -89,7 +90,8 @@ def load_runs(request: BundleRequest, scrub) -> tuple[list[BundleRun], list[Revi
                                      reviews=tuple(request.reviews) if judge else ())
         result = read_request(score_request)
         report = score_result(result, score_request)
-        name = unique_name(Path(path).name, {run.name for run in runs})
+        own = request.names[number - 1] if len(request.names) >= number else Path(path).name
+        name = unique_name(own, {run.name for run in runs})
         report.source = name
         report.detected = [scrub(line) for line in report.detected]
         report.warnings = [scrub(line) for line in report.warnings]

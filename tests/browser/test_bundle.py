@@ -97,3 +97,29 @@ def test_a_link_in_the_apps_query_keys_opens_the_question_and_walks_the_run(offl
     page.goto((demo_bundle / "index.html").as_uri() + "#?benchmark=videomme:default&q=q003")
     assert "This bundle holds videomathqa:mcq" in page.inner_text("#link-status")
     assert page.blocked == [] and page.errors == []
+
+
+def test_the_score_tab_makes_the_bundle_of_the_sessions_runs(page, tmp_path):
+    """In the app: the demo runs loaded, one click makes the zip in the background (its progress on the status
+    line), and the zip holds a bundle per benchmark whose index names the runs."""
+    import zipfile
+
+    sys.path.insert(0, str(Path(__file__).parent))
+    from pages import open_tab, wait_for_text
+
+    open_tab(page, "score", "#score-demo")
+    page.click("#score-demo")
+    page.wait_for_selector("#score-bundle")
+    page.click("#score-bundle")
+    wait_for_text(page, "#score-bundle-status", "The bundle", timeout=240_000)
+    link = page.locator("#score-bundle-file a").first
+    with page.expect_download() as download:
+        link.click()
+    target = tmp_path / "evidence.zip"
+    download.value.save_as(target)
+    with zipfile.ZipFile(target) as archive:
+        names = archive.namelist()
+        index = archive.read("mathreel-evidence/videomathqa-mcq/index.html").decode()
+    assert RUN_A.name in index and RUN_B.name in index
+    assert "mathreel-evidence/mathverse-default/index.html" in names
+    assert page.outside_requests == []
