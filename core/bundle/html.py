@@ -31,7 +31,7 @@ def page(title: str, body: str, depth: int = 0, kind: str = "index") -> str:
     up = "../" * depth
     return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
             f"<meta http-equiv='Content-Security-Policy' content=\"{CSP}\">"
-            f"<meta name='referrer' content='no-referrer'>"
+            f"<meta name='referrer' content='no-referrer'><link rel='icon' href='data:,'>"
             f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{esc(title)}</title>"
             f"<link rel='stylesheet' href='{up}style.css'></head><body data-kind='{kind}' data-root='{up}'>"
             f"{body}<script src='{up}walks.js'></script><script src='{up}bundle.js'></script></body></html>")

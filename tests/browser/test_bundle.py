@@ -123,3 +123,35 @@ def test_the_score_tab_makes_the_bundle_of_the_sessions_runs(page, tmp_path):
     assert RUN_A.name in index and RUN_B.name in index
     assert "mathreel-evidence/mathverse-default/index.html" in names
     assert page.outside_requests == []
+
+
+def test_the_folder_served_by_a_static_server_works_the_same(browser, demo_bundle):
+    """Any static host (here Python's http.server on loopback): a deep link opens the question, frames load, and
+    nothing is requested from anywhere but that server."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from appserver import free_port
+
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+                              cwd=demo_bundle, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    context = browser.new_context()
+    try:
+        page = context.new_page()
+        elsewhere, failed = [], []
+        page.on("request", lambda r: None if r.url.startswith(f"http://127.0.0.1:{port}/") else elsewhere.append(r.url))
+        page.on("response", lambda r: failed.append(r.url) if r.status >= 400 else None)
+        base = f"http://127.0.0.1:{port}/index.html"
+        for _ in range(50):  # the server takes a moment to listen
+            try:
+                page.goto(base + f"?benchmark=videomathqa:mcq&q=q002&run={RUN_A.name}&walk=all")
+                break
+            except Exception:
+                page.wait_for_timeout(100)
+        page.wait_for_selector("section.answer.walked")
+        assert page.url.startswith(f"http://127.0.0.1:{port}/q/q002.html?")
+        assert page.eval_on_selector("figure.frame img", "img => img.complete && img.naturalWidth > 0")
+        assert elsewhere == [] and failed == []
+    finally:
+        context.close()
+        server.terminate()
+        server.wait(timeout=10)
