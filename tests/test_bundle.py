@@ -179,3 +179,14 @@ def test_nothing_unsafe_reaches_any_page(tmp_path, which):
         page = next(text for name, text in files.items() if name.startswith("q/001-1"))
         assert "the file&#x27;s question" in page or "read from the file" in page
         assert "<h3>Frames" not in page
+
+
+def test_bad_options_are_one_line_and_a_dry_run_writes_nothing(tmp_path):
+    reviews = DEMO / "reviews" / "videomathqa_mcq_synthetic-model-b_reviews.jsonl"
+    for args, words in (((MCQ_A, "--reviews", reviews), "add --judge"),
+                        ((MCQ_A, MCQ_B, "--judge", JUDGE_A), "one judgments file per result file"),
+                        ((MCQ_A, "--frames", "0"), "--frames")):
+        run = bundle(*args, "--out", tmp_path / "b")
+        assert run.returncode == 2 and words in run.stderr and "Traceback" not in run.stderr, run.stderr
+    dry = bundle(MCQ_A, MCQ_B, "--judge", JUDGE_A, "--judge", "-", "--dry-run", "--out", tmp_path / "b")
+    assert dry.returncode == 0 and "estimated size" in dry.stderr and not (tmp_path / "b").exists()
