@@ -190,3 +190,18 @@ def test_bad_options_are_one_line_and_a_dry_run_writes_nothing(tmp_path):
         assert run.returncode == 2 and words in run.stderr and "Traceback" not in run.stderr, run.stderr
     dry = bundle(MCQ_A, MCQ_B, "--judge", JUDGE_A, "--judge", "-", "--dry-run", "--out", tmp_path / "b")
     assert dry.returncode == 0 and "estimated size" in dry.stderr and not (tmp_path / "b").exists()
+
+
+def test_messages_name_files_by_their_names_and_keep_ordinary_slashes(tmp_path, monkeypatch):
+    from mathreel.core.bundle.scrub import Scrubber
+
+    monkeypatch.setenv("SOME_API_KEY", FAKE_KEY)
+    run = tmp_path / "runs" / "qwen.jsonl"
+    scrub = Scrubber.of([str(run)], [(tmp_path / "data", "the dataset")])
+    assert scrub(f"{run}: line 3: bad") == "qwen.jsonl: line 3: bad"
+    assert scrub(f"video not found (looked for {tmp_path}/data/videos/v1.mp4)") == \
+        "video not found (looked for the dataset/videos/v1.mp4)"
+    assert scrub("read /srv/other/place/x.srt, and/or 1/2 of Video-MME / mcq") == \
+        "read x.srt, and/or 1/2 of Video-MME / mcq"
+    assert scrub.text(f"a response quoting {FAKE_KEY} and {tmp_path / 'runs'}/other.json") == \
+        "a response quoting [secret] and …/other.json"

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 # An absolute path (POSIX or a Windows drive) up to the next space, quote, bracket or separator.
-_ANY_PATH = re.compile(r"(?:(?<=[\s'\"(\[=:])|^)(?:[A-Za-z]:\\|/|~/)[^\s'\"()\[\],;]*")
+_ANY_PATH = re.compile(r"(?:(?<=[\s'\"(\[=:])|^)(?:[A-Za-z]:\\|/|~/)[^\s'\"()\[\],;/]+(?:/[^\s'\"()\[\],;]*)?")
 
 
 # Environment variables whose values are secrets (API keys, tokens): never written, wherever they turn up.
