@@ -19,6 +19,7 @@ COMMANDS: dict[str, str] = {
     "data": "mathreel.cli.data",
     "show": "mathreel.cli.show",
     "agreement": "mathreel.cli.agreement",
+    "bundle": "mathreel.cli.bundle",
 }
 
 # What the command line asks for where an error names a setting that gets past it (core.errors.Fix).

@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.scoring.text import extractor_text
-from mathreel.webapp import charts, score_kept
+from mathreel.webapp import bundle_zip, charts, score_kept
 from mathreel.webapp.benchmark_keys import benchmark_choices
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
 from mathreel.webapp.downloads import Downloads
@@ -331,6 +331,7 @@ def _questions(ui: ScoreUI) -> None:
             ui.csv_button = gr.DownloadButton("Download scored rows (CSV)", elem_id="score-download-csv")
             ui.json_button = gr.DownloadButton("Download summary (JSON, as mathreel score --json)",
                                                elem_id="score-download-json")
+        bundle_zip.place(ui)
 
 
 class ScoreHandlers:
@@ -462,6 +463,7 @@ def build(context: AppContext) -> None:
     progress = progress_on(ui.headline)
     _wire(ui, handlers, {**score_group, **progress}, {**view_group, **progress})
     score_kept.wire(context, ui, handlers.kept, {**score_group, **progress})
+    bundle_zip.wire(ui, settings, handlers.downloads, handlers.server)
     _wire_open_in_browse(context, ui.questions, ui.runs, ui.run_pick, ui.status, ui.dim_filter, view_group)
 
 
