@@ -60,9 +60,19 @@ def _question(view: AnswerView) -> str:
     return (f"<section class='question'><div class='dims'>{dims}</div>"
             f"<pre class='text'>{esc(view.question or '(no question text recorded)')}</pre>"
             + (f"<ol class='options'>{options}</ol>" if options else "")
-            + f"<p class='source'>Question from {esc(where.get(view.question_source, 'nowhere'))}"
-            + (f", options from {esc(where.get(view.options_source, 'nowhere'))}" if view.options else "")
-            + f"; gold <b>{esc(view.gold or '—')}</b></p><ul class='notes'>{notes}</ul></section>")
+            + f"<p class='source'>{_sources(view, where)}gold <b>{esc(view.gold or '—')}</b></p>"
+            + f"<ul class='notes'>{notes}</ul></section>")
+
+
+def _sources(view: AnswerView, where: dict[str, str]) -> str:
+    """Where the question text and the options shown come from ("" for what no source gave)."""
+    parts = []
+    if view.question_source in where:
+        parts.append(f"Question from {esc(where[view.question_source])}")
+    if view.options and view.options_source in where:
+        parts.append(f"options from {esc(where[view.options_source])}")
+    text = ", ".join(parts)
+    return f"{text[:1].upper()}{text[1:]}; " if text else ""
 
 
 def _shown(shown: Shown) -> str:
