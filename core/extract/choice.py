@@ -32,7 +32,15 @@ from typing import NamedTuple
 
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.structured import JsonAnswer, json_answer
-from mathreel.core.extract.text import Trace, boxed_spans, delete, fold_letters, follow_up_starts, strip_think
+from mathreel.core.extract.text import (
+    Trace,
+    boxed_spans,
+    delete,
+    fold_letters,
+    follow_up_starts,
+    strip_think,
+    unclosed_think_tail,
+)
 from mathreel.core.extract.types import Extraction, conflict, quote, unparsed
 
 DEFAULT_LETTERS = ("A", "B", "C", "D")
@@ -42,7 +50,8 @@ _BARE = lazy_regex(
     r"[\s*_`'\"“”‘’(\[{<]*(?:(?i:option|choice|answer|letter)\s*[:：]?\s*[(\[]?)?([A-Za-z])[\s*_`'\"“”‘’)\]}>.:,;!。]*"
 )
 _BARE_MAX = 40  # longer texts are never a bare letter, so skip the regex
-_MARKDOWN = lazy_regex(r"\*\*?|__|`+|^#+\s*", re.M)
+# Markdown, and the end-of-answer tokens some models leave in their output ("D<eoa>", "B.<|im_end|>", "</s>").
+_MARKDOWN = lazy_regex(r"\*\*?|__|`+|^#+\s*|<(?:eoa|eos|eot|/s|\|[a-z_]{2,20}\|)>", re.M)
 
 # After a letter: not part of a word ("Based", "I'm").
 _NOT_WORD = r"(?![A-Za-z0-9'’])"
@@ -53,10 +62,11 @@ _LETTER = r"(?:[(\[{（'\"‘“$]\s*)?(?P<l>[A-Za-z])(?:\s*[)\]}）$]|['\"’�
 _TERMINATOR = lazy_regex(r"[ \t]*(?:$|[\n.,;:!?)\]}\"'。，；！？：、*])")
 # After an answer letter, another letter in a list ("A or C", "A, B, and C"), unless it starts a new clause
 # ("B, C is wrong").
+# A response cut off right after "A or" (it was going on to name another letter) is a hedge too.
 _HEDGE_TAIL = lazy_regex(
-    r"(?:\s*,\s*(?:(?i:or|and)\s+)?|\s+(?i:or|and)\s+|\s*[/&]\s*)(?:(?i:option|choice)\s+)?[(\[]?[A-Z][)\]]?"
-    + _NOT_WORD
-    + r"(?!\s+(?i:is|was|are|were|seems|can|could|would)\b)"
+    r"(?:(?:\s*[,，、]\s*(?:(?i:or|and)\s+)?|\s+(?i:or|and)\s+|\s*(?:[/&]|或者?|和|及)\s*)(?:(?i:option|choice)\s+)?"
+    r"[(\[（]?[A-Z][)\]）]?" + _NOT_WORD + r"(?!\s+(?i:is|was|are|were|seems|can|could|would)\b)"
+    r"|\s+(?i:or)[ \t]*$)"
 )
 # After a capital "A" or "I" with a word following, the words that still make it a letter ("A because ...");
 # any other word makes it an article or a pronoun ("A man is walking", "I think").
@@ -114,10 +124,10 @@ _CORRECTION = lazy_regex(
     r"(?i:\b(?:no|nope|wait|actually|correction|oops)\b[ \t]*[,:!.—–-]?[ \t]*"
     r"(?:(?:it|that)(?:'s|’s|[ \t]+(?:is|should[ \t]+be|must[ \t]+be))[ \t]+)?(?:(?:option|choice)[ \t]+)?)" + _LETTER
 )
-# Chinese: 答案是 B, 正确答案：C, 答案不是A, 选 D, 故选C, 应选择（B）.
+# Chinese: 答案是 B, 正确答案：C, 答案不是A, 选 D, 故选C, 应选择（B）, 【答案】C (the exam-paper bracket).
 _ZH_LETTER = r"(?:[:：]\s*)?(?:选项\s*)?(?:[（(]\s*)?(?P<l>[A-Za-z])" + _NOT_WORD
 _CHINESE_ANSWER = lazy_regex(
-    r"(?:正确的?答案|最佳答案|最终的?答案|答案|正确的?选项|最佳选项|最终的?选项)\s*(?:(?:(?P<neg>不是|不为|不应该是)|应该是|应为|应是|是|为|选)\s*)?"
+    r"(?:正确的?答案|最佳答案|最终的?答案|答案|正确的?选项|最佳选项|最终的?选项)\s*(?:[】\]］〕」]\s*)?(?:(?:(?P<neg>不是|不为|不应该是)|应该是|应为|应是|是|为|选)\s*)?"
     + _ZH_LETTER
 )
 _CHINESE_CHOOSE = lazy_regex(r"(?:故选|应选择|应选|选择|我选|选|应该是|应是|应为)\s*" + _ZH_LETTER)
@@ -296,7 +306,8 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
     if "think>" in lower:
         text, think_note = strip_think(response)
         if not text.strip():
-            return unparsed("no answer after reasoning", think_note)
+            return _unclosed_think_answer(response, letters, options) or unparsed("no answer after reasoning",
+                                                                                  think_note)
         close = lower.rfind("</think>")
         offset = close + len("</think>") if close >= 0 else 0
         lower = text.lower()
@@ -308,6 +319,31 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
     return _shifted(_read_body(text, lower, letters, options, bool(offset)), offset)
 
 
+_FIRM_METHODS = frozenset({"bare-letter", "answer-phrase", "boxed", "json"})
+_OPENING = 25  # characters: an answer phrase must open the last paragraph ("Answer: C", "The final answer is C.")
+
+
+def _unclosed_think_answer(
+    response: str, letters: Sequence[str], options: Mapping[str, str] | None
+) -> Extraction | None:
+    """The answer a `<think>` block that is never closed ends with, on a short last paragraph of its own ("...so
+    the answer is probably B\n\nB"): read only when that paragraph states it firmly (a letter, an answer phrase,
+    a container), never from the reasoning above it."""
+    tail = unclosed_think_tail(response)
+    if tail is None:
+        return None
+    start, paragraph = tail
+    if "\n" in paragraph:
+        return None  # several lines: more reasoning, not an answer line
+    found = _read(paragraph, letters, options, shortcut=True)
+    if not found.parsed or found.method not in _FIRM_METHODS:
+        return None
+    if found.method == "answer-phrase" and (found.span is None or found.span[0] > _OPENING):
+        return None  # "Let me check B again: if B is correct ..." is reasoning
+    note = "; the <think> block is never closed: read its last paragraph, a line of its own"
+    return _shifted(replace(found, explanation=found.explanation + note), start)
+
+
 def _read_body(
     text: str, lower: str, letters: Sequence[str], options: Mapping[str, str] | None, after_think: bool
 ) -> Extraction:
@@ -315,7 +351,7 @@ def _read_body(
     last explicit statement, then the response's shape and its option text."""
     finals = _tag_and_json(text, lower, letters, options)
     trace = None
-    if "*" in text or "`" in text or "_" in text or "#" in text:
+    if "*" in text or "`" in text or "_" in text or "#" in text or "<e" in lower or "<|" in text or "</s>" in lower:
         text, trace = delete(text, _MARKDOWN)
         if not text.strip():
             return unparsed("empty response", "nothing but markdown")
@@ -379,10 +415,16 @@ def _tagged(text: str, lower: str, letters: Sequence[str], options: Mapping[str,
     if at < 0 or (at > 0 and lower[at - 1] == "/"):
         return None
     start = at + len(_ANSWER_TAG)
-    end = lower.find(_ANSWER_TAG_END, start)
-    end = end if end >= 0 else len(text)
+    end = _tag_end(lower, start)
     content = text[start:end]
     opened = at - 1 if at > 0 and lower[at - 1] == "<" else at
+    if not content.strip() and opened > 0:
+        before = lower.rfind("<" + _ANSWER_TAG, 0, opened)
+        first = before + len(_ANSWER_TAG) + 1
+        if before >= 0 and text[first:opened].strip() and _tag_end(lower, first) == opened:
+            # "<answer>B<answer>": the second tag was meant to close the first
+            opened, start, end = before, first, opened
+            content = text[start:end]
     if not content.strip():
         return _Final("<answer>", unparsed("empty answer tag", "the <answer> tag holds nothing"), opened, end)
     found = _read(content, letters, options, shortcut=True)  # holds no further tag: it follows the last one
@@ -392,6 +434,17 @@ def _tagged(text: str, lower: str, letters: Sequence[str], options: Mapping[str,
     if outer is not None and found.parsed and outer != found.answer:
         found = conflict(f"an <answer> tag gives {outer}", f"the tag nested in it gives {found.answer}", "container")
     return _Final("<answer>", found, opened, end)
+
+
+# Where an answer tag's content ends: its closing tag, written right or not ("</answer>", "</answers>",
+# "</Answer", a cut-off "</ans"), or a second opening tag.
+_TAG_STOP = lazy_regex(r"<[ \t]*/?[ \t]*answer|</[ \t]*(?:a(?:n(?:s(?:w(?:e)?)?)?)?)?[ \t]*$")
+
+
+def _tag_end(lower: str, start: int) -> int:
+    """Where the content of an answer tag opened before `start` ends (`lower` is the text in lower case)."""
+    stop = _TAG_STOP.search(lower, start)
+    return stop.start() if stop else len(lower)
 
 
 def _enclosing_tag(

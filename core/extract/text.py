@@ -35,6 +35,29 @@ def strip_think(text: str) -> tuple[str, str]:
     return text, note
 
 
+_LAST_PARAGRAPH_MAX = 200  # characters: an answer line after the reasoning, not a paragraph of it
+
+
+def unclosed_think_tail(text: str) -> tuple[int, str] | None:
+    """(position, text) of the last paragraph of a `<think>` block that is never closed, when it is short and not
+    the block's only paragraph: a model that forgot `</think>` often still ends with its answer on a line of its
+    own ("...so probably B\n\nB"). The caller reads it only for a firm answer; None otherwise."""
+    lower = text.lower()
+    close = lower.rfind("</think>")
+    opened = lower.find("<think>", close + 1 if close >= 0 else 0)
+    if opened < 0:
+        return None
+    body_start = opened + len("<think>")
+    body = text[body_start:].rstrip()
+    cut = max(body.rfind("\n\n"), body.rfind("\n \n"), body.rfind("\n\t\n"))
+    if cut < 0:
+        return None
+    tail = body[cut:].lstrip()
+    if not tail or len(tail) > _LAST_PARAGRAPH_MAX or not body[:cut].strip():
+        return None
+    return body_start + len(body) - len(tail), tail
+
+
 def boxed_spans(text: str) -> list[tuple[int, int, int]]:
     """(start, content start, content end) of every complete `\\boxed{...}` in order of start, found in one pass.
 
