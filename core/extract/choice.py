@@ -79,6 +79,7 @@ _LETTER_FOLLOWERS = frozenset(
 )
 _NEXT_WORD = lazy_regex(r"[ \t]+([a-z]+)")
 _QUESTIONED = lazy_regex(r"[ \t]*[?？]")
+_LABELLED = lazy_regex(r"[ \t]*[:：][ \t]*[^\s]")
 
 _VERB = (
     r"(?:is|was|would\s+be|should\s+be|must\s+be|will\s+be|could\s+be|seems\s+to\s+be|appears\s+to\s+be|=)"
@@ -217,7 +218,7 @@ class _Statement(NamedTuple):
     """One explicit statement found in the text, in reading order (a tuple: made for every statement read)."""
 
     pos: int
-    kind: str  # "answer" | "invalid" | "hedge" | "none" (a stated non-answer: "Final answer: unknown")
+    kind: str  # "answer" | "invalid" | "hedge" | "none" (a stated non-answer: "Final answer: unknown") | "no-match"
     letter: str
     method: str
     snippet: str
@@ -371,9 +372,58 @@ def _read_body(
     if finals:
         others = [_origin(s, trace) for s in statements if s.method != "boxed"]
         return _container_verdict(finals, others, letters)
+    if matcher is not None and len(text) <= _WHOLE_MAX and matcher.letter_texts():
+        whole = _whole_option_text(text, matcher)
+        if whole is not None:
+            return _traced(whole, trace)
     if statements:
-        return _traced(_verdict(statements, letters), trace)
-    return _traced(_fallback(text, letters, matcher), trace)
+        found = _verdict(statements, letters)
+        if matcher is not None and found.parsed and not _LABEL_MARK.search(statements[-1].snippet):
+            found = _label_or_text(found, matcher)
+        return _traced(found, trace)
+    found = _fallback(text, letters, matcher)
+    if matcher is not None and found.parsed and found.method == "closing-letter":
+        found = _label_or_text(found, matcher)
+    return _traced(found, trace)
+
+
+# Options whose texts are letters ("A. B", "B. A and C", "C. Both A and B"): a statement marked as naming an option
+# ("the answer is B", "option B", "(B)", "I choose B") names its label; "Statement B is true" or a closing "... is
+# B." may name either.
+_LABEL_MARK = lazy_regex(r"(?i:answer|option|choice|choose|chose|select|pick|go\s+with)|答|选|[(\[（]")
+_ANSWER_PREFIX = lazy_regex(
+    r"\s*(?i:(?:the\s+)?(?:(?:final|correct|right|best)\s+)?(?:answer|option|choice)(?:\s+is(?:\s*[:：])?|\s*[:：])\s*)?"
+)
+_EDGE_PUNCTUATION = " \t\n.。!$"
+_WHOLE_MAX = 120  # characters: longer responses are never only an option's text
+
+
+def _plain(text: str) -> str:
+    return " ".join(text.replace("$", " ").split()).strip(_EDGE_PUNCTUATION).lower()
+
+
+def _whole_option_text(text: str, options: OptionMatcher) -> Extraction | None:
+    """The option whose letter-holding text is the whole response ("A and C", "Answer: A, B and C"), read as that
+    option and not as the letters in it; options that are a single letter are left to the label reading."""
+    rest = text[_ANSWER_PREFIX.match(text).end() :]
+    said = _plain(rest)
+    if not said or len(said) > 80:
+        return None
+    hits = [letter for letter, option in options.items() if len(_plain(option)) > 1 and _plain(option) == said]
+    if len(hits) != 1:
+        return None
+    letter = hits[0]
+    detail = f"the response is the text of option {letter} ({options[letter]!r}), whose words are letters"
+    return Extraction(letter, "option-text", detail, None, "explicit" if len(rest) < len(text) else "shape")
+
+
+def _label_or_text(found: Extraction, options: OptionMatcher) -> Extraction:
+    """A conflict when the letter read is also the whole text of another option and nothing marks it as a label."""
+    other = (options.letter_texts() or {}).get(found.answer or "")
+    if other is None or other == found.answer:
+        return found
+    return conflict(f"{found.explanation} gives option {found.answer}",
+                    f"{found.answer} is also the whole text of option {other}", found.method)
 
 
 def _origin(statement: _Statement, trace: Trace | None) -> _Statement:
@@ -508,6 +558,9 @@ def _container_verdict(finals: list[_Final], statements: list[_Statement], lette
         if other.found.answer != last.found.answer:
             return conflict(_gives(other), _gives(last), "container")
     after = [s for s in statements if s.pos >= last.end]
+    if after and not last.found.parsed and last.found.explanation.startswith("no option matches"):
+        later = _verdict(after, letters)  # "\\boxed{20} ... so the closest option is B": the model's own pick
+        return later if later.parsed else last.found
     if after and last.found.parsed:
         later = _verdict(after, letters)
         if later.answer != last.found.answer:
@@ -585,6 +638,8 @@ def _verdict(statements: list[_Statement], letters: Sequence[str]) -> Extraction
                           _STRENGTH_OF.get(last.method, "explicit"))
     if last.kind == "none":
         return unparsed("no answer stated", f"the final statement gives no letter: {where}", last.method)
+    if last.kind == "no-match":
+        return unparsed("no option matches", f"the value is no option's: {where}", last.method)
     if last.kind == "hedge":
         return unparsed("hedge", f"the final statement names several letters: {where}", last.method)
     return unparsed("letter not allowed", f"{last.letter} is not one of {', '.join(letters)}: {where}", last.method)
@@ -711,6 +766,8 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], rule: _Ru
     if _QUESTIONED.match(text, end) and not (method == "tentative" and not text[end:].strip(" \t\n?？")):
         return None  # "Final: B? No, C." -- a letter asked about is not stated; a closing "maybe D?" is tentative
     ends_clause = _TERMINATOR.match(text, end) is not None
+    if method == "correction" and _LABELLED.match(text, end):
+        return None  # "C: swims? No. D: sits? No." walks the options; "D:" is a label, not a correction
     upper = raw.upper()
     if raw.islower() and not (ends_clause or _lower_allowed(rule.lower, match, text, letters)):
         return None
@@ -890,15 +947,22 @@ def _boxed_statements(text: str, letters: Sequence[str], options: OptionMatcher 
             continue  # the next box starts inside this one
         inner = _unwrap_latex_text(text[inner_start:end])
         letter = _letter_of(inner)
+        kind = "answer"
         if letter is not None and letter.islower():
             letter = letter.upper() if letter.upper() in letters else None  # else a variable: \\boxed{x}
-        elif letter is None and options:
+        elif letter is None and options and inner:
             letter = options.match(inner)
+            if letter is None and _VALUE.search(inner):
+                letter, kind = "", "no-match"  # \\boxed{20} among options 12, 15, 18: no option, never a guess
         if letter is None:
             continue
-        kind = "answer" if letter in letters else "invalid"
+        if kind == "answer" and letter not in letters:
+            kind = "invalid"
         found.append(_said(pos, kind, letter, "boxed", text[pos : end + 1]))
     return found
+
+
+_VALUE = lazy_regex(r"\d")  # a box holding a number states a value
 
 
 _LATEX_TEXT = lazy_regex(r"\\(?:text|textbf|mathrm|mathbf|textrm|mbox)\s*\{([^{}]*)\}")
@@ -1156,9 +1220,11 @@ def _option_text_fallback(text: str, options: OptionMatcher) -> Extraction | Non
     clauses = [c for c in _CLAUSE_SPLIT.split(text.strip()) if c.strip()]
     for clause in reversed(clauses[-_CONCLUSION:]):
         clause = clause[-_LONGEST_CLAUSE:]  # a conclusion is a sentence, not a page: its end is what it states
-        letter = options.match_conclusion(clause)
-        if letter is None:
+        decided, letter = options.match_conclusion(clause)
+        if not decided:
             continue
+        if letter is None:
+            return None  # the conclusion states a value that no option has: no earlier value is its answer
         if _NEGATION.search(clause) and not _NEGATION.search(options[letter]):  # "None of these" may be an option
             return None
         detail = f"the conclusion gives option {letter} ({options[letter]!r}): {quote(clause)!r}"
@@ -1185,12 +1251,25 @@ class OptionMatcher(Mapping[str, str]):
     a mapping that splits the dataset's "A. text" options only then); it must not change afterwards.
     """
 
-    __slots__ = ("_declines", "_keys", "_texts")
+    __slots__ = ("_declines", "_keys", "_lettered", "_texts")
 
     def __init__(self, texts: Mapping[str, str]) -> None:
         self._texts = texts
         self._keys: _AllKeys | None = None
         self._declines: bool | None = None
+        self._lettered: dict[str, str] | None = None
+
+    def letter_texts(self) -> dict[str, str] | None:
+        """When some option's text holds a letter standing alone ("A. B", "B. A and C"): the letters that are an
+        option's whole text -> that option's letter (may be empty); None for ordinary options."""
+        if self._lettered is None:
+            lettered = any(_STANDALONE.search(_LATEX_TEXT.sub(r"\1", option)) for option in self._texts.values())
+            whole = {_plain(option).upper(): letter for letter, option in self._texts.items()
+                     if len(_plain(option)) == 1 and _plain(option).isalpha()}
+            self._lettered = whole if lettered else {}
+            if lettered and not whole:
+                self._lettered = {"": ""}  # letter-texted, but no option is a single letter
+        return self._lettered or None
 
     def declines(self) -> bool:
         """Whether an option itself says no other fits ("None of these", "Cannot be determined"): then a response
@@ -1224,21 +1303,23 @@ class OptionMatcher(Mapping[str, str]):
             return None
         return _single_hit(tokens, self._prepared()[0])
 
-    def match_conclusion(self, clause: str) -> str | None:
-        """The single option a concluding clause gives: a number option only as the value the clause states, a
-        word option where its words appear."""
+    def match_conclusion(self, clause: str) -> tuple[bool, str | None]:
+        """(whether the clause decides, the single option it gives): a number option only as the value the clause
+        states last ("12 + 8 = 20" states 20, never 12: a clause stating a value no option has decides that there
+        is none), a word option where its words appear."""
         tokens = _tokens(clause)
         if not tokens:
-            return None
+            return False, None
         tiers, numeric = self._prepared()
         if numeric:
-            for value in _stated_values(clause):
+            value = next(_stated_values(clause), None)
+            if value is not None:
                 decided, letter = _one_of({letter for letter, key in numeric if value[: len(key)] == key}, numeric)
-                if decided:
-                    return letter
+                return True, letter if decided else None
         numbers = {letter for letter, _ in numeric}
         words = tuple(tuple((letter, key) for letter, key in tier if letter not in numbers) for tier in tiers)
-        return _single_hit(tokens, words)
+        letter = _single_hit(tokens, words)
+        return letter is not None, letter
 
 
 _Keys = tuple[tuple[str, tuple[str, ...]], ...]  # (letter, key) for the options whose key is not empty
