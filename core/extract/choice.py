@@ -33,7 +33,9 @@ from typing import NamedTuple
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.structured import JsonAnswer, json_answer
 from mathreel.core.extract.text import (
+    END_TOKEN_PATTERN,
     Trace,
+    answer_tag,
     boxed_spans,
     delete,
     fold_letters,
@@ -51,7 +53,7 @@ _BARE = lazy_regex(
 )
 _BARE_MAX = 40  # longer texts are never a bare letter, so skip the regex
 # Markdown, and the end-of-answer tokens some models leave in their output ("D<eoa>", "B.<|im_end|>", "</s>").
-_MARKDOWN = lazy_regex(r"\*\*?|__|`+|^#+\s*|<(?:eoa|eos|eot|/s|\|[a-z_]{2,20}\|)>", re.M)
+_MARKDOWN = lazy_regex(r"\*\*?|__|`+|^#+\s*|" + END_TOKEN_PATTERN, re.M)
 
 # After a letter: not part of a word ("Based", "I'm").
 _NOT_WORD = r"(?![A-Za-z0-9'’])"
@@ -297,7 +299,7 @@ def _shifted(found: Extraction, offset: int) -> Extraction:
     return _with_span(found, (found.span[0] + offset, found.span[1] + offset))
 
 
-_ANSWER_TAG, _ANSWER_TAG_END = "answer>", "</answer>"
+_ANSWER_TAG, _ANSWER_TAG_END = "answer>", "</answer>"  # also in text.answer_tag
 
 
 def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, str] | None) -> Extraction:
@@ -457,24 +459,12 @@ def _tag_and_json(text: str, lower: str, letters: Sequence[str], options: Mappin
 
 
 def _tagged(text: str, lower: str, letters: Sequence[str], options: Mapping[str, str] | None) -> _Final | None:
-    """The response's last `<answer>...</answer>` (or a tag that lost its "<": "answer> c"); None when the text
-    holds only closing tags."""
-    at = lower.rfind(_ANSWER_TAG)
-    while at > 0 and lower[at - 1] == "/":
-        at = lower.rfind(_ANSWER_TAG, 0, at - 1)
-    if at < 0 or (at > 0 and lower[at - 1] == "/"):
+    """The reading of the response's last `<answer>...</answer>` (`text.answer_tag`); None when there is none."""
+    tag = answer_tag(text, lower)
+    if tag is None:
         return None
-    start = at + len(_ANSWER_TAG)
-    end = _tag_end(lower, start)
+    opened, start, end = tag
     content = text[start:end]
-    opened = at - 1 if at > 0 and lower[at - 1] == "<" else at
-    if not content.strip() and opened > 0:
-        before = lower.rfind("<" + _ANSWER_TAG, 0, opened)
-        first = before + len(_ANSWER_TAG) + 1
-        if before >= 0 and text[first:opened].strip() and _tag_end(lower, first) == opened:
-            # "<answer>B<answer>": the second tag was meant to close the first
-            opened, start, end = before, first, opened
-            content = text[start:end]
     if not content.strip():
         return _Final("<answer>", unparsed("empty answer tag", "the <answer> tag holds nothing"), opened, end)
     found = _read(content, letters, options, shortcut=True)  # holds no further tag: it follows the last one
@@ -484,17 +474,6 @@ def _tagged(text: str, lower: str, letters: Sequence[str], options: Mapping[str,
     if outer is not None and found.parsed and outer != found.answer:
         found = conflict(f"an <answer> tag gives {outer}", f"the tag nested in it gives {found.answer}", "container")
     return _Final("<answer>", found, opened, end)
-
-
-# Where an answer tag's content ends: its closing tag, written right or not ("</answer>", "</answers>",
-# "</Answer", a cut-off "</ans"), or a second opening tag.
-_TAG_STOP = lazy_regex(r"<[ \t]*/?[ \t]*answer|</[ \t]*(?:a(?:n(?:s(?:w(?:e)?)?)?)?)?[ \t]*$")
-
-
-def _tag_end(lower: str, start: int) -> int:
-    """Where the content of an answer tag opened before `start` ends (`lower` is the text in lower case)."""
-    stop = _TAG_STOP.search(lower, start)
-    return stop.start() if stop else len(lower)
 
 
 def _enclosing_tag(

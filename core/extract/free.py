@@ -15,7 +15,14 @@ from mathreel.core.extract.free_sentence import is_math, number_word, stated_val
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.plain_math import plain_math
 from mathreel.core.extract.structured import json_answer, render
-from mathreel.core.extract.text import boxed_spans, follow_up_starts, strip_think
+from mathreel.core.extract.text import (
+    END_TOKENS,
+    answer_tag,
+    boxed_spans,
+    follow_up_starts,
+    strip_think,
+    unclosed_think_tail,
+)
 from mathreel.core.extract.types import Extraction, conflict, quote, unparsed
 
 # "The answer is 12", "Final answer: x = 3", "ANSWER: 5", "答案是 12". The rest of the line is the answer.
@@ -23,7 +30,7 @@ from mathreel.core.extract.types import Extraction, conflict, quote, unparsed
 _PHRASE = lazy_regex(
     r"(?i:\b(?:final\s+answer(?:\s+is)?|the\s+(?:final\s+|correct\s+)?answer\s+(?:is|would\s+be|should\s+be)"
     r"|answer(?:\s*is)?\s*[:：=]))\s*(?:[:：]\s*)?(?P<rest>\S[^\n]*)"
-    r"|答案(?:\s*(?:是|为))?\s*(?:[:：]\s*)?(?P<zh>[^\s。是为:：][^\n。]*)"
+    r"|答案\s*(?:[】\]］]\s*)?(?:(?:是|为)\s*)?(?:[:：]\s*)?(?P<zh>[^\s。是为:：][^\n。]*)"
 )
 # Where a phrase's answer stops: the end of the sentence or an explanation.
 _CLAUSE_END = lazy_regex(r"(?<!\d)\.(?:\s|$)|(?<=\d)\.(?:\s|$)|[;。]|\s(?i:because|since|as|which|so)\s")
@@ -60,9 +67,11 @@ def extract_free_answer(response: str | None) -> Extraction:
     """The final answer of a free-form response, as written (comparison is `math_equivalence`'s job)."""
     if not isinstance(response, str) or not response.strip():
         return unparsed("empty response", "nothing to read")
+    if "<" in response:
+        response = END_TOKENS.sub("", response)
     text, think_note = strip_think(response)
     if not text.strip():
-        return unparsed("no answer after reasoning", think_note)
+        return _unclosed_think_answer(response) or unparsed("no answer after reasoning", think_note)
     text = plain_math(text)
     for start in follow_up_starts(text, text.lower()):
         before = _read(text[:start])
@@ -72,12 +81,36 @@ def extract_free_answer(response: str | None) -> Extraction:
     return _read(text)
 
 
+_FIRM_METHODS = frozenset({"boxed", "answer-phrase", "json", "answer-tag", "final-line"})
+
+
+def _unclosed_think_answer(response: str) -> Extraction | None:
+    """The answer line a `<think>` block that is never closed ends with ("...so it is 5.\n\nFinal answer: 5"),
+    when that last paragraph is one line stating it firmly; never a value from the reasoning above it."""
+    tail = unclosed_think_tail(response)
+    if tail is None or "\n" in tail[1]:
+        return None
+    found = _read(plain_math(tail[1]))
+    if not found.parsed or found.method not in _FIRM_METHODS:
+        return None
+    note = "; the <think> block is never closed: read its last paragraph, a line of its own"
+    return Extraction(found.answer, found.method, found.explanation + note, None, found.strength)
+
+
 def _read(text: str) -> Extraction:
-    """A JSON answer field, else the box, the final-answer phrase, the last line."""
+    """A JSON answer field, else an `<answer>` tag, the box, the final-answer phrase, the last line."""
     boxed = _boxed_answer(text)
     field = json_answer(text) if "{" in text else None
     if field is not None:
         return _json_reading(field.key, field.value, boxed)
+    lower = text.lower()
+    tag = answer_tag(text, lower) if "answer>" in lower else None
+    if tag is not None:
+        content = text[tag[1] : tag[2]]
+        found = _read(content) if content.strip() and "answer>" not in content.lower() else None
+        if found is not None and found.parsed:
+            return Extraction(found.answer, "answer-tag", f"{found.explanation} (inside <answer>)", None,
+                              "container")
     if boxed is not None:
         later = _last_phrase(text[_end_of_last_box(text) :])  # "\\boxed{255} ... The final answer is 10,455."
         return later if later is not None and is_math(later.answer) else boxed

@@ -6,8 +6,10 @@ a matrix after a sentence, an inequality in words), math-verify's own extraction
 worker process, under the same per-check deadline, and its reading is verified against the gold. Its decision is
 shown as "math-verify read '…' from the response". Undecidable stays undecidable when math-verify reads no math
 either, fails, or runs out of time, when only the question can settle the pair (degrees against radians), and when
-the response gives two different final answers (a conflict is never settled by a third reading). A JSON answer
-field is what math-verify reads then, decoded, never the raw JSON around it (whose stray fragments it would read).
+the response gives two different final answers (a conflict is never settled by a third reading), and when a
+`<think>` block is never closed and ends with no answer line (a value from the reasoning is not an answer). A JSON
+answer field is what math-verify reads then, decoded, never the raw JSON around it (whose stray fragments it
+would read).
 """
 
 from __future__ import annotations
@@ -52,7 +54,7 @@ def free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
     else:
         verdict = Equivalence(None, f"no answer read: {extraction.explanation}")
     if not isinstance(response, str) or not response.strip() or not isinstance(gold, str) \
-            or extraction.explanation.startswith("conflict"):
+            or extraction.explanation.startswith(("conflict", "no answer after reasoning")):
         return FreeVerdict(extraction, verdict)
     if extraction.method == "json":
         if extraction.answer is None:

@@ -58,6 +58,42 @@ def unclosed_think_tail(text: str) -> tuple[int, str] | None:
     return body_start + len(body) - len(tail), tail
 
 
+_TAG = "answer>"
+# End-of-answer tokens some models leave in their output ("12<eoa>", "B.<|im_end|>", "</s>").
+END_TOKEN_PATTERN = r"<(?:eoa|eos|eot|/s|\|[a-z_]{2,20}\|)>"
+END_TOKENS = lazy_regex(END_TOKEN_PATTERN)
+# Where an answer tag's content ends: its closing tag, written right or not ("</answer>", "</answers>",
+# "</Answer", a cut-off "</ans"), or a second opening tag.
+_TAG_STOP = lazy_regex(r"<[ \t]*/?[ \t]*answer|</[ \t]*(?:a(?:n(?:s(?:w(?:e)?)?)?)?)?[ \t]*$")
+
+
+def answer_tag(text: str, lower: str) -> tuple[int, int, int] | None:
+    """(tag start, content start, content end) of the last `<answer>...</answer>` in `text` (`lower` is it in lower
+    case), or None when it holds only closing tags. Read as a model meant it: a tag that lost its "<" ("answer> c"),
+    a closing tag written wrong or cut off ("</answers>", "</ans"), a second `<answer>` meant to close the first
+    ("<answer>B<answer>"), no closing tag at all (to the end)."""
+    at = lower.rfind(_TAG)
+    while at > 0 and lower[at - 1] == "/":
+        at = lower.rfind(_TAG, 0, at - 1)
+    if at < 0 or (at > 0 and lower[at - 1] == "/"):
+        return None
+    start = at + len(_TAG)
+    end = _tag_end(lower, start)
+    opened = at - 1 if at > 0 and lower[at - 1] == "<" else at
+    if not text[start:end].strip() and opened > 0:
+        before = lower.rfind("<" + _TAG, 0, opened)
+        first = before + len(_TAG) + 1
+        if before >= 0 and text[first:opened].strip() and _tag_end(lower, first) == opened:
+            return before, first, opened
+    return opened, start, end
+
+
+def _tag_end(lower: str, start: int) -> int:
+    """Where the content of an answer tag opened before `start` ends."""
+    stop = _TAG_STOP.search(lower, start)
+    return stop.start() if stop else len(lower)
+
+
 def boxed_spans(text: str) -> list[tuple[int, int, int]]:
     """(start, content start, content end) of every complete `\\boxed{...}` in order of start, found in one pass.
 
