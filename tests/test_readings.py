@@ -31,6 +31,10 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     classes = {entry.extra["class"] for entry in CLASSES}
     assert {f"C{n}" for n in range(1, 14)} <= classes and {"E1", "E2", "E3", "E4", "E5", "E6", "E7", "E8", "E9",
                                                              "E10", "E11", "E12", "E13", "Q", "AH"} <= classes
+    # the second round's classes: closing markers, an unclosed <think>, broken tags, container values that are no
+    # option, options whose texts are letters, a cut-off restart after a conclusion; choice and free-form
+    assert {f"R{n}" for n in range(1, 7)} <= classes
+    assert {entry.extra["class"] for entry in FREE} >= {"R1", "R2", "R3"}
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 

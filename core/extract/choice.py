@@ -81,7 +81,7 @@ _LETTER_FOLLOWERS = frozenset(
 )
 _NEXT_WORD = lazy_regex(r"[ \t]+([a-z]+)")
 _QUESTIONED = lazy_regex(r"[ \t]*[?？]")
-_LABELLED = lazy_regex(r"[ \t]*[:：][ \t]*[^\s]")
+_LABELLED = lazy_regex(r"[ \t]*[:：](?:[ \t]*\Z|[^\n?]{0,80}[?？])")  # "D: The girl sings? No.", a cut-off "C:"
 
 _VERB = (
     r"(?:is|was|would\s+be|should\s+be|must\s+be|will\s+be|could\s+be|seems\s+to\s+be|appears\s+to\s+be|=)"
@@ -380,6 +380,10 @@ def _read_body(
             return _traced(whole, trace)
     if statements:
         found = _verdict(statements, letters)
+        if matcher is not None and statements[-1].method == "answer-phrase" and matcher.letter_texts():
+            said = _phrase_option_text(text, statements[-1].pos, matcher)
+            if said is not None:
+                return _traced(said, trace)
         if matcher is not None and found.parsed and not _LABEL_MARK.search(statements[-1].snippet):
             found = _label_or_text(found, matcher)
         return _traced(found, trace)
@@ -417,6 +421,21 @@ def _whole_option_text(text: str, options: OptionMatcher) -> Extraction | None:
     letter = hits[0]
     detail = f"the response is the text of option {letter} ({options[letter]!r}), whose words are letters"
     return Extraction(letter, "option-text", detail, None, "explicit" if len(rest) < len(text) else "shape")
+
+
+def _phrase_option_text(text: str, pos: int, options: OptionMatcher) -> Extraction | None:
+    """An answer phrase at `pos` whose object is a letter-holding option text ("The answer is A and B."): that
+    option, not the letters in it."""
+    phrase = _PHRASE_REST.match(text, pos)
+    if phrase is None or phrase.group("neg"):
+        return None
+    said = _plain(_first_sentence(phrase.group("rest")))
+    hits = [letter for letter, option in options.items() if len(_plain(option)) > 1 and _plain(option) == said]
+    if len(hits) != 1:
+        return None
+    letter = hits[0]
+    detail = f"the answer phrase gives the text of option {letter} ({options[letter]!r}), whose words are letters"
+    return Extraction(letter, "option-text", detail, (pos, phrase.end()), "explicit")
 
 
 def _label_or_text(found: Extraction, options: OptionMatcher) -> Extraction:
@@ -746,7 +765,7 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], rule: _Ru
         return None  # "Final: B? No, C." -- a letter asked about is not stated; a closing "maybe D?" is tentative
     ends_clause = _TERMINATOR.match(text, end) is not None
     if method == "correction" and _LABELLED.match(text, end):
-        return None  # "C: swims? No. D: sits? No." walks the options; "D:" is a label, not a correction
+        return None  # "C: swims? No. D: sits?" walks the options; "D:" is a label, not a correction
     upper = raw.upper()
     if raw.islower() and not (ends_clause or _lower_allowed(rule.lower, match, text, letters)):
         return None
