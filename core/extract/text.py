@@ -60,7 +60,7 @@ def unclosed_think_tail(text: str) -> tuple[int, str] | None:
 
 _TAG = "answer>"
 # End-of-answer tokens some models leave in their output ("12<eoa>", "B.<|im_end|>", "</s>").
-END_TOKEN_PATTERN = r"<(?:eoa|eos|eot|/s|\|[a-z_]{2,20}\|)>"
+END_TOKEN_PATTERN = r"<(?:eoa|eos|eot|eom|/s|end_of_turn|\|[a-z_]{2,20}\|)>"
 END_TOKENS = lazy_regex(END_TOKEN_PATTERN)
 # Where an answer tag's content ends: its closing tag, written right or not ("</answer>", "</answers>",
 # "</Answer", a cut-off "</ans"), or a second opening tag.
@@ -71,7 +71,7 @@ def answer_tag(text: str, lower: str) -> tuple[int, int, int] | None:
     """(tag start, content start, content end) of the last `<answer>...</answer>` in `text` (`lower` is it in lower
     case), or None when it holds only closing tags. Read as a model meant it: a tag that lost its "<" ("answer> c"),
     a closing tag written wrong or cut off ("</answers>", "</ans"), a second `<answer>` meant to close the first
-    ("<answer>B<answer>"), no closing tag at all (to the end)."""
+    ("<answer>B<answer>"), no closing tag at all (to the end); an empty last tag after a full one is left out."""
     at = lower.rfind(_TAG)
     while at > 0 and lower[at - 1] == "/":
         at = lower.rfind(_TAG, 0, at - 1)
@@ -83,8 +83,9 @@ def answer_tag(text: str, lower: str) -> tuple[int, int, int] | None:
     if not text[start:end].strip() and opened > 0:
         before = lower.rfind("<" + _TAG, 0, opened)
         first = before + len(_TAG) + 1
-        if before >= 0 and text[first:opened].strip() and _tag_end(lower, first) == opened:
-            return before, first, opened
+        if before >= 0 and text[first:opened].strip():
+            # "<answer>B<answer>" (the second tag meant to close the first), "<answer>B</answer><answer>"
+            return before, first, _tag_end(lower, first)
     return opened, start, end
 
 
