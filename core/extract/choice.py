@@ -66,8 +66,8 @@ _TERMINATOR = lazy_regex(r"[ \t]*(?:$|[\n.,;:!?)\]}\"'。，；！？：、*])")
 # ("B, C is wrong").
 # A response cut off right after "A or" (it was going on to name another letter) is a hedge too.
 _HEDGE_TAIL = lazy_regex(
-    r"(?:(?:\s*[,，、]\s*(?:(?i:or|and)\s+)?|\s+(?i:or|and)\s+|\s*(?:[/&]|或者?|和|及)\s*)(?:(?i:option|choice)\s+)?"
-    r"[(\[（]?[A-Z][)\]）]?" + _NOT_WORD + r"(?!\s+(?i:is|was|are|were|seems|can|could|would)\b)"
+    r"(?:(?:\s*[,、]\s*(?:(?i:or|and)\s+)?|\s+(?i:or|and)\s+|\s*(?:[/&]|或者?|和|及)\s*)(?:(?i:option|choice)\s+)?"
+    r"[(\[（]?[A-Z][)\]）]?" + _NOT_WORD + r"(?!\s+(?i:is|was|are|were|seems|can|could|would)\b|\s*(?:选?项)?\s*[错不])"
     r"|\s+(?i:or)[ \t]*$)"
 )
 # After a capital "A" or "I" with a word following, the words that still make it a letter ("A because ...");
@@ -81,6 +81,11 @@ _LETTER_FOLLOWERS = frozenset(
 )
 _NEXT_WORD = lazy_regex(r"[ \t]+([a-z]+)")
 _QUESTIONED = lazy_regex(r"[ \t]*[?？]")
+_CONDITIONAL = lazy_regex(
+    r"(?i:\b(?:if|whether|unless|suppose|supposing|assume|assuming|check|checking|verify|verifying)\s+(?:that\s+)?"
+    r"(?:the\s+)?)$"
+)
+_CONDITION_AFTER = lazy_regex(r"[ \t]+(?i:if|only\s+if|when|unless|provided)\b")
 _LABELLED = lazy_regex(r"[ \t]*[:：](?:[ \t]*\Z|[^\n?]{0,80}[?？])")  # "D: The girl sings? No.", a cut-off "C:"
 
 _VERB = (
@@ -631,6 +636,11 @@ def _verdict(statements: list[_Statement], letters: Sequence[str]) -> Extraction
             tentative.add(statement.letter)
         if len(tentative) > 1:
             return unparsed("hedge", f"tentative answers name {', '.join(sorted(tentative))}: {where}", "tentative")
+        firm = next((s for s in reversed(statements) if s.method != "tentative"), None)
+        if firm is not None and firm.kind == "answer" and firm.letter != last.letter:
+            # "Answer: B ... maybe C" (a restart cut off): a doubt does not overturn a stated answer
+            return conflict(f"{quote(firm.snippet)!r} gives {firm.letter}",
+                            f"a later tentative {quote(last.snippet)!r} gives {last.letter}", "tentative")
     if last.kind == "answer":
         return Extraction(last.letter, last.method, f"read {where}", (last.pos, last.end),
                           _STRENGTH_OF.get(last.method, "explicit"))
@@ -771,6 +781,9 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], rule: _Ru
         return None
     if rule.afterthought and _afterthought(text, match.start()):
         return None
+    if _CONDITIONAL.search(text, max(0, match.start() - 30), match.start()) or (
+            rule.lower == "sentence" and _CONDITION_AFTER.match(text, end)):
+        return None  # "if the answer is C, then ...", "whether B is correct", "C is correct if ...": not stated
     if upper not in letters:
         # Lower-case outsiders are words or variables; a capital outsider counts only when it ends a clause.
         if raw.islower() or not ends_clause:
