@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Literal, NamedTuple
 
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.structured import JsonAnswer, json_answer
@@ -85,6 +85,16 @@ _CONDITIONAL = lazy_regex(
     r"(?i:\b(?:if|whether|unless|suppose|supposing|assume|assuming|check|checking|verify|verifying)\s+(?:that\s+)?"
     r"(?:the\s+)?)$"
 )
+_CONDITION_WORDS = ("if", "whether", "unless", "suppos", "assum", "check", "verif")
+
+
+def _conditional(text: str, start: int) -> bool:
+    """Whether the statement at `start` follows "if", "whether", "suppose" ... (the regex only runs where one of
+    those words is in the 30 characters before it)."""
+    window = text[max(0, start - 30) : start].lower()
+    return any(word in window for word in _CONDITION_WORDS) and _CONDITIONAL.search(window) is not None
+
+
 _CONDITION_AFTER = lazy_regex(r"[ \t]+(?i:if|only\s+if|when|unless|provided)\b")
 _LABELLED = lazy_regex(r"[ \t]*[:：](?:[ \t]*\Z|[^\n?]{0,80}[?？])")  # "D: The girl sings? No.", a cut-off "C:"
 
@@ -379,17 +389,20 @@ def _read_body(
     if finals:
         others = [_origin(s, trace) for s in statements if s.method != "boxed"]
         return _container_verdict(finals, others, letters)
-    if matcher is not None and len(text) <= _WHOLE_MAX and matcher.letter_texts():
-        whole = _whole_option_text(text, matcher)
+    last = statements[-1] if statements else None
+    if matcher is not None and len(text) <= _WHOLE_MAX and (last is None or last.kind == "hedge") \
+            and matcher.lettered():
+        whole = _whole_option_text(text, matcher)  # "A and C", "A, B and C": read as letters, a hedge
         if whole is not None:
             return _traced(whole, trace)
-    if statements:
+    if last is not None:
         found = _verdict(statements, letters)
-        if matcher is not None and statements[-1].method == "answer-phrase" and matcher.letter_texts():
-            said = _phrase_option_text(text, statements[-1].pos, matcher)
+        if matcher is not None and last.method == "answer-phrase" \
+                and (last.kind == "hedge" or _GOES_ON.match(text, last.end)) and matcher.lettered():
+            said = _phrase_option_text(text, last.pos, matcher)  # "The answer is A and C."
             if said is not None:
                 return _traced(said, trace)
-        if matcher is not None and found.parsed and not _LABEL_MARK.search(statements[-1].snippet):
+        if matcher is not None and found.parsed and not _LABEL_MARK.search(last.snippet):
             found = _label_or_text(found, matcher)
         return _traced(found, trace)
     found = _fallback(text, letters, matcher)
@@ -402,6 +415,7 @@ def _read_body(
 # ("the answer is B", "option B", "(B)", "I choose B") names its label; "Statement B is true" or a closing "... is
 # B." may name either.
 _LABEL_MARK = lazy_regex(r"(?i:answer|option|choice|choose|chose|select|pick|go\s+with)|答|选|[(\[（]")
+_GOES_ON = lazy_regex(r"[ \t]*(?:,[ \t]*)?[A-Za-z]")  # the phrase's letter is followed by more words: "C only", "A, B"
 _ANSWER_PREFIX = lazy_regex(
     r"\s*(?i:(?:the\s+)?(?:(?:final|correct|right|best)\s+)?(?:answer|option|choice)(?:\s+is(?:\s*[:：])?|\s*[:：])\s*)?"
 )
@@ -420,10 +434,9 @@ def _whole_option_text(text: str, options: OptionMatcher) -> Extraction | None:
     said = _plain(rest)
     if not said or len(said) > 80:
         return None
-    hits = [letter for letter, option in options.items() if len(_plain(option)) > 1 and _plain(option) == said]
-    if len(hits) != 1:
+    letter = (options.lettered() or ({}, {}))[0].get(said)
+    if letter is None:
         return None
-    letter = hits[0]
     detail = f"the response is the text of option {letter} ({options[letter]!r}), whose words are letters"
     return Extraction(letter, "option-text", detail, None, "explicit" if len(rest) < len(text) else "shape")
 
@@ -435,17 +448,16 @@ def _phrase_option_text(text: str, pos: int, options: OptionMatcher) -> Extracti
     if phrase is None or phrase.group("neg"):
         return None
     said = _plain(_first_sentence(phrase.group("rest")))
-    hits = [letter for letter, option in options.items() if len(_plain(option)) > 1 and _plain(option) == said]
-    if len(hits) != 1:
+    letter = (options.lettered() or ({}, {}))[0].get(said)
+    if letter is None:
         return None
-    letter = hits[0]
     detail = f"the answer phrase gives the text of option {letter} ({options[letter]!r}), whose words are letters"
     return Extraction(letter, "option-text", detail, (pos, phrase.end()), "explicit")
 
 
 def _label_or_text(found: Extraction, options: OptionMatcher) -> Extraction:
     """A conflict when the letter read is also the whole text of another option and nothing marks it as a label."""
-    other = (options.letter_texts() or {}).get(found.answer or "")
+    other = (options.lettered() or ({}, {}))[1].get(found.answer or "")
     if other is None or other == found.answer:
         return found
     return conflict(f"{found.explanation} gives option {found.answer}",
@@ -781,8 +793,7 @@ def _classify(match: re.Match[str], text: str, letters: Sequence[str], rule: _Ru
         return None
     if rule.afterthought and _afterthought(text, match.start()):
         return None
-    if _CONDITIONAL.search(text, max(0, match.start() - 30), match.start()) or (
-            rule.lower == "sentence" and _CONDITION_AFTER.match(text, end)):
+    if _conditional(text, match.start()) or (rule.lower == "sentence" and _CONDITION_AFTER.match(text, end)):
         return None  # "if the answer is C, then ...", "whether B is correct", "C is correct if ...": not stated
     if upper not in letters:
         # Lower-case outsiders are words or variables; a capital outsider counts only when it ends a clause.
@@ -1268,18 +1279,14 @@ class OptionMatcher(Mapping[str, str]):
         self._texts = texts
         self._keys: _AllKeys | None = None
         self._declines: bool | None = None
-        self._lettered: dict[str, str] | None = None
+        self._lettered: _Lettered | Literal[False] | None = None
 
-    def letter_texts(self) -> dict[str, str] | None:
-        """When some option's text holds a letter standing alone ("A. B", "B. A and C"): the letters that are an
-        option's whole text -> that option's letter (may be empty); None for ordinary options."""
+    def lettered(self) -> _Lettered | None:
+        """For options whose texts hold letters ("A. B", "B. A and C", "C. A only"): (plain text -> option letter for
+        the texts longer than one letter, the letters that are an option's whole text -> that option's letter);
+        None for ordinary options ("A woman sings" holds an article, not a letter). Worked out once."""
         if self._lettered is None:
-            lettered = any(_STANDALONE.search(_LATEX_TEXT.sub(r"\1", option)) for option in self._texts.values())
-            whole = {_plain(option).upper(): letter for letter, option in self._texts.items()
-                     if len(_plain(option)) == 1 and _plain(option).isalpha()}
-            self._lettered = whole if lettered else {}
-            if lettered and not whole:
-                self._lettered = {"": ""}  # letter-texted, but no option is a single letter
+            self._lettered = _lettered(self._texts) or False
         return self._lettered or None
 
     def declines(self) -> bool:
@@ -1331,6 +1338,24 @@ class OptionMatcher(Mapping[str, str]):
         words = tuple(tuple((letter, key) for letter, key in tier if letter not in numbers) for tier in tiers)
         letter = _single_hit(tokens, words)
         return letter is not None, letter
+
+
+_Lettered = tuple[dict[str, str], dict[str, str]]
+# A capital standing alone in an option's text; "A" or "I" before a lower-case word is an article or a pronoun
+# ("A woman sings"), unless the word joins letters ("A and C", "A only").
+_TEXT_LETTER = lazy_regex(
+    r"(?<![A-Za-z0-9'’\\])(?:[B-HJ-Z]|[AI](?![ \t]+(?!(?:and|or|nor|only|but|is|are)\b)[a-z]))(?![A-Za-z0-9'’])"
+)
+
+
+def _lettered(texts: Mapping[str, str]) -> _Lettered | None:
+    """`OptionMatcher.lettered`, worked out."""
+    if not any(_TEXT_LETTER.search(option) for option in texts.values()):
+        return None
+    plain = {letter: _plain(option) for letter, option in texts.items()}
+    longer = {text: letter for letter, text in plain.items() if len(text) > 1}
+    single = {text.upper(): letter for letter, text in plain.items() if len(text) == 1 and text.isalpha()}
+    return longer, single
 
 
 _Keys = tuple[tuple[str, tuple[str, ...]], ...]  # (letter, key) for the options whose key is not empty
