@@ -152,7 +152,7 @@ _CHINESE_CHOOSE = lazy_regex(r"(?:故选|应选择|应选|选择|我选|选|应�
 # Answer phrases in Japanese, Korean, Chinese "答：", French, German and Spanish: 答えは B, 正解：C, 정답은 D입니다,
 # 답: A, "la bonne réponse est (B)", "Die richtige Antwort lautet C", "la respuesta correcta es la E".
 _FOREIGN_ANSWER = lazy_regex(
-    r"(?:(?:答え|正解|解答|答)\s*(?:は|[:：])|(?:최종\s*)?(?:정답|답|선택|옵션)\s*(?:은|는|[:：])"
+    r"(?:(?:答え|正解|解答|答)\s*(?:は|[:：]|[】\]］])|(?:최종\s*)?(?:정답|답|선택|옵션)\s*(?:은|는|[:：])"
     r"|(?i:r[ée]ponse(?:\s+(?:correcte|finale|exacte))?\s*(?:est|[:：])|antwort\s*(?:ist|lautet|[:：])"
     r"|respuesta(?:\s+(?:correcta|final))?\s*(?:es|[:：])|opci[óo]n\s+correcta\s+es|option\s+correcte\s+est"
     r"|risposta(?:\s+(?:corretta|giusta|esatta|finale))?\s*(?:è|e'|[:：])"
@@ -328,6 +328,13 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
                                                                                   think_note)
         close = lower.rfind("</think>")
         offset = close + len("</think>") if close >= 0 else 0
+        if "never closed" in think_note:  # text before a <think> left open: read it, else the block's answer line
+            found = _shifted(_full_reading(text, letters, options), offset)
+            tail = _unclosed_think_answer(response, letters, options)
+            if tail is None or not found.parsed or tail.answer == found.answer:
+                return found if found.parsed else tail or found
+            return conflict(f"the text before <think> gives {found.answer}",
+                            f"the line ending the unclosed <think> block gives {tail.answer}", found.method)
         lower = text.lower()
     for start in follow_up_starts(text, lower):
         before = _read_body(text[:start], lower[:start], letters, options, bool(offset))

@@ -64,22 +64,30 @@ END_TOKEN_PATTERN = r"<(?:eoa|eos|eot|eom|/s|end_of_turn|\|[a-z_]{2,20}\|)>"
 END_TOKENS = lazy_regex(END_TOKEN_PATTERN)
 # Where an answer tag's content ends: its closing tag, written right or not ("</answer>", "</answers>",
 # "</Answer", a cut-off "</ans"), or a second opening tag.
-_TAG_STOP = lazy_regex(r"<[ \t]*/?[ \t]*answer|</[ \t]*(?:a(?:n(?:s(?:w(?:e)?)?)?)?)?[ \t]*$")
+_TAG_STOP = lazy_regex(r"<[ \t]*/?[ \t]*(?:[a-z]{1,12}_)?answer|</[ \t]*(?:a(?:n(?:s(?:w(?:e)?)?)?)?)?[ \t]*$")
+
+
+_TAG_NAME = lazy_regex(r"(?<=[</])[a-z]{1,12}_$")  # the prefix of a tag named "<final_answer>", "<model_answer>"
 
 
 def answer_tag(text: str, lower: str) -> tuple[int, int, int] | None:
-    """(tag start, content start, content end) of the last `<answer>...</answer>` in `text` (`lower` is it in lower
-    case), or None when it holds only closing tags. Read as a model meant it: a tag that lost its "<" ("answer> c"),
-    a closing tag written wrong or cut off ("</answers>", "</ans"), a second `<answer>` meant to close the first
-    ("<answer>B<answer>"), no closing tag at all (to the end); an empty last tag after a full one is left out."""
-    at = lower.rfind(_TAG)
-    while at > 0 and lower[at - 1] == "/":
-        at = lower.rfind(_TAG, 0, at - 1)
-    if at < 0 or (at > 0 and lower[at - 1] == "/"):
+    """(tag start, content start, content end) of the last `<answer>...</answer>` (or `<final_answer>` and the like)
+    in `text` (`lower` is it in lower case), or None when it holds only closing tags. Read as a model meant it: a
+    tag that lost its "<" ("answer> c"), a closing tag written wrong or cut off ("</answers>", "</ans"), a second
+    `<answer>` meant to close the first ("<answer>B<answer>"), no closing tag at all (to the end); an empty last
+    tag after a full one is left out."""
+    at, opened = lower.rfind(_TAG), -1
+    while at >= 0:
+        name = _TAG_NAME.search(lower, max(0, at - 20), at)  # "<final_" of "<final_answer>"
+        first = name.start() if name else at
+        if not (first > 0 and lower[first - 1] == "/"):
+            opened = first - 1 if first > 0 and lower[first - 1] == "<" else at
+            break
+        at = lower.rfind(_TAG, 0, first - 1)  # a closing tag: the opening one is before it
+    if at < 0:
         return None
     start = at + len(_TAG)
     end = _tag_end(lower, start)
-    opened = at - 1 if at > 0 and lower[at - 1] == "<" else at
     if not text[start:end].strip() and opened > 0:
         before = lower.rfind("<" + _TAG, 0, opened)
         first = before + len(_TAG) + 1
