@@ -666,7 +666,7 @@ def _verdict(statements: list[_Statement], letters: Sequence[str]) -> Extraction
     if last.kind == "none":
         return unparsed("no answer stated", f"the final statement gives no letter: {where}", last.method)
     if last.kind == "no-match":
-        return unparsed("no option matches", f"the value is no option's: {where}", last.method)
+        return unparsed("no option matches", f"{where} holds a value that is no option's letter or text", last.method)
     if last.kind == "hedge":
         return unparsed("hedge", f"the final statement names several letters: {where}", last.method)
     return unparsed("letter not allowed", f"{last.letter} is not one of {', '.join(letters)}: {where}", last.method)
@@ -979,10 +979,11 @@ def _boxed_statements(text: str, letters: Sequence[str], options: OptionMatcher 
         kind = "answer"
         if letter is not None and letter.islower():
             letter = letter.upper() if letter.upper() in letters else None  # else a variable: \\boxed{x}
-        elif letter is None and options and inner:
-            letter = options.match(inner)
+        elif letter is None and inner:
+            letter = options.match(inner) if options else None
             if letter is None and _VALUE.search(inner):
-                letter, kind = "", "no-match"  # \\boxed{20} among options 12, 15, 18: no option, never a guess
+                # \\boxed{20} among options 12, 15, 18, or with no option texts to match: no option, never a guess
+                letter, kind = "", "no-match"
         if letter is None:
             continue
         if kind == "answer" and letter not in letters:
