@@ -205,8 +205,15 @@ def _label_before(text: str, start: int) -> str:
     return match.group("label") if match else ""
 
 
+# Before a phrase that only supposes an answer: "let me check whether the answer is 15", "如果答案是15".
+_SUPPOSED = lazy_regex(
+    r"(?:(?i:\b(?:if|whether|unless|suppose|supposing|assume|assuming)\s+(?:that\s+)?(?:the\s+)?)|如果|假设|假如|若)$"
+)
+
+
 def _last_phrase(text: str) -> Extraction | None:
-    matches = list(_PHRASE.finditer(_MARKDOWN.sub("", text)))
+    plain = _MARKDOWN.sub("", text)
+    matches = [m for m in _PHRASE.finditer(plain) if not _SUPPOSED.search(plain, max(0, m.start() - 30), m.start())]
     for match in reversed(matches):
         answer = _clean(match.group("rest") or match.group("zh"))
         if answer:
