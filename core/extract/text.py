@@ -238,9 +238,11 @@ def delete(text: str, pattern: re.Pattern[str]) -> tuple[str, Trace]:
     return "".join(parts), Trace(pieces)
 
 
-# A line that opens a new question: "Question:", "Question 2:", "**Q:**", "New question:", "问题：".
+# A line that opens a new question or a new turn: "Question:", "Question 2:", "**Q:**", "New question:", "问题：",
+# "Human:", "User:", "### Instruction:".
 _FOLLOW_UP = lazy_regex(
-    r"^[ \t>#*_]*(?:(?i:(?:new|next|another|follow-up)\s+)?(?i:question|q)(?:[ \t]*\d+)?|问题|質問|질문)[ \t*_]*[:：]",
+    r"^[ \t>#*_]*(?:(?i:(?:new|next|another|follow-up)\s+)?(?i:question|q)(?:[ \t]*\d+)?|(?i:human|user|instruction)"
+    r"|问题|質問|질문)[ \t*_]*[:：]",
     re.M,
 )
 MAX_FOLLOW_UPS = 3  # markers tried, in order; each try reads the text before it once
@@ -251,7 +253,8 @@ def follow_up_starts(text: str, lower: str) -> list[int]:
     restated question): a model that invents a follow-up and answers it too is read up to the first of these
     whose text before it holds an answer. At most `MAX_FOLLOW_UPS`. `lower` is `text` in lower case: without a
     colon and a question word in it, nothing is searched."""
-    if not (":" in text or "：" in text) or not ("q" in lower or "问题" in text or "質問" in text or "질문" in text):
+    if not (":" in text or "：" in text) or not ("q" in lower or "问题" in text or "質問" in text or "질문" in text
+                                                or "user" in lower or "human" in lower or "instruction" in lower):
         return []
     starts = []
     for match in _FOLLOW_UP.finditer(text):
