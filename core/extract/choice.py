@@ -397,9 +397,9 @@ def _read_body(
         others = [_origin(s, trace) for s in statements if s.method != "boxed"]
         return _container_verdict(finals, others, letters)
     last = statements[-1] if statements else None
-    if matcher is not None and len(text) <= _WHOLE_MAX and (last is None or last.kind == "hedge") \
+    if matcher is not None and len(text) <= _WHOLE_MAX and last is not None and last.kind == "hedge" \
             and matcher.lettered():
-        whole = _whole_option_text(text, matcher)  # "A and C", "A, B and C": read as letters, a hedge
+        whole = _whole_option_text(text, matcher)  # "Answer: A, B and C": read as letters, a hedge
         if whole is not None:
             return _traced(whole, trace)
     if last is not None:
@@ -413,6 +413,11 @@ def _read_body(
             found = _label_or_text(found, matcher)
         return _traced(found, trace)
     found = _fallback(text, letters, matcher)
+    if matcher is not None and (not found.parsed or found.method in ("option-text", "closing-letter")) \
+            and len(text) <= _WHOLE_MAX and matcher.lettered():
+        whole = _whole_option_text(text, matcher)  # "A, B and C": read as letters, a hedge; "A and C"
+        if whole is not None:
+            return _traced(whole, trace)
     if matcher is not None and found.parsed and found.method == "closing-letter":
         found = _label_or_text(found, matcher)
     return _traced(found, trace)
