@@ -109,6 +109,10 @@ def _read(text: str) -> Extraction:
         content = text[tag[1] : tag[2]]
         found = _read(content) if content.strip() and "answer>" not in content.lower() else None
         if found is not None and found.parsed:
+            outside = _boxed_answer(text[: tag[0]] + text[tag[2] :])
+            if outside is not None and _unlabelled(outside.answer) != _unlabelled(found.answer):
+                return conflict(f"the <answer> tag gives {quote(found.answer or '', 40)!r}",
+                                f"\\boxed{{}} outside it gives {quote(outside.answer or '', 40)!r}", "answer-tag")
             return Extraction(found.answer, "answer-tag", f"{found.explanation} (inside <answer>)", None,
                               "container")
     if boxed is not None:
@@ -131,6 +135,16 @@ def _json_reading(key: str, value: object, boxed: Extraction | None) -> Extracti
         return conflict(f"the JSON field {key!r} gives {quote(answer, 40)!r}", f"\\boxed{{}} gives "
                         f"{quote(boxed.answer or '', 40)!r}", "json")
     return Extraction(answer, "json", f"read the JSON field {key!r}: {quote(answer)!r}", None, "container")
+
+
+_LABEL = lazy_regex(r"[A-Za-z](?:_\{?\w+\}?)?=")
+
+
+def _unlabelled(answer: str | None) -> str:
+    """An answer compacted, without a leading "x =" ("x = 12" and "12" are one answer)."""
+    compact = _compact(answer)
+    label = _LABEL.match(compact)
+    return compact[label.end() :] if label else compact
 
 
 def _compact(answer: str | None) -> str:
