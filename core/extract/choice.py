@@ -699,7 +699,10 @@ def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMa
     if "box" in text:
         found.extend(_boxed_statements(text, letters, options))
     if options and not present.isdisjoint(_ANSWER_WORDS):
-        found.extend(_phrase_text_statements(text, lower, found, options))
+        texts = _phrase_text_statements(text, lower, found, options)
+        if texts:
+            said = {s.pos for s in texts}  # "the answer is none of these" where that is an option: the option
+            found = [s for s in found if not (s.kind == "none" and s.pos in said)] + texts
     found.sort(key=lambda s: s.pos)
     return found
 
@@ -1024,7 +1027,7 @@ def _phrase_text_statements(
     text: str, lower: str, found: list[_Statement], options: OptionMatcher
 ) -> list[_Statement]:
     """Answer phrases whose object is an option's text rather than its letter."""
-    taken = {s.pos for s in found}
+    taken = {s.pos for s in found if s.kind != "none"}
     result = []
     for match in _scan(_PHRASE_REST, text, lower, _PHRASE_STARTS):
         if match.start() in taken or match.group("neg"):
@@ -1342,15 +1345,18 @@ class OptionMatcher(Mapping[str, str]):
         if not tokens:
             return False, None
         tiers, numeric = self._prepared()
+        stated = False
         if numeric:
             value = next(_stated_values(clause), None)
             if value is not None:
                 decided, letter = _one_of({letter for letter, key in numeric if value[: len(key)] == key}, numeric)
-                return True, letter if decided else None
+                if decided:
+                    return True, letter
+                stated = True  # a value no number option has: only a word option ("None of these") may still fit
         numbers = {letter for letter, _ in numeric}
         words = tuple(tuple((letter, key) for letter, key in tier if letter not in numbers) for tier in tiers)
         letter = _single_hit(tokens, words)
-        return letter is not None, letter
+        return letter is not None or stated, letter
 
 
 _Lettered = tuple[dict[str, str], dict[str, str]]
