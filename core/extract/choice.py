@@ -344,6 +344,28 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
     return _shifted(_read_body(text, lower, letters, options, bool(offset)), offset)
 
 
+def _think_last_letter(response: str, letters: Sequence[str]) -> Extraction | None:
+    """A `<think>` block never closed whose last line, after other lines, is only a capital letter ("...so
+    probably B\nB"): that letter; any other last line without a blank line before it is still reasoning."""
+    body = response.rstrip()
+    cut = body.rfind("\n")
+    if cut < 0 or "<think>" not in body[:cut].lower():
+        return None
+    above = body[:cut].lower().rsplit("<think>", 1)[1].rstrip()
+    line = body[cut + 1 :].strip()
+    previous = above.rsplit("\n", 1)[-1].strip()
+    if not _LETTER_ALONE.fullmatch(line) or not previous or previous.endswith((":", "：")) \
+            or _OPTION_LINE.match(previous.upper()):
+        return None  # "Options:\nA", "A. runs\nB": a list cut off, not an answer
+    at = body.index(line, cut)
+    found = _bare_letter(line[0], letters, line, (at, at + 1))
+    if not found.parsed:
+        return None
+    note = "; the <think> block is never closed: read its last line, a letter alone"
+    return replace(found, explanation=found.explanation + note)
+
+
+_LETTER_ALONE = lazy_regex(r"[A-Z]\.?")
 _FIRM_METHODS = frozenset({"bare-letter", "answer-phrase", "boxed", "json"})
 _OPENING = 25  # characters: an answer phrase must open the last paragraph ("Answer: C", "The final answer is C.")
 
@@ -356,7 +378,7 @@ def _unclosed_think_answer(
     a container), never from the reasoning above it."""
     tail = unclosed_think_tail(response)
     if tail is None:
-        return None
+        return _think_last_letter(response, letters)
     start, paragraph = tail
     if "\n" in paragraph:
         return None  # several lines: more reasoning, not an answer line
