@@ -11,7 +11,11 @@ Order of evidence, strongest first (each reading's `Extraction.strength`):
    the first and the last line must agree; then a single parenthesised letter;
 4. the option text of the response's conclusion ("Walking", "so 15 pens"), unless it declines or says no
    option fits.
-A response that goes on to a question of its own ("Question: ...") is read up to it.
+A response that goes on to a question of its own ("Question: ...", "Human: ...") is read up to it; a `<think>` block
+never closed is read only from an answer line of its own at its end. A container holding a value that is no
+option's is unparsed ("no option matches"); options whose texts are letters ("A. B", "B. A and C") are read by
+their text where the response gives it, and a letter that is both an unmarked statement's and another option's
+text is a conflict.
 
 Capital letters inside words and sentences ("Based", "A man", "the Dog", "I think") are never read, and
 nothing is guessed: when the evidence runs out the result is unparsed with what was seen.
