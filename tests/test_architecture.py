@@ -142,7 +142,7 @@ WEBAPP_FLOORS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
                                            "visitor")}),
     ("shared views", {"shared views": ("charts", "judge_card", "review_box")}),
     ("tabs", {"browse": ("browse", "browse_events", "browse_review", "browse_audit", "gallery_stream"),
-              "score": ("score", "reference", "score_kept", "bundle_zip"),
+              "score": ("score", "reference", "score_kept", "bundle_zip", "score_explain"),
               "ask": ("ask", "ask_run"),
               "judge": ("judge", "review")}),
     ("shell", {"shell": ("app",)}),

@@ -724,7 +724,7 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
 
     def set_walk(run: str | None, status: str, disagree: bool, walk: dict | None) -> dict:
         return {**Walk.of(walk).to_dict(), "run": run or "", "status": status, "disagree": bool(disagree),
-                "judged": ""}
+                "judged": "", "ids": [], "listed": ""}
 
     follow_outputs = [*ui.view_inputs, ui.settings_note]
     walk_inputs = [ui.read_run, ui.walk_status, ui.disagree, ui.walk]

@@ -33,24 +33,28 @@ JUDGE_CATEGORY = "judge:"  # "judge:<category>": answers the judge put in that p
 class Walk:
     """Which responses are read and in which list: a run, a status filter, a "dimension=value", disagreement;
     `judged`: a judged run whose response is shown when no run of the session holds it (the Judge tab's "Open this
-    question in Browse")."""
+    question in Browse"); `ids` and `listed`: a list handed over whole (the questions of one cause of a gap in
+    Score's explain panel) and its name, walked instead of the filters."""
 
     run: str = ""
     status: str = "not_correct"
     dim_filter: str = ""
     disagree: bool = False
     judged: str = ""
+    ids: tuple[str, ...] = ()
+    listed: str = ""
 
     @classmethod
     def of(cls, value: dict[str, Any] | None) -> Walk:
         """A Walk from its gr.State dict (None: nothing chosen yet)."""
         value = value or {}
         return cls(str(value.get("run") or ""), str(value.get("status") or "not_correct"),
-                   str(value.get("dim_filter") or ""), bool(value.get("disagree")), str(value.get("judged") or ""))
+                   str(value.get("dim_filter") or ""), bool(value.get("disagree")), str(value.get("judged") or ""),
+                   tuple(str(i) for i in value.get("ids") or ()), str(value.get("listed") or ""))
 
     def to_dict(self) -> dict[str, Any]:
         return {"run": self.run, "status": self.status, "dim_filter": self.dim_filter, "disagree": self.disagree,
-                "judged": self.judged}
+                "judged": self.judged, "ids": list(self.ids), "listed": self.listed}
 
 
 def run_named(runs: list[Run] | None, name: str) -> Run | None:
@@ -134,6 +138,8 @@ def walk_ids(runs: list[Run] | None, walk: Walk, reviews: list | None = None, re
     run = run_named(runs, walk.run)
     if run is None:
         return []
+    if walk.ids:
+        return list(walk.ids)
     only = disagreeing([r.report for r in peers(runs, run.key)]) if walk.disagree else None
     judged = walk.status == UNREVIEWED or walk.status.startswith(JUDGE_CATEGORY)
     ids = [row.question_id for row in select_rows(run.report, "all" if judged else walk.status, walk.dim_filter,
@@ -150,6 +156,8 @@ def walk_label(walk: Walk) -> str:
     """"wrong", "unparsed in Category: Chart where the runs disagree"."""
     from mathreel.core.scoring.reading_flow import STATUS_LABELS
 
+    if walk.ids:
+        return walk.listed or "listed"
     label = STATUS_LABELS.get(walk.status, walk.status)
     if walk.status == UNREVIEWED:
         label = "judged, not reviewed by you"

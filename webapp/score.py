@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.scoring.text import extractor_text
-from mathreel.webapp import bundle_zip, charts, score_kept
+from mathreel.webapp import bundle_zip, charts, score_explain, score_kept
 from mathreel.webapp.benchmark_keys import benchmark_choices
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
 from mathreel.webapp.downloads import Downloads
@@ -290,6 +290,7 @@ def layout(settings: Any, context: AppContext | None = None) -> ScoreUI:
         ui.plots += [gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}")
                      for i in range(2, CHART_SLOTS)]
     _comparisons(ui)
+    ui.explain = score_explain.layout()
     _questions(ui)
     return ui
 
@@ -464,6 +465,7 @@ def build(context: AppContext) -> None:
     _wire(ui, handlers, {**score_group, **progress}, {**view_group, **progress})
     score_kept.wire(context, ui, handlers.kept, {**score_group, **progress})
     bundle_zip.wire(ui, settings, handlers.downloads, handlers.server)
+    score_explain.wire(context, ui, ui.explain, view_group)
     _wire_open_in_browse(context, ui.questions, ui.runs, ui.run_pick, ui.status, ui.dim_filter, view_group)
 
 

@@ -1,0 +1,398 @@
+"""Score tab's explain panel: why a run's number differs from another number, question by question.
+
+For the run shown: its figure under every reference scorer (MathReel's robust reader and each pinned reproduction,
+both denominators, group scores, each row with its source and commit); a gap from it to another loaded run, to
+another scorer of the same file, or to a typed or published figure, decomposed into causes that add up exactly;
+and, when two numbers share questions, the paired comparison (flip matrix, exact McNemar, cluster bootstrap
+interval). Each cause, and each side of the flips, is a walk list that opens its questions in Browse's reading
+flow. Everything is `core.explain` (the same object as `mathreel explain --json`); this module only lays it out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import SimpleNamespace
+from typing import TYPE_CHECKING, Any
+
+from mathreel.webapp.context import AppContext, progress_on, select_handler
+from mathreel.webapp.errors import guarded
+from mathreel.webapp.html import plain
+from mathreel.webapp.reading_flow import Walk
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from mathreel.core.explain.explanation import Explanation
+    from mathreel.core.explain.runs import Run as ExplainRun
+    from mathreel.core.explain.scorers import Scorer
+    from mathreel.webapp.scored_runs import Run
+
+NOTHING, RUN, READER, FIGURE = "", "run:", "reader:", "figure"
+CAUSE_COLUMNS = ["List", "Points", "Questions", "What it is", "The change", "How answers moved"]
+FLIP_COLUMNS = ["Dimension", "Value", "n", "Both right", "Only A", "Only B", "Neither", "A − B (pt)", "McNemar p"]
+_READ_CACHE: dict[tuple[str, str], ExplainRun] = {}  # (file digest, how it was read) -> the run read again
+_CACHE_SIZE = 16
+
+
+# -- choices ----------------------------------------------------------------------------------------------------
+
+
+def against_choices(runs: list[Run] | None, name: str | None) -> list[tuple[str, str]]:
+    """What the run shown can be explained against: nothing (the reference table alone), every other loaded run of
+    the same benchmark and mode, every other scorer of the benchmark on the same file, or a figure typed in."""
+    from mathreel.core.benchmarks import get_benchmark
+    from mathreel.core.explain.scorers import readers
+
+    choices = [("Nothing: every reference scorer of this run", NOTHING)]
+    run = _named(runs, name)
+    if run is None:
+        return choices
+    choices += [(f"Run {other.name}", RUN + other.name) for other in runs or []
+                if other.key == run.key and other.name != run.name]
+    own = _options_of(run).extractor
+    for reader in readers(get_benchmark(run.report.benchmark)):
+        if own not in reader.names:
+            choices.append((f"Scorer {' = '.join(reader.names)} on this file ({reader.title})", READER + reader.name))
+    choices.append(("A figure (type it, or MODEL/SETTING of the paper tables)", FIGURE))
+    return choices
+
+
+def _named(runs: list[Run] | None, name: str | None) -> Run | None:
+    from mathreel.core.runs import find_run
+
+    return find_run(list(runs or []), name, stale_is_first=True)
+
+
+def _options_of(run: Run) -> Any:
+    from mathreel.webapp.scored_runs import ScoreOptions
+
+    return run.options or ScoreOptions()
+
+
+# -- reading the runs for core.explain ---------------------------------------------------------------------------
+
+
+def explain_run(run: Run) -> ExplainRun:
+    """The loaded run as `core.explain` reads it: its file read again exactly as Score read it (kept for a few
+    runs, so choosing another comparison does not read it again)."""
+    from mathreel.core.explain.runs import Run as ExplainRun
+    from mathreel.core.results import read_results
+
+    options = _options_of(run)
+    memo = (run.digest or run.path, f"{run.report.benchmark}:{run.report.mode}:{options.annotations}")
+    found = _READ_CACHE.get(memo)
+    if found is None:
+        result = read_results(run.path, benchmark=run.report.benchmark, mode=run.report.mode,
+                              annotations=options.annotations)
+        if len(_READ_CACHE) >= _CACHE_SIZE:
+            _READ_CACHE.pop(next(iter(_READ_CACHE)))
+        found = _READ_CACHE[memo] = ExplainRun(result)
+    return ExplainRun(found.result, name=run.name)
+
+
+def scorer_of(run: Run, reader: str | None = None) -> Scorer:
+    """How Score scored `run` (its extractor, and its denominator when one was chosen), or `reader`'s own number."""
+    from mathreel.core.benchmarks import get_benchmark
+    from mathreel.core.explain.scorers import Scorer, check_scorer, own_scorer
+
+    bench = get_benchmark(run.report.benchmark)
+    options = _options_of(run)
+    base = own_scorer(bench, reader or options.extractor or "robust")
+    if reader is None and options.denominator and base.unit == "question":
+        base = Scorer(base.reader, options.denominator, "question")
+    return check_scorer(bench, run.report.mode, base)
+
+
+def _figure(text: str, run: ExplainRun) -> tuple[Any, Any]:
+    """A typed figure ("58.2") or a published one ("GPT-4o/mcq_sub"), with the choice of paper row."""
+    from mathreel.core.errors import InputError, MathReelError
+    from mathreel.core.explain.provenance import provenance
+    from mathreel.core.explain.target import paper_target, typed_target
+
+    text = (text or "").strip()
+    if not text:
+        raise MathReelError("type the figure to explain (such as 58.2) in “Figure”")
+    try:
+        if any(ch.isdigit() for ch in text) and "/" not in text:
+            return typed_target(text), None
+        reference = run.bench.reference_results()
+        if reference is None:
+            raise MathReelError(f"“{text}” is not a figure such as 58.2, and {run.bench.title} has no published "
+                                "results to name")
+        cot = provenance(run.result, run.name).settings["cot"].value
+        choice = paper_target(reference, text, run.result.mode, bool(cot))
+        return choice.target, choice
+    except InputError as error:
+        raise MathReelError(f"Figure “{text}”: {error.problem}") from None
+
+
+def explanation(runs: list[Run] | None, name: str | None, against: str, figure: str = "") -> Explanation:
+    """core's explanation of the run shown against what `against` names (`figure` for a figure)."""
+    from mathreel.core.errors import MathReelError
+    from mathreel.core.explain.explanation import explain
+
+    run = _named(runs, name)
+    if run is None:
+        raise MathReelError("score a result file first (or load the demo runs)")
+    mine = explain_run(run)
+    scorer = scorer_of(run)
+    if against.startswith(RUN):
+        other = next((r for r in runs or [] if r.name == against.removeprefix(RUN)), None)
+        if other is None:
+            raise MathReelError(f"{against.removeprefix(RUN)} is no longer among your runs")
+        return explain([mine, explain_run(other)], [scorer, scorer_of(other)])
+    if against.startswith(READER):
+        second = scorer_of(run, against.removeprefix(READER))
+        return explain([mine], [scorer, second] if second != scorer else [scorer])
+    if against == FIGURE:
+        target, paper = _figure(figure, mine)
+        return explain([mine], [scorer], target, paper)
+    return explain([mine], [scorer])
+
+
+# -- the panel's values ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class ExplainView:
+    """What the panel shows: the reference table, the gap and paired comparison in words, one row per walk list
+    (each cause of the gap, then the flips), and the walk behind each row."""
+
+    references: pd.DataFrame | None = None
+    sources: str = ""
+    summary: str = ""
+    lists: pd.DataFrame | None = None
+    flips: pd.DataFrame | None = None
+    walks: list[dict[str, Any]] = field(default_factory=list)
+
+
+def _pct(value: Any) -> str:
+    from mathreel.core.scoring.numbers import one_decimal
+
+    return "—" if value is None else one_decimal(float(value))
+
+
+def reference_frame(found: Explanation) -> tuple[pd.DataFrame | None, str]:
+    """A row per reader, a column per way of counting (* the figure the reference itself reports), its unparsed
+    and differently read answers, source and commit; and the sources as text."""
+    import pandas as pd
+
+    table = found.references
+    if table is None:
+        return None, ""
+    rows = []
+    for row in table.rows:
+        record: dict[str, Any] = {"Scorer": row.label}
+        for column in table.columns:
+            record[column.heading] = _pct(row.cells[column.key].value) + ("*" if column.key == row.own else "")
+        record.update({"Unparsed": len(row.unparsed), "Read differently": len(row.read_differently),
+                       "Source": row.reader.source or "MathReel", "Commit": row.reader.commit or "—"})
+        rows.append(record)
+    notes = [f"- {plain(note)}" for note in table.notes]
+    text = ("_* marks the figure each reference itself reports. Each reproduction keeps its reference's quirks; "
+            "its source is the file at that commit._" + ("\n\n" + "\n".join(notes) if notes else ""))
+    return pd.DataFrame(rows), text
+
+
+def _flip_rows(found: Explanation) -> pd.DataFrame | None:
+    import pandas as pd
+
+    paired = found.paired
+    if paired is None:
+        return None
+    from mathreel.core.benchmarks import get_benchmark
+
+    bench = get_benchmark(found.runs[0].result.benchmark)
+    cells = [("All", "", paired.overall)]
+    cells += [(bench.dimension(dim).label, value, flips) for dim, values in paired.by.items()
+              for value, flips in values.items()]
+    rows = [[dim, value, f.n, f.both, f.only_a, f.only_b, f.neither,
+             "—" if f.difference is None else f"{float(f.difference):+.1f}", f"{f.p_value:.4g}"]
+            for dim, value, f in cells]
+    return pd.DataFrame(rows, columns=FLIP_COLUMNS)
+
+
+def paired_text(found: Explanation) -> str:
+    """The flip matrix, the exact McNemar test and the cluster bootstrap interval in words."""
+    paired = found.paired
+    if paired is None:
+        return ""
+    o, interval = paired.overall, paired.interval
+    shown = "—" if interval.low is None else f"[{interval.low:+.1f}, {interval.high:+.1f}]"
+    difference = "—" if o.difference is None else f"{float(o.difference):+.1f}"
+    lines = [f"#### Paired, per {plain(paired.unit)}: which questions flipped, and is it real?",
+             f"A = {plain(paired.a)} · B = {plain(paired.b)}", "",
+             "| | B right | B wrong |", "|---|---|---|",
+             f"| **A right** | {o.both} | {o.only_a} |", f"| **A wrong** | {o.only_b} | {o.neither} |", "",
+             f"A − B **{difference} pt** on {o.n} shared; exact McNemar p = **{o.p_value:.4g}**; 95% interval "
+             f"{shown} pt ({plain(interval.method)}; {interval.clusters} clusters by {plain(interval.clustered_by)}).",
+             ]
+    if interval.note:
+        lines.append(f"\n_{plain(interval.note)}_")
+    if any(paired.not_shared):
+        lines.append(f"\n_Counted by one only (left out): {paired.not_shared[0]} by A, {paired.not_shared[1]} by B._")
+    return "\n".join(lines)
+
+
+def gap_text(found: Explanation) -> str:
+    """The gap in one line, with both ends, and what could not be reached."""
+    from mathreel.core.explain.text import gap_line
+
+    gap = found.gap
+    if gap is None:
+        return ""
+    lines = [f"#### Gap: {plain(gap.a)} = {_pct(gap.a_figure)} → {plain(gap.b)} = {_pct(gap.b_figure)}",
+             f"**{plain(gap_line(gap))}**", ""]
+    if found.paper is not None and found.paper.note:
+        lines.append(f"_{plain(found.paper.note)}_")
+    lines += [f"- {plain(note)}" for note in gap.notes]
+    lines.append("\n_Click a row below to read its questions in Browse, one after another._")
+    return "\n".join(lines)
+
+
+def settings_text(found: Explanation) -> str:
+    """Each run's settings, read from the file or marked as a guess."""
+    parts = []
+    for provenance in found.settings:
+        items = [f"{plain(s.label)}: {plain(s.text)}{' _(a guess)_' if s.guess else ''}"
+                 for s in provenance.settings.values()]
+        parts.append(f"**{plain(provenance.run)}**: " + " · ".join(items))
+    return "\n\n".join(parts)
+
+
+def walk_lists(found: Explanation, run: str) -> tuple[pd.DataFrame | None, list[dict[str, Any]]]:
+    """One row per cause of the gap (the questions it moved) and per side of the flips, with the walk of each:
+    `run`'s responses to exactly those questions."""
+    import pandas as pd
+
+    rows, walks = [], []
+    for step in found.gap.steps if found.gap else []:
+        if not (step.delta or step.changes):
+            continue
+        delta = "undefined" if step.delta is None else f"{float(step.delta):+.2f}"
+        moved = ", ".join(f"{key}: {count}" for key, count in step.transitions().items())
+        rows.append([step.cause, delta, len(step.changes), step.means, step.label, moved])
+        walks.append(Walk(run=run, status="all", ids=tuple(step.question_ids),
+                          listed=f"{step.cause} ({step.means})").to_dict())
+    paired = found.paired
+    if paired is not None:
+        for label, ids in (("A right, B wrong", paired.only_a_ids), ("B right, A wrong", paired.only_b_ids)):
+            rows.append([label, "", len(ids), "flips of the paired comparison", "", ""])
+            walks.append(Walk(run=run, status="all", ids=tuple(ids), listed=label).to_dict())
+    if not rows:
+        return None, []
+    return pd.DataFrame(rows, columns=CAUSE_COLUMNS), walks
+
+
+def explain_view(runs: list[Run] | None, name: str | None, against: str, figure: str = "") -> ExplainView:
+    """Everything the panel shows for the run shown against `against`."""
+    found = explanation(runs, name, against, figure)
+    if found.references is None:  # two runs: the table is still the run shown's
+        from mathreel.core.explain.references import reference_table
+
+        found.references = reference_table(found.runs[0])
+    references, sources = reference_frame(found)
+    lists, walks = walk_lists(found, found.runs[0].name)
+    summary = "\n\n".join(part for part in (gap_text(found), paired_text(found), "#### Settings of each run",
+                                             settings_text(found)) if part)
+    notes = "\n".join(f"- {plain(note)}" for note in found.notes)
+    return ExplainView(references, sources, summary + ("\n\n" + notes if notes else ""), lists, _flip_rows(found),
+                       walks)
+
+
+def open_target(runs: list[Run] | None, walks: list[dict[str, Any]] | None, index: int) -> tuple[str, str, dict] | None:
+    """(benchmark key, first question, walk) of walk list `index`; None when it lists no question or its run is gone."""
+    if not walks or not 0 <= index < len(walks):
+        return None
+    walk = Walk.of(walks[index])
+    run = next((r for r in runs or [] if r.name == walk.run), None)
+    if run is None or not walk.ids:
+        return None
+    return run.key, walk.ids[0], walk.to_dict()
+
+
+# -- layout and wiring -------------------------------------------------------------------------------------------
+
+
+class ExplainUI(SimpleNamespace):
+    """The panel's components by name."""
+
+
+def layout() -> ExplainUI:
+    """Place the panel (folded until opened): what to compare, then the tables."""
+    import gradio as gr
+
+    ui = ExplainUI()
+    with gr.Accordion("Why does my number differ? Every reference, a gap split into causes, paired runs",
+                      open=False, elem_id="score-explain"):
+        gr.Markdown("The run shown in detail (above) under every reference scorer; choose what to compare it with "
+                    "to split the difference into causes that add up exactly, each a list of questions to read in "
+                    "Browse. The same numbers as `mathreel explain`.")
+        with gr.Row(elem_classes=["stack-narrow"]):
+            ui.against = gr.Dropdown(against_choices(None, None), value=NOTHING, label="Explain against",
+                                     elem_id="score-explain-against", scale=3)
+            ui.figure = gr.Textbox(label="Figure", placeholder="58.2, or MODEL/SETTING such as GPT-4o/mcq_sub",
+                                   elem_id="score-explain-figure", scale=2)
+            ui.button = gr.Button("Explain", variant="primary", elem_id="score-explain-go", scale=1)
+        ui.note = gr.Markdown("", elem_id="score-explain-note")
+        ui.error = gr.Markdown("", visible=False, elem_id="score-explain-error", elem_classes=["error-box"])
+        ui.references = gr.Dataframe(label="Every reference scorer on this run", interactive=False, wrap=True,
+                                     visible=False, elem_id="score-explain-references")
+        ui.sources = gr.Markdown("", elem_id="score-explain-sources")
+        ui.summary = gr.Markdown("", elem_id="score-explain-summary")
+        ui.lists = gr.Dataframe(label="Causes and flips (click a row to read its questions in Browse)",
+                                interactive=False, wrap=True, visible=False, elem_id="score-explain-lists")
+        ui.flips = gr.Dataframe(label="Flips by dimension value", interactive=False, wrap=True, visible=False,
+                                max_height=360, elem_id="score-explain-flips")
+        ui.walks = gr.State([])
+    return ui
+
+
+def show(runs: list[Run] | None, name: str | None, against: str, figure: str) -> tuple:
+    """The panel's outputs: error box, reference table, sources, summary, walk lists, flips, walks, note."""
+    import gradio as gr
+
+    found = explain_view(runs, name, against or NOTHING, figure)
+    return (gr.update(value="", visible=False),
+            gr.update(value=found.references, visible=found.references is not None), found.sources, found.summary,
+            gr.update(value=found.lists, visible=found.lists is not None),
+            gr.update(value=found.flips, visible=found.flips is not None), found.walks, "")
+
+
+def wire(context: AppContext, score_ui: Any, ui: ExplainUI, group: dict[str, Any]) -> None:
+    """Offer the comparisons of the run shown, explain on the button, and open a walk list in Browse."""
+    import gradio as gr
+
+    options = {**group, **progress_on(ui.note)}
+    outputs = [ui.error, ui.references, ui.sources, ui.summary, ui.lists, ui.flips, ui.walks, ui.note]
+
+    def choices(runs: list[Run] | None, name: str | None) -> Any:
+        return gr.update(choices=against_choices(runs, name), value=NOTHING)
+
+    for source in (score_ui.run_pick, score_ui.runs):
+        source.change(choices, [score_ui.runs, score_ui.run_pick], ui.against, **options)
+    ui.button.click(guarded(0, len(outputs))(show), [score_ui.runs, score_ui.run_pick, ui.against, ui.figure],
+                    outputs, **options)
+    browse = context.browse
+    if browse is None:
+        return
+    target = gr.State(None)
+
+    @select_handler
+    def pick(runs: list[Run], walks: list[dict[str, Any]], evt: gr.SelectData) -> tuple:
+        index = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
+        found = open_target(runs, walks, int(index or 0))
+        if found is None:
+            return gr.skip(), gr.skip(), None, gr.skip(), "_That list holds no question to read._"
+        key, ref, walk = found
+        return gr.Tabs(selected="browse"), gr.update(value=key), {"key": key, "ref": ref}, walk, ""
+
+    shown, listed = {**group, **browse.progress}, {**group, **browse.list_progress}
+    ui.lists.select(pick, [score_ui.runs, ui.walks], [context.tabs, browse.benchmark, target, browse.walk, ui.note],
+                    **shown) \
+        .then(browse.walk_controls, [browse.walk], browse.walk_outputs, **shown) \
+        .then(browse.follow, [score_ui.runs, browse.walk], browse.follow_outputs, **shown) \
+        .then(browse.open, [target, score_ui.runs, *browse.open_inputs], browse.outputs, **shown) \
+        .then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed) \
+        .then(None, None, None, js="() => document.querySelector('#browse-reading')?.scrollIntoView()")
+
