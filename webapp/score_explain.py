@@ -379,7 +379,7 @@ def wire(context: AppContext, score_ui: Any, ui: ExplainUI, group: dict[str, Any
     target = gr.State(None)
 
     @select_handler
-    def pick(runs: list[Run], walks: list[dict[str, Any]], evt: gr.SelectData) -> tuple:
+    def pick(runs: list, walks: list, evt: gr.SelectData) -> tuple:  # every annotation resolvable at run time
         index = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
         found = open_target(runs, walks, int(index or 0))
         if found is None:
