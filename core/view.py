@@ -207,7 +207,8 @@ class ViewSettings:
 
     One definition for Browse, Ask, the reading flow and the CLI, so every place asks the same way with the same
     defaults. `num_frames` None is the benchmark's own default (`Benchmark.default_frames`). `full_subtitles`
-    implies `with_subtitles` (`normalized`), as `build_view` treats it, and so does `interleaved`.
+    implies `with_subtitles` (`normalized`), as `build_view` treats it, and so does `interleaved`. `fps`: frames
+    at that rate, `num_frames` their cap (None: the benchmark's own placement rule).
     """
 
     num_frames: int | None = None
@@ -215,6 +216,7 @@ class ViewSettings:
     with_subtitles: bool = False
     full_subtitles: bool = False
     interleaved: bool = False
+    fps: float | None = None
 
     def normalized(self) -> ViewSettings:
         """The same settings with "all subtitle lines" or "interleaved" implying "subtitles in prompt"."""
@@ -229,6 +231,8 @@ class ViewSettings:
                                   "full_subtitles": s.full_subtitles}
         if s.interleaved:
             kwargs["interleaved"] = True
+        if s.fps:
+            kwargs["fps"] = s.fps
         return kwargs
 
     def describe(self) -> str:
@@ -237,4 +241,6 @@ class ViewSettings:
         subs = ("subtitles between the frames" if s.interleaved else "all subtitle lines" if s.full_subtitles
                 else "subtitles (frame-aligned)" if s.with_subtitles else "no subtitles")
         frames = "the benchmark's default frames" if s.num_frames is None else f"{s.num_frames} frames"
+        if s.fps:
+            frames = f"{s.fps:g} frames a second" + ("" if s.num_frames is None else f", at most {s.num_frames}")
         return f"{frames} · {'chain of thought' if s.cot else 'direct answer'} · {subs}"

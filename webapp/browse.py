@@ -19,6 +19,7 @@ from mathreel.webapp import reading_flow as rd
 from mathreel.webapp.benchmark_keys import benchmark_choices, split_key
 from mathreel.webapp.browse_audit import audit_box, wire_audit
 from mathreel.webapp.browse_events import BrowseUI, then_rest, values_for, view_of
+from mathreel.webapp.browse_groups import group_markdown, group_scoring
 from mathreel.webapp.browse_review import judge_box, wire_review
 from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler
 from mathreel.webapp.errors import error_message, failed, guarded, log, warn
@@ -119,8 +120,9 @@ def render_question(dataset: Dataset, ref: str, options: ViewSettings, pick: str
     bench = dataset.bench
     page = QuestionPage(
         ref=view.ref,
-        header=question_markdown(question, bench, pick),
-        prompt=view.prompt,
+        header="\n\n".join(part for part in (question_markdown(question, bench, pick),
+                                               group_markdown(dataset, question)) if part),
+        prompt=turn_text(view),
         steps=steps_markdown(question),
         metadata=metadata_markdown(question, view, bench),
         video_path=str(view.video_path) if view.video_path else None,
@@ -132,6 +134,27 @@ def render_question(dataset: Dataset, ref: str, options: ViewSettings, pick: str
     if question.extra.get("problem_index"):
         page.versions, page.version_images = version_rows(dataset, question)
     return page
+
+
+def turn_text(view: ModelView) -> str:
+    """The prompt as sent: its text alone when the frames all come first (the usual turn), else every part in order,
+    each frame as "[frame 3: index 420, t=14.00s]" (subtitles between the frames, a text before the video)."""
+    message = view.message
+    if message is None:
+        return view.prompt
+    kinds = [isinstance(part, int) for part in message.parts]
+    if kinds == sorted(kinds, reverse=True):
+        return view.prompt
+    frames = view.frames
+    lines = []
+    for part in message.parts:
+        if isinstance(part, str):
+            lines.append(part)
+        elif frames is not None and part < len(frames.indices):
+            lines.append(f"[frame {part + 1}: index {int(frames.indices[part])}, t={float(frames.times[part]):.2f}s]")
+        else:
+            lines.append(f"[frame {part + 1}]")
+    return "\n".join(lines)
 
 
 def _attach_frames(page: QuestionPage, view: ModelView) -> None:
@@ -203,9 +226,15 @@ def metadata_markdown(question: Question, view: ModelView, bench: Benchmark) -> 
     if frames is not None:
         rows.append(("Video length", f"{seconds_text(float(frames.duration))} ({frames.total_frames} frames, "
                                      f"{float(frames.fps):.2f} fps)"))
+        from mathreel.core.view import frame_sampling
+
+        placed = frame_sampling(bench.frame_sampler, view.settings.get("fps"))
+        whose = "the rate chosen" if placed.rule == "fps" else "the benchmark's rule"
+        asked = int(view.settings.get("num_frames") or len(frames.indices))
+        rows.append(("Frames sampled", f"{len(frames.indices)}: {placed.describe(asked)} ({whose})"))
     if question.video_id:
         rows.append(("Subtitles", view.subtitle_path.name if view.subtitle_path else "none for this video"))
-    for key in ("difficulty", "reasoning_type", "problem_index", "url"):
+    for key in bench.browse_fields:
         value = question.extra.get(key)
         if value and key not in question.dims:
             rows.append((key.replace("_", " ").capitalize(), str(value)))
@@ -332,7 +361,8 @@ class BrowseHandlers:
             return Reading(position=rd.position_text([], ref, rd.Walk()) if run is None else
                            f"_{html.escape(run.name)} answers another benchmark; choose it to read its responses._")
         row = rd.row_of(run, ref)
-        return Reading(response=rd.response_markdown(row, run.name, raw),
+        scoring = group_scoring(run.report, ref, run.name)
+        return Reading(response=rd.response_markdown(row, run.name, raw) + (f"\n\n{scoring}" if scoring else ""),
                        compare=rd.compare_html(runs, key, ref, judge_runs),
                        position=rd.position_text(rd.walk_ids(runs, walk, reviews, reviewer, judge_runs), ref, walk),
                        pick=row.extracted if row is not None else None)
@@ -519,6 +549,11 @@ def _frames_and_prompt(ui: BrowseUI, settings: Any) -> None:
         ui.cot = gr.Checkbox(label="Chain-of-thought prompt", elem_id="browse-cot")
         ui.subs = gr.Checkbox(label="Subtitles in prompt", elem_id="browse-subs")
         ui.full_subs = gr.Checkbox(label="All subtitle lines (implies subtitles)", elem_id="browse-full-subs")
+    with gr.Row(elem_classes=["stack-narrow"]):
+        ui.interleave = gr.Checkbox(label="Subtitles between the frames (benchmarks that interleave them)",
+                                    elem_id="browse-interleave")
+        ui.fps = gr.Number(0, minimum=0, maximum=30, step=0.5, label="Frames per second (0: N frames placed by the "
+                           "benchmark's own rule; else N is the most taken)", elem_id="browse-fps")
     ui.settings_note = gr.Markdown("", elem_id="browse-settings-note")
     ui.gallery = gr.Gallery(label="Frames as the model gets them (click one to seek the video)", columns=4,
                             height="fit-content", allow_preview=False, object_fit="contain", elem_id="browse-frames",
@@ -554,7 +589,7 @@ def build(context: AppContext) -> None:
              **progress_on(ui.gallery)}
     names = {"frames": "gallery", "cues": "cue_table"}
     ui.page_outputs = [getattr(ui, names.get(n, n)) for n in PAGE_OUTPUTS]
-    ui.view_inputs = [ui.frames_n, ui.cot, ui.subs, ui.full_subs]
+    ui.view_inputs = [ui.frames_n, ui.cot, ui.subs, ui.full_subs, ui.interleave, ui.fps]
     ui.read_inputs = [runs, ui.walk, ui.raw, session.reviews, session.reviewer, session.judged]
     # A switch shows the frames (and where it is in the list) first; the rest after the browser paints them.
     ui.first_outputs = [ui.error, ui.state, ui.header, ui.gallery, ui.position, ui.link]
@@ -627,9 +662,9 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
     @select_handler
     def select_row(shown: dict | None, key: str, runs: list, walk: dict, raw: bool, reviews: list, reviewer: str,
                    judge_runs: list | None, n: float, use_cot: bool, use_subs: bool, use_full: bool,
-                   evt: gr.SelectData) -> Iterator[tuple]:
+                   interleave: bool, fps: float, evt: gr.SelectData) -> Iterator[tuple]:
         ref = str((evt.row_value or [""])[0])
-        view = view_of(n, use_cot, use_subs, use_full)
+        view = view_of(n, use_cot, use_subs, use_full, interleave, fps)
         yield from switch_stream(ui, handlers, key, ref, view, lambda: handlers.show(
             key, ref, view, shown, runs, walk, raw, reviews, reviewer, judge_runs))
 
@@ -652,8 +687,9 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
         rerender, page_inputs, ui.page_outputs, **group)
     ui.full_subs.input(lambda full, on: on or full, [ui.full_subs, ui.subs], ui.subs, **group).then(
         rerender, page_inputs, ui.page_outputs, **group)
-    for control in (ui.cot, ui.raw):
+    for control in (ui.cot, ui.raw, ui.interleave):
         control.input(rerender, page_inputs, ui.page_outputs, **group)
+    ui.fps.submit(rerender, page_inputs, ui.page_outputs, **group)
     ui.frames_n.release(rerender, page_inputs, ui.page_outputs, **group)
     ui.gallery.select(seek("frame_times"), [ui.state], [ui.video], **group)
     ui.cue_table.select(seek("cue_times"), [ui.state], [ui.video], **group)
@@ -751,9 +787,10 @@ def follow_values(handlers: BrowseHandlers) -> Callable:
     def follow(runs: list | None, walk: dict | None) -> tuple:
         found = handlers.follow_run(runs, walk)
         if found is None:
-            return gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
+            return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
         used, note = found
-        return used.num_frames, used.cot, used.with_subtitles, used.full_subtitles, note
+        return (used.num_frames, used.cot, used.with_subtitles, used.full_subtitles, used.interleaved,
+                used.fps or 0, note)
 
     return follow
 
@@ -779,15 +816,16 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
                 walk.status if walk else gr.skip(), walk.disagree if walk else gr.skip())
 
     @guarded(0, len(ui.page_outputs))
-    def first_question(key: str, n: float, use_cot: bool, use_subs: bool, use_full: bool, target: dict | None,
-                       runs: list, walk: dict, raw: bool = False, reviews: list | None = None,
+    def first_question(key: str, n: float, use_cot: bool, use_subs: bool, use_full: bool, interleave: bool = False,
+                       fps: float = 0.0, target: dict | None = None, runs: list | None = None,
+                       walk: dict | None = None, raw: bool = False, reviews: list | None = None,
                        reviewer: str = "reviewer", judge_runs: list | None = None) -> tuple:
         """The linked question or the first one (API order: key and view settings first, as before links)."""
         ref = handlers.first_ref(key, (target or {}).get("ref"))
         if ref is None:
             return values_for(ui, None, ui.page_outputs)
-        return handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full), None, runs, walk, raw, reviews,
-                             reviewer, judge_runs)
+        return handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full, interleave, fps), None, runs, walk,
+                             raw, reviews, reviewer, judge_runs)
 
     from_url.__annotations__["request"] = gr.Request  # resolved here: annotations are postponed
     inputs = [ui.benchmark, *ui.view_inputs, ui.target, *ui.read_inputs]

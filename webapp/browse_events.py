@@ -20,11 +20,14 @@ class BrowseUI(SimpleNamespace):
     """Browse's components by name (set in `layout`), so wiring reads `ui.gallery` instead of a long argument list."""
 
 
-def view_of(n: float, use_cot: bool, use_subs: bool, use_full: bool) -> ViewSettings:
-    """The view controls' values as one ViewSettings (all lines implies subtitles)."""
+def view_of(n: float, use_cot: bool, use_subs: bool, use_full: bool, interleave: bool = False,
+            fps: float | None = 0.0) -> ViewSettings:
+    """The view controls' values as one ViewSettings (all lines, or subtitles between the frames, imply subtitles;
+    `fps` 0 or empty: the benchmark's own frame placement)."""
     from mathreel.core.view import ViewSettings
 
-    return ViewSettings(int(n), bool(use_cot), bool(use_subs), bool(use_full)).normalized()
+    rate = float(fps) if fps and float(fps) > 0 else None
+    return ViewSettings(int(n), bool(use_cot), bool(use_subs), bool(use_full), bool(interleave), rate).normalized()
 
 
 def values_for(ui: BrowseUI, values: tuple | None, outputs: list[Any]) -> tuple:
