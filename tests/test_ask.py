@@ -387,3 +387,27 @@ def test_text_shown_through_markdown_is_literal():
     assert "<" not in shown and ">" not in shown
     assert "\\*not bold\\*" in shown and "\\[link\\]" in shown and "\\`code\\`" in shown
     assert plain("http://127.0.0.1:8000/v1") == "http://127.0.0.1:8000/v1"  # auto-linked URLs stay intact
+
+
+# -- Video-MME-v2: eight options, its official prompts, subtitles between the frames, frames at a rate ----------
+
+
+@pytest.mark.parametrize("options", [
+    {"num_frames": 4},
+    {"num_frames": 4, "cot": True, "with_subtitles": True},
+    {"num_frames": 4, "with_subtitles": True, "interleaved": True},
+    {"num_frames": 3, "with_subtitles": True, "fps": 0.5},
+])
+def test_a_v2_question_is_asked_as_browse_shows_it_and_scored_on_a_to_h(server, datasets, options):
+    server.reply = "Final Answer: C" if options.get("cot") else "C"
+    dataset, answers = prepared(datasets, "videomme-v2:mcq", "001-1", **options)
+    run, _ = ask_all(endpoint_for(server), answers)
+    [sent] = server.chat_requests
+    view = build_view(dataset, "001-1", **options)
+    assert len(sent.image_urls) == len(view.frames.indices)
+    assert sent.text == view.prompt  # every text item of the turn, as the official script writes it
+    if options.get("interleaved"):
+        assert "subtitles shown between frames" in sent.text and "[Subtitle " in sent.text
+    question = dataset.question("001-1")
+    assert question.letters[-1] == "H"
+    assert run.score.rows[0].status == score_response(question, server.reply).status == "correct"

@@ -202,8 +202,10 @@ class AskHandlers:
             endpoint = make_endpoint(url, name, api_key, temperature=temp, max_tokens=tokens,
                                      timeout_s=timeout_s or DEFAULT_TIMEOUT_S)
             dataset, questions = target_questions(self.datasets, st.get("key", ""), st.get("ref", ""), mode_key)
+            view = st.get("view") or {}  # Browse's placement of subtitles and frames, asked the same way
             options = AskOptions(dataset.mode, style_key == COT, bool(use_subs),
-                                 int(n or self.settings.default_frames))
+                                 int(n or self.settings.default_frames), bool(view.get("interleaved")),
+                                 view.get("fps") or None)
             prepared = prepare_answers(dataset, questions, options)
             views = request_views(prepared, self.cache_dir)
         except Exception as err:

@@ -86,12 +86,15 @@ def make_endpoint(
 
 @dataclass(frozen=True)
 class AskOptions:
-    """How the question is put to the model: the benchmark mode (MCQ or multi-binary), prompt style, frames."""
+    """How the question is put to the model: the benchmark mode (MCQ or multi-binary), prompt style, frames (and,
+    as Browse shows them, subtitles between the frames and frames at a fixed rate)."""
 
     mode: str | None = None
     cot: bool = False
     with_subtitles: bool = False
     num_frames: int = 8
+    interleaved: bool = False
+    fps: float | None = None
 
 
 def target_questions(datasets: Any, key: str, ref: str, mode: str | None) -> tuple[Dataset, list[Question]]:
@@ -127,7 +130,8 @@ def prepare_answers(dataset: Dataset, questions: Sequence[Question], options: As
     """One ready request per question, built by core exactly as `mathreel run` builds it."""
     from mathreel.core.client.run import RunSettings, prepare_request
 
-    settings = RunSettings(num_frames=int(options.num_frames), cot=options.cot, with_subtitles=options.with_subtitles)
+    settings = RunSettings(num_frames=int(options.num_frames), cot=options.cot, with_subtitles=options.with_subtitles,
+                           interleaved=options.interleaved and options.with_subtitles, fps=options.fps or None)
     answers = []
     for question in questions:
         request, _ = prepare_request(dataset, question, settings, cache_dir=cache_dir)
@@ -311,7 +315,7 @@ def question_summary(dataset: Dataset, questions: Sequence[Question]) -> str:
     first = questions[0]
     bench = dataset.bench
     mode = bench.mode(dataset.mode)
-    text = first.question or str(first.extra.get("question_for_eval") or "")
+    text = first.question or bench.full_question(first)
     if len(text) > 300:
         text = text[:299] + "…"
     count = f" · {len(questions)} pairs, each asked separately" if len(questions) > 1 else ""

@@ -68,7 +68,7 @@ def question_table(dataset: Dataset, text: str = "", filters: dict[str, str] | N
     specs = filter_specs(dataset)
     rows = []
     for q in dataset.filter(text or None, **wanted):
-        preview = q.question or str(q.extra.get("question_for_eval") or "")
+        preview = q.question or dataset.bench.full_question(q)
         if len(preview) > QUESTION_PREVIEW:
             preview = preview[: QUESTION_PREVIEW - 1] + "…"
         row = {"ID": dataset.ref(q), "Question": preview.replace("\n", " ")}
@@ -189,7 +189,7 @@ def _frames_per_cue(view: ModelView) -> dict[int, str]:
 def question_markdown(question: Question, bench: Benchmark, pick: str | None = None) -> str:
     """Question text and options, the correct one marked, and the model's `pick` when it is given (for
     free-form, the gold value and the answer read)."""
-    text = question.question or str(question.extra.get("question_for_eval") or "")
+    text = question.question or bench.full_question(question)
     lines = [f"### {bench.title} · {question.question_id}", "", text, ""]
     if question.options and question.answer_kind == "choice":
         for letter, option in question.option_texts.items():
@@ -262,7 +262,7 @@ def version_rows(dataset: Dataset, question: Question) -> tuple[list[list[str]],
     """Every version of the same problem (MathVerse's five), as the benchmark lists them."""
     rows, images = [], []
     for version, q in dataset.bench.versions_of(question, dataset.questions):
-        rows.append([version, dataset.ref(q), str(q.extra.get("question_for_eval") or q.question), q.answer])
+        rows.append([version, dataset.ref(q), dataset.bench.full_question(q), q.answer])
         image = dataset.image_path(q)
         if image is not None:
             images.append((str(image), version))
