@@ -143,7 +143,7 @@ WEBAPP_FLOORS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
     ("shared views", {"shared views": ("charts", "judge_card", "review_box")}),
     ("tabs", {"browse": ("browse", "browse_events", "browse_review", "browse_audit", "browse_groups",
                          "gallery_stream"),
-              "score": ("score", "reference", "score_kept", "bundle_zip", "score_explain"),
+              "score": ("score", "reference", "score_kept", "bundle_zip", "score_explain", "score_groups"),
               "ask": ("ask", "ask_run"),
               "judge": ("judge", "review")}),
     ("shell", {"shell": ("app",)}),

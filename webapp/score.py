@@ -12,7 +12,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.scoring.text import extractor_text
-from mathreel.webapp import bundle_zip, charts, score_explain, score_kept
+from mathreel.webapp import bundle_zip, charts, score_explain, score_groups, score_kept
 from mathreel.webapp.benchmark_keys import benchmark_choices
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
 from mathreel.webapp.downloads import Downloads
@@ -282,6 +282,7 @@ def layout(settings: Any, context: AppContext | None = None) -> ScoreUI:
                               column_widths=SUMMARY_WIDTHS, datatype=["html", *["str"] * 11])
     ui.breakdown = gr.Dataframe(label="Breakdown by dimension (accuracy, 95% CI, n)", interactive=False,
                                 visible=False, wrap=True, max_height=420, elem_id="score-breakdown")
+    ui.groups = score_groups.layout()
     ui.run_pick = gr.Dropdown([], label="Run shown in detail (charts compare it with runs of the same benchmark)",
                               elem_id="score-run", visible=False)
     with gr.Row(elem_classes=["stack-narrow"]):  # one chart across on a phone
@@ -466,6 +467,7 @@ def build(context: AppContext) -> None:
     score_kept.wire(context, ui, handlers.kept, {**score_group, **progress})
     bundle_zip.wire(ui, settings, handlers.downloads, handlers.server)
     score_explain.wire(context, ui, ui.explain, view_group)
+    score_groups.wire(ui, ui.groups, {**view_group, **progress})
     _wire_open_in_browse(context, ui.questions, ui.runs, ui.run_pick, ui.status, ui.dim_filter, view_group)
 
 
