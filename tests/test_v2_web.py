@@ -127,3 +127,18 @@ def test_both_samplers_and_both_subtitle_layouts(dataset):
     assert len(markers) == len(turn.frame_positions) == 4 and markers[0] == 0
     assert any(line.startswith("[Subtitle ") for line in lines[markers[0]:markers[1]])  # a segment between frames
     assert "Final Answer:" in between.prompt  # the official reasoning prompt
+
+
+def test_group_score_charts_by_level_and_head_hold_the_reports_scores(run):
+    from mathreel.webapp.score_groups import group_charts
+
+    figures = group_charts([run])
+    dims = get_benchmark("videomme-v2").groups.dimensions
+    assert [f.layout.title.text for f in figures] == [f"Group score by {d.label.lower()}" for d in dims]
+    for figure, dim in zip(figures, dims, strict=True):
+        [bars] = figure.data
+        cells = run.summary["groups"]["by"][dim.key]
+        values = bars.x if bars.orientation == "h" else bars.y
+        labels = bars.y if bars.orientation == "h" else bars.x
+        assert dict(zip(labels, values, strict=True)) == {v: f["score"] for v, f in cells.items()}
+        assert "%" not in bars.hovertemplate.split("<extra>")[0]  # scores, not percentages

@@ -48,6 +48,8 @@ def groups_markdown(runs: list[Run]) -> str:
         from mathreel.core.scoring.text import extractor_text
 
         extractor = extractor_text(run.summary["extractor"], run.summary.get("official_extractor"))
+        if extractor == "robust":
+            extractor = "MathReel's robust reader"
         lines = [f"#### {plain(run.name)}: group scores ({groups['groups']} groups, {groups['questions']} questions)",
                  "| | Group score (0-100) | 95% CI | Groups | Question accuracy | 95% CI | Questions |",
                  "|---|---|---|---|---|---|---|"]
@@ -62,7 +64,8 @@ def groups_markdown(runs: list[Run]) -> str:
         lines += ["", f"_Whose number: {plain(groups.get('scored_as', '').rstrip('.'))}. Answers read by "
                       f"{plain(extractor)}. "
                       f"Group score CI: {plain(groups.get('score_ci_method', ''))}; accuracy CI: "
-                      f"{plain(groups.get('accuracy_ci_method', ''))}._"]
+                      f"{plain(groups.get('accuracy_ci_method', ''))}. Another implementation's number: choose its "
+                      "extractor above, or open “Why does my number differ?” below for all of them._"]
         notes = [effect["text"] for effect in groups.get("effects", [])]
         notes += [*groups.get("notes", []), *(f"⚠️ {w}" for w in groups.get("warnings", []))]
         if groups.get("unscored"):
@@ -98,6 +101,48 @@ def groups_by_table(runs: list[Run]) -> pd.DataFrame | None:
     return pd.DataFrame(rows, columns=["Dimension", "Value", *(run.name for run in scored)])
 
 
+def _grouped(runs: list[Run]) -> list[Run]:
+    """The runs scored in groups, of the first such run's benchmark and mode (those share charts)."""
+    scored = [run for run in runs if run.summary.get("groups")]
+    return [run for run in scored if run.key == scored[0].key] if scored else []
+
+
+def chart_slots() -> int:
+    """How many group-score charts the page holds: the most taxonomy dimensions any grouped benchmark has."""
+    from mathreel.core.benchmarks import BENCHMARKS
+
+    return max((len(b.groups.dimensions) for b in BENCHMARKS.values() if b.groups is not None), default=0)
+
+
+def group_charts(runs: list[Run]) -> list[Any]:
+    """A bar chart of group scores per taxonomy dimension (level, heads), one colour per run, with intervals."""
+    from mathreel.core.benchmarks import get_benchmark
+    from mathreel.webapp import charts
+
+    scored = _grouped(runs)
+    if not scored:
+        return []
+    scheme = get_benchmark(scored[0].report.benchmark).groups
+    figures = []
+    for dimension in scheme.dimensions if scheme is not None else ():
+        named = []
+        for run in scored:
+            cells = run.summary["groups"].get("by", {}).get(dimension.key, {})
+            named.append((run.name, {"by": {dimension.key: {
+                value: {"accuracy": f["score"], "ci": f.get("score_ci") or [f["score"], f["score"]],
+                        "n": f.get("groups")} for value, f in cells.items() if f.get("score") is not None}}}))
+        if not any(summary["by"][dimension.key] for _, summary in named):
+            continue
+        figure = charts.accuracy_bars(named, dimension.key, dimension.label)
+        figure.update_layout(title_text=f"Group score by {dimension.label.lower()}")
+        for trace in figure.data:  # the values are group scores (0-100), counted in groups
+            trace.hovertemplate = trace.hovertemplate.replace(".1f}%", ".1f}").replace("n=", "groups=")
+        axis = "xaxis_title" if figure.data and figure.data[0].orientation == "h" else "yaxis_title"
+        figure.update_layout(**{axis: "Group score (0-100), 95% CI"})
+        figures.append(figure)
+    return figures
+
+
 class GroupsUI(SimpleNamespace):
     """The group scores' components."""
 
@@ -111,6 +156,9 @@ def layout() -> GroupsUI:
         ui.text = gr.Markdown("", elem_id="score-groups")
         ui.by = gr.Dataframe(label="Group scores by level and head (score, 95% CI, groups)", interactive=False,
                              wrap=True, max_height=360, elem_id="score-groups-by")
+        with gr.Row(elem_classes=["stack-narrow"]):
+            ui.plots = [gr.Plot(visible=False, show_label=False, elem_id=f"score-groups-chart-{i}")
+                        for i in range(chart_slots())]
     return ui
 
 
@@ -119,9 +167,12 @@ def show(runs: list[Run] | None) -> tuple:
     import gradio as gr
 
     text = groups_markdown(list(runs or []))
-    return gr.update(visible=bool(text)), text, groups_by_table(list(runs or []))
+    figures = group_charts(list(runs or []))
+    plots = [gr.update(value=figures[i], visible=True) if i < len(figures) else gr.update(value=None, visible=False)
+             for i in range(chart_slots())]
+    return gr.update(visible=bool(text)), text, groups_by_table(list(runs or [])), *plots
 
 
 def wire(score_ui: Any, ui: GroupsUI, group: dict[str, Any]) -> None:
     """Redrawn whenever the runs change (an upload, another option, the demo runs)."""
-    score_ui.runs.change(show, [score_ui.runs], [ui.box, ui.text, ui.by], **group)
+    score_ui.runs.change(show, [score_ui.runs], [ui.box, ui.text, ui.by, *ui.plots], **group)
