@@ -141,4 +141,4 @@ def test_group_score_charts_by_level_and_head_hold_the_reports_scores(run):
         values = bars.x if bars.orientation == "h" else bars.y
         labels = bars.y if bars.orientation == "h" else bars.x
         assert dict(zip(labels, values, strict=True)) == {v: f["score"] for v, f in cells.items()}
-        assert "%" not in bars.hovertemplate.split("<extra>")[0]  # scores, not percentages
+        assert ".1f}%" not in bars.hovertemplate and "groups=" in bars.hovertemplate  # scores, not percentages
