@@ -31,6 +31,7 @@ NOTHING, RUN, READER, FIGURE = "", "run:", "reader:", "figure"
 CAUSE_COLUMNS = ["List", "Points", "Questions", "What it is", "The change", "How answers moved"]
 FLIP_COLUMNS = ["Dimension", "Value", "n", "Both right", "Only A", "Only B", "Neither", "A − B (pt)", "McNemar p"]
 _READ_CACHE: dict[tuple[str, str], ExplainRun] = {}  # (file digest, how it was read) -> the run read again
+_TABLES: dict[tuple[str, str, str], Any] = {}  # the same, and the run's name -> its reference table
 _CACHE_SIZE = 16
 
 
@@ -126,28 +127,62 @@ def _figure(text: str, run: ExplainRun) -> tuple[Any, Any]:
         raise MathReelError(f"Figure “{text}”: {error.problem}") from None
 
 
-def explanation(runs: list[Run] | None, name: str | None, against: str, figure: str = "") -> Explanation:
-    """core's explanation of the run shown against what `against` names (`figure` for a figure)."""
+def _shown_run(runs: list[Run] | None, name: str | None) -> Run:
     from mathreel.core.errors import MathReelError
-    from mathreel.core.explain.explanation import explain
 
     run = _named(runs, name)
     if run is None:
         raise MathReelError("score a result file first (or load the demo runs)")
+    return run
+
+
+def references_of(run: Run) -> Any:
+    """The run's reference table (`core.explain.references`), worked out once per run: it scores the file under
+    every reader, and every comparison shows it."""
+    from mathreel.core.explain.references import reference_table
+
+    options = _options_of(run)
+    memo = (run.digest or run.path, f"{run.report.benchmark}:{run.report.mode}:{options.annotations}", run.name)
+    table = _TABLES.get(memo)
+    if table is None:
+        if len(_TABLES) >= _CACHE_SIZE:
+            _TABLES.pop(next(iter(_TABLES)))
+        table = _TABLES[memo] = reference_table(explain_run(run))
+    return table
+
+
+def explanation(runs: list[Run] | None, name: str | None, against: str, figure: str = "") -> Explanation:
+    """core's explanation of the run shown against what `against` names (`figure` for a figure), as `mathreel
+    explain` gives it, with the run's reference table (worked out once per run)."""
+    from mathreel.core.errors import MathReelError
+    from mathreel.core.explain.explanation import Explanation, explain
+    from mathreel.core.explain.gap import Number, decompose
+    from mathreel.core.explain.paired import paired
+    from mathreel.core.explain.provenance import provenance
+    from mathreel.core.explain.target import against as to_figure
+
+    run = _shown_run(runs, name)
     mine = explain_run(run)
     scorer = scorer_of(run)
     if against.startswith(RUN):
         other = next((r for r in runs or [] if r.name == against.removeprefix(RUN)), None)
         if other is None:
             raise MathReelError(f"{against.removeprefix(RUN)} is no longer among your runs")
-        return explain([mine, explain_run(other)], [scorer, scorer_of(other)])
+        found = explain([mine, explain_run(other)], [scorer, scorer_of(other)])
+        found.references = references_of(run)
+        return found
+    # one file: what `explain` does for it, without working its reference table out again
+    found = Explanation([mine], [provenance(mine.result, mine.name)], references=references_of(run))
     if against.startswith(READER):
         second = scorer_of(run, against.removeprefix(READER))
-        return explain([mine], [scorer, second] if second != scorer else [scorer])
-    if against == FIGURE:
-        target, paper = _figure(figure, mine)
-        return explain([mine], [scorer], target, paper)
-    return explain([mine], [scorer])
+        if second != scorer:
+            found.gap = decompose(Number(mine, scorer), Number(mine, second))
+            found.paired = paired(Number(mine, scorer), Number(mine, second))
+    elif against == FIGURE:
+        target, found.paper = _figure(figure, mine)
+        found.target = to_figure(mine, scorer, target)
+        found.gap = found.target.gap
+    return found
 
 
 # -- the panel's values ------------------------------------------------------------------------------------------
@@ -172,12 +207,11 @@ def _pct(value: Any) -> str:
     return "—" if value is None else one_decimal(float(value))
 
 
-def reference_frame(found: Explanation) -> tuple[pd.DataFrame | None, str]:
+def reference_frame(table: Any) -> tuple[pd.DataFrame | None, str]:
     """A row per reader, a column per way of counting (* the figure the reference itself reports), its unparsed
     and differently read answers, source and commit; and the sources as text."""
     import pandas as pd
 
-    table = found.references
     if table is None:
         return None, ""
     rows = []
@@ -287,11 +321,7 @@ def walk_lists(found: Explanation, run: str) -> tuple[pd.DataFrame | None, list[
 def explain_view(runs: list[Run] | None, name: str | None, against: str, figure: str = "") -> ExplainView:
     """Everything the panel shows for the run shown against `against`."""
     found = explanation(runs, name, against, figure)
-    if found.references is None:  # two runs: the table is still the run shown's
-        from mathreel.core.explain.references import reference_table
-
-        found.references = reference_table(found.runs[0])
-    references, sources = reference_frame(found)
+    references, sources = reference_frame(found.references)
     lists, walks = walk_lists(found, found.runs[0].name)
     summary = "\n\n".join(part for part in (gap_text(found), paired_text(found), "#### Settings of each run",
                                              settings_text(found)) if part)
@@ -348,15 +378,24 @@ def layout() -> ExplainUI:
     return ui
 
 
+def show_references(runs: list[Run] | None, name: str | None) -> tuple:
+    """First, the run's reference table (error box, table, sources), the comparison cleared: shown before the gap
+    is worked out."""
+    import gradio as gr
+
+    frame, sources = reference_frame(references_of(_shown_run(runs, name)))
+    return (gr.update(value="", visible=False), gr.update(value=frame, visible=frame is not None), sources, "",
+            gr.update(visible=False), gr.update(visible=False), [])
+
+
 def show(runs: list[Run] | None, name: str | None, against: str, figure: str) -> tuple:
-    """The panel's outputs: error box, reference table, sources, summary, walk lists, flips, walks, note."""
+    """Then the comparison: error box, summary, walk lists, flips, walks."""
     import gradio as gr
 
     found = explain_view(runs, name, against or NOTHING, figure)
-    return (gr.update(value="", visible=False),
-            gr.update(value=found.references, visible=found.references is not None), found.sources, found.summary,
+    return (gr.update(value="", visible=False), found.summary,
             gr.update(value=found.lists, visible=found.lists is not None),
-            gr.update(value=found.flips, visible=found.flips is not None), found.walks, "")
+            gr.update(value=found.flips, visible=found.flips is not None), found.walks)
 
 
 def wire(context: AppContext, score_ui: Any, ui: ExplainUI, group: dict[str, Any]) -> None:
@@ -364,15 +403,17 @@ def wire(context: AppContext, score_ui: Any, ui: ExplainUI, group: dict[str, Any
     import gradio as gr
 
     options = {**group, **progress_on(ui.note)}
-    outputs = [ui.error, ui.references, ui.sources, ui.summary, ui.lists, ui.flips, ui.walks, ui.note]
+    first = [ui.error, ui.references, ui.sources, ui.summary, ui.lists, ui.flips, ui.walks]
+    then = [ui.error, ui.summary, ui.lists, ui.flips, ui.walks]
 
     def choices(runs: list[Run] | None, name: str | None) -> Any:
         return gr.update(choices=against_choices(runs, name), value=NOTHING)
 
     for source in (score_ui.run_pick, score_ui.runs):
         source.change(choices, [score_ui.runs, score_ui.run_pick], ui.against, **options)
-    ui.button.click(guarded(0, len(outputs))(show), [score_ui.runs, score_ui.run_pick, ui.against, ui.figure],
-                    outputs, **options)
+    ui.button.click(guarded(0, len(first))(show_references), [score_ui.runs, score_ui.run_pick], first, **options) \
+        .success(guarded(0, len(then))(show), [score_ui.runs, score_ui.run_pick, ui.against, ui.figure], then,
+                 **options)
     browse = context.browse
     if browse is None:
         return

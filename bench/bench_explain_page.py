@@ -1,0 +1,126 @@
+"""The explain panel in the page: two 2,700-answer Video-MME runs uploaded in Score, then (in Chromium, page time)
+the click on "Explain" against the other run until the reference table and the causes are shown, and the click
+on a cause until Browse shows its first question and the position in the cause's list.
+
+`mathreel serve` runs on a free loopback port on the demo set; the runs are bench_app.py's generated files (ids
+001-1 ... as the demo's Video-MME questions, so a cause's first question can be one Browse holds). The cause
+clicked is the first whose first question the demo set has, found with core.explain beforehand.
+
+    PYTHONPATH=. .venv/bin/python bench/bench_explain_page.py [--repeats 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE), str(HERE.parent / "tests" / "browser"), str(HERE.parent / "tests")]
+
+SHOWN = """() => { const t = document.querySelector('#score-explain-lists [data-testid="cell-0-0"]');
+  const r = document.querySelector('#score-explain-references [data-testid="cell-0-0"]');
+  return t && r && t.offsetParent !== null; }"""
+
+
+def run_file(path: Path, answers: int, seed: int) -> Path:
+    """bench_app's generated run without its first video (000), so its ids start at 001-1 as the demo's do."""
+    from bench_app import videomme_results
+
+    videomme_results(path, answers + 3, seed)
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)[3:]
+    path.write_text("".join(lines), encoding="utf-8")
+    return path
+
+
+def cause_row(path_a: Path, path_b: Path) -> tuple[int, str, int]:
+    """(row of the causes table, its first question, its length): the first list whose first question the demo
+    set holds."""
+    from mathreel.core.data import load_dataset
+    from mathreel.core.explain.explanation import explain
+    from mathreel.core.explain.runs import load_run
+    from mathreel.core.explain.scorers import Scorer
+
+    held = {q.question_id for q in load_dataset("videomme", "mcq").questions}
+    found = explain([load_run(str(path_a)), load_run(str(path_b))], [Scorer()])
+    lists = [step.question_ids for step in found.gap.steps if step.delta or step.changes]
+    lists += [found.paired.only_a_ids, found.paired.only_b_ids]
+    for row, ids in enumerate(lists):
+        if ids and ids[0] in held:
+            return row, ids[0], len(ids)
+    raise SystemExit("no cause starts with a question of the demo set: change the seeds")
+
+
+def once(url: str, path_a: Path, path_b: Path, row: int, first: str, length: int) -> tuple[float, float]:
+    from conftest import CHROMIUM, CHROMIUM_ARGS
+    from pages import open_tab, wait_for_text
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page.set_default_timeout(120_000)
+            page.goto(url)
+            open_tab(page, "score", "#score-upload")
+            page.set_input_files("#score-upload input[type=file]", [str(path_a), str(path_b)])
+            wait_for_text(page, "#score-headline", path_b.name, timeout=120_000)
+            page.click("#score-explain button:has-text('Why does my number differ')")
+            page.click("#score-explain-against input")
+            page.get_by_role("option", name=f"Run {path_b.name}", exact=True).click()
+            page.wait_for_timeout(1000)  # settled: the page idle before the click measured
+            start = page.evaluate("() => performance.now()")
+            page.click("#score-explain-go")
+            page.wait_for_function(SHOWN, polling="raf")
+            table = (page.evaluate("() => performance.now()") - start) / 1000
+            page.wait_for_timeout(1000)
+            start = page.evaluate("() => performance.now()")
+            page.click(f"#score-explain-lists [data-testid='cell-{row}-0']")
+            page.wait_for_function(
+                "([q, n]) => document.querySelector('#browse-question')?.innerText.includes(q) && "
+                "document.querySelector('#browse-position')?.innerText.includes('1 of ' + n)",
+                arg=[first, str(length)], polling="raf")
+            jump = (page.evaluate("() => performance.now()") - start) / 1000
+            return table, jump
+        finally:
+            browser.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--answers", type=int, default=2700)
+    args = parser.parse_args()
+    from appserver import free_port, mathreel_command, wait_until_answering
+
+    tmp = Path(tempfile.mkdtemp(prefix="mathreel-bench-explain-page-"))
+    path_a = run_file(tmp / "videomme_run_a.jsonl", args.answers, seed=0)
+    path_b = run_file(tmp / "videomme_run_b.jsonl", args.answers, seed=1)
+    row, first, length = cause_row(path_a, path_b)
+    env = dict(os.environ, MATHREEL_CACHE=str(tmp / "cache"), GRADIO_TEMP_DIR=str(tmp / "gradio"))
+    port = free_port()
+    log = tmp / "serve.log"
+    with log.open("w") as out:
+        server = subprocess.Popen([*mathreel_command(), "serve", "--port", str(port)], env=env, stdout=out,
+                                  stderr=subprocess.STDOUT)
+    try:
+        url = f"http://127.0.0.1:{port}/"
+        wait_until_answering(url, server, log)
+        print(f"load average {os.getloadavg()[0]:.1f}; {args.answers} answers a run; cause row {row} "
+              f"({length} questions, first {first})")
+        results = [once(url, path_a, path_b, row, first, length) for _ in range(args.repeats)]
+        for label, values in (("click Explain -> references and causes shown (in page)", [r[0] for r in results]),
+                              ("click a cause -> its first question in Browse (in page)", [r[1] for r in results])):
+            print(f"{label:<58} median {statistics.median(values) * 1000:7.0f} ms   max {max(values) * 1000:7.0f} ms"
+                  f"   (n={len(values)})")
+    finally:
+        server.terminate()
+        server.wait(timeout=15)
+
+
+if __name__ == "__main__":
+    main()
