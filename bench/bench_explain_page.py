@@ -1,12 +1,13 @@
 """The explain panel in the page: two 2,700-answer Video-MME runs uploaded in Score, then (in Chromium, page time)
-the click on "Explain" against the other run until the reference table and the causes are shown, and the click
-on a cause until Browse shows its first question and the position in the cause's list.
+the click on "Explain" against the other run until the reference table is shown and until the causes are, and
+the click on a cause until Browse shows its first question and the position in the cause's list.
 
 `mathreel serve` runs on a free loopback port on the demo set; the runs are bench_app.py's generated files (ids
 001-1 ... as the demo's Video-MME questions, so a cause's first question can be one Browse holds). The cause
-clicked is the first whose first question the demo set has, found with core.explain beforehand.
+clicked is the first whose first question the demo set has, found with core.explain beforehand; its 8 frames are
+sampled beforehand (`mathreel show`, the server's cache) unless `--cold`, so the jump times the walk, not the decode.
 
-    PYTHONPATH=. .venv/bin/python bench/bench_explain_page.py [--repeats 3]
+    PYTHONPATH=. .venv/bin/python bench/bench_explain_page.py [--repeats 3] [--cold]
 """
 
 from __future__ import annotations
@@ -22,9 +23,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE), str(HERE.parent / "tests" / "browser"), str(HERE.parent / "tests")]
 
-SHOWN = """() => { const t = document.querySelector('#score-explain-lists [data-testid="cell-0-0"]');
-  const r = document.querySelector('#score-explain-references [data-testid="cell-0-0"]');
-  return t && r && t.offsetParent !== null; }"""
+TABLE = """() => { const r = document.querySelector('#score-explain-references [data-testid="cell-0-0"]');
+  return r && r.offsetParent !== null; }"""
+CAUSES = """() => { const t = document.querySelector('#score-explain-lists [data-testid="cell-0-0"]');
+  return t && t.offsetParent !== null; }"""
 
 
 def run_file(path: Path, answers: int, seed: int) -> Path:
@@ -55,7 +57,7 @@ def cause_row(path_a: Path, path_b: Path) -> tuple[int, str, int]:
     raise SystemExit("no cause starts with a question of the demo set: change the seeds")
 
 
-def once(url: str, path_a: Path, path_b: Path, row: int, first: str, length: int) -> tuple[float, float]:
+def once(url: str, path_a: Path, path_b: Path, row: int, first: str, length: int) -> tuple[float, float, float]:
     from conftest import CHROMIUM, CHROMIUM_ARGS
     from pages import open_tab, wait_for_text
     from playwright.sync_api import sync_playwright
@@ -75,8 +77,10 @@ def once(url: str, path_a: Path, path_b: Path, row: int, first: str, length: int
             page.wait_for_timeout(1000)  # settled: the page idle before the click measured
             start = page.evaluate("() => performance.now()")
             page.click("#score-explain-go")
-            page.wait_for_function(SHOWN, polling="raf")
+            page.wait_for_function(TABLE, polling="raf")
             table = (page.evaluate("() => performance.now()") - start) / 1000
+            page.wait_for_function(CAUSES, polling="raf")
+            causes = (page.evaluate("() => performance.now()") - start) / 1000
             page.wait_for_timeout(1000)
             start = page.evaluate("() => performance.now()")
             page.click(f"#score-explain-lists [data-testid='cell-{row}-0']")
@@ -85,7 +89,7 @@ def once(url: str, path_a: Path, path_b: Path, row: int, first: str, length: int
                 "document.querySelector('#browse-position')?.innerText.includes('1 of ' + n)",
                 arg=[first, str(length)], polling="raf")
             jump = (page.evaluate("() => performance.now()") - start) / 1000
-            return table, jump
+            return table, causes, jump
         finally:
             browser.close()
 
@@ -94,6 +98,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--answers", type=int, default=2700)
+    parser.add_argument("--cold", action="store_true",
+                        help="leave the question's frames unsampled (the jump then includes Browse's cold decode)")
     args = parser.parse_args()
     from appserver import free_port, mathreel_command, wait_until_answering
 
@@ -102,6 +108,9 @@ def main() -> None:
     path_b = run_file(tmp / "videomme_run_b.jsonl", args.answers, seed=1)
     row, first, length = cause_row(path_a, path_b)
     env = dict(os.environ, MATHREEL_CACHE=str(tmp / "cache"), GRADIO_TEMP_DIR=str(tmp / "gradio"))
+    if not args.cold:  # the frames of the cause's first question sampled once, as after any earlier visit
+        subprocess.run([*mathreel_command(), "show", first, "--benchmark", "videomme", "--frames", "8"], env=env,
+                       check=True, capture_output=True, timeout=600)
     port = free_port()
     log = tmp / "serve.log"
     with log.open("w") as out:
@@ -111,10 +120,11 @@ def main() -> None:
         url = f"http://127.0.0.1:{port}/"
         wait_until_answering(url, server, log)
         print(f"load average {os.getloadavg()[0]:.1f}; {args.answers} answers a run; cause row {row} "
-              f"({length} questions, first {first})")
+              f"({length} questions, first {first}, frames {'cold' if args.cold else 'cached'})")
         results = [once(url, path_a, path_b, row, first, length) for _ in range(args.repeats)]
-        for label, values in (("click Explain -> references and causes shown (in page)", [r[0] for r in results]),
-                              ("click a cause -> its first question in Browse (in page)", [r[1] for r in results])):
+        for label, values in (("click Explain -> reference table shown (in page)", [r[0] for r in results]),
+                              ("click Explain -> causes and paired comparison shown", [r[1] for r in results]),
+                              ("click a cause -> its first question in Browse (in page)", [r[2] for r in results])):
             print(f"{label:<58} median {statistics.median(values) * 1000:7.0f} ms   max {max(values) * 1000:7.0f} ms"
                   f"   (n={len(values)})")
     finally:
