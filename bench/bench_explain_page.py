@@ -101,7 +101,7 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true",
                         help="leave the question's frames unsampled (the jump then includes Browse's cold decode)")
     args = parser.parse_args()
-    from appserver import free_port, mathreel_command, wait_until_answering
+    from appserver import mathreel_command, serving
 
     tmp = Path(tempfile.mkdtemp(prefix="mathreel-bench-explain-page-"))
     path_a = run_file(tmp / "videomme_run_a.jsonl", args.answers, seed=0)
@@ -111,25 +111,15 @@ def main() -> None:
     if not args.cold:  # the frames of the cause's first question sampled once, as after any earlier visit
         subprocess.run([*mathreel_command(), "show", first, "--benchmark", "videomme", "--frames", "8"], env=env,
                        check=True, capture_output=True, timeout=600)
-    port = free_port()
-    log = tmp / "serve.log"
-    with log.open("w") as out:
-        server = subprocess.Popen([*mathreel_command(), "serve", "--port", str(port)], env=env, stdout=out,
-                                  stderr=subprocess.STDOUT)
-    try:
-        url = f"http://127.0.0.1:{port}/"
-        wait_until_answering(url, server, log)
+    with serving(env, tmp) as (url, _):
         print(f"load average {os.getloadavg()[0]:.1f}; {args.answers} answers a run; cause row {row} "
               f"({length} questions, first {first}, frames {'cold' if args.cold else 'cached'})")
         results = [once(url, path_a, path_b, row, first, length) for _ in range(args.repeats)]
-        for label, values in (("click Explain -> reference table shown (in page)", [r[0] for r in results]),
-                              ("click Explain -> causes and paired comparison shown", [r[1] for r in results]),
-                              ("click a cause -> its first question in Browse (in page)", [r[2] for r in results])):
-            print(f"{label:<58} median {statistics.median(values) * 1000:7.0f} ms   max {max(values) * 1000:7.0f} ms"
-                  f"   (n={len(values)})")
-    finally:
-        server.terminate()
-        server.wait(timeout=15)
+    for label, values in (("click Explain -> reference table shown (in page)", [r[0] for r in results]),
+                          ("click Explain -> causes and paired comparison shown", [r[1] for r in results]),
+                          ("click a cause -> its first question in Browse (in page)", [r[2] for r in results])):
+        print(f"{label:<58} median {statistics.median(values) * 1000:7.0f} ms   max {max(values) * 1000:7.0f} ms"
+              f"   (n={len(values)})")
 
 
 if __name__ == "__main__":
