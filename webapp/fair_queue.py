@@ -30,9 +30,11 @@ class _Ticket:
 class FairQueue:
     """At most `slots` jobs at once, one per visitor; the visitor with the fewest turns so far goes next."""
 
-    def __init__(self, slots: int, waiting_per_visitor: int = 1) -> None:
+    def __init__(self, slots: int, waiting_per_visitor: int = 1, busy: str = "not scored: your earlier files are "
+                 "still being scored on this shared server; upload this one again when they are done") -> None:
         self.slots = max(1, slots)
         self.waiting_per_visitor = waiting_per_visitor
+        self.busy_message = busy  # what a visitor over their share is told
         self._cond = threading.Condition()
         self._running: dict[str, int] = {}
         self._waiting: list[_Ticket] = []
@@ -46,8 +48,7 @@ class FairQueue:
         with self._cond:
             waiting = sum(t.visitor == visitor for t in self._waiting)
             if self._running.get(visitor, 0) + waiting > self.waiting_per_visitor:
-                raise InputError(source, "not scored: your earlier files are still being scored on this shared "
-                                         "server; upload this one again when they are done")
+                raise InputError(source, self.busy_message)
             ticket = _Ticket(next(self._seq), visitor)
             self._waiting.append(ticket)
             try:

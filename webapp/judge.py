@@ -21,6 +21,7 @@ from mathreel.core.runs import find_run, unique_name
 from mathreel.webapp import charts
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler, with_request
 from mathreel.webapp.errors import error_message, guarded, log, warn
+from mathreel.webapp.fair_queue import FairQueue
 from mathreel.webapp.isolate import DEFAULT_BUDGET, Budget
 from mathreel.webapp.judge_card import card_html, chips_html, question_header, raw_text, steps_html
 from mathreel.webapp.judged_runs import JudgedRun, error_categories, load_demo_runs, load_uploads, primary_dimension
@@ -124,6 +125,12 @@ def progress_callback(progress: Any, label: str) -> Any:
         progress((done, total), desc=f"{label}: {done}/{total} judgments")
 
     return report
+
+
+# Judge runs take turns (webapp.fair_queue): Settings.judge_concurrency at once across the server, one per page
+# session, so a visitor whose endpoint is slow (up to its timeout per call) waits behind their own run only.
+JUDGE_TURNS = FairQueue(slots=2, waiting_per_visitor=0, busy="not judged: your earlier judge run is still going on "
+                        "this shared server; try again when it is done")
 
 
 def judge_results_file(path: str, endpoint: Any, data_dir: str | None, concurrency: int, progress: Any,
@@ -453,7 +460,8 @@ def build(context: AppContext) -> None:
     settings = context.settings
     view = {"concurrency_id": "judge-view", "concurrency_limit": settings.browse_concurrency,
             **progress_on(ui.run_pick)}
-    work = {"concurrency_id": "judge-run", "concurrency_limit": settings.judge_concurrency,
+    JUDGE_TURNS.slots = settings.judge_concurrency
+    work = {"concurrency_id": "judge-run", "concurrency_limit": settings.score_events,
             **progress_on(ui.judge_status)}
     _wire(context, ui, handlers, ui.review, view, work)
     _wire_open_in_browse(context, ui.to_browse, ui.runs, ui.selection, view)
@@ -468,15 +476,19 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
     track = gr.Progress()  # Gradio sees a Progress default and feeds the page's progress bar through it
 
     @guarded(0, 3, FIXES)
+    @with_request
     def run_one(runs: Any, chosen: Selection, url: str, name: str, api_key: str,
-                progress: gr.Progress = track) -> tuple:
-        return handlers.run_one(runs, chosen, url, name, api_key, progress)
+                progress: gr.Progress = track, request: Any = None) -> tuple:
+        with JUDGE_TURNS.turn(visitor_key(None, request), "the judge"):
+            return handlers.run_one(runs, chosen, url, name, api_key, progress)
 
     @guarded(0, 3, FIXES)
     @with_request
     def run_file(runs: Any, path: str | None, url: str, name: str, api_key: str, k: float,
                  progress: gr.Progress = track, request: Any = None) -> tuple:
-        return handlers.run_file(runs, path, url, name, api_key, k, progress, visitor_key(None, request))
+        visitor = visitor_key(None, request)
+        with JUDGE_TURNS.turn(visitor, "the judge"):
+            return handlers.run_file(runs, path, url, name, api_key, k, progress, visitor)
 
     session = review_session(context)
     shown_outputs = [*review.fill_outputs, *ui.view_outputs]

@@ -38,7 +38,9 @@ class Settings:
     # Model and judge calls wait on the network for seconds to minutes: limits of their own.
     ask_concurrency: int = 4
     judge_concurrency: int = 2
-    queue_size: int = 64
+    # Events waiting in Gradio's queue across all visitors (past it a visitor is told the queue is full): a page
+    # load chains several events, so 30 visitors arriving together hold well over 64 at once.
+    queue_size: int = 512
     # A visitor's runs are kept for their browser (webapp.visitor): days after the last visit, files and MB each.
     keep_days: int = 7
     keep_files: int = 20
