@@ -23,6 +23,7 @@ video a browser fetches afterwards (from its cache when they were seen before).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import secrets
 import statistics
@@ -146,15 +147,18 @@ def with_hostile(url: str, small: Path, heavy: list[Path], sessions: int, rounds
     jobs = [c.submit([handle_file(str(p))], "", "robust", "", False, token, api_name="/rescore")
             for c, p in zip(clients, heavy, strict=True)]
     done: list[tuple[float, str]] = []
-    watcher = threading.Thread(target=lambda: [done.append(outcome(job, start)) for job in jobs], daemon=True)
-    watcher.start()
+    for job in jobs:  # each hostile upload's own finishing time, whatever order they finish in
+        job.add_done_callback(lambda finished: done.append(outcome(finished, start)))
     timings = phase(url, small, sessions, rounds)
     report(f"{sessions} sessions + {len(heavy)} hostile uploads ({heavy[0].suffix})", timings)
-    watcher.join(timeout=900)
+    for job in jobs:
+        with contextlib.suppress(Exception):  # reported by outcome()
+            job.result(timeout=900)
     for client in clients:
         client.close()
+    done.sort()
     last_small = max(timings.upload_done) - start
-    print(f"  the others' last small upload finished at {last_small:.1f} s; hostile uploads: "
+    print(f"  the others' last small upload finished at {last_small:.1f} s; hostile uploads finished at: "
           + "; ".join(f"{s:.1f} s {what}" for s, what in done), flush=True)
 
 
