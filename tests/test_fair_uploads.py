@@ -129,3 +129,37 @@ def test_one_visitors_over_budget_uploads_do_not_hold_up_anothers(app_url: str, 
     # stopped at the budget, or refused by the reader (they name no benchmark) on an idle machine
     assert boxes["hostile-0"]["visible"] and boxes["hostile-1"]["visible"]
     assert TURNS.busy() == (0, 0)
+
+
+def test_every_workbook_is_read_in_a_child_and_a_cheap_file_inline(monkeypatch: pytest.MonkeyPatch,
+                                                                    tmp_path: Path) -> None:
+    """Before: a workbook under 1 MB (a 2 KB one can name cell XFD1048576) was read in the server's thread."""
+    import os
+
+    import mathreel.webapp.scored_runs as scored_runs
+    from mathreel.core.errors import MathReelError
+    from mathreel.webapp.isolate import Budget
+    from mathreel.webapp.scored_runs import ScoreOptions, score_path
+
+    children: list[int] = []
+    real = scored_runs.run_isolated
+
+    def spy(fn: Any, args: tuple, budget: Any, source: str) -> Any:
+        children.append(os.getpid())
+        return real(fn, args, budget, source)
+
+    monkeypatch.setattr(scored_runs, "run_isolated", spy)
+    options = ScoreOptions(budget=Budget(seconds=120, memory_mb=1024))
+    far = tmp_path / "far.xlsx"
+    far.write_bytes(xlsx_files.far_cell())
+    assert far.stat().st_size < 4096
+    with pytest.raises(MathReelError, match=r"far\.xlsx: cannot tell which benchmark"):
+        score_path(str(far), options)
+    book = tmp_path / "book.xlsx"
+    book.write_bytes(xlsx_files.vlmevalkit(rows=12))
+    assert len(score_path(str(book), options).rows) == 12
+    assert len(children) == 2
+    small = tmp_path / "small.jsonl"
+    small.write_bytes(badinputs.known_accuracy_file(12, 7))
+    assert sum(r.status == "correct" for r in score_path(str(small), options).rows) == 7
+    assert len(children) == 2  # the cheap file: inline, no child

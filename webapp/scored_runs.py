@@ -71,6 +71,10 @@ class ScoreOptions:
 TURNS = FairQueue(slots=2)
 
 
+# What reading one uploaded judgments or review file may take when it is costly (those readers are linear).
+READING = Budget(what="reading")
+
+
 def score_path(path: str, options: ScoreOptions, visitor: str = "") -> Report:
     """Read and score one file with core, exactly as `mathreel score` does with the same options.
 
