@@ -236,11 +236,11 @@ def gated_app(monkeypatch: pytest.MonkeyPatch, in_process: Any) -> Iterator[tupl
     entered, release = threading.Event(), threading.Event()
     real = mathreel.webapp.scored_runs.score_path
 
-    def gated(path: str, options: Any) -> Any:
+    def gated(path: str, options: Any, visitor: str = "") -> Any:
         if Path(path).name.startswith("slow"):
             entered.set()
             assert release.wait(timeout=300), "the test never released the slow call"
-        return real(path, options)
+        return real(path, options, visitor)
 
     monkeypatch.setattr(mathreel.webapp.scored_runs, "score_path", gated)
     url = in_process()
@@ -291,7 +291,8 @@ def test_the_app_is_built_with_cache_cleanup_and_separate_queues() -> None:
     groups: dict[str, set[Any]] = {}
     for fn in app.fns.values():
         groups.setdefault(fn.name, set()).add((fn.concurrency_id, fn.concurrency_limit))
-    assert groups["rescore"] == {("score", settings.score_concurrency)}
+    # the Score events run at once; costly files take turns for score_concurrency children (webapp.fair_queue)
+    assert groups["rescore"] == {("score", settings.score_events)}
     browse_limits = groups["first_question"] | groups["render_overview"]
     assert all(cid != "score" and (limit is None or limit > 1) for cid, limit in browse_limits), browse_limits
 

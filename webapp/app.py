@@ -102,7 +102,7 @@ def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Block
         # First on every load: the visitor's token (a new one on a first visit) and their kept runs, scored again;
         # every tab's own load work follows it, so a shared link finds its run loaded.
         restored = app.load(restorer(store, settings), visitor, [visitor, runs], show_progress="hidden",
-                            concurrency_id="visitor", concurrency_limit=settings.score_concurrency)
+                            concurrency_id="visitor", concurrency_limit=settings.score_events)
 
         def after_restore(fn: Any, inputs: Any, outputs: Any, **options: Any) -> Any:
             return restored.then(fn, inputs, outputs, **options)
@@ -180,9 +180,11 @@ def launch(settings: Settings, *, block: bool = True) -> gr.Blocks:
     os.environ.setdefault("GRADIO_ANALYTICS_CACHE_FREQUENCY", "1000")
     import gradio as gr
 
+    from mathreel.webapp.gradio_costs import schema_once_per_model
     from mathreel.webapp.isolate import warm_up
     from mathreel.webapp.startup import patient_probe
 
+    schema_once_per_model()
     app = build_app(settings)
     warm_up()
     paths = served_paths(settings)

@@ -12,20 +12,24 @@ the tab works with no endpoint.
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.runs import find_run, unique_name
 from mathreel.webapp import charts
-from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
+from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler, with_request
 from mathreel.webapp.errors import error_message, guarded, log, warn
+from mathreel.webapp.fair_queue import FairQueue
+from mathreel.webapp.isolate import DEFAULT_BUDGET, Budget
 from mathreel.webapp.judge_card import card_html, chips_html, question_header, raw_text, steps_html
 from mathreel.webapp.judged_runs import JudgedRun, error_categories, load_demo_runs, load_uploads, primary_dimension
 from mathreel.webapp.present import frame_items
 from mathreel.webapp.review import QuestionView, build_panel
 from mathreel.webapp.review_state import review_session
+from mathreel.webapp.scored_runs import run_costed
+from mathreel.webapp.visitor import visitor_key
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -123,11 +127,23 @@ def progress_callback(progress: Any, label: str) -> Any:
     return report
 
 
-def judge_results_file(path: str, endpoint: Any, data_dir: str | None, concurrency: int, progress: Any) -> JudgedRun:
-    """Judge an uploaded result file with `mathreel judge`'s workflow (core.judge.runs), cache included."""
+# Judge runs take turns (webapp.fair_queue): Settings.judge_concurrency at once across the server, one per page
+# session, so a visitor whose endpoint is slow (up to its timeout per call) waits behind their own run only.
+JUDGE_TURNS = FairQueue(slots=2, waiting_per_visitor=0, busy="not judged: your earlier judge run is still going on "
+                        "this shared server; try again when it is done")
+
+
+def judge_results_file(path: str, endpoint: Any, data_dir: str | None, concurrency: int, progress: Any,
+                       budget: Budget = DEFAULT_BUDGET, visitor: str = "") -> JudgedRun:
+    """Judge an uploaded result file with `mathreel judge`'s workflow (core.judge.runs), cache included. The file is
+    read as the Score tab reads an upload: a costly one or a workbook in a child process within `budget`, on the
+    visitor's turn (webapp.scored_runs.run_costed); the judge calls wait on the network, off the GIL."""
+    from functools import partial
+
     from mathreel.core.judge.runs import open_cache, prepare
 
-    job = prepare(path, data_dir=data_dir)
+    job = run_costed(partial(prepare, data_dir=data_dir), (str(path),), path, replace(budget, what="reading"),
+                     visitor)
     run = job.run(endpoint, concurrency=concurrency, cache=open_cache(),
                   on_progress=progress_callback(progress, "judging"))
     return JudgedRun(f"{Path(path).stem} · {endpoint.model}", run.judgments, str(job.note or ""))
@@ -422,7 +438,7 @@ class JudgeHandlers:
         return gr.update(visible=False), add_rejudged(runs, fresh, qid), Selection(fresh.name, qid)
 
     def run_file(self, runs: list[JudgedRun] | None, path: str | None, url: str, name: str, api_key: str, k: float,
-                 progress: Any) -> tuple:
+                 progress: Any, visitor: str = "") -> tuple:
         """An uploaded result file judged as `mathreel judge` judges it, added as a run."""
         import gradio as gr
 
@@ -430,7 +446,9 @@ class JudgeHandlers:
             raise _user_error("upload a result file to judge first")
         runs = runs_of(runs)
         data_dir = str(self.settings.data_dir) if self.settings.data_dir else None
-        judged = judge_results_file(path, page_endpoint(url, name, api_key), data_dir, int(k), progress)
+        budget = Budget(self.settings.score_seconds, self.settings.score_memory_mb)
+        judged = judge_results_file(path, page_endpoint(url, name, api_key), data_dir, int(k), progress, budget,
+                                    visitor)
         judged.name = unique_name(judged.name, {r.name for r in runs})
         return gr.update(visible=False), [*runs, judged], Selection(judged.name)
 
@@ -442,7 +460,8 @@ def build(context: AppContext) -> None:
     settings = context.settings
     view = {"concurrency_id": "judge-view", "concurrency_limit": settings.browse_concurrency,
             **progress_on(ui.run_pick)}
-    work = {"concurrency_id": "judge-run", "concurrency_limit": settings.judge_concurrency,
+    JUDGE_TURNS.slots = settings.judge_concurrency
+    work = {"concurrency_id": "judge-run", "concurrency_limit": settings.score_events,
             **progress_on(ui.judge_status)}
     _wire(context, ui, handlers, ui.review, view, work)
     _wire_open_in_browse(context, ui.to_browse, ui.runs, ui.selection, view)
@@ -457,14 +476,19 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
     track = gr.Progress()  # Gradio sees a Progress default and feeds the page's progress bar through it
 
     @guarded(0, 3, FIXES)
+    @with_request
     def run_one(runs: Any, chosen: Selection, url: str, name: str, api_key: str,
-                progress: gr.Progress = track) -> tuple:
-        return handlers.run_one(runs, chosen, url, name, api_key, progress)
+                progress: gr.Progress = track, request: Any = None) -> tuple:
+        with JUDGE_TURNS.turn(visitor_key(None, request), "the judge"):
+            return handlers.run_one(runs, chosen, url, name, api_key, progress)
 
     @guarded(0, 3, FIXES)
+    @with_request
     def run_file(runs: Any, path: str | None, url: str, name: str, api_key: str, k: float,
-                 progress: gr.Progress = track) -> tuple:
-        return handlers.run_file(runs, path, url, name, api_key, k, progress)
+                 progress: gr.Progress = track, request: Any = None) -> tuple:
+        visitor = visitor_key(None, request)
+        with JUDGE_TURNS.turn(visitor, "the judge"):
+            return handlers.run_file(runs, path, url, name, api_key, k, progress, visitor)
 
     session = review_session(context)
     shown_outputs = [*review.fill_outputs, *ui.view_outputs]

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from mathreel.core.runs import unique_name
 from mathreel.webapp.errors import error_message
+from mathreel.webapp.scored_runs import READING, run_costed
 
 if TYPE_CHECKING:
     from mathreel.core.judge import Judgment
@@ -53,14 +54,15 @@ def load_demo_runs() -> list[JudgedRun]:
 
 
 def load_uploads(paths: list[str], runs: list[JudgedRun]) -> tuple[list[JudgedRun], list[str]]:
-    """Runs plus the uploaded judgment files; a bad file is one message naming it as uploaded."""
+    """Runs plus the uploaded judgment files; a bad file is one message naming it as uploaded. A costly file is
+    read in a child process with a budget, as a costly result file is (webapp.scored_runs.run_costed)."""
     from mathreel.core.judge import read_judgments
 
     out, errors = list(runs), []
     for path in paths:
         shown = Path(path).name
         try:
-            judgments = read_judgments(path)
+            judgments = run_costed(read_judgments, (str(path),), path, READING)
         except Exception as error:  # reported per file; the others still load
             errors.append(error_message(error).replace(str(path), shown))
             continue

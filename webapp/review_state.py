@@ -113,12 +113,14 @@ def with_review(reviews: list[Review], review: Review) -> list[Review]:
 
 def uploaded(path: str, reviews: list[Review]) -> list[Review]:
     """The session's reviews with an uploaded review file merged in (the file's records win); a bad file raises
-    InputError naming it by its uploaded name, not the server's temporary path."""
+    InputError naming it by its uploaded name, not the server's temporary path. A costly file is read in a child
+    process with a budget, as a costly result file is (webapp.scored_runs.run_costed)."""
     from mathreel.core.errors import InputError
     from mathreel.core.review import read_reviews
+    from mathreel.webapp.scored_runs import READING, run_costed
 
     try:
-        return with_reviews(reviews, read_reviews(path))
+        return with_reviews(reviews, run_costed(read_reviews, (str(path),), path, READING))
     except InputError as error:
         raise InputError(Path(path).name, error.problem, error.record) from None
 

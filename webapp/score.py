@@ -14,14 +14,15 @@ from typing import TYPE_CHECKING, Any
 from mathreel.core.scoring.text import extractor_text
 from mathreel.webapp import bundle_zip, charts, score_explain, score_groups, score_kept
 from mathreel.webapp.benchmark_keys import benchmark_choices
-from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler
+from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler, with_request
 from mathreel.webapp.downloads import Downloads
 from mathreel.webapp.errors import error_box, error_message, guarded, warn
 from mathreel.webapp.html import plain
 from mathreel.webapp.present import cell_parts, cell_text, ci_text, pct, se_text
 from mathreel.webapp.reference import comparison_table, load_references, mode_warning, table_choices
-from mathreel.webapp.scored_runs import AUTO, Run, ScoreOptions, score_options, score_uploads
+from mathreel.webapp.scored_runs import AUTO, TURNS, Run, ScoreOptions, score_options, score_uploads
 from mathreel.webapp.server_paths import ServerPaths
+from mathreel.webapp.visitor import visitor_key
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -350,13 +351,14 @@ class ScoreHandlers:
         return score_options(self.settings, key, ext, denom, use_data)
 
     def rescore(self, paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool,
-                held: list[Run] | None = None, visitor: Any = None) -> tuple:
+                held: list[Run] | None = None, visitor: Any = None, request: Any = None) -> tuple:
         """Score the files in the upload box (a file among the `held` runs, read the same way, is not scored
-        again) and keep them for the visitor."""
+        again) and keep them for the visitor; their costly files take the visitor's turns (webapp.fair_queue)."""
         import gradio as gr
 
         options = self.options(key, ext, denom, use_data)
-        runs, errors = score_uploads(list(paths or []), options, FIXES, self.server, held)
+        runs, errors = score_uploads(list(paths or []), options, FIXES, self.server, held,
+                                     visitor_key(visitor, request))
         for message in errors:
             warn(message)
         over = self.kept.keep(visitor, runs, options)
@@ -460,7 +462,9 @@ def build(context: AppContext) -> None:
     ui.runs = context.runs if context.runs is not None else gr.State([])
     ui.visitor = context.visitor if context.visitor is not None else gr.State(None)
     handlers = ScoreHandlers(settings, context.store)
-    score_group = {"concurrency_id": "score", "concurrency_limit": settings.score_concurrency}
+    with_request(handlers.rescore.__func__)
+    TURNS.slots = settings.score_concurrency
+    score_group = {"concurrency_id": "score", "concurrency_limit": settings.score_events}
     view_group = {"concurrency_id": "score-view", "concurrency_limit": settings.browse_concurrency}
     progress = progress_on(ui.headline)
     _wire(ui, handlers, {**score_group, **progress}, {**view_group, **progress})

@@ -6,14 +6,14 @@ still score). Browse walks these runs and Judge matches its judgments against th
 from __future__ import annotations
 
 import hashlib
-import os
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.runs import unique_name
 from mathreel.webapp.errors import error_message, log
+from mathreel.webapp.fair_queue import FairQueue
 from mathreel.webapp.isolate import DEFAULT_BUDGET, Budget, run_isolated
 from mathreel.webapp.server_paths import ServerPaths
 
@@ -42,7 +42,8 @@ class Run:
         """The prompt settings the file was produced with (detected on first use; None if it cannot be read)."""
         if self.used is None and self.path:
             try:
-                self.used = detect_path(self.path, self.report, self.default_frames)
+                budget = self.options.budget if self.options is not None else DEFAULT_BUDGET
+                self.used = detect_path(self.path, self.report, self.default_frames, budget)
             except Exception:  # the upload expired or cannot be re-read: no settings to follow
                 log.info("cannot re-read %s for its prompt settings", self.name)
         return self.used
@@ -65,36 +66,50 @@ class ScoreOptions:
     readings: tuple[LabelledReading, ...] = ()  # a person's readings (Browse's audit): they replace the rules'
 
 
-# Reading and scoring are linear in a file's size, so a file up to this size costs well under a second in the
-# server's own thread. Larger files go to a child process with a time and memory budget (webapp.isolate), so a
-# costly one never holds up other visitors; starting that child costs far more than scoring a small file.
-ISOLATE_ABOVE_BYTES = 1024 * 1024
+# Costly work takes turns for the scoring children (webapp.fair_queue): at most this many at once across the server
+# (Settings.score_concurrency; set by the Score tab when it is built), one per visitor.
+TURNS = FairQueue(slots=2)
 
 
-def score_path(path: str, options: ScoreOptions) -> Report:
-    """Read and score one file with core, exactly as `mathreel score` does with the same options: in this thread
-    when it is small, else in a child process within `options.budget`."""
+# What reading one uploaded judgments or review file may take when it is costly (those readers are linear).
+READING = Budget(what="reading")
+
+
+def score_path(path: str, options: ScoreOptions, visitor: str = "") -> Report:
+    """Read and score one file with core, exactly as `mathreel score` does with the same options.
+
+    What it costs is told before any work from the file's size and container (core.cost.upload_cost): a cheap file
+    is scored in this thread at once; anything else, and every workbook whatever its size (a 2 KB xlsx can describe
+    a billion cells), in a child process within `options.budget`, when `visitor`'s turn comes (run_costed)."""
     from mathreel.core.scoring.files import ScoreRequest, score_file
 
     benchmark, _, mode = ("" if options.benchmark_key == AUTO else options.benchmark_key).partition(":")
     denominator = None if options.denominator == AUTO else options.denominator
     request = ScoreRequest(path, benchmark or None, mode or None, options.extractor, denominator, options.annotations,
                            default_frames=options.default_frames, readings=options.readings)
-    try:
-        small = os.path.getsize(path) <= ISOLATE_ABOVE_BYTES
-    except OSError:
-        small = True  # core's reader names the problem in one line
-    if small:
-        return score_file(request)
-    return run_isolated(score_file, (request,), options.budget, str(path))
+    return run_costed(score_file, (request,), path, options.budget, visitor)
 
 
-def detect_path(path: str, report: Report, default_frames: int = 8) -> RunSettings:
-    """The prompt settings of a scored file (read again as the benchmark and mode it was scored as)."""
-    from mathreel.core.results import read_results
-    from mathreel.core.results.run_settings import detect_run_settings
+def run_costed(fn: Callable[..., Any], args: tuple[Any, ...], path: str, budget: Budget, visitor: str = "") -> Any:
+    """fn(*args), which reads the upload `path`: in this thread when core.cost.upload_cost says the file is cheap
+    (or refuses it unread), else (and for every workbook whatever its size: a 2 KB xlsx can describe a billion
+    cells) in a child process within `budget`, when `visitor`'s turn comes (TURNS)."""
+    from mathreel.core.cost import upload_cost
 
-    return detect_run_settings(read_results(path, benchmark=report.benchmark, mode=report.mode), default_frames)
+    cost = upload_cost(path)
+    if cost.refusal is not None or (cost.cheap and cost.kind != "xlsx"):
+        return fn(*args)
+    with TURNS.turn(visitor, str(path)):
+        return run_isolated(fn, args, budget, str(path))
+
+
+def detect_path(path: str, report: Report, default_frames: int = 8, budget: Budget = DEFAULT_BUDGET) -> RunSettings:
+    """The prompt settings of a scored file (read again as the benchmark and mode it was scored as; a costly file
+    in a child process within `budget`, as it was scored)."""
+    from mathreel.core.results.run_settings import detect_file_settings
+
+    return run_costed(detect_file_settings, (str(path), report.benchmark, report.mode, default_frames), path,
+                      budget)
 
 
 def display_name(path: str, taken: set[str]) -> str:
@@ -110,10 +125,12 @@ def score_options(settings: Any, key: str, extractor: str, denominator: str, use
 
 
 def score_uploads(paths: list[str], options: ScoreOptions, fixes: Mapping[str, str] | None = None,
-                  server: ServerPaths | None = None, held: list[Run] | None = None) -> tuple[list[Run], list[str]]:
+                  server: ServerPaths | None = None, held: list[Run] | None = None, visitor: str = ""
+                  ) -> tuple[list[Run], list[str]]:
     """Score every file; a bad file becomes one message (naming the file as uploaded, its fix in the page's words:
     `fixes`) and the others still score. No server path stays in a run's report (`server`: this server's folders).
-    A file among the `held` runs (the same bytes, read with the same options) is not scored again."""
+    A file among the `held` runs (the same bytes, read with the same options) is not scored again; costly files
+    take `visitor`'s turns (score_path)."""
     runs: list[Run] = []
     errors: list[str] = []
     server = server or ServerPaths.of()
@@ -125,7 +142,7 @@ def score_uploads(paths: list[str], options: ScoreOptions, fixes: Mapping[str, s
             runs.append(replace(same, name=name, path=str(path), summary={**same.summary, "source": name}))
             continue
         try:
-            report = score_path(path, options)
+            report = score_path(path, options, visitor)
         except Exception as error:  # any failure is reported for this file only
             from mathreel.core.errors import MathReelError
 

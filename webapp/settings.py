@@ -27,7 +27,9 @@ class Settings:
     default_frames: int = 8
     max_frames: int = 64
     # Per-event-group limits: browsing and scoring run in separate concurrency groups, so a slow
-    # scoring run never holds up someone switching questions.
+    # scoring run never holds up someone switching questions. score_concurrency is the number of scoring children
+    # at once (costly files take turns for them, one per visitor: webapp.fair_queue); the Score events themselves
+    # run `score_events` at once, since a cheap file is scored inline in milliseconds.
     browse_concurrency: int = 8
     score_concurrency: int = 2
     # What one uploaded file may cost: scoring runs in a child process killed past these (webapp.isolate).
@@ -36,7 +38,9 @@ class Settings:
     # Model and judge calls wait on the network for seconds to minutes: limits of their own.
     ask_concurrency: int = 4
     judge_concurrency: int = 2
-    queue_size: int = 64
+    # Events waiting in Gradio's queue across all visitors (past it a visitor is told the queue is full): a page
+    # load chains several events, so 30 visitors arriving together hold well over 64 at once.
+    queue_size: int = 512
     # A visitor's runs are kept for their browser (webapp.visitor): days after the last visit, files and MB each.
     keep_days: int = 7
     keep_files: int = 20
@@ -65,6 +69,12 @@ class Settings:
         if data and not str(data).startswith("hf:") and not Path(data).expanduser().is_dir():
             raise InputError(str(data), "the data directory does not exist (MATHREEL_DATA or --data)")
         return cls(**values)
+
+    @property
+    def score_events(self) -> int:
+        """Score events Gradio runs at once. Not first come, first served behind `score_concurrency`: a visitor
+        holds at most two of these while their costly files take turns (webapp.fair_queue)."""
+        return max(self.browse_concurrency, 4 * self.score_concurrency)
 
     def data_root(self) -> Path:
         """The directory questions, videos and subtitles are read from (for `allowed_paths`)."""

@@ -158,6 +158,13 @@ def _drop_unlisted(files: Path, keep: set[str]) -> None:
                 shutil.rmtree(entry.path, ignore_errors=True)
 
 
+def visitor_key(token: Any, request: Any = None) -> str:
+    """Whose turn a costly file takes (webapp.scored_runs.TURNS): the visitor's browser token (every tab of one
+    browser shares it), else the page session; a hash, so no token is held in memory beyond the request."""
+    key = valid_token(token) or str(getattr(request, "session_hash", None) or "")
+    return hashlib.sha256(key.encode()).hexdigest()[:16] if key else ""
+
+
 def kept_runs(store: VisitorStore, settings: Settings, token: str) -> list[Run]:
     """The visitor's kept files read and scored again, with the options they were read with (a file that no
     longer scores is left out and logged: the visitor sees the others)."""
@@ -165,7 +172,8 @@ def kept_runs(store: VisitorStore, settings: Settings, token: str) -> list[Run]:
     if not files:
         return []
     chosen = {key: options.get(key) for key in ("key", "extractor", "denominator", "use_data")}
-    runs, errors = score_uploads([str(path) for path, _ in files], score_options(settings, **chosen))
+    runs, errors = score_uploads([str(path) for path, _ in files], score_options(settings, **chosen),
+                                 visitor=visitor_key(token))
     for message in errors:
         log.info("a kept run no longer scores: %s", message)
     return runs

@@ -57,19 +57,26 @@ def make_client(endpoint: Endpoint) -> Any:
     """A synchronous `openai.OpenAI` client for `endpoint`; create one and reuse it."""
     import openai
 
-    return openai.OpenAI(**_client_settings(endpoint))
+    from mathreel.core.client.bounded import sync_hook
+
+    client = openai.DefaultHttpxClient(event_hooks={"response": [sync_hook(endpoint.timeout_s)]})
+    return openai.OpenAI(**_client_settings(endpoint), http_client=client)
 
 
 def make_async_client(endpoint: Endpoint) -> Any:
     """An `openai.AsyncOpenAI` client for `endpoint`; create one per run and reuse it."""
     import openai
 
-    return openai.AsyncOpenAI(**_client_settings(endpoint))
+    from mathreel.core.client.bounded import async_hook
+
+    client = openai.DefaultAsyncHttpxClient(event_hooks={"response": [async_hook(endpoint.timeout_s)]})
+    return openai.AsyncOpenAI(**_client_settings(endpoint), http_client=client)
 
 
 def _client_settings(endpoint: Endpoint) -> dict[str, Any]:
-    """The openai client's settings. The organisation and project headers are set from the endpoint alone: left
-    to itself the package reads OPENAI_ORG_ID and OPENAI_PROJECT_ID and sends them to every URL."""
+    """The openai client's settings (its HTTP client, made by the callers, bounds every reply: core.client.bounded).
+    The organisation and project headers are set from the endpoint alone: left to itself the package reads
+    OPENAI_ORG_ID and OPENAI_PROJECT_ID and sends them to every URL."""
     import openai
 
     return {

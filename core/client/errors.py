@@ -124,6 +124,11 @@ def classify(error: BaseException, endpoint: Endpoint) -> ClientError:
         return error
     if isinstance(error, openai.APITimeoutError):
         return ClientError(endpoint, f"no reply within {endpoint.timeout_s:g} s (timeout)", retryable=True)
+    from mathreel.core.client.bounded import ReplyTooLarge
+
+    too_large = next((e for e in (error, error.__cause__, error.__context__) if isinstance(e, ReplyTooLarge)), None)
+    if too_large is not None:
+        return ClientError(endpoint, f"the server's reply was cut off: {too_large}")
     if isinstance(error, openai.APIConnectionError):
         reason = error.__cause__ or error.__context__
         why = f" ({type(reason).__name__})" if reason else ""
