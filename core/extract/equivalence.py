@@ -5,8 +5,10 @@ A fast path settles the easy cases in microseconds: the same text after normalis
 units on both sides, a percentage against a plain number ("28%" equals both "28" and "0.28": one quantity written
 two ways), and a decimal against a fraction it rounds (`answer_forms`: "0.4286" = 3/7). An inequality against an
 interval is compared as the interval it describes ("1 <= x < 4" against "[1, 4)").
-Everything else goes to math-verify (`equivalence_engine`). Undecidable means the rules cannot settle it: an answer
-that does not parse as math, a timeout, prose, or degrees against radians; only those go to the LLM judge.
+Everything else goes to math-verify (`equivalence_engine`), unless its text shows it would make sympy work for
+minutes (`math_screen`: exponent towers, huge factorials). Undecidable means the rules cannot settle it: an answer
+that does not parse as math, hostile math, a check past its CPU limit, prose, or degrees against radians; only
+those go to the LLM judge.
 Decisions are memoised per (predicted, gold) pair for the life of the process.
 """
 
@@ -28,9 +30,10 @@ from mathreel.core.extract.answer_forms import (
     rounding_verdict,
 )
 from mathreel.core.extract.lazy import lazy_regex
+from mathreel.core.extract.math_screen import hostile_reason
 from mathreel.core.extract.plain_math import plain_math
 
-# An extracted answer longer than this is prose, not a value. The worker's deadline already bounds sympy's time;
+# An extracted answer longer than this is prose, not a value. The worker's CPU limit already bounds sympy's time;
 # this bounds what crosses its pipe and what the memo holds. (A long response is still read whole by math-verify's
 # own extraction, up to `free_verdict.MAX_RESPONSE`.)
 _MAX_LENGTH = 2_000
@@ -65,11 +68,23 @@ def math_equivalence(predicted: str | None, gold: str | None) -> Equivalence:
     return memoised(("equal", predicted, gold), lambda: _decide(predicted, gold))
 
 
+class Unmemoised(Exception):  # noqa: N818  (a value, not an error)
+    """Raised by a `compute` whose value holds only for now (a spent file budget, a stalled worker)."""
+
+    def __init__(self, value: Any) -> None:
+        super().__init__()
+        self.value = value
+
+
 def memoised(key: tuple[str, ...], compute: Callable[[], Any]) -> Any:
-    """`compute()`, run once per key for the life of the process (bounded: cleared when full)."""
+    """`compute()`, run once per key for the life of the process (bounded: cleared when full); a value `compute`
+    raises as `Unmemoised` is returned but not kept."""
     found = _memo.get(key)
     if found is None:
-        found = compute()
+        try:
+            found = compute()
+        except Unmemoised as passing:
+            return passing.value
         with _memo_lock:
             if len(_memo) >= _MAX_MEMO:
                 _memo.clear()
@@ -86,9 +101,16 @@ def _decide(predicted: str, gold: str) -> Equivalence:
     fast = _fast_path(pred, ref)
     if fast is not None:
         return fast
+    hostile = hostile_reason(pred.text) or hostile_reason(ref.text)
+    if hostile:
+        return Equivalence(None, f"undecidable (hostile math): {hostile}; not sent to sympy")
     from mathreel.core.extract.equivalence_engine import engine_verdict
 
-    return Equivalence(*engine_verdict(pred.text, ref.text))
+    checked = engine_verdict(pred.text, ref.text)
+    verdict = Equivalence(checked.equal, checked.why)
+    if checked.transient:
+        raise Unmemoised(verdict)
+    return verdict
 
 
 def _as_intervals(pred: _Answer, ref: _Answer) -> tuple[_Answer, _Answer]:

@@ -1,121 +1,210 @@
-"""math-verify (Hugging Face's checker on sympy) in a worker process, with a deadline that works from any thread.
+"""math-verify (Hugging Face's checker on sympy) in a small pool of worker processes, each check bounded by the
+CPU time it uses, each file by a CPU budget, and callers served in turn.
 
-The checks the worker runs are in `mathverify_checks`; this module starts, feeds and stops the worker.
+The checks the workers run are in `mathverify_checks`; one worker process is `mathverify_process.WorkerProcess`.
 
-math-verify bounds its own work with `SIGALRM`, which only the main thread of a process may use; the web app and
-the judge call from worker threads. So its timeouts are turned off (`parsing_timeout=None`,
-`timeout_seconds=None`) and every check runs in one long-lived child process instead: the caller waits on a pipe
-for at most `deadline` seconds and, past it, kills the child (a new one starts on the next check). A lock makes
-one check at a time, which is all two cores allow anyway.
+- *CPU, not wall time.* math-verify bounds its own work with `SIGALRM` on wall time, which only the main thread may
+  use and which turns "equal" into "undecidable" on a busy machine. Its timeouts are off; the worker bounds each
+  check by its own CPU time (`DEFAULT_DEADLINE` seconds, `worker_guard`), so a verdict is the same on an idle and
+  on a saturated machine. A worker that makes no progress at all is "undecidable (worker stalled)", never cached.
+- *Per file.* Inside `math_budget.file_budget(answers)` (scoring one file) all checks together get a CPU budget
+  that grows with the file's size (`math_budget`): a file of N hostile answers
+  costs a bounded total, not N limits. Once spent, its remaining checks are undecidable (not cached: another
+  file's budget is its own). Hostile math that the text alone gives away never reaches a worker (`math_screen`).
+- *Fair turns.* Checks queue per caller (`math_budget.math_caller(key)`, else the file being scored, else the thread) and the
+  pool takes one from each waiting caller in turn, so one caller's long queue never starves another's.
+- *No orphans.* Workers die with the process that started them (`worker_guard`), and are stopped at exit.
 """
 
 from __future__ import annotations
 
-import json
+import atexit
 import os
-import select
-import subprocess
-import sys
 import threading
-from pathlib import Path
+from collections import deque
+from dataclasses import dataclass, field
+from typing import NamedTuple
 
-DEFAULT_DEADLINE = 5.0  # seconds for one pair; sympy on an ordinary answer takes 1-150 ms
-_START_DEADLINE = 30.0  # a cold child imports sympy and math-verify first
-_ROOT = str(Path(__file__).resolve().parents[2])  # the folder holding `core`, for the child's imports
+from mathreel.core.extract.math_budget import FileBudget, current_budget, current_caller
+from mathreel.core.extract.mathverify_process import Outcome, WorkerProcess
 
-
-def engine_verdict(predicted: str, gold: str) -> tuple[bool | None, str]:
-    """(equal?, why) from math-verify, run in the worker process; None when it cannot parse or runs out of time."""
-    equal, why, _ = _WORKER.check(["verify", predicted, gold], DEFAULT_DEADLINE)
-    return equal, why
-
-
-def engine_read(response: str, gold: str) -> tuple[bool | None, str, str | None]:
-    """(equal?, why, what it read): math-verify's own extraction reads the whole response, then verifies it
-    against the gold. For responses MathReel's rules leave unread or undecided; the same deadline bounds it."""
-    return _WORKER.check(["read", response, gold], DEFAULT_DEADLINE)
+DEFAULT_DEADLINE = 5.0  # CPU seconds for one check; sympy on an ordinary answer takes 1-150 ms
+STALL_SECONDS = 30.0  # a worker with no CPU progress this long (wall time) is stuck, not slow
+WORKERS_ENV = "MATHREEL_MATH_WORKERS"
 
 
-class _Worker:
-    """One child process (`python -m mathreel.core.extract.mathverify_checks`), started on first use and replaced
-    after a timeout or a crash. A plain subprocess, not multiprocessing: spawning would re-import the caller's main
-    script.
-    """
+class Checked(NamedTuple):
+    """A worker's verdict: equal (None: undecidable), why, what math-verify read (for "read" checks), and whether
+    the verdict depends on the moment (a spent file budget, a stalled or failed worker) and must not be cached."""
 
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._process: subprocess.Popen[bytes] | None = None
-
-    def check(self, request: list[str], deadline: float) -> tuple[bool | None, str, str | None]:
-        """(equal?, why, what math-verify read) for one request; a failure of the worker is undecidable."""
-        with self._lock:
-            verdict, why = self._ask(request, deadline)
-            return (None, why, None) if verdict == "failed" else tuple(json.loads(verdict))
-
-    def _ask(self, request: list[str], deadline: float) -> tuple[bytes | str, str]:
-        """("the child's answer line", "") or ("failed", why)."""
-        process = self._ensure()
-        if process is None:
-            return "failed", "math-verify worker did not start; a judge can decide"
-        try:
-            process.stdin.write(json.dumps(request).encode() + b"\n")
-            process.stdin.flush()
-            line = _read_line(process, deadline)
-        except OSError as exc:
-            self._stop()
-            return "failed", f"math-verify worker failed ({type(exc).__name__}); a judge can decide"
-        if line is None:
-            self._stop()
-            return "failed", f"math-verify took longer than {deadline:g} s; a judge can decide"
-        if not line:
-            self._stop()
-            return "failed", "math-verify worker stopped; a judge can decide"
-        return line, ""
-
-    def _ensure(self) -> subprocess.Popen[bytes] | None:
-        if self._process is None or self._process.poll() is not None:
-            self._stop()
-            env = dict(os.environ)
-            env["PYTHONPATH"] = os.pathsep.join(filter(None, [_ROOT, env.get("PYTHONPATH", "")]))
-            self._process = subprocess.Popen(
-                [sys.executable, "-m", "mathreel.core.extract.mathverify_checks"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
-            )
-            if _read_line(self._process, _START_DEADLINE) != b"ready\n":  # imports done: deadlines are per check
-                self._stop()
-        return self._process
-
-    def _stop(self) -> None:
-        if self._process is not None:
-            if self._process.poll() is None:
-                self._process.kill()
-            self._process.wait()
-            for stream in (self._process.stdin, self._process.stdout):
-                stream.close()
-        self._process = None
-
-    def restart(self) -> None:
-        """Stop the child now (a new one starts on the next check)."""
-        with self._lock:
-            self._stop()
+    equal: bool | None
+    why: str
+    read: str | None = None
+    transient: bool = False
 
 
-def _read_line(process: subprocess.Popen[bytes], seconds: float) -> bytes | None:
-    """The child's next line, b"" if it died, None if nothing came within `seconds`."""
-    ready, _, _ = select.select([process.stdout], [], [], seconds)
-    return process.stdout.readline() if ready else None
+def engine_verdict(predicted: str, gold: str) -> Checked:
+    """math-verify's verdict on two answers, run in a worker."""
+    return _check("verify", predicted, gold)
 
 
-_WORKER = _Worker()
+def engine_read(response: str, gold: str) -> Checked:
+    """math-verify's own extraction reads the whole response, then verifies it against the gold. For responses
+    MathReel's rules leave unread or undecided; the same limits bound it."""
+    return _check("read", response, gold)
+
+
+def _check(op: str, first: str, gold: str) -> Checked:
+    budget = current_budget()
+    limit = DEFAULT_DEADLINE
+    if budget is not None:
+        left = budget.seconds - budget.spent
+        if left <= 0:
+            budget.refused += 1
+            return Checked(None, _spent(budget), transient=True)
+        limit = min(limit, left)
+    key = current_caller() or (budget.key if budget is not None else threading.get_ident())
+    kind, payload, cpu = _POOL.run(key, [op, first, gold], limit)
+    if budget is not None:
+        budget.spent += cpu
+    if kind == "answer":
+        equal, why, read = payload
+        return Checked(equal, why, read)
+    if kind == "out_of_cpu":
+        if limit < DEFAULT_DEADLINE:  # the file's budget ran out, not the check's own limit
+            budget.refused += 1
+            return Checked(None, _spent(budget), transient=True)
+        if budget is not None:
+            budget.out_of_cpu += 1
+        return Checked(None, f"math-verify took longer than {limit:g} s of CPU time; a judge can decide")
+    return Checked(None, str(payload), transient=True)
+
+
+def _spent(budget: FileBudget) -> str:
+    return (f"math-verify's budget for this file ({budget.seconds:g} s of CPU time) is spent; "
+            "a judge can decide")
+
+
+@dataclass
+class _Job:
+    request: list
+    cpu_seconds: float
+    done: threading.Event = field(default_factory=threading.Event)
+    outcome: Outcome = ("failed", "math-verify worker failed; a judge can decide", 0.0)
+
+
+class _Pool:
+    """Worker processes, each driven by a thread of its own that lives as long as the process (a worker's
+    parent-death signal follows the thread that started it). Jobs wait in one queue per caller; a free thread
+    takes the next caller's first job in turn."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._cond = threading.Condition()
+        self._queues: dict[object, deque[_Job]] = {}
+        self._turns: deque[object] = deque()
+        self.workers: list[WorkerProcess] = []
+        self.cpu_seconds = 0.0  # CPU time of every check run, for benches
+
+    def run(self, key: object, request: list, cpu_seconds: float) -> Outcome:
+        job = _Job(request, cpu_seconds)
+        with self._cond:
+            if not self.workers:
+                self._start_threads()
+            queue = self._queues.get(key)
+            if queue is None:
+                queue = self._queues[key] = deque()
+                self._turns.append(key)
+            queue.append(job)
+            self._cond.notify()
+        job.done.wait()
+        return job.outcome
+
+    def _start_threads(self) -> None:
+        for number in range(self.size):
+            worker = WorkerProcess(STALL_SECONDS)
+            self.workers.append(worker)
+            threading.Thread(target=self._serve, args=(worker,), daemon=True, name=f"math-verify-{number}").start()
+
+    def _next(self) -> _Job:
+        with self._cond:
+            while not self._turns:
+                self._cond.wait()
+            key = self._turns.popleft()
+            queue = self._queues[key]
+            job = queue.popleft()
+            if queue:
+                self._turns.append(key)  # its next job waits for every other caller's turn
+            else:
+                del self._queues[key]
+            return job
+
+    def _serve(self, worker: WorkerProcess) -> None:
+        while True:
+            job = self._next()
+            try:
+                worker.stall_seconds = STALL_SECONDS
+                job.outcome = worker.ask(job.request, job.cpu_seconds)
+                self.cpu_seconds += job.outcome[2]
+            except Exception as exc:  # a bug here must not leave the caller waiting forever
+                job.outcome = ("failed", f"math-verify worker failed ({type(exc).__name__}); a judge can decide", 0.0)
+            finally:
+                job.done.set()
+
+    def stop(self) -> None:
+        for worker in self.workers:
+            with worker.lock:
+                worker.stop()
+
+
+def pool_size() -> int:
+    """Workers from the cores: one per two cores (at least one, at most four), or MATHREEL_MATH_WORKERS."""
+    try:
+        return max(1, int(os.environ[WORKERS_ENV]))
+    except (KeyError, ValueError):
+        return max(1, min(4, (os.cpu_count() or 1) // 2))
+
+
+_POOL = _Pool(pool_size())
+
+
+def _forget_after_fork() -> None:
+    """A forked child starts with no pool: the parent's workers and threads are not its own."""
+    global _POOL
+    for worker in _POOL.workers:
+        worker.forget()
+    _POOL = _Pool(pool_size())
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_after_fork)
+atexit.register(lambda: _POOL.stop())
+
+
+def worker_pids() -> list[int]:
+    """The pids of the running workers (tests and benches look for them after killing their parent)."""
+    return [pid for pid in (worker.pid for worker in _POOL.workers) if pid is not None]
+
+
+def worker_cpu_seconds() -> float:
+    """CPU time the checks have used in this process so far, as the workers measured it."""
+    return _POOL.cpu_seconds
 
 
 def set_deadline_for_tests(seconds: float) -> float:
-    """Change the per-check deadline; returns the old one so a test can put it back."""
+    """Change the per-check CPU limit; returns the old one so a test can put it back."""
     global DEFAULT_DEADLINE
     old, DEFAULT_DEADLINE = DEFAULT_DEADLINE, seconds
     return old
 
 
+def set_stall_for_tests(seconds: float) -> float:
+    """Change how long a worker may make no progress before it counts as stalled; returns the old value."""
+    global STALL_SECONDS
+    old, STALL_SECONDS = STALL_SECONDS, seconds
+    return old
+
+
 def restart_worker() -> None:
-    """Kill the worker process (the next check starts a new one)."""
-    _WORKER.restart()
+    """Kill the worker processes (the next check starts new ones)."""
+    _POOL.stop()

@@ -3,7 +3,7 @@
 MathReel's rules (`extract_free_answer`, then `math_equivalence`) decide most responses in microseconds and say
 exactly what they read. Where they read nothing, or read something they cannot compare (prose around the value,
 a matrix after a sentence, an inequality in words), math-verify's own extraction reads the whole response in the
-worker process, under the same per-check deadline, and its reading is verified against the gold. Its decision is
+worker process, under the same per-check CPU limit, and its reading is verified against the gold. Its decision is
 shown as "math-verify read '…' from the response". Undecidable stays undecidable when math-verify reads no math
 either, fails, or runs out of time, when only the question can settle the pair (degrees against radians), and when
 the response gives two different final answers (a conflict is never settled by a third reading), and when a
@@ -16,11 +16,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from mathreel.core.extract.equivalence import Equivalence, math_equivalence, memoised
+from mathreel.core.extract.equivalence import Equivalence, Unmemoised, math_equivalence, memoised
 from mathreel.core.extract.free import extract_free_answer
+from mathreel.core.extract.math_screen import hostile_reason
 from mathreel.core.extract.types import Extraction, quote
 
-# math-verify reads at most the last this-many characters of a response. Its work is bounded by the deadline;
+# math-verify reads at most the last this-many characters of a response. Its work is bounded by its CPU limit;
 # this bounds what crosses the pipe and what the memo holds. Final answers are at the end, and math-verify
 # prefers the last answer it finds.
 MAX_RESPONSE = 10_000
@@ -73,6 +74,12 @@ def _is_one_short_line(response: str | None) -> bool:
 
 
 def _engine_read(response: str, gold: str) -> tuple[bool | None, str, str | None]:
+    hostile = hostile_reason(response, whole_response=True) or hostile_reason(gold)
+    if hostile:
+        return None, f"undecidable (hostile math): {hostile}; not sent to sympy", None
     from mathreel.core.extract.equivalence_engine import engine_read
 
-    return engine_read(response, gold)
+    checked = engine_read(response, gold)
+    if checked.transient:
+        raise Unmemoised(tuple(checked[:3]))
+    return checked.equal, checked.why, checked.read

@@ -1,7 +1,8 @@
 """The checks math-verify runs in the worker process (`python -m mathreel.core.extract.mathverify_checks`).
 
-`equivalence_engine` starts this module as a child and sends one JSON request per line: ["verify", predicted, gold]
-or ["read", response, gold]; each answer is one JSON line. Nothing here runs in the caller's process.
+`equivalence_engine` starts this module as a child and sends one JSON request per line: ["verify", predicted, gold,
+cpu_seconds] or ["read", response, gold, cpu_seconds]; each answer is one JSON line. Nothing here runs in the
+caller's process. `worker_guard` ends the child with its parent and bounds each check by its CPU time.
 """
 
 from __future__ import annotations
@@ -15,19 +16,36 @@ from mathreel.core.extract.plain_math import plain_math
 
 
 def _serve() -> None:
-    """The child's loop: read a JSON pair per line, answer with a JSON verdict, until stdin closes."""
+    """The child's loop: read a request per line, answer with one JSON line, until stdin closes (or the parent
+    goes: `worker_guard`). Each check runs under its CPU-time limit; the answer says how much CPU it used."""
     import logging
 
+    from mathreel.core.extract.worker_guard import die_with_parent, limit_memory, lines_until_parent_goes
+
+    die_with_parent()
+    limit_memory()
     import math_verify  # noqa: F401  (imported before "ready", so no check pays for it)
 
     logging.disable(logging.WARNING)  # math-verify warns on every call that its own timeout is off
     sys.stdout.write("ready\n")
     sys.stdout.flush()
-    for line in sys.stdin:
-        op, first, gold = json.loads(line)
-        answer = _read_and_verify(first, gold) if op == "read" else (*_verify(first, gold), None)
-        sys.stdout.write(json.dumps(answer) + "\n")
+    for line in lines_until_parent_goes():
+        sys.stdout.write(json.dumps(_answer(json.loads(line))) + "\n")
         sys.stdout.flush()
+
+
+def _answer(request: list) -> dict:
+    """{"answer": [equal, why, read], "cpu": seconds} or {"out_of_cpu": true, "cpu": seconds}."""
+    from mathreel.core.extract.worker_guard import run_with_cpu_limit
+
+    op, first, gold, seconds = request
+    if op == "read":
+        answer, used = run_with_cpu_limit(lambda: _read_and_verify(first, gold), seconds)
+    else:
+        answer, used = run_with_cpu_limit(lambda: (*_verify(first, gold), None), seconds)
+    if answer is None:
+        return {"out_of_cpu": True, "cpu": used}
+    return {"answer": list(answer), "cpu": used}
 
 
 def _verify(predicted: str, gold: str) -> tuple[bool | None, str]:

@@ -59,7 +59,9 @@ def score(
     `judged` (from `core.judge.answers.judged_answers`) replaces the rule reading of the answers it covers, and
     `readings` (a person's labelled readings, `core.scoring.readings.read_readings`) those it covers.
     """
-    with gc_paused():
+    from mathreel.core.extract.math_budget import file_budget  # one math-verify CPU budget per file
+
+    with gc_paused(), file_budget(len(result.predictions)):
         return _score(result, extractor, denominator, judged or {}, readings)
 
 

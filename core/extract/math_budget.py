@@ -1,0 +1,64 @@
+"""The math-verify CPU budget of one file and the caller its checks queue under, carried by context variables.
+
+Scoring sets them (`file_budget` around one file, `math_caller` around one visitor's work); the engine reads them
+(`equivalence_engine`). A module of its own so that scoring need not import the engine's process machinery.
+"""
+
+from __future__ import annotations
+
+import contextvars
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+
+FILE_BUDGET_SECONDS = 20.0  # CPU seconds of math-verify per file, plus the allowance per answer below
+FILE_BUDGET_PER_ANSWER = 0.05  # a 3,940-answer MathVerse file needs about 2 s in all; it may use 217
+
+
+@dataclass
+class FileBudget:
+    """The worker CPU time one file's checks may take together, and what they took."""
+
+    seconds: float
+    spent: float = 0.0
+    out_of_cpu: int = 0  # checks that ran out of their own limit
+    refused: int = 0  # checks not run because the budget was spent
+    key: object = field(default_factory=object)  # its queue in the pool, unless the caller names one
+
+
+_FILE: contextvars.ContextVar[FileBudget | None] = contextvars.ContextVar("mathreel_math_file", default=None)
+_CALLER: contextvars.ContextVar[object | None] = contextvars.ContextVar("mathreel_math_caller", default=None)
+
+
+@contextmanager
+def file_budget(answers: int) -> Iterator[FileBudget]:
+    """Checks made inside share one CPU budget sized for a file of `answers` answers (a nested file keeps the
+    outer one's budget)."""
+    outer = _FILE.get()
+    if outer is not None:
+        yield outer
+        return
+    budget = FileBudget(FILE_BUDGET_SECONDS + FILE_BUDGET_PER_ANSWER * max(0, answers))
+    token = _FILE.set(budget)
+    try:
+        yield budget
+    finally:
+        _FILE.reset(token)
+
+
+@contextmanager
+def math_caller(key: object) -> Iterator[None]:
+    """Checks made inside queue under `key` (a visitor, a session): callers take turns in the pool."""
+    token = _CALLER.set(key)
+    try:
+        yield
+    finally:
+        _CALLER.reset(token)
+
+
+def current_budget() -> FileBudget | None:
+    return _FILE.get()
+
+
+def current_caller() -> object | None:
+    return _CALLER.get()
