@@ -76,6 +76,12 @@ class Unmemoised(Exception):  # noqa: N818  (a value, not an error)
         self.value = value
 
 
+def clear_memo() -> None:
+    """Forget every decision (tests and benches that score the same answers twice, from scratch)."""
+    with _memo_lock:
+        _memo.clear()
+
+
 def memoised(key: tuple[str, ...], compute: Callable[[], Any]) -> Any:
     """`compute()`, run once per key for the life of the process (bounded: cleared when full); a value `compute`
     raises as `Unmemoised` is returned but not kept."""

@@ -86,14 +86,17 @@ def _spent(budget: FileBudget) -> str:
 
 
 @dataclass
-class _Job:
+class Job:
+    """One check waiting for, or done by, a worker; `turn` is the order in which the pool took it."""
+
     request: list
     cpu_seconds: float
     done: threading.Event = field(default_factory=threading.Event)
     outcome: Outcome = ("failed", "math-verify worker failed; a judge can decide", 0.0)
+    turn: int = -1
 
 
-class _Pool:
+class WorkerPool:
     """Worker processes, each driven by a thread of its own that lives as long as the process (a worker's
     parent-death signal follows the thread that started it). Jobs wait in one queue per caller; a free thread
     takes the next caller's first job in turn."""
@@ -101,13 +104,21 @@ class _Pool:
     def __init__(self, size: int) -> None:
         self.size = size
         self._cond = threading.Condition()
-        self._queues: dict[object, deque[_Job]] = {}
+        self._queues: dict[object, deque[Job]] = {}
         self._turns: deque[object] = deque()
+        self._taken = 0
         self.workers: list[WorkerProcess] = []
         self.cpu_seconds = 0.0  # CPU time of every check run, for benches
 
     def run(self, key: object, request: list, cpu_seconds: float) -> Outcome:
-        job = _Job(request, cpu_seconds)
+        """Queue a check under `key` and wait for its outcome."""
+        job = self.submit(key, request, cpu_seconds)
+        job.done.wait()
+        return job.outcome
+
+    def submit(self, key: object, request: list, cpu_seconds: float) -> Job:
+        """Queue a check under `key`; its `done` event is set when it has run."""
+        job = Job(request, cpu_seconds)
         with self._cond:
             if not self.workers:
                 self._start_threads()
@@ -117,8 +128,7 @@ class _Pool:
                 self._turns.append(key)
             queue.append(job)
             self._cond.notify()
-        job.done.wait()
-        return job.outcome
+        return job
 
     def _start_threads(self) -> None:
         for number in range(self.size):
@@ -126,13 +136,14 @@ class _Pool:
             self.workers.append(worker)
             threading.Thread(target=self._serve, args=(worker,), daemon=True, name=f"math-verify-{number}").start()
 
-    def _next(self) -> _Job:
+    def _next(self) -> Job:
         with self._cond:
             while not self._turns:
                 self._cond.wait()
             key = self._turns.popleft()
             queue = self._queues[key]
             job = queue.popleft()
+            job.turn, self._taken = self._taken, self._taken + 1
             if queue:
                 self._turns.append(key)  # its next job waits for every other caller's turn
             else:
@@ -152,9 +163,15 @@ class _Pool:
                 job.done.set()
 
     def stop(self) -> None:
+        """Stop every worker once its current check is done (a new one starts on the next check)."""
         for worker in self.workers:
             with worker.lock:
                 worker.stop()
+
+    def kill(self) -> None:
+        """Kill every worker now, mid-check too (at exit: Ctrl-C must not wait for sympy)."""
+        for worker in self.workers:
+            worker.kill_now()
 
 
 def pool_size() -> int:
@@ -165,7 +182,7 @@ def pool_size() -> int:
         return max(1, min(4, (os.cpu_count() or 1) // 2))
 
 
-_POOL = _Pool(pool_size())
+_POOL = WorkerPool(pool_size())
 
 
 def _forget_after_fork() -> None:
@@ -173,12 +190,12 @@ def _forget_after_fork() -> None:
     global _POOL
     for worker in _POOL.workers:
         worker.forget()
-    _POOL = _Pool(pool_size())
+    _POOL = WorkerPool(pool_size())
 
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_forget_after_fork)
-atexit.register(lambda: _POOL.stop())
+atexit.register(lambda: _POOL.kill())
 
 
 def worker_pids() -> list[int]:

@@ -129,6 +129,12 @@ class WorkerProcess:
                 pass
         return code
 
+    def kill_now(self) -> None:
+        """Kill the child without waiting for the check in progress (whose caller then sees it stopped)."""
+        process = self._process
+        if process is not None and process.poll() is None:
+            process.kill()
+
     def forget(self) -> None:
         """In a forked child: drop this handle without touching the parent's worker (closing only the copies of
         its pipes, so the worker still sees its real parent go)."""

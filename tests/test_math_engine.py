@@ -1,0 +1,178 @@
+"""math-verify's worker pool: verdicts bounded by CPU time (the same on a loaded machine), a stalled worker said
+so, hostile math screened before sympy, a per-file CPU budget, and callers served in turn."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import threading
+
+import pytest
+
+from mathreel.core.extract import equivalence_engine as engine
+from mathreel.core.extract import math_budget
+from mathreel.core.extract.equivalence import clear_memo, math_equivalence
+from mathreel.core.extract.free_verdict import free_verdict
+from mathreel.core.extract.math_screen import hostile_reason
+
+# (x+y+1)^{10} against its expansion: about 0.8 s of CPU; (x+y+1)^4 (x-y)^4 about 0.4 s. On a loaded machine a
+# wall-clock deadline of 2 s cuts them off; a CPU limit of 2 s never does.
+EXPANDED_10 = (
+    "x^{10} + 10 x^{9} y + 10 x^{9} + 45 x^{8} y^{2} + 90 x^{8} y + 45 x^{8} + 120 x^{7} y^{3} + 360 x^{7} y^{2} + "
+    "360 x^{7} y + 120 x^{7} + 210 x^{6} y^{4} + 840 x^{6} y^{3} + 1260 x^{6} y^{2} + 840 x^{6} y + 210 x^{6} + "
+    "252 x^{5} y^{5} + 1260 x^{5} y^{4} + 2520 x^{5} y^{3} + 2520 x^{5} y^{2} + 1260 x^{5} y + 252 x^{5} + "
+    "210 x^{4} y^{6} + 1260 x^{4} y^{5} + 3150 x^{4} y^{4} + 4200 x^{4} y^{3} + 3150 x^{4} y^{2} + 1260 x^{4} y + "
+    "210 x^{4} + 120 x^{3} y^{7} + 840 x^{3} y^{6} + 2520 x^{3} y^{5} + 4200 x^{3} y^{4} + 4200 x^{3} y^{3} + "
+    "2520 x^{3} y^{2} + 840 x^{3} y + 120 x^{3} + 45 x^{2} y^{8} + 360 x^{2} y^{7} + 1260 x^{2} y^{6} + "
+    "2520 x^{2} y^{5} + 3150 x^{2} y^{4} + 2520 x^{2} y^{3} + 1260 x^{2} y^{2} + 360 x^{2} y + 45 x^{2} + "
+    "10 x y^{9} + 90 x y^{8} + 360 x y^{7} + 840 x y^{6} + 1260 x y^{5} + 1260 x y^{4} + 840 x y^{3} + "
+    "360 x y^{2} + 90 x y + 10 x + y^{10} + 10 y^{9} + 45 y^{8} + 120 y^{7} + 210 y^{6} + 252 y^{5} + "
+    "210 y^{4} + 120 y^{3} + 45 y^{2} + 10 y + 1"
+)
+# MathVerse-like answers that the fast path leaves to math-verify, plus the two heavy ones and one far past any
+# limit (sympy expands both sides for many seconds).
+PAIRS = [
+    ("2\\sqrt{5}", "\\sqrt{20}"), ("y = 3x + 1", "y = 1 + 3x"), ("\\frac{\\sqrt{3}}{2}", "\\sin(60^\\circ)"),
+    ("(x+1)(x-1)", "x^2 - 1"), ("\\frac{x^2-1}{x-1}", "x+1"), ("2\\pi r", "\\pi d"), ("[1, 4)", "[1, 4]"),
+    ("\\sin^2 x + \\cos^2 x", "1"), ("3\\sqrt{2}", "\\sqrt{18}"), ("y=-x^2+4x+1", "y = -(x-2)^2 + 5"),
+    ("(x+y+1)^{10}", EXPANDED_10), ("z = (x+y+1)^{60}", "(x+y+2)^{60}"),
+]
+CPU_LIMIT = 2.0
+
+
+def _verdicts() -> list[tuple[bool | None, str]]:
+    clear_memo()
+    engine.restart_worker()  # a cold worker each time: sympy's own caches start empty
+    return [(v.equal, v.explanation) for v in (math_equivalence(p, g) for p, g in PAIRS)]
+
+
+def _busy(count: int) -> list[subprocess.Popen[bytes]]:
+    return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
+
+
+def test_verdicts_are_the_same_on_a_loaded_machine() -> None:
+    old = engine.set_deadline_for_tests(CPU_LIMIT)
+    try:
+        quiet = _verdicts()
+        hogs = _busy(3 * (os.cpu_count() or 1))
+        try:
+            loaded = _verdicts()
+        finally:
+            for hog in hogs:
+                hog.kill()
+                hog.wait()
+    finally:
+        engine.set_deadline_for_tests(old)
+    assert loaded == quiet
+    assert quiet[10][0] is True, quiet[10]  # decided, loaded or not
+    assert quiet[11] == (None, f"math-verify took longer than {CPU_LIMIT:g} s of CPU time; a judge can decide")
+
+
+def test_a_stalled_worker_is_said_so_and_not_remembered() -> None:
+    """A worker that gets no CPU at all (stopped here) is stuck, not slow: "worker stalled", and the next try
+    with a working worker decides."""
+    clear_memo()
+    math_equivalence("2\\sqrt{7}", "\\sqrt{28}")  # a warm worker
+    pids = engine.worker_pids()
+    old = engine.set_stall_for_tests(1.0)
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    try:
+        stalled = math_equivalence("5\\sqrt{2}", "\\sqrt{50}")
+    finally:
+        engine.set_stall_for_tests(old)
+        for pid in set(pids) & set(engine.worker_pids()):
+            os.kill(pid, signal.SIGCONT)
+    assert stalled.equal is None and stalled.explanation.startswith("undecidable (worker stalled)"), stalled
+    assert len(set(pids) & set(engine.worker_pids())) < len(pids)  # the stalled one was replaced
+    assert math_equivalence("5\\sqrt{2}", "\\sqrt{50}").equal is True
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("10^{10^{10}}", "digits"), ("9^9^9^9", "digits"), ("10**10**10", "digits"), ("2^{-10^{9}}", "digits"),
+        ("\\left(10\\right)^{\\left(10^{10}\\right)}", "digits"), ("(x+1)^{100000}", "exponent over"),
+        ("100000!", "factorial"), ("(10^{10})!", "factorial"), ("(" * 25 + "1" + ")" * 25, "nested"),
+        ("+".join(["x"] * 500), "terms"),
+    ],
+)
+def test_hostile_math_is_named_from_its_text(text: str, found: str) -> None:
+    assert found in (hostile_reason(text) or ""), hostile_reason(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["2^{1000}", "2^{2^{2^{2^{2}}}}", "e^{x^2}", "(x+y+1)^{60}", "x^{y^{z}}", "20!", "10^{-3}", "1^{10^{10}}",
+     "y=-x^2+3x+1", "\\frac{\\sqrt{3}}{2}", "Hello! The answer is 5!", EXPANDED_10],
+)
+def test_ordinary_math_passes_the_screen(text: str) -> None:
+    assert hostile_reason(text) is None
+
+
+def test_hostile_math_never_reaches_the_worker() -> None:
+    clear_memo()
+    before = engine.worker_cpu_seconds()
+    verdict = math_equivalence("10^{10^{10}}", "1")
+    read = free_verdict("We multiply it out and the result is $(10^{10})!$ exactly, as shown.", "5")
+    assert engine.worker_cpu_seconds() == before
+    assert verdict.equal is None and verdict.explanation.startswith("undecidable (hostile math): 10^{10^{10}}")
+    assert read.equivalence.equal is None and "hostile math" in read.equivalence.explanation
+
+
+def test_a_file_of_costly_answers_costs_its_budget_not_one_limit_each(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Ten answers that each would use the whole per-check limit: together they get the file's budget, the rest
+    are undecidable for this file only (the same pair outside the file is checked again)."""
+    clear_memo()
+    monkeypatch.setattr(math_budget, "FILE_BUDGET_SECONDS", 1.0)
+    monkeypatch.setattr(math_budget, "FILE_BUDGET_PER_ANSWER", 0.0)
+    old = engine.set_deadline_for_tests(0.6)
+    pairs = [(f"z = (x+y+{k})^{{60}}", f"(x+y+{k + 1})^{{60}}") for k in range(1, 11)]
+    try:
+        before = engine.worker_cpu_seconds()
+        with math_budget.file_budget(len(pairs)) as budget:
+            verdicts = [math_equivalence(p, g) for p, g in pairs]
+        used = engine.worker_cpu_seconds() - before
+        again = math_equivalence(*pairs[-1])
+    finally:
+        engine.set_deadline_for_tests(old)
+    assert all(v.equal is None for v in verdicts)
+    assert verdicts[0].explanation == "math-verify took longer than 0.6 s of CPU time; a judge can decide"
+    spent = [v for v in verdicts if "budget for this file (1 s of CPU time) is spent" in v.explanation]
+    assert len(spent) >= 8 and budget.refused == len(spent), [v.explanation for v in verdicts]
+    assert used < 2.0, used  # the budget and one check's overshoot, not ten limits
+    assert again.explanation == "math-verify took longer than 0.6 s of CPU time; a judge can decide"
+
+
+def test_callers_take_turns() -> None:
+    """One caller's four queued checks do not make another caller's one check wait behind all of them."""
+    pool = engine.WorkerPool(1)
+    try:
+        first = pool.submit("a", ["verify", "z = (x+y+1)^{60}", "(x+y+2)^{60}"], 1.0)  # holds the worker a while
+        theirs = [pool.submit("a", ["verify", f"{k}\\sqrt{{2}}", f"\\sqrt{{{2 * k * k}}}"], 5.0) for k in (2, 3, 4)]
+        mine = pool.submit("b", ["verify", "2\\sqrt{5}", "\\sqrt{20}"], 5.0)
+        for job in [first, *theirs, mine]:
+            assert job.done.wait(300)
+    finally:
+        pool.stop()
+    assert mine.outcome[0] == "answer" and mine.outcome[1][0] is True
+    assert mine.turn < theirs[1].turn, [job.turn for job in [first, *theirs, mine]]
+
+
+def test_checks_from_many_threads_all_get_their_own_answer() -> None:
+    clear_memo()
+    pairs = [(f"{k}\\sqrt{{3}}", f"\\sqrt{{{3 * k * k}}}") for k in range(2, 8)] + [("y=2x", "y=2x+1")]
+    results: dict[int, bool | None] = {}
+
+    def check(index: int) -> None:
+        with math_budget.math_caller(f"visitor {index % 3}"):
+            results[index] = math_equivalence(*pairs[index]).equal
+
+    threads = [threading.Thread(target=check, args=(i,)) for i in range(len(pairs))]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert results == {**{i: True for i in range(6)}, 6: False}
