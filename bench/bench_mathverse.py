@@ -2,6 +2,7 @@
 
     python bench/bench_mathverse.py [--suite PATH ...] [--exclude TEST] [--misses] [--old-ref REF] [--sample PATH]
                                     [--against REF [--rounds N]]
+    python bench/bench_mathverse.py --stability [--rounds N] | --hostile-file [N] | --orphans [--rounds N]
 
 - `--suite` takes a pytest file (or a folder of them) from another project whose `parametrize` lists hold
   (gold, prediction, 0/1) triples, e.g. math-verify's `tests/test_all.py`; the cases are read with `ast`, never
@@ -18,6 +19,9 @@
   Wall time depends on the machine's load, so the CPU time of the scorer and of the math-verify worker is printed
   too. With `--against REF` the same file is scored cold by a git ref's readers too, alternating fresh processes
   (`against.py`), and the suites' agreement is given for both.
+- `--stability`, `--hostile-file`, `--orphans`: the math-verify worker's verdicts on a quiet and on a loaded
+  machine, the cost of a file of hostile answers, and workers left behind when their parent is killed
+  (`mathverse_load.py` says how each is measured).
 """
 
 from __future__ import annotations
@@ -212,10 +216,27 @@ def main() -> None:
     parser.add_argument("--misses", action="store_true", help="print each pair the new reading gets wrong")
     parser.add_argument("--against", metavar="REF", help="also score with the readers of a git ref (e.g. main)")
     parser.add_argument("--rounds", type=int, default=3, help="with --against: cold runs per tree")
+    parser.add_argument("--stability", action="store_true", help="verdicts quiet vs loaded, --rounds runs each")
+    parser.add_argument("--hostile-file", type=int, nargs="?", const=100, help="cost of a file of N hostile answers")
+    parser.add_argument("--orphans", action="store_true", help="workers left after killing their parent")
+    parser.add_argument("--digest", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--time-only", type=Path, help=argparse.SUPPRESS)
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--suite-only", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.digest or args.stability or args.hostile_file or args.orphans:
+        sys.path.insert(0, str(Path(__file__).resolve().parent))
+        import mathverse_load
+
+        if args.digest:
+            mathverse_load.verdict_digest(args.digest)
+        if args.stability:
+            mathverse_load.stability(synthetic_output(), args.rounds)
+        if args.hostile_file:
+            mathverse_load.hostile_file(args.hostile_file)
+        if args.orphans:
+            mathverse_load.orphans(args.rounds)
+        return
     if args.time_only:
         time_scoring(args.time_only)
         return

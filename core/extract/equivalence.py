@@ -68,7 +68,7 @@ def math_equivalence(predicted: str | None, gold: str | None) -> Equivalence:
     return memoised(("equal", predicted, gold), lambda: _decide(predicted, gold))
 
 
-class Unmemoised(Exception):  # noqa: N818  (a value, not an error)
+class Unmemoised(Exception):  # a value, not an error
     """Raised by a `compute` whose value holds only for now (a spent file budget, a stalled worker)."""
 
     def __init__(self, value: Any) -> None:

@@ -11,8 +11,8 @@ The checks the workers run are in `mathverify_checks`; one worker process is `ma
   that grows with the file's size (`math_budget`): a file of N hostile answers
   costs a bounded total, not N limits. Once spent, its remaining checks are undecidable (not cached: another
   file's budget is its own). Hostile math that the text alone gives away never reaches a worker (`math_screen`).
-- *Fair turns.* Checks queue per caller (`math_budget.math_caller(key)`, else the file being scored, else the thread) and the
-  pool takes one from each waiting caller in turn, so one caller's long queue never starves another's.
+- *Fair turns.* Checks queue per caller (`math_budget.math_caller(key)`, else the file being scored, else the
+  thread) and the pool takes one from each waiting caller in turn: one caller's long queue never starves another.
 - *No orphans.* Workers die with the process that started them (`worker_guard`), and are stopped at exit.
 """
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from mathreel.core.extract.equivalence import Equivalence, Unmemoised, math_equivalence, memoised
 from mathreel.core.extract.free import extract_free_answer
+from mathreel.core.extract.math_budget import current_budget
 from mathreel.core.extract.math_screen import hostile_reason
 from mathreel.core.extract.types import Extraction, quote
 
@@ -42,7 +43,16 @@ class FreeVerdict:
 
 
 def free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
-    """Read `response` and compare it with `gold`; math-verify reads the whole response when the rules cannot."""
+    """Read `response` and compare it with `gold`; math-verify reads the whole response when the rules cannot.
+    Inside a file's math budget, an answer one of math-verify's limits left undecided is counted there."""
+    verdict = _free_verdict(response, gold)
+    budget = current_budget()
+    if budget is not None and verdict.equivalence.equal is None:
+        budget.note(verdict.equivalence.explanation)
+    return verdict
+
+
+def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
     extraction = extract_free_answer(response)
     if extraction.answer is None and _is_one_short_line(response) and not extraction.explanation.startswith(
             "conflict"):  # "Even", "28 percent": the answer itself

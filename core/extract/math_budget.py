@@ -24,6 +24,27 @@ class FileBudget:
     out_of_cpu: int = 0  # checks that ran out of their own limit
     refused: int = 0  # checks not run because the budget was spent
     key: object = field(default_factory=object)  # its queue in the pool, unless the caller names one
+    undecided: dict[str, int] = field(default_factory=dict)  # answers left undecided, by limit (see `note`)
+
+    def note(self, explanation: str) -> None:
+        """Count an answer's verdict if one of math-verify's limits left it undecided."""
+        for words, limit in _LIMITS:
+            if words in explanation:
+                self.undecided[limit] = self.undecided.get(limit, 0) + 1
+                return
+
+    def warning(self) -> str | None:
+        """"3 answers undecided by math-verify: time limit (2), hostile math (1)", or None."""
+        if not self.undecided:
+            return None
+        total = sum(self.undecided.values())
+        parts = ", ".join(f"{limit} ({count})" for limit, count in sorted(self.undecided.items()))
+        return (f"{total} answer{'s' if total != 1 else ''} undecided by math-verify: {parts}; counted as not "
+                "equal (a judge can decide them)")
+
+
+_LIMITS = (("s of CPU time; a judge", "time limit"), ("undecidable (hostile math)", "hostile math"),
+           ("budget for this file", "file budget spent"), ("undecidable (worker stalled)", "worker stalled"))
 
 
 _FILE: contextvars.ContextVar[FileBudget | None] = contextvars.ContextVar("mathreel_math_file", default=None)

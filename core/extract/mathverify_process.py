@@ -8,6 +8,7 @@ Wall time only catches a worker that is stuck: one that made no CPU progress for
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import select
@@ -111,7 +112,7 @@ class WorkerProcess:
             cpu = _cpu_seconds(process.pid)
             if cpu is not None and last_cpu is not None and cpu > last_cpu:
                 last_cpu, last_progress = cpu, now
-            if now - last_progress > self.stall_seconds and cpu is not None or now - start > wall_cap:
+            if (cpu is not None and now - last_progress > self.stall_seconds) or now - start > wall_cap:
                 return None
 
     def stop(self) -> int | None:
@@ -122,11 +123,7 @@ class WorkerProcess:
         if process.poll() is None:
             process.kill()
         code = process.wait()
-        for stream in (process.stdin, process.stdout):
-            try:
-                stream.close()
-            except OSError:  # a broken pipe on close: the child is gone anyway
-                pass
+        _close(process)
         return code
 
     def kill_now(self) -> None:
@@ -140,12 +137,14 @@ class WorkerProcess:
         its pipes, so the worker still sees its real parent go)."""
         process, self._process = self._process, None
         if process is not None:
-            for stream in (process.stdin, process.stdout):
-                try:
-                    stream.close()
-                except OSError:
-                    pass
+            _close(process)
             process.returncode = 0  # not ours to wait for
+
+
+def _close(process: subprocess.Popen[bytes]) -> None:
+    for stream in (process.stdin, process.stdout):
+        with contextlib.suppress(OSError):  # a broken pipe on close: the child is gone anyway
+            stream.close()
 
 
 def _cpu_seconds(pid: int) -> float | None:

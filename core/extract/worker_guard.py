@@ -32,7 +32,7 @@ _WATCH_SECONDS = 0.5
 T = TypeVar("T")
 
 
-class OutOfCpu(BaseException):  # noqa: N818  (BaseException: sympy's and math-verify's `except Exception` let it by)
+class OutOfCpu(BaseException):  # not Exception: sympy's and math-verify's `except Exception` let it by
     """The check used up its CPU time."""
 
 

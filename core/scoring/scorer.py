@@ -61,8 +61,12 @@ def score(
     """
     from mathreel.core.extract.math_budget import file_budget  # one math-verify CPU budget per file
 
-    with gc_paused(), file_budget(len(result.predictions)):
-        return _score(result, extractor, denominator, judged or {}, readings)
+    with gc_paused(), file_budget(len(result.predictions)) as budget:
+        report = _score(result, extractor, denominator, judged or {}, readings)
+    undecided = budget.warning()
+    if undecided:
+        report.warnings.append(undecided)
+    return report
 
 
 def _score(
