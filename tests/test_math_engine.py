@@ -3,6 +3,7 @@ so, hostile math screened before sympy, a per-file CPU budget, and callers serve
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -176,3 +177,22 @@ def test_checks_from_many_threads_all_get_their_own_answer() -> None:
     for thread in threads:
         thread.join()
     assert results == {**{i: True for i in range(6)}, 6: False}
+
+
+def test_the_report_says_how_many_answers_a_limit_left_undecided(tmp_path) -> None:
+    from mathreel.core.results import read_results
+    from mathreel.core.scoring import score
+
+    answers = ["10^{10^{10}}", "(20000000)!", "2\\sqrt{5}"]
+    records = [{
+        "sample_index": str(i + 1), "problem_index": str(i + 1), "problem_version": "Text Lite",
+        "question": f"Problem {i}", "answer": "\\sqrt{20}", "question_type": "free-form",
+        "model_answer": f"Working through the figure.\nTherefore, the answer is ${answer}$.",
+        "metadata": {"split": "testmini", "subject": "Plane Geometry", "subfield": "Length"},
+    } for i, answer in enumerate(answers)]
+    path = tmp_path / "mathverse_output.json"
+    path.write_text(json.dumps(records))
+    report = score(read_results(path))
+    assert report.overall.correct == 1
+    assert ("2 answers undecided by math-verify: hostile math (2); counted as not equal (a judge can decide them)"
+            in report.warnings), report.warnings
