@@ -231,7 +231,7 @@ def main() -> None:
         if args.digest:
             mathverse_load.verdict_digest(args.digest)
         if args.stability:
-            mathverse_load.stability(synthetic_output(), args.rounds)
+            mathverse_load.stability(synthetic_output(), args.rounds, args.against)
         if args.hostile_file:
             mathverse_load.hostile_file(args.hostile_file)
         if args.orphans:

@@ -65,9 +65,12 @@ def verdict_digest(path: Path) -> None:
                       "math_warning": next((w for w in report.warnings if "undecided by math-verify" in w), "")}))
 
 
-def _child(path: Path) -> dict:
+def _child(path: Path, tree: Path | None = None) -> dict:
+    """`--digest` in a fresh process, importing this tree or `tree` (another ref's code, `against.tree_of`)."""
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree or ROOT), env.get("PYTHONPATH", "")]))
     run = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_mathverse.py"), "--digest", str(path)],
-                         capture_output=True, text=True, check=True, cwd=str(ROOT))
+                         capture_output=True, text=True, check=True, cwd=str(tree or ROOT), env=env)
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
@@ -75,28 +78,43 @@ def _hogs(count: int) -> list[subprocess.Popen[bytes]]:
     return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
 
 
-def stability(records: list[dict], rounds: int) -> None:
+def stability(records: list[dict], rounds: int, against: str | None = None) -> None:
+    """With `against` (a git ref), that tree is scored too, alternating with this one, quiet and loaded."""
+    from against import tree_of
+
     records = records + heavy_records(len(records) + 1)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "mathverse_testmini_output.json"
         path.write_text(json.dumps(records))
+        trees: dict[str, Path | None] = {"this tree": None}
+        if against:
+            trees[against] = tree_of(against, Path(tempfile.mkdtemp(dir=folder)))
         print(f"load average at the start: {os.getloadavg()}")
-        quiet = [_child(path) for _ in range(rounds)]
+        runs: dict[tuple[str, str], list[dict]] = {}
+        for name in trees:
+            runs[(name, "as it is")] = []
+        for _ in range(rounds):
+            for name, tree in trees.items():
+                runs[(name, "as it is")].append(_child(path, tree))
         hogs = _hogs(2 * (os.cpu_count() or 1))
         try:
             time.sleep(1)
             loaded_load = os.getloadavg()
-            loaded = [_child(path) for _ in range(rounds)]
+            for _ in range(rounds):
+                for name, tree in trees.items():
+                    runs.setdefault((name, f"+{len(hogs)} busy processes"), []).append(_child(path, tree))
         finally:
             for hog in hogs:
                 hog.kill()
                 hog.wait()
-    for name, runs in (("as it is", quiet), (f"+{len(hogs)} busy processes", loaded)):
-        for run in runs:
-            print(f"  {name}: accuracy {run['accuracy']:.4%}, verdicts {run['digest']}, wall {run['wall_s']} s, "
-                  f"worker CPU {run['worker_cpu_s']} s; {run['math_warning'] or 'no answer undecided by a limit'}")
-    digests = {run["digest"] for run in quiet + loaded}
-    print(f"load average while loaded: {loaded_load}; distinct verdict sets over {2 * rounds} runs: {len(digests)}")
+    for (name, state), done in runs.items():
+        for run in done:
+            print(f"  {name}, {state}: accuracy {run['accuracy']:.4f}%, verdicts {run['digest']}, "
+                  f"wall {run['wall_s']} s, worker CPU {run['worker_cpu_s']} s; {run['math_warning'] or 'no answer undecided by a limit'}")
+    print(f"load average while loaded: {loaded_load}")
+    for name in trees:
+        digests = {run["digest"] for (tree, _), done in runs.items() if tree == name for run in done}
+        print(f"{name}: distinct verdict sets over {2 * rounds} runs: {len(digests)}")
 
 
 HOSTILE_SCREENED = ["10^{{10^{{1{k}}}}}", "9^{{9^{{{k}}}}}", "({k}0000000)!", "9^9^9^{k}",

@@ -196,3 +196,52 @@ def test_the_report_says_how_many_answers_a_limit_left_undecided(tmp_path) -> No
     assert report.overall.correct == 1
     assert ("2 answers undecided by math-verify: hostile math (2); counted as not equal (a judge can decide them)"
             in report.warnings), report.warnings
+
+
+def test_a_check_stuck_in_one_c_call_is_ended_by_the_cpu_rlimit() -> None:
+    """Python cannot interrupt one long C call (a key derivation here), so RLIMIT_CPU ends the process with
+    SIGXCPU a second or two past the limit."""
+    program = ("import hashlib\n"
+               "from mathreel.core.extract.worker_guard import run_with_cpu_limit\n"
+               "def spin():\n    while True:\n        pass\n"
+               "print(run_with_cpu_limit(spin, 0.3)[0])\n"
+               "run_with_cpu_limit(lambda: hashlib.pbkdf2_hmac('sha256', b'p', b's', 10 ** 9), 0.3)\n"
+               "print('not reached')")
+    run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=600)
+    assert run.stdout == "None\n"  # the Python loop was interrupted at its limit; the C call was not
+    assert run.returncode == -signal.SIGXCPU
+
+
+def test_a_worker_ended_by_its_cpu_rlimit_gives_the_same_verdict_as_one_interrupted() -> None:
+    clear_memo()
+    old = engine.set_deadline_for_tests(60.0)
+    try:
+        math_equivalence("2\\sqrt{7}", "\\sqrt{28}")  # a warm worker
+        pids = engine.worker_pids()
+        result: list = []
+        thread = threading.Thread(target=lambda: result.append(
+            math_equivalence("z = (x+y+1)^{90}", "(x+y+2)^{90}")))
+        thread.start()
+        assert wait_until_busy(pids)
+        for pid in pids:
+            os.kill(pid, signal.SIGXCPU)  # what the kernel sends at RLIMIT_CPU
+        thread.join()
+    finally:
+        engine.set_deadline_for_tests(old)
+    assert result[0].explanation == "math-verify took longer than 60 s of CPU time; a judge can decide"
+
+
+def wait_until_busy(pids: list[int]) -> bool:
+    """True once a worker has used CPU since the call (the check has started)."""
+    import time
+
+    def cpu(pid: int) -> int:
+        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])
+
+    start = {pid: cpu(pid) for pid in pids}
+    for _ in range(600):
+        if any(cpu(pid) > start[pid] + 10 for pid in pids):
+            return True
+        time.sleep(0.1)
+    return False
