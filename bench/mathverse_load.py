@@ -109,8 +109,9 @@ def stability(records: list[dict], rounds: int, against: str | None = None) -> N
                 hog.wait()
     for (name, state), done in runs.items():
         for run in done:
+            warning = run["math_warning"] or "no answer undecided by a limit"
             print(f"  {name}, {state}: accuracy {run['accuracy']:.4f}%, verdicts {run['digest']}, "
-                  f"wall {run['wall_s']} s, worker CPU {run['worker_cpu_s']} s; {run['math_warning'] or 'no answer undecided by a limit'}")
+                  f"wall {run['wall_s']} s, worker CPU {run['worker_cpu_s']} s; {warning}")
     print(f"load average while loaded: {loaded_load}")
     for name in trees:
         digests = {run["digest"] for (tree, _), done in runs.items() if tree == name for run in done}

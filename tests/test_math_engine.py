@@ -9,6 +9,7 @@ import signal
 import subprocess
 import sys
 import threading
+from pathlib import Path
 
 import pytest
 
@@ -236,7 +237,7 @@ def wait_until_busy(pids: list[int]) -> bool:
     import time
 
     def cpu(pid: int) -> int:
-        fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
         return int(fields[11]) + int(fields[12])
 
     start = {pid: cpu(pid) for pid in pids}
