@@ -246,3 +246,14 @@ def wait_until_busy(pids: list[int]) -> bool:
             return True
         time.sleep(0.1)
     return False
+
+
+def test_a_cheap_upload_scored_inline_queues_its_checks_under_its_visitor(tmp_path: Path) -> None:
+    """On the server a small file is scored in the request's thread; its checks take that visitor's turns."""
+    from mathreel.webapp.isolate import DEFAULT_BUDGET
+    from mathreel.webapp.scored_runs import run_costed
+
+    path = tmp_path / "small.jsonl"
+    path.write_text('{"question_id": "q1", "response": "A"}\n')
+    assert run_costed(math_budget.current_caller, (), str(path), DEFAULT_BUDGET, "visitor 7") == "visitor 7"
+    assert run_costed(math_budget.current_caller, (), str(path), DEFAULT_BUDGET) is None

@@ -93,12 +93,15 @@ def score_path(path: str, options: ScoreOptions, visitor: str = "") -> Report:
 def run_costed(fn: Callable[..., Any], args: tuple[Any, ...], path: str, budget: Budget, visitor: str = "") -> Any:
     """fn(*args), which reads the upload `path`: in this thread when core.cost.upload_cost says the file is cheap
     (or refuses it unread), else (and for every workbook whatever its size: a 2 KB xlsx can describe a billion
-    cells) in a child process within `budget`, when `visitor`'s turn comes (TURNS)."""
+    cells) in a child process within `budget`, when `visitor`'s turn comes (TURNS). Inline, the file's math-verify
+    checks queue under `visitor` in the shared worker pool (core.extract.equivalence_engine)."""
     from mathreel.core.cost import upload_cost
+    from mathreel.core.extract.math_budget import math_caller
 
     cost = upload_cost(path)
     if cost.refusal is not None or (cost.cheap and cost.kind != "xlsx"):
-        return fn(*args)
+        with math_caller(visitor or None):  # its math-verify checks take the visitor's turns in the shared pool
+            return fn(*args)
     with TURNS.turn(visitor, str(path)):
         return run_isolated(fn, args, budget, str(path))
 
