@@ -195,6 +195,7 @@ def test_the_report_says_how_many_answers_a_limit_left_undecided(tmp_path) -> No
     path.write_text(json.dumps(records))
     report = score(read_results(path))
     assert report.overall.correct == 1
+    assert [("hostile math" in row.explanation) for row in report.rows] == [True, True, False]
     assert ("2 answers undecided by math-verify: hostile math (2); counted as not equal (a judge can decide them)"
             in report.warnings), report.warnings
 

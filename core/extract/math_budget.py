@@ -28,10 +28,9 @@ class FileBudget:
 
     def note(self, explanation: str) -> None:
         """Count an answer's verdict if one of math-verify's limits left it undecided."""
-        for words, limit in _LIMITS:
-            if words in explanation:
-                self.undecided[limit] = self.undecided.get(limit, 0) + 1
-                return
+        limit = limit_reached(explanation)
+        if limit:
+            self.undecided[limit] = self.undecided.get(limit, 0) + 1
 
     def warning(self) -> str | None:
         """"3 answers undecided by math-verify: time limit (2), hostile math (1)", or None."""
@@ -75,6 +74,12 @@ def math_caller(key: object) -> Iterator[None]:
         yield
     finally:
         _CALLER.reset(token)
+
+
+def limit_reached(explanation: str) -> str | None:
+    """"time limit", "hostile math", "file budget spent" or "worker stalled" when an undecidable verdict's
+    explanation says one of math-verify's limits left it so, else None."""
+    return next((limit for words, limit in _LIMITS if words in explanation), None)
 
 
 def current_budget() -> FileBudget | None:

@@ -10,7 +10,7 @@ a few seconds and the CLI must not import numpy.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from mathreel.core.benchmarks import Benchmark
 from mathreel.core.choices import OptionTexts, distinct_letters, option_letters
@@ -201,6 +201,11 @@ def read_answer(question: Question, response: str, default_letters: tuple[str, .
 def score_free(response: str, gold: str) -> tuple[Extraction, bool]:
     """A free-form answer: the boxed / final-answer value, compared to the gold value by math equivalence."""
     from mathreel.core.extract.free_verdict import free_verdict  # free-form items are MathVerse's only
+    from mathreel.core.extract.math_budget import limit_reached
 
     verdict = free_verdict(response, gold)
-    return verdict.extraction, verdict.correct
+    extraction = verdict.extraction
+    if verdict.equivalence.equal is None and limit_reached(verdict.equivalence.explanation):
+        # a limit, not the answer, left it undecided: the row says which
+        extraction = replace(extraction, explanation=f"{extraction.explanation}; {verdict.equivalence.explanation}")
+    return extraction, verdict.correct
