@@ -92,6 +92,7 @@ class AskOptions:
     cot: bool = False
     with_subtitles: bool = False
     num_frames: int = 8
+    style: str = "default"  # a `Benchmark.prompt_styles` name, as `mathreel run --style`
 
 
 def target_questions(datasets: Any, key: str, ref: str, mode: str | None) -> tuple[Dataset, list[Question]]:
@@ -127,7 +128,8 @@ def prepare_answers(dataset: Dataset, questions: Sequence[Question], options: As
     """One ready request per question, built by core exactly as `mathreel run` builds it."""
     from mathreel.core.client.run import RunSettings, prepare_request
 
-    settings = RunSettings(num_frames=int(options.num_frames), cot=options.cot, with_subtitles=options.with_subtitles)
+    settings = RunSettings(num_frames=int(options.num_frames), cot=options.cot, with_subtitles=options.with_subtitles,
+                           style=options.style)
     answers = []
     for question in questions:
         request, _ = prepare_request(dataset, question, settings, cache_dir=cache_dir)

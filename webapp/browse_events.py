@@ -20,11 +20,12 @@ class BrowseUI(SimpleNamespace):
     """Browse's components by name (set in `layout`), so wiring reads `ui.gallery` instead of a long argument list."""
 
 
-def view_of(n: float, use_cot: bool, use_subs: bool, use_full: bool) -> ViewSettings:
-    """The view controls' values as one ViewSettings (all lines implies subtitles)."""
+def view_of(n: float, use_cot: bool, use_subs: bool, use_full: bool, style: str | None = None) -> ViewSettings:
+    """The view controls' values as one ViewSettings (all lines implies subtitles); `style` is the prompt choice
+    (a style name, or "recorded": the file's prompt where it has one, else the default style)."""
     from mathreel.core.view import ViewSettings
 
-    return ViewSettings(int(n), bool(use_cot), bool(use_subs), bool(use_full)).normalized()
+    return ViewSettings(int(n), bool(use_cot), bool(use_subs), bool(use_full), style=style or "recorded").normalized()
 
 
 def values_for(ui: BrowseUI, values: tuple | None, outputs: list[Any]) -> tuple:
