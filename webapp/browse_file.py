@@ -102,12 +102,14 @@ def shown_prompt(answer: AnswerView | None, built: str, choice: str, view: ViewS
         return text, note + _reproduced(recorded[0].text, question)
     how = f"style {plain(view.style)}" + (", chain of thought" if view.cot else "") + (
         ", subtitles" if view.with_subtitles else "")
+    if answer is None:
+        return built, f"_Prompt built by MathReel ({how})._" if built else ""
     if not built:
-        return "", ("_The file records no prompt and no question text, so no prompt can be shown._" if answer
-                    is not None else "")
-    source = "the file's question" if answer is not None and not answer.on_server else "the server's question"
-    extra = " The file recorded its own prompt: choose “as the file recorded it” to see it." if recorded else ""
-    if answer is not None and not answer.on_server:
+        return "", "_The file records no prompt and no question text, so no prompt can be shown._"
+    source = "the server's question" if answer.on_server else "the file's question"
+    extra = (" The file recorded its own prompt: choose “as the file recorded it” to see it." if recorded else
+             " The file recorded no prompt." if choice == RECORDED else "")
+    if not answer.on_server:
         extra += " Built without frames or subtitles: they are not on this server."
     return built, f"_Prompt built by MathReel from {source} ({how}), not recorded in the file._{extra}"
 

@@ -108,22 +108,24 @@ def style_choices(benchmark: str, recorded: bool = True) -> list[tuple[str, str]
 def fit_view(view: ViewSettings, benchmark: str) -> tuple[ViewSettings, list[str]]:
     """`view` cut to what `benchmark` (and the chosen style) can ask: no chain of thought where it has none, no
     subtitles where it has none, a known style; with a note for each setting dropped."""
+    from mathreel.core.benchmarks import get_benchmark
     from mathreel.core.prompt_styles import prompt_choices
 
     choices = prompt_choices(benchmark)
+    title = get_benchmark(benchmark).title
     notes = []
     wanted = view.style if view.style != RECORDED else choices.default.name
     names = {s.name for s in choices.styles}
     style = choices.style(wanted if wanted in names else choices.default.name)
     if wanted not in names:
-        notes.append(f"{benchmark} has no prompt style {wanted}: {style.name} is shown")
+        notes.append(f"{title} has no prompt style {wanted}: {style.name} is shown")
     cot = view.cot and style.cot
     if view.cot and not cot:
         notes.append("chain of thought is not a setting of this prompt" if choices.cot else
-                     f"{choices.benchmark} prompts have no chain-of-thought form")
+                     f"{title} prompts have no chain-of-thought form")
     subs = view.with_subtitles or view.full_subtitles
     if subs and not choices.subtitles:
-        notes.append(f"{choices.benchmark} questions have no subtitles")
+        notes.append(f"{title} questions have no subtitles")
     if cot and subs and choices.subtitles and not style.cot_with_subtitles:
         notes.append(f"style {style.name} cannot ask for chain of thought with subtitles: subtitles left out")
         subs = False
