@@ -30,6 +30,7 @@ from mathreel.webapp.review_state import review_session
 from mathreel.webapp.shown_answer import (
     RECORDED,
     by_id_allowed,
+    file_answer,
     fit_view,
     media_ref,
     same_question,
@@ -354,8 +355,8 @@ class BrowseHandlers:
             return Reading(position=rd.position_text([], ref, rd.Walk()) if run is None else
                            f"_{html.escape(run.name)} answers another benchmark; choose it to read its responses._")
         row = rd.row_of(run, ref)
-        dataset = self.datasets.get(*split_key(key))
-        trusted = by_id_allowed(run, dataset)
+        dataset = self.server_set(key)
+        trusted = dataset is not None and by_id_allowed(run, dataset)
         same = (lambda other: row is None or same_question(row, other, dataset, trusted))  # noqa: E731 - one use
         return Reading(response=rd.response_markdown(row, run.name, raw),
                        compare=rd.compare_html(runs, key, ref, judge_runs, same),
@@ -367,10 +368,15 @@ class BrowseHandlers:
              reviewer: str = "reviewer", judge_runs: list | None = None) -> tuple:
         """Page outputs for `ref`; `shown` is the panel flags of what the page shows now, None when unknown;
         `judge_runs` the session's judged runs (None: the demo's)."""
-        dataset = self.datasets.get(*split_key(key))
+        dataset = self.server_set(key)
+        if dataset is None:  # no questions of this benchmark here: a walked answer is still read from its file
+            answer = file_answer(key, runs, walk_value, ref)
+            if answer is None:
+                dataset = self.datasets.get(*split_key(key))  # the clear error saying why
+        else:
+            answer = walked_answer(dataset, runs, walk_value, ref)
         choice = view.style
-        view, dropped = fit_view(view, dataset.benchmark)
-        answer = walked_answer(dataset, runs, walk_value, ref)
+        view, dropped = fit_view(view, split_key(key)[0])
         reading = self.reading(key, ref, runs, walk_value, raw, reviews, reviewer, judge_runs)
         reading.link = link_query(key, ref, Walk.of(walk_value))
         if answer is not None and not answer.on_server:  # the one rule: never under a question it is not to
@@ -386,6 +392,15 @@ class BrowseHandlers:
         values = page_updates(page, key, shown, reading)
         values[1]["view"] = view.view_kwargs()  # the state carries the settings shown, so Ask asks the same way
         return values
+
+    def server_set(self, key: str) -> Dataset | None:
+        """The server's questions of `key`, None when it has none (no such data on this server)."""
+        from mathreel.core.errors import MathReelError
+
+        try:
+            return self.datasets.get(*split_key(key))
+        except MathReelError:
+            return None
 
     def preview_ref(self, key: str, ref: str | None, runs: list | None, walk_value: dict | None) -> str | None:
         """The question whose frames a switch to `ref` may preview (None for an answer read from its file)."""
@@ -425,10 +440,10 @@ class BrowseHandlers:
     def first_ref(self, key: str, wanted: str | None = None, runs: list | None = None,
                   walk_value: dict | None = None) -> str | None:
         """`wanted` when the set or the walked run has it (a shared link), else the set's first question."""
-        dataset = self.datasets.get(*split_key(key))
         run = rd.run_named(runs, rd.Walk.of(walk_value).run)
         if wanted and run is not None and run.key == key and rd.row_of(run, wanted) is not None:
             return wanted
+        dataset = self.datasets.get(*split_key(key))
         if wanted:
             try:
                 return dataset.ref(dataset.question(wanted))

@@ -39,6 +39,22 @@ def walked_answer(dataset: Dataset, runs: list[Run] | None, walk_value: dict | N
     return answer_view(row, dataset, by_id=by_id_allowed(run, dataset))
 
 
+def file_answer(key: str, runs: list[Run] | None, walk_value: dict | None, ref: str) -> AnswerView | None:
+    """The walked run's answer to `ref` read from its file, for a server that has no questions of this benchmark
+    (None when no run of `key` is walked or it has no answer to `ref`)."""
+    from mathreel.core.answer_view import file_view
+    from mathreel.core.benchmarks import get_benchmark
+    from mathreel.core.results.question_join import QuestionJoin
+
+    run = run_named(runs, Walk.of(walk_value).run)
+    row = row_of(run, ref) if run is not None and run.key == key else None
+    if row is None:
+        return None
+    title = get_benchmark(run.report.benchmark).title
+    return file_view(row, run.report.benchmark, join=QuestionJoin(None, None, f"this server has no {title} "
+                                                                              "questions: read from the file"))
+
+
 def by_id_allowed(run: Run, dataset: Dataset) -> bool:
     """Whether an answer of `run` whose file records no question text may join `dataset`'s question by its id: the
     run was read with the server's dataset as its annotations (the user said so), or it is one of the demo's own
@@ -81,19 +97,21 @@ def media_ref(dataset: Dataset, runs: list[Run] | None, walk_value: dict | None,
     return None if answer is not None and not answer.on_server else ref
 
 
-def same_question(row: Any, other: Any, dataset: Dataset, by_id: bool = False) -> bool:
+def same_question(row: Any, other: Any, dataset: Dataset | None, by_id: bool = False) -> bool:
     """Whether two runs' answers with one id answer the same question: both joined to the server's question, or
     what one file recorded matches what the other recorded. Never the id alone (`by_id`: as `by_id_allowed`)."""
     from mathreel.core.benchmarks import get_benchmark
     from mathreel.core.results.question_join import join_question, match_how
 
-    mine = join_question(row.recorded, row.question_id, dataset, by_id=by_id)
-    theirs = join_question(other.recorded, other.question_id, dataset, by_id=by_id)
-    if mine.on_server or theirs.on_server:
-        return mine.on_server and theirs.on_server
+    if dataset is not None:
+        mine = join_question(row.recorded, row.question_id, dataset, by_id=by_id)
+        theirs = join_question(other.recorded, other.question_id, dataset, by_id=by_id)
+        if mine.on_server or theirs.on_server:
+            return mine.on_server and theirs.on_server
     if row.recorded is None or other.recorded is None:
         return False
-    return match_how(row.recorded, other.recorded.question, get_benchmark(dataset.benchmark)) is not None
+    bench = get_benchmark(row.recorded.question.benchmark)
+    return match_how(row.recorded, other.recorded.question, bench) is not None
 
 
 def style_choices(benchmark: str, recorded: bool = True) -> list[tuple[str, str]]:
