@@ -175,7 +175,7 @@ def test_every_cli_prompt_style_is_offered_and_cot_only_where_the_benchmark_has_
     for name in BENCHMARKS:
         offered = [v for _, v in style_choices(name)]
         assert offered == [RECORDED, *get_benchmark(name).prompt_styles]
-    cot, subs, full, style = prompt_controls(VIDEOMME, True, True, False, "best_answer")
+    cot, subs, _full, style = prompt_controls(VIDEOMME, True, True, False, "best_answer")
     assert cot["interactive"] is False and cot["value"] is False  # Video-MME has no chain of thought
     assert subs["interactive"] is True and style["value"] == "best_answer"
     cot, *_ = prompt_controls("videomathqa:mcq", True, False, False, "qwen3_vl")
