@@ -231,3 +231,26 @@ def test_ask_follows_the_rule_the_styles_and_the_benchmarks_settings(colliding):
     (answer,) = prepare_answers(dataset, [question], options)
     bench = get_benchmark("videomme")
     assert answer.request.prompt == bench.build_prompt(question, style="qwen3_vl") != bench.build_prompt(question)
+
+
+def test_a_judged_response_opened_in_browse_is_shown_only_with_a_question_a_result_file_records():
+    from dataclasses import replace
+
+    from mathreel.webapp.judged_runs import JudgedRun, load_demo_runs
+
+    handlers = BrowseHandlers(Datasets(demo_dir()))
+    demo_run = next(r for r in load_demo_runs() if (r.benchmark, r.mode) == ("videomathqa", "mcq"))
+    ref = demo_run.judgments[0].question_id
+    question = load_dataset("videomathqa", "mcq", demo_dir()).question(ref)
+    walk = {"run": "", "status": "all", "judged": demo_run.name}
+    page = page_of(handlers, "videomathqa:mcq", ref, [], walk)
+    assert page["state"]["on_server"] and question.question in page["header"]  # the demo's files record it
+    # The same judgments with other responses: no result file holds them, so no question is drawn above them.
+    mine = JudgedRun("mine", [replace(j, response=f"my own reply to {j.question_id}") for j in demo_run.judgments])
+    walk = {"run": "", "status": "all", "judged": "mine"}
+    page = dict(zip(PAGE_OUTPUTS, handlers.show("videomathqa:mcq", ref, ViewSettings(2), None, [], walk,
+                                                judge_runs=[mine]), strict=True))
+    assert page["state"]["on_server"] is False and question.question not in page["header"]
+    assert "records no question text" in page["header"] and value(page["frames"]) in ([], None)
+    assert "my own reply" in value(page["response"])
+    assert handlers.preview_ref("videomathqa:mcq", ref, [], walk, [mine]) is None

@@ -32,6 +32,7 @@ from mathreel.webapp.shown_answer import (
     by_id_allowed,
     file_answer,
     fit_view,
+    judged_join,
     media_ref,
     same_question,
     style_choices,
@@ -379,9 +380,13 @@ class BrowseHandlers:
         view, dropped = fit_view(view, split_key(key)[0])
         reading = self.reading(key, ref, runs, walk_value, raw, reviews, reviewer, judge_runs)
         reading.link = link_query(key, ref, Walk.of(walk_value))
+        unjoined = self.judged_unjoined(dataset, ref, runs, walk_value, judge_runs) if answer is None else None
         if answer is not None and not answer.on_server:  # the one rule: never under a question it is not to
             page = file_page(answer, view)
             question = answer.own_question
+        elif unjoined is not None:  # a judged response whose question no result file records
+            page = QuestionPage(ref=ref, header=unjoined, prompt="", steps=file_steps(), metadata="", on_server=False)
+            question = None
         else:
             page = render_question(dataset, ref, view, reading.pick)
             page.header += join_line(answer)
@@ -393,6 +398,24 @@ class BrowseHandlers:
         values[1]["view"] = view.view_kwargs()  # the state carries the settings shown, so Ask asks the same way
         return values
 
+    @staticmethod
+    def judged_unjoined(dataset: Dataset | None, ref: str, runs: list | None, walk_value: dict | None,
+                        judge_runs: list | None) -> str | None:
+        """The header for a judged response read where no run of the session holds it (the Judge tab's "open in
+        Browse") when no result file records its question as the server's (`judged_join`); None when it does, or
+        when no judged response is read."""
+        walk = rd.Walk.of(walk_value)
+        if dataset is None or not walk.judged or rd.run_named(runs, walk.run) is not None:
+            return None
+        judged = rd.judged_named(judge_runs, walk.judged)
+        response = next((j.response for j in judged.judgments if j.question_id == ref and j.response), "") \
+            if judged is not None else ""
+        join = judged_join(dataset, ref, response)
+        if join.on_server:
+            return None
+        return (f"### {html.escape(dataset.bench.title)} · {html.escape(ref)} · judged answer\n\n"
+                f"<div class='file-note' id='browse-file-note'>⚠ {html.escape(join.note)}</div>")
+
     def server_set(self, key: str) -> Dataset | None:
         """The server's questions of `key`, None when it has none (no such data on this server)."""
         from mathreel.core.errors import MathReelError
@@ -402,10 +425,14 @@ class BrowseHandlers:
         except MathReelError:
             return None
 
-    def preview_ref(self, key: str, ref: str | None, runs: list | None, walk_value: dict | None) -> str | None:
+    def preview_ref(self, key: str, ref: str | None, runs: list | None, walk_value: dict | None,
+                    judge_runs: list | None = None) -> str | None:
         """The question whose frames a switch to `ref` may preview (None for an answer read from its file)."""
         try:
-            return media_ref(self.datasets.get(*split_key(key)), runs, walk_value, ref)
+            dataset = self.datasets.get(*split_key(key))
+            if ref and self.judged_unjoined(dataset, ref, runs, walk_value, judge_runs) is not None:
+                return None
+            return media_ref(dataset, runs, walk_value, ref)
         except Exception:  # the page itself reports the problem
             return None
 
@@ -697,7 +724,7 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
                    evt: gr.SelectData) -> Iterator[tuple]:
         ref = str((evt.row_value or [""])[0])
         view = view_of(n, use_cot, use_subs, use_full, style)
-        media = handlers.preview_ref(key, ref, runs, walk)
+        media = handlers.preview_ref(key, ref, runs, walk, judge_runs)
         yield from switch_stream(ui, handlers, key, media, view, lambda: handlers.show(
             key, ref, view, shown, runs, walk, raw, reviews, reviewer, judge_runs))
 
@@ -778,7 +805,7 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
             except Exception as error:  # the page must survive anything a handler meets
                 yield failed(step.__name__, error, 0, len(ui.first_outputs))
                 return
-            media = handlers.preview_ref(key, target, runs_value, walk)
+            media = handlers.preview_ref(key, target, runs_value, walk, judge_runs)
             yield from switch_stream(ui, handlers, key, media, view, lambda: None if target is None else
                                      handlers.show(key, target, view, shown, runs_value, walk, raw, reviews,
                                                    reviewer, judge_runs))
