@@ -146,7 +146,7 @@ def test_mathverse_rows_open_with_the_prompt_the_file_recorded():
     assert len(pages) == len(records)
     first = pages[0]
     assert first["prompt"].startswith("[query_wo]\n" + records[0]["query_wo"])
-    assert "Prompt recorded in the file" in first["prompt_note"] and "query\\_wo" in first["prompt_note"]
+    assert "Prompt recorded in the file" in first["prompt_note"] and "`query_wo`" in first["prompt_note"]
     chosen = page_of(handlers, runs[0].key, pages[0]["state"]["ref"], runs, walk,
                      ViewSettings(None, style="boxed"))
     assert "built by MathReel" in chosen["prompt_note"] and "style boxed" in chosen["prompt_note"]

@@ -610,8 +610,6 @@ def _frames_and_prompt(ui: BrowseUI, settings: Any) -> None:
         ui.cot = gr.Checkbox(label="Chain-of-thought prompt", elem_id="browse-cot")
         ui.subs = gr.Checkbox(label="Subtitles in prompt", elem_id="browse-subs")
         ui.full_subs = gr.Checkbox(label="All subtitle lines (implies subtitles)", elem_id="browse-full-subs")
-        ui.style = gr.Dropdown(style_choices(benchmark_choices()[0][1].partition(":")[0]), value=RECORDED,
-                               label="Prompt style", elem_id="browse-style", scale=2)
     ui.settings_note = gr.Markdown("", elem_id="browse-settings-note")
     ui.gallery = gr.Gallery(label="Frames as the model gets them (click one to seek the video)", columns=4,
                             height="fit-content", allow_preview=False, object_fit="contain", elem_id="browse-frames",
@@ -622,6 +620,8 @@ def _frames_and_prompt(ui: BrowseUI, settings: Any) -> None:
         ui.prompt = gr.Textbox(label="Prompt sent to the model", lines=12, max_lines=30, interactive=False,
                                buttons=["copy"], elem_id="browse-prompt", scale=3)
         with gr.Column(scale=2):
+            ui.style = gr.Dropdown(style_choices(benchmark_choices()[0][1].partition(":")[0]), value=RECORDED,
+                                   label="Prompt style", elem_id="browse-style")
             ui.prompt_note = gr.Markdown("", elem_id="browse-prompt-note")
             ui.steps = gr.Markdown(label="Annotated steps", elem_id="browse-steps")
             ui.metadata = gr.Markdown(elem_id="browse-metadata")

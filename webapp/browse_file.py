@@ -97,7 +97,7 @@ def shown_prompt(answer: AnswerView | None, built: str, choice: str, view: ViewS
     recorded = answer.prompts if answer is not None else ()
     if choice == RECORDED and recorded:
         text = "\n\n".join(p.text if len(recorded) == 1 else f"[{p.field}]\n{p.text}" for p in recorded)
-        fields = ", ".join(f"`{plain(p.field)}`" for p in recorded)
+        fields = ", ".join(f"`{p.field.replace('`', '')}`" for p in recorded)
         note = f"**Prompt recorded in the file** ({fields}), as the run sent it."
         return text, note + _reproduced(recorded[0].text, question)
     how = f"style {plain(view.style)}" + (", chain of thought" if view.cot else "") + (
