@@ -76,6 +76,7 @@ class AnswerView:
     rule: RuleReading | None = None
     judge: QuestionJudgments | None = None
     notes: list[str] = field(default_factory=list)
+    own_question: Question | None = None  # the question as the file recorded it (to build a prompt from its text)
 
     @property
     def on_server(self) -> bool:
@@ -134,6 +135,7 @@ def _view(row: ScoredRow, benchmark: str, mode: str, join: QuestionJoin, text: s
         prompts=prompts, response=row.response, extracted=row.extracted, method=row.method,
         explanation=row.explanation, span=answer_span(row), status=row.status, gold=row.gold, dims=dict(row.dims),
         rule=row.rule, judge=judge_card(judgments, row), notes=notes,
+        own_question=row.recorded.question if row.recorded is not None else None,
     )
 
 

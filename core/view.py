@@ -203,7 +203,7 @@ def pairs_of(dataset: Dataset, group_id: str) -> list[Question]:
 
 @dataclass(frozen=True)
 class ViewSettings:
-    """How a question is put to the model: frame count, chain of thought, subtitles.
+    """How a question is put to the model: frame count, chain of thought, subtitles, prompt style.
 
     One definition for Browse, Ask, the reading flow and the CLI, so every place asks the same way with the same
     defaults. `num_frames` None is the benchmark's own default (`Benchmark.default_frames`). `full_subtitles`
@@ -217,6 +217,7 @@ class ViewSettings:
     full_subtitles: bool = False
     interleaved: bool = False
     fps: float | None = None
+    style: str = "default"  # a `Benchmark.prompt_styles` name (`mathreel show --style`)
 
     def normalized(self) -> ViewSettings:
         """The same settings with "all subtitle lines" or "interleaved" implying "subtitles in prompt"."""
@@ -233,6 +234,8 @@ class ViewSettings:
             kwargs["interleaved"] = True
         if s.fps:
             kwargs["fps"] = s.fps
+        if s.style != "default":
+            kwargs["style"] = s.style
         return kwargs
 
     def describe(self) -> str:

@@ -171,7 +171,7 @@ def test_a_switch_sends_a_panels_visibility_only_when_it_changes(vmqa):
     assert first["diagram"]["visible"] is False and first["cues"]["visible"] is True
     assert first["frames_n"] == gr.update(visible=True)
     assert first["state"] == {"key": "videomathqa:mcq", "ref": "q0", "frame_times": with_subs.frame_times,
-                              "cue_times": with_subs.cue_times}
+                              "cue_times": with_subs.cue_times, "on_server": True}
 
     second = dict(zip(PAGE_OUTPUTS, page_updates(without, "videomathqa:mcq", first["panels"]), strict=True))
     # Another question: the gallery's selected tile is cleared (it used to stay outlined on the new question).
@@ -482,12 +482,12 @@ class FixedDatasets:
         return load_dataset(benchmark, mode, self.root)
 
 
-def two_runs(tmp_path: Path):
+def two_runs(tmp_path: Path, annotations: Path | None = None):
     hostile = "<script>alert(1)</script> so $x<y$ gives C.\nThe answer is C"
     a = results_file(tmp_path / "a.jsonl", {"q0": "The answer is B", "q1": "Final answer: A", "q2": "hmm",
                                             "q3": "A", "q4": hostile})
     b = results_file(tmp_path / "b.jsonl", {"q0": "B", "q1": "D", "q2": "hmm", "q3": "B", "q4": "C"})
-    runs, errors = score_uploads([str(a), str(b)], ScoreOptions(annotations=None))
+    runs, errors = score_uploads([str(a), str(b)], ScoreOptions(annotations=str(annotations) if annotations else None))
     assert errors == []
     return runs
 
@@ -495,7 +495,7 @@ def two_runs(tmp_path: Path):
 def test_walking_the_wrong_answers_keeps_the_response_and_shows_the_position(vmqa, tmp_path):
     from mathreel.webapp.browse import BrowseHandlers
 
-    runs = two_runs(tmp_path)
+    runs = two_runs(tmp_path, vmqa)  # id-only files read with the set as annotations: joined by id as asked
     handlers = BrowseHandlers(FixedDatasets(vmqa))
     walk = {"run": "a.jsonl", "status": "wrong"}
     st = {"key": "videomathqa:mcq", "ref": "q1"}

@@ -39,6 +39,7 @@ from mathreel.webapp.ask_run import (
 from mathreel.webapp.benchmark_keys import split_key
 from mathreel.webapp.context import AppContext, TabSpec, progress_on
 from mathreel.webapp.errors import error_box, error_message
+from mathreel.webapp.shown_answer import style_choices
 
 log = logging.getLogger("mathreel.webapp")
 
@@ -46,6 +47,9 @@ log = logging.getLogger("mathreel.webapp")
 # hold up browsing, with the limit `Settings.ask_concurrency`.
 DIRECT, COT = "direct", "cot"
 HINT = "\n\n_Choose another question in Browse; set the model and the way it is asked below._"
+FILE_ONLY = ("The answer shown in Browse is read from its result file: its question is not the server's question "
+             "of that id, and its video and frames are not on this server, so it cannot be asked here as the "
+             "benchmark asks it.")
 
 
 def browse_state(context: AppContext) -> Any:
@@ -78,7 +82,7 @@ class AskUI(SimpleNamespace):
     @property
     def inputs(self) -> list[Any]:
         return [self.base_url, self.model, self.key, self.temperature, self.max_tokens, self.timeout, self.mode,
-                self.style, self.subs, self.frames_n]
+                self.style, self.subs, self.frames_n, self.prompt_style]
 
 
 def layout(settings: Any) -> AskUI:
@@ -107,6 +111,8 @@ def layout(settings: Any) -> AskUI:
         ui.mode = gr.Radio([], label="Question format", visible=False, elem_id="ask-mode")
         ui.style = gr.Radio([("Direct answer", DIRECT), ("Chain of thought", COT)], value=DIRECT, label="Prompt",
                             elem_id="ask-style")
+        ui.prompt_style = gr.Dropdown(style_choices("videomathqa", recorded=False), value="default",
+                                      label="Prompt style", elem_id="ask-prompt-style")
         ui.subs = gr.Checkbox(label="Subtitles in prompt", elem_id="ask-subs")
         ui.frames_n = gr.Slider(1, settings.max_frames, value=settings.default_frames, step=1,
                                 label="Frames sampled (N)", elem_id="ask-frames-n")
@@ -166,21 +172,34 @@ class AskHandlers:
 
         st = st or {}
         if not st.get("ref"):
-            return (EMPTY_STATE, gr.update(visible=False), gr.skip(), gr.skip(), gr.skip(), *self.cleared())
+            return (EMPTY_STATE, gr.update(visible=False), gr.skip(), gr.skip(), gr.skip(), gr.skip(),
+                    *self.cleared())
+        if st.get("on_server") is False:  # the one rule: the server's question of that id is another question
+            return (f"_{FILE_ONLY}_", gr.update(visible=False), gr.skip(), gr.skip(), gr.skip(), gr.skip(),
+                    *self.cleared())
         try:
+            from mathreel.core.prompt_styles import prompt_choices
+
             shown_mode = split_key(st["key"])[1]
             choices = mode_choices(st["key"])
+            prompts = prompt_choices(split_key(st["key"])[0])
             dataset, questions = target_questions(self.datasets, st["key"], st["ref"], shown_mode)
             has_video = questions[0].video_id is not None
             mode_update = gr.update(choices=choices, value=shown_mode, visible=len(choices) > 1)
             view = st.get("view") or {}  # what Browse shows: Ask asks the same way
             frames = int(view.get("num_frames") or self.settings.default_frames)
+            styles = style_choices(prompts.benchmark, recorded=False)
+            style = view.get("style") if view.get("style") in {v for _, v in styles} else prompts.default.name
+            ways = [("Direct answer", DIRECT), *([("Chain of thought", COT)] if prompts.cot else [])]
             return (question_summary(dataset, questions) + HINT, mode_update,
-                    gr.update(visible=has_video, value=bool(view.get("with_subtitles"))),
-                    gr.update(visible=has_video, value=frames), COT if view.get("cot") else DIRECT, *self.cleared())
+                    gr.update(visible=has_video and prompts.subtitles,
+                              value=bool(view.get("with_subtitles")) and prompts.subtitles),
+                    gr.update(visible=has_video, value=frames),
+                    gr.update(choices=ways, value=COT if view.get("cot") and prompts.cot else DIRECT),
+                    gr.update(choices=styles, value=style), *self.cleared())
         except Exception as err:  # a broken question must not break the tab
             return (error_box(error_message(err)), gr.update(visible=False), gr.skip(), gr.skip(), gr.skip(),
-                    *self.cleared())
+                    gr.skip(), *self.cleared())
 
     def on_mode(self, st: dict | None, mode_key: str | None) -> Any:
         st = st or {}
@@ -193,19 +212,23 @@ class AskHandlers:
             return error_box(error_message(err))
 
     def ask(self, st: dict | None, url: str, name: str, api_key: str, temp: float, tokens: float | None,
-            timeout_s: float | None, mode_key: str | None, style_key: str, use_subs: bool, n: float) -> Any:
+            timeout_s: float | None, mode_key: str | None, style_key: str, use_subs: bool, n: float,
+            prompt_style: str | None = None) -> Any:
         """Stream one click: prepare the requests, show them, stream each reply, then the verdict."""
         import gradio as gr
 
         st = st or {}
+        if st.get("on_server") is False:
+            yield self.failed(FILE_ONLY)
+            return
         try:
             endpoint = make_endpoint(url, name, api_key, temperature=temp, max_tokens=tokens,
                                      timeout_s=timeout_s or DEFAULT_TIMEOUT_S)
             dataset, questions = target_questions(self.datasets, st.get("key", ""), st.get("ref", ""), mode_key)
             view = st.get("view") or {}  # Browse's placement of subtitles and frames, asked the same way
-            options = AskOptions(dataset.mode, style_key == COT, bool(use_subs),
-                                 int(n or self.settings.default_frames), bool(view.get("interleaved")),
-                                 view.get("fps") or None)
+            options = ask_options(dataset.benchmark, dataset.mode, style_key == COT, bool(use_subs),
+                                  int(n or self.settings.default_frames), prompt_style,
+                                  interleaved=bool(view.get("interleaved")), fps=view.get("fps") or None)
             prepared = prepare_answers(dataset, questions, options)
             views = request_views(prepared, self.cache_dir)
         except Exception as err:
@@ -253,9 +276,28 @@ def build(context: AppContext) -> None:
     # Follow the question once Browse's page has settled, so this tab's 13 outputs are not sent while the new
     # frames are being painted.
     context.browse.settled.change(handlers.on_question, [source],
-                                  [ui.header, ui.mode, ui.subs, ui.frames_n, ui.style, *ui.outputs], **view_group)
+                                  [ui.header, ui.mode, ui.subs, ui.frames_n, ui.style, ui.prompt_style, *ui.outputs],
+                                  **view_group)
     ui.mode.input(handlers.on_mode, [source, ui.mode], ui.header, **view_group)
     ui.ask_button.click(handlers.ask, [source, *ui.inputs], ui.outputs, **ask_group)
+
+
+def ask_options(benchmark: str, mode: str, cot: bool, subs: bool, frames: int, style: str | None, *,
+                interleaved: bool = False, fps: float | None = None) -> AskOptions:
+    """How the question is asked, cut to what the benchmark and style have: chain of thought only where the style
+    takes it, subtitles only where the benchmark has them, a style it knows (one clear error otherwise)."""
+    from mathreel.core.prompt_styles import prompt_choices
+
+    choices = prompt_choices(benchmark)
+    chosen = choices.style(style or choices.default.name)
+    if cot and not chosen.cot:
+        from mathreel.core.errors import MathReelError
+
+        raise MathReelError(f"the {chosen.name} prompt of {benchmark} has no chain-of-thought form: choose "
+                            "Direct answer")
+    with_subtitles = subs and choices.subtitles
+    return AskOptions(mode, cot, with_subtitles, frames, interleaved=interleaved and with_subtitles, fps=fps,
+                      style=chosen.name)
 
 
 def _run_updates(run: AskRun, endpoint: Any, n_request_outputs: int) -> tuple:

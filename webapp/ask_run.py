@@ -95,6 +95,7 @@ class AskOptions:
     num_frames: int = 8
     interleaved: bool = False
     fps: float | None = None
+    style: str = "default"  # a `Benchmark.prompt_styles` name, as `mathreel run --style`
 
 
 def target_questions(datasets: Any, key: str, ref: str, mode: str | None) -> tuple[Dataset, list[Question]]:
@@ -131,7 +132,8 @@ def prepare_answers(dataset: Dataset, questions: Sequence[Question], options: As
     from mathreel.core.client.run import RunSettings, prepare_request
 
     settings = RunSettings(num_frames=int(options.num_frames), cot=options.cot, with_subtitles=options.with_subtitles,
-                           interleaved=options.interleaved and options.with_subtitles, fps=options.fps or None)
+                           interleaved=options.interleaved and options.with_subtitles, fps=options.fps or None,
+                           style=options.style)
     answers = []
     for question in questions:
         request, _ = prepare_request(dataset, question, settings, cache_dir=cache_dir)

@@ -19,6 +19,7 @@ from mathreel.webapp import reading_flow as rd
 from mathreel.webapp.benchmark_keys import benchmark_choices, split_key
 from mathreel.webapp.browse_audit import audit_box, wire_audit
 from mathreel.webapp.browse_events import BrowseUI, then_rest, values_for, view_of
+from mathreel.webapp.browse_file import file_header, file_metadata, file_prompt, file_steps, join_line, shown_prompt
 from mathreel.webapp.browse_groups import group_markdown, group_scoring
 from mathreel.webapp.browse_review import judge_box, wire_review
 from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler
@@ -27,10 +28,22 @@ from mathreel.webapp.gallery_stream import previews
 from mathreel.webapp.present import frame_items, seconds_text
 from mathreel.webapp.reading_flow import LATEX, Walk, walk_filters
 from mathreel.webapp.review_state import review_session
+from mathreel.webapp.shown_answer import (
+    RECORDED,
+    by_id_allowed,
+    file_answer,
+    fit_view,
+    judged_join,
+    media_ref,
+    same_question,
+    style_choices,
+    walked_answer,
+)
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from mathreel.core.answer_view import AnswerView
     from mathreel.core.benchmarks import Benchmark
     from mathreel.core.data import Dataset
     from mathreel.core.question import Question
@@ -108,6 +121,15 @@ class QuestionPage:
     image_path: str | None = None
     versions: list[list[str]] | None = None
     version_images: list[tuple[str, str]] = field(default_factory=list)
+    prompt_note: str = ""  # where the prompt shown comes from (recorded in the file, or built in which style)
+    on_server: bool = True  # False: the walked answer's question is read from its file (no frames, no video)
+
+
+def file_page(answer: AnswerView, view: ViewSettings) -> QuestionPage:
+    """The panels of an answer read from its file alone (its question is not the server's): the question,
+    options with gold and pick, the dimensions, the prompt; no frames, video or steps."""
+    return QuestionPage(ref=answer.question_id, header=file_header(answer), prompt=file_prompt(answer, view),
+                        steps=file_steps(), metadata=file_metadata(answer), on_server=False)
 
 
 def render_question(dataset: Dataset, ref: str, options: ViewSettings, pick: str | None = None) -> QuestionPage:
@@ -272,7 +294,8 @@ def version_rows(dataset: Dataset, question: Question) -> tuple[list[list[str]],
 # -- page updates -----------------------------------------------------------------------------------------------
 
 # The outputs a question page sets, in the order page_updates returns their values.
-PAGE_OUTPUTS = ("error", "state", "header", "video", "diagram", "frames", "cues", "prompt", "steps", "metadata",
+PAGE_OUTPUTS = ("error", "state", "header", "video", "diagram", "frames", "cues", "prompt", "prompt_note", "steps",
+                "metadata",
                 "pairs", "versions", "version_images", "response", "frames_n", "subs", "full_subs", "panels",
                 "position", "compare", "link", "settled")
 
@@ -321,7 +344,8 @@ def page_updates(page: QuestionPage, key: str, before: dict[str, Any] | None = N
     reading = reading or Reading()
     now = shown_panels(page, reading.response, reading.compare)
     same_question = before is not None and before.get("ref") == page.ref
-    new_state = {"key": key, "ref": page.ref, "frame_times": page.frame_times, "cue_times": page.cue_times}
+    new_state = {"key": key, "ref": page.ref, "frame_times": page.frame_times, "cue_times": page.cue_times,
+                 "on_server": page.on_server}
     same = before is not None and before.get("video_controls") == now["video_controls"]
     controls = gr.skip() if same else gr.update(visible=now["video_controls"])
     video = gr.skip() if same_question else gr.update(value=page.video_path, subtitles=page.subtitles,
@@ -331,7 +355,7 @@ def page_updates(page: QuestionPage, key: str, before: dict[str, Any] | None = N
         frames = gr.update(value=page.frames, selected_index=None, visible=True)
     return (gr.update(value="", visible=False), new_state, page.header, video,
             panel(page.image_path, "diagram", now, before), frames, panel(page.cue_rows, "cues", now, before),
-            page.prompt, page.steps, page.metadata, panel(page.pairs, "pairs", now, before),
+            page.prompt, page.prompt_note, page.steps, page.metadata, panel(page.pairs, "pairs", now, before),
             panel(page.versions, "versions", now, before), panel(page.version_images, "version_images", now, before),
             panel(reading.response, "response", now, before), controls, controls, controls, now,
             reading.position, panel(reading.compare, "compare", now, before), reading.link, new_state)
@@ -361,9 +385,12 @@ class BrowseHandlers:
             return Reading(position=rd.position_text([], ref, rd.Walk()) if run is None else
                            f"_{html.escape(run.name)} answers another benchmark; choose it to read its responses._")
         row = rd.row_of(run, ref)
+        dataset = self.server_set(key)
+        trusted = dataset is not None and by_id_allowed(run, dataset)
+        same = (lambda other: row is None or same_question(row, other, dataset, trusted))  # noqa: E731 - one use
         scoring = group_scoring(run.report, ref, run.name)
         return Reading(response=rd.response_markdown(row, run.name, raw) + (f"\n\n{scoring}" if scoring else ""),
-                       compare=rd.compare_html(runs, key, ref, judge_runs),
+                       compare=rd.compare_html(runs, key, ref, judge_runs, same),
                        position=rd.position_text(rd.walk_ids(runs, walk, reviews, reviewer, judge_runs), ref, walk),
                        pick=row.extracted if row is not None else None)
 
@@ -372,12 +399,72 @@ class BrowseHandlers:
              reviewer: str = "reviewer", judge_runs: list | None = None) -> tuple:
         """Page outputs for `ref`; `shown` is the panel flags of what the page shows now, None when unknown;
         `judge_runs` the session's judged runs (None: the demo's)."""
-        dataset = self.datasets.get(*split_key(key))
+        dataset = self.server_set(key)
+        if dataset is None:  # no questions of this benchmark here: a walked answer is still read from its file
+            answer = file_answer(key, runs, walk_value, ref)
+            if answer is None:
+                dataset = self.datasets.get(*split_key(key))  # the clear error saying why
+        else:
+            answer = walked_answer(dataset, runs, walk_value, ref)
+        choice = view.style
+        view, dropped = fit_view(view, split_key(key)[0])
         reading = self.reading(key, ref, runs, walk_value, raw, reviews, reviewer, judge_runs)
         reading.link = link_query(key, ref, Walk.of(walk_value))
-        values = page_updates(render_question(dataset, ref, view, reading.pick), key, shown, reading)
+        unjoined = self.judged_unjoined(dataset, ref, runs, walk_value, judge_runs) if answer is None else None
+        if answer is not None and not answer.on_server:  # the one rule: never under a question it is not to
+            page = file_page(answer, view)
+            question = answer.own_question
+        elif unjoined is not None:  # a judged response whose question no result file records
+            page = QuestionPage(ref=ref, header=unjoined, prompt="", steps=file_steps(), metadata="", on_server=False)
+            question = None
+        else:
+            page = render_question(dataset, ref, view, reading.pick)
+            page.header += join_line(answer)
+            question = dataset.question(ref)
+        page.prompt, page.prompt_note = shown_prompt(answer, page.prompt, choice, view, question)
+        if dropped:
+            page.prompt_note += "".join(f"\n\n_Not applied: {html.escape(note)}._" for note in dropped)
+        values = page_updates(page, key, shown, reading)
         values[1]["view"] = view.view_kwargs()  # the state carries the settings shown, so Ask asks the same way
         return values
+
+    @staticmethod
+    def judged_unjoined(dataset: Dataset | None, ref: str, runs: list | None, walk_value: dict | None,
+                        judge_runs: list | None) -> str | None:
+        """The header for a judged response read where no run of the session holds it (the Judge tab's "open in
+        Browse") when no result file records its question as the server's (`judged_join`); None when it does, or
+        when no judged response is read."""
+        walk = rd.Walk.of(walk_value)
+        if dataset is None or not walk.judged or rd.run_named(runs, walk.run) is not None:
+            return None
+        judged = rd.judged_named(judge_runs, walk.judged)
+        response = next((j.response for j in judged.judgments if j.question_id == ref and j.response), "") \
+            if judged is not None else ""
+        join = judged_join(dataset, ref, response)
+        if join.on_server:
+            return None
+        return (f"### {html.escape(dataset.bench.title)} · {html.escape(ref)} · judged answer\n\n"
+                f"<div class='file-note' id='browse-file-note'>⚠ {html.escape(join.note)}</div>")
+
+    def server_set(self, key: str) -> Dataset | None:
+        """The server's questions of `key`, None when it has none (no such data on this server)."""
+        from mathreel.core.errors import MathReelError
+
+        try:
+            return self.datasets.get(*split_key(key))
+        except MathReelError:
+            return None
+
+    def preview_ref(self, key: str, ref: str | None, runs: list | None, walk_value: dict | None,
+                    judge_runs: list | None = None) -> str | None:
+        """The question whose frames a switch to `ref` may preview (None for an answer read from its file)."""
+        try:
+            dataset = self.datasets.get(*split_key(key))
+            if ref and self.judged_unjoined(dataset, ref, runs, walk_value, judge_runs) is not None:
+                return None
+            return media_ref(dataset, runs, walk_value, ref)
+        except Exception:  # the page itself reports the problem
+            return None
 
     def step(self, st: dict | None, shown: dict | None, runs: list | None, walk_value: dict | None, raw: bool,
              view: ViewSettings, delta: int, reviews: list | None = None, reviewer: str = "reviewer",
@@ -407,8 +494,12 @@ class BrowseHandlers:
             return None
         return used.settings, rd.settings_note(run)
 
-    def first_ref(self, key: str, wanted: str | None = None) -> str | None:
-        """`wanted` when the set has it (a shared link), else the set's first question."""
+    def first_ref(self, key: str, wanted: str | None = None, runs: list | None = None,
+                  walk_value: dict | None = None) -> str | None:
+        """`wanted` when the set or the walked run has it (a shared link), else the set's first question."""
+        run = rd.run_named(runs, rd.Walk.of(walk_value).run)
+        if wanted and run is not None and run.key == key and rd.row_of(run, wanted) is not None:
+            return wanted
         dataset = self.datasets.get(*split_key(key))
         if wanted:
             try:
@@ -564,6 +655,9 @@ def _frames_and_prompt(ui: BrowseUI, settings: Any) -> None:
         ui.prompt = gr.Textbox(label="Prompt sent to the model", lines=12, max_lines=30, interactive=False,
                                buttons=["copy"], elem_id="browse-prompt", scale=3)
         with gr.Column(scale=2):
+            ui.style = gr.Dropdown(style_choices(benchmark_choices()[0][1].partition(":")[0]), value=RECORDED,
+                                   label="Prompt style", elem_id="browse-style")
+            ui.prompt_note = gr.Markdown("", elem_id="browse-prompt-note")
             ui.steps = gr.Markdown(label="Annotated steps", elem_id="browse-steps")
             ui.metadata = gr.Markdown(elem_id="browse-metadata")
     ui.versions = gr.Dataframe(headers=["Version", "ID", "Question as asked", "Answer"], interactive=False,
@@ -589,7 +683,7 @@ def build(context: AppContext) -> None:
              **progress_on(ui.gallery)}
     names = {"frames": "gallery", "cues": "cue_table"}
     ui.page_outputs = [getattr(ui, names.get(n, n)) for n in PAGE_OUTPUTS]
-    ui.view_inputs = [ui.frames_n, ui.cot, ui.subs, ui.full_subs, ui.interleave, ui.fps]
+    ui.view_inputs = [ui.frames_n, ui.cot, ui.subs, ui.full_subs, ui.interleave, ui.fps, ui.style]
     ui.read_inputs = [runs, ui.walk, ui.raw, session.reviews, session.reviewer, session.judged]
     # A switch shows the frames (and where it is in the list) first; the rest after the browser paints them.
     ui.first_outputs = [ui.error, ui.state, ui.header, ui.gallery, ui.position, ui.link]
@@ -662,10 +756,11 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
     @select_handler
     def select_row(shown: dict | None, key: str, runs: list, walk: dict, raw: bool, reviews: list, reviewer: str,
                    judge_runs: list | None, n: float, use_cot: bool, use_subs: bool, use_full: bool,
-                   interleave: bool, fps: float, evt: gr.SelectData) -> Iterator[tuple]:
+                   interleave: bool, fps: float, style: str, evt: gr.SelectData) -> Iterator[tuple]:
         ref = str((evt.row_value or [""])[0])
-        view = view_of(n, use_cot, use_subs, use_full, interleave, fps)
-        yield from switch_stream(ui, handlers, key, ref, view, lambda: handlers.show(
+        view = view_of(n, use_cot, use_subs, use_full, interleave, fps, style)
+        media = handlers.preview_ref(key, ref, runs, walk, judge_runs)
+        yield from switch_stream(ui, handlers, key, media, view, lambda: handlers.show(
             key, ref, view, shown, runs, walk, raw, reviews, reviewer, judge_runs))
 
     def select_rest(st: dict, shown: dict | None, *read_and_view: Any) -> tuple:
@@ -687,7 +782,7 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
         rerender, page_inputs, ui.page_outputs, **group)
     ui.full_subs.input(lambda full, on: on or full, [ui.full_subs, ui.subs], ui.subs, **group).then(
         rerender, page_inputs, ui.page_outputs, **group)
-    for control in (ui.cot, ui.raw, ui.interleave):
+    for control in (ui.cot, ui.raw, ui.interleave, ui.style):
         control.input(rerender, page_inputs, ui.page_outputs, **group)
     ui.fps.submit(rerender, page_inputs, ui.page_outputs, **group)
     ui.frames_n.release(rerender, page_inputs, ui.page_outputs, **group)
@@ -746,7 +841,8 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
             except Exception as error:  # the page must survive anything a handler meets
                 yield failed(step.__name__, error, 0, len(ui.first_outputs))
                 return
-            yield from switch_stream(ui, handlers, key, target, view, lambda: None if target is None else
+            media = handlers.preview_ref(key, target, runs_value, walk, judge_runs)
+            yield from switch_stream(ui, handlers, key, media, view, lambda: None if target is None else
                                      handlers.show(key, target, view, shown, runs_value, walk, raw, reviews,
                                                    reviewer, judge_runs))
 
@@ -787,12 +883,31 @@ def follow_values(handlers: BrowseHandlers) -> Callable:
     def follow(runs: list | None, walk: dict | None) -> tuple:
         found = handlers.follow_run(runs, walk)
         if found is None:
-            return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
+            return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
         used, note = found
         return (used.num_frames, used.cot, used.with_subtitles, used.full_subtitles, used.interleaved,
-                used.fps or 0, note)
+                used.fps or 0, RECORDED, note)
 
     return follow
+
+
+def prompt_controls(key: str, cot: bool, subs: bool, full: bool, style: str | None) -> tuple:
+    """The prompt controls for benchmark `key`: chain of thought and subtitles enabled only where the benchmark has
+    them (unticked where it has not), and its prompt styles (the choice kept when the benchmark has it)."""
+    import gradio as gr
+
+    from mathreel.core.prompt_styles import prompt_choices
+
+    benchmark = split_key(key)[0]
+    choices = prompt_choices(benchmark)
+    styles = style_choices(benchmark)
+    value = style if style in {v for _, v in styles} else RECORDED
+    cot_label = "Chain-of-thought prompt" if choices.cot else "Chain-of-thought prompt (none for this benchmark)"
+    subs_label = "Subtitles in prompt" if choices.subtitles else "Subtitles in prompt (none for this benchmark)"
+    return (gr.update(interactive=choices.cot, value=bool(cot) and choices.cot, label=cot_label),
+            gr.update(interactive=choices.subtitles, value=bool(subs) and choices.subtitles, label=subs_label),
+            gr.update(interactive=choices.subtitles, value=bool(full) and choices.subtitles),
+            gr.update(choices=styles, value=value))
 
 
 def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable, group: dict) -> None:
@@ -817,19 +932,21 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
 
     @guarded(0, len(ui.page_outputs))
     def first_question(key: str, n: float, use_cot: bool, use_subs: bool, use_full: bool, interleave: bool = False,
-                       fps: float = 0.0, target: dict | None = None, runs: list | None = None,
+                       fps: float = 0.0, style: str = RECORDED, target: dict | None = None, runs: list | None = None,
                        walk: dict | None = None, raw: bool = False, reviews: list | None = None,
                        reviewer: str = "reviewer", judge_runs: list | None = None) -> tuple:
         """The linked question or the first one (API order: key and view settings first, as before links)."""
-        ref = handlers.first_ref(key, (target or {}).get("ref"))
+        ref = handlers.first_ref(key, (target or {}).get("ref"), runs, walk)
         if ref is None:
             return values_for(ui, None, ui.page_outputs)
-        return handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full, interleave, fps), None, runs, walk,
-                             raw, reviews, reviewer, judge_runs)
+        return handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full, interleave, fps, style), None, runs,
+                             walk, raw, reviews, reviewer, judge_runs)
 
     from_url.__annotations__["request"] = gr.Request  # resolved here: annotations are postponed
     inputs = [ui.benchmark, *ui.view_inputs, ui.target, *ui.read_inputs]
     listed = {**group, **progress_on(ui.list_note)}
+    controls = [ui.cot, ui.subs, ui.full_subs, ui.style]
+    ui.benchmark.change(prompt_controls, [ui.benchmark, *controls], controls, **group)
     ui.benchmark.input(lambda: {}, None, ui.target).then(
         list_fn, [ui.benchmark, ui.search], ui.list_outputs, **listed).then(
         first_question, inputs, ui.page_outputs, **group)

@@ -21,13 +21,15 @@ class BrowseUI(SimpleNamespace):
 
 
 def view_of(n: float, use_cot: bool, use_subs: bool, use_full: bool, interleave: bool = False,
-            fps: float | None = 0.0) -> ViewSettings:
+            fps: float | None = 0.0, style: str | None = None) -> ViewSettings:
     """The view controls' values as one ViewSettings (all lines, or subtitles between the frames, imply subtitles;
-    `fps` 0 or empty: the benchmark's own frame placement)."""
+    `fps` 0 or empty: the benchmark's own frame placement; `style` is the prompt choice: a style name, or
+    "recorded": the file's prompt where it has one, else the default style; none given: the default style)."""
     from mathreel.core.view import ViewSettings
 
     rate = float(fps) if fps and float(fps) > 0 else None
-    return ViewSettings(int(n), bool(use_cot), bool(use_subs), bool(use_full), bool(interleave), rate).normalized()
+    return ViewSettings(int(n), bool(use_cot), bool(use_subs), bool(use_full), bool(interleave), rate,
+                        style=style or "default").normalized()
 
 
 def values_for(ui: BrowseUI, values: tuple | None, outputs: list[Any]) -> tuple:

@@ -367,9 +367,16 @@ class JudgeHandlers:
         return chosen.question_id or by_question(run.judgments)[0].question_id
 
     def question_of(self, run: JudgedRun, qid: str) -> Any:
+        """The server's question of the judged answer by the one join rule (`webapp.shown_answer.judged_join`: a
+        result file holding the judged response must record that question), never the id alone; None otherwise."""
+        from mathreel.webapp.shown_answer import judged_join
+
         try:
-            return self.datasets.get(run.benchmark, run.mode).question(qid)
+            dataset = self.datasets.get(run.benchmark, run.mode)
+            response = next((j.response for j in run.judgments if j.question_id == qid and j.response), "")
+            return judged_join(dataset, qid, response).question
         except Exception:  # not in the server's dataset: shown as such
+            log.debug("no server question for judged %s", qid, exc_info=True)
             return None
 
     def detail(self, runs: list[JudgedRun] | None, chosen: Selection) -> tuple:

@@ -97,7 +97,9 @@ def question_header(card: Any, question: Any, run_name: str) -> str:
     qid = esc(card.question_id)
     run = f"<p class='judge-run-name'>Run: {esc(run_name)}</p>"
     if question is None:
-        return f"{run}<p><strong>{qid}</strong> <em>(not in the server's dataset)</em></p>"
+        return (f"{run}<p><strong id='judge-qid'>{qid}</strong> <em>(its question is not shown: no result file "
+                "holding this answer records a question of the server's dataset; load the result file in Score and "
+                "open the answer in Browse to read it from the file)</em></p>")
     pick = card.values("extract").get("answer")
     options = "".join(_option_item(letter, text, letter == question.answer, letter == pick)
                       for letter, text in question.option_texts.items())

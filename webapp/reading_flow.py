@@ -14,6 +14,8 @@ from typing import TYPE_CHECKING, Any
 from mathreel.webapp.judged_runs import load_demo_runs
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from mathreel.core.review.join import JudgeView
     from mathreel.webapp.judged_runs import JudgedRun
     from mathreel.webapp.scored_runs import Run
@@ -238,8 +240,11 @@ def response_markdown(row: Any, run_name: str = "", raw: bool = False) -> str:
     return f"{title}\n\n{verdict_line(row)}\n\n<div class='response-text'>\n\n{body}\n\n</div>"
 
 
-def compare_html(runs: list[Run] | None, key: str, ref: str, judge_runs: list[JudgedRun] | None = None) -> str:
-    """Every loaded run of `key` on question `ref`, one column each: verdict, pick, reason and response."""
+def compare_html(runs: list[Run] | None, key: str, ref: str, judge_runs: list[JudgedRun] | None = None,
+                 same: Callable[[Any], bool] | None = None) -> str:
+    """Every loaded run of `key` on question `ref`, one column each: verdict, pick, reason and response. `same`
+    says whether a run's answer with this id is to the question shown (the join rule); one that is not is named,
+    never shown under it."""
     from mathreel.core.scoring.reading_flow import answer_span
 
     columns = []
@@ -248,6 +253,10 @@ def compare_html(runs: list[Run] | None, key: str, ref: str, judge_runs: list[Ju
         head = f"<h4>{html.escape(run.name)}</h4>"
         if row is None:
             columns.append(f"<div class='compare-col'>{head}<p><em>No answer to this question.</em></p></div>")
+            continue
+        if same is not None and not same(row):
+            columns.append(f"<div class='compare-col'>{head}<p><em>Its answer with this id is to another question "
+                           "(text or options differ): not shown here.</em></p></div>")
             continue
         verdict = (f"<p><b>{MARKS.get(row.status, row.status)}</b> · read <b>{html.escape(row.extracted or '—')}"
                    f"</b> · gold <b>{html.escape(row.gold or '')}</b><br><small>{html.escape(row.explanation or '')}"

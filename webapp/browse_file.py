@@ -1,0 +1,144 @@
+"""Browse tab: an answer read from its file alone, and the prompt shown as the run had it.
+
+A walked answer whose question is not the server's (`webapp.shown_answer`: the join rule) is drawn from what its
+file recorded (`core.answer_view.AnswerView`): question, options with gold and pick, the recorded prompt, the
+dimensions; no frames or video, and a note that says so. Every answer, on the server or not, shows the prompt its
+file recorded, marked as recorded, when the prompt choice is "as the file recorded it"; otherwise the prompt
+MathReel builds in the chosen style.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from mathreel.webapp.html import plain
+from mathreel.webapp.shown_answer import RECORDED
+
+if TYPE_CHECKING:
+    from mathreel.core.answer_view import AnswerView
+    from mathreel.core.question import Question
+    from mathreel.core.view import ViewSettings
+
+FILE_MARK = "read from the file"  # in the header of an answer read on its own
+
+
+def _marks_line(letter: str, text: str, gold: bool, picked: bool) -> str:
+    marks = [m for m, on in (("correct answer", gold), ("model's pick", picked)) if on]
+    label = f"{plain(letter)}. {plain(text)}"
+    if not marks:
+        return f"- {label}"
+    return f"- {'✓' if gold else '✗'} **{label}** — {' · '.join(marks)}"
+
+
+def file_header(answer: AnswerView) -> str:
+    """The question as the file recorded it, gold and pick marked, under a note saying it is read from the file
+    and why (the join's reason, and what the server cannot show)."""
+    from mathreel.core.benchmarks import get_benchmark
+
+    title = get_benchmark(answer.benchmark).title
+    notes = " · ".join(plain(n) for n in answer.notes)
+    lines = [f"### {title} · {plain(answer.question_id)} · {FILE_MARK}", "",
+             f"<div class='file-note' id='browse-file-note'>⚠ {notes}</div>", ""]
+    lines.append(plain(answer.question) if answer.question else "_The file records no question text._")
+    lines.append("")
+    if answer.options:
+        source = " (options read from the recorded prompt)" if answer.options_source == "prompt" else ""
+        lines.extend(_marks_line(o.letter, o.text, o.gold, o.picked) for o in answer.options)
+        if source:
+            lines.append(f"\n_{source.strip(' ()')}_")
+    else:
+        lines.append(f"**Answer (gold in the file):** {plain(answer.gold) or '—'}")
+        lines.append(f"\n**Model's answer:** {plain(answer.extracted) if answer.extracted else 'none read'}")
+    return "\n".join(lines)
+
+
+def join_line(answer: AnswerView | None) -> str:
+    """The line under a server question saying why the walked answer is shown with it (empty without one)."""
+    if answer is None or not answer.on_server:
+        return ""
+    return f"\n\n<small id='browse-join-note'>{plain(answer.join.note)}</small>"
+
+
+def file_metadata(answer: AnswerView) -> str:
+    """The answer's dimensions as its file records them, and where each part shown came from."""
+    from mathreel.core.benchmarks import get_benchmark
+
+    bench = get_benchmark(answer.benchmark)
+    rows = []
+    for key, value in answer.dims.items():
+        try:
+            label = bench.dimension(key).label
+        except Exception:  # a dimension the file has and the benchmark does not declare
+            label = key
+        rows.append((label, value))
+    rows.append(("Question", "the file" if answer.question_source else "not recorded"))
+    rows.append(("Options", {"file": "the file", "prompt": "read from the recorded prompt"}.get(
+        answer.options_source, "not recorded")))
+    rows.extend(("Note", note) for note in answer.notes)
+    body = "\n".join(f"| {plain(label)} | {plain(value)} |" for label, value in rows)
+    return "| Field | Value |\n|---|---|\n" + body
+
+
+def file_steps() -> str:
+    return "#### Annotated steps\n_None: the question is read from the file, and files do not record steps._"
+
+
+def file_question(answer: AnswerView) -> Question | None:
+    """The file's own question, to build a prompt from when the file recorded none (None without its text)."""
+    own = answer.own_question
+    return own if own is not None and answer.question else None
+
+
+def shown_prompt(answer: AnswerView | None, built: str, choice: str, view: ViewSettings,
+                 question: Question | None) -> tuple[str, str]:
+    """The prompt box and the line above it: the prompt the file recorded, marked as recorded, when the choice is
+    "as the file recorded it" and the file recorded one; else `built` (MathReel's prompt in the chosen style, ""
+    when there is none to build)."""
+    recorded = answer.prompts if answer is not None else ()
+    if choice == RECORDED and recorded:
+        text = "\n\n".join(p.text if len(recorded) == 1 else f"[{p.field}]\n{p.text}" for p in recorded)
+        fields = ", ".join(f"`{p.field.replace('`', '')}`" for p in recorded)
+        note = f"**Prompt recorded in the file** ({fields}), as the run sent it."
+        return text, note + _reproduced(recorded[0].text, question)
+    how = f"style {plain(view.style)}" + (", chain of thought" if view.cot else "") + (
+        ", subtitles" if view.with_subtitles else "")
+    if answer is None:
+        return built, f"_Prompt built by MathReel ({how})._" if built else ""
+    if not built:
+        return "", "_The file records no prompt and no question text, so no prompt can be shown._"
+    source = "the server's question" if answer.on_server else "the file's question"
+    extra = (" The file recorded its own prompt: choose “as the file recorded it” to see it." if recorded else
+             " The file recorded no prompt." if choice == RECORDED else "")
+    if not answer.on_server:
+        extra += " Built without frames or subtitles: they are not on this server."
+    return built, f"_Prompt built by MathReel from {source} ({how}), not recorded in the file._{extra}"
+
+
+def _reproduced(text: str, question: Question | None) -> str:
+    """Which MathReel style reproduces the recorded prompt, when one does."""
+    if question is None:
+        return ""
+    from mathreel.core.prompt_styles import styles_reproducing
+
+    try:
+        found = styles_reproducing(text, question)
+    except Exception:  # a question the benchmark cannot prompt: nothing to compare
+        return ""
+    if not found:
+        return " No MathReel prompt style reproduces it exactly."
+    named = ", ".join(f"{m.style}{' with chain of thought' if m.cot else ''}" for m in found)
+    return f" MathReel's style {named} reproduces it."
+
+
+def file_prompt(answer: AnswerView, view: ViewSettings) -> str:
+    """MathReel's prompt for the file's own question in the chosen style ("" without its text, or when the
+    benchmark cannot build one from it)."""
+    from mathreel.core.benchmarks import get_benchmark
+
+    question = file_question(answer)
+    if question is None:
+        return ""
+    try:
+        return get_benchmark(answer.benchmark).build_prompt(question, cot=view.cot, style=view.style)
+    except Exception:  # the file's question lacks what this style needs
+        return ""
