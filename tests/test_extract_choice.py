@@ -580,3 +580,15 @@ def test_someone_elses_pick_is_not_the_answer(response: str, expected: str) -> N
 )
 def test_option_text_is_read_from_the_conclusion_only(response: str, options: dict, expected: str | None) -> None:
     assert extract_choice(response, options=options).answer == expected
+
+
+@pytest.mark.parametrize(("response", "expected"), [
+    ("<think>The figure shows two triangles, so the area is 6, option A.\n<answer>A</answer>", "A"),
+    ("<think>so the answer is C</think_end>\n<answer>C</answer><|im_end|>", "C"),  # a misspelt closing tag
+    ("<think>Checking each angle.\n<answer>The answer is D</answer>.", "D"),
+    # a tag the reasoning mentions and goes on from is not the answer; nor is a hedge inside the tag
+    ("<think>I will write <answer>B</answer> at the end, but first check C: the angle looks larger than it is", None),
+    ("<think>hmm, C or D\n<answer>C or D</answer>", None),
+])
+def test_an_answer_tag_ending_a_response_whose_think_block_is_never_closed(response: str, expected: str | None):
+    assert extract_choice(response, ("A", "B", "C", "D")).answer == expected

@@ -38,6 +38,7 @@ from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.structured import JsonAnswer, json_answer
 from mathreel.core.extract.text import (
     END_TOKEN_PATTERN,
+    END_TOKENS,
     Trace,
     answer_tag,
     boxed_spans,
@@ -380,6 +381,9 @@ def _unclosed_think_answer(
     """The answer a `<think>` block that is never closed ends with, on a short last paragraph of its own ("...so
     the answer is probably B\n\nB"): read only when that paragraph states it firmly (a letter, an answer phrase,
     a container), never from the reasoning above it."""
+    tagged = _closing_tag_after_think(response, letters, options)
+    if tagged is not None:
+        return tagged
     tail = unclosed_think_tail(response)
     if tail is None:
         return _think_last_letter(response, letters)
@@ -393,6 +397,33 @@ def _unclosed_think_answer(
         return None  # "Let me check B again: if B is correct ..." is reasoning
     note = "; the <think> block is never closed: read its last paragraph, a line of its own"
     return _shifted(replace(found, explanation=found.explanation + note), start)
+
+
+_AFTER_TAG_MAX = 20  # characters after a closing answer tag that still end the response (an end token, a period)
+
+
+def _closing_tag_after_think(
+    response: str, letters: Sequence[str], options: Mapping[str, str] | None
+) -> Extraction | None:
+    """A `<think>` block never closed (or closed with a misspelt tag) that the response ends with an answer tag
+    after ("...so the area is 6.\n<answer>A</answer>"): the tag is the model's answer, as it is after a closed
+    block. Read only when the tag ends the response, never a tag the reasoning mentions and goes on from."""
+    lower = response.lower()
+    tag = answer_tag(response, lower)
+    if tag is None or tag[0] < lower.rfind("<think>"):
+        return None
+    _, start, end = tag
+    rest = _TAG_CLOSE.sub("", lower[end:], count=1)
+    if len(END_TOKENS.sub("", rest).strip(" \t\n.`*")) > _AFTER_TAG_MAX:
+        return None
+    found = _read(response[start:end], letters, options, shortcut=True)
+    if not found.parsed or found.method not in _FIRM_METHODS:
+        return None
+    note = "; the <think> block is never closed: read the answer tag that ends the response"
+    return _shifted(replace(found, explanation=found.explanation + note), start)
+
+
+_TAG_CLOSE = lazy_regex(r"^\s*</[a-z_]*answer[a-z]*>|^\s*</[a-z_]*$")
 
 
 def _read_body(
