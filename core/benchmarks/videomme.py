@@ -173,34 +173,49 @@ class VideoMME(Benchmark):
         return self._question(record, _ALL_FIELDS)
 
     def question_reader(self, keys: AbstractSet[str], mode: str) -> Callable[[Mapping[str, Any]], Question]:
-        """The file's reader: each field list cut to the keys the file has (an absent key reads as empty anyway)."""
+        """The file's reader: each field list cut to the keys the file has (an absent key reads as empty anyway).
+        Where each list is left with one key at most (the usual file), a field is one `text(get(key))`: `get(None)`
+        is None, as an absent key's value is."""
         fields = _FieldPlan(*(tuple(key for key in names if key in keys) for names in _ALL_FIELDS))
-        return lambda record: self._question(record, fields)
+        if any(len(names) > 1 for names in fields[:-2]) or len(fields.ids) > 1:
+            return lambda record: self._question(record, fields)
+        single = [names[0] if names else None for names in fields]
+        extras = fields.extras
+        return lambda record: self._question_single(record, single, extras)
 
     def _question(self, record: Mapping[str, Any], fields: _FieldPlan) -> Question:
         durations, domains, sub_categories, tasks, option_fields, videos, extras, ids = fields
-        get = record.get
-        dims = {}
-        value = first_text(record, durations).lower()
-        if value:
-            dims["duration"] = value
-        value = first_text(record, domains)
-        if value:
-            dims["domain"] = value
-        value = first_text(record, sub_categories)
-        if value:
-            dims["sub_category"] = value
-        value = first_text(record, tasks)
-        if value:
-            dims["task_type"] = value
-        extra = {k: text(record[k]) for k in extras if k in record}
-        question_id = first_text(record, ids)
-        named = _ID_NAMES_VIDEO.fullmatch(question_id)
         options = None
         for key in option_fields:
-            options = get(key)
+            options = record.get(key)
             if options is not None:
                 break
+        return self._make(record, first_text(record, durations).lower(), first_text(record, domains),
+                          first_text(record, sub_categories), first_text(record, tasks), options,
+                          first_text(record, videos), first_text(record, ids),
+                          {k: text(record[k]) for k in extras if k in record})
+
+    def _question_single(self, record: Mapping[str, Any], keys: list[str | None], extras: tuple[str, ...]) -> Question:
+        get = record.get
+        duration, domain, sub_category, task, options, video, _, question_id = keys
+        return self._make(record, text(get(duration)).lower(), text(get(domain)), text(get(sub_category)),
+                          text(get(task)), get(options), text(get(video)), text(get(question_id)),
+                          {k: text(record[k]) for k in extras if k in record})
+
+    def _make(self, record: Mapping[str, Any], duration: str, domain: str, sub_category: str, task: str,
+              options: Any, video: str, question_id: str, extra: dict[str, str]) -> Question:
+        """The Question of the fields read (dimensions in their fixed order, empty ones left out)."""
+        dims = {}
+        if duration:
+            dims["duration"] = duration
+        if domain:
+            dims["domain"] = domain
+        if sub_category:
+            dims["sub_category"] = sub_category
+        if task:
+            dims["task_type"] = task
+        named = _ID_NAMES_VIDEO.fullmatch(question_id)
+        get = record.get
         return Question(
             benchmark=self.name,
             mode="mcq",
@@ -208,7 +223,7 @@ class VideoMME(Benchmark):
             question=text(get("question")),
             answer=text(get("answer")).upper(),
             options=parse_options(options),
-            video_id=first_text(record, videos) or None,
+            video_id=video or None,
             dims=dims,
             extra=extra,
             cluster_key=named.group(1) if named else "",
