@@ -38,20 +38,24 @@ def error_line(error: MathReelError) -> str:
     return f"{error}; {fix}" if fix else str(error)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    """The parser with every command, or with `command` alone: a command line that names its command parses the
+    same with only that command registered, and skips importing the other nine modules."""
     parser = argparse.ArgumentParser(
         prog="mathreel",
         description="Browse, run and score VideoMathQA, Video-MME and MathVerse.",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for module_name in COMMANDS.values():
-        importlib.import_module(module_name).register(subparsers)
+    names = [command] if command in COMMANDS else list(COMMANDS)
+    for name in names:
+        importlib.import_module(COMMANDS[name]).register(subparsers)
     return parser
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else argv
+    parser = build_parser(arguments[0] if arguments else None)
+    args = parser.parse_args(arguments)
     if not getattr(args, "handler", None):
         parser.print_help()
         return 2

@@ -11,7 +11,6 @@ always come from the same tree as this file, even where another tree is installe
 from __future__ import annotations
 
 import sys
-from importlib.abc import MetaPathFinder
 from importlib.machinery import ModuleSpec, PathFinder
 from pathlib import Path
 
@@ -20,8 +19,11 @@ __version__ = "0.1.0"
 SUBPACKAGES = ("core", "cli", "webapp")
 
 
-class _SourceTree(MetaPathFinder):
-    """Finds `mathreel.core`, `mathreel.cli` and `mathreel.webapp` in the folders beside this package."""
+class _SourceTree:
+    """Finds `mathreel.core`, `mathreel.cli` and `mathreel.webapp` in the folders beside this package.
+
+    A meta path finder needs only `find_spec`; not subclassing `importlib.abc.MetaPathFinder` keeps
+    `importlib.resources`, `tempfile` and `shutil` out of every command's start."""
 
     def __init__(self, root: Path) -> None:
         self.root = str(root)

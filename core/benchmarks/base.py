@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field
 from pathlib import Path
 from types import MappingProxyType
@@ -273,6 +274,11 @@ class Benchmark:
     def question_from_record(self, record: Mapping[str, Any], mode: str) -> Question:
         """Build a Question from one dataset or result record in this benchmark's schema."""
         raise NotImplementedError
+
+    def question_reader(self, keys: AbstractSet[str], mode: str) -> Callable[[Mapping[str, Any]], Question]:
+        """`question_from_record` for records whose fields are all among `keys` (one file's, known before its rows
+        are read): a benchmark may drop, once per file, the lookups of fields no record has. Same Questions."""
+        return lambda record: self.question_from_record(record, mode)
 
     def record_id(self, record: Mapping[str, Any]) -> str:
         """The question id a record carries (the first non-empty of `id_fields`), without building the Question."""

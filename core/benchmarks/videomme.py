@@ -4,9 +4,10 @@ sub-category and task type (taxonomy from the reference harness, lmms-eval)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from collections.abc import Set as AbstractSet
 from types import MappingProxyType
-from typing import Any
+from typing import Any, NamedTuple
 
 from mathreel.core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode, OfficialScorer
 from mathreel.core.fields import first_text, parse_options, text
@@ -79,6 +80,21 @@ _VIDEO_FIELDS = ("videoID", "video_id", "video")
 # Question ids `NNN-k` name their video (`NNN`, the k-th question on it): the cluster when no video id is stored.
 _ID_NAMES_VIDEO = re.compile(r"(\d{3})-\d+")
 _EXTRA_FIELDS = ("url", "video_id")
+
+
+class _FieldPlan(NamedTuple):
+    """The record fields a Question is read from, each list in order of preference."""
+
+    durations: tuple[str, ...]
+    domains: tuple[str, ...]
+    sub_categories: tuple[str, ...]
+    tasks: tuple[str, ...]
+    options: tuple[str, ...]
+    videos: tuple[str, ...]
+    extras: tuple[str, ...]
+    ids: tuple[str, ...]
+
+
 _PARSE_ANSWER = "thanku-all/parse_answer"
 _LMMS_EVAL = "EvolvingLMMs-Lab/lmms-eval"
 
@@ -154,27 +170,60 @@ class VideoMME(Benchmark):
         return LETTERS
 
     def question_from_record(self, record: Mapping[str, Any], mode: str) -> Question:
+        return self._question(record, _ALL_FIELDS)
+
+    def question_reader(self, keys: AbstractSet[str], mode: str) -> Callable[[Mapping[str, Any]], Question]:
+        """The file's reader: each field list cut to the keys the file has (an absent key reads as empty anyway).
+        Where each list is left with one key at most (the usual file), a field is one `text(get(key))`: `get(None)`
+        is None, as an absent key's value is."""
+        fields = _FieldPlan(*(tuple(key for key in names if key in keys) for names in _ALL_FIELDS))
+        if any(len(names) > 1 for names in fields[:-2]) or len(fields.ids) > 1:
+            return lambda record: self._question(record, fields)
+        single = [names[0] if names else None for names in fields]
+        extras = fields.extras
+        return lambda record: self._question_single(record, single, extras)
+
+    def _question(self, record: Mapping[str, Any], fields: _FieldPlan) -> Question:
+        durations, domains, sub_categories, tasks, option_fields, videos, extras, ids = fields
+        options = None
+        for key in option_fields:
+            options = record.get(key)
+            if options is not None:
+                break
+        return self._make(record, first_text(record, durations).lower(), first_text(record, domains),
+                          first_text(record, sub_categories), first_text(record, tasks), options,
+                          first_text(record, videos), first_text(record, ids),
+                          {k: text(record[k]) for k in extras if k in record})
+
+    def _question_single(self, record: Mapping[str, Any], keys: list[str | None], extras: tuple[str, ...]) -> Question:
         get = record.get
+        duration, domain, sub_category, task, options, video, _, question_id = keys
+        return self._make(record, text(get(duration)).lower(), text(get(domain)), text(get(sub_category)),
+                          text(get(task)), get(options), text(get(video)), text(get(question_id)),
+                          {k: text(record[k]) for k in extras if k in record})
+
+    def _make(self, record: Mapping[str, Any], duration: str, domain: str, sub_category: str, task: str,
+              options: Any, video: str, question_id: str, extra: dict[str, str]) -> Question:
+        """The Question of the fields read (dimensions in their fixed order, empty ones left out)."""
         dims = {}
-        for key, value in (
-            ("duration", first_text(record, _DURATION_FIELDS).lower()),
-            ("domain", first_text(record, _DOMAIN_FIELDS)),
-            ("sub_category", first_text(record, _SUB_CATEGORY_FIELDS)),
-            ("task_type", first_text(record, _TASK_FIELDS)),
-        ):
-            if value:
-                dims[key] = value
-        extra = {k: text(record[k]) for k in _EXTRA_FIELDS if k in record}
-        question_id = first_text(record, self.id_fields)
+        if duration:
+            dims["duration"] = duration
+        if domain:
+            dims["domain"] = domain
+        if sub_category:
+            dims["sub_category"] = sub_category
+        if task:
+            dims["task_type"] = task
         named = _ID_NAMES_VIDEO.fullmatch(question_id)
+        get = record.get
         return Question(
             benchmark=self.name,
             mode="mcq",
             question_id=question_id,
             question=text(get("question")),
             answer=text(get("answer")).upper(),
-            options=parse_options(next((get(k) for k in _OPTION_FIELDS if get(k) is not None), None)),
-            video_id=first_text(record, _VIDEO_FIELDS) or None,
+            options=parse_options(options),
+            video_id=video or None,
             dims=dims,
             extra=extra,
             cluster_key=named.group(1) if named else "",
@@ -206,4 +255,6 @@ def _qwen3_vl_body(question: Question) -> str:
     return f"{QWEN3_VL_PRE_PROMPT}{question.question}\nOptions:\n{options}\n{QWEN3_VL_POST_PROMPT}"
 
 
+_ALL_FIELDS = _FieldPlan(_DURATION_FIELDS, _DOMAIN_FIELDS, _SUB_CATEGORY_FIELDS, _TASK_FIELDS, _OPTION_FIELDS,
+                         _VIDEO_FIELDS, _EXTRA_FIELDS, VideoMME.id_fields)
 VIDEOMME = VideoMME()

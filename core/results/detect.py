@@ -63,6 +63,8 @@ def detect_benchmark(
 ) -> tuple[Benchmark, str]:
     """The benchmark and a note saying why; a file that evidently belongs to another benchmark than `given` fails."""
     by_key = benchmark_by_metric_key(records)
+    if given is None and by_key:  # the format names its benchmark: no vote needed (it costs a Question per row)
+        return by_key[0], f"benchmark: {by_key[0].name} (lmms-eval metric key {by_key[1]})"
     votes, matched = taxonomy_votes(rows)
     leader = votes.most_common(1)[0][0] if votes else None
     if given is not None:
@@ -74,8 +76,6 @@ def detect_benchmark(
             raise InputError(source, f"this looks like a {other.title} file (its fields use {other.title}'s "
                              f"taxonomy), not {bench.title}")
         return bench, f"benchmark: {bench.name} (given)"
-    if by_key:
-        return by_key[0], f"benchmark: {by_key[0].name} (lmms-eval metric key {by_key[1]})"
     if leader:
         bench = BENCHMARKS[leader]
         dims = ", ".join(d.key for d in bench.dimensions if d.key in matched[leader])

@@ -9,7 +9,7 @@ from mathreel.core.question import Question
 from mathreel.core.results.recorded import FileQuestion
 
 
-@dataclass
+@dataclass(slots=True)
 class Prediction:
     """A model's response to one question; `record` says where it is in the file, `raw` is the record as written.
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import unicodedata
+from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -21,6 +22,7 @@ from mathreel.core.results.question_join import match_how, records_question
 from mathreel.core.results.question_key import text_key
 from mathreel.core.results.recorded import FileQuestion, RecordedPrompt, harness_prompts
 
+QuestionReader = Callable[[Mapping[str, Any]], Question]
 _SHOWN_IDS = 10  # ids quoted in a warning before "and N more"
 
 
@@ -98,10 +100,12 @@ def _mode_evidence(rows: list[dict[str, Any]], annotation_records: list[dict[str
 _JSON_KINDS = {dict: "a JSON object", list: "a JSON array"}
 
 
-def _question(bench: Benchmark, row: Row, mode: str, source: str) -> Question:
-    _check_id_fields(bench, row, source)
+def _question(bench: Benchmark, row: Row, mode: str, source: str, read: QuestionReader | None = None,
+              id_keys: tuple[str, ...] | None = None) -> Question:
+    """The row's Question, checked. `read` and `id_keys`: the file's reader and id fields (`_file_plan`)."""
+    _check_id_fields(bench.id_fields if id_keys is None else id_keys, row, source)
     try:
-        question = bench.question_from_record(row.fields, mode)
+        question = bench.question_from_record(row.fields, mode) if read is None else read(row.fields)
     except (ValueError, TypeError, KeyError, AttributeError) as error:
         raise InputError(source, f"cannot read the record as a {bench.title} question ({error})", row.label) from None
     if not question.question_id:
@@ -117,9 +121,15 @@ def _place(label: str | int) -> str:
     return f"record {label}" if isinstance(label, int) else label
 
 
-def _check_id_fields(bench: Benchmark, row: Row, source: str) -> None:
+def _file_plan(bench: Benchmark, rows: list[Row], mode: str) -> tuple[QuestionReader, tuple[str, ...]]:
+    """Per file, once: the benchmark's reader for the keys the file's records have, and the id fields among them."""
+    present = set().union(*[row.fields for row in rows])
+    return bench.question_reader(present, mode), tuple(key for key in bench.id_fields if key in present)
+
+
+def _check_id_fields(id_fields: tuple[str, ...], row: Row, source: str) -> None:
     """An id that is a JSON object or array would be read as its Python repr and join nothing: refuse it."""
-    for key in bench.id_fields:
+    for key in id_fields:
         kind = _JSON_KINDS.get(type(row.fields.get(key)))
         if kind:
             raise InputError(source, f"the question id ({key}) is {kind}, not a text or number", row.label)
@@ -185,8 +195,9 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
     source, mode = result.source, result.mode
     append = result.predictions.append
     gold = GoldCheck(bench, mode)
+    read, id_keys = _file_plan(bench, rows, mode)
     for row in rows:
-        question = _question(bench, row, mode, source)
+        question = _question(bench, row, mode, source, read, id_keys)
         gold.check(question, row.label)
         qid = question.question_id
         count = seen.get(qid, 0) + 1  # `core.ids.occurrences`, inline: this loop runs once per answer
@@ -302,7 +313,7 @@ def _in_answered_subset(result: ResultFile, bench: Benchmark, missing: list[Ques
 
 def _row_id(row: Row, bench: Benchmark, result: ResultFile) -> str:
     """The question id of a row without building the rest of the question (id-only files)."""
-    _check_id_fields(bench, row, result.source)
+    _check_id_fields(bench.id_fields, row, result.source)
     qid = bench.record_id(row.fields)
     if not qid:
         raise InputError(result.source, f"no question id (expected one of {', '.join(bench.id_fields)})", row.label)

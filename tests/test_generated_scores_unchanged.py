@@ -1,0 +1,39 @@
+"""`mathreel score --json --rows` on generated Video-MME files (made by bench/bench_score.py's generator: 100
+videos x 3 questions, a realistic mix of answer styles and a worst case of reasoning answers, as JSONL and as the
+official template) gives exactly the report stored in tests/data/generated_scores, written before the reading and
+scoring paths were made faster: speed work must not move any number, reading or row.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from mathreel.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+DATA = "tests/data/generated_scores"
+CASES = {
+    "mix_300.jsonl.report.json": ["mix_300.jsonl"],
+    "worst_300.jsonl.report.json": ["worst_300.jsonl"],
+    "mix_300_template.json.report.json": ["mix_300_template.json"],
+    "mix_300_template.json.official.report.json": ["mix_300_template.json", "--extractor", "official"],
+}
+
+
+@pytest.mark.parametrize("stored", sorted(CASES))
+def test_report_with_rows_is_unchanged(stored, capsys):
+    name, *extra = CASES[stored]
+    here = Path.cwd()
+    os.chdir(ROOT)
+    try:
+        assert main(["score", "--json", "--rows", *extra, f"{DATA}/{name}"]) == 0
+    finally:
+        os.chdir(here)
+    printed = json.loads(capsys.readouterr().out)
+    expected = json.loads((ROOT / DATA / stored).read_text(encoding="utf-8"))
+    assert len(printed["rows"]) == 300
+    assert printed == expected
