@@ -167,11 +167,11 @@ def compare_official(args, work: Path, in_order: list[dict], tagged: list[dict])
             module["evaluate"](pd.read_csv(path, sep="\t"), str(output))
         theirs = json.loads(output.with_name(output.name.replace(".tsv", "_rating.json")).read_text())
         mine = score(read_results(path), extractor="official")
-        total, own = mine.upstream[1]["final_rating"]["total"], score(read_results(path)).groups.total.score
+        total, own = mine.upstream.value["final_rating"]["total"], score(read_results(path)).groups.total.score
         figure = (f"total {theirs['final_rating']['total']:.2f} (script) vs {total:.2f} (mathreel), MathReel's own "
                   f"{own:.2f}")
         report(f"official test_video_mme_v2.py@{OFFICIAL[0][:7]}, {len(rows)} rows, {label}",
-               within(theirs, mine.upstream[1]), figure)
+               within(theirs, mine.upstream.value), figure)
         for effect in mine.groups.effects:
             print(f"    reported: {effect.text()}")
 
@@ -184,7 +184,7 @@ def compare_lmms(args, work: Path, tagged: list[dict]) -> None:
     module = definitions(utils, names, {"ast": ast, "re": re, "defaultdict": defaultdict, "eval_logger": quiet})
     path, dicts = write_lmms(work / "samples_videomme_v2.jsonl", tagged, module["videomme_v2_process_results"])
     theirs = {f"videomme_v2_{k}": v for k, v in module["_compute_all_subscores"](dicts).items()}
-    mine = score(read_results(path), extractor="lmms-eval").upstream[1]
+    mine = score(read_results(path), extractor="lmms-eval").upstream.value
     figure = f"overall_score {theirs['videomme_v2_overall_score']:.2f} vs {mine['videomme_v2_overall_score']:.2f}"
     report(f"lmms-eval videomme_v2@{LMMS[0][:7]}, {len(dicts)} lines", within(theirs, mine), figure)
 
@@ -207,7 +207,7 @@ def compare_evalscope(args, work: Path, rows: list[dict]) -> None:
     read = evalscope_reader(args, work)
     theirs = 100 * sum(read(row["prediction"]) == row["answer"] for row in rows) / len(rows)
     path = write_tsv(work / "Video-MME-v2_evalscope.tsv", rows)
-    mine = score(read_results(path), extractor="evalscope").upstream[1]["all"]
+    mine = score(read_results(path), extractor="evalscope").upstream.value["all"]
     report(f"evalscope parse_answers@{EVALSCOPE[0][:7]}, {len(rows)} answers", within({"all": theirs}, {"all": mine}),
            f"accuracy {theirs:.2f}% vs {mine:.2f}%")
 

@@ -119,7 +119,7 @@ def test_question_verdict_agrees_with_score_units_for_multi_binary():
     for prediction in result.predictions:
         groups.setdefault(prediction.question.group_id, []).append((prediction.question, prediction.response))
     verdicts = {gid: score_question(answers).correct for gid, answers in groups.items()}
-    assert verdicts == {gid: unit[0] for gid, unit in report.units.items() if gid in verdicts}
+    assert verdicts == {gid: unit.correct for gid, unit in report.units.items() if gid in verdicts}
     assert set(verdicts.values()) == {True, False}  # the demo run has both kinds, so the check can fail
 
 

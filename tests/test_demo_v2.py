@@ -59,7 +59,7 @@ def test_the_official_run_scores_as_worked_out_by_hand():
     # CUCC relevance: 3 right, 56.25; CCWC chain: 25; CWCC [1,[2,3],4]: Q3 stands in, 33.33; UCCC [[1,2],3,4]: 10.
     assert default.groups.total.score == pytest.approx((56.25 + 25 + 100 / 3 + 10) / 4)
     official = score(read_results(path), extractor="official")
-    rating = official.upstream[1]["final_rating"]
+    rating = official.upstream.value["final_rating"]
     # The script: CUCC counts 2 (25); "Based on the video, the answer is F." reads B (CCWW: 25); 33.33; the refusal
     # at Q1 of the last chain is -1, right in a chain: 100.
     assert rating["total"] == pytest.approx((25 + 25 + 100 / 3 + 100) / 4)

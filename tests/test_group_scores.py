@@ -52,7 +52,7 @@ def scored(path: Path, extractor: str = "robust"):
 
 def test_the_official_reproduction_gives_the_official_rating_object(tmp_path):
     report = scored(toy(tmp_path), "official")
-    name, rating = report.upstream
+    name, rating = report.upstream.name, report.upstream.value
     assert name == "official_rating" and same_rating(rating, OFFICIAL_TOY)
     assert list(rating["final_rating"]) == list(OFFICIAL_TOY["final_rating"])  # the script's key order
     off_by_a_little = {**OFFICIAL_TOY, "final_rating": {**OFFICIAL_TOY["final_rating"], "total": 20.02}}
@@ -102,7 +102,8 @@ def test_an_unparsed_answer_never_counts_right_by_default(tmp_path):
 def test_lmms_eval_reproduction_gives_its_twelve_metrics(tmp_path):
     tagged = tuple(Spec(s.video, s.kind, s.structure, s.pattern, s.level, s.second_head, s.third_head, True)
                    for s in TOY)
-    name, metrics = scored(toy(tmp_path, tagged), "lmms-eval").upstream
+    upstream = scored(toy(tmp_path, tagged), "lmms-eval").upstream
+    name, metrics = upstream.name, upstream.value
     assert name == "lmms_eval"
     assert metrics == pytest.approx({f"videomme_v2_{key}": value for key, value in LMMS_TOY.items()})
 
@@ -113,7 +114,8 @@ def test_lmms_eval_stopping_on_untagged_rows_is_said(tmp_path):
 
 
 def test_evalscope_reports_plain_accuracy_per_subset(tmp_path):
-    name, subsets = scored(toy(tmp_path), "evalscope").upstream
+    upstream = scored(toy(tmp_path), "evalscope").upstream
+    name, subsets = upstream.name, upstream.value
     assert name == "evalscope"
     # "The answer is B." reads B by its last-capital fallback; "I cannot tell." reads nothing (I is no option).
     assert subsets["all"] == pytest.approx(75.0) and subsets["relevance"] == pytest.approx(75.0)
@@ -133,7 +135,8 @@ def test_figures_have_intervals_over_groups_and_clustered_accuracy(tmp_path):
     values = [25.0, 56.25, 10.0]
     mean = sum(values) / 3
     se = (sum((v - mean) ** 2 for v in values) / 2 / 3) ** 0.5
-    assert total.score_ci == pytest.approx((max(0.0, mean - 1.959963984540054 * se), mean + 1.959963984540054 * se))
+    z = 1.959963984540054
+    assert tuple(total.score_ci) == pytest.approx((max(0.0, mean - z * se), mean + z * se))
     assert (total.questions, total.correct, total.accuracy) == (12, 9, 75.0)
     assert figure([]).score is None
 

@@ -2,7 +2,8 @@
 question and the join rule checked it (tests/data/score_json_main, written by the main branch at 91339b7 on
 2026-11-25; the readers branch re-worded the explanation of two option-text readings, same answers and scores),
 apart from the fields added since: `mismatched`, `mismatched_ids`, `joins`, the readers' `parse_failure_rate`,
-`weak_readings`, `weak_reading_ids`, `labelled_readings`, and per row `join`, `rule` and `strength`.
+`weak_readings`, `weak_reading_ids`, `labelled_readings`, the format's version `schema` (docs/report.md), and per
+row `join`, `rule` and `strength`.
 
 Each case runs the command line in this process (`mathreel.cli.main`) from the repository folder, so the paths in
 `source` and in the judge's note are the ones the stored output names.
@@ -21,7 +22,7 @@ from mathreel.cli import main
 ROOT = Path(__file__).resolve().parents[1]
 STORED = ROOT / "tests" / "data" / "score_json_main"
 ADDED = ("mismatched", "mismatched_ids", "joins", "parse_failure_rate", "weak_readings", "weak_reading_ids",
-         "labelled_readings")
+         "labelled_readings", "schema")
 ADDED_PER_ROW = ("join", "rule", "strength")
 RESULTS = sorted(p.name for p in (ROOT / "assets" / "demo" / "results").iterdir())
 
@@ -57,7 +58,7 @@ def test_score_json_of_the_demo_files_is_unchanged_apart_from_added_fields(name,
     finally:
         os.chdir(here)
     printed = json.loads(capsys.readouterr().out)
-    assert set(ADDED) <= set(printed)
+    assert set(ADDED) <= set(printed) and printed["schema"] == 1
     again = json.dumps(without_added(printed), ensure_ascii=False, indent=1) + "\n"
     assert again == (STORED / name).read_text(encoding="utf-8")
 

@@ -21,6 +21,7 @@ from mathreel.core.errors import InputError
 from mathreel.core.media.writer import write_h264
 from mathreel.core.results import read_results
 from mathreel.core.scoring import paired_difference, score
+from mathreel.core.scoring.report import Cell, Interval
 from mathreel.core.view import ViewSettings, build_view
 from mathreel.webapp import charts
 from mathreel.webapp.benchmark_keys import benchmark_choices
@@ -258,7 +259,7 @@ def test_uploaded_file_scores_exactly_as_core(vmqa, tmp_path):
     assert errors == []
     expected = score(read_results(path)).to_dict()
     # core's report, naming the file by its own name (as `mathreel score --json run_a.jsonl` does), not the upload path
-    assert runs[0].summary == {**expected, "source": "run_a.jsonl"} and runs[0].name == "run_a.jsonl"
+    assert runs[0].report.to_dict() == {**expected, "source": "run_a.jsonl"} and runs[0].name == "run_a.jsonl"
     table = summary_table(runs)
     row = table.iloc[0]
     assert row["Accuracy"] == pct(expected["overall"]["accuracy"]) == "66.7%"
@@ -284,7 +285,7 @@ def test_breakdowns_question_filters_and_downloads(vmqa, tmp_path):
     run = runs[0]
     breakdown = breakdown_table(runs)
     chart_row = breakdown[(breakdown["Dimension"] == "Category") & (breakdown["Value"] == "Chart")].iloc[0]
-    cell = run.summary["by"]["category"]["Chart"]
+    cell = run.report.to_dict()["by"]["category"]["Chart"]
     assert chart_row["run.jsonl"] == f"{cell['text']} n={cell['n']}"  # core's rendering, not the 2-decimal JSON
     statuses = {r.question_id: r.status for r in run.report.rows}
     assert list(scored_table(run, "wrong")["ID"]) == [q for q, s in statuses.items() if s == "wrong"] == ["q1"]
@@ -298,7 +299,7 @@ def test_breakdowns_question_filters_and_downloads(vmqa, tmp_path):
     frame = pd.read_csv(csv_path, keep_default_na=False)
     assert list(frame["question_id"]) == [r.question_id for r in run.report.rows]
     assert list(frame["status"]) == [r.status for r in run.report.rows]
-    assert json.loads(Path(json_path).read_text(encoding="utf-8")) == run.summary
+    assert json.loads(Path(json_path).read_text(encoding="utf-8")) == run.report.to_dict()
 
 
 def test_paired_difference_of_two_runs_is_cores(vmqa, tmp_path):
@@ -315,20 +316,19 @@ def test_paired_difference_of_two_runs_is_cores(vmqa, tmp_path):
 
 def test_charts_carry_the_reports_cis(vmqa, tmp_path):
     path = results_file(tmp_path / "run.jsonl", {"q0": "B", "q1": "A", "q2": "D", "q3": "B"})
-    summary = score(read_results(path)).to_dict()
+    report = score(read_results(path))
+    summary = report.to_dict()
     cells = summary["by"]["category"]
     assert not charts.long_axis(list(cells))  # a few short values: upright bars in core's order
-    figure = charts.accuracy_bars([("run", summary)], "category", "Category")
+    figure = charts.accuracy_bars([("run", report.by)], "category", "Category")
     bar = figure.data[0]
     assert list(bar.x) == list(cells)
     assert list(bar.y) == [c["accuracy"] for c in cells.values()]
     assert list(bar.error_y.array) == pytest.approx([c["ci"][1] - c["accuracy"] for c in cells.values()])
     assert list(bar.error_y.arrayminus) == pytest.approx([c["accuracy"] - c["ci"][0] for c in cells.values()])
-    cross = {"cross": {"duration x task_type": {"short": {"OCR": {"n": 2, "correct": 1, "accuracy": 50.0,
-                                                                   "ci": [9.5, 90.5]}},
-                                                 "long": {"Counting": {"n": 1, "correct": 1, "accuracy": 100.0,
-                                                                       "ci": [20.7, 100.0]}}}}}
-    heat = charts.cross_heatmap(cross, "duration x task_type", "t").data[0]
+    cross = {"short": {"OCR": Cell(2, 1, 50.0, Interval(9.5, 90.5))},
+             "long": {"Counting": Cell(1, 1, 100.0, Interval(20.7, 100.0))}}
+    heat = charts.cross_heatmap(cross, "t").data[0]
     assert list(heat.y) == ["short", "long"] and list(heat.x) == ["OCR", "Counting"]
     assert [list(r) for r in heat.z] == [[50.0, None], [None, 100.0]]
 
@@ -389,8 +389,9 @@ def test_reference_json_matches_the_papers_tables():
 def test_comparison_table_puts_runs_above_the_papers_rows(vmqa, tmp_path):
     reference = load_references()["videomathqa"]
     path = results_file(tmp_path / "mine.jsonl", {"q0": "B", "q1": "C", "q2": "A"})
-    summary = score(read_results(path)).to_dict()
-    frame = comparison_table(reference, "2", "mcq_sub", [("mine.jsonl", summary)])
+    report = score(read_results(path))
+    summary = report.to_dict()
+    frame = comparison_table(reference, "2", "mcq_sub", [("mine.jsonl", report)])
     assert len(frame) == 1 + 18
     mine = frame.iloc[0]
     assert mine["Model"] == "mine.jsonl" and mine["Overall: MCQ, video + subtitles (+Sub)"] == "66.7%"
@@ -620,8 +621,8 @@ def test_the_judge_header_marks_gold_and_pick():
 
 def test_a_chart_names_the_runs_it_cannot_show(vmqa, tmp_path):
     path = results_file(tmp_path / "run.jsonl", {"q0": "B", "q1": "A"})
-    with_dim = score(read_results(path)).to_dict()
-    without = {**with_dim, "by": {k: v for k, v in with_dim["by"].items() if k != "category"}}
+    with_dim = score(read_results(path)).by
+    without = {k: v for k, v in with_dim.items() if k != "category"}
     figure = charts.accuracy_bars([("a.jsonl", with_dim), ("<b>b.jsonl", without)], "category", "Category")
     # under the title, in a line of its own above the legend's row (the plot area starts below both)
     assert figure.layout.title.text == "Accuracy by category"
@@ -637,23 +638,23 @@ def test_a_chart_names_the_runs_it_cannot_show(vmqa, tmp_path):
 def test_a_long_category_axis_is_horizontal_bars_sorted_by_accuracy_one_readable_row_each():
     from mathreel.core.benchmarks.videomme import SUB_CATEGORIES
 
-    def cell(correct: int, n: int = 10) -> dict:
-        return {"n": n, "correct": correct, "accuracy": 100 * correct / n, "ci": [0.0, 100.0]}
+    def cell(correct: int, n: int = 10) -> Cell:
+        return Cell(n, correct, 100 * correct / n, Interval(0.0, 100.0))
 
     values = list(SUB_CATEGORIES)
     assert len(values) == 30
-    first = {"by": {"sub_category": {v: cell((i * 7) % 11) for i, v in enumerate(values)}}}
-    second = {"by": {"sub_category": {v: cell(5) for v in values}}}
+    first = {"sub_category": {v: cell((i * 7) % 11) for i, v in enumerate(values)}}
+    second = {"sub_category": {v: cell(5) for v in values}}
     figure = charts.accuracy_bars([("a_run_with_a_long_file_name_samples.jsonl", first), ("b.jsonl", second)],
                                   "sub_category", "Sub-category")
     bars = figure.data
     assert all(bar.orientation == "h" for bar in bars)
     shown = list(figure.layout.yaxis.categoryarray)
-    accuracy = first["by"]["sub_category"]
+    accuracy = {value: cell.accuracy for value, cell in first["sub_category"].items()}
     assert sorted(shown) == sorted(values)
-    assert [accuracy[v]["accuracy"] for v in shown] == sorted(a["accuracy"] for a in accuracy.values())
+    assert [accuracy[v] for v in shown] == sorted(accuracy.values())
     assert figure.layout.yaxis.autorange == "reversed"  # the weakest at the top
-    assert list(bars[0].x) == [accuracy[v]["accuracy"] for v in bars[0].y]
+    assert list(bars[0].x) == [accuracy[v] for v in bars[0].y]
     assert figure.layout.height >= 30 * charts.ROW_PX  # a row per value, none on top of another
     assert bars[0].name == charts.short_name("a_run_with_a_long_file_name_samples.jsonl")
     assert len(bars[0].name) <= 24 and "a_run_with_a_long_file_name_samples.jsonl" in bars[0].hovertemplate

@@ -2,8 +2,8 @@
 cross heatmaps and paired difference; the Judge tab's step scores and error categories per run; the review
 agreement's confusion matrix and Bland-Altman plot.
 
-Score's figures take each run as (name, report dict); a dimension's cells come from `report["by"][dimension]` in
-the order core gives them, and every bar carries its 95% CI as an asymmetric error bar.
+Score's figures take each run as (name, breakdowns): a dimension's `Cell`s come from `Report.by[dimension]` in the
+order core gives them, and every bar carries its 95% CI as an asymmetric error bar.
 """
 
 from __future__ import annotations
@@ -16,23 +16,25 @@ from mathreel.webapp.judged_runs import error_categories, primary_dimension
 if TYPE_CHECKING:
     import plotly.graph_objects as go
 
+    from mathreel.core.scoring.report import Cell
     from mathreel.webapp.judged_runs import JudgedRun
 
-NamedReport = tuple[str, dict[str, Any]]  # a run's name and its Report.to_dict()
+Breakdowns = dict[str, dict[str, "Cell"]]  # `Report.by`: dimension -> value -> cell
+NamedReport = tuple[str, Breakdowns]  # a run's name and its report's breakdowns
 
 
 def _value_order(runs: Sequence[NamedReport], dimension: str) -> list[str]:
     """Values of `dimension` across runs, first-seen order (core already orders each report)."""
     seen: dict[str, None] = {}
-    for _, report in runs:
-        for value in report.get("by", {}).get(dimension, {}):
+    for _, by in runs:
+        for value in by.get(dimension, {}):
             seen.setdefault(value, None)
     return list(seen)
 
 
 def missing_runs(runs: Sequence[NamedReport], dimension: str) -> list[str]:
     """The runs with no value of `dimension` (their file does not record it), which a chart cannot show."""
-    return [name for name, report in runs if not report.get("by", {}).get(dimension)]
+    return [name for name, by in runs if not by.get(dimension)]
 
 
 def missing_note(names: list[str], label: str) -> str:
@@ -61,9 +63,9 @@ def long_axis(values: Sequence[str]) -> bool:
 def by_accuracy(runs: Sequence[NamedReport], dimension: str, values: list[str]) -> list[str]:
     """`values` from the lowest accuracy of the first run that has the dimension to the highest (values it lacks
     last, in their order)."""
-    cells = next((report["by"][dimension] for _, report in runs if report.get("by", {}).get(dimension)), {})
-    ranked = sorted((v for v in values if v in cells), key=lambda v: cells[v]["accuracy"] if
-                    cells[v]["accuracy"] is not None else -1.0)
+    cells = next((by[dimension] for _, by in runs if by.get(dimension)), {})
+    ranked = sorted((v for v in values if v in cells), key=lambda v: _acc(cells[v]) if
+                    _acc(cells[v]) is not None else -1.0)
     return ranked + [v for v in values if v not in cells]
 
 
@@ -77,12 +79,12 @@ def accuracy_bars(runs: Sequence[NamedReport], dimension: str, label: str) -> go
     if horizontal:
         values = by_accuracy(runs, dimension, values)
     figure = go.Figure()
-    for name, report in runs:
-        cells = report.get("by", {}).get(dimension, {})
+    for name, by in runs:
+        cells = by.get(dimension, {})
         present = [v for v in values if v in cells]
-        acc = [cells[v]["accuracy"] for v in present]
-        lows = [cells[v]["ci"][0] for v in present]
-        highs = [cells[v]["ci"][1] for v in present]
+        acc = [_acc(cells[v]) or 0.0 for v in present]
+        lows = [_bounds(cells[v])[0] for v in present]
+        highs = [_bounds(cells[v])[1] for v in present]
         error = {"type": "data", "symmetric": False, "array": [h - a for h, a in zip(highs, acc, strict=True)],
                  "arrayminus": [a - lo for a, lo in zip(acc, lows, strict=True)]}
         axes = {"x": acc, "y": present, "orientation": "h", "error_x": error} if horizontal else \
@@ -90,7 +92,7 @@ def accuracy_bars(runs: Sequence[NamedReport], dimension: str, label: str) -> go
         where = "%{y}<br>%{x:.1f}%" if horizontal else "%{x}<br>%{y:.1f}%"
         figure.add_bar(
             name=short_name(name), **axes,
-            customdata=[[cells[v]["n"], lo, hi] for v, lo, hi in zip(present, lows, highs, strict=True)],
+            customdata=[[cells[v].n, lo, hi] for v, lo, hi in zip(present, lows, highs, strict=True)],
             hovertemplate=where + " [%{customdata[1]:.1f}, %{customdata[2]:.1f}]<br>n=%{customdata[0]}"
             f"<extra>{_hover_name(name)}</extra>",
         )
@@ -123,11 +125,10 @@ def _hover_name(name: str) -> str:
     return html.escape(name).replace("%{", "%%{")
 
 
-def cross_heatmap(report: dict[str, Any], cross_key: str, title: str) -> go.Figure:
-    """Heatmap of accuracy for a cross table {row: {col: cell}}, e.g. duration x task type."""
+def cross_heatmap(table: dict[str, dict[str, Cell]], title: str) -> go.Figure:
+    """Heatmap of accuracy for a cross table {row: {col: cell}} (`Report.cross[key]`), e.g. duration x task type."""
     import plotly.graph_objects as go
 
-    table = report.get("cross", {}).get(cross_key, {})
     rows = list(table)
     cols: dict[str, None] = {}
     for row in rows:
@@ -176,12 +177,19 @@ def paired_difference_bar(label: str, difference: float, ci: Sequence[float]) ->
     return figure
 
 
-def _acc(cell: dict[str, Any] | None) -> float | None:
-    return cell["accuracy"] if cell and cell.get("n") else None
+def _acc(cell: Cell | None) -> float | None:
+    """A cell's accuracy at the two decimals the JSON keeps (what the hover shows), None without questions."""
+    return None if cell is None or not cell.n or cell.accuracy is None else round(cell.accuracy, 2)
 
 
-def _cell_label(cell: dict[str, Any] | None) -> str:
-    return f"{cell['accuracy']:.1f}%<br>n={cell['n']}" if cell and cell.get("n") else ""
+def _bounds(cell: Cell) -> tuple[float, float]:
+    """A cell's interval at two decimals, as the JSON keeps it."""
+    return (0.0, 100.0) if cell.ci is None else (cell.ci.to_list()[0], cell.ci.to_list()[1])
+
+
+def _cell_label(cell: Cell | None) -> str:
+    accuracy = _acc(cell)
+    return "" if cell is None or accuracy is None else f"{accuracy:.1f}%<br>n={cell.n}"
 
 
 def _chrome_px(note: str, runs: int) -> int:

@@ -59,7 +59,7 @@ class Downloads:
         csv_path = folder / f"{stem}-scored.csv"
         json_path = folder / f"{stem}-summary.json"
         csv_path.write_text(run.report.rows_csv(), encoding="utf-8", newline="")
-        json_path.write_text(json.dumps(run.summary, indent=2, ensure_ascii=False), encoding="utf-8")
+        json_path.write_text(json.dumps(run.report.to_dict(), indent=2, ensure_ascii=False), encoding="utf-8")
         return str(csv_path), str(json_path)
 
     def prune(self) -> None:

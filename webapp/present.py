@@ -5,11 +5,12 @@ items captioned with their index, time and subtitle lines."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mathreel.core.scoring import numbers
 
 if TYPE_CHECKING:
+    from mathreel.core.scoring.report import Cell
     from mathreel.core.view import ModelView
 
 NONE = "—"
@@ -30,22 +31,18 @@ def se_text(value: float | None) -> str:
     return numbers.se_text(value, NONE)
 
 
-def cell_parts(cell: dict[str, Any]) -> tuple[str, str]:
-    """A report cell's accuracy and interval as shown: its `text` (rendered by core from full precision, not from
-    the two decimals the JSON keeps), else rendered from its values."""
-    text = cell.get("text")
-    if text and cell.get("accuracy") is not None:
-        shown, _, interval = str(text).partition(" ")
-        return shown, interval
-    return pct(cell.get("accuracy")), ci_text(cell.get("ci"))
+def cell_parts(cell: Cell) -> tuple[str, str]:
+    """A report cell's accuracy and interval as shown (rendered by core from full precision, not from the two
+    decimals the JSON keeps)."""
+    return cell.accuracy_text(NONE), cell.ci_text(NONE)
 
 
-def cell_text(cell: dict[str, Any] | None) -> str:
+def cell_text(cell: Cell | None) -> str:
     """One breakdown cell as "41.3% [35.2, 47.6] n=120"."""
-    if not cell or not cell.get("n"):
+    if cell is None or not cell.n:
         return NONE
     shown, interval = cell_parts(cell)
-    return f"{shown} {interval} n={cell['n']}"
+    return f"{shown} {interval} n={cell.n}"
 
 
 def seconds_text(seconds: float) -> str:

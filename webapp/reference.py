@@ -7,13 +7,15 @@ groups correspond to which benchmark dimension, so this code needs no benchmark-
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mathreel.core.reference import Reference
 from mathreel.webapp.present import cell_parts, pct
 
 if TYPE_CHECKING:
     import pandas as pd
+
+    from mathreel.core.scoring.report import Report
 
 
 def load_references() -> dict[str, Reference]:
@@ -29,9 +31,9 @@ def table_choices(reference: Reference) -> list[tuple[str, str]]:
     return [(f"Table {key}: {spec['title']}", key) for key, spec in reference.tables.items()]
 
 
-def comparison_table(reference: Reference, table: str, setting: str, runs: list[tuple[str, dict[str, Any]]]
+def comparison_table(reference: Reference, table: str, setting: str, runs: list[tuple[str, Report]]
                      ) -> pd.DataFrame:
-    """Your runs (report dicts) above the paper's rows of `table`, in the paper's columns.
+    """Your runs (name and report) above the paper's rows of `table`, in the paper's columns.
 
     The headline column is the chosen setting (e.g. MCQ +Sub); each column group (categories, durations) is
     filled from the report's breakdown of the matching dimension.
@@ -41,9 +43,9 @@ def comparison_table(reference: Reference, table: str, setting: str, runs: list[
     groups = _column_groups(reference)
     records = []
     for name, report in runs:
-        record = {"Model": name, "Size": "—", "Section": "Your upload", "Headline": cell_parts(report["overall"])[0]}
+        record = {"Model": name, "Size": "—", "Section": "Your upload", "Headline": cell_parts(report.overall)[0]}
         for group, dim in reference.dimensions.items():
-            cells = report.get("by", {}).get(dim, {})
+            cells = report.by.get(dim, {})
             record.update({col: cell_parts(cells[col])[0] if col in cells else "—" for col in groups[group]})
         records.append(record)
     for row in reference.rows:

@@ -1,9 +1,10 @@
 """Score tab: upload result files, see core's Report for each (headline with CI, breakdowns, charts), compare runs
 (paired difference, the paper's published rows) and open any scored question in Browse.
 
-Scoring is `core.results.read_results` + `core.scoring.score`; the numbers shown are `Report.to_dict()`, the
-same object `mathreel score --json` prints. Each user's runs live in a `gr.State`, never in a global; a run and
-how an upload becomes one are `webapp.scored_runs` (Browse reads the same runs).
+Scoring is `core.results.read_results` + `core.scoring.score`; the tab renders each run's `Report` (the object
+whose `to_dict()` `mathreel score --json` prints) by its typed fields, never by the JSON's keys. Each user's runs
+live in a `gr.State`, never in a global; a run and how an upload becomes one are `webapp.scored_runs` (Browse reads
+the same runs).
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from mathreel.core.kinds import DENOMINATORS
 from mathreel.core.scoring.text import extractor_text
 from mathreel.webapp import bundle_zip, charts, score_explain, score_groups, score_kept
 from mathreel.webapp.benchmark_keys import benchmark_choices
@@ -55,22 +57,22 @@ def summary_table(runs: list[Run]) -> pd.DataFrame:
 
     rows = []
     for run in runs:
-        s = run.summary
-        overall = s["overall"]
+        report = run.report
+        overall = report.overall
         accuracy, interval = cell_parts(overall)
         rows.append({
             "Run": run_cell(run.name),
-            "Benchmark": _benchmark_title(s["benchmark"]),
-            "Mode": s["mode"],
+            "Benchmark": _benchmark_title(report.benchmark),
+            "Mode": report.mode,
             "Accuracy": accuracy,
             "95% CI": interval,
-            "n": overall["n"],
-            "Correct": overall["correct"],
-            "Unparsed": s["unparsed"],
-            "Missing": s["missing"],
-            "Clustered SE": se_text(overall.get("clustered_se")),
-            "Extractor": extractor_text(s["extractor"], s.get("official_extractor")),
-            "Denominator": s["denominator"],
+            "n": overall.n,
+            "Correct": overall.correct,
+            "Unparsed": len(report.unparsed),
+            "Missing": len(report.missing),
+            "Clustered SE": se_text(overall.clustered_se),
+            "Extractor": extractor_text(report.extractor, report.official_extractor),
+            "Denominator": report.denominator,
         })
     return pd.DataFrame(rows)
 
@@ -94,20 +96,20 @@ def headline_markdown(runs: list[Run]) -> str:
         return EMPTY_STATE
     parts = []
     for run in runs:
-        s = run.summary
-        o = s["overall"]
+        report = run.report
+        o = report.overall
         accuracy, interval = cell_parts(o)
         parts.append(
             f"### {plain(run.name)}\n"
-            f"**{accuracy}** accuracy, 95% CI {interval}, n = {o['n']} "
-            f"({o['correct']} correct) · unparsed {s['unparsed']} · missing {s['missing']}"
-            + (f" · clustered SE {se_text(o['clustered_se'])}, clustered by {plain(o.get('clustered_by', 'video'))}"
-               f" ({o['clusters']} clusters)" if o.get("clustered_se") is not None else "")
+            f"**{accuracy}** accuracy, 95% CI {interval}, n = {o.n} "
+            f"({o.correct} correct) · unparsed {len(report.unparsed)} · missing {len(report.missing)}"
+            + (f" · clustered SE {se_text(o.clustered_se)}, clustered by {plain(o.clustered_by)}"
+               f" ({o.clusters} clusters)" if o.clustered_se is not None else "")
         )
-        extractor = extractor_text(s["extractor"], s.get("official_extractor"))
-        parts.append(f"_Denominator: {s['denominator_means']}. Extractor: {plain(extractor)}._")
-        details = [f"- {plain(note)}" for note in s.get("detected", [])]
-        details += [f"- ⚠️ {plain(warning)}" for warning in s.get("warnings", [])]
+        extractor = extractor_text(report.extractor, report.official_extractor)
+        parts.append(f"_Denominator: {DENOMINATORS[report.denominator]}. Extractor: {plain(extractor)}._")
+        details = [f"- {plain(note)}" for note in report.detected]
+        details += [f"- ⚠️ {plain(warning)}" for warning in report.warnings]
         if details:
             parts.append("\n".join(details))
     return "\n\n".join(parts)
@@ -119,14 +121,14 @@ def breakdown_table(runs: list[Run]) -> pd.DataFrame:
 
     order: dict[tuple[str, str], None] = {}
     for run in runs:
-        for dim, cells in run.summary["by"].items():
+        for dim, cells in run.report.by.items():
             for value in cells:
                 order.setdefault((dim, value), None)
     rows = []
     for dim, value in order:
         row = {"Dimension": _dimension_label(runs, dim), "Value": value}
         for run in runs:
-            row[run.name] = cell_text(run.summary["by"].get(dim, {}).get(value))
+            row[run.name] = cell_text(run.report.by.get(dim, {}).get(value))
         rows.append(row)
     return pd.DataFrame(rows, columns=["Dimension", "Value", *(r.name for r in runs)])
 
@@ -137,7 +139,7 @@ def question_table(run: Run, status: str = "all", dim_filter: str = "") -> pd.Da
 
     from mathreel.core.scoring.reading_flow import select_rows
 
-    dims = list(run.summary["by"])
+    dims = list(run.report.by)
     rows = []
     for row in select_rows(run.report, status, dim_filter):
         response = row.response.replace("\n", " ")
@@ -163,7 +165,7 @@ def dimension_filter_choices(run: Run | None) -> list[tuple[str, str]]:
     choices = [("Any dimension value", "")]
     if run is None:
         return choices
-    for dim, cells in run.summary["by"].items():
+    for dim, cells in run.report.by.items():
         label = _dimension_label([run], dim)
         choices += [(f"{label}: {value}", f"{dim}={value}") for value in cells]
     return choices
@@ -225,7 +227,7 @@ def cross_choices(run: Run | None) -> list[tuple[str, str]]:
     choices = []
     from mathreel.core.scoring.report import split_cross_key
 
-    for key in run.summary.get("cross", {}):
+    for key in run.report.cross:
         row_dim, col_dim = split_cross_key(key)
         choices.append((f"{_dimension_label([run], row_dim)} × {_dimension_label([run], col_dim)}", key))
     return choices
@@ -380,8 +382,8 @@ class ScoreHandlers:
         peers = comparable(runs, selected)
         figures: list[Any] = []
         if selected is not None:
-            for dim in list(selected.summary["by"])[:CHART_SLOTS]:
-                figures.append(charts.accuracy_bars([(r.name, r.summary) for r in peers], dim,
+            for dim in list(selected.report.by)[:CHART_SLOTS]:
+                figures.append(charts.accuracy_bars([(r.name, r.report.by) for r in peers], dim,
                                                     _dimension_label([selected], dim)))
         plot_updates = [gr.update(value=f, visible=True) for f in figures]
         plot_updates += [gr.update(value=None, visible=False)] * (CHART_SLOTS - len(figures))
@@ -409,7 +411,8 @@ class ScoreHandlers:
         if run is None or not key:
             return None
         label = dict((v, lab) for lab, v in cross_choices(run)).get(key, key)
-        return charts.cross_heatmap(run.summary, key, f"{charts.short_name(run.name)}: accuracy by {label.lower()}")
+        return charts.cross_heatmap(run.report.cross.get(key, {}),
+                                    f"{charts.short_name(run.name)}: accuracy by {label.lower()}")
 
     @staticmethod
     def questions(runs: list[Run], name: str | None, state_filter: str, dim_value: str) -> Any:
@@ -449,7 +452,7 @@ class ScoreHandlers:
         peers = comparable(runs, run)
         note = f"_Source: {ref.source}. " + " ".join(ref.notes) + "_"
         warning = mode_warning(ref, setting, [(r.name, r.report.mode) for r in peers])
-        table_frame = comparison_table(ref, table, setting, [(r.name, r.summary) for r in peers])
+        table_frame = comparison_table(ref, table, setting, [(r.name, r.report) for r in peers])
         return table_frame, (f"{warning}\n\n{note}" if warning else note)
 
 

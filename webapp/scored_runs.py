@@ -18,7 +18,7 @@ from mathreel.webapp.isolate import DEFAULT_BUDGET, Budget, run_isolated
 from mathreel.webapp.server_paths import ServerPaths
 
 if TYPE_CHECKING:
-    from mathreel.core.results.run_settings import RunSettings
+    from mathreel.core.results.run_settings import DetectedRunSettings
     from mathreel.core.scoring import Report
     from mathreel.core.scoring.readings import LabelledReading
 
@@ -27,18 +27,17 @@ AUTO = ""  # "detect it from the file" in the benchmark dropdown; "scorer's defa
 
 @dataclass
 class Run:
-    """One uploaded file scored by core. `summary` is `report.to_dict()`, computed once."""
+    """One uploaded file scored by core: its `Report` is what the Score tab shows and downloads."""
 
     name: str
     report: Report
-    summary: dict[str, Any]
     path: str = ""  # the uploaded file, read again only if its prompt settings are asked for
     default_frames: int = 8
-    used: RunSettings | None = None  # the prompt settings the file was produced with, once detected
+    used: DetectedRunSettings | None = None  # the prompt settings the file was produced with, once detected
     digest: str = ""  # SHA-256 of the file: the same file read the same way is not scored twice
     options: ScoreOptions | None = None  # how it was read and scored
 
-    def settings_used(self) -> RunSettings | None:
+    def settings_used(self) -> DetectedRunSettings | None:
         """The prompt settings the file was produced with (detected on first use; None if it cannot be read)."""
         if self.used is None and self.path:
             try:
@@ -106,7 +105,8 @@ def run_costed(fn: Callable[..., Any], args: tuple[Any, ...], path: str, budget:
         return run_isolated(fn, args, budget, str(path))
 
 
-def detect_path(path: str, report: Report, default_frames: int = 8, budget: Budget = DEFAULT_BUDGET) -> RunSettings:
+def detect_path(path: str, report: Report, default_frames: int = 8, budget: Budget = DEFAULT_BUDGET,
+                ) -> DetectedRunSettings:
     """The prompt settings of a scored file (read again as the benchmark and mode it was scored as; a costly file
     in a child process within `budget`, as it was scored)."""
     from mathreel.core.results.run_settings import detect_file_settings
@@ -142,7 +142,7 @@ def score_uploads(paths: list[str], options: ScoreOptions, fixes: Mapping[str, s
         sha = _digest_or_empty(path)
         same = next((r for r in held or [] if sha and r.digest == sha and r.options == options), None)
         if same is not None:
-            runs.append(replace(same, name=name, path=str(path), summary={**same.summary, "source": name}))
+            runs.append(replace(same, name=name, path=str(path), report=replace(same.report, source=name)))
             continue
         try:
             report = score_path(path, options, visitor)
@@ -154,7 +154,7 @@ def score_uploads(paths: list[str], options: ScoreOptions, fixes: Mapping[str, s
             errors.append(error_message(error, fixes, server.with_file(path, name)))
             continue
         shown_as(report, name, server.with_file(path, name))
-        runs.append(Run(name=name, report=report, summary=report.to_dict(), path=str(path),
+        runs.append(Run(name=name, report=report, path=str(path),
                         default_frames=options.default_frames, digest=sha, options=options))
     return runs, errors
 

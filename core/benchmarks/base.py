@@ -19,6 +19,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.media.frame_cache import SampledFrames
     from mathreel.core.media.subtitles import Cue
     from mathreel.core.reference import Reference
+    from mathreel.core.scoring.json_types import UpstreamName
     from mathreel.core.scoring.report import Report
 
 
@@ -353,7 +354,7 @@ class Benchmark:
 
         return cues_for_frames(cues, list(frames.times))
 
-    def upstream_report(self, extractor: str, report: Report) -> tuple[str, dict[str, Any]] | None:
+    def upstream_report(self, extractor: str, report: Report) -> tuple[UpstreamName, dict[str, Any]] | None:
         """For a pinned reproduction whose reference writes its own result object (a rating JSON, a metrics dict),
         that object's name and the object rebuilt from `report`; None when the reference writes none."""
         return None

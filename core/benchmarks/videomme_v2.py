@@ -43,6 +43,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.media.frame_cache import SampledFrames
     from mathreel.core.media.subtitles import Cue
     from mathreel.core.scoring.groups import ScoredGroup
+    from mathreel.core.scoring.json_types import UpstreamName
     from mathreel.core.scoring.report import Report
     from mathreel.core.scoring.row import ScoredRow
 
@@ -443,7 +444,7 @@ class VideoMMEV2(Benchmark):
 
     # -- reference reports ---------------------------------------------------------------------------------
 
-    def upstream_report(self, extractor: str, report: Report) -> tuple[str, dict[str, Any]] | None:
+    def upstream_report(self, extractor: str, report: Report) -> tuple[UpstreamName, dict[str, Any]] | None:
         """The official rating JSON, lmms-eval's twelve metrics, or evalscope's subset accuracies."""
         if extractor == "official" and report.groups is not None:
             report.groups.warnings += official_stops(report.groups.groups)

@@ -28,8 +28,9 @@ SAMPLE = 50  # records looked at: enough to tell a style, cheap on a 270k-answer
 
 
 @dataclass(frozen=True)
-class RunSettings:
-    """The settings a run used and, per setting ("cot", "subtitles", "frames"), where that came from."""
+class DetectedRunSettings:
+    """The prompt settings a result file was produced with, as read from it, and per setting ("cot", "subtitles",
+    "frames") where that came from (`core.client.run.RunSettings` is how `mathreel run` asks)."""
 
     settings: ViewSettings
     sources: dict[str, str] = field(default_factory=dict)
@@ -43,7 +44,7 @@ class RunSettings:
                 f"Frames: {s.num_frames} ({self.sources.get('frames', '')})"]
 
 
-def detect_run_settings(result: ResultFile, default_frames: int | None = None) -> RunSettings:
+def detect_run_settings(result: ResultFile, default_frames: int | None = None) -> DetectedRunSettings:
     """What `result` used, read from its task names and prompts, else guessed from its responses; the frame count
     not recorded is `default_frames`, else the benchmark's default."""
     if default_frames is None:
@@ -56,7 +57,7 @@ def detect_run_settings(result: ResultFile, default_frames: int | None = None) -
     cot, cot_source = _detect_cot(task, prompt, [p.response for p in result.predictions[:SAMPLE]])
     subs, subs_source = _detect_subtitles(task, prompt)
     frames, frames_source = _detect_frames(task, raws, default_frames)
-    return RunSettings(ViewSettings(frames, cot, subs, False),
+    return DetectedRunSettings(ViewSettings(frames, cot, subs, False),
                        {"cot": cot_source, "subtitles": subs_source, "frames": frames_source})
 
 
@@ -107,7 +108,7 @@ def _detect_frames(task: str, raws: list[dict[str, Any]], default: int) -> tuple
     return default, "not recorded in the file; the default"
 
 
-def detect_file_settings(path: str, benchmark: str, mode: str, default_frames: int | None = None) -> RunSettings:
+def detect_file_settings(path: str, benchmark: str, mode: str, default_frames: int | None = None) -> DetectedRunSettings:
     """`detect_run_settings` of the file at `path` read as `benchmark` and `mode`: one call with plain arguments, so
     a server can run it in a child process with a budget, as it reads a costly upload."""
     from mathreel.core.results import read_results

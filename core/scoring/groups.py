@@ -17,12 +17,13 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from mathreel.core.benchmarks.base import DEFAULT_GROUP_POLICY, GroupFacts, GroupPolicy, GroupScheme, GroupScore
 from mathreel.core.kinds import Status
 from mathreel.core.question import Question
-from mathreel.core.scoring.numbers import ci_text, one_decimal
+from mathreel.core.scoring.json_types import EffectJSON, FigureJSON, GroupItemJSON, GroupsJSON
+from mathreel.core.scoring.numbers import one_decimal
+from mathreel.core.scoring.report import Interval
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import clustered_binary_se, mean_interval, naive_se
 
@@ -46,7 +47,7 @@ class ScoredGroup:
     result: GroupScore
     tallies: tuple[tuple[str, int, int], ...] = ()  # (video, questions, right) per video among the members
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> GroupItemJSON:
         return {
             "group": self.key,
             "video": self.cluster,
@@ -71,21 +72,21 @@ class Figure:
 
     groups: int
     score: float | None
-    score_ci: tuple[float, float] | None
+    score_ci: Interval | None
     questions: int
     correct: int
     accuracy: float | None
-    accuracy_ci: tuple[float, float] | None
+    accuracy_ci: Interval | None
 
     def text(self) -> str:
         """"31.3 [28.9, 33.7] (800 groups) · 51.0% of 3200 questions [48.6, 53.4]"."""
         if self.score is None:
             return "-"
         accuracy = "" if self.accuracy is None else (f" · {one_decimal(self.accuracy)}% of {self.questions} "
-                                                     f"questions {ci_text(self.accuracy_ci)}")
-        return f"{one_decimal(self.score)} {ci_text(self.score_ci)} ({self.groups} groups){accuracy}"
+                                                     f"questions {_ci_text(self.accuracy_ci)}")
+        return f"{one_decimal(self.score)} {_ci_text(self.score_ci)} ({self.groups} groups){accuracy}"
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> FigureJSON:
         return {"score": _round(self.score), "score_ci": _pair(self.score_ci), "groups": self.groups,
                 "accuracy": _round(self.accuracy), "accuracy_ci": _pair(self.accuracy_ci),
                 "questions": self.questions, "correct": self.correct, "text": self.text()}
@@ -108,7 +109,7 @@ class Effect:
         return (f"{self.rule} changed the total by {sign}{self.change:.2f} ({self.total:.2f} with it, "
                 f"{self.without:.2f} without)")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> EffectJSON:
         return {"rule": self.rule, "total": _round(self.total), "without": _round(self.without),
                 "change": _round(self.change), "text": self.text()}
 
@@ -139,11 +140,12 @@ class GroupReport:
         figures.update({f"{kind}_linear": f.score for kind, f in self.linear.items()})
         return {name: _round(value) for name, value in figures.items()}
 
-    def to_dict(self, items: bool = False) -> dict[str, Any]:
+    def to_dict(self, items: bool = False) -> GroupsJSON:
         """The `groups` object of `mathreel score --json`; `items` adds one object per group."""
         figures = {"total": self.total, **self.kinds, **{f"{k}_linear": f for k, f in self.linear.items()}}
-        summary = {
-            **self.headline(),
+        summary: GroupsJSON = {
+            **self.headline(),  # type: ignore[typeddict-item]  # the kinds' scores are named by the benchmark
+            "total": _round(self.total.score),
             "scored_as": self.how,
             "groups": len(self.groups),
             "questions": self.total.questions,
@@ -165,8 +167,12 @@ def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 2)
 
 
-def _pair(ci: tuple[float, float] | None) -> list[float] | None:
-    return None if ci is None else [round(ci[0], 2), round(ci[1], 2)]
+def _pair(ci: Interval | None) -> list[float] | None:
+    return None if ci is None else ci.to_list()
+
+
+def _ci_text(ci: Interval | None) -> str:
+    return "-" if ci is None else ci.text()
 
 
 # -- forming and scoring ---------------------------------------------------------------------------------------
@@ -298,7 +304,7 @@ def figure(groups: Sequence[ScoredGroup], linear: bool = False) -> Figure:
     if mean is not None:
         interval = mean_interval(mean, naive_se([value / 100 for value in values]))
         low = min(0.0, *values)
-        score_ci = None if interval is None else (max(low, interval[0]), min(100.0, interval[1]))
+        score_ci = None if interval is None else Interval(max(low, interval[0]), min(100.0, interval[1]))
     tallies: dict[str, list[int]] = {}
     for group in groups:
         for cluster, n, right in group.tallies:
@@ -314,7 +320,7 @@ def figure(groups: Sequence[ScoredGroup], linear: bool = False) -> Figure:
     accuracy_ci = None
     if accuracy is not None:
         interval = mean_interval(accuracy, clustered_binary_se(list(tallies.values())))
-        accuracy_ci = None if interval is None else (max(0.0, interval[0]), min(100.0, interval[1]))
+        accuracy_ci = None if interval is None else Interval(max(0.0, interval[0]), min(100.0, interval[1]))
     return Figure(len(groups), mean, score_ci, questions, correct, accuracy, accuracy_ci)
 
 

@@ -48,7 +48,7 @@ class PairedDifference:
 
 def _scored(report: Report) -> dict[str, tuple[bool, str]]:
     """Units in the report's denominator and in its headline figure: key -> (correct, cluster)."""
-    return {key: (ok, cluster) for key, (ok, cluster, counted, overall) in report.units.items() if counted and overall}
+    return {key: (unit.correct, unit.cluster) for key, unit in report.units.items() if unit.counted and unit.in_overall}
 
 
 def paired_difference(report_a: Report, report_b: Report) -> PairedDifference:

@@ -1,25 +1,29 @@
-"""The one result type scoring produces; the CLI's --json and the web app both render `Report.to_dict()`."""
+"""The one result type scoring produces: the CLI's text and --json and the web app's Score tab all render a
+`Report`. Its JSON (`Report.to_dict()`) is versioned (`"schema": 1`) and typed by `core.scoring.json_types`, from
+which docs/report.schema.json is generated (`python -m mathreel.core.scoring.schema`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.kinds import DENOMINATORS, Denominator, ExtractorName
-from mathreel.core.scoring.numbers import cell_text
+from mathreel.core.scoring.json_types import SCHEMA_VERSION, CellJSON, OverallJSON, ReportJSON, UpstreamName
+from mathreel.core.scoring.numbers import ci_text, pct_text
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import CI_METHOD, SE_METHOD
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from mathreel.core.results.run_settings import RunSettings
+    from mathreel.core.results.run_settings import DetectedRunSettings
     from mathreel.core.scoring.groups import GroupReport
 
-__all__ = ["Cell", "Overall", "Report", "cross_key", "split_cross_key"]
+__all__ = ["SCHEMA_VERSION", "Cell", "Interval", "Overall", "Report", "Unit", "Upstream", "cross_key",
+           "split_cross_key"]
 
 
 def _round(value: float | None, digits: int = 2) -> float | None:
     return None if value is None else round(value, digits)
-
 
 
 def cross_key(row_dim: str, col_dim: str) -> str:
@@ -33,6 +37,31 @@ def split_cross_key(key: str) -> tuple[str, str]:
     return row_dim, col_dim
 
 
+@dataclass(frozen=True, slots=True)
+class Interval:
+    """A 95% interval at full precision (percent, or points for a difference)."""
+
+    low: float
+    high: float
+
+    @classmethod
+    def of(cls, bounds: tuple[float, float] | None) -> Interval | None:
+        """The interval of a statistics function's (low, high), or None when it has none."""
+        return None if bounds is None else cls(bounds[0], bounds[1])
+
+    def __iter__(self) -> Iterator[float]:
+        """low, then high (so an interval unpacks and prints as the pair it is)."""
+        return iter((self.low, self.high))
+
+    def text(self, none: str = "-") -> str:
+        """"[45.3, 93.7]", rounded half-up from full precision (`core.scoring.numbers`)."""
+        return ci_text((self.low, self.high), none)
+
+    def to_list(self) -> list[float]:
+        """The JSON's [low, high], two decimals."""
+        return [round(self.low, 2), round(self.high, 2)]
+
+
 @dataclass(frozen=True)
 class Cell:
     """One accuracy figure: n scored questions, how many correct, accuracy and its 95% Wilson interval (percent)."""
@@ -40,12 +69,23 @@ class Cell:
     n: int
     correct: int
     accuracy: float | None
-    ci: tuple[float, float] | None
+    ci: Interval | None
 
-    def to_dict(self) -> dict[str, Any]:
-        ci = None if self.ci is None else [_round(self.ci[0]), _round(self.ci[1])]
-        return {"n": self.n, "correct": self.correct, "accuracy": _round(self.accuracy), "ci": ci,
-                "text": cell_text(self.accuracy, self.ci)}
+    def accuracy_text(self, none: str = "-") -> str:
+        """"77.8%", as `mathreel score` prints it (from full precision), or `none`."""
+        return pct_text(self.accuracy, none)
+
+    def ci_text(self, none: str = "-") -> str:
+        """"[45.3, 93.7]", or `none`."""
+        return none if self.ci is None else self.ci.text(none)
+
+    def text(self, none: str = "-") -> str:
+        """"77.8% [45.3, 93.7]": accuracy and interval as one string (`none` without an accuracy)."""
+        return none if self.accuracy is None else f"{self.accuracy_text(none)} {self.ci_text(none)}"
+
+    def to_dict(self) -> CellJSON:
+        return {"n": self.n, "correct": self.correct, "accuracy": _round(self.accuracy),
+                "ci": None if self.ci is None else self.ci.to_list(), "text": self.text()}
 
 
 @dataclass(frozen=True)
@@ -57,7 +97,7 @@ class Overall(Cell):
     clusters: int = 0
     clustered_by: str = "video"  # what a cluster is: "video", "problem", "question" or a mix ("video, question")
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> OverallJSON:
         return {
             **super().to_dict(),
             "se": _round(self.se, 3),
@@ -65,6 +105,25 @@ class Overall(Cell):
             "clusters": self.clusters,
             "clustered_by": self.clustered_by,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One scored unit (a question; a multi-binary group): whether it was right, its cluster, and whether it counts
+    in the denominator and in the overall figure (the paired difference compares units)."""
+
+    correct: bool
+    cluster: str
+    counted: bool
+    in_overall: bool
+
+
+@dataclass(frozen=True)
+class Upstream:
+    """A reproduction's own result object, as its reference writes it: its key in the JSON and the object."""
+
+    name: UpstreamName
+    value: dict[str, Any]
 
 
 @dataclass
@@ -96,19 +155,21 @@ class Report:
     # person's labelled reading decided (`mathreel score --readings`).
     weak: list[str] = field(default_factory=list)
     labelled: int = 0
-    # Per scored unit (question; group for multi-binary): key -> (correct, cluster, in the denominator, in "All").
-    units: dict[str, tuple[bool, str, bool, bool]] = field(default_factory=dict)
+    # Per scored unit (question; group for multi-binary): key -> its `Unit`.
+    units: dict[str, Unit] = field(default_factory=dict)
     # The prompt settings the run used (chain of thought, subtitles, frames) and where each came from, read while
     # the file was read (`core.scoring.files.score_file`); None when scored without it.
-    run_settings: RunSettings | None = None
+    run_settings: DetectedRunSettings | None = None
     # Group scores, for a benchmark scored in groups (Video-MME-v2); None otherwise.
     groups: GroupReport | None = None
-    # A reproduction's own result object as its reference writes it: (JSON key, object), e.g. "official_rating".
-    upstream: tuple[str, dict[str, Any]] | None = None
+    # A reproduction's own result object as its reference writes it, e.g. "official_rating".
+    upstream: Upstream | None = None
 
-    def to_dict(self, rows: bool = False) -> dict[str, Any]:
-        """The `mathreel score --json` object; `rows=True` adds the per-question rows (`--json --rows`)."""
-        summary = {
+    def to_dict(self, rows: bool = False) -> ReportJSON:
+        """The `mathreel score --json` object (docs/report.md); `rows=True` adds the per-question rows
+        (`--json --rows`)."""
+        summary: ReportJSON = {
+            "schema": SCHEMA_VERSION,
             "source": self.source,
             "benchmark": self.benchmark,
             "mode": self.mode,
@@ -148,8 +209,7 @@ class Report:
         if self.groups is not None:
             summary["groups"] = self.groups.to_dict(items=rows)
         if self.upstream is not None:
-            name, value = self.upstream
-            summary[name] = value
+            summary[self.upstream.name] = self.upstream.value
         if rows:
             summary["rows"] = [row.to_dict() for row in self.rows]
         return summary

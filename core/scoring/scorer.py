@@ -21,7 +21,7 @@ from mathreel.core.question import Question
 from mathreel.core.results.bulk import gc_paused
 from mathreel.core.results.model import ResultFile
 from mathreel.core.scoring.readings import Readings
-from mathreel.core.scoring.report import Cell, Overall, Report, cross_key
+from mathreel.core.scoring.report import Cell, Interval, Overall, Report, Unit, Upstream, cross_key
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import binary_se, clustered_binary_se, few_clusters_warning, wilson_interval
 from mathreel.core.scoring.verdict import JudgedAnswers, official_tool, score_rows
@@ -123,7 +123,7 @@ def _score(
         warnings=list(result.warnings) + (_group_warnings(units, rows) if grouped else []) + ([few] if few else []),
         excluded_from_overall=len(counted) - len(overall_units),
         rows=rows,
-        units={key: (u.correct, u.cluster, u.answered or keep_unanswered, u.in_overall or only_outside)
+        units={key: Unit(u.correct, u.cluster, u.answered or keep_unanswered, u.in_overall or only_outside)
                for key, u in units.items()},
     )
     if bench.groups is not None:
@@ -170,13 +170,14 @@ def _score_groups(report: Report, result: ResultFile, bench: Benchmark, reproduc
     questions = list(chain(map(_QUESTION, result.predictions), result.missing))
     label = scorer.label if scorer is not None and scorer.groups is not None else None
     report.groups = score_groups(report.rows, questions, bench.groups, policy, label)
-    if reproduction:
-        report.upstream = bench.upstream_report(reproduction, report)
+    upstream = bench.upstream_report(reproduction, report) if reproduction else None
+    if upstream is not None:
+        report.upstream = Upstream(*upstream)
 
 
 def cell(n: int, correct: int) -> Cell:
     """A Cell from counts: accuracy in percent with its Wilson interval."""
-    return Cell(n, correct, 100 * correct / n if n else None, wilson_interval(correct, n))
+    return Cell(n, correct, 100 * correct / n if n else None, Interval.of(wilson_interval(correct, n)))
 
 
 def cluster_unit(bench: Benchmark, units: list[_Unit]) -> str:
@@ -195,7 +196,7 @@ def overall_cell(units: list[_Unit], clustered_by: str = "video") -> Overall:
         n,
         correct,
         100 * correct / n if n else None,
-        wilson_interval(correct, n),
+        Interval.of(wilson_interval(correct, n)),
         se=binary_se(correct, n),
         clustered_se=clustered_binary_se([(size, rights[cluster]) for cluster, size in sizes.items()]),
         clusters=len(sizes),

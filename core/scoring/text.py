@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 
 from mathreel.core.benchmarks import Benchmark, get_benchmark
 from mathreel.core.kinds import DENOMINATORS
-from mathreel.core.scoring.numbers import ci_text, one_decimal, pct_text, se_text
-from mathreel.core.scoring.report import Cell, Report
+from mathreel.core.scoring.numbers import one_decimal, pct_text, se_text
+from mathreel.core.scoring.report import Cell, Interval, Report
 from mathreel.core.scoring.stats import CI_METHOD, SE_METHOD
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -22,7 +22,11 @@ def _pct(value: float | None) -> str:
 
 
 def _ci(cell: Cell) -> str:
-    return ci_text(cell.ci)
+    return cell.ci_text()
+
+
+def _interval(ci: Interval | None) -> str:
+    return "-" if ci is None else ci.text()
 
 
 def table(title: str, cells: dict[str, Cell]) -> list[str]:
@@ -60,8 +64,9 @@ def format_report(report: Report) -> str:
     if report.groups is not None:
         lines += group_lines(report.groups, bench)
     if report.upstream is not None:
-        name, value = report.upstream
-        lines += ["", f"{name} (as the reference writes it):", json.dumps(value, indent=1, ensure_ascii=False)]
+        upstream = report.upstream
+        lines += ["", f"{upstream.name} (as the reference writes it):",
+                  json.dumps(upstream.value, indent=1, ensure_ascii=False)]
     for dim, cells in report.by.items():
         lines += ["", *table(bench.dimension(dim).label, cells)]
     for name, rows in report.cross.items():
@@ -90,8 +95,8 @@ def group_table(title: str, figures: dict[str, Figure]) -> list[str]:
     lines = [f"{title:<{width}}  {header}"]
     for value, f in figures.items():
         score = "-" if f.score is None else one_decimal(f.score)
-        lines.append(f"{value:<{width}}  {f.groups:>6}  {score:>6}  {ci_text(f.score_ci):<14}  {f.questions:>9}  "
-                     f"{pct_text(f.accuracy):>8}  {ci_text(f.accuracy_ci)}")
+        lines.append(f"{value:<{width}}  {f.groups:>6}  {score:>6}  {_interval(f.score_ci):<14}  {f.questions:>9}  "
+                     f"{pct_text(f.accuracy):>8}  {_interval(f.accuracy_ci)}")
     return lines
 
 
