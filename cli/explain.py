@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from mathreel.core.explain.frames import FrameComparison
     from mathreel.core.explain.runs import Run
     from mathreel.core.explain.scorers import Scorer
+    from mathreel.core.explain.target import PaperChoice, Target
 
 NO_JUDGE = "-"
 
@@ -142,7 +143,7 @@ def _scorers(args: argparse.Namespace, runs: list[Run]) -> list[Scorer]:
     return scorers if scorers[0] != scorers[1] else scorers[:1]
 
 
-def _target(args: argparse.Namespace, runs: list[Run]) -> tuple[object, object]:
+def _target(args: argparse.Namespace, runs: list[Run]) -> tuple[Target | None, PaperChoice | None]:
     from mathreel.core.explain.target import paper_target, typed_target
 
     if args.against is not None:

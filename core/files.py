@@ -122,7 +122,7 @@ def first_json_line(head: bytes, start: re.Pattern[bytes]) -> dict[str, Any] | N
         return None
 
 
-def write_output(path: str | os.PathLike[str], write: Callable[[TextIO], None], *, flag: str, kind: OutputKind,
+def write_output(path: str | os.PathLike[str], write: Callable[[TextIO], object], *, flag: str, kind: OutputKind,
                  inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
     """`output_path`'s checks, then `write_atomic`: the one way a command writes a whole output file."""
     return write_atomic(output_path(path, flag, kind=kind, inputs=inputs), write)
@@ -134,7 +134,7 @@ def write_text_output(path: str | os.PathLike[str], text: str, *, flag: str, kin
     return write_output(path, lambda out: out.write(text), flag=flag, kind=kind, inputs=inputs)
 
 
-def write_atomic(path: str | os.PathLike[str], write: Callable[[TextIO], None]) -> Path:
+def write_atomic(path: str | os.PathLike[str], write: Callable[[TextIO], object]) -> Path:
     """Call `write` on a temporary text file beside `path`, then rename it over `path` (same folder, same disk)."""
     target = Path(path)
     target.parent.mkdir(parents=True, exist_ok=True)

@@ -42,7 +42,7 @@ def input_limit() -> int:
     return int(megabytes * 1024 * 1024)
 
 
-def open_input(path: str | Path, what: str = "result file") -> tuple[BinaryIO, int]:
+def open_input(path: str | os.PathLike[str], what: str = "result file") -> tuple[BinaryIO, int]:
     """An open regular file and its size, checked before a byte is read: FIFOs, devices, sockets and directories
     are refused (reading them hangs or never ends), and so is a file over the size limit."""
     source = str(path)

@@ -83,7 +83,7 @@ def select_questions(dataset: Dataset, filters: Sequence[str] = (), limit: int |
             raise InputError("--filter", f"{item!r} is not key=value (e.g. category=Counting)")
         wanted.setdefault(key.strip(), set()).add(value.strip())
     dims = {k: v for k, v in wanted.items() if k not in ID_FILTERS}
-    questions = dataset.filter(**dims) if dims else list(dataset.questions)
+    questions = dataset.filter(None, **dims) if dims else list(dataset.questions)
     for key in ID_FILTERS:
         if key in wanted:
             questions = [q for q in questions if str(getattr(q, key) or "") in wanted[key]]

@@ -166,6 +166,8 @@ def compare_on_question(dataset: Dataset, question_id: str, a: FramePlan, b: Fra
     if not question.video_id:
         raise InputError(question_id, f"{bench.title} questions have no video, so no frames to compare")
     path = dataset.video_path(question)
+    if path is None:  # a benchmark with video ids always has a video path (or raises on a missing file)
+        raise InputError(question_id, f"{bench.title} questions have no video, so no frames to compare")
     subtitles = dataset.subtitle_path(question)
     cues = list(bench.subtitle_cues(subtitles)) if subtitles is not None else []
     reader = open_video(path)

@@ -38,6 +38,7 @@ from mathreel.core.results.model import Prediction
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.benchmarks import Benchmark
+    from mathreel.core.kinds import Status
 
 # Every cause a step can be attributed to, in path order, with what it means.
 CAUSES: dict[str, str] = {
@@ -149,7 +150,7 @@ class Gap:
         deltas = [step.delta for step in self.steps]
         if self.total is None or any(delta is None for delta in deltas):
             return False
-        return sum(deltas, Fraction(0)) == self.total  # type: ignore[arg-type]
+        return sum((delta for delta in deltas if delta is not None), Fraction(0)) == self.total
 
 
 # -- the states of the path ------------------------------------------------------------------------------------
@@ -170,7 +171,7 @@ class _View:
     tally: Tally
     units: dict[str, str]
     marks: dict[str, Mark]
-    statuses: dict[str, str]
+    statuses: dict[str, Status]
 
 
 def decompose(a: Number, b: Number, scorings: Scorings | None = None) -> Gap:

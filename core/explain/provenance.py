@@ -249,7 +249,8 @@ def _prompt_variant(found: Provenance, bench: Benchmark, result: ResultFile, pro
         found.add("prompt", "Prompt variant", None, "not recorded", "the file records no prompt", True)
         return
     question = next((p.question for p in result.predictions if first_prompt_text(p.raw) == prompt), None)
-    exact, template = [], []
+    exact: list[str] = []
+    template: list[str] = []
     for style in bench.prompt_styles:
         for cot in (False, True) if bench.supports_cot else (False,):
             how = _variant_match(bench, question, prompt, style, cot) if question is not None else None

@@ -22,6 +22,7 @@ from mathreel.core.question import Question
 from mathreel.core.results.model import Prediction, ResultFile
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mathreel.core.judge.answers import JudgedAnswers
     from mathreel.core.judge.model import Judgment
     from mathreel.core.scoring.row import ScoredRow
 
@@ -126,7 +127,7 @@ class Scorings:
         report = score(result, extractor=reader, denominator="all", judged=judged)  # the reader is checked before
         return Scored(tuple(report.rows), (*(p.question for p in predictions), *missing))
 
-    def _judged_answers(self, judge: Run, predictions: Sequence[Prediction]) -> object:
+    def _judged_answers(self, judge: Run, predictions: Sequence[Prediction]) -> JudgedAnswers:
         if not judge.judgments:
             raise InputError(judge.result.source, "no judge file was given for this run")
         from mathreel.core.judge.answers import judged_answers

@@ -152,7 +152,7 @@ def against(run: Run, start: Scorer, target: Target, scorings: Scorings | None =
     defined = [candidate for candidate in candidates if candidate.figure is not None]
     if not defined:
         raise InputError(run.result.source, "no scorer counts any question of this file")
-    defined.sort(key=lambda c: (not c.reaches, c.changes if c.reaches else 0, abs(c.figure - target.value)))
+    defined.sort(key=lambda c: (not c.reaches, c.changes if c.reaches else 0, _off(c, target)))
     best = defined[0]
     gap = decompose(Number(run, start), Number(run, best.scorer), scorings)
     residual = Step("rounding" if best.reaches else "unexplained",
@@ -163,10 +163,16 @@ def against(run: Run, start: Scorer, target: Target, scorings: Scorings | None =
     gap.b, gap.b_figure, gap.b_number = target.label, target.value, None
     if not best.reaches:
         gap.notes.append(f"no known scorer reaches {target.label} from this file: the nearest is {best.scorer.label()} "
-                         f"at {float(best.figure):.2f}, {float(abs(target.value - best.figure)):.2f} points away; "
+                         f"at {float(best.figure or 0):.2f}, {float(_off(best, target)):.2f} points away; "
                          "the rest is other responses, other questions, or a scorer MathReel does not reproduce")
     return TargetGap(target, gap, best.reaches, best,
-                     sorted(defined, key=lambda c: (abs(c.figure - target.value), c.changes)))
+                     sorted(defined, key=lambda c: (_off(c, target), c.changes)))
+
+
+def _off(candidate: Candidate, target: Target) -> Fraction:
+    """How far a candidate with a figure lies from the target."""
+    assert candidate.figure is not None  # only candidates with a figure are compared
+    return abs(candidate.figure - target.value)
 
 
 def _changes(start: Scorer, other: Scorer) -> int:

@@ -32,7 +32,7 @@ import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import replace
 from functools import lru_cache
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, cast
 
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.structured import JsonAnswer, json_answer
@@ -48,7 +48,7 @@ from mathreel.core.extract.text import (
     strip_think,
     unclosed_think_tail,
 )
-from mathreel.core.extract.types import Extraction, conflict, quote, unparsed
+from mathreel.core.extract.types import Extraction, Strength, conflict, quote, unparsed
 
 DEFAULT_LETTERS = ("A", "B", "C", "D")
 
@@ -701,7 +701,7 @@ def _bare_letter(letter: str, letters: Sequence[str], text: str, span: tuple[int
     return unparsed("letter not allowed", f"{upper} is not one of {', '.join(letters)}", "bare-letter")
 
 
-_STRENGTH_OF = {"boxed": "container"}
+_STRENGTH_OF: dict[str, Strength] = {"boxed": "container"}
 
 
 def _verdict(statements: list[_Statement], letters: Sequence[str]) -> Extraction:
@@ -1381,7 +1381,8 @@ class OptionMatcher(Mapping[str, str]):
     def _prepared(self) -> _AllKeys:
         if self._keys is None:
             keys = {letter: _option_keys(option) for letter, option in self._texts.items()}
-            tiers = tuple(tuple((letter, key[i]) for letter, key in keys.items() if key[i]) for i in range(3))
+            tiers = cast("tuple[_Keys, _Keys, _Keys]",  # key[i] for i < 3 is a tuple of words, never the flag
+                         tuple(tuple((letter, key[i]) for letter, key in keys.items() if key[i]) for i in range(3)))
             numeric = tuple((letter, key[2] or key[0]) for letter, key in keys.items() if key[3] and key[0])
             self._keys = (tiers, numeric)
         return self._keys

@@ -117,7 +117,7 @@ def _read(text: str) -> Extraction:
                               "container")
     if boxed is not None:
         later = _last_phrase(text[_end_of_last_box(text) :])  # "\\boxed{255} ... The final answer is 10,455."
-        return later if later is not None and is_math(later.answer) else boxed
+        return later if later is not None and later.answer is not None and is_math(later.answer) else boxed
     phrase = _last_phrase(text)
     if phrase is not None:
         return phrase

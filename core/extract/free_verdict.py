@@ -54,8 +54,8 @@ def free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
 
 def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
     extraction = extract_free_answer(response)
-    if extraction.answer is None and _is_one_short_line(response) and not extraction.explanation.startswith(
-            "conflict"):  # "Even", "28 percent": the answer itself
+    if extraction.answer is None and response is not None and _is_one_short_line(response) and not (
+            extraction.explanation.startswith("conflict")):  # "Even", "28 percent": the answer itself
         extraction = Extraction(response.strip(), "whole-response", "the response is one short line, read whole", None,
                                 "shape")
     if extraction.answer is not None:

@@ -154,6 +154,6 @@ def render(value: Any, depth: int = 0) -> str | None:
         parts = [render(item, depth + 1) for item in value]
         return ", ".join(part for part in parts if part) or None
     if isinstance(value, dict):
-        parts = [(key, render(item, depth + 1)) for key, item in value.items()]
-        return ", ".join(f"{key} = {part}" for key, part in parts if part) or None
+        pairs = [(key, render(item, depth + 1)) for key, item in value.items()]
+        return ", ".join(f"{key} = {part}" for key, part in pairs if part) or None
     return str(value)

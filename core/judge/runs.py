@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from mathreel.core.errors import InputError, MathReelError
 from mathreel.core.judge.cache import JudgeCache
@@ -20,6 +21,9 @@ from mathreel.core.judge.model import Case, Judgment
 from mathreel.core.judge.runner import JudgeRun, OnProgress, judge_cases, parse_tasks
 from mathreel.core.question import Question
 from mathreel.core.results.model import ResultFile
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from mathreel.core.client.endpoint import Endpoint
 
 _STEP_TASKS = ("steps", "errors")  # the tasks that read annotated solution steps
 
@@ -33,7 +37,7 @@ class JudgeJob:
     tasks: tuple[str, ...]
     note: StepsNote | None = None
 
-    def run(self, endpoint: object, *, concurrency: int = 8, cache: JudgeCache | None = None,
+    def run(self, endpoint: Endpoint, *, concurrency: int = 8, cache: JudgeCache | None = None,
             on_progress: OnProgress | None = None) -> JudgeRun:
         """Judge every case (bounded concurrency, the cache first, progress after each judgment)."""
         return judge_cases(self.cases, endpoint, benchmark=self.result.benchmark, tasks=self.tasks,
@@ -67,7 +71,7 @@ def open_cache(cache_dir: str | Path | None = None, *, hint: str = "") -> JudgeC
     return cache
 
 
-def rejudge_question(judgments: Sequence[Judgment], question_id: str, question: Question, endpoint: object, *,
+def rejudge_question(judgments: Sequence[Judgment], question_id: str, question: Question, endpoint: Endpoint, *,
                      benchmark: str, cache: JudgeCache | None = None, concurrency: int = 4,
                      on_progress: OnProgress | None = None) -> list[Judgment]:
     """The judgments with one question judged again (its response as judged before, `question` as given, the

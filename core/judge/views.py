@@ -65,9 +65,9 @@ def select(
         score = entry.step_score
         if (min_score is not None or max_score is not None) and score is None:
             continue
-        if min_score is not None and score < min_score:
+        if min_score is not None and score is not None and score < min_score:
             continue
-        if max_score is not None and score > max_score:
+        if max_score is not None and score is not None and score > max_score:
             continue
         chosen.append(entry)
     return chosen

@@ -53,7 +53,7 @@ def _word(value: dict, source: str, number: int) -> Cue:
     for name, time in (("start_time", start), ("end_time", end)):
         if isinstance(time, bool) or not isinstance(time, (int, float)) or time != time:
             raise InputError(source, f"{name} is not a number of seconds", f"line {number}")
-    return Cue(float(start), float(end), text)
+    return Cue(float(start), float(end), text)  # type: ignore[arg-type]  # both checked numbers just above
 
 
 def joined(words: Sequence[Cue]) -> str:

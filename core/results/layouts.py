@@ -78,7 +78,7 @@ def _metric_dict(record: dict[str, Any], metric_keys: tuple[str, ...]) -> dict[s
 
 
 def _lmms_rows(record: dict[str, Any], label: str | int, metric_keys: tuple[str, ...]) -> Iterator[Row]:
-    doc = record.get("doc") if isinstance(record.get("doc"), dict) else {}
+    doc = found if isinstance(found := record.get("doc"), dict) else {}
     fields = {**_metric_dict(record, metric_keys), **doc}
     if not fields.get("answer") and record.get("target") not in (None, ""):
         fields["answer"] = record["target"]
@@ -146,7 +146,7 @@ def _vlmeval_rows(record: dict[str, Any], label: str | int, metric_keys: tuple[s
     whole_float = isinstance(index, float) and index.is_integer()  # spreadsheets store whole numbers as floats
     digits = isinstance(index, str) and index.strip().isdecimal() and index.isascii()  # TSV cells are text
     if whole_float or digits:
-        index = int(index)
+        index = int(index)  # type: ignore[arg-type]  # a whole float or a decimal string, checked above
     fields = {**record, "question_id": str(index), VLMEVAL_INDEX: index}
     yield Row(label, fields, response_value(record.get("prediction")), record)
 

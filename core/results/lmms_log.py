@@ -29,7 +29,7 @@ def doc_hash(prediction: Prediction) -> str | None:
 def log_notes(records: Sequence[dict[str, Any]], predictions: Sequence[Prediction]) -> list[str]:
     """Notes on line order, document hashes and raw replies kept beside the filtered answers."""
     notes = []
-    doc_ids = [record.get("doc_id") for record in records if isinstance(record.get("doc_id"), int)]
+    doc_ids = [doc_id for record in records if isinstance(doc_id := record.get("doc_id"), int)]
     if any(after < before for before, after in pairwise(doc_ids)):
         notes.append("lines are not in doc_id order (a multi-process run writes them rank by rank); questions are "
                      "matched and grouped by their ids, never by line position")

@@ -97,7 +97,7 @@ def _mode_evidence(rows: list[dict[str, Any]], annotation_records: list[dict[str
     return rows
 
 
-_JSON_KINDS = {dict: "a JSON object", list: "a JSON array"}
+_JSON_KINDS: dict[type, str] = {dict: "a JSON object", list: "a JSON array"}
 
 
 def _question(bench: Benchmark, row: Row, mode: str, source: str, read: QuestionReader | None = None,
@@ -301,7 +301,7 @@ def _in_answered_subset(result: ResultFile, bench: Benchmark, missing: list[Ques
     (a MathVerse Text Only run), the annotated questions of the other values are not missing."""
     key = bench.subset_dimension
     answered = {p.question.dims.get(key) for p in result.predictions} if key else set()
-    if len(answered) != 1 or None in answered:
+    if key is None or len(answered) != 1 or None in answered:
         return missing
     (value,) = answered
     kept = [q for q in missing if q.dims.get(key) == value]
@@ -397,9 +397,9 @@ def _vlmeval_ids(result: ResultFile, rows: list[Row], annotated: dict[str, Quest
     unique in the dataset, else by its index (the row's position in the dataset) when the question texts agree.
     A row matching neither keeps an id no question has, so it is reported as unknown, never joined wrongly."""
     pairs: dict[tuple[str, str], str | None] = {}
-    for key, question in annotated.items():
+    for qid, question in annotated.items():
         pair = (question.video_id or "", text_key(question.question))
-        pairs[pair] = None if pair in pairs else key  # None: the pair is ambiguous
+        pairs[pair] = None if pair in pairs else qid  # None: the pair is ambiguous
     order = list(annotated)
     counts = {"video and question": 0, "index": 0}
     for row in rows:

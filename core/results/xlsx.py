@@ -23,7 +23,7 @@ import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NoReturn
 from xml.parsers import expat
 
 from mathreel.core.errors import InputError
@@ -179,7 +179,7 @@ class _Workbook:
         parser = expat.ParserCreate(namespace_separator=" ")
         parser.SetParamEntityParsing(expat.XML_PARAM_ENTITY_PARSING_NEVER)
 
-        def doctype(*_: Any) -> None:
+        def doctype(*_: Any) -> NoReturn:
             raise _Refused(self.error(f"the part {name} declares a document type (entities are refused)"))
 
         parser.StartDoctypeDeclHandler = doctype

@@ -21,6 +21,7 @@ import stat
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
 
 from mathreel.core.errors import MathReelError
@@ -69,8 +70,7 @@ def keep_reviews(folder: str | os.PathLike[str], session: str, reviews: Sequence
         if room <= 0:
             kept.left_out.append(name)
             continue
-        kind = OutputKind(f"a review file of reviewer {name!r}",
-                          lambda head, reviewer=name: is_review_file(head, reviewer))
+        kind = OutputKind(f"a review file of reviewer {name!r}", partial(is_review_file, reviewer=name))
         kept.written.append(write_reviews(home / f"{name_key(name)}.jsonl", by_reviewer[name], kind=kind))
         room -= 1
     return kept

@@ -273,8 +273,7 @@ def aggregate(groups: list[ScoredGroup], scheme: GroupScheme, policy: GroupPolic
         kinds=_split(scored, lambda g: g.facts.kind, scheme.kinds),
         linear={kind: figure([g for g in scored if g.facts.kind == kind], linear=True)
                 for kind in scheme.linear_kinds if any(g.facts.kind == kind for g in scored)},
-        by={dim.key: _split(scored, lambda g, key=dim.key: g.facts.dims.get(key, ""), dim.values)
-            for dim in scheme.dimensions},
+        by={dim.key: _split(scored, _dimension_of(dim.key), dim.values) for dim in scheme.dimensions},
         unscored=[group.key for group in groups if group.result.score is None],
     )
     report.by = {key: cells for key, cells in report.by.items() if cells}
@@ -282,6 +281,11 @@ def aggregate(groups: list[ScoredGroup], scheme: GroupScheme, policy: GroupPolic
         report.warnings.append(f"{len(report.unscored)} groups could not be scored (unknown kind or structure) and "
                                f"are left out of every figure: {_shown(report.unscored)}")
     return report
+
+
+def _dimension_of(key: str) -> Callable[[ScoredGroup], str]:
+    """A group's value of one taxonomy dimension ("" when it has none)."""
+    return lambda group: group.facts.dims.get(key, "")
 
 
 def _split(groups: list[ScoredGroup], value_of: Callable[[ScoredGroup], str],

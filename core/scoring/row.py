@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from mathreel.core.extract.types import is_weak
 from mathreel.core.kinds import Status
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.results.recorded import FileQuestion
+    from mathreel.core.scoring.json_types import RowJSON, RuleJSON
 
 ROW_FIELDS = ("question_id", "group_id", "cluster", "dims", "response", "extracted", "method", "explanation", "gold",
               "status", "official_answer", "record", "strength")
@@ -25,7 +26,7 @@ class RuleReading:
     explanation: str
     status: Status
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RuleJSON:
         return {"extracted": self.extracted, "method": self.method, "explanation": self.explanation,
                 "status": self.status}
 
@@ -58,10 +59,10 @@ class ScoredRow:
         """A reading a person should check (`core.extract.types.is_weak`)."""
         return self.extracted is not None and is_weak(self.method, self.strength)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> RowJSON:
         """The row as JSON-ready values (explicit, not `asdict`, which deep-copies and is slow over 270k rows);
         `full_response` only when the file kept one."""
-        values = {
+        values: RowJSON = {
             "question_id": self.question_id,
             "group_id": self.group_id,
             "cluster": self.cluster,
