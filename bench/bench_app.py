@@ -102,15 +102,15 @@ def bench_scoring(repeats: int, answers: int) -> None:
 
     def score_only() -> None:
         runs, errors = score_uploads([str(path)], ScoreOptions())
-        assert not errors and runs[0].summary["overall"]["n"] == answers
+        assert not errors and runs[0].report.overall.n == answers
 
     def everything() -> None:
         runs, _ = score_uploads([str(path)], ScoreOptions())
         run = runs[0]
         headline_markdown(runs), summary_table(runs), breakdown_table(runs)
-        for dim in run.summary["by"]:
-            charts.accuracy_bars([(run.name, run.summary)], dim, dim).to_json()
-        charts.cross_heatmap(run.summary, "duration x task_type", "heatmap").to_json()
+        for dim in run.report.by:
+            charts.accuracy_bars([(run.name, run.report.by)], dim, dim).to_json()
+        charts.cross_heatmap(run.report.cross.get("duration x task_type", {}), "heatmap").to_json()
         question_table(run, "all")
         downloads.write(run)
 

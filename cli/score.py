@@ -60,11 +60,9 @@ def run(args: argparse.Namespace) -> int:
     if args.extractor == "help":
         print(extractor_help())
         return 0
-    from mathreel.core.scoring.scorer import EXTRACTORS
-
-    if args.extractor not in EXTRACTORS:
+    if args.extractor not in extractor_names():
         raise InputError("--extractor", f"unknown extractor {args.extractor!r}; choose one of "
-                         f"{', '.join(EXTRACTORS)} (or `help`)")
+                         f"{', '.join(extractor_names())} (or `help`)")
     if not args.files:
         raise InputError("score", "give at least one result FILE")
     if args.rows and not args.json:

@@ -2,19 +2,19 @@
 
 A status or a denominator policy is one of a few words; a typo in one is a type error here instead of a silently
 empty table. The tuples are read from the types, so the two never drift apart. Extractor names are the one open
-set: each benchmark declares the reproductions it offers, so their names are read from the benchmark registry.
+set: each benchmark declares the reproductions it offers, so `core.benchmarks.extractor_names()` lists them.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 # What became of one answer: its extracted answer matched the gold, did not, could not be read, or was absent.
 Status = Literal["correct", "wrong", "unparsed", "missing"]
 STATUSES: tuple[Status, ...] = get_args(Status)
 
 # Which extractor reads choice answers: "robust", or a pinned reproduction of a reference scorer (each benchmark
-# says which it offers in `Benchmark.reproductions`; `core.benchmarks.extractor_names` lists them all).
+# says which it offers in `Benchmark.reproductions`; `core.benchmarks.extractor_names` lists them).
 ExtractorName = str
 
 # Which questions an accuracy divides by.
@@ -24,12 +24,3 @@ DENOMINATORS: dict[Denominator, str] = {
     "answered": "answered questions only: unparsed and missing answers are dropped",
 }
 
-
-def __getattr__(name: str) -> Any:
-    """`EXTRACTORS`: every extractor name, read from the benchmark registry when first asked for (a new
-    benchmark's reproductions join the list without an edit here)."""
-    if name == "EXTRACTORS":
-        from mathreel.core.benchmarks import extractor_names
-
-        return extractor_names()
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

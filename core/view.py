@@ -193,6 +193,12 @@ def _prompt_subtitles(view: ModelView, full: bool, interleaved: bool) -> PromptS
     )
 
 
+# The frame count the app shows a question with, and assumes a scored file used when it records none (`mathreel
+# score`, the Score tab): few enough to sample quickly. A benchmark's reference setting is `Benchmark.default_frames`,
+# which `mathreel show` and `mathreel run` use when no --frames is given.
+DEFAULT_FRAMES = 8
+
+
 def pairs_of(dataset: Dataset, group_id: str) -> list[Question]:
     """The multi-binary pairs of one benchmark question (a group id, or the id / ref of any of its pairs)."""
     pairs = dataset.pairs(group_id)

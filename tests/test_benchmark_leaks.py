@@ -13,7 +13,6 @@ import pytest
 from mathreel.cli import run as run_command
 from mathreel.cli import show as show_command
 from mathreel.cli.score import extractor_help
-from mathreel.core import kinds
 from mathreel.core.benchmarks import BENCHMARKS, extractor_names
 from mathreel.core.benchmarks.base import Benchmark, OfficialScorer
 
@@ -29,7 +28,9 @@ def test_only_mathverse_reads_its_own_question_field():
 
 def test_extractor_names_come_from_the_benchmarks(monkeypatch):
     offered = {name for bench in BENCHMARKS.values() for name in bench.reproductions}
-    assert set(extractor_names()) == offered | {"robust"} and extractor_names() == kinds.EXTRACTORS
+    assert set(extractor_names()) == offered | {"robust"}
+    for name, bench in BENCHMARKS.items():  # a benchmark's own: "robust" and its reproductions, in its order
+        assert extractor_names(name) == ("robust", *bench.reproductions)
 
     class Fifth(Benchmark):
         name, title = "fifth", "Fifth"
@@ -37,7 +38,8 @@ def test_extractor_names_come_from_the_benchmarks(monkeypatch):
                                                                            "all", "org/repo x.py@abc")})
 
     monkeypatch.setitem(BENCHMARKS, "fifth", Fifth())
-    assert "fifth-official" in extractor_names() and "fifth-official" in kinds.EXTRACTORS
+    assert "fifth-official" in extractor_names() and extractor_names("fifth") == ("robust", "fifth-official")
+    assert "fifth-official" not in extractor_names("videomme")
     assert "fifth-official [fifth]: fifth scorer (org/repo x.py@abc)" in extractor_help()
 
 

@@ -480,11 +480,13 @@ def test_error_boxes_toasts_and_headlines_show_outside_text_literally(monkeypatc
     monkeypatch.setattr(gr, "Warning", toasts.append)
     errors.warn(HOSTILE)
     box = errors.error_box([HOSTILE, "second <b>"])
+    from mathreel.core.scoring.report import Cell, Interval, Overall, Report
+
     run = type("R", (), {})()
     run.name = "<img src=x onerror=alert(1)>.jsonl"
-    run.summary = {"overall": {"accuracy": 0.5, "ci": [0.1, 0.9], "n": 2, "correct": 1}, "unparsed": 0,
-                   "missing": 0, "denominator_means": "all", "extractor": "robust",
-                   "detected": [HOSTILE], "warnings": [HOSTILE]}
+    run.report = Report("videomathqa", "mcq", run.name, "jsonl", "robust", None, "all", [HOSTILE],
+                        Overall(2, 1, 50.0, Interval(10.0, 90.0)), {"category": {"Chart": Cell(2, 1, 50.0, None)}},
+                        {}, False, 2, warnings=[HOSTILE])
     headline = headline_markdown([run])
     assert "<" not in toasts[0], toasts[0]  # toasts are HTML
     for text in (box, headline):  # Markdown: no tag and no link or image syntax survives

@@ -106,7 +106,7 @@ def test_kept_runs_score_again_as_on_upload(store):
     again = kept_runs(store, Settings(), token)
     assert [r.name for r in again] == [RUN_A.name, RUN_B.name]
     for run, path in zip(again, (RUN_A, RUN_B), strict=True):
-        assert run.summary["overall"] == score(read_results(path)).to_dict()["overall"]
+        assert run.report.to_dict()["overall"] == score(read_results(path)).to_dict()["overall"]
         assert run.digest == runs[[RUN_A, RUN_B].index(path)].digest
     # the upload box's copies of the same files are not scored again: the kept runs are reused
     reused, _ = score_uploads([str(RUN_A)], again[0].options, held=again)

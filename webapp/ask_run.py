@@ -23,6 +23,7 @@ from mathreel.core.client.endpoint import (
     strip_credentials,
 )
 from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.view import DEFAULT_FRAMES
 from mathreel.webapp.benchmark_keys import split_key
 from mathreel.webapp.html import plain
 
@@ -92,7 +93,7 @@ class AskOptions:
     mode: str | None = None
     cot: bool = False
     with_subtitles: bool = False
-    num_frames: int = 8
+    num_frames: int = DEFAULT_FRAMES
     interleaved: bool = False
     fps: float | None = None
     style: str = "default"  # a `Benchmark.prompt_styles` name, as `mathreel run --style`

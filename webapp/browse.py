@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from mathreel.core.view import DEFAULT_FRAMES
 from mathreel.webapp import reading_flow as rd
 from mathreel.webapp.benchmark_keys import benchmark_choices, split_key
 from mathreel.webapp.browse_audit import audit_box, wire_audit
@@ -153,7 +154,7 @@ def render_question(dataset: Dataset, ref: str, options: ViewSettings, pick: str
     _attach_frames(page, view)
     if bench.mode(dataset.mode).grouped:
         page.pairs = pairs_rows(dataset, question)
-    if question.extra.get("problem_index"):
+    if bench.has_versions(question):
         page.versions, page.version_images = version_rows(dataset, question)
     return page
 
@@ -367,7 +368,7 @@ def page_updates(page: QuestionPage, key: str, before: dict[str, Any] | None = N
 class BrowseHandlers:
     """Browse's event handlers as plain methods over the server's datasets: testable without a browser."""
 
-    def __init__(self, datasets: Any, default_frames: int = 8) -> None:
+    def __init__(self, datasets: Any, default_frames: int = DEFAULT_FRAMES) -> None:
         self.datasets = datasets
         self.default_frames = default_frames
 

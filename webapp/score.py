@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from mathreel.core.kinds import DENOMINATORS
 from mathreel.core.scoring.text import extractor_text
 from mathreel.webapp import bundle_zip, charts, score_explain, score_groups, score_kept
-from mathreel.webapp.benchmark_keys import benchmark_choices
+from mathreel.webapp.benchmark_keys import benchmark_choices, extractor_choices
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler, with_request
 from mathreel.webapp.downloads import Downloads
 from mathreel.webapp.errors import error_box, error_message, guarded, warn
@@ -257,8 +257,6 @@ def layout(settings: Any, context: AppContext | None = None) -> ScoreUI:
     the overview, then the detail of one run."""
     import gradio as gr
 
-    from mathreel.core.kinds import EXTRACTORS
-
     ui = ScoreUI()
     gr.Markdown("Upload one or several prediction files (lmms-eval logs, the Video-MME template, MathVerse "
                 "output, or plain JSONL/CSV with question_id and response). Each is scored by the same core as "
@@ -269,7 +267,7 @@ def layout(settings: Any, context: AppContext | None = None) -> ScoreUI:
             ui.bench = gr.Dropdown([("Detect from the file", AUTO), *benchmark_choices()], value=AUTO,
                                    label="Benchmark and mode", elem_id="score-benchmark")
             with gr.Row():
-                ui.extractor = gr.Dropdown(list(EXTRACTORS), value="robust", label="Answer extractor",
+                ui.extractor = gr.Dropdown(extractor_choices(AUTO), value="robust", label="Answer extractor",
                                            elem_id="score-extractor")
                 ui.denominator = gr.Dropdown([("Scorer's default", AUTO), ("All questions", "all"),
                                               ("Answered only", "answered")], value=AUTO, label="Denominator",
@@ -351,6 +349,15 @@ class ScoreHandlers:
 
     def options(self, key: str, ext: str, denom: str, use_data: bool) -> ScoreOptions:
         return score_options(self.settings, key, ext, denom, use_data)
+
+    @staticmethod
+    def extractors(key: str, current: str) -> Any:
+        """The extractor dropdown for the chosen benchmark: only the extractors it offers (the current one kept
+        when it is among them, else "robust")."""
+        import gradio as gr
+
+        choices = extractor_choices(key)
+        return gr.update(choices=choices, value=current if current in choices else "robust")
 
     def rescore(self, paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool,
                 held: list[Run] | None = None, visitor: Any = None, request: Any = None) -> tuple:
@@ -502,7 +509,9 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
             .then(*reference, **view_group)
 
     chain(ui.upload.change(handlers.rescore, score_inputs, score_outputs, **score_group))
-    for control in (ui.bench, ui.extractor, ui.denominator, ui.join):
+    chain(ui.bench.input(handlers.extractors, [ui.bench, ui.extractor], ui.extractor, **view_group)
+          .then(handlers.rescore, score_inputs, score_outputs, **score_group))
+    for control in (ui.extractor, ui.denominator, ui.join):
         chain(control.input(handlers.rescore, score_inputs, score_outputs, **score_group))
     chain(ui.run_pick.input(lambda: None, None, None))
     ui.cross_pick.input(*heatmap, **view_group)

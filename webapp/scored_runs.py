@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.runs import unique_name
+from mathreel.core.view import DEFAULT_FRAMES
 from mathreel.webapp.errors import error_message, log
 from mathreel.webapp.fair_queue import FairQueue
 from mathreel.webapp.isolate import DEFAULT_BUDGET, Budget, run_isolated
@@ -31,21 +32,13 @@ class Run:
 
     name: str
     report: Report
-    path: str = ""  # the uploaded file, read again only if its prompt settings are asked for
-    default_frames: int = 8
-    used: DetectedRunSettings | None = None  # the prompt settings the file was produced with, once detected
+    path: str = ""  # the uploaded file (kept for the visitor, handed back to the upload box)
     digest: str = ""  # SHA-256 of the file: the same file read the same way is not scored twice
     options: ScoreOptions | None = None  # how it was read and scored
 
     def settings_used(self) -> DetectedRunSettings | None:
-        """The prompt settings the file was produced with (detected on first use; None if it cannot be read)."""
-        if self.used is None and self.path:
-            try:
-                budget = self.options.budget if self.options is not None else DEFAULT_BUDGET
-                self.used = detect_path(self.path, self.report, self.default_frames, budget)
-            except Exception:  # the upload expired or cannot be re-read: no settings to follow
-                log.info("cannot re-read %s for its prompt settings", self.name)
-        return self.used
+        """The prompt settings the file was produced with, read while it was scored (`Report.run_settings`)."""
+        return self.report.run_settings
 
     @property
     def key(self) -> str:
@@ -61,7 +54,7 @@ class ScoreOptions:
     denominator: str = AUTO
     annotations: str | None = None  # the server's data directory, for id-only files
     budget: Budget = DEFAULT_BUDGET  # time and memory one file may take on the shared server
-    default_frames: int = 8  # assumed when a file does not record its frame count
+    default_frames: int = DEFAULT_FRAMES  # assumed when a file does not record its frame count
     readings: tuple[LabelledReading, ...] = ()  # a person's readings (Browse's audit): they replace the rules'
 
 
@@ -105,16 +98,6 @@ def run_costed(fn: Callable[..., Any], args: tuple[Any, ...], path: str, budget:
         return run_isolated(fn, args, budget, str(path))
 
 
-def detect_path(path: str, report: Report, default_frames: int = 8, budget: Budget = DEFAULT_BUDGET,
-                ) -> DetectedRunSettings:
-    """The prompt settings of a scored file (read again as the benchmark and mode it was scored as; a costly file
-    in a child process within `budget`, as it was scored)."""
-    from mathreel.core.results.run_settings import detect_file_settings
-
-    return run_costed(detect_file_settings, (str(path), report.benchmark, report.mode, default_frames), path,
-                      budget)
-
-
 def display_name(path: str, taken: set[str]) -> str:
     """The uploaded file's own name, made unique among this user's runs."""
     return unique_name(Path(path).name, taken)
@@ -142,7 +125,8 @@ def score_uploads(paths: list[str], options: ScoreOptions, fixes: Mapping[str, s
         sha = _digest_or_empty(path)
         same = next((r for r in held or [] if sha and r.digest == sha and r.options == options), None)
         if same is not None:
-            runs.append(replace(same, name=name, path=str(path), report=replace(same.report, source=name)))
+            report = same.report if same.report.source == name else replace(same.report, source=name)  # not scored
+            runs.append(replace(same, name=name, path=str(path), report=report))
             continue
         try:
             report = score_path(path, options, visitor)
@@ -154,8 +138,7 @@ def score_uploads(paths: list[str], options: ScoreOptions, fixes: Mapping[str, s
             errors.append(error_message(error, fixes, server.with_file(path, name)))
             continue
         shown_as(report, name, server.with_file(path, name))
-        runs.append(Run(name=name, report=report, path=str(path),
-                        default_frames=options.default_frames, digest=sha, options=options))
+        runs.append(Run(name=name, report=report, path=str(path), digest=sha, options=options))
     return runs, errors
 
 

@@ -8,6 +8,8 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from mathreel.core.view import DEFAULT_FRAMES
+
 
 @dataclass(frozen=True)
 class Settings:
@@ -24,7 +26,7 @@ class Settings:
     share: bool = False
     max_file_size: str = "50mb"
     cache_seconds: int = 3600
-    default_frames: int = 8
+    default_frames: int = DEFAULT_FRAMES
     max_frames: int = 64
     # Per-event-group limits: browsing and scoring run in separate concurrency groups, so a slow
     # scoring run never holds up someone switching questions. score_concurrency is the number of scoring children

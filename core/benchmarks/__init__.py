@@ -19,9 +19,11 @@ def get_benchmark(name: str) -> Benchmark:
         raise KeyError(f"unknown benchmark {name!r}; choose one of {', '.join(BENCHMARKS)}") from None
 
 
-def extractor_names() -> tuple[str, ...]:
-    """"robust" and every pinned reproduction any benchmark offers (`Benchmark.reproductions`), each once."""
-    return tuple(dict.fromkeys(["robust", *(name for bench in BENCHMARKS.values() for name in bench.reproductions)]))
+def extractor_names(benchmark: str | None = None) -> tuple[str, ...]:
+    """"robust" and every pinned reproduction any benchmark offers (`Benchmark.reproductions`), each once; with
+    `benchmark`, only the ones that benchmark offers."""
+    benches = BENCHMARKS.values() if benchmark is None else [get_benchmark(benchmark)]
+    return tuple(dict.fromkeys(["robust", *(name for bench in benches for name in bench.reproductions)]))
 
 
 __all__ = ["BENCHMARKS", "Benchmark", "Dimension", "Mode", "extractor_names", "get_benchmark"]

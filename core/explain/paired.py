@@ -22,7 +22,7 @@ from typing import Any
 from mathreel.core.errors import MathReelError
 from mathreel.core.explain.gap import Number
 from mathreel.core.explain.runs import Scorings, run_key
-from mathreel.core.explain.scorers import check_scorer
+from mathreel.core.explain.scorers import Unit, check_scorer
 from mathreel.core.explain.tally import HUNDRED, tally
 from mathreel.core.scoring.stats import (
     MCNEMAR_METHOD,
@@ -68,7 +68,7 @@ class Flips:
 
 
 @dataclass(frozen=True)
-class Interval:
+class PairedInterval:
     """The interval of A - B (points), how it was made, and over how many clusters."""
 
     low: float | None
@@ -95,7 +95,7 @@ class Paired:
     b: str
     unit: str
     overall: Flips
-    interval: Interval
+    interval: PairedInterval
     by: dict[str, dict[str, Flips]] = field(default_factory=dict)
     only_a_ids: list[str] = field(default_factory=list)
     only_b_ids: list[str] = field(default_factory=list)
@@ -132,12 +132,12 @@ def paired(a: Number, b: Number, scorings: Scorings | None = None, seed: int = S
                   [u.key for u in units if u.a and not u.b], [u.key for u in units if u.b and not u.a], only)
 
 
-def _unit_of(a: Number) -> str:
+def _unit_of(a: Number) -> Unit:
     """The unit both runs are compared in: A's, or the question for a group-scored A."""
     return "question" if a.scorer.unit == "group" else a.scorer.unit
 
 
-def _counted_in(number: Number, unit: str) -> Number:
+def _counted_in(number: Number, unit: Unit) -> Number:
     scorer = dataclasses.replace(number.scorer, unit=unit, policy="", rule=None)
     return Number(number.run, check_scorer(number.run.bench, number.run.result.mode, scorer))
 
@@ -170,7 +170,7 @@ def _flips(units: Sequence[_Unit]) -> Flips:
     return Flips(both, only_a, only_b, len(units) - both - only_a - only_b)
 
 
-def _interval(units: Sequence[_Unit], flips: Flips, seed: int, draws: int) -> Interval:
+def _interval(units: Sequence[_Unit], flips: Flips, seed: int, draws: int) -> PairedInterval:
     """The cluster bootstrap interval of A - B (see the module docstring)."""
     clustered_by = "video" if any(u.cluster != u.key for u in units) else "question"
     tallies: dict[str, list[int]] = {}
@@ -184,7 +184,7 @@ def _interval(units: Sequence[_Unit], flips: Flips, seed: int, draws: int) -> In
     diffs = [100.0 * (u.a - u.b) for u in units]
     cr1 = clustered_se([d / 100 for d in diffs], [u.cluster for u in units]) if len(units) > 1 else None
     if difference is None or g < 2:
-        return Interval(None, None, "none: fewer than two clusters", g, clustered_by, 0, seed, None, cr1,
+        return PairedInterval(None, None, "none: fewer than two clusters", g, clustered_by, 0, seed, None, cr1,
                         "an interval needs at least two clusters")
     replicates = sorted(cluster_bootstrap(ordered, draws, seed))
     mean = sum(replicates) / len(replicates)
@@ -192,13 +192,13 @@ def _interval(units: Sequence[_Unit], flips: Flips, seed: int, draws: int) -> In
     if g < MIN_CLUSTERS:
         t = t_quantile(0.975, g - 1)
         centre = float(difference)
-        return Interval(centre - t * se, centre + t * se,
+        return PairedInterval(centre - t * se, centre + t * se,
                         f"difference +- t(0.975, {g - 1}) = {t:.3f} x cluster bootstrap SE "
                         f"({draws} draws, seed {seed})",
                         g, clustered_by, draws, seed, se, cr1,
                         f"only {g} clusters: a percentile bootstrap is unreliable below {MIN_CLUSTERS}, so the "
                         "interval uses Student's t critical value with clusters - 1 degrees of freedom")
-    return Interval(percentile(replicates, 2.5), percentile(replicates, 97.5),
+    return PairedInterval(percentile(replicates, 2.5), percentile(replicates, 97.5),
                     f"cluster bootstrap percentile interval ({draws} draws over {clustered_by}s, seed {seed})",
                     g, clustered_by, draws, seed, se, cr1)
 

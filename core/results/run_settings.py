@@ -107,10 +107,3 @@ def _detect_frames(task: str, raws: list[dict[str, Any]], default: int) -> tuple
         return int(match.group(1)), f"task name {task!r}"
     return default, "not recorded in the file; the default"
 
-
-def detect_file_settings(path: str, benchmark: str, mode: str, default_frames: int | None = None) -> DetectedRunSettings:
-    """`detect_run_settings` of the file at `path` read as `benchmark` and `mode`: one call with plain arguments, so
-    a server can run it in a child process with a budget, as it reads a costly upload."""
-    from mathreel.core.results import read_results
-
-    return detect_run_settings(read_results(path, benchmark=benchmark, mode=mode), default_frames)

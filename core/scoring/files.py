@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.view import DEFAULT_FRAMES
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.judge.answers import JudgedUse
@@ -51,7 +52,7 @@ class ScoreRequest:
     judgments_source: str = ""
     reviews: tuple[str | Review, ...] = ()
     readings: tuple[str | LabelledReading, ...] = ()
-    default_frames: int = 8  # the frame count assumed when the file does not record one (run settings)
+    default_frames: int = DEFAULT_FRAMES  # the frame count assumed when the file does not record one (run settings)
 
     def __post_init__(self) -> None:
         plain = object.__setattr__

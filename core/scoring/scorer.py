@@ -26,8 +26,7 @@ from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import binary_se, clustered_binary_se, few_clusters_warning, wilson_interval
 from mathreel.core.scoring.verdict import JudgedAnswers, official_tool, score_rows
 
-__all__ = ["EXTRACTORS", "cell", "cluster_unit", "official_tool", "overall_cell", "score"]
-EXTRACTORS = extractor_names()
+__all__ = ["cell", "cluster_unit", "official_tool", "overall_cell", "score"]
 
 _SHOWN = 10
 
@@ -74,8 +73,9 @@ def _score(
     readings: Readings | None,
 ) -> Report:
     bench = get_benchmark(result.benchmark)
-    if extractor not in EXTRACTORS:
-        raise MathReelError(f"unknown extractor {extractor!r}; choose one of {', '.join(EXTRACTORS)}")
+    known = extractor_names()
+    if extractor not in known:
+        raise MathReelError(f"unknown extractor {extractor!r}; choose one of {', '.join(known)}")
     reproduce = extractor != "robust"
     tool = official_tool(bench, extractor if reproduce else "official")
     if reproduce and tool is None:
@@ -228,10 +228,11 @@ def _tables(
         r, c = position[row_dim], position[col_dim]
         rows: dict[str, dict[str, list[int]]] = {}
         for (values, correct), count in combos.items():
-            if values[r] is not None:
-                row = rows.setdefault(values[r], {})
-                if values[c] is not None:
-                    _add(row, values[c], count, correct)
+            row_value, col_value = values[r], values[c]
+            if row_value is not None:
+                row = rows.setdefault(row_value, {})
+                if col_value is not None:
+                    _add(row, col_value, count, correct)
         order = bench.dimension(row_dim).order(set(rows))
         cross[cross_key(row_dim, col_dim)] = {value: _cells(bench, col_dim, rows[value]) for value in order}
     return by, cross
