@@ -29,11 +29,6 @@ def ci_text(ci: Sequence[float | None] | None, none: str = "-") -> str:
     return f"[{one_decimal(ci[0])}, {one_decimal(ci[1])}]"
 
 
-def cell_text(accuracy: float | None, ci: Sequence[float | None] | None, none: str = "-") -> str:
-    """An accuracy and its interval as one string ("77.8% [45.3, 93.7]"), as reports show a cell."""
-    return none if accuracy is None else f"{pct_text(accuracy)} {ci_text(ci, none)}"
-
-
 def se_text(value: float | None, none: str = "-") -> str:
     """A standard error in points with two decimals ("1.24 pts"), from the three decimals the JSON keeps, so the
     text report (full precision) and a page reading the JSON print the same digits."""
