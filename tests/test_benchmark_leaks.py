@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_only_mathverse_reads_its_own_question_field():
     readers = sorted(str(path.relative_to(ROOT)) for folder in ("core", "cli", "webapp")
-               for path in (ROOT / folder).rglob("*.py")
+                     for path in (ROOT / folder).rglob("*.py")
                      if "question_for_eval" in path.read_text(encoding="utf-8"))
     assert readers == ["core/benchmarks/mathverse.py"]
 
