@@ -51,12 +51,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Plan (read and score every file), report the estimated size, then write."""
     from mathreel.cli import options
+    from mathreel.core.benchmarks import extractor_names
     from mathreel.core.bundle import BundleRequest, PromptOverrides, plan_bundle, write_bundle
-    from mathreel.core.scoring.scorer import EXTRACTORS
 
     options.check(args, options.FRAMES, options.FPS)
-    if args.extractor not in EXTRACTORS:
-        raise InputError("--extractor", f"unknown extractor {args.extractor!r}; choose one of {', '.join(EXTRACTORS)}")
+    if args.extractor not in extractor_names():
+        raise InputError("--extractor",
+                         f"unknown extractor {args.extractor!r}; choose one of {', '.join(extractor_names())}")
     if args.reviews and not args.judge:
         raise InputError("--reviews", "reviews correct a judge's verdicts: add --judge")
     judges = tuple(None if judge == NO_JUDGE else judge for judge in args.judge)

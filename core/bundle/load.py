@@ -90,8 +90,8 @@ def load_runs(request: BundleRequest, scrub) -> tuple[list[BundleRun], list[Revi
                                      reviews=tuple(request.reviews) if judge else ())
         result = read_request(score_request)
         report = score_result(result, score_request)
-        own = request.names[number - 1] if len(request.names) >= number else Path(path).name
-        name = unique_name(own, {run.name for run in runs})
+        given = request.names[number - 1] if len(request.names) >= number else Path(path).name
+        name = unique_name(given, {run.name for run in runs})
         report.source = name
         report.detected = [scrub(line) for line in report.detected]
         report.warnings = [scrub(line) for line in report.warnings]

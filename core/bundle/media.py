@@ -67,8 +67,8 @@ class Thumbs:
     def _write(self, source: Path, side: int) -> str:
         from PIL import Image
 
-        with Image.open(source) as image:
-            image = image.convert("RGB")
+        with Image.open(source) as opened:
+            image = opened.convert("RGB")
             image.thumbnail((side, side))
             buffer = io.BytesIO()
             image.save(buffer, "JPEG", quality=THUMB_QUALITY, optimize=True)
@@ -102,6 +102,7 @@ def shown_for(page: Page, dataset: Dataset, thumbs: Thumbs, style: str, fps: flo
 def _fill(shown: Shown, page: Page, dataset: Dataset, thumbs: Thumbs, style: str, fps: float | None, scrub) -> None:
     from mathreel.core.view import build_view
 
+    assert page.question is not None  # `shown_for` fills only pages with the dataset's question
     try:
         view = build_view(dataset, page.question, style=style, fps=fps, max_side=THUMB_SIDE,
                           **shown.settings.view_kwargs())

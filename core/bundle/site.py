@@ -86,13 +86,13 @@ def index_page(title: str, key: str, runs: list[BundleRun], pages: list[Page], l
 
 
 def _headline(runs: list[BundleRun]) -> str:
-    from mathreel.core.scoring.numbers import cell_text, se_text
+    from mathreel.core.scoring.numbers import se_text
 
     rows = []
     for run in runs:
         r = run.report
         o = r.overall
-        rows.append([esc(run.name), f"<b>{esc(cell_text(o.accuracy, o.ci))}</b>", esc(o.n), esc(o.correct),
+        rows.append([esc(run.name), f"<b>{esc(o.text())}</b>", esc(o.n), esc(o.correct),
                      esc(len(r.unparsed)), esc(len(r.missing)), esc(f"{se_text(o.clustered_se)} ({o.clustered_by})"),
                      esc(f"{r.extractor} · denominator {r.denominator}")])
     return table(["run", "accuracy [95% CI]", "n", "correct", "unparsed", "missing", "clustered SE", "scored by"],
@@ -128,7 +128,6 @@ def reference_html(run: BundleRun) -> str:
 
 def _breakdowns(runs: list[BundleRun]) -> str:
     from mathreel.core.benchmarks import get_benchmark
-    from mathreel.core.scoring.numbers import cell_text
 
     bench = get_benchmark(runs[0].report.benchmark)
     labels = {d.key: d.label for d in bench.dimensions}
@@ -137,7 +136,7 @@ def _breakdowns(runs: list[BundleRun]) -> str:
     for dim in dims:
         values = list(dict.fromkeys(v for run in runs for v in run.report.by.get(dim, {})))
         series = [(run.name, [_cell(run.report.by.get(dim, {}).get(v)) for v in values]) for run in runs]
-        rows = [[esc(v), *(esc(cell_text(*_cell(run.report.by.get(dim, {}).get(v)))) + _n(run, dim, v)
+        rows = [[esc(v), *(esc(_text(run.report.by.get(dim, {}).get(v))) + _n(run, dim, v)
                            for run in runs)] for v in values]
         label = labels.get(dim, dim)
         parts.append(f"<h3>{esc(label)}</h3><div class='breakdown'>"
@@ -147,7 +146,12 @@ def _breakdowns(runs: list[BundleRun]) -> str:
 
 
 def _cell(cell: Any) -> tuple[float | None, tuple[float, float] | None]:
-    return (None, None) if cell is None else (cell.accuracy, cell.ci)
+    return (None, None) if cell is None else (cell.accuracy, None if cell.ci is None else (cell.ci.low, cell.ci.high))
+
+
+def _text(cell: Any) -> str:
+    """A cell as every view prints it ("77.8% [45.3, 93.7]"), "-" without one."""
+    return "-" if cell is None else cell.text()
 
 
 def _n(run: BundleRun, dim: str, value: str) -> str:
