@@ -31,7 +31,7 @@ MATHREEL = Path(sys.executable).with_name("mathreel")
 def _run(name: str) -> Run:
     path = DEMO / name
     report = score_file(ScoreRequest(str(path)))
-    return Run(path.name, report, report.to_dict(), str(path), options=ScoreOptions())
+    return Run(path.name, report, str(path), options=ScoreOptions())
 
 
 @pytest.mark.parametrize("name", sorted(p.name for p in DEMO.iterdir()))
@@ -103,6 +103,6 @@ def test_the_to_check_filter_combines_with_the_others() -> None:
 def test_a_file_gone_from_the_server_is_one_clear_error() -> None:
     run = _run("videomathqa_mcq_synthetic-model-a_samples.jsonl")
     row = run.report.rows[0]
-    gone = Run(run.name, run.report, run.summary, "", options=ScoreOptions())
+    gone = Run(run.name, run.report, "", options=ScoreOptions())
     with pytest.raises(ValueError, match="no longer on the server"):
         corrected(gone, labelled_row(row, scored_question(row, None), "A"), [])

@@ -24,7 +24,7 @@ from mathreel.webapp.settings import Settings
 
 ROOT = Path(__file__).resolve().parents[1]
 # A frame count written as a number where a default is set: `default_frames = 8`, `num_frames: int = 16`, ...
-FRAME_DEFAULT = re.compile(r"\b(default_frames|num_frames|frames)\s*(:\s*[\w |]+)?=\s*\d+")
+FRAME_DEFAULT = re.compile(r"\b(default_frames|num_frames)\s*(:\s*[\w |]+)?=\s*\d+")
 
 
 def test_the_default_frame_count_is_written_once():

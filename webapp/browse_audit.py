@@ -93,7 +93,7 @@ def corrected(run: Run, entry: LabelledReading, held: list[dict]) -> tuple[Run, 
         raise ValueError(f"{run.name} cannot be scored again: its file is no longer on the server")
     options = replace(run.options or ScoreOptions(), readings=readings)
     report = score_path(run.path, options)
-    return replace(run, report=report, summary=report.to_dict(), options=options), kept
+    return replace(run, report=report, options=options), kept
 
 
 def corrections_file(held: list[dict], folder: Any) -> str | None:
