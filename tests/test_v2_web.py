@@ -93,19 +93,19 @@ def test_the_walked_run_says_how_each_group_scored(datasets, run):
 
 
 def test_score_shows_group_scores_beside_accuracy_and_whose_rule(run):
-    groups = run.summary["groups"]
+    groups = run.report.groups
     text = groups_markdown([run])
-    total = groups["figures"]["total"]
-    assert f"| **Total** | **{one_decimal(total['score'])}** |" in text
-    assert f"| {one_decimal(total['accuracy'])}% |" in text
+    total = groups.total
+    assert f"| **Total** | **{one_decimal(total.score)}** | {total.score_ci.text()} |" in text
+    assert f"| {one_decimal(total.accuracy)}% |" in text
     for kind in get_benchmark("videomme-v2").groups.kinds:
-        assert f"| **{kind.capitalize()}** | **{one_decimal(groups['figures'][kind]['score'])}** |" in text
+        assert f"| **{kind.capitalize()}** | **{one_decimal(groups.kinds[kind].score)}** |" in text
     assert "Relevance, linear" in text
-    assert plain(groups["scored_as"].rstrip(".")) in text
-    for effect in groups["effects"]:  # what the official script's own rules changed, by how much
-        assert plain(effect["text"]) in text
-    if run.summary["extractor"] == "official":
-        assert groups["effects"] and "-1" in text
+    assert plain(groups.how.rstrip(".")) in text
+    for effect in groups.effects:  # what the official script's own rules changed, by how much
+        assert plain(effect.text()) in text
+    if run.report.extractor == "official":
+        assert groups.effects and "-1" in text
     table = groups_by_table([run])
     assert set(table["Dimension"]) == {d.label for d in get_benchmark("videomme-v2").groups.dimensions}
 
@@ -137,7 +137,7 @@ def test_group_score_charts_by_level_and_head_hold_the_reports_scores(run):
     assert [f.layout.title.text for f in figures] == [f"Group score by {d.label.lower()}" for d in dims]
     for figure, dim in zip(figures, dims, strict=True):
         [bars] = figure.data
-        cells = run.summary["groups"]["by"][dim.key]
+        cells = run.report.to_dict()["groups"]["by"][dim.key]  # the JSON's two decimals, as the chart shows
         values = bars.x if bars.orientation == "h" else bars.y
         labels = bars.y if bars.orientation == "h" else bars.x
         assert dict(zip(labels, values, strict=True)) == {v: f["score"] for v, f in cells.items()}

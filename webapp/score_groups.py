@@ -2,8 +2,8 @@
 the linear variant) beside its questions' accuracy, each with its interval, which implementation's rule made the
 number, what a reproduced reference's own rules changed, and the group scores by each taxonomy value.
 
-The figures are the report's `groups` object (`mathreel score --json`); the names come from the benchmark's
-`GroupScheme`. Nothing here knows a benchmark.
+The figures are the report's `GroupReport` (`Report.groups`, typed; `groups` in `mathreel score --json`); the names
+come from the benchmark's `GroupScheme`. Nothing here knows a benchmark.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from mathreel.webapp.html import plain
-from mathreel.webapp.present import ci_text
 
 if TYPE_CHECKING:
     import pandas as pd
 
+    from mathreel.core.scoring.report import Interval
     from mathreel.webapp.scored_runs import Run
 
 
@@ -25,6 +25,10 @@ def _score(value: float | None) -> str:
     from mathreel.core.scoring.numbers import one_decimal
 
     return "—" if value is None else one_decimal(value)
+
+
+def _ci(ci: Interval | None) -> str:
+    return "—" if ci is None else ci.text("—")
 
 
 def _figure_names(run: Run) -> list[tuple[str, str]]:
@@ -40,36 +44,37 @@ def _figure_names(run: Run) -> list[tuple[str, str]]:
 
 def groups_markdown(runs: list[Run]) -> str:
     """Per run scored in groups: a table of group score and question accuracy per figure, and where it comes from."""
+    from mathreel.core.scoring.groups import ACCURACY_CI, SCORE_CI
+    from mathreel.core.scoring.text import extractor_text
+
     parts = []
     for run in runs:
-        groups = run.summary.get("groups")
-        if not groups:
+        groups = run.report.groups
+        if groups is None:
             continue
-        from mathreel.core.scoring.text import extractor_text
-
-        extractor = extractor_text(run.summary["extractor"], run.summary.get("official_extractor"))
+        extractor = extractor_text(run.report.extractor, run.report.official_extractor)
         if extractor == "robust":
             extractor = "MathReel's robust reader"
-        lines = [f"#### {plain(run.name)}: group scores ({groups['groups']} groups, {groups['questions']} questions)",
+        lines = [f"#### {plain(run.name)}: group scores ({len(groups.groups)} groups, {groups.total.questions} "
+                 "questions)",
                  "| | Group score (0-100) | 95% CI | Groups | Question accuracy | 95% CI | Questions |",
                  "|---|---|---|---|---|---|---|"]
+        figures = groups.figures()
         for key, label in _figure_names(run):
-            f = groups["figures"].get(key)
+            f = figures.get(key)
             if f is None:
                 continue
-            accuracy = "—" if f.get("accuracy") is None else f"{_score(f['accuracy'])}%"
-            lines.append(f"| **{label}** | **{_score(f.get('score'))}** | {ci_text(f.get('score_ci'))} | "
-                         f"{f.get('groups', '')} | {accuracy} | {ci_text(f.get('accuracy_ci'))} | "
-                         f"{f.get('questions', '')} |")
-        lines += ["", f"_Whose number: {plain(groups.get('scored_as', '').rstrip('.'))}. Answers read by "
-                      f"{plain(extractor)}. "
-                      f"Group score CI: {plain(groups.get('score_ci_method', ''))}; accuracy CI: "
-                      f"{plain(groups.get('accuracy_ci_method', ''))}. Another implementation's number: choose its "
-                      "extractor above, or open “Why does my number differ?” below for all of them._"]
-        notes = [effect["text"] for effect in groups.get("effects", [])]
-        notes += [*groups.get("notes", []), *(f"⚠️ {w}" for w in groups.get("warnings", []))]
-        if groups.get("unscored"):
-            notes.append(f"not scored: {', '.join(map(str, groups['unscored'][:10]))}")
+            accuracy = "—" if f.accuracy is None else f"{_score(f.accuracy)}%"
+            lines.append(f"| **{label}** | **{_score(f.score)}** | {_ci(f.score_ci)} | {f.groups} | {accuracy} | "
+                         f"{_ci(f.accuracy_ci)} | {f.questions} |")
+        lines += ["", f"_Whose number: {plain(groups.how.rstrip('.'))}. Answers read by {plain(extractor)}. "
+                      f"Group score CI: {plain(SCORE_CI)}; accuracy CI: {plain(ACCURACY_CI)}. Another "
+                      "implementation's number: choose its extractor above, or open “Why does my number differ?” "
+                      "below for all of them._"]
+        notes = [effect.text() for effect in groups.effects]
+        notes += [*groups.notes, *(f"⚠️ {w}" for w in groups.warnings)]
+        if groups.unscored:
+            notes.append(f"not scored: {', '.join(map(str, groups.unscored[:10]))}")
         lines += [f"- {plain(note)}" for note in notes]
         parts.append("\n".join(lines))
     return "\n\n".join(parts)
@@ -81,29 +86,29 @@ def groups_by_table(runs: list[Run]) -> pd.DataFrame | None:
 
     from mathreel.core.benchmarks import get_benchmark
 
-    scored = [run for run in runs if run.summary.get("groups")]
+    scored = [run for run in runs if run.report.groups is not None]
     if not scored:
         return None
     scheme = get_benchmark(scored[0].report.benchmark).groups
     labels = {d.key: d.label for d in scheme.dimensions} if scheme is not None else {}
     order: dict[tuple[str, str], None] = {}
-    for run in scored:
-        for dim, cells in run.summary["groups"].get("by", {}).items():
+    by = {run.name: run.report.groups.by for run in scored if run.report.groups is not None}
+    for cells_by_dim in by.values():
+        for dim, cells in cells_by_dim.items():
             order.update(dict.fromkeys((dim, value) for value in cells))
     rows = []
     for dim, value in order:
         row = {"Dimension": labels.get(dim, dim), "Value": value}
         for run in scored:
-            f = run.summary["groups"]["by"].get(dim, {}).get(value)
-            row[run.name] = "" if f is None else (f"{_score(f.get('score'))} {ci_text(f.get('score_ci'))} "
-                                                  f"({f.get('groups')} groups)")
+            f = by[run.name].get(dim, {}).get(value)
+            row[run.name] = "" if f is None else f"{_score(f.score)} {_ci(f.score_ci)} ({f.groups} groups)"
         rows.append(row)
     return pd.DataFrame(rows, columns=["Dimension", "Value", *(run.name for run in scored)])
 
 
 def _grouped(runs: list[Run]) -> list[Run]:
     """The runs scored in groups, of the first such run's benchmark and mode (those share charts)."""
-    scored = [run for run in runs if run.summary.get("groups")]
+    scored = [run for run in runs if run.report.groups is not None]
     return [run for run in scored if run.key == scored[0].key] if scored else []
 
 
@@ -117,6 +122,7 @@ def chart_slots() -> int:
 def group_charts(runs: list[Run]) -> list[Any]:
     """A bar chart of group scores per taxonomy dimension (level, heads), one colour per run, with intervals."""
     from mathreel.core.benchmarks import get_benchmark
+    from mathreel.core.scoring.report import Cell, Interval
     from mathreel.webapp import charts
 
     scored = _grouped(runs)
@@ -126,12 +132,12 @@ def group_charts(runs: list[Run]) -> list[Any]:
     figures = []
     for dimension in scheme.dimensions if scheme is not None else ():
         named = []
-        for run in scored:
-            cells = run.summary["groups"].get("by", {}).get(dimension.key, {})
-            named.append((run.name, {"by": {dimension.key: {
-                value: {"accuracy": f["score"], "ci": f.get("score_ci") or [f["score"], f["score"]],
-                        "n": f.get("groups")} for value, f in cells.items() if f.get("score") is not None}}}))
-        if not any(summary["by"][dimension.key] for _, summary in named):
+        for run in scored:  # a group score drawn as a cell: the score, its interval, n the groups
+            cells = run.report.groups.by.get(dimension.key, {}) if run.report.groups is not None else {}
+            named.append((run.name, {dimension.key: {
+                value: Cell(f.groups, 0, f.score, f.score_ci or Interval(f.score, f.score))
+                for value, f in cells.items() if f.score is not None}}))
+        if not any(by[dimension.key] for _, by in named):
             continue
         figure = charts.accuracy_bars(named, dimension.key, dimension.label)
         figure.update_layout(title_text=f"Group score by {dimension.label.lower()}")

@@ -31,10 +31,10 @@ def _classes(package: str) -> tuple[type, type, type]:
     """(ReplyTooLarge as the package's ReadError, a bounded sync stream, a bounded async stream) for `package`."""
     http = importlib.import_module(package)
 
-    class TooLarge(http.ReadError, ReplyTooLarge):  # type: ignore[name-defined,misc]
+    class TooLarge(http.ReadError, ReplyTooLarge):  # type: ignore[name-defined]
         pass
 
-    class Bounded(http.SyncByteStream):  # type: ignore[name-defined,misc]
+    class Bounded(http.SyncByteStream):  # type: ignore[name-defined]
         def __init__(self, inner: Any, check: Callable[[int], None]) -> None:
             self.inner, self.check = inner, check
 
@@ -46,7 +46,7 @@ def _classes(package: str) -> tuple[type, type, type]:
         def close(self) -> None:
             self.inner.close()
 
-    class AsyncBounded(http.AsyncByteStream):  # type: ignore[name-defined,misc]
+    class AsyncBounded(http.AsyncByteStream):  # type: ignore[name-defined]
         def __init__(self, inner: Any, check: Callable[[int], None]) -> None:
             self.inner, self.check = inner, check
 

@@ -499,7 +499,8 @@ def _plain(text: str) -> str:
 def _whole_option_text(text: str, options: OptionMatcher) -> Extraction | None:
     """The option whose letter-holding text is the whole response ("A and C", "Answer: A, B and C"), read as that
     option and not as the letters in it; options that are a single letter are left to the label reading."""
-    rest = text[_ANSWER_PREFIX.match(text).end() :]
+    prefix = _ANSWER_PREFIX.match(text)  # optional throughout, so it always matches
+    rest = text[prefix.end() :] if prefix is not None else text
     said = _plain(rest)
     if not said or len(said) > 80:
         return None

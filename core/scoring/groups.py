@@ -140,9 +140,13 @@ class GroupReport:
         figures.update({f"{kind}_linear": f.score for kind, f in self.linear.items()})
         return {name: _round(value) for name, value in figures.items()}
 
+    def figures(self) -> dict[str, Figure]:
+        """Every headline figure by its name in the JSON: "total", each kind, each linear kind ("relevance_linear")."""
+        return {"total": self.total, **self.kinds, **{f"{k}_linear": f for k, f in self.linear.items()}}
+
     def to_dict(self, items: bool = False) -> GroupsJSON:
         """The `groups` object of `mathreel score --json`; `items` adds one object per group."""
-        figures = {"total": self.total, **self.kinds, **{f"{k}_linear": f for k, f in self.linear.items()}}
+        figures = self.figures()
         summary: GroupsJSON = {
             **self.headline(),  # type: ignore[typeddict-item]  # the kinds' scores are named by the benchmark
             "total": _round(self.total.score),
