@@ -1,6 +1,6 @@
 """Make the demo set's precomputed judgments (assets/demo/judgments/) through the real judge code path.
 
-The judge here is the loopback OpenAI-compatible server of tests/fake_openai.py playing back replies written by
+The judge here is the loopback OpenAI-compatible server of tests/helpers/fake_openai.py playing back replies written by
 hand for the demo's synthetic CoT responses (critiques, step counts, error categories and rationales), so the
 Judge tab works with no endpoint. Everything else is the real thing: the prompts, the client, the card checks,
 the JSONL writer. The output is synthetic and says so (judge model "scripted-demo-judge").
@@ -80,7 +80,7 @@ def scripted_judge(run: str, cases: list) -> object:
 
 def make(out: Path) -> list[Path]:
     sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
-    from fake_openai import FakeOpenAI
+    from helpers.fake_openai import FakeOpenAI
 
     from mathreel.core.judge import cases_from_results, judge_cases, judge_endpoint, with_dataset_steps, write_judgments
     from mathreel.core.judge.views import summary_lines

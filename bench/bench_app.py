@@ -421,8 +421,8 @@ def bench_review_keys(presses: int) -> None:
     box, on `mathreel serve` with the demo set: in-page times to the count and to the next question shown."""
     tests = Path(__file__).resolve().parents[1] / "tests"
     sys.path[:0] = [str(tests / "browser"), str(tests)]
-    from appserver import serving
     from conftest import CHROMIUM, CHROMIUM_ARGS  # tests/browser's
+    from helpers.appserver import serving
     from playwright.sync_api import sync_playwright
 
     from mathreel.core.data import demo_dir, load_dataset

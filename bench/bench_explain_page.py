@@ -101,7 +101,7 @@ def main() -> None:
     parser.add_argument("--cold", action="store_true",
                         help="leave the question's frames unsampled (the jump then includes Browse's cold decode)")
     args = parser.parse_args()
-    from appserver import mathreel_command, serving
+    from helpers.appserver import mathreel_command, serving
 
     tmp = Path(tempfile.mkdtemp(prefix="mathreel-bench-explain-page-"))
     path_a = run_file(tmp / "videomme_run_a.jsonl", args.answers, seed=0)

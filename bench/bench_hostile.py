@@ -332,7 +332,7 @@ def hostile_files(root: Path) -> dict[str, Path]:
 def servers():
     """Fake OpenAI servers: a plain one, one that echoes the response, one that nests 100,000 arrays, and round
     three's (one whose reply each case sets, the operator's own and a typed one)."""
-    from fake_openai import FakeOpenAI
+    from helpers.fake_openai import FakeOpenAI
 
     def echo(recorded):
         match = re.search(r"<<<MODEL RESPONSE \w+>>>\n(.*)\n<<<END OF MODEL RESPONSE", recorded.text, re.S)
@@ -346,13 +346,13 @@ def servers():
 
 
 def judge_argv(results: Path | str, out: Path | str, url: str, *extra: str) -> list[str]:
-    from fake_openai import DEFAULT_MODEL
+    from helpers.fake_openai import DEFAULT_MODEL
 
     return ["judge", str(results), "--base-url", url, "--model", DEFAULT_MODEL, "--out", str(out), *extra]
 
 
 def run_argv(out: Path | str, url: str, *extra: str) -> list[str]:
-    from fake_openai import DEFAULT_MODEL
+    from helpers.fake_openai import DEFAULT_MODEL
 
     return ["run", "--benchmark", "mathverse", "--base-url", url, "--model", DEFAULT_MODEL, "--limit", "1",
             "--out", str(out), *extra]
@@ -478,7 +478,7 @@ def first_lines(source: Path, target: Path, count: int = 1) -> Path:
 def xlsx_cases(work: Path) -> list[Case]:
     """Workbooks that cost pandas gigabytes or minutes, or that are damaged, each through `score` (and a few
     through `judge`): every one must be a quick one-line refusal or a quick read."""
-    import xlsx_files as X
+    from helpers import xlsx_files as X
 
     folder = work / "xlsx"
     folder.mkdir()
@@ -607,7 +607,7 @@ RESTATEMENTS: dict[str, tuple[str, str]] = {
 def judge_reply_cases(work: Path, hostile: Any, urls: dict[str, str]) -> list[Case]:
     """Replies that cost the old parser O(n^2) (400 KB and 1.9 MB each), scores too large to convert, and a
     planted card restated by the judge with small changes (the card must never be recorded)."""
-    from hostile_replies import HOSTILE_REPLIES
+    from helpers.hostile_replies import HOSTILE_REPLIES
 
     folder = work / "judge-reply"
     folder.mkdir()
@@ -860,7 +860,7 @@ def platform_id_cases(work: Path, own: Any, typed: Any) -> list[Case]:
 
 def core_programs() -> dict[str, str]:
     """Python programs for what no command reaches; argv: a scratch folder, then tests/."""
-    from hostile_replies import HOSTILE_REPLIES
+    from helpers.hostile_replies import HOSTILE_REPLIES
 
     return {
         "core: reviews folder, an upload of 3,000 reviewers":
@@ -879,7 +879,7 @@ def core_programs() -> dict[str, str]:
             "from mathreel.core.safe_text import markdown_without_fetches;"
             "markdown_without_fetches('``x`<b>' * 300000)",
         **{f"core: the judge parser on a 1.9 MB reply of {name}":
-           "import sys; sys.path.insert(0, sys.argv[2]); from hostile_replies import HOSTILE_REPLIES;"
+           "import sys; sys.path.insert(0, sys.argv[2]); from helpers.hostile_replies import HOSTILE_REPLIES;"
            "from mathreel.core.judge.parse import final_card, CardError\n"
            f"try: final_card(HOSTILE_REPLIES[{name!r}](1_900_000))\n"
            "except CardError: pass" for name in HOSTILE_REPLIES},

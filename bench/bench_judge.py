@@ -51,7 +51,7 @@ def timed_run(cases, server, cache, concurrency: int) -> tuple[float, object]:
 
 
 def main() -> None:
-    from fake_openai import FakeOpenAI
+    from helpers.fake_openai import FakeOpenAI
 
     from mathreel.core.judge import JudgeCache
 

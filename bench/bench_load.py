@@ -41,8 +41,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
-import badinputs  # noqa: E402
-from appserver import free_port, stop, wait_until_answering  # noqa: E402
+from helpers import badinputs  # noqa: E402
+from helpers.appserver import free_port, stop, wait_until_answering  # noqa: E402
 from test_reliability_app import nested_boxed_file  # noqa: E402
 
 KEY = "videomme:mcq"  # the small file's benchmark: the walk steps through its answers
@@ -58,7 +58,7 @@ def client_for(url: str) -> Any:
 
 
 def heavy_files(kind: str, directory: Path, count: int) -> list[Path]:
-    import xlsx_files as X
+    from helpers import xlsx_files as X
 
     if kind == "nested":
         return [nested_boxed_file(directory / "heavy-nested.jsonl", 20_000)]

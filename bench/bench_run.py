@@ -1,6 +1,6 @@
 """How fast `mathreel run` gets through a benchmark against a model answering in a fixed time.
 
-Measures, against the loopback fake server (tests/fake_openai.py) answering every request in
+Measures, against the loopback fake server (tests/helpers/fake_openai.py) answering every request in
 LATENCY seconds:
   1. preparing one question's request (decode + cache the sampled frames, build the prompt, encode),
      cold (empty frame cache) and warm;
@@ -98,7 +98,7 @@ def time_run(dataset, questions, settings, server, out: Path) -> float:
 def _serve(latency: float, ports, stop) -> None:
     """The fake server in its own process, as a real model server would be: its JSON parsing of ~1 MB
     requests must not compete with the client for this process's GIL."""
-    from fake_openai import FakeOpenAI
+    from helpers.fake_openai import FakeOpenAI
 
     with FakeOpenAI(latency_s=latency) as server:
         ports.put(server.base_url)

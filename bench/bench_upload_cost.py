@@ -102,7 +102,7 @@ def measure(path: Path | str, child: str = CHILD, *before: str) -> dict[str, flo
 def compare_xlsx(answers: list[int], folder: Path) -> None:
     """The old pandas + openpyxl read against the streamed reader on the same workbooks (CPU s, MB over a process
     that imported the same modules)."""
-    from xlsx_files import vlmevalkit
+    from helpers.xlsx_files import vlmevalkit
 
     print("\n| VLMEvalKit .xlsx | rows | size | pandas + openpyxl CPU s | streamed CPU s | pandas MB | streamed MB |")
     print("|---|---|---|---|---|---|---|")

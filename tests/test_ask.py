@@ -9,7 +9,7 @@ import socket
 from pathlib import Path
 
 import pytest
-from fake_openai import FakeOpenAI, Recorded, context_length, malformed, slow, status
+from helpers.fake_openai import FakeOpenAI, Recorded, context_length, malformed, slow, status
 
 from mathreel.core.client import calls as calls_module
 from mathreel.core.client.endpoint import BASE_URL_ENV, DEFAULT_KEY_ENV, MODEL_ENV, default_model

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded
+from helpers.fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded
 
 from mathreel.core.data.records import read_records
 from mathreel.core.judge import read_judgments

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded, status
+from helpers.fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded, status
 
 from mathreel.cli import main
 from mathreel.core.judge import read_judgments

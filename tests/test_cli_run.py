@@ -9,7 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from fake_openai import FakeOpenAI, Recorded, status
+from helpers.fake_openai import FakeOpenAI, Recorded, status
 
 from mathreel.cli import main
 from mathreel.core.media.writer import write_h264

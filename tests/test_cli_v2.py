@@ -12,8 +12,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from fake_openai import FakeOpenAI
-from v2files import TOY, rows
+from helpers.fake_openai import FakeOpenAI
+from helpers.v2files import TOY, rows
 
 from mathreel.cli import main
 from mathreel.core.media.writer import write_h264

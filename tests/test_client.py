@@ -11,7 +11,7 @@ import threading
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from fake_openai import (
+from helpers.fake_openai import (
     DEFAULT_MODEL,
     FakeOpenAI,
     Fault,

@@ -7,7 +7,7 @@ import json
 import os
 from pathlib import Path
 
-import xlsx_files as X
+from helpers import xlsx_files as X
 
 from mathreel.core.cost import CHEAP_SECONDS, Budget, upload_cost
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 import pytest
-from appserver import free_port, stop
+from helpers.appserver import free_port, stop
 
 try:
     import tomllib

@@ -18,10 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import badinputs
 import pytest
-import xlsx_files
-from appserver import free_port
+from helpers import badinputs, xlsx_files
+from helpers.appserver import free_port
 
 BUDGET_SECONDS = 15  # over the small files' needs by far; the hostile workbooks cost about that or more
 

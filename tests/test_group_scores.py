@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from v2files import TOY, Spec, rows, write_official_tsv
+from helpers.v2files import TOY, Spec, rows, write_official_tsv
 
 from mathreel.core.results import read_results
 from mathreel.core.scoring import score

@@ -9,7 +9,7 @@ import time
 from pathlib import Path
 
 import pytest
-from fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded, slow, status
+from helpers.fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded, slow, status
 
 from mathreel.core.benchmarks import get_benchmark
 from mathreel.core.client import Endpoint

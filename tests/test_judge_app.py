@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 import test_judge_runs
-from fake_openai import DEFAULT_MODEL
+from helpers.fake_openai import DEFAULT_MODEL
 from test_judge_runs import DEMO, _endpoint
 
 fake_judge = test_judge_runs.server  # the fake judge server fixture, shared with core's judge-run tests

@@ -7,7 +7,7 @@ import contextlib
 import json
 
 import pytest
-from hostile_replies import HOSTILE_REPLIES
+from helpers.hostile_replies import HOSTILE_REPLIES
 
 from mathreel.core.judge import parse
 from mathreel.core.judge.parse import MAX_REPLY_CHARS, CardError, final_card, int_field, restatement_key

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from fake_openai import DEFAULT_MODEL, FakeOpenAI
+from helpers.fake_openai import DEFAULT_MODEL, FakeOpenAI
 
 from mathreel.core.errors import InputError, MathReelError
 from mathreel.core.judge import judge_endpoint

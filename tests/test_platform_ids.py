@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from fake_openai import DEFAULT_MODEL, FakeOpenAI
+from helpers.fake_openai import DEFAULT_MODEL, FakeOpenAI
 
 from mathreel.core.client import Endpoint, ModelRequest, ask
 from mathreel.core.judge import judge_endpoint

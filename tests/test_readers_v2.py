@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from v2files import TOY, lmms07_lines, rows, vlmeval_rows, write_jsonl, write_official_tsv
+from helpers.v2files import TOY, lmms07_lines, rows, vlmeval_rows, write_jsonl, write_official_tsv
 
 from mathreel.core.results import read_results
 from mathreel.core.results.lmms_log import NULL_DOC_HASH, doc_hash_conflicts

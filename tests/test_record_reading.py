@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import badinputs
 import pytest
+from helpers import badinputs
 
 from mathreel.core.errors import InputError
 from mathreel.core.results import load as load_module

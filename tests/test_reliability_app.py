@@ -1,4 +1,4 @@
-"""The app under bad inputs and many users: the real `mathreel serve` (tests/appserver.py fixture) driven
+"""The app under bad inputs and many users: the real `mathreel serve` (tests/helpers/appserver.py fixture) driven
 through its own API with gradio_client, as a browser's Score tab drives it.
 
 - Every generated bad input uploaded to the Score tab: one clear message naming the file as uploaded (no server
@@ -21,9 +21,9 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
-import badinputs
 import pytest
-from appserver import free_port, server, server_env  # noqa: F401  (the shared app fixtures)
+from helpers import badinputs
+from helpers.appserver import free_port, server, server_env  # noqa: F401  (the shared app fixtures)
 
 APP_CASES = [c for c in badinputs.all_cases() if c.app]
 REFUSED = [c.name for c in APP_CASES if not c.valid]
@@ -311,7 +311,7 @@ def test_uploads_over_the_size_limit_are_refused(in_process: Any, tmp_path: Path
 
 def test_a_slow_model_call_does_not_block_other_sessions(server: str, tmp_path: Path) -> None:  # noqa: F811
     """The Ask tab's model call waits at the loopback OpenAI server until released; another session browses."""
-    from fake_openai import FakeOpenAI
+    from helpers.fake_openai import FakeOpenAI
 
     entered, release = threading.Event(), threading.Event()
 
@@ -431,7 +431,7 @@ def test_the_server_key_goes_only_to_the_servers_own_url_in_ask_and_judge(monkey
 def test_a_streamed_echo_of_the_key_never_shows_a_prefix_of_it() -> None:
     """The real openai client streams from the loopback fake, which echoes the Authorization header 3 chars at a
     time; every text the page is given on the way is checked for any 4+ character prefix of the key."""
-    from fake_openai import FakeOpenAI
+    from helpers.fake_openai import FakeOpenAI
 
     from mathreel.webapp.ask_run import (
         AskOptions,

@@ -13,8 +13,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import badinputs
 import pytest
+from helpers import badinputs
 
 CASES = badinputs.all_cases()
 REFUSED = [c.name for c in CASES if not c.valid]

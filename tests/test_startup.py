@@ -9,7 +9,7 @@ import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
-from appserver import free_port, mathreel_command, server_env, stop, wait_until_answering  # noqa: F401
+from helpers.appserver import free_port, mathreel_command, server_env, stop, wait_until_answering  # noqa: F401
 
 from mathreel.webapp.startup import wait_for
 

@@ -1,5 +1,5 @@
 """The streamed .xlsx reader: values as openpyxl reads them, and every limit stops the read with one clear line
-before the work it guards is done (workbooks written byte by byte in tests/xlsx_files.py)."""
+before the work it guards is done (workbooks written byte by byte in tests/helpers/xlsx_files.py)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-import xlsx_files as X
+from helpers import xlsx_files as X
 
 from mathreel.core.errors import InputError
 from mathreel.core.results import read_results

@@ -1,4 +1,4 @@
-"""Browser-test harness: `mathreel serve` on a free loopback port (tests/appserver.py), and Debian's Chromium
+"""Browser-test harness: `mathreel serve` on a free loopback port (tests/helpers/appserver.py), and Debian's Chromium
 driven by Playwright.
 
 Every page records requests that leave 127.0.0.1, so a test can prove the app fetches nothing from the internet.
@@ -14,7 +14,7 @@ from urllib.parse import urlparse
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, home of the shared app-server fixtures
-from appserver import free_port, mathreel_command, server, server_env, wait_until_answering  # noqa: F401
+from helpers.appserver import free_port, mathreel_command, server, server_env, wait_until_answering  # noqa: F401
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [

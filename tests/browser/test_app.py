@@ -10,7 +10,7 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from appserver import mathreel_command
+from helpers.appserver import mathreel_command
 from pages import open_tab, wait_for_text
 
 from mathreel.core.data import demo_dir, load_dataset

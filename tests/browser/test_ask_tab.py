@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from appserver import serving
+from helpers.appserver import serving
 from pages import wait_for_text
 
 from mathreel.core.data import load_dataset
@@ -20,7 +20,7 @@ from mathreel.core.scoring.single import score_response
 from mathreel.core.view import build_view
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the loopback OpenAI server
-from fake_openai import FakeOpenAI
+from helpers.fake_openai import FakeOpenAI
 
 pytestmark = pytest.mark.browser
 

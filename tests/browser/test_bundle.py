@@ -129,7 +129,7 @@ def test_the_folder_served_by_a_static_server_works_the_same(browser, demo_bundl
     """Any static host (here Python's http.server on loopback): a deep link opens the question, frames load, and
     nothing is requested from anywhere but that server."""
     sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-    from appserver import free_port
+    from helpers.appserver import free_port
 
     port = free_port()
     server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],

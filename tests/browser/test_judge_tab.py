@@ -18,7 +18,7 @@ from mathreel.core.judge.prompts import ERRORS_CONTRACT, EXTRACT_CONTRACT, STEPS
 from mathreel.core.judge.views import by_question
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, for the loopback OpenAI server
-from fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded
+from helpers.fake_openai import DEFAULT_MODEL, FakeOpenAI, Recorded
 from pages import fill_kept, open_tab, wait_for_text
 
 pytestmark = pytest.mark.browser

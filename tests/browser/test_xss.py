@@ -1,6 +1,6 @@
 """Model responses carrying HTML or JavaScript render as text in a real browser: nothing runs, nothing is injected.
 
-A result file on demo Video-MME questions whose responses are script payloads (tests/badinputs.py SCRIPTS) is
+A result file on demo Video-MME questions whose responses are script payloads (tests/helpers/badinputs.py SCRIPTS) is
 uploaded to the Score tab; the per-question table and the question opened in Browse must show the literal text,
 with `window.__xss` never set and no payload element (img[src=x], svg[onload], a script mentioning __xss,
 a javascript: link) in the DOM.
@@ -28,8 +28,9 @@ INJECTED = """() => ({
 
 
 def script_payloads() -> tuple[str, ...]:
-    """tests/badinputs.py's SCRIPTS (loaded by path: only tests/browser is on sys.path when run alone)."""
-    spec = importlib.util.spec_from_file_location("badinputs", Path(__file__).resolve().parents[1] / "badinputs.py")
+    """tests/helpers/badinputs.py's SCRIPTS (loaded by path: only tests/browser is on sys.path when run alone)."""
+    path = Path(__file__).resolve().parents[1] / "helpers" / "badinputs.py"
+    spec = importlib.util.spec_from_file_location("badinputs", path)
     module = sys.modules.setdefault("badinputs", importlib.util.module_from_spec(spec))
     if not hasattr(module, "SCRIPTS"):
         spec.loader.exec_module(module)  # its dataclasses need the module registered first

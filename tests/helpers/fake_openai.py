@@ -6,7 +6,7 @@ real `openai` client can be tested end to end without the internet.
 
 Use it as a context manager (or call `start()` / `stop()`):
 
-    from fake_openai import FakeOpenAI, status, slow
+    from helpers.fake_openai import FakeOpenAI, status, slow
 
     with FakeOpenAI(models=("vision-1",), api_key="sk-test", latency_s=0.2) as server:
         server.script(status(429, retry_after=0.1), slow(5.0))  # the next two chat calls fail so
@@ -18,7 +18,7 @@ time). Faults queued with `script()` are used first, one per chat request, in or
 with the wrong key get 401 (the message echoes the key received, as careless servers do, so
 tests can check the client never repeats it); unknown models get 404.
 
-Tests import it as `from fake_openai import ...` (pytest puts `tests/` on sys.path); benches
+Tests import it as `from helpers.fake_openai import ...` (pytest puts `tests/` on sys.path); benches
 add `tests/` to sys.path first.
 """
 
