@@ -14,7 +14,7 @@ from pathlib import Path
 from types import SimpleNamespace
 
 import pytest
-from colliding import SAME_ID, colliding_file, demo_ids, file_questions
+from helpers.colliding import SAME_ID, colliding_file, demo_ids, file_questions
 
 from mathreel.core.benchmarks import get_benchmark
 from mathreel.core.data import demo_dir, load_dataset

@@ -196,7 +196,9 @@ class VideoMME(Benchmark):
                           {k: text(record[k]) for k in extras if k in record})
 
     def _question_single(self, record: Mapping[str, Any], keys: list[str | None], extras: tuple[str, ...]) -> Question:
-        get = record.get
+        def get(key: str | None) -> Any:
+            return None if key is None else record.get(key)
+
         duration, domain, sub_category, task, options, video, _, question_id = keys
         return self._make(record, text(get(duration)).lower(), text(get(domain)), text(get(sub_category)),
                           text(get(task)), get(options), text(get(video)), text(get(question_id)),

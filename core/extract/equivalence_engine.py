@@ -23,7 +23,7 @@ import os
 import threading
 from collections import deque
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, cast
 
 from mathreel.core.extract.math_budget import FileBudget, current_budget, current_caller
 from mathreel.core.extract.mathverify_process import Outcome, WorkerProcess
@@ -68,10 +68,10 @@ def _check(op: str, first: str, gold: str) -> Checked:
     if budget is not None:
         budget.spent += cpu
     if kind == "answer":
-        equal, why, read = payload
+        equal, why, read = cast("tuple[bool | None, str, str | None]", payload)  # a worker's answer
         return Checked(equal, why, read)
     if kind == "out_of_cpu":
-        if limit < DEFAULT_DEADLINE:  # the file's budget ran out, not the check's own limit
+        if budget is not None and limit < DEFAULT_DEADLINE:  # the file's budget ran out, not the check's own
             budget.refused += 1
             return Checked(None, _spent(budget), transient=True)
         if budget is not None:

@@ -175,7 +175,7 @@ def _log10(atom: str, depth: int = 0) -> float | None:
     factors = re.split(r"\*|\\cdot|\\times", text)
     if len(factors) > 1:
         sizes = [_log10(f, depth + 1) for f in factors]
-        return None if any(s is None for s in sizes) else sum(s for s in sizes if s > -math.inf)
+        return None if any(s is None for s in sizes) else sum(s for s in sizes if s is not None and s > -math.inf)
     return None
 
 

@@ -55,6 +55,7 @@ class WorkerProcess:
         if failed:
             return "failed", failed, 0.0
         process = self._process
+        assert process is not None and process.stdin is not None  # started by _ensure, with pipes
         try:
             process.stdin.write(json.dumps([*request, cpu_seconds]).encode() + b"\n")
             process.stdin.flush()
@@ -100,6 +101,7 @@ class WorkerProcess:
         """The child's next line; b"" if it died; None if it is stuck: no CPU progress for `stall_seconds`
         (where /proc tells), or nothing within `wall_cap` seconds."""
         process = self._process
+        assert process is not None and process.stdout is not None  # started by _ensure, with pipes
         start = last_progress = time.monotonic()
         last_cpu = _cpu_seconds(process.pid)
         while True:
@@ -144,7 +146,8 @@ class WorkerProcess:
 def _close(process: subprocess.Popen[bytes]) -> None:
     for stream in (process.stdin, process.stdout):
         with contextlib.suppress(OSError):  # a broken pipe on close: the child is gone anyway
-            stream.close()
+            if stream is not None:
+                stream.close()
 
 
 def _cpu_seconds(pid: int) -> float | None:

@@ -2,7 +2,7 @@
 question whose id it shares, and every answer walked with `j` whether or not the dataset is on the server; chain
 of thought offered only where the benchmark has it, in Browse and Ask.
 
-The file is a Video-MME run in the first-generation official template (tests/colliding.py) whose ids (`001-1`
+The file is a Video-MME run in the first-generation official template (tests/helpers/colliding.py) whose ids (`001-1`
 ...) collide with the demo set's; the expected questions are read from the file and the demo's annotations.
 """
 
@@ -18,7 +18,7 @@ from pages import open_tab, wait_for_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, home of the shared fixtures
 from appserver import serving
-from colliding import SAME_ID, colliding_file, file_questions
+from helpers.colliding import SAME_ID, colliding_file, file_questions
 
 from mathreel.core.data import demo_dir, load_dataset
 
