@@ -14,6 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from tests.v2files import TOY, Spec, rows, write_official_tsv
 
 from mathreel.core.benchmarks import BENCHMARKS, get_benchmark
 from mathreel.core.errors import InputError, MathReelError
@@ -25,7 +26,6 @@ from mathreel.core.explain.target import against, paper_target, typed_target
 from mathreel.core.judge.model import Judgment, write_judgments
 from mathreel.core.results import read_results
 from mathreel.core.scoring import score
-from tests.v2files import TOY, Spec, rows, write_official_tsv
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "assets" / "demo" / "results"

@@ -14,13 +14,13 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from tests.v2files import Spec, rows, write_official_tsv
 
 from mathreel.core.explain.gap import Number, decompose, figure_of
 from mathreel.core.explain.runs import Scorings, load_run
 from mathreel.core.explain.scorers import known_scorers
 from mathreel.core.scoring import score
 from tests.test_explain import OPTIONS, write_lines
-from tests.v2files import Spec, rows, write_official_tsv
 
 RESPONSES = ("D", "A", "C", "Based on the video, the answer is D.", "I cannot tell.", "The answer is (B)",
              "Answer: C. Blue.", "\\boxed{D}", "The correct option is A", "yellow")

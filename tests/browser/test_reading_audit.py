@@ -37,6 +37,8 @@ def test_confirm_with_y_then_correct_and_download_the_readings(page, tmp_path):
     wait_for_text(page, "#browse-audit-note", "Saved: 1 correction")
     wait_for_text(page, "#browse-question", to_check[1])  # walked on to the next reading to check
     row = next(r for r in report.rows if r.question_id == to_check[1])
+    wait_for_text(page, "#browse-audit-why", check_reasons(report)[to_check[1]])  # the box follows the question
+    page.wait_for_timeout(500)  # and its label choice has settled before the person picks one
     page.click("#browse-audit-label input")
     page.get_by_role("option", name="(no answer can be read)", exact=True).click()
     page.fill("#browse-audit-reason textarea", "two letters, no final answer")
