@@ -258,36 +258,45 @@ def test_the_floor_checks_can_fail(tmp_path):
     assert find_cycle(runtime) == ["mathreel.webapp.browse", "mathreel.webapp.score", "mathreel.webapp.browse"]
 
 
-MAX_FUNCTION_LINES = 60
+# Statements, not lines: the size of a function must not depend on how the formatter wraps its calls. 40 statements
+# is about the 60 lines of the compact style this limit started from.
+MAX_FUNCTION_STATEMENTS = 40
 # Functions in webapp/ still over the limit, each named: another change in flight is splitting them. This list may
 # only shrink (the test fails when a listed function is short enough, so its entry must then be removed).
 LONG_FUNCTIONS_IN_FLIGHT: set[str] = set()
 
 
-def long_functions(folder: str = "webapp", root: Path = ROOT, limit: int = MAX_FUNCTION_LINES) -> dict[str, int]:
-    """Every function (nested ones included) of `folder`'s modules longer than `limit` lines, as path:name."""
+def statements(node: ast.AST) -> int:
+    """The statements in a function's body, nested ones included (the `def` itself not counted)."""
+    return sum(isinstance(n, ast.stmt) for n in ast.walk(node)) - 1
+
+
+def long_functions(folder: str = "webapp", root: Path = ROOT, limit: int = MAX_FUNCTION_STATEMENTS) -> dict[str, int]:
+    """Every function (nested ones included) of `folder`'s modules with more than `limit` statements, as
+    path:name -> statements."""
     found = {}
     for path in sorted((root / folder).rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
-                length = node.end_lineno - node.lineno + 1
-                if length > limit:
-                    found[f"{path.relative_to(root).as_posix()}:{node.name}"] = length
+                size = statements(node)
+                if size > limit:
+                    found[f"{path.relative_to(root).as_posix()}:{node.name}"] = size
     return found
 
 
-def test_no_function_in_webapp_is_over_60_lines():
+def test_no_function_in_webapp_is_over_40_statements():
     found = long_functions()
-    over = {name: length for name, length in found.items() if name not in LONG_FUNCTIONS_IN_FLIGHT}
+    over = {name: size for name, size in found.items() if name not in LONG_FUNCTIONS_IN_FLIGHT}
     assert over == {}, "split these into layout, handlers and wiring: " + ", ".join(
-        f"{name} ({length} lines)" for name, length in over.items())
+        f"{name} ({size} statements)" for name, size in over.items())
     fixed = sorted(LONG_FUNCTIONS_IN_FLIGHT - set(found))
     assert fixed == [], f"now short enough: remove {fixed} from LONG_FUNCTIONS_IN_FLIGHT"
 
 
-def test_the_length_check_counts_lines(tmp_path):
+def test_the_size_check_counts_statements_not_lines(tmp_path):
     folder = tmp_path / "pkg"
     folder.mkdir()
-    body = "\n".join(f"    x{i} = {i}" for i in range(61))
-    (folder / "m.py").write_text(f"def long():\n{body}\n\ndef short():\n    return 1\n", encoding="utf-8")
-    assert long_functions("pkg", tmp_path) == {"pkg/m.py:long": 62}
+    body = "\n".join(f"    x{i} = {i}" for i in range(41))
+    wrapped = "    call(\n" + "".join(f"        {i},\n" for i in range(80)) + "    )"  # one statement, 82 lines
+    (folder / "m.py").write_text(f"def long():\n{body}\n\ndef short():\n{wrapped}\n    return 1\n", encoding="utf-8")
+    assert long_functions("pkg", tmp_path) == {"pkg/m.py:long": 41}
