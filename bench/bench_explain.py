@@ -50,7 +50,7 @@ def videomme_run(path: Path, seed: int, answers: int = 2700, skip: int = 0) -> P
 
 
 def v2_run(path: Path, groups: int = 800) -> Path:
-    from tests.v2files import Spec, rows, write_official_tsv
+    from tests.helpers.v2files import Spec, rows, write_official_tsv
 
     kinds = (("relevance", "[1,2,3,4]"), ("logic", "[1,2,3,4]"), ("logic", "[1,[2,3],4]"), ("logic", "[[1,2],3,4]"))
     rng = random.Random(3)

@@ -14,7 +14,7 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from tests.v2files import TOY, Spec, rows, write_official_tsv
+from helpers.v2files import TOY, Spec, rows, write_official_tsv
 
 from mathreel.core.benchmarks import BENCHMARKS, get_benchmark
 from mathreel.core.errors import InputError, MathReelError

@@ -12,9 +12,9 @@ import tempfile
 from fractions import Fraction
 from pathlib import Path
 
+from helpers.v2files import Spec, rows, write_official_tsv
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tests.v2files import Spec, rows, write_official_tsv
 
 from mathreel.core.explain.gap import Number, decompose, figure_of
 from mathreel.core.explain.runs import Scorings, load_run

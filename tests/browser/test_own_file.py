@@ -17,7 +17,7 @@ import pytest
 from pages import open_tab, wait_for_text
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/, home of the shared fixtures
-from appserver import serving
+from helpers.appserver import serving
 from helpers.colliding import SAME_ID, colliding_file, file_questions
 
 from mathreel.core.data import demo_dir, load_dataset
