@@ -82,11 +82,18 @@ def test_the_judge_tabs_runs_count_when_no_file_is_given():
 
 
 def test_the_isolated_path_gives_the_same_numbers(monkeypatch):
-    """Files over the size threshold are scored in a child process: the judgments travel with the request."""
-    monkeypatch.setattr(scored_runs, "ISOLATE_ABOVE_BYTES", 0)
+    """A costly file is scored in a child process: the judgments travel with the request (every file made costly
+    here, and the child seen to run)."""
+    from mathreel.core import cost
+
+    monkeypatch.setattr(cost, "CHEAP_SECONDS", -1.0)
+    children = []
+    real = scored_runs.run_isolated
+    monkeypatch.setattr(scored_runs, "run_isolated", lambda *args: children.append(args[2]) or real(*args))
     cli = cli_json(str(RUN_B), "--judge", str(JUDGED_B), "--reviews", str(REVIEWS_B))
     (run,), _ = page_runs([RUN_B], [JUDGED_B], [REVIEWS_B])
     assert figures(run.summary) == figures(cli)
+    assert children  # the judgment and review files and the result file were read in children
 
 
 def test_the_rule_reading_is_shown_beside_the_judges():
