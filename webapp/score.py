@@ -140,7 +140,8 @@ def headline_markdown(runs: list[Run]) -> str:
 
 def reading_counted(run: Run) -> str:
     """Which reading the figures count, where a judge read some answers ("" when the rule reading counts alone)."""
-    replaced = sum(row.rule is not None for row in run.report.rows)
+    report = getattr(run, "report", None)  # a summary alone (no rows) says nothing of readings
+    replaced = sum(row.rule is not None for row in report.rows) if report is not None else 0
     if not replaced:
         return ""
     return (f"_Reading counted: the judge's for the {replaced} answers it judged, the rule reading elsewhere; the "
@@ -591,15 +592,19 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
     picked = [ui.runs, ui.error, ui.run_pick, ui.run_a, ui.run_b]
     score_outputs = [*picked, *overview_outputs]
 
-    def rescore(paths: Any, key: str, ext: str, denom: str, use_data: bool, held: Any, visitor: Any, judging: Any,
-                session_judged: Any, session_reviews: Any, request: Any = None) -> Any:
-        """The files scored, shown with their headline and runs table at once, then every chart, in one event (a
-        chained event costs a round trip of the queue); the last update carries every output."""
+    def rescore(paths: Any, key: str, ext: str, denom: str, use_data: bool, held: Any = None, visitor: Any = None,
+                judging: Any = None, session_judged: Any = None, session_reviews: Any = None,
+                request: Any = None) -> Any:
+        """The files scored, their headline and runs table shown at once, then the runs with every chart, in one
+        event (a chained event costs a round trip of the queue). No output is sent twice: a generator's later
+        updates reach the page and the API as differences, so a value sent again would arrive as no value."""
         scored = handlers.rescore(paths, key, ext, denom, use_data, held, visitor, judging, session_judged,
                                   session_reviews, request)
-        yield (*scored, *[gr.skip()] * (len(score_outputs) - len(scored)))
+        skip = gr.skip()
+        yield (*[skip] * len(picked), *scored[len(picked):], *[skip] * (len(overview_outputs) - 2))
         runs = scored[0]
-        yield (*scored[:len(picked)], *overview(runs, runs[0].name if runs else None))
+        drawn = overview(runs, runs[0].name if runs else None)
+        yield (*scored[:len(picked)], skip, skip, *drawn[2:])
 
     with_request(rescore)
 
