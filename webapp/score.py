@@ -620,14 +620,7 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
             .then(*reference, **view_group)
 
     chain(ui.upload.change(rescore, score_inputs, score_outputs, **score_group))
-    judging = (handlers.judging, [ui.judge_files, ui.review_files], [ui.judging, ui.error])
-    for box in (ui.judge_files, ui.review_files):
-        for event in (box.upload, box.clear, box.delete):
-            chain(event(*judging, **score_group).then(rescore, score_inputs, score_outputs, **score_group))
-    if ui.demo_judging is not None:
-        chain(ui.demo_judging.click(handlers.kept.demo_judging, [ui.judge_files, ui.review_files],
-                                    [ui.judge_files, ui.review_files, ui.judging, ui.error], **score_group)
-              .then(rescore, score_inputs, score_outputs, **score_group))
+    _wire_judging(ui, handlers, chain, (rescore, score_inputs, score_outputs), score_group)
     for control in (ui.bench, ui.extractor, ui.denominator, ui.join):
         chain(control.input(rescore, score_inputs, score_outputs, **score_group))
     chain(ui.run_pick.input(lambda: None, None, None), drawn=False)
@@ -638,6 +631,18 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
         pick.input(*reference, **view_group)
     for pick in (ui.status, ui.dim_filter):
         pick.input(handlers.questions, [ui.runs, ui.run_pick, ui.status, ui.dim_filter], ui.questions, **view_group)
+
+
+def _wire_judging(ui: ScoreUI, handlers: ScoreHandlers, chain: Any, scoring: tuple, score_group: dict) -> None:
+    """A judgments or reviews file added or removed (or the demo's added): read them, then score again."""
+    judging = (handlers.judging, [ui.judge_files, ui.review_files], [ui.judging, ui.error])
+    for box in (ui.judge_files, ui.review_files):
+        for event in (box.upload, box.clear, box.delete):
+            chain(event(*judging, **score_group).then(*scoring, **score_group))
+    if ui.demo_judging is not None:
+        chain(ui.demo_judging.click(handlers.kept.demo_judging, [ui.judge_files, ui.review_files],
+                                    [ui.judge_files, ui.review_files, ui.judging, ui.error], **score_group)
+              .then(*scoring, **score_group))
 
 
 def _wire_open_in_browse(context: AppContext, questions: Any, runs_state: Any, run_pick: Any, status: Any,
