@@ -11,7 +11,11 @@ and a pickle, not a fresh interpreter.
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
+import os
+import pickle
+import tempfile
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,8 +29,12 @@ from mathreel.core.errors import InputError, MathReelError
 # makes the child import gradio, which cost seconds per upload.
 PRELOAD = [
     "mathreel.core.scoring.files", "mathreel.core.scoring.scorer", "mathreel.core.results", "mathreel.core.extract",
-    "pandas",
+    "mathreel.core.results.run_settings", "mathreel.core.view", "mathreel.cli", "pandas",
 ]
+# A result larger than this comes back through a file the parent made (in /dev/shm where there is one), not through
+# the pipe: a 2,700-answer report pickles to about 2 MB, and through a 64 KB pipe buffer every block waited for the
+# parent to be scheduled (0.1-0.9 s for the whole report at load 25; bench/README.md).
+SPOOL_ABOVE_BYTES = 64 * 1024
 _context_lock = threading.Lock()
 _context: Any = None
 
@@ -61,10 +69,12 @@ def warm_up() -> None:
     forkserver.ensure_running()
 
 
-def _child(connection: Any, memory_mb: int, fn: Callable[..., Any], args: tuple[Any, ...]) -> None:
+def _child(connection: Any, memory_mb: int, fn: Callable[..., Any], args: tuple[Any, ...], spool: str = "") -> None:
     """In the child: cap the address space, run, and send back ("ok", result), ("refused", (core's one line, the
     setting that fixes it)) or ("error", what went wrong). Exceptions travel as text: not every exception class can
-    be unpickled."""
+    be unpickled. A large outcome is written to `spool` (a file the parent made and removes) and ("spooled", size)
+    is sent instead."""
+    import pickle
     import resource
 
     from mathreel.core.errors import MathReelError
@@ -80,7 +90,13 @@ def _child(connection: Any, memory_mb: int, fn: Callable[..., Any], args: tuple[
     except Exception as error:  # a bug: the parent logs it
         outcome = ("error", f"{type(error).__name__}: {error}")
     try:
-        connection.send(outcome)
+        payload = pickle.dumps(outcome, protocol=pickle.HIGHEST_PROTOCOL)
+        if spool and len(payload) > SPOOL_ABOVE_BYTES:
+            with open(spool, "wb") as handle:
+                handle.write(payload)
+            connection.send(("spooled", len(payload)))
+        else:
+            connection.send_bytes(payload)
     except Exception as error:  # an unpicklable result or exception: say so rather than hang
         connection.send(("error", f"result could not be sent back: {type(error).__name__}"))
     finally:
@@ -90,22 +106,25 @@ def _child(connection: Any, memory_mb: int, fn: Callable[..., Any], args: tuple[
 def run_isolated(fn: Callable[..., Any], args: tuple[Any, ...], budget: Budget, source: str) -> Any:
     """fn(*args) in a child process, its result or its exception; InputError naming `source` over budget."""
     context = _mp_context()
+    spool = spool_file()
     receive, send = context.Pipe(duplex=False)
-    process = context.Process(target=_child, args=(send, budget.memory_mb, fn, args), daemon=True)
-    process.start()
-    send.close()
+    process = context.Process(target=_child, args=(send, budget.memory_mb, fn, args, spool), daemon=True)
     try:
+        process.start()
+        send.close()
         if not receive.poll(budget.seconds):
             raise InputError(source, f"{budget.what} stopped after {budget.seconds:g} s, the server's limit per "
                                      "file (MATHREEL_SCORE_SECONDS); `mathreel score` on your own machine has none")
         try:
-            status, value = receive.recv()
+            status, value = _received(receive, spool)
         except EOFError:
             status, value = "memory", None  # killed by the kernel, most often for memory
     finally:
         receive.close()
         process.kill()
         process.join(timeout=10)
+        with contextlib.suppress(OSError):
+            os.unlink(spool)
     if status == "memory":
         raise InputError(source, f"{budget.what} needed more than {budget.memory_mb} MB, the server's limit per "
                                  "file (MATHREEL_SCORE_MEMORY_MB); `mathreel score` on your own machine has none")
@@ -115,3 +134,22 @@ def run_isolated(fn: Callable[..., Any], args: tuple[Any, ...], budget: Budget, 
     if status == "error":
         raise RuntimeError(value)
     return value
+
+
+def spool_file() -> str:
+    """An empty file only this user can read, for the child to write a large outcome into (in memory where /dev/shm
+    is a writable directory)."""
+    shm = "/dev/shm"
+    folder = shm if os.path.isdir(shm) and os.access(shm, os.W_OK) else None
+    handle, path = tempfile.mkstemp(prefix="mathreel-outcome-", dir=folder)
+    os.close(handle)
+    return path
+
+
+def _received(receive: Any, spool: str) -> tuple[str, Any]:
+    """The child's (status, value): from the pipe, or from the spool file when it says the outcome is there."""
+    message = pickle.loads(receive.recv_bytes())
+    if message[0] != "spooled":
+        return message
+    with open(spool, "rb") as handle:
+        return pickle.loads(handle.read())

@@ -25,6 +25,7 @@ class JudgedRun:
     name: str
     judgments: list[Judgment]
     note: str = ""
+    demo: bool = False  # the demo set's synthetic judgments, as shipped (not a visitor's own run)
 
     @property
     def benchmark(self) -> str:
@@ -49,7 +50,7 @@ def load_demo_runs() -> list[JudgedRun]:
     runs = []
     for path in sorted(folder.glob("*.jsonl")) if folder.is_dir() else []:
         name = path.stem.removesuffix("_judgments") + " (synthetic demo)"
-        runs.append(JudgedRun(name, read_judgments(path), "synthetic: scripted judge replies, not a model"))
+        runs.append(JudgedRun(name, read_judgments(path), "synthetic: scripted judge replies, not a model", demo=True))
     return runs
 
 

@@ -22,7 +22,17 @@ from mathreel.webapp.errors import error_box, error_message, guarded, warn
 from mathreel.webapp.html import plain
 from mathreel.webapp.present import cell_parts, cell_text, ci_text, pct, se_text
 from mathreel.webapp.reference import comparison_table, load_references, mode_warning, table_choices
-from mathreel.webapp.scored_runs import AUTO, TURNS, Run, ScoreOptions, score_options, score_uploads
+from mathreel.webapp.review_state import review_session
+from mathreel.webapp.scored_runs import (
+    AUTO,
+    TURNS,
+    Run,
+    ScoreOptions,
+    judge_inputs,
+    score_options,
+    score_uploads,
+    with_session,
+)
 from mathreel.webapp.server_paths import ServerPaths
 from mathreel.webapp.visitor import visitor_key
 
@@ -44,6 +54,18 @@ FIXES = {
     "mode": "choose it in the “Benchmark and mode” dropdown",
     "annotations": "tick “Take gold answers from the server's dataset”",
 }
+JUDGE_NOTE = ("_With judgments, each file is scored by the judge's reading of the answers it judged (the same "
+              "question and response; the rule reading elsewhere), from the judgment file, or the Judge tab's own "
+              "runs, that judged most of its answers: the numbers of `mathreel score --judge J --reviews R`. The "
+              "question table shows the rule reading beside the judge's._")
+# Waits (in the page, 5 s at most) until every chart shown is drawn: the tables that follow (2,700 rows for a real
+# file) are then rendered after the charts rather than between them (bench/README.md).
+CHARTS_DRAWN_JS = """async () => {
+  const started = performance.now();
+  const drawn = () => [...document.querySelectorAll('[id^=score-chart-], #score-heatmap')]
+    .filter(p => p.offsetParent !== null).every(p => p.querySelector('.main-svg'));
+  while (!drawn() && performance.now() - started < 5000) await new Promise(r => setTimeout(r, 40));
+}"""
 RESPONSE_PREVIEW = 160
 CHART_SLOTS = 4
 
@@ -108,11 +130,24 @@ def headline_markdown(runs: list[Run]) -> str:
         )
         extractor = extractor_text(report.extractor, report.official_extractor)
         parts.append(f"_Denominator: {DENOMINATORS[report.denominator]}. Extractor: {plain(extractor)}._")
+        counted = reading_counted(run)
+        if counted:
+            parts.append(counted)
         details = [f"- {plain(note)}" for note in report.detected]
         details += [f"- ⚠️ {plain(warning)}" for warning in report.warnings]
         if details:
             parts.append("\n".join(details))
     return "\n\n".join(parts)
+
+
+def reading_counted(run: Run) -> str:
+    """Which reading the figures count, where a judge read some answers ("" when the rule reading counts alone)."""
+    report = getattr(run, "report", None)  # a summary alone (no rows) says nothing of readings
+    replaced = sum(row.rule is not None for row in report.rows) if report is not None else 0
+    if not replaced:
+        return ""
+    return (f"_Reading counted: the judge's for the {replaced} answers it judged, the rule reading elsewhere; the "
+            "question table shows the rule reading beside the judge's._")
 
 
 def breakdown_table(runs: list[Run]) -> pd.DataFrame:
@@ -140,24 +175,43 @@ def question_table(run: Run, status: str = "all", dim_filter: str = "") -> pd.Da
     from mathreel.core.scoring.reading_flow import select_rows
 
     dims = list(run.report.by)
+    judged = any(row.rule is not None for row in run.report.rows)
     rows = []
     for row in select_rows(run.report, status, dim_filter):
         response = row.response.replace("\n", " ")
         if len(response) > RESPONSE_PREVIEW:
             response = response[: RESPONSE_PREVIEW - 1] + "…"
-        record = {"ID": row.question_id, "Status": row.status, "Extracted": row.extracted or "—", "Gold": row.gold}
+        extracted = row.extracted or "—"
+        record = {"ID": row.question_id, "Status": row.status, "Gold": row.gold,
+                  "Extracted": f"{extracted} · {row.method}" if row.rule is not None else extracted}
+        if judged:
+            record[RULE_COLUMN] = rule_cell(row)
         record.update({_dimension_label([run], d): row.dims.get(d, "") for d in dims})
         record["Response"] = response
         rows.append(record)
-    columns = ["ID", "Status", "Extracted", "Gold", *(_dimension_label([run], d) for d in dims), "Response"]
+    columns = ["ID", "Status", "Extracted", "Gold", *([RULE_COLUMN] if judged else []),
+               *(_dimension_label([run], d) for d in dims), "Response"]
     return pd.DataFrame(rows, columns=columns)
+
+
+RULE_COLUMN = "Rule reading (not counted)"
+
+
+def rule_cell(row: Any) -> str:
+    """Which reading counts for a row of a judged run: "" where the rule reading counts (no judge or person read
+    it), else the rule reading the judge's (or a person's) replaced, as "unparsed" or "B (wrong)"."""
+    rule = row.rule
+    if rule is None:
+        return ""
+    return rule.status if rule.extracted is None else f"{rule.extracted} ({rule.status})"
 
 
 def question_widths(frame: pd.DataFrame) -> list[str]:
     """Per-question table widths in pixels: id, status, extracted, gold and each dimension stay readable, the
     response gets a column of its own; on a narrow screen the table scrolls sideways (no letter-per-line cells)."""
-    dims = len(frame.columns) - 5
-    return ["80px", "84px", "100px", "64px", *(["130px"] * dims), "360px"]
+    rule = RULE_COLUMN in frame.columns
+    dims = len(frame.columns) - 5 - rule
+    return ["80px", "84px", "100px", "64px", *(["150px"] if rule else []), *(["130px"] * dims), "360px"]
 
 
 def dimension_filter_choices(run: Run | None) -> list[tuple[str, str]]:
@@ -274,6 +328,7 @@ def layout(settings: Any, context: AppContext | None = None) -> ScoreUI:
                                              elem_id="score-denominator")
             ui.join = gr.Checkbox(label="Take gold answers from the server's dataset (id-only files; lists missing "
                                         "questions)", elem_id="score-join")
+    _judging(ui, settings)
     ui.demo = score_kept.demo_layout(settings)
     if context is not None:
         score_kept.kept_note(context)
@@ -295,6 +350,21 @@ def layout(settings: Any, context: AppContext | None = None) -> ScoreUI:
     ui.explain = score_explain.layout()
     _questions(ui)
     return ui
+
+
+def _judging(ui: ScoreUI, settings: Any) -> None:
+    """The judge's readings and people's reviews to score with, as `mathreel score --judge J --reviews R`."""
+    import gradio as gr
+
+    with gr.Row(elem_classes=["stack-narrow"]):
+        ui.judge_files = gr.File(label="Judgments (optional: `mathreel judge` output files)", file_count="multiple",
+                                 file_types=[".jsonl", ".json"], elem_id="score-judgments", height=100)
+        ui.review_files = gr.File(label="Reviews of the judge (optional: review files)", file_count="multiple",
+                                  file_types=[".jsonl", ".json"], elem_id="score-reviews", height=100)
+    with gr.Row(elem_classes=["stack-narrow"]):
+        ui.demo_judging = score_kept.demo_judging_button(settings)
+        gr.Markdown(JUDGE_NOTE, elem_id="score-judge-note")
+    ui.judging = gr.State(((), ()))  # (judged runs, reviews) read from the two boxes
 
 
 def _comparisons(ui: ScoreUI) -> None:
@@ -347,8 +417,10 @@ class ScoreHandlers:
         self.server = ServerPaths.of(settings)
         self.kept = score_kept.KeptRuns(store, settings.cache_seconds)
 
-    def options(self, key: str, ext: str, denom: str, use_data: bool) -> ScoreOptions:
-        return score_options(self.settings, key, ext, denom, use_data)
+    def options(self, key: str, ext: str, denom: str, use_data: bool, judging: Any = None,
+                session_judged: list | None = None, session_reviews: list | None = None) -> ScoreOptions:
+        judged, reviews = with_session(judging, session_judged, session_reviews)
+        return score_options(self.settings, key, ext, denom, use_data, judged, reviews)
 
     @staticmethod
     def extractors(key: str, current: str) -> Any:
@@ -359,13 +431,26 @@ class ScoreHandlers:
         choices = extractor_choices(key)
         return gr.update(choices=choices, value=current if current in choices else "robust")
 
-    def rescore(self, paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool,
-                held: list[Run] | None = None, visitor: Any = None, request: Any = None) -> tuple:
-        """Score the files in the upload box (a file among the `held` runs, read the same way, is not scored
-        again) and keep them for the visitor; their costly files take the visitor's turns (webapp.fair_queue)."""
+    @staticmethod
+    def judging(judgment_paths: list[str] | None, review_paths: list[str] | None) -> tuple:
+        """The judgment and review files read (the state `rescore` takes), and the error box for a bad one."""
         import gradio as gr
 
-        options = self.options(key, ext, denom, use_data)
+        judged, reviews, errors = judge_inputs(judgment_paths, review_paths)
+        for message in errors:
+            warn(message)
+        return (judged, reviews), gr.update(value=error_box(errors), visible=bool(errors))
+
+    def rescore(self, paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool,
+                held: list[Run] | None = None, visitor: Any = None, judging: Any = None,
+                session_judged: list | None = None, session_reviews: list | None = None,
+                request: Any = None) -> tuple:
+        """Score the files in the upload box (a file among the `held` runs, read the same way, is not scored
+        again) with the judgments and reviews given (`judging`) and the session's own, and keep them for the
+        visitor; their costly files take the visitor's turns (webapp.fair_queue)."""
+        import gradio as gr
+
+        options = self.options(key, ext, denom, use_data, judging, session_judged, session_reviews)
         runs, errors = score_uploads(list(paths or []), options, FIXES, self.server, held,
                                      visitor_key(visitor, request))
         for message in errors:
@@ -378,11 +463,21 @@ class ScoreHandlers:
         first = names[0] if names else None
         second = names[1] if len(names) > 1 else first
         return (runs, box, gr.update(choices=names, value=first, visible=bool(runs)),
-                gr.update(choices=names, value=first), gr.update(choices=names, value=second))
+                gr.update(choices=names, value=first), gr.update(choices=names, value=second),
+                *self.render_headline(runs))
+
+    @staticmethod
+    def render_headline(runs: list[Run]) -> tuple:
+        """The headline and the runs table: sent with the scoring event itself, so they show one event before the
+        charts (each chained event costs a round trip of the queue)."""
+        import gradio as gr
+
+        return headline_markdown(runs), gr.update(value=summary_table(runs), visible=bool(runs))
 
     @staticmethod
     def render_overview(runs: list[Run], name: str | None) -> tuple:
-        """Headline, summary, breakdown and up to CHART_SLOTS charts (the run shown against its peers)."""
+        """Headline, summary, up to CHART_SLOTS charts (the run shown against its peers) and the headline cross
+        table's heatmap: every chart in one event, so none waits for the tables."""
         import gradio as gr
 
         selected = find_run(runs, name)
@@ -394,23 +489,25 @@ class ScoreHandlers:
                                                     _dimension_label([selected], dim)))
         plot_updates = [gr.update(value=f, visible=True) for f in figures]
         plot_updates += [gr.update(value=None, visible=False)] * (CHART_SLOTS - len(figures))
-        return (headline_markdown(runs), gr.update(value=summary_table(runs), visible=bool(runs)),
-                gr.update(value=breakdown_table(peers), visible=bool(runs)), *plot_updates)
+        crosses = cross_choices(selected)
+        first = headline_cross(selected, crosses) if selected is not None else None
+        return (*ScoreHandlers.render_headline(runs), *plot_updates, gr.update(visible=bool(crosses)),
+                gr.update(choices=crosses, value=first), ScoreHandlers.heatmap(runs, name, first))
 
     def render_detail(self, runs: list[Run], name: str | None, state_filter: str) -> tuple:
-        """The run shown: its question table, dimension filter, downloads and cross tables."""
+        """The run shown: its question table, dimension filter and downloads, and the breakdown table of its
+        benchmark's runs (drawn after the charts)."""
         import gradio as gr
 
         run = find_run(runs, name)
+        breakdown = gr.update(value=breakdown_table(comparable(runs, run)), visible=bool(runs))
         if run is None:
             return (gr.skip(), gr.update(visible=False), None, gr.update(choices=dimension_filter_choices(None),
-                    value=""), None, None, gr.update(visible=False), gr.update(choices=[], value=None))
+                    value=""), None, None, breakdown)
         csv_path, json_path = self.downloads.write(run)
-        crosses = cross_choices(run)
         table = question_table(run, state_filter)
         return (gr.skip(), gr.update(visible=True), gr.update(value=table, column_widths=question_widths(table)),
-                gr.update(choices=dimension_filter_choices(run), value=""), csv_path, json_path,
-                gr.update(visible=bool(crosses)), gr.update(choices=crosses, value=headline_cross(run, crosses)))
+                gr.update(choices=dimension_filter_choices(run), value=""), csv_path, json_path, breakdown)
 
     @staticmethod
     def heatmap(runs: list[Run], name: str | None, key: str | None) -> Any:
@@ -471,6 +568,8 @@ def build(context: AppContext) -> None:
     ui = layout(settings, context)
     ui.runs = context.runs if context.runs is not None else gr.State([])
     ui.visitor = context.visitor if context.visitor is not None else gr.State(None)
+    session = review_session(context)
+    ui.session_judged, ui.session_reviews = session.judged, session.reviews
     handlers = ScoreHandlers(settings, context.store)
     with_request(handlers.rescore.__func__)
     TURNS.slots = settings.score_concurrency
@@ -487,33 +586,56 @@ def build(context: AppContext) -> None:
 
 def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: dict) -> None:
     """Scoring on upload or a changed option; every view redrawn after it; each control its own view."""
-    overview_outputs = [ui.headline, ui.summary, ui.breakdown, *ui.plots]
+    import gradio as gr
+
+    overview_outputs = [ui.headline, ui.summary, *ui.plots, ui.cross_group, ui.cross_pick, ui.heatmap]
     detail_outputs = [ui.error, ui.questions_group, ui.questions, ui.dim_filter, ui.csv_button, ui.json_button,
-                      ui.cross_group, ui.cross_pick]
+                      ui.breakdown]
     overview = guarded(0, len(overview_outputs))(handlers.render_overview)
     detail = guarded(0, len(detail_outputs))(handlers.render_detail)
     heatmap = (handlers.heatmap, [ui.runs, ui.run_pick, ui.cross_pick], ui.heatmap)
     paired = (handlers.paired, [ui.runs, ui.run_a, ui.run_b], [ui.paired_group, ui.paired, ui.paired_plot])
     reference = (handlers.reference, [ui.runs, ui.run_pick, ui.ref_table, ui.ref_setting],
                  [ui.reference, ui.ref_note])
-    score_inputs = [ui.upload, ui.bench, ui.extractor, ui.denominator, ui.join, ui.runs, ui.visitor]
-    score_outputs = [ui.runs, ui.error, ui.run_pick, ui.run_a, ui.run_b]
+    score_inputs = [ui.upload, ui.bench, ui.extractor, ui.denominator, ui.join, ui.runs, ui.visitor, ui.judging,
+                    ui.session_judged, ui.session_reviews]
+    picked = [ui.runs, ui.error, ui.run_pick, ui.run_a, ui.run_b]
+    score_outputs = [*picked, *overview_outputs]
 
-    def chain(event: Any) -> None:
-        """After (re)scoring or choosing another run: redraw everything that depends on the runs."""
-        event.then(overview, [ui.runs, ui.run_pick], overview_outputs, **view_group) \
+    def rescore(paths: Any, key: str, ext: str, denom: str, use_data: bool, held: Any = None, visitor: Any = None,
+                judging: Any = None, session_judged: Any = None, session_reviews: Any = None,
+                request: Any = None) -> Any:
+        """The files scored, their headline and runs table shown at once, then the runs with every chart, in one
+        event (a chained event costs a round trip of the queue). No output is sent twice: a generator's later
+        updates reach the page and the API as differences, so a value sent again would arrive as no value."""
+        scored = handlers.rescore(paths, key, ext, denom, use_data, held, visitor, judging, session_judged,
+                                  session_reviews, request)
+        skip = gr.skip()
+        yield (*[skip] * len(picked), *scored[len(picked):], *[skip] * (len(overview_outputs) - 2))
+        runs = scored[0]
+        drawn = overview(runs, runs[0].name if runs else None)
+        yield (*scored[:len(picked)], skip, skip, *drawn[2:])
+
+    with_request(rescore)
+
+    def chain(event: Any, drawn: bool = True) -> None:
+        """After (re)scoring (which drew the overview) or choosing another run: redraw what depends on the runs."""
+        if not drawn:
+            event = event.then(overview, [ui.runs, ui.run_pick], overview_outputs, **view_group)
+        event.then(None, None, None, js=CHARTS_DRAWN_JS) \
             .then(detail, [ui.runs, ui.run_pick, ui.status], detail_outputs, **view_group) \
-            .then(*heatmap, **view_group).then(*paired, **view_group) \
+            .then(*paired, **view_group) \
             .then(handlers.reference_choices, [ui.runs, ui.run_pick], [ui.reference_group, ui.ref_table,
                   ui.ref_setting], **view_group) \
             .then(*reference, **view_group)
 
-    chain(ui.upload.change(handlers.rescore, score_inputs, score_outputs, **score_group))
+    chain(ui.upload.change(rescore, score_inputs, score_outputs, **score_group))
+    _wire_judging(ui, handlers, chain, (rescore, score_inputs, score_outputs), score_group)
     chain(ui.bench.input(handlers.extractors, [ui.bench, ui.extractor], ui.extractor, **view_group)
-          .then(handlers.rescore, score_inputs, score_outputs, **score_group))
+          .then(rescore, score_inputs, score_outputs, **score_group))
     for control in (ui.extractor, ui.denominator, ui.join):
-        chain(control.input(handlers.rescore, score_inputs, score_outputs, **score_group))
-    chain(ui.run_pick.input(lambda: None, None, None))
+        chain(control.input(rescore, score_inputs, score_outputs, **score_group))
+    chain(ui.run_pick.input(lambda: None, None, None), drawn=False)
     ui.cross_pick.input(*heatmap, **view_group)
     for pick in (ui.run_a, ui.run_b):
         pick.input(*paired, **view_group)
@@ -521,6 +643,18 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
         pick.input(*reference, **view_group)
     for pick in (ui.status, ui.dim_filter):
         pick.input(handlers.questions, [ui.runs, ui.run_pick, ui.status, ui.dim_filter], ui.questions, **view_group)
+
+
+def _wire_judging(ui: ScoreUI, handlers: ScoreHandlers, chain: Any, scoring: tuple, score_group: dict) -> None:
+    """A judgments or reviews file added or removed (or the demo's added): read them, then score again."""
+    judging = (handlers.judging, [ui.judge_files, ui.review_files], [ui.judging, ui.error])
+    for box in (ui.judge_files, ui.review_files):
+        for event in (box.upload, box.clear, box.delete):
+            chain(event(*judging, **score_group).then(*scoring, **score_group))
+    if ui.demo_judging is not None:
+        chain(ui.demo_judging.click(handlers.kept.demo_judging, [ui.judge_files, ui.review_files],
+                                    [ui.judge_files, ui.review_files, ui.judging, ui.error], **score_group)
+              .then(*scoring, **score_group))
 
 
 def _wire_open_in_browse(context: AppContext, questions: Any, runs_state: Any, run_pick: Any, status: Any,

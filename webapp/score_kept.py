@@ -77,6 +77,33 @@ class KeptRuns:
         return [*(current or []), *self.handed.hand_over(wanted)]
 
 
+    def demo_judging(self, judgments: list[str] | None, reviews: list[str] | None) -> tuple:
+        """The judgment and review boxes with the demo set's judgments and reviews added (by name), and what they
+        hold read (the Score tab's judging state), with the error box."""
+        import gradio as gr
+
+        from mathreel.webapp.errors import error_box
+        from mathreel.webapp.scored_runs import judge_inputs
+
+        judgments = self._added(judgments, demo_judging_files("judgments"))
+        reviews = self._added(reviews, demo_judging_files("reviews"))
+        judged, held, errors = judge_inputs(judgments, reviews)
+        return judgments, reviews, (judged, held), gr.update(value=error_box(errors), visible=bool(errors))
+
+    def _added(self, current: list[str] | None, files: list[Path]) -> list[str]:
+        present = {Path(path).name for path in current or []}
+        wanted = [(path, path.name) for path in files if path.name not in present]
+        return [*(current or []), *self.handed.hand_over(wanted)]
+
+
+def demo_judging_files(kind: str) -> list[Path]:
+    """The demo set's synthetic judgment files (`kind` "judgments") or review files ("reviews")."""
+    from mathreel.core.data import demo_dir
+
+    folder = demo_dir() / kind
+    return sorted(folder.glob("*.jsonl")) if folder.is_dir() else []
+
+
 def demo_layout(settings: Any) -> Any:
     """The demo-runs button and what the runs are (None when this server does not show the demo questions)."""
     import gradio as gr
@@ -87,6 +114,16 @@ def demo_layout(settings: Any) -> Any:
         button = gr.Button("Load the demo runs", size="sm", elem_id="score-demo", scale=0, min_width=180)
         gr.Markdown(DEMO_NOTE, elem_id="score-demo-note")
     return button
+
+
+def demo_judging_button(settings: Any) -> Any:
+    """The button adding the demo set's judgments and reviews (None when this server does not show the demo)."""
+    import gradio as gr
+
+    if not serves_demo(settings) or not demo_judging_files("judgments"):
+        return None
+    return gr.Button("Add the demo judgments and reviews", size="sm", elem_id="score-demo-judging", scale=0,
+                     min_width=180)
 
 
 def kept_note(context: AppContext) -> None:
@@ -105,3 +142,4 @@ def wire(context: AppContext, ui: Any, kept: KeptRuns, group: dict[str, Any]) ->
         context.app_load(kept.kept_values, ui.runs, [ui.upload, *options], show_progress="hidden", **group)
     if ui.demo is not None:
         ui.demo.click(kept.with_demo, ui.upload, ui.upload, **group)
+

@@ -19,7 +19,9 @@ from mathreel.webapp.isolate import DEFAULT_BUDGET, Budget, run_isolated
 from mathreel.webapp.server_paths import ServerPaths
 
 if TYPE_CHECKING:
+    from mathreel.core.judge.model import Judgment
     from mathreel.core.results.run_settings import DetectedRunSettings
+    from mathreel.core.review.model import Review
     from mathreel.core.scoring import Report
     from mathreel.core.scoring.readings import LabelledReading
 
@@ -56,6 +58,10 @@ class ScoreOptions:
     budget: Budget = DEFAULT_BUDGET  # time and memory one file may take on the shared server
     default_frames: int = DEFAULT_FRAMES  # assumed when a file does not record its frame count
     readings: tuple[LabelledReading, ...] = ()  # a person's readings (Browse's audit): they replace the rules'
+    # Judged runs to apply (each file gets the one that judged most of its answers, as `--judge` applies it) and
+    # reviews of the judge's verdicts (`mathreel score --reviews`): core.scoring.files.ScoreRequest's.
+    judged: tuple[tuple[str, tuple[Judgment, ...]], ...] = ()
+    reviews: tuple[Review, ...] = ()
 
 
 # Costly work takes turns for the scoring children (webapp.fair_queue): at most this many at once across the server
@@ -78,6 +84,7 @@ def score_path(path: str, options: ScoreOptions, visitor: str = "") -> Report:
     benchmark, _, mode = ("" if options.benchmark_key == AUTO else options.benchmark_key).partition(":")
     denominator = None if options.denominator == AUTO else options.denominator
     request = ScoreRequest(path, benchmark or None, mode or None, options.extractor, denominator, options.annotations,
+                           reviews=options.reviews if options.judged else (), judgment_choices=options.judged,
                            default_frames=options.default_frames, readings=options.readings)
     return run_costed(score_file, (request,), path, options.budget, visitor)
 
@@ -103,11 +110,48 @@ def display_name(path: str, taken: set[str]) -> str:
     return unique_name(Path(path).name, taken)
 
 
-def score_options(settings: Any, key: str, extractor: str, denominator: str, use_data: bool) -> ScoreOptions:
-    """The Score tab's choices as ScoreOptions on this server (its dataset, its budget per file)."""
+def score_options(settings: Any, key: str, extractor: str, denominator: str, use_data: bool,
+                  judged: tuple = (), reviews: tuple = ()) -> ScoreOptions:
+    """The Score tab's choices as ScoreOptions on this server (its dataset, its budget per file), with the judged
+    runs and reviews to apply (`judge_inputs`)."""
     return ScoreOptions(key or AUTO, extractor or "robust", denominator or AUTO,
                         str(settings.data_root()) if use_data else None,
-                        Budget(settings.score_seconds, settings.score_memory_mb), settings.default_frames)
+                        Budget(settings.score_seconds, settings.score_memory_mb), settings.default_frames,
+                        judged=tuple(judged), reviews=tuple(reviews))
+
+
+def judge_inputs(judgment_paths: list[str] | None,
+                 review_paths: list[str] | None) -> tuple[tuple[tuple[str, tuple[Judgment, ...]], ...],
+                                                          tuple[Review, ...], list[str]]:
+    """The judged runs (named by file) and reviews in the judgment and review files given; a bad file is one message
+    naming it as uploaded, and the others still count. A costly file is read in a child with a budget, as a costly
+    result file is (run_costed)."""
+    from mathreel.core.judge import read_judgments
+    from mathreel.core.review import read_reviews
+
+    judged: list[tuple[str, tuple[Judgment, ...]]] = []
+    reviews: list[Review] = []
+    errors: list[str] = []
+    for paths, read, into in ((judgment_paths, read_judgments, judged), (review_paths, read_reviews, reviews)):
+        for path in paths or []:
+            name = unique_name(Path(path).name, {n for n, _ in judged}) if into is judged else ""
+            try:
+                held = run_costed(read, (str(path),), path, READING)
+            except Exception as error:  # reported per file; the others still count
+                errors.append(error_message(error).replace(str(path), Path(path).name))
+                continue
+            into.extend([(name, tuple(held))] if into is judged else held)
+    return tuple(judged), tuple(reviews), errors
+
+
+def with_session(judging: Any, session_judged: list[Any] | None,
+                 session_reviews: list[Review] | None) -> tuple[tuple, tuple]:
+    """The judged runs and reviews from the files given (`judging`, from `judge_inputs`), then the session's own:
+    the runs loaded or run in the Judge tab (webapp.judged_runs.JudgedRun; not the demo's as shipped, which the
+    Judge tab lists for everyone; None: the session has none) and the reviews made in the page."""
+    judged, reviews = judging or ((), ())
+    own = tuple((run.name, tuple(run.judgments)) for run in session_judged or [] if run.judgments and not run.demo)
+    return (*judged, *own), (*reviews, *(session_reviews or []))
 
 
 def score_uploads(paths: list[str], options: ScoreOptions, fixes: Mapping[str, str] | None = None,

@@ -40,6 +40,11 @@ class ScoreRequest:
     order. Reviews need judgments: they correct the judge's verdicts. `readings` are labelled-readings files
     (`core.scoring.readings`) and/or readings held in memory (the audit's corrections), merged in order, the later
     winning: a person's reading replaces the rule reading (and the judge's) of the answer it matches.
+
+    `judgment_choices` are named judged runs held in memory (a page's uploaded judgment files and the session's
+    judge runs), used when `judgments` is None: the one that applies to the most rows of this file (by the same
+    join rule as `--judge`: question id and response) is used exactly as `--judge` would use it, the first on a tie;
+    none when no judgment of any applies. Reviews then apply only with a judged run chosen.
     """
 
     path: str
@@ -52,6 +57,7 @@ class ScoreRequest:
     judgments_source: str = ""
     reviews: tuple[str | Review, ...] = ()
     readings: tuple[str | LabelledReading, ...] = ()
+    judgment_choices: tuple[tuple[str, tuple[Judgment, ...]], ...] = ()
     default_frames: int = DEFAULT_FRAMES  # the frame count assumed when the file does not record one (run settings)
 
     def __post_init__(self) -> None:
@@ -66,7 +72,8 @@ class ScoreRequest:
               None if judgments is None else tuple(judgments))
         plain(self, "reviews", tuple(_plain(r) if isinstance(r, str) else r for r in self.reviews))
         plain(self, "readings", tuple(_plain(r) if isinstance(r, str) else r for r in self.readings))
-        if self.reviews and self.judgments is None:
+        plain(self, "judgment_choices", tuple((str(name), tuple(held)) for name, held in self.judgment_choices))
+        if self.reviews and self.judgments is None and not self.judgment_choices:
             raise InputError(self.path, "reviews correct a judge's verdicts: give the judgments they review too")
 
 
@@ -93,6 +100,8 @@ def score_result(result: ResultFile, request: ScoreRequest) -> Report:
 
     judgments = _judgments(request)
     judged = _judged(judgments, request, result) if judgments is not None else None
+    if judgments is None and request.judgment_choices:
+        judgments, judged = _chosen(request.judgment_choices, result)
     readings = _readings(request.readings) if request.readings else None
     try:
         report = score(result, extractor=request.extractor, denominator=request.denominator,  # type: ignore[arg-type]
@@ -103,8 +112,15 @@ def score_result(result: ResultFile, request: ScoreRequest) -> Report:
         raise InputError(request.path, str(error), fix=error.fix) from None
     if judged:
         report.detected.append(judged.note)
+    elif request.judgment_choices:
+        names = ", ".join(name for name, _ in request.judgment_choices)
+        report.detected.append(f"judge: none of the judgments given ({names}) judged this file's answers (same "
+                               "question and response); the rule reading counts")
     if request.reviews and judgments is not None:
         report.detected.extend(_reviewed(judgments, request.reviews))
+    elif request.reviews:
+        report.detected.append("reviews: not applied; they correct a judge's verdicts, and no judgments given judged "
+                               "this file's answers")
     if readings is not None:
         report.detected.append(f"labelled readings: {report.labelled} answers scored by a person's reading "
                                f"({len(readings)} labelled in {readings.source})")
@@ -141,6 +157,22 @@ def _judged(judgments: list[Judgment], request: ScoreRequest, result: ResultFile
 
     source = request.judgments if isinstance(request.judgments, str) else request.judgments_source or "judgments"
     return judged_answers(judgments, source, result.benchmark, result.mode, result.predictions)
+
+
+def _chosen(choices: Sequence[tuple[str, tuple[Judgment, ...]]],
+            result: ResultFile) -> tuple[list[Judgment] | None, JudgedUse | None]:
+    """The judged run of `choices` that applies to the most rows of `result` (the first on a tie), with what it
+    gives; (None, None) when none of them judged any of the file's answers."""
+    from mathreel.core.judge.answers import judged_answers
+
+    best: tuple[list[Judgment] | None, JudgedUse | None] = (None, None)
+    for name, held in choices:
+        if any((j.benchmark, j.mode) != (result.benchmark, result.mode) for j in held if j.benchmark):
+            continue
+        use = judged_answers(held, name, result.benchmark, result.mode, result.predictions)
+        if use.applied and (best[1] is None or use.applied > best[1].applied):
+            best = (list(held), use)
+    return best
 
 
 def _reviewed(judgments: list[Judgment], reviews: Sequence[str | Review]) -> list[str]:
