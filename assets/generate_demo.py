@@ -20,10 +20,31 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 DEFAULT_OUT = HERE / "demo"
 
-VIDEOMATHQA_COLUMNS = ("videoID", "question_id", "category", "question", "options", "answer", "steps", "length",
-                       "difficulty", "reasoning_type")
-VIDEOMME_COLUMNS = ("video_id", "duration", "domain", "sub_category", "url", "videoID", "question_id", "task_type",
-                    "question", "options", "answer")
+VIDEOMATHQA_COLUMNS = (
+    "videoID",
+    "question_id",
+    "category",
+    "question",
+    "options",
+    "answer",
+    "steps",
+    "length",
+    "difficulty",
+    "reasoning_type",
+)
+VIDEOMME_COLUMNS = (
+    "video_id",
+    "duration",
+    "domain",
+    "sub_category",
+    "url",
+    "videoID",
+    "question_id",
+    "task_type",
+    "question",
+    "options",
+    "answer",
+)
 LIST_COLUMNS = {"options", "steps"}
 
 
@@ -66,8 +87,11 @@ def write_videomathqa(out: Path, clips: list, questions: list, with_video: bool)
     root = out / "videomathqa"
     written = [
         write_parquet(root / "videomathqa_mcq_test.parquet", [q.record() for q in questions], VIDEOMATHQA_COLUMNS),
-        write_parquet(root / "videomathqa_mbin_test.parquet", [r for q in questions for r in q.binary_records()],
-                      VIDEOMATHQA_COLUMNS),
+        write_parquet(
+            root / "videomathqa_mbin_test.parquet",
+            [r for q in questions for r in q.binary_records()],
+            VIDEOMATHQA_COLUMNS,
+        ),
     ]
     for clip in clips:
         written.append(write_text(root / "subtitles" / f"{clip.video_id}.srt", srt_text(clip.cues)))
@@ -125,8 +149,9 @@ def write_mathverse(out: Path, problems: list, records: list[dict]) -> list[Path
     return written
 
 
-def write_results(out: Path, questions: list, videos: list, problems: list, records: list[dict],
-                  groups: list) -> list[Path]:
+def write_results(
+    out: Path, questions: list, videos: list, problems: list, records: list[dict], groups: list
+) -> list[Path]:
     from demo_generator import runs
 
     root = out / "results"
@@ -139,14 +164,20 @@ def write_results(out: Path, questions: list, videos: list, problems: list, reco
         entries = runs.videomme_results(videos, run)
         path = root / f"videomme_{run.name}_results.json"
         written.append(write_json(path, entries) if doc_era else write_text(path, runs.template_json(entries)))
-        written.append(write_json(root / f"mathverse_{run.name}_output.json",
-                                  runs.mathverse_output(records, problems, run)))
+        written.append(
+            write_json(root / f"mathverse_{run.name}_output.json", runs.mathverse_output(records, problems, run))
+        )
         if doc_era:  # model A writes the official v2 script's TSV, model B an lmms-eval 0.7 reasoning log
-            written.append(write_text(root / f"videomme-v2_{run.name}_predictions.tsv",
-                                      runs.v2_official_tsv(groups, run)))
+            written.append(
+                write_text(root / f"videomme-v2_{run.name}_predictions.tsv", runs.v2_official_tsv(groups, run))
+            )
         else:
-            written.append(write_jsonl(root / f"videomme-v2_{run.name}_samples_videomme_v2_reasoning.jsonl",
-                                       runs.v2_lmms_samples(groups, run)))
+            written.append(
+                write_jsonl(
+                    root / f"videomme-v2_{run.name}_samples_videomme_v2_reasoning.jsonl",
+                    runs.v2_lmms_samples(groups, run),
+                )
+            )
     return written
 
 

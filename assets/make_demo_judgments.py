@@ -31,28 +31,43 @@ Verdict = tuple[str | None, tuple[int, int, int, str], list[tuple[str, str]]]
 def verdicts(path: Path = VERDICTS_FILE) -> dict[str, dict[str, Verdict]]:
     """The hand-written verdicts, per run and question."""
     data = json.loads(path.read_text(encoding="utf-8"))
-    return {run: {qid: (v["answer"], (v["matched"], v["correct"], v["score"], v["critique"]),
-                        [(e["category"], e["rationale"]) for e in v["errors"]])
-                  for qid, v in questions.items()}
-            for run, questions in data.items()}
+    return {
+        run: {
+            qid: (
+                v["answer"],
+                (v["matched"], v["correct"], v["score"], v["critique"]),
+                [(e["category"], e["rationale"]) for e in v["errors"]],
+            )
+            for qid, v in questions.items()
+        }
+        for run, questions in data.items()
+    }
 
 
 def _steps_reply(verdict: Verdict, total: int, gold: str) -> str:
     """A thinking-mode judge reply: brief reasoning, then the card."""
     letter, (matched, correct, score, critique), _ = verdict
-    card = {"matched_steps": f"{matched}/{total}", "final_answer_correct": correct, "critique": critique,
-            "score": score}
+    card = {
+        "matched_steps": f"{matched}/{total}",
+        "final_answer_correct": correct,
+        "critique": critique,
+        "score": score,
+    }
     given = letter or "no answer"
-    thinking = (f"There are {total} ground-truth steps. Going through them, {matched} are carried out correctly in "
-                f"the response, counting implied ones. Its final answer is {given}; the correct answer is {gold}. "
-                f"Applying the rubric gives {score}.")
+    thinking = (
+        f"There are {total} ground-truth steps. Going through them, {matched} are carried out correctly in "
+        f"the response, counting implied ones. Its final answer is {given}; the correct answer is {gold}. "
+        f"Applying the rubric gives {score}."
+    )
     return f"<think>\n{thinking}\n</think>\n\n{json.dumps(card, ensure_ascii=False)}"
 
 
 def _errors_reply(verdict: Verdict) -> str:
     primary, *secondary = verdict[2]
-    card = {"primary": {"category": primary[0], "rationale": primary[1]},
-            "secondary": [{"category": name, "rationale": why} for name, why in secondary]}
+    card = {
+        "primary": {"category": primary[0], "rationale": primary[1]},
+        "secondary": [{"category": name, "rationale": why} for name, why in secondary],
+    }
     return f"The decisive error is: {primary[0].lower()}.\n{json.dumps(card, ensure_ascii=False)}"
 
 
@@ -90,11 +105,17 @@ def make(out: Path) -> list[Path]:
     for run in RUNS:
         source = ROOT / "assets" / "demo" / "results" / f"videomathqa_mcq_{run}_samples.jsonl"
         result = read_results(source)
-        cases, _ = with_dataset_steps(cases_from_results(result), result.benchmark, result.mode,
-                                      str(ROOT / "assets" / "demo"))
+        cases, _ = with_dataset_steps(
+            cases_from_results(result), result.benchmark, result.mode, str(ROOT / "assets" / "demo")
+        )
         with FakeOpenAI(models=(JUDGE_MODEL,), reply=scripted_judge(run, cases)) as server:
-            judged = judge_cases(cases, judge_endpoint(server.base_url, JUDGE_MODEL), benchmark=result.benchmark,
-                                 tasks=("extract", "steps", "errors"), concurrency=4)
+            judged = judge_cases(
+                cases,
+                judge_endpoint(server.base_url, JUDGE_MODEL),
+                benchmark=result.benchmark,
+                tasks=("extract", "steps", "errors"),
+                concurrency=4,
+            )
         if judged.failures:
             raise SystemExit(f"{run}: {judged.failures} judgments failed: the scripted replies need fixing")
         path = write_judgments(out / f"videomathqa_mcq_{run}_judgments.jsonl", judged.judgments)

@@ -11,16 +11,30 @@ RUN = "synthetic-model-b"
 TIMESTAMP = "2025-01-01T00:00:{:02d}+00:00"
 # Per reviewer and question: (primary category or None to accept the judge's, step score or None to accept).
 CHANGES: dict[str, dict[str, tuple[str | None, int | None]]] = {
-    "demo-reviewer-1": {"q004": ("Forgetting earlier context", 3), "q008": (None, 6), "q010":
-                        ("Failing to retrieve relevant information", None), "q011": (None, 5)},
-    "demo-reviewer-2": {"q002": ("Wrong strategy or formula", 3), "q004": (None, 4),
-                        "q010": ("Failing to retrieve relevant information", None), "q011": (None, 6)},
+    "demo-reviewer-1": {
+        "q004": ("Forgetting earlier context", 3),
+        "q008": (None, 6),
+        "q010": ("Failing to retrieve relevant information", None),
+        "q011": (None, 5),
+    },
+    "demo-reviewer-2": {
+        "q002": ("Wrong strategy or formula", 3),
+        "q004": (None, 4),
+        "q010": ("Failing to retrieve relevant information", None),
+        "q011": (None, 6),
+    },
 }
 FLAGGED: dict[str, dict[str, tuple[str, str]]] = {
-    "demo-reviewer-1": {"q006": ("ambiguous", "The narration says to double 'it' before x is found; 'it' can be "
-                                 "read as the right-hand side of the equation.")},
-    "demo-reviewer-2": {"q003": ("bad_annotation", "Step 4 calls the 9 m width labelled, but it is only spoken "
-                                 "in the narration.")},
+    "demo-reviewer-1": {
+        "q006": (
+            "ambiguous",
+            "The narration says to double 'it' before x is found; 'it' can be "
+            "read as the right-hand side of the equation.",
+        )
+    },
+    "demo-reviewer-2": {
+        "q003": ("bad_annotation", "Step 4 calls the 9 m width labelled, but it is only spoken in the narration.")
+    },
 }
 NOTES = {"changed": "synthetic demo review: the judge's verdict is changed", "accepted": "synthetic demo review"}
 
@@ -34,11 +48,23 @@ def _review(view, reviewer: str, second: int):  # view: core.review.join.JudgeVi
     steps_verdict = "changed" if score is not None else "accepted"
     secondary = [c for c in view.secondary if c != primary] if primary else list(view.secondary)
     return Review(
-        view.question_id, reviewer, view.judge_model, view.prompt_version, view.fingerprint, "videomathqa", "mcq",
-        category_verdict=category_verdict, primary=primary or view.primary, secondary=secondary,
-        note=NOTES[category_verdict or steps_verdict], steps_verdict=steps_verdict,
-        step_score=view.step_score if score is None else score, matched=view.matched,
-        flag=flag, flag_reason=reason, timestamp=TIMESTAMP.format(second),
+        view.question_id,
+        reviewer,
+        view.judge_model,
+        view.prompt_version,
+        view.fingerprint,
+        "videomathqa",
+        "mcq",
+        category_verdict=category_verdict,
+        primary=primary or view.primary,
+        secondary=secondary,
+        note=NOTES[category_verdict or steps_verdict],
+        steps_verdict=steps_verdict,
+        step_score=view.step_score if score is None else score,
+        matched=view.matched,
+        flag=flag,
+        flag_reason=reason,
+        timestamp=TIMESTAMP.format(second),
     )
 
 

@@ -20,8 +20,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def tree_of(ref: str, into: Path) -> Path:
     """The ref's code unpacked under `into` (returned), for a child process to import."""
-    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref, "mathreel", "core", "cli"], capture_output=True,
-                             check=True).stdout
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", ref, "mathreel", "core", "cli"], capture_output=True, check=True
+    ).stdout
     subprocess.run(["tar", "-x", "-C", str(into)], input=archive, check=True)
     return into
 
@@ -31,13 +32,21 @@ def run_child(script: Path, arguments: list[str], tree: Path | None) -> dict:
     env = dict(os.environ)
     if tree is not None:
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), env.get("PYTHONPATH", "")]))
-    run = subprocess.run([sys.executable, str(script), "--child", *arguments], capture_output=True, text=True,
-                         check=True, env=env, cwd=str(tree or ROOT))
+    run = subprocess.run(
+        [sys.executable, str(script), "--child", *arguments],
+        capture_output=True,
+        text=True,
+        check=True,
+        env=env,
+        cwd=str(tree or ROOT),
+    )
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
-_IMPORT = ("import re, dataclasses, json, fractions, typing, functools, bisect, unicodedata, mathreel.core, time\n"
-           "start = time.perf_counter()\nimport mathreel.core.extract\nprint(time.perf_counter() - start)")
+_IMPORT = (
+    "import re, dataclasses, json, fractions, typing, functools, bisect, unicodedata, mathreel.core, time\n"
+    "start = time.perf_counter()\nimport mathreel.core.extract\nprint(time.perf_counter() - start)"
+)
 
 
 def import_ms(tree: Path | None, cached: bool, rounds: int) -> float:
@@ -53,8 +62,14 @@ def import_ms(tree: Path | None, cached: bool, rounds: int) -> float:
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), env.get("PYTHONPATH", "")]))
         times = []
         for _ in range(rounds + cached):
-            run = subprocess.run([sys.executable, "-c", _IMPORT], capture_output=True, text=True, check=True,
-                                 env=env, cwd=str(tree or ROOT))
+            run = subprocess.run(
+                [sys.executable, "-c", _IMPORT],
+                capture_output=True,
+                text=True,
+                check=True,
+                env=env,
+                cwd=str(tree or ROOT),
+            )
             times.append(1000 * float(run.stdout))
         return min(times[cached:])
 
@@ -63,8 +78,10 @@ def compare_imports(ref: str, rounds: int) -> dict[str, tuple[float, float]]:
     """{"cached": (ref's ms, this tree's ms), "source": (...)}, alternating trees."""
     with tempfile.TemporaryDirectory() as folder:
         tree = tree_of(ref, Path(folder))
-        return {kind: (import_ms(tree, kind == "cached", rounds), import_ms(None, kind == "cached", rounds))
-                for kind in ("cached", "source")}
+        return {
+            kind: (import_ms(tree, kind == "cached", rounds), import_ms(None, kind == "cached", rounds))
+            for kind in ("cached", "source")
+        }
 
 
 def compare(script: Path, arguments: list[str], ref: str, rounds: int) -> tuple[list[dict], list[dict]]:

@@ -38,8 +38,10 @@ def timed(fn: Callable[[], object], repeats: int) -> list[float]:
 
 
 def report(label: str, times: list[float]) -> None:
-    print(f"{label:<58} median {statistics.median(times) * 1000:8.1f} ms   max {max(times) * 1000:8.1f} ms"
-          f"   (n={len(times)})")
+    print(
+        f"{label:<58} median {statistics.median(times) * 1000:8.1f} ms   max {max(times) * 1000:8.1f} ms"
+        f"   (n={len(times)})"
+    )
 
 
 def bench_switching(repeats: int) -> None:
@@ -52,12 +54,18 @@ def bench_switching(repeats: int) -> None:
         data = load_dataset(benchmark, mode)
         refs = [data.ref(q) for q in data.questions]
         eight, many = ViewSettings(num_frames=8), ViewSettings(num_frames=32)
-        report(f"switch question, cold frame cache ({benchmark} {mode}, 8 frames)",
-               [once(render_question, data, r, eight) for r in refs])
-        report(f"switch question, cached ({benchmark} {mode}, 8 frames)",
-               [once(render_question, data, r, eight) for r in refs for _ in range(repeats)])
-        report(f"switch question, cold, 32 frames ({benchmark} {mode})",
-               [once(render_question, data, r, many) for r in refs[:4]])
+        report(
+            f"switch question, cold frame cache ({benchmark} {mode}, 8 frames)",
+            [once(render_question, data, r, eight) for r in refs],
+        )
+        report(
+            f"switch question, cached ({benchmark} {mode}, 8 frames)",
+            [once(render_question, data, r, eight) for r in refs for _ in range(repeats)],
+        )
+        report(
+            f"switch question, cold, 32 frames ({benchmark} {mode})",
+            [once(render_question, data, r, many) for r in refs[:4]],
+        )
 
 
 def once(fn: Callable[..., object], *args: object) -> float:
@@ -78,11 +86,15 @@ def videomme_results(path: Path, answers: int, seed: int = 0) -> Path:
             gold = rng.choice(letters)
             response = rng.choice([gold, gold, rng.choice(letters), f"The answer is {gold}.", "I am not sure."])
             record = {
-                "question_id": f"{video:03d}-{i % 3 + 1}", "videoID": f"vid{video:04d}",
-                "duration": DURATIONS[video % 3], "domain": DOMAINS[video % len(DOMAINS)],
+                "question_id": f"{video:03d}-{i % 3 + 1}",
+                "videoID": f"vid{video:04d}",
+                "duration": DURATIONS[video % 3],
+                "domain": DOMAINS[video % len(DOMAINS)],
                 "sub_category": SUB_CATEGORIES[video % len(SUB_CATEGORIES)],
-                "task_type": TASK_TYPES[i % len(TASK_TYPES)], "question": f"Question {i}?",
-                "options": [f"{letter}. option {letter}" for letter in letters], "answer": gold,
+                "task_type": TASK_TYPES[i % len(TASK_TYPES)],
+                "question": f"Question {i}?",
+                "options": [f"{letter}. option {letter}" for letter in letters],
+                "answer": gold,
                 "response": response,
             }
             out.write(json.dumps(record) + "\n")
@@ -130,8 +142,10 @@ SHOWN = """([qid, before]) => {
     if (done && window.__shown === undefined) window.__shown = performance.now();
     return done;
 }"""
-STAMP_POINTERDOWN = ("document.addEventListener('pointerdown', () => { if (window.__down === undefined) "
-                     "window.__down = performance.now(); }, true);")
+STAMP_POINTERDOWN = (
+    "document.addEventListener('pointerdown', () => { if (window.__down === undefined) "
+    "window.__down = performance.now(); }, true);"
+)
 
 
 def bench_browser(switches: int) -> None:
@@ -155,8 +169,9 @@ def bench_browser(switches: int) -> None:
     port = free_port()
     log = tmp / "serve.log"
     with log.open("w") as out:
-        server = subprocess.Popen([*mathreel_command(), "serve", "--port", str(port)], env=env, stdout=out,
-                                  stderr=subprocess.STDOUT)
+        server = subprocess.Popen(
+            [*mathreel_command(), "serve", "--port", str(port)], env=env, stdout=out, stderr=subprocess.STDOUT
+        )
     try:
         url = f"http://127.0.0.1:{port}/"
         wait_until_answering(url, server, log)
@@ -176,7 +191,6 @@ def bench_browser(switches: int) -> None:
         server.wait(timeout=15)
 
 
-
 @contextmanager
 def browse_page(url: str) -> Iterator[Any]:  # yields a playwright Page
     """Chromium on the app's Browse tab, first question's frames shown and its follow-up events settled."""
@@ -194,6 +208,7 @@ def browse_page(url: str) -> Iterator[Any]:  # yields a playwright Page
             yield page
         finally:
             browser.close()
+
 
 STEPPED = """([before, srcs]) => {
     const pos = document.querySelector('#browse-position');
@@ -225,15 +240,19 @@ def bench_reading_flow(page: object, tmp: Path, switches: int, answers: int = 27
     page.wait_for_selector("#judge-score-chart .main-svg", timeout=60_000)
     report("browser: Judge tab first open -> table and chart shown (in page)", [in_page_since(page, start)])
     page.click("#tab-score-button")
-    page.set_input_files("#score-upload input[type=file]",
-                         [str(demo_dir() / "results" / "videomathqa_mcq_synthetic-model-a_samples.jsonl")])
+    page.set_input_files(
+        "#score-upload input[type=file]",
+        [str(demo_dir() / "results" / "videomathqa_mcq_synthetic-model-a_samples.jsonl")],
+    )
     page.wait_for_selector("#score-questions [data-testid='cell-0-0']", timeout=60_000)
     page.click("#score-questions [data-testid='cell-0-0']")
     page.wait_for_function("() => document.querySelector('#browse-position')?.innerText.includes(' of ')")
     page.wait_for_timeout(1500)
     for label, button in (("next, frames sampled on the way", "#browse-next"), ("previous, cached", "#browse-prev")):
-        report(f"browser: {label} -> position and frames painted (in page)", [step_once(page, button)
-                                                                               for _ in range(switches)])
+        report(
+            f"browser: {label} -> position and frames painted (in page)",
+            [step_once(page, button) for _ in range(switches)],
+        )
     fresh = page.context.browser.new_page(viewport={"width": 1400, "height": 1000})
     fresh.goto(page.url.split("?")[0])
     fresh.wait_for_selector("#browse-frames img")
@@ -241,8 +260,9 @@ def bench_reading_flow(page: object, tmp: Path, switches: int, answers: int = 27
     path = videomme_results(tmp / "videomme_2700.json", answers)
     start = fresh.evaluate("() => performance.now()")
     fresh.set_input_files("#score-upload input[type=file]", [str(path)])
-    fresh.wait_for_function("() => document.querySelector('#score-headline').innerText.includes('accuracy')",
-                            polling="raf", timeout=120_000)
+    fresh.wait_for_function(
+        "() => document.querySelector('#score-headline').innerText.includes('accuracy')", polling="raf", timeout=120_000
+    )
     headline = in_page_since(fresh, start)
     fresh.wait_for_function(CHARTS_DRAWN, polling="raf", timeout=120_000)
     report(f"browser: {answers}-answer upload -> headline (in page)", [headline])
@@ -316,7 +336,9 @@ def trivial_event_floor(repeats: int) -> list[float]:
                 page.wait_for_function(
                     "v => { const done = document.querySelector('#floor-out textarea').value !== v;"
                     " if (done && window.__shown === undefined) window.__shown = performance.now(); return done; }",
-                    arg=before, polling="raf")
+                    arg=before,
+                    polling="raf",
+                )
                 times.append(page.evaluate("() => window.__shown - window.__down") / 1000)
                 page.wait_for_timeout(200)
             browser.close()
@@ -348,8 +370,10 @@ def long_video_root(video_cache: Path) -> tuple[Path, Path]:
 
     video_cache.mkdir(parents=True, exist_ok=True)
     long_video = repeated(video_cache, 10)
-    root = make_videomathqa(Path(tempfile.mkdtemp(prefix="mathreel-bench-long-")),
-                            [vmqa_record(f"q{i}", "short" if i == 0 else f"long{i}") for i in range(10)])
+    root = make_videomathqa(
+        Path(tempfile.mkdtemp(prefix="mathreel-bench-long-")),
+        [vmqa_record(f"q{i}", "short" if i == 0 else f"long{i}") for i in range(10)],
+    )
     write_h264(root / "videos" / "short.mp4", (numbered_frame(i, 96, 128) for i in range(50)), 25)
     for i in range(1, 10):
         os.link(long_video, root / "videos" / f"long{i}.mp4")  # a path of its own: its own (cold) cache entry
@@ -372,8 +396,12 @@ def bench_progressive(runs: int, video_cache: Path, frames: int = 8) -> None:
     port = free_port()
     log = tmp / "serve.log"
     with log.open("w") as out:
-        server = subprocess.Popen([*mathreel_command(), "serve", "--data", str(root), "--port", str(port)], env=env,
-                                  stdout=out, stderr=subprocess.STDOUT)
+        server = subprocess.Popen(
+            [*mathreel_command(), "serve", "--data", str(root), "--port", str(port)],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     first, exact, batch = [], [], []
     indices = uniform_indices(open_reader(long_video, "pyav").total, frames)
     try:
@@ -404,8 +432,10 @@ def bench_progressive(runs: int, video_cache: Path, frames: int = 8) -> None:
 # The review keys: from the keydown to the progress line counting the review, and to the next question's header and
 # frames painted (the frames of another video, loaded). Judge and Browse are timed in the same run on the same run
 # of the demo set (synthetic-model-b, whose answers the demo judgments judged), frames sampled beforehand in both.
-STAMP_KEYDOWN = ("document.addEventListener('keydown', () => { if (window.__down === undefined) "
-                 "window.__down = performance.now(); }, true);")
+STAMP_KEYDOWN = (
+    "document.addEventListener('keydown', () => { if (window.__down === undefined) "
+    "window.__down = performance.now(); }, true);"
+)
 COUNTED = """([selector, want]) => { const el = document.querySelector(selector);
   const done = el && el.innerText.includes(want);
   if (done && window.__count === undefined) window.__count = performance.now(); return done; }"""
@@ -438,16 +468,19 @@ def bench_review_keys(presses: int) -> None:
     with serving(env, tmp) as (url, _log), sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
-            for label, opener, box in (("Judge tab", open_judge_review, "review"),
-                                       ("Browse review box", open_browse_review, "browse-review")):
+            for label, opener, box in (
+                ("Judge tab", open_judge_review, "review"),
+                ("Browse review box", open_browse_review, "browse-review"),
+            ):
                 page = browser.new_page(viewport={"width": 1400, "height": 1000})
                 page.add_init_script(STAMP_KEYDOWN)
                 page.goto(url)
                 page.wait_for_selector("#browse-frames img")
                 header, frames = opener(page, run_b)
                 page.wait_for_timeout(2000)
-                counted, shown = zip(*(review_key_once(page, box, header, frames, done)
-                                       for done in range(1, presses + 1)), strict=True)
+                counted, shown = zip(
+                    *(review_key_once(page, box, header, frames, done) for done in range(1, presses + 1)), strict=True
+                )
                 report(f"browser: {label}, key a -> review counted (in page)", list(counted))
                 report(f"browser: {label}, key a -> next question and frames shown (in page)", list(shown))
                 page.close()
@@ -462,8 +495,9 @@ def open_judge_review(page: Any, run_b: Path) -> tuple[str, str]:
     page.wait_for_selector("#judge-questions [data-testid='cell-0-0']", timeout=60_000)
     page.click("#judge-run input")
     page.get_by_role("option", name=name, exact=True).click()
-    page.wait_for_function("() => document.querySelector('#review-progress')?.innerText.includes('Reviewed 0 of')",
-                           timeout=60_000)
+    page.wait_for_function(
+        "() => document.querySelector('#review-progress')?.innerText.includes('Reviewed 0 of')", timeout=60_000
+    )
     return "#judge-question", "#judge-frames"
 
 
@@ -477,8 +511,8 @@ def open_browse_review(page: Any, run_b: Path) -> tuple[str, str]:
     page.click("#browse-walk input")
     page.get_by_role("option", name="Judged, not reviewed by you", exact=True).click()
     page.wait_for_function(
-        "() => document.querySelector('#browse-review-progress')?.innerText.includes('Reviewed 0 of')",
-        timeout=60_000)
+        "() => document.querySelector('#browse-review-progress')?.innerText.includes('Reviewed 0 of')", timeout=60_000
+    )
     return "#browse-question", "#browse-frames"
 
 
@@ -513,8 +547,12 @@ def main() -> int:
     parser.add_argument("--progressive-only", action="store_true", help="only the progressive-gallery figures")
     parser.add_argument("--review-only", action="store_true", help="only the review keys (Judge tab and Browse)")
     parser.add_argument("--presses", type=int, default=7, help="review keys pressed per figure")
-    parser.add_argument("--video-cache", type=Path, default=Path.home() / ".cache" / "mathreel-bench",
-                        help="where bench_frames.py's generated videos are kept")
+    parser.add_argument(
+        "--video-cache",
+        type=Path,
+        default=Path.home() / ".cache" / "mathreel-bench",
+        help="where bench_frames.py's generated videos are kept",
+    )
     args = parser.parse_args()
     os.environ["MATHREEL_CACHE"] = tempfile.mkdtemp(prefix="mathreel-bench-cache-")  # cold means cold
     os.environ.setdefault("GRADIO_ANALYTICS_ENABLED", "False")

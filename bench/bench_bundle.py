@@ -32,18 +32,45 @@ DEMO = ROOT / "assets" / "demo"
 R = DEMO / "results"
 J = DEMO / "judgments"
 DEMO_RUNS = [
-    ("VideoMathQA MCQ", [R / "videomathqa_mcq_synthetic-model-a_samples.jsonl",
-                         R / "videomathqa_mcq_synthetic-model-b_samples.jsonl"],
-     [J / "videomathqa_mcq_synthetic-model-a_judgments.jsonl", J / "videomathqa_mcq_synthetic-model-b_judgments.jsonl"],
-     [DEMO / "reviews" / "videomathqa_mcq_synthetic-model-b_reviews.jsonl"]),
-    ("VideoMathQA multi-binary", [R / "videomathqa_mbin_synthetic-model-a_samples.jsonl",
-                                  R / "videomathqa_mbin_synthetic-model-b_samples.jsonl"], [], []),
-    ("Video-MME", [R / "videomme_synthetic-model-a_results.json", R / "videomme_synthetic-model-b_results.json"],
-     [], []),
-    ("Video-MME-v2", [R / "videomme-v2_synthetic-model-a_predictions.tsv",
-                      R / "videomme-v2_synthetic-model-b_samples_videomme_v2_reasoning.jsonl"], [], []),
-    ("MathVerse", [R / "mathverse_synthetic-model-a_output.json", R / "mathverse_synthetic-model-b_output.json"],
-     [], []),
+    (
+        "VideoMathQA MCQ",
+        [R / "videomathqa_mcq_synthetic-model-a_samples.jsonl", R / "videomathqa_mcq_synthetic-model-b_samples.jsonl"],
+        [
+            J / "videomathqa_mcq_synthetic-model-a_judgments.jsonl",
+            J / "videomathqa_mcq_synthetic-model-b_judgments.jsonl",
+        ],
+        [DEMO / "reviews" / "videomathqa_mcq_synthetic-model-b_reviews.jsonl"],
+    ),
+    (
+        "VideoMathQA multi-binary",
+        [
+            R / "videomathqa_mbin_synthetic-model-a_samples.jsonl",
+            R / "videomathqa_mbin_synthetic-model-b_samples.jsonl",
+        ],
+        [],
+        [],
+    ),
+    (
+        "Video-MME",
+        [R / "videomme_synthetic-model-a_results.json", R / "videomme_synthetic-model-b_results.json"],
+        [],
+        [],
+    ),
+    (
+        "Video-MME-v2",
+        [
+            R / "videomme-v2_synthetic-model-a_predictions.tsv",
+            R / "videomme-v2_synthetic-model-b_samples_videomme_v2_reasoning.jsonl",
+        ],
+        [],
+        [],
+    ),
+    (
+        "MathVerse",
+        [R / "mathverse_synthetic-model-a_output.json", R / "mathverse_synthetic-model-b_output.json"],
+        [],
+        [],
+    ),
 ]
 
 
@@ -65,15 +92,33 @@ def videomme_file(path: Path, answers: int) -> None:
         for k in range(3):
             gold = rng.choice("ABCD")
             pick = gold if rng.random() < 0.6 else rng.choice("ABCD")
-            response = rng.choice([f"{pick}.", f"The answer is {pick}.", f"({pick}) seems right given the clip at "
-                                   f"{rng.randint(0, 3600)} s.", f"Looking at the frames, the person walks left, so "
-                                   f"the best option is {pick}."])
-            questions.append({"question_id": f"{v + 1:03d}-{k + 1}", "task_type": "Counting Problem",
-                              "question": f"How many objects appear in scene {v}-{k}?",
-                              "options": [f"A. {v}", f"B. {v + 1}", f"C. {v + 2}", f"D. {v + 3}"],
-                              "answer": gold, "response": response})
-        videos.append({"video_id": f"{v + 1:03d}", "duration": rng.choice(["short", "medium", "long"]),
-                       "domain": "Knowledge", "sub_category": "Humanity & History", "questions": questions})
+            response = rng.choice(
+                [
+                    f"{pick}.",
+                    f"The answer is {pick}.",
+                    f"({pick}) seems right given the clip at {rng.randint(0, 3600)} s.",
+                    f"Looking at the frames, the person walks left, so the best option is {pick}.",
+                ]
+            )
+            questions.append(
+                {
+                    "question_id": f"{v + 1:03d}-{k + 1}",
+                    "task_type": "Counting Problem",
+                    "question": f"How many objects appear in scene {v}-{k}?",
+                    "options": [f"A. {v}", f"B. {v + 1}", f"C. {v + 2}", f"D. {v + 3}"],
+                    "answer": gold,
+                    "response": response,
+                }
+            )
+        videos.append(
+            {
+                "video_id": f"{v + 1:03d}",
+                "duration": rng.choice(["short", "medium", "long"]),
+                "domain": "Knowledge",
+                "sub_category": "Humanity & History",
+                "questions": questions,
+            }
+        )
     path.write_text(json.dumps(videos))
 
 
@@ -112,8 +157,10 @@ def main() -> int:
             thumbs += len(frames)
             thumb_bytes += sum(p.stat().st_size for p in frames)
             total += seconds
-            print(f"demo {name}: {seconds:.2f} s, {len(plan.pages)} pages, {len(frames)} thumbnails, "
-                  f"{written.bytes / 1e6:.2f} MB (estimated {plan.estimate / 1e6:.2f} MB)")
+            print(
+                f"demo {name}: {seconds:.2f} s, {len(plan.pages)} pages, {len(frames)} thumbnails, "
+                f"{written.bytes / 1e6:.2f} MB (estimated {plan.estimate / 1e6:.2f} MB)"
+            )
         print(f"every demo run, frames cold: {total:.2f} s (target < 30 s)")
         demo_thumb = thumb_bytes / thumbs
         log = work / "videomme_2700_results.json"
@@ -122,17 +169,21 @@ def main() -> int:
         pages = list((written.folder / "q").glob("*.html"))
         page_bytes = sum(p.stat().st_size for p in pages) / len(pages)
         here = sum("not on the machine that wrote this bundle" in p.read_text() for p in pages)
-        print(f"{args.answers}-answer Video-MME log, videos not here: {seconds:.2f} s (target < 20 s), "
-              f"{len(pages)} pages ({here} say the video is not here), {written.bytes / 1e6:.1f} MB")
+        print(
+            f"{args.answers}-answer Video-MME log, videos not here: {seconds:.2f} s (target < 20 s), "
+            f"{len(pages)} pages ({here} say the video is not here), {written.bytes / 1e6:.1f} MB"
+        )
         photo = photo_thumbnail_bytes()
         rest = written.bytes  # pages, index, lists and walk data of the same number of answers
         for label, each in (("demo thumbnail", demo_thumb), ("photograph thumbnail", photo)):
             per_question = args.answers * args.frames * each
             per_video = args.answers // 3 * args.frames * each
-            print(f"estimate, {label} {each / 1000:.1f} KB: {args.answers} x {args.frames} frames = "
-                  f"{per_question / 1e6:.1f} MB of frames + {rest / 1e6:.1f} MB of pages = "
-                  f"{(per_question + rest) / 1e6:.1f} MB (frames shared per video, as written: "
-                  f"{(per_video + rest) / 1e6:.1f} MB); target < 150 MB")
+            print(
+                f"estimate, {label} {each / 1000:.1f} KB: {args.answers} x {args.frames} frames = "
+                f"{per_question / 1e6:.1f} MB of frames + {rest / 1e6:.1f} MB of pages = "
+                f"{(per_question + rest) / 1e6:.1f} MB (frames shared per video, as written: "
+                f"{(per_video + rest) / 1e6:.1f} MB); target < 150 MB"
+            )
         print(f"mean question page {page_bytes / 1000:.1f} KB")
     print(f"load {os.getloadavg()}")
     return 0

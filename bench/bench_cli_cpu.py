@@ -71,25 +71,40 @@ def main() -> None:
     parser.add_argument("--in-process", action="store_true", help="read + score in one process instead")
     args = parser.parse_args()
     trees = {name: Path(path).resolve() for name, _, path in (t.partition("=") for t in args.tree)}
-    print(f"load average (1, 5, 15 min): {load()} on {os.cpu_count()} cores; "
-          f"{'no bytecode cache' if args.no_cache else 'bytecode cached'}")
+    print(
+        f"load average (1, 5, 15 min): {load()} on {os.cpu_count()} cores; "
+        f"{'no bytecode cache' if args.no_cache else 'bytecode cached'}"
+    )
     times: dict[tuple[str, str], list[float]] = {}
     for _ in range(1 if args.in_process else args.repeats):
         for path in args.files:
             for name, tree in trees.items():
                 env = environment(tree, not args.no_cache)
                 if args.in_process:
-                    run = subprocess.run([sys.executable, "-c", IN_PROCESS, str(path.resolve())], env=env,
-                                         cwd="/", capture_output=True, text=True, check=True)
+                    run = subprocess.run(
+                        [sys.executable, "-c", IN_PROCESS, str(path.resolve())],
+                        env=env,
+                        cwd="/",
+                        capture_output=True,
+                        text=True,
+                        check=True,
+                    )
                     print(f"{path.name} [{name}]: {run.stdout.strip()}")
                     continue
                 before = children_cpu()
-                subprocess.run([sys.executable, "-c", MAIN, "score", str(path.resolve()), "--json"], env=env,
-                               cwd="/", stdout=subprocess.DEVNULL, check=True)
+                subprocess.run(
+                    [sys.executable, "-c", MAIN, "score", str(path.resolve()), "--json"],
+                    env=env,
+                    cwd="/",
+                    stdout=subprocess.DEVNULL,
+                    check=True,
+                )
                 times.setdefault((path.name, name), []).append(children_cpu() - before)
     for (file_name, name), spent in times.items():
-        print(f"{file_name} [{name}]: median {statistics.median(spent):.3f} s CPU (min {min(spent):.3f}, "
-              f"max {max(spent):.3f}, {len(spent)} runs)")
+        print(
+            f"{file_name} [{name}]: median {statistics.median(spent):.3f} s CPU (min {min(spent):.3f}, "
+            f"max {max(spent):.3f}, {len(spent)} runs)"
+        )
     print(f"load average at the end: {load()}")
 
 

@@ -27,8 +27,14 @@ from collections.abc import Callable
 from pathlib import Path
 
 OPTIONS = ["A. red", "B. green", "C. blue", "D. yellow"]
-STYLES = ("{gold}", "The answer is {gold}.", "Based on the video, the answer is {gold}.", "I cannot tell.",
-          "{other}", "Answer: ({gold})")
+STYLES = (
+    "{gold}",
+    "The answer is {gold}.",
+    "Based on the video, the answer is {gold}.",
+    "I cannot tell.",
+    "{other}",
+    "Answer: ({gold})",
+)
 
 
 def videomme_run(path: Path, seed: int, answers: int = 2700, skip: int = 0) -> Path:
@@ -42,9 +48,14 @@ def videomme_run(path: Path, seed: int, answers: int = 2700, skip: int = 0) -> P
                 continue
             style = rng.choices(STYLES, weights=(50, 15, 8, 4, 20, 3))[0]
             other = rng.choice([letter for letter in "ABCD" if letter != gold])
-            record = {"question_id": f"{i // 3:03d}-{i % 3 + 1}", "video_id": f"v{i // 3:04d}",
-                      "duration": ("short", "medium", "long")[(i // 3) % 3], "options": OPTIONS, "answer": gold,
-                      "response": style.format(gold=gold, other=other)}
+            record = {
+                "question_id": f"{i // 3:03d}-{i % 3 + 1}",
+                "video_id": f"v{i // 3:04d}",
+                "duration": ("short", "medium", "long")[(i // 3) % 3],
+                "options": OPTIONS,
+                "answer": gold,
+                "response": style.format(gold=gold, other=other),
+            }
             out.write(json.dumps(record) + "\n")
     return path
 
@@ -54,8 +65,10 @@ def v2_run(path: Path, groups: int = 800) -> Path:
 
     kinds = (("relevance", "[1,2,3,4]"), ("logic", "[1,2,3,4]"), ("logic", "[1,[2,3],4]"), ("logic", "[[1,2],3,4]"))
     rng = random.Random(3)
-    specs = [Spec(f"{g:03d}", *kinds[g % 4], "".join(rng.choices("CCCWU", k=4)), 1 + g % 3, "SH", "TH")
-             for g in range(groups)]
+    specs = [
+        Spec(f"{g:03d}", *kinds[g % 4], "".join(rng.choices("CCCWU", k=4)), 1 + g % 3, "SH", "TH")
+        for g in range(groups)
+    ]
     return write_official_tsv(path, rows(specs))
 
 
@@ -72,8 +85,9 @@ def timed(what: str, call: Callable[[], object], repeats: int) -> None:
 def command(*args: str) -> float:
     """CPU seconds of one whole `mathreel explain` process (its children included)."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    subprocess.run([str(Path(sys.executable).with_name("mathreel")), "explain", *args], check=True,
-                   stdout=subprocess.DEVNULL)
+    subprocess.run(
+        [str(Path(sys.executable).with_name("mathreel")), "explain", *args], check=True, stdout=subprocess.DEVNULL
+    )
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
 
@@ -104,15 +118,26 @@ def main() -> None:
     timed("read one 2,700-answer file", lambda: load_run(str(path_a), "videomme"), args.repeats)
     timed("every reference, 2,700 answers (5 readers x 2 denominators)", lambda: reference_table(a), args.repeats)
     timed("every reference, 3,200 v2 answers (4 readers x 5 columns)", lambda: reference_table(v2), args.repeats)
-    timed("gap A -> B (two files, robust -> official)", lambda: decompose(Number(a, Scorer()), Number(b, official)),
-          args.repeats)
-    timed("against a typed figure (every known scorer tried)",
-          lambda: against(a, Scorer(), typed_target("55.0")), args.repeats)
-    timed(f"paired, 900 clusters, {args.draws} bootstrap draws",
-          lambda: paired(Number(a, Scorer()), Number(b, Scorer()), draws=args.draws), args.repeats)
+    timed(
+        "gap A -> B (two files, robust -> official)",
+        lambda: decompose(Number(a, Scorer()), Number(b, official)),
+        args.repeats,
+    )
+    timed(
+        "against a typed figure (every known scorer tried)",
+        lambda: against(a, Scorer(), typed_target("55.0")),
+        args.repeats,
+    )
+    timed(
+        f"paired, 900 clusters, {args.draws} bootstrap draws",
+        lambda: paired(Number(a, Scorer()), Number(b, Scorer()), draws=args.draws),
+        args.repeats,
+    )
     timed("explain([A, B]) whole, in process", lambda: explain([a, b], [Scorer()], draws=args.draws), args.repeats)
-    for label, files in (("mathreel explain A --json", [str(path_a)]),
-                         ("mathreel explain A B --json", [str(path_a), str(path_b)])):
+    for label, files in (
+        ("mathreel explain A --json", [str(path_a)]),
+        ("mathreel explain A B --json", [str(path_a), str(path_b)]),
+    ):
         cpu = [command(*files, "--benchmark", "videomme", "--json") for _ in range(max(1, args.repeats // 2))]
         print(f"{label:<58} CPU {1000 * statistics.median(cpu):7.0f} ms (whole process)")
 

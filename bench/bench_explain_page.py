@@ -87,7 +87,9 @@ def once(url: str, path_a: Path, path_b: Path, row: int, first: str, length: int
             page.wait_for_function(
                 "([q, n]) => document.querySelector('#browse-question')?.innerText.includes(q) && "
                 "document.querySelector('#browse-position')?.innerText.includes('1 of ' + n)",
-                arg=[first, str(length)], polling="raf")
+                arg=[first, str(length)],
+                polling="raf",
+            )
             jump = (page.evaluate("() => performance.now()") - start) / 1000
             return table, causes, jump
         finally:
@@ -98,8 +100,11 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--answers", type=int, default=2700)
-    parser.add_argument("--cold", action="store_true",
-                        help="leave the question's frames unsampled (the jump then includes Browse's cold decode)")
+    parser.add_argument(
+        "--cold",
+        action="store_true",
+        help="leave the question's frames unsampled (the jump then includes Browse's cold decode)",
+    )
     args = parser.parse_args()
     from helpers.appserver import mathreel_command, serving
 
@@ -109,17 +114,28 @@ def main() -> None:
     row, first, length = cause_row(path_a, path_b)
     env = dict(os.environ, MATHREEL_CACHE=str(tmp / "cache"), GRADIO_TEMP_DIR=str(tmp / "gradio"))
     if not args.cold:  # the frames of the cause's first question sampled once, as after any earlier visit
-        subprocess.run([*mathreel_command(), "show", first, "--benchmark", "videomme", "--frames", "8"], env=env,
-                       check=True, capture_output=True, timeout=600)
+        subprocess.run(
+            [*mathreel_command(), "show", first, "--benchmark", "videomme", "--frames", "8"],
+            env=env,
+            check=True,
+            capture_output=True,
+            timeout=600,
+        )
     with serving(env, tmp) as (url, _):
-        print(f"load average {os.getloadavg()[0]:.1f}; {args.answers} answers a run; cause row {row} "
-              f"({length} questions, first {first}, frames {'cold' if args.cold else 'cached'})")
+        print(
+            f"load average {os.getloadavg()[0]:.1f}; {args.answers} answers a run; cause row {row} "
+            f"({length} questions, first {first}, frames {'cold' if args.cold else 'cached'})"
+        )
         results = [once(url, path_a, path_b, row, first, length) for _ in range(args.repeats)]
-    for label, values in (("click Explain -> reference table shown (in page)", [r[0] for r in results]),
-                          ("click Explain -> causes and paired comparison shown", [r[1] for r in results]),
-                          ("click a cause -> its first question in Browse (in page)", [r[2] for r in results])):
-        print(f"{label:<58} median {statistics.median(values) * 1000:7.0f} ms   max {max(values) * 1000:7.0f} ms"
-              f"   (n={len(values)})")
+    for label, values in (
+        ("click Explain -> reference table shown (in page)", [r[0] for r in results]),
+        ("click Explain -> causes and paired comparison shown", [r[1] for r in results]),
+        ("click a cause -> its first question in Browse (in page)", [r[2] for r in results]),
+    ):
+        print(
+            f"{label:<58} median {statistics.median(values) * 1000:7.0f} ms   max {max(values) * 1000:7.0f} ms"
+            f"   (n={len(values)})"
+        )
 
 
 if __name__ == "__main__":

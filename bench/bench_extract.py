@@ -167,12 +167,12 @@ def child(args: argparse.Namespace) -> None:
     """One tree's figures as one JSON line (run by `--against` in a fresh process per tree)."""
     figures: dict[str, object] = {}
     if args.agreement:
-        figures["agreement"] = {path.name: accuracy(load_corpus(path), extract_choice, True)
-                                for path in args.agreement}
+        figures["agreement"] = {path.name: accuracy(load_corpus(path), extract_choice, True) for path in args.agreement}
         print(json.dumps(figures))
         return
-    figures["agreement"] = {path.name: accuracy(load_corpus(path), extract_choice, True)
-                            for path in (CORPUS, CORPUS_V2, CLASSES)}
+    figures["agreement"] = {
+        path.name: accuracy(load_corpus(path), extract_choice, True) for path in (CORPUS, CORPUS_V2, CLASSES)
+    }
     weighted = 0.0
     for share, _template, robust, _full, _official in per_style(max(args.total // 50, 200)):
         weighted += share / 100 * robust
@@ -191,8 +191,9 @@ def score_2700(repeat: int) -> dict[str, float]:
 
     bench_score.CLOCK = time.process_time
     with tempfile.TemporaryDirectory() as folder:
-        path = bench_score.write_jsonl(bench_score.generate_videos(900, 1, bench_score.mixed_response),
-                                       Path(folder) / "mix_2700.jsonl")
+        path = bench_score.write_jsonl(
+            bench_score.generate_videos(900, 1, bench_score.mixed_response), Path(folder) / "mix_2700.jsonl"
+        )
         found = bench_score.in_process(path, repeat)
     return {key: 1000 * found[key] for key in ("score_s", "extract_s", "aggregate_s")}
 
@@ -211,20 +212,26 @@ def against(args: argparse.Namespace) -> None:
     print(f"{title:<52} {args.against:>14} {'this tree':>14}")
     imports = compare_imports(args.against, 2 * args.rounds)
     for kind, label in (("cached", "bytecode cached"), ("source", "compiled from source")):
-        print(f"{'import mathreel.core.extract, ms (' + label + ')':<52} {imports[kind][0]:>14.1f} "
-              f"{imports[kind][1]:>14.1f}")
+        print(
+            f"{'import mathreel.core.extract, ms (' + label + ')':<52} {imports[kind][0]:>14.1f} "
+            f"{imports[kind][1]:>14.1f}"
+        )
     rows = []
     for name in ours[0]["agreement"]:
         rows.append((f"agreement on {name}", lambda f, n=name: f["agreement"][n], "{0[0]}/{0[1]}"))
     if "mix_us" in ours[0]:
-        rows += [("robust extractor, realistic mix, us per answer (CPU)", lambda f: f["mix_us"], "{:.2f}"),
-                 ("2,700 realistic mix scored in process, ms CPU", lambda f: f["score_2700"]["score_s"], "{:.0f}"),
-                 ("  of which extraction", lambda f: f["score_2700"]["extract_s"], "{:.0f}"),
-                 ("  of which aggregation", lambda f: f["score_2700"]["aggregate_s"], "{:.0f}"),
-                 ("slowest adversarial input, ms CPU", lambda f: f["worst_ms"], "{:.1f}")]
+        rows += [
+            ("robust extractor, realistic mix, us per answer (CPU)", lambda f: f["mix_us"], "{:.2f}"),
+            ("2,700 realistic mix scored in process, ms CPU", lambda f: f["score_2700"]["score_s"], "{:.0f}"),
+            ("  of which extraction", lambda f: f["score_2700"]["extract_s"], "{:.0f}"),
+            ("  of which aggregation", lambda f: f["score_2700"]["aggregate_s"], "{:.0f}"),
+            ("slowest adversarial input, ms CPU", lambda f: f["worst_ms"], "{:.1f}"),
+        ]
     for label, pick, form in rows:
-        best = [min(map(pick, results)) if not isinstance(pick(results[0]), list) else pick(results[0])
-                for results in (theirs, ours)]
+        best = [
+            min(map(pick, results)) if not isinstance(pick(results[0]), list) else pick(results[0])
+            for results in (theirs, ours)
+        ]
         print(f"{label:<52} {form.format(best[0]):>14} {form.format(best[1]):>14}")
 
 
@@ -232,8 +239,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--total", type=int, default=100_000, help="responses per speed run")
     parser.add_argument("--repeat", type=int, default=3, help="speed runs; the best is reported")
-    parser.add_argument("--agreement", type=Path, metavar="JSONL", action="append",
-                        help="only print the agreement on a local labelled file (rows: response, letters, label)")
+    parser.add_argument(
+        "--agreement",
+        type=Path,
+        metavar="JSONL",
+        action="append",
+        help="only print the agreement on a local labelled file (rows: response, letters, label)",
+    )
     parser.add_argument("--against", metavar="REF", help="compare with the readers of a git ref (e.g. main)")
     parser.add_argument("--rounds", type=int, default=3, help="with --against: fresh processes per tree")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -261,14 +273,20 @@ def main() -> None:
         (f"bare letters ({len(bare)} distinct)", bare),
     ):
         seconds = timed(subset, args.total, args.repeat)
-        print(f"  {label:<32} {args.total:,} in {seconds:.3f} s = {args.total / seconds:,.0f}/s, "
-              f"{1e6 * seconds / args.total:.1f} us each")
+        print(
+            f"  {label:<32} {args.total:,} in {seconds:.3f} s = {args.total / seconds:,.0f}/s, "
+            f"{1e6 * seconds / args.total:.1f} us each"
+        )
     free_total = max(args.total // 10, 1)
     seconds = timed_free(free_total, args.repeat)
-    print(f"  {'free-form extract + equivalence':<32} {free_total:,} in {seconds:.3f} s = "
-          f"{free_total / seconds:,.0f}/s, {1e6 * seconds / free_total:.1f} us each")
-    print("\nPer style of the realistic Video-MME mix (bench_score.MIX), us per answer (CPU time, first reading of each"
-          " question's options):")
+    print(
+        f"  {'free-form extract + equivalence':<32} {free_total:,} in {seconds:.3f} s = "
+        f"{free_total / seconds:,.0f}/s, {1e6 * seconds / free_total:.1f} us each"
+    )
+    print(
+        "\nPer style of the realistic Video-MME mix (bench_score.MIX), us per answer (CPU time, first reading of each"
+        " question's options):"
+    )
     print(f"  {'share':>5}  {'robust':>7}  {'full':>7}  {'official':>8}  style")
     weighted = [0.0, 0.0, 0.0]
     for share, template, robust, full, official in per_style(max(args.total // 50, 200)):

@@ -195,15 +195,24 @@ def memory(videos: list[Path], count: int, scratch: Path) -> None:
     for video in videos:
         for reader in ("decord", "pyav"):
             cache = tempfile.mkdtemp(prefix="memcache-", dir=scratch)
-            out = subprocess.run([sys.executable, "-c", MEMORY_PROBE, str(video), str(count), cache, reader],
-                                 check=True, capture_output=True, text=True).stdout
+            out = subprocess.run(
+                [sys.executable, "-c", MEMORY_PROBE, str(video), str(count), cache, reader],
+                check=True,
+                capture_output=True,
+                text=True,
+            ).stdout
             print(f"  {video.name:<26} {reader:<7} {float(out.strip().splitlines()[-1]):7.1f} MB")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--cache-dir", "--workdir", type=Path, default=Path.home() / ".cache" / "mathreel-bench",
-                        help="where the generated videos are kept between runs")
+    parser.add_argument(
+        "--cache-dir",
+        "--workdir",
+        type=Path,
+        default=Path.home() / ".cache" / "mathreel-bench",
+        help="where the generated videos are kept between runs",
+    )
     parser.add_argument("--quick", action="store_true", help="2- and 6-minute videos instead of 10 and 60")
     parser.add_argument("--minutes", help="comma-separated video lengths (default 10,60; --quick 2,6)")
     parser.add_argument("--frames", default="32,256", help="comma-separated frame counts")

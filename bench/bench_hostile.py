@@ -54,8 +54,12 @@ RESULTS = DEMO / "results" / "videomathqa_mcq_synthetic-model-b_samples.jsonl"
 JUDGMENTS = DEMO / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl"
 OTHER_JUDGMENTS = DEMO / "judgments" / "videomathqa_mcq_synthetic-model-a_judgments.jsonl"
 REVIEWS = DEMO / "reviews" / "videomathqa_mcq_synthetic-model-b_reviews.jsonl"
-WEB_ONLY = {"D10": "download pruning (webapp)", "D11": "credentials in the Ask tab (webapp)",
-            "D12": "HTML in upload names (webapp)", "D13": "streamed key redaction (webapp)"}
+WEB_ONLY = {
+    "D10": "download pruning (webapp)",
+    "D11": "credentials in the Ask tab (webapp)",
+    "D12": "HTML in upload names (webapp)",
+    "D13": "streamed key redaction (webapp)",
+}
 _PR_SET_CHILD_SUBREAPER = 36
 TIME = Path("/usr/bin/time")
 
@@ -110,8 +114,13 @@ class Tree:
         """Files that existed, were not MathReel's, and differ. An empty regular file that is now a longer one
         lost nothing (`touch out.jsonl` then `run --out out.jsonl` is a normal start)."""
         self.ours |= after.keys() - before.keys()
-        return [p for p, was in before.items() if p not in self.ours and after.get(p) != was
-                and not (_empty_file(was) and p in after and stat.S_ISREG(after[p][3]))]
+        return [
+            p
+            for p, was in before.items()
+            if p not in self.ours
+            and after.get(p) != was
+            and not (_empty_file(was) and p in after and stat.S_ISREG(after[p][3]))
+        ]
 
 
 def _empty_file(snapshot: tuple) -> bool:
@@ -128,8 +137,9 @@ def digest(path: Path) -> str:
         return f"error:{error.errno}"
 
 
-def run_case(case: Case, env: dict[str, str], timeout: float, cap: int, cwd: Path, tree: Tree,
-             scratch: Path) -> Outcome:
+def run_case(
+    case: Case, env: dict[str, str], timeout: float, cap: int, cwd: Path, tree: Tree, scratch: Path
+) -> Outcome:
     """Run one case in a new session with rlimits; wait4 gives its own peak RSS."""
     files_before = tree.snapshot()  # before the setup: what the setup writes is MathReel's too
     for argv in case.setup:
@@ -150,8 +160,15 @@ def run_case(case: Case, env: dict[str, str], timeout: float, cap: int, cwd: Pat
     if TIME.exists():  # GNU time forks the case from itself: its peak is the case's own, not the bench's
         command = [str(TIME), "-f", "%e %U %S %M", "-o", str(peak_path), *command]
     with open(case.stdout or out_path, "wb") as out, err_path.open("wb") as err:
-        proc = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=out, stderr=err,
-                                env={**env, **case.env}, cwd=cwd, preexec_fn=limits)
+        proc = subprocess.Popen(
+            command,
+            stdin=subprocess.DEVNULL,
+            stdout=out,
+            stderr=err,
+            env={**env, **case.env},
+            cwd=cwd,
+            preexec_fn=limits,
+        )
     status, usage, hung = wait_rusage(proc.pid, timeout)
     seconds = time.monotonic() - started
     cpu = None
@@ -172,8 +189,7 @@ def run_case(case: Case, env: dict[str, str], timeout: float, cap: int, cwd: Pat
     if kind in ("clear", "ran") and case.expect is not None and not case.expect(code or 0, stdout, stderr):
         kind = "wrong"
     lines = [line for line in stderr.splitlines() if line.strip()]
-    return Outcome(case.name, kind, code, usage / 1024, seconds, changed, lines[-1][:160] if lines else "", left,
-                   cpu)
+    return Outcome(case.name, kind, code, usage / 1024, seconds, changed, lines[-1][:160] if lines else "", left, cpu)
 
 
 def _time_status(status: int, err_path: Path) -> int:
@@ -268,9 +284,17 @@ def mathreel() -> str:
 
 
 def record(**extra: object) -> dict[str, object]:
-    base = {"question_id": "000-1", "video_id": "v", "duration": "short", "domain": "Knowledge",
-            "sub_category": "Astronomy", "task_type": "Counting Problem",
-            "options": ["A. 1", "B. 2", "C. 3", "D. 4"], "answer": "A", "response": "A"}
+    base = {
+        "question_id": "000-1",
+        "video_id": "v",
+        "duration": "short",
+        "domain": "Knowledge",
+        "sub_category": "Astronomy",
+        "task_type": "Counting Problem",
+        "options": ["A. 1", "B. 2", "C. 3", "D. 4"],
+        "answer": "A",
+        "response": "A",
+    }
     return {**base, **extra}
 
 
@@ -338,11 +362,16 @@ def servers():
         match = re.search(r"<<<MODEL RESPONSE \w+>>>\n(.*)\n<<<END OF MODEL RESPONSE", recorded.text, re.S)
         return match.group(1) if match else '{"answer": "A"}'
 
-    return {"plain": FakeOpenAI(reply='{"answer": "B"}'), "attacker": FakeOpenAI(reply='{"answer": "A"}'),
-            "echo": FakeOpenAI(reply=echo), "deep": FakeOpenAI(reply='{"a":' + "[" * 100_000),
-            "u2028": FakeOpenAI(reply="Step one.\u2028The answer is C."),
-            "hostile": FakeOpenAI(reply="{}"),  # what it replies is set by each round-three case
-            "own": FakeOpenAI(reply='{"answer": "B"}'), "typed": FakeOpenAI(reply='{"answer": "B"}')}
+    return {
+        "plain": FakeOpenAI(reply='{"answer": "B"}'),
+        "attacker": FakeOpenAI(reply='{"answer": "A"}'),
+        "echo": FakeOpenAI(reply=echo),
+        "deep": FakeOpenAI(reply='{"a":' + "[" * 100_000),
+        "u2028": FakeOpenAI(reply="Step one.\u2028The answer is C."),
+        "hostile": FakeOpenAI(reply="{}"),  # what it replies is set by each round-three case
+        "own": FakeOpenAI(reply='{"answer": "B"}'),
+        "typed": FakeOpenAI(reply='{"answer": "B"}'),
+    }
 
 
 def judge_argv(results: Path | str, out: Path | str, url: str, *extra: str) -> list[str]:
@@ -354,8 +383,20 @@ def judge_argv(results: Path | str, out: Path | str, url: str, *extra: str) -> l
 def run_argv(out: Path | str, url: str, *extra: str) -> list[str]:
     from helpers.fake_openai import DEFAULT_MODEL
 
-    return ["run", "--benchmark", "mathverse", "--base-url", url, "--model", DEFAULT_MODEL, "--limit", "1",
-            "--out", str(out), *extra]
+    return [
+        "run",
+        "--benchmark",
+        "mathverse",
+        "--base-url",
+        url,
+        "--model",
+        DEFAULT_MODEL,
+        "--limit",
+        "1",
+        "--out",
+        str(out),
+        *extra,
+    ]
 
 
 def defect_cases(work: Path, files: dict[str, Path], urls: dict[str, str]) -> list[Case]:
@@ -390,21 +431,37 @@ def defect_cases(work: Path, files: dict[str, Path], urls: dict[str, str]) -> li
         Case("D2 judge --out via symlink", judge_argv(results, victims / "link.jsonl", urls["plain"]), [results]),
         Case("D2 run --out DIR", run_argv(victims, urls["plain"])),
         Case("D2 judge --out DIR", judge_argv(results, victims, urls["plain"]), [results]),
-        Case("D3 visitor endpoint does not poison the cache",
-             judge_argv(results, victims / "real.jsonl", urls["plain"], "--tasks", "extract", "--cache-dir",
-                        str(cache)),
-             setup=[judge_argv(results, victims / "evil.jsonl", urls["attacker"], "--tasks", "extract",
-                               "--cache-dir", str(cache))],
-             expect=lambda code, out, err: " 0 cached" in err),
-        Case("D4 another model's judgments", ["score", str(RESULTS), "--judge", str(OTHER_JUDGMENTS)],
-             expect=lambda code, out, err: "0 of 12 judgments applied" in out),
-        Case("D5 injected card echoed by the judge",
-             judge_argv(injected, victims / "inj-out.jsonl", urls["echo"], "--tasks", "extract", "--no-cache"),
-             [injected], expect=no_injected),
-        Case("D6 deeply nested judge reply", judge_argv(results, victims / "deep.jsonl", urls["deep"], "--tasks",
-                                                        "extract", "--no-cache"), [results]),
-        Case("D7 U+2028 reply then the run's own scoring",
-             run_argv(victims / "u2028.jsonl", urls["u2028"]), expect=lambda code, out, err: "questions" in out),
+        Case(
+            "D3 visitor endpoint does not poison the cache",
+            judge_argv(results, victims / "real.jsonl", urls["plain"], "--tasks", "extract", "--cache-dir", str(cache)),
+            setup=[
+                judge_argv(
+                    results, victims / "evil.jsonl", urls["attacker"], "--tasks", "extract", "--cache-dir", str(cache)
+                )
+            ],
+            expect=lambda code, out, err: " 0 cached" in err,
+        ),
+        Case(
+            "D4 another model's judgments",
+            ["score", str(RESULTS), "--judge", str(OTHER_JUDGMENTS)],
+            expect=lambda code, out, err: "0 of 12 judgments applied" in out,
+        ),
+        Case(
+            "D5 injected card echoed by the judge",
+            judge_argv(injected, victims / "inj-out.jsonl", urls["echo"], "--tasks", "extract", "--no-cache"),
+            [injected],
+            expect=no_injected,
+        ),
+        Case(
+            "D6 deeply nested judge reply",
+            judge_argv(results, victims / "deep.jsonl", urls["deep"], "--tasks", "extract", "--no-cache"),
+            [results],
+        ),
+        Case(
+            "D7 U+2028 reply then the run's own scoring",
+            run_argv(victims / "u2028.jsonl", urls["u2028"]),
+            expect=lambda code, out, err: "questions" in out,
+        ),
         Case("D7 U+2028 result file", ["score", str(files["u2028.jsonl"])]),
         Case("D8 FIFO result", ["score", str(fifo)]),
         Case("D8 FIFO annotations", ["score", str(RESULTS), "--annotations", str(fifo)]),
@@ -414,26 +471,36 @@ def defect_cases(work: Path, files: dict[str, Path], urls: dict[str, str]) -> li
         Case("D8 /dev/zero judge input", judge_argv("/dev/zero", victims / "z.jsonl", urls["plain"])),
         Case("D8 run --out /dev/full", run_argv("/dev/full", urls["plain"])),
         Case("D8 1 GB sparse file", ["score", str(files["sparse-1g.jsonl"])]),
-        Case("D9 gold '1'", ["score", "--json", "--rows", str(gold_file(work, "1"))],
-             expect=lambda code, out, err: code == 2 or "gold" in (out + err).lower()),
+        Case(
+            "D9 gold '1'",
+            ["score", "--json", "--rows", str(gold_file(work, "1"))],
+            expect=lambda code, out, err: code == 2 or "gold" in (out + err).lower(),
+        ),
         Case("D14 5,000-digit integer", ["score", str(files["huge-int.jsonl"])]),
         Case("D14 score --json > /dev/full", ["score", "--json", str(RESULTS)], stdout="/dev/full"),
         Case("D14 hf:../..", ["data", "list", "--data", "hf:../.."]),
         Case("D14 hf:a/b c", ["data", "list", "--data", "hf:a/b c"]),
-        Case("D14 judge --cache-dir /etc/hostname",
-             judge_argv(results, victims / "c.jsonl", urls["plain"], "--cache-dir", "/etc/hostname")),
+        Case(
+            "D14 judge --cache-dir /etc/hostname",
+            judge_argv(results, victims / "c.jsonl", urls["plain"], "--cache-dir", "/etc/hostname"),
+        ),
         Case("D14 serve --port 99999", ["serve", "--port", "99999"]),
         Case("D14 serve --max-file-size lots", ["serve", "--max-file-size", "lots"]),
         Case("D14 show --frames 1000000000", ["show", "q001", "-b", "videomathqa", "--frames", "1000000000"]),
-        Case("D15 judge with failures exits 1",
-             judge_argv(results, victims / "f.jsonl", urls["deep"], "--tasks", "extract", "--no-cache"),
-             expect=lambda code, out, err: code == 1 and "judge calls failed" in err),
+        Case(
+            "D15 judge with failures exits 1",
+            judge_argv(results, victims / "f.jsonl", urls["deep"], "--tasks", "extract", "--no-cache"),
+            expect=lambda code, out, err: code == 1 and "judge calls failed" in err,
+        ),
         Case("D15 run --timeout nan", run_argv(victims / "n.jsonl", urls["plain"], "--timeout", "nan")),
         Case("D15 run --temperature nan", run_argv(victims / "n.jsonl", urls["plain"], "--temperature", "nan")),
         Case("D15 judge --max-tokens 0", judge_argv(results, victims / "m.jsonl", urls["plain"], "--max-tokens", "0")),
         Case("D15 run --frames 0", run_argv(victims / "n.jsonl", urls["plain"], "--frames", "0")),
-        Case("D15 20,000 duplicate ids", ["score", str(files["many-dup-ids.jsonl"])],
-             expect=lambda code, out, err: max(map(len, (out + err).splitlines() or [""])) < 10_000),
+        Case(
+            "D15 20,000 duplicate ids",
+            ["score", str(files["many-dup-ids.jsonl"])],
+            expect=lambda code, out, err: max(map(len, (out + err).splitlines() or [""])) < 10_000,
+        ),
     ]
 
 
@@ -469,6 +536,7 @@ def generated_cases(work: Path, files: dict[str, Path], urls: dict[str, str]) ->
 # ------------------------------------------------------------------ round three (issue 27)
 # Each section is a function of its own returning its cases; `round_three_cases` lists them.
 
+
 def first_lines(source: Path, target: Path, count: int = 1) -> Path:
     lines = [line for line in source.read_text(encoding="utf-8").split("\n") if line.strip()][:count]
     target.write_text("".join(line + "\n" for line in lines), encoding="utf-8")
@@ -498,37 +566,61 @@ def xlsx_cases(work: Path) -> list[Case]:
         "shared-string index out of range": X.bad_shared_index,
         "200,000-deep elements": X.deep_nesting,
         "sheet that is not XML": X.not_xml_sheet,
-        "a million empty unreferenced cells": lambda: X.workbook(X.sheet(['<row r="1">' + "<c/>" * 1_000_000
-                                                                          + "</row>"])),
+        "a million empty unreferenced cells": lambda: X.workbook(
+            X.sheet(['<row r="1">' + "<c/>" * 1_000_000 + "</row>"])
+        ),
         "a million empty rows": lambda: X.workbook(X.sheet(["<row/>" * 1_000_000])),
-        "a million referenced empty cells": lambda: X.workbook(X.sheet(
-            [f'<row r="{r}">' + "".join(f'<c r="{X.column_letters(c)}{r}"/>' for c in range(100)) + "</row>"
-             for r in range(1, 10_001)])),
-        "rows numbered backwards": lambda: X.workbook(X.sheet(rows([["question_id", "response"]], first=3)
-                                                              + rows([["q1", "A"]], first=2))),
+        "a million referenced empty cells": lambda: X.workbook(
+            X.sheet(
+                [
+                    f'<row r="{r}">' + "".join(f'<c r="{X.column_letters(c)}{r}"/>' for c in range(100)) + "</row>"
+                    for r in range(1, 10_001)
+                ]
+            )
+        ),
+        "rows numbered backwards": lambda: X.workbook(
+            X.sheet(rows([["question_id", "response"]], first=3) + rows([["q1", "A"]], first=2))
+        ),
         "row 1,048,577": lambda: X.workbook(X.sheet(['<row r="1048577"><c r="A1048577"><v>1</v></c></row>'])),
         "a 5,000-digit number": lambda: X.workbook(X.sheet([f'<row r="1"><c r="A1"><v>{"9" * 5000}</v></c></row>'])),
-        "a date serial of 1e308": lambda: X.workbook(X.sheet(
-            [*rows([["question_id", "when"]]), '<row r="2"><c r="A2"><v>1</v></c><c r="B2" s="1"><v>1e308</v></c>'
-                                               "</row>"])),
+        "a date serial of 1e308": lambda: X.workbook(
+            X.sheet(
+                [
+                    *rows([["question_id", "when"]]),
+                    '<row r="2"><c r="A2"><v>1</v></c><c r="B2" s="1"><v>1e308</v></c></row>',
+                ]
+            )
+        ),
         "an encrypted part": lambda: encrypted(X.table([["question_id", "response"], ["q1", "A"]])),
         "compression method 99": lambda: compression(X.table([["question_id", "response"], ["q1", "A"]]), 99),
         "the first half of a workbook": lambda: (lambda d: d[: len(d) // 2])(X.vlmevalkit(300)),
-        "a ZIP without a workbook": lambda: X.workbook(X.sheet([]), extra={}).replace(b"xl/workbook.xml",
-                                                                                       b"xl/workbook.xmX"),
-        "the workbook names a missing sheet": lambda: X.workbook(X.sheet([])).replace(b"worksheets/sheet1.xml",
-                                                                                       b"worksheets/sheet9.xml"),
-        "a UTF-16 sheet": lambda: X.workbook(X.sheet(rows([["question_id", "response"], ["q1", "A"]]))
-                                             .replace('encoding="UTF-8"', 'encoding="UTF-16"').encode("utf-16")),
+        "a ZIP without a workbook": lambda: X.workbook(X.sheet([]), extra={}).replace(
+            b"xl/workbook.xml", b"xl/workbook.xmX"
+        ),
+        "the workbook names a missing sheet": lambda: X.workbook(X.sheet([])).replace(
+            b"worksheets/sheet1.xml", b"worksheets/sheet9.xml"
+        ),
+        "a UTF-16 sheet": lambda: X.workbook(
+            X.sheet(rows([["question_id", "response"], ["q1", "A"]]))
+            .replace('encoding="UTF-8"', 'encoding="UTF-16"')
+            .encode("utf-16")
+        ),
         "an xlsx inside the sheet": lambda: X.workbook(X.table([["a"], [1]])),
-        "100,000 number formats": lambda: X.workbook(X.sheet([]), styles=(
-            f'<styleSheet xmlns="{X.MAIN}"><numFmts>' + "".join(f'<numFmt numFmtId="{i}" formatCode="0"/>'
-                                                               for i in range(100_000)) + "</numFmts></styleSheet>")),
+        "100,000 number formats": lambda: X.workbook(
+            X.sheet([]),
+            styles=(
+                f'<styleSheet xmlns="{X.MAIN}"><numFmts>'
+                + "".join(f'<numFmt numFmtId="{i}" formatCode="0"/>' for i in range(100_000))
+                + "</numFmts></styleSheet>"
+            ),
+        ),
         "a shared string of a million runs": lambda: X.workbook(
             X.sheet(['<row r="1"><c r="A1" t="s"><v>0</v></c></row>']),
-            strings=f'<sst xmlns="{X.MAIN}"><si>' + "<r><t>a</t></r>" * 1_000_000 + "</si></sst>"),
-        "a header of 512 columns and 5,000 rows": lambda: X.workbook(X.sheet(
-            rows([[f"c{i}" for i in range(512)]]) + rows([[r] for r in range(5000)], first=2))),
+            strings=f'<sst xmlns="{X.MAIN}"><si>' + "<r><t>a</t></r>" * 1_000_000 + "</si></sst>",
+        ),
+        "a header of 512 columns and 5,000 rows": lambda: X.workbook(
+            X.sheet(rows([[f"c{i}" for i in range(512)]]) + rows([[r] for r in range(5000)], first=2))
+        ),
         "a VLMEvalKit file of 2,700 rows (cheap, for comparison)": X.vlmevalkit,
     }
     cases = []
@@ -538,8 +630,22 @@ def xlsx_cases(work: Path) -> list[Case]:
         cases.append(Case(f"xlsx: score {name}", ["score", str(path)], [path]))
     for name in ("ZIP bomb, 1 million rows", "styles bomb, 2 million formats", "far cell XFD1048576 (2 KB)"):
         path = folder / f"{list(books).index(name):02d}.xlsx"
-        cases.append(Case(f"xlsx: judge {name}", ["judge", str(path), "--base-url", "http://127.0.0.1:9/v1",
-                                                   "--model", "m", "--out", str(folder / "j.jsonl")], [path]))
+        cases.append(
+            Case(
+                f"xlsx: judge {name}",
+                [
+                    "judge",
+                    str(path),
+                    "--base-url",
+                    "http://127.0.0.1:9/v1",
+                    "--model",
+                    "m",
+                    "--out",
+                    str(folder / "j.jsonl"),
+                ],
+                [path],
+            )
+        )
     return cases
 
 
@@ -560,7 +666,7 @@ def compression(data: bytes, method: int) -> bytes:
     for magic, offset in ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)):
         at = out.find(magic)
         while at != -1:
-            out[at + offset: at + offset + 2] = method.to_bytes(2, "little")
+            out[at + offset : at + offset + 2] = method.to_bytes(2, "little")
             at = out.find(magic, at + 4)
     return bytes(out)
 
@@ -573,18 +679,29 @@ def parquet_cases(work: Path) -> list[Case]:
     folder = work / "parquet"
     folder.mkdir()
     bomb = folder / "cells-bomb.parquet"  # 20 million repeated cells: a few hundred KB on disk
-    pq.write_table(pa.table({"question_id": pa.array(["q"] * 10_000_000).dictionary_encode(),
-                             "response": pa.array(["A"] * 10_000_000).dictionary_encode()}), bomb)
+    pq.write_table(
+        pa.table(
+            {
+                "question_id": pa.array(["q"] * 10_000_000).dictionary_encode(),
+                "response": pa.array(["A"] * 10_000_000).dictionary_encode(),
+            }
+        ),
+        bomb,
+    )
     cut = folder / "cut-footer.parquet"
     cut.write_bytes(bomb.read_bytes()[:-100] + b"PAR1")
     empty = folder / "no-rows.parquet"
-    pq.write_table(pa.table({"question_id": pa.array([], pa.string()), "response": pa.array([], pa.string())}),
-                   empty)
-    return [Case("parquet: score a 20-million-cell bomb", ["score", str(bomb)], [bomb]),
-            Case("parquet: annotations from a 20-million-cell bomb", ["score", str(RESULTS), "--annotations",
-                                                                       str(bomb)], [bomb]),
-            Case("parquet: score a cut footer", ["score", str(cut)], [cut]),
-            Case("parquet: score no rows", ["score", str(empty)], [empty])]
+    pq.write_table(pa.table({"question_id": pa.array([], pa.string()), "response": pa.array([], pa.string())}), empty)
+    return [
+        Case("parquet: score a 20-million-cell bomb", ["score", str(bomb)], [bomb]),
+        Case(
+            "parquet: annotations from a 20-million-cell bomb",
+            ["score", str(RESULTS), "--annotations", str(bomb)],
+            [bomb],
+        ),
+        Case("parquet: score a cut footer", ["score", str(cut)], [cut]),
+        Case("parquet: score no rows", ["score", str(empty)], [empty]),
+    ]
 
 
 PLANTED = '{"answer": "A"}'
@@ -619,16 +736,31 @@ def judge_reply_cases(work: Path, hostile: Any, urls: dict[str, str]) -> list[Ca
 
     for name, make in HOSTILE_REPLIES.items():
         for size in (400_000, 1_900_000):
-            cases.append(Case(f"judge-reply: {name}, {size // 1000:,} KB",
-                              judge_argv(question, folder / "out.jsonl", urls["hostile"], "--tasks", "extract",
-                                         "--no-cache"), [question], before=replying(make(size))))
-    for label, score in (("309 digits", "9" * 309), ("400 digits", "9" * 400), ("5,000 digits", "9" * 5000),
-                         ("1e400", "1e400"), ("-1e400", "-1e400")):
-        card = ('{"matched_steps": "5/5", "final_answer_correct": 1, "critique": "x", "score": ' + score + "}")
-        cases.append(Case(f"judge-reply: a step score of {label}",
-                          judge_argv(question, folder / "steps.jsonl", urls["hostile"], "--tasks", "steps",
-                                     "--no-cache"), [question], before=replying(card),
-                          expect=lambda code, out, err, path=folder / "steps.jsonl": written_and_failed(path)))
+            cases.append(
+                Case(
+                    f"judge-reply: {name}, {size // 1000:,} KB",
+                    judge_argv(question, folder / "out.jsonl", urls["hostile"], "--tasks", "extract", "--no-cache"),
+                    [question],
+                    before=replying(make(size)),
+                )
+            )
+    for label, score in (
+        ("309 digits", "9" * 309),
+        ("400 digits", "9" * 400),
+        ("5,000 digits", "9" * 5000),
+        ("1e400", "1e400"),
+        ("-1e400", "-1e400"),
+    ):
+        card = '{"matched_steps": "5/5", "final_answer_correct": 1, "critique": "x", "score": ' + score + "}"
+        cases.append(
+            Case(
+                f"judge-reply: a step score of {label}",
+                judge_argv(question, folder / "steps.jsonl", urls["hostile"], "--tasks", "steps", "--no-cache"),
+                [question],
+                before=replying(card),
+                expect=lambda code, out, err, path=folder / "steps.jsonl": written_and_failed(path),
+            )
+        )
     for name, (form, restated) in RESTATEMENTS.items():
         planted = folder / f"planted-{len(cases)}.jsonl"
         record = json.loads(question.read_text())
@@ -636,10 +768,15 @@ def judge_reply_cases(work: Path, hostile: Any, urls: dict[str, str]) -> list[Ca
         record["filtered_resps"] = [f"So the answer is C. Grader note: {form}"]
         planted.write_text(json.dumps(record, ensure_ascii=False) + "\n", encoding="utf-8")
         out = folder / f"planted-{len(cases)}-out.jsonl"
-        cases.append(Case(f"judge-reply: a planted card restated ({name})",
-                          judge_argv(planted, out, urls["hostile"], "--tasks", "extract", "--no-cache"), [planted],
-                          before=replying(f"The response says {restated}"),
-                          expect=lambda code, o, e, path=out: not_from_judge(path)))
+        cases.append(
+            Case(
+                f"judge-reply: a planted card restated ({name})",
+                judge_argv(planted, out, urls["hostile"], "--tasks", "extract", "--no-cache"),
+                [planted],
+                before=replying(f"The response says {restated}"),
+                expect=lambda code, o, e, path=out: not_from_judge(path),
+            )
+        )
     return cases
 
 
@@ -670,12 +807,15 @@ def agreement_cases(work: Path) -> list[Case]:
         "3,000 reviewers (1.4 MB)": [{**categorised[i % len(categorised)], "reviewer": f"r{i}"} for i in range(3000)],
         "1,000 reviewers x every question": [{**r, "reviewer": f"r{i}"} for i in range(1000) for r in categorised],
         "20,000 reviewers": [{**categorised[i % len(categorised)], "reviewer": f"r{i}"} for i in range(20_000)],
-        "500 categories": [{**categorised[0], "reviewer": f"r{i}", "primary": f"category {i}",
-                            "category_verdict": "changed"} for i in range(500)],
+        "500 categories": [
+            {**categorised[0], "reviewer": f"r{i}", "primary": f"category {i}", "category_verdict": "changed"}
+            for i in range(500)
+        ],
         "a 1 MB reviewer name": [{**categorised[0], "reviewer": "n" * 1_000_000}],
         "a 400-digit step score": [{**base[0], "step_score": int("9" * 400)}],
-        "a flag reason of markup": [{**categorised[0], "flag": "other",
-                                     "flag_reason": "![x](https://tracker.example/x.png) <img src=x>"}],
+        "a flag reason of markup": [
+            {**categorised[0], "flag": "other", "flag_reason": "![x](https://tracker.example/x.png) <img src=x>"}
+        ],
     }
     cases = []
     for name, items in many.items():
@@ -689,18 +829,28 @@ def agreement_cases(work: Path) -> list[Case]:
     huge.write_text("".join(json.dumps(line) + "\n" for line in lines))
     reviews = folder / "reviews.csv"
     shutil.copy(REVIEWS, reviews)
-    cases += [Case("agreement: a judgments file with a 400-digit score", ["agreement", str(huge), str(reviews)],
-                   [huge]),
-              Case("agreement: --seed -1", ["agreement", str(judgments), str(reviews), "--seed", "-1"]),
-              Case("agreement: --seed 2**40", ["agreement", str(judgments), str(reviews), "--seed", str(2**40)])]
+    cases += [
+        Case("agreement: a judgments file with a 400-digit score", ["agreement", str(huge), str(reviews)], [huge]),
+        Case("agreement: --seed -1", ["agreement", str(judgments), str(reviews), "--seed", "-1"]),
+        Case("agreement: --seed 2**40", ["agreement", str(judgments), str(reviews), "--seed", str(2**40)]),
+    ]
     victims = flagged_victims(folder, judgments, reviews)
     for name, (target, watch) in victims.items():
-        cases.append(Case(f"agreement: --flagged {name}",
-                          ["agreement", str(judgments), str(reviews), "--flagged", str(target)], watch))
+        cases.append(
+            Case(
+                f"agreement: --flagged {name}",
+                ["agreement", str(judgments), str(reviews), "--flagged", str(target)],
+                watch,
+            )
+        )
     earlier = folder / "earlier-flagged.csv"
-    cases.append(Case("agreement: --flagged over its own earlier export (allowed)",
-                      ["agreement", str(judgments), str(reviews), "--flagged", str(earlier)],
-                      setup=[["agreement", str(judgments), str(reviews), "--flagged", str(earlier)]]))
+    cases.append(
+        Case(
+            "agreement: --flagged over its own earlier export (allowed)",
+            ["agreement", str(judgments), str(reviews), "--flagged", str(earlier)],
+            setup=[["agreement", str(judgments), str(reviews), "--flagged", str(earlier)]],
+        )
+    )
     return cases
 
 
@@ -722,18 +872,20 @@ def flagged_victims(folder: Path, judgments: Path, reviews: Path) -> dict[str, t
     parent.write_text("x")
     device_link = folder / "null.csv"
     device_link.symlink_to("/dev/null")
-    return {"= its reviews input (hard link)": (as_json, [reviews]),
-            "= its judgments input": (judgments, [judgments]),
-            "= its reviews input": (reviews, [reviews]),
-            "a user's CSV": (mine, [mine]),
-            "a link to a user's CSV": (linked, [mine]),
-            "a dangling link": (dangling, []),
-            "a FIFO": (fifo, []),
-            "a directory": (directory, []),
-            "/dev/full": (Path("/dev/full"), []),
-            "a link to /dev/null": (device_link, []),
-            "under a file": (parent / "x.csv", [parent]),
-            "with a .txt name": (folder / "flagged.txt", [])}
+    return {
+        "= its reviews input (hard link)": (as_json, [reviews]),
+        "= its judgments input": (judgments, [judgments]),
+        "= its reviews input": (reviews, [reviews]),
+        "a user's CSV": (mine, [mine]),
+        "a link to a user's CSV": (linked, [mine]),
+        "a dangling link": (dangling, []),
+        "a FIFO": (fifo, []),
+        "a directory": (directory, []),
+        "/dev/full": (Path("/dev/full"), []),
+        "a link to /dev/null": (device_link, []),
+        "under a file": (parent / "x.csv", [parent]),
+        "with a .txt name": (folder / "flagged.txt", []),
+    }
 
 
 def line_end_cases(work: Path) -> list[Case]:
@@ -758,25 +910,44 @@ def line_end_cases(work: Path) -> list[Case]:
         results, judgments, reviews = (ends(p, p.name, how) for p in (RESULTS, JUDGMENTS, REVIEWS))
         annotations = ends(dataset, "annotations.jsonl", how)
         csv_file = folder / f"{how}-results.csv"
-        csv_file.write_bytes({"cr": b"\r", "crlf": b"\r\n", "mixed": b"\n"}[how].join(
-            [b"question_id,response,answer", b"q1,A,A", b"q2,B,C"]))
+        csv_file.write_bytes(
+            {"cr": b"\r", "crlf": b"\r\n", "mixed": b"\n"}[how].join(
+                [b"question_id,response,answer", b"q1,A,A", b"q2,B,C"]
+            )
+        )
         cases += [
             Case(f"line-ends {how}: score results", ["score", str(results)], [results]),
-            Case(f"line-ends {how}: score --judge --reviews",
-                 ["score", str(results), "--judge", str(judgments), "--reviews", str(reviews)], [judgments, reviews],
-                 expect=lambda code, out, err: code == 0),
-            Case(f"line-ends {how}: agreement", ["agreement", str(judgments), str(reviews)], [reviews],
-                 expect=lambda code, out, err: code == 0),
-            Case(f"line-ends {how}: --annotations", ["score", str(results), "--annotations", str(annotations)],
-                 expect=lambda code, out, err: code == 0),
+            Case(
+                f"line-ends {how}: score --judge --reviews",
+                ["score", str(results), "--judge", str(judgments), "--reviews", str(reviews)],
+                [judgments, reviews],
+                expect=lambda code, out, err: code == 0,
+            ),
+            Case(
+                f"line-ends {how}: agreement",
+                ["agreement", str(judgments), str(reviews)],
+                [reviews],
+                expect=lambda code, out, err: code == 0,
+            ),
+            Case(
+                f"line-ends {how}: --annotations",
+                ["score", str(results), "--annotations", str(annotations)],
+                expect=lambda code, out, err: code == 0,
+            ),
             Case(f"line-ends {how}: csv", ["score", "--benchmark", "videomme", str(csv_file)], [csv_file]),
         ]
     bad = folder / "cr-bad-line.jsonl"
     lines = [line for line in REVIEWS.read_text().split("\n") if line.strip()]
     lines[6] = "{broken"
     bad.write_bytes("\r".join(lines).encode())
-    cases.append(Case("line-ends cr: a bad review line is named", ["agreement", str(JUDGMENTS), str(bad)], [bad],
-                      expect=lambda code, out, err: "line 7" in err))
+    cases.append(
+        Case(
+            "line-ends cr: a bad review line is named",
+            ["agreement", str(JUDGMENTS), str(bad)],
+            [bad],
+            expect=lambda code, out, err: "line 7" in err,
+        )
+    )
     big = folder / "cr-40mb.jsonl"
     line = (RESULTS.read_text().split("\n")[0] + "\r").encode()
     with big.open("wb") as handle:
@@ -808,20 +979,36 @@ def output_cases(work: Path, urls: dict[str, str]) -> list[Case]:
     fifo = folder / "fifo.jsonl"
     os.mkfifo(fifo)
     cases = []
-    for name, target, watch in (("a link to a judgments file", link_to_judgments, [judgments]),
-                                ("a dangling link", dangling, []), ("a hard link of its input", hard, [results]),
-                                ("a FIFO", fifo, []), ("/dev/null", Path("/dev/null"), []),
-                                ("a review file", reviews, [reviews]), ("a flagged CSV", flagged, [flagged])):
-        cases.append(Case(f"outputs: judge --out {name}",
-                          judge_argv(results, target, urls["plain"], "--tasks", "extract"), watch))
+    for name, target, watch in (
+        ("a link to a judgments file", link_to_judgments, [judgments]),
+        ("a dangling link", dangling, []),
+        ("a hard link of its input", hard, [results]),
+        ("a FIFO", fifo, []),
+        ("/dev/null", Path("/dev/null"), []),
+        ("a review file", reviews, [reviews]),
+        ("a flagged CSV", flagged, [flagged]),
+    ):
+        cases.append(
+            Case(
+                f"outputs: judge --out {name}", judge_argv(results, target, urls["plain"], "--tasks", "extract"), watch
+            )
+        )
         cases.append(Case(f"outputs: run --out {name}", run_argv(target, urls["plain"]), watch))
-    cases += [Case("outputs: judge --out over an earlier judgments file (allowed)",
-                   judge_argv(results, folder / "judged.jsonl", urls["plain"], "--tasks", "extract"),
-                   setup=[judge_argv(results, folder / "judged.jsonl", urls["plain"], "--tasks", "extract")],
-                   expect=lambda code, out, err: code == 0),
-              Case("outputs: run --out over an earlier run file (allowed, resumed)", run_argv(run_file, urls["plain"]),
-                   setup=[run_argv(run_file, urls["plain"])], expect=lambda code, out, err: code == 0),
-              Case("outputs: run --out over a judgments file", run_argv(judgments, urls["plain"]), [judgments])]
+    cases += [
+        Case(
+            "outputs: judge --out over an earlier judgments file (allowed)",
+            judge_argv(results, folder / "judged.jsonl", urls["plain"], "--tasks", "extract"),
+            setup=[judge_argv(results, folder / "judged.jsonl", urls["plain"], "--tasks", "extract")],
+            expect=lambda code, out, err: code == 0,
+        ),
+        Case(
+            "outputs: run --out over an earlier run file (allowed, resumed)",
+            run_argv(run_file, urls["plain"]),
+            setup=[run_argv(run_file, urls["plain"])],
+            expect=lambda code, out, err: code == 0,
+        ),
+        Case("outputs: run --out over a judgments file", run_argv(judgments, urls["plain"]), [judgments]),
+    ]
     return cases
 
 
@@ -830,31 +1017,60 @@ def platform_id_cases(work: Path, own: Any, typed: Any) -> list[Case]:
     folder = work / "platform"
     folder.mkdir()
     results = first_lines(RESULTS, folder / "results.jsonl")
-    env = {"OPENAI_BASE_URL": own.base_url, "OPENAI_API_KEY": "sk-operator", "OPENAI_ORG_ID": "org-OPERATOR",
-           "OPENAI_PROJECT_ID": "proj_OPERATOR", "MATHREEL_JUDGE_API_KEY": "sk-operator"}
+    env = {
+        "OPENAI_BASE_URL": own.base_url,
+        "OPENAI_API_KEY": "sk-operator",
+        "OPENAI_ORG_ID": "org-OPERATOR",
+        "OPENAI_PROJECT_ID": "proj_OPERATOR",
+        "MATHREEL_JUDGE_API_KEY": "sk-operator",
+    }
 
     def clear() -> None:
         own.requests.clear()
         typed.requests.clear()
 
     def ids(server: Any) -> set[str]:
-        return {r.headers.get("openai-organization", "") + r.headers.get("openai-project", "")
-                for r in server.requests}
+        return {r.headers.get("openai-organization", "") + r.headers.get("openai-project", "") for r in server.requests}
 
     return [
-        Case("platform-ids: run --base-url typed", run_argv(folder / "typed.jsonl", typed.base_url), env=env,
-             before=clear, expect=lambda code, out, err: code == 0 and typed.requests and ids(typed) == {""}),
-        Case("platform-ids: judge --base-url typed",
-             judge_argv(results, folder / "typed-judged.jsonl", typed.base_url, "--tasks", "extract", "--no-cache"),
-             env=env, before=clear, expect=lambda code, out, err: typed.requests and ids(typed) == {""}),
-        Case("platform-ids: run to the operator's own URL and key",
-             ["run", "--benchmark", "mathverse", "--model", "fake-vision-1", "--limit", "1", "--out",
-              str(folder / "own.jsonl")], env=env, before=clear,
-             expect=lambda code, out, err: own.requests and ids(own) == {"org-OPERATORproj_OPERATOR"}),
-        Case("platform-ids: judge at the operator's own URL with the operator's judge key",
-             judge_argv(results, folder / "own-judged.jsonl", own.base_url, "--tasks", "extract", "--no-cache"),
-             env=env, before=clear, expect=lambda code, out, err: own.requests and ids(own) == {
-                 "org-OPERATORproj_OPERATOR"}),
+        Case(
+            "platform-ids: run --base-url typed",
+            run_argv(folder / "typed.jsonl", typed.base_url),
+            env=env,
+            before=clear,
+            expect=lambda code, out, err: code == 0 and typed.requests and ids(typed) == {""},
+        ),
+        Case(
+            "platform-ids: judge --base-url typed",
+            judge_argv(results, folder / "typed-judged.jsonl", typed.base_url, "--tasks", "extract", "--no-cache"),
+            env=env,
+            before=clear,
+            expect=lambda code, out, err: typed.requests and ids(typed) == {""},
+        ),
+        Case(
+            "platform-ids: run to the operator's own URL and key",
+            [
+                "run",
+                "--benchmark",
+                "mathverse",
+                "--model",
+                "fake-vision-1",
+                "--limit",
+                "1",
+                "--out",
+                str(folder / "own.jsonl"),
+            ],
+            env=env,
+            before=clear,
+            expect=lambda code, out, err: own.requests and ids(own) == {"org-OPERATORproj_OPERATOR"},
+        ),
+        Case(
+            "platform-ids: judge at the operator's own URL with the operator's judge key",
+            judge_argv(results, folder / "own-judged.jsonl", own.base_url, "--tasks", "extract", "--no-cache"),
+            env=env,
+            before=clear,
+            expect=lambda code, out, err: own.requests and ids(own) == {"org-OPERATORproj_OPERATOR"},
+        ),
     ]
 
 
@@ -863,26 +1079,24 @@ def core_programs() -> dict[str, str]:
     from helpers.hostile_replies import HOSTILE_REPLIES
 
     return {
-        "core: reviews folder, an upload of 3,000 reviewers":
-            "import sys; from mathreel.core.review import Review; from mathreel.core.review.store import keep_reviews;"
-            "k = keep_reviews(sys.argv[1], 's', [Review('q1', f'r{i}') for i in range(3000)] + [Review('q2', 'me')],"
-            " active='me'); print(len(k.written), len(k.left_out)); assert len(k.written) == 16",
-        "core: reviews folder, names that clean up alike":
-            "import sys; from mathreel.core.review import Review; from mathreel.core.review.store import keep_reviews;"
-            "n = ['Anna K', 'Anna/K', 'Anna  K', 'anna k', 'Anna-K'];"
-            "assert len(keep_reviews(sys.argv[1], 's', [Review('q1', x) for x in n]).written) == 5",
-        "core: safe text of 2 MB of markup":
-            "from mathreel.core.safe_text import markdown_text, markdown_without_fetches;"
-            "s = '![x](https://t.example/i.png) <img src=x> # h\\n' * 40000;"
-            "assert '<img' not in markdown_without_fetches(s) and '![' not in markdown_text(s)",
-        "core: safe text of 2 MB of unmatched backticks":
-            "from mathreel.core.safe_text import markdown_without_fetches;"
-            "markdown_without_fetches('``x`<b>' * 300000)",
-        **{f"core: the judge parser on a 1.9 MB reply of {name}":
-           "import sys; sys.path.insert(0, sys.argv[2]); from helpers.hostile_replies import HOSTILE_REPLIES;"
-           "from mathreel.core.judge.parse import final_card, CardError\n"
-           f"try: final_card(HOSTILE_REPLIES[{name!r}](1_900_000))\n"
-           "except CardError: pass" for name in HOSTILE_REPLIES},
+        "core: reviews folder, an upload of 3,000 reviewers": "import sys; from mathreel.core.review import Review; from mathreel.core.review.store import keep_reviews;"  # noqa: E501 - one program per case
+        "k = keep_reviews(sys.argv[1], 's', [Review('q1', f'r{i}') for i in range(3000)] + [Review('q2', 'me')],"
+        " active='me'); print(len(k.written), len(k.left_out)); assert len(k.written) == 16",
+        "core: reviews folder, names that clean up alike": "import sys; from mathreel.core.review import Review; from mathreel.core.review.store import keep_reviews;"  # noqa: E501 - one program per case
+        "n = ['Anna K', 'Anna/K', 'Anna  K', 'anna k', 'Anna-K'];"
+        "assert len(keep_reviews(sys.argv[1], 's', [Review('q1', x) for x in n]).written) == 5",
+        "core: safe text of 2 MB of markup": "from mathreel.core.safe_text import markdown_text, markdown_without_fetches;"  # noqa: E501 - one program per case
+        "s = '![x](https://t.example/i.png) <img src=x> # h\\n' * 40000;"
+        "assert '<img' not in markdown_without_fetches(s) and '![' not in markdown_text(s)",
+        "core: safe text of 2 MB of unmatched backticks": "from mathreel.core.safe_text import markdown_without_fetches;"  # noqa: E501 - one program per case
+        "markdown_without_fetches('``x`<b>' * 300000)",
+        **{
+            f"core: the judge parser on a 1.9 MB reply of {name}": "import sys; sys.path.insert(0, sys.argv[2]); from helpers.hostile_replies import HOSTILE_REPLIES;"  # noqa: E501 - one program per case
+            "from mathreel.core.judge.parse import final_card, CardError\n"
+            f"try: final_card(HOSTILE_REPLIES[{name!r}](1_900_000))\n"
+            "except CardError: pass"
+            for name in HOSTILE_REPLIES
+        },
     }
 
 
@@ -890,13 +1104,18 @@ def core_cases(work: Path, costed: list[Path]) -> list[Case]:
     """What no command reaches yet (the web app will, in its phase two): run as Python programs."""
     folder = work / "core"
     folder.mkdir()
-    cases = [Case(name, [program, str(folder / f"reviews-{i}"), str(ROOT / "tests")], python=True)
-             for i, (name, program) in enumerate(core_programs().items())]
-    estimate = ("import sys; from mathreel.core.cost import upload_cost\n"
-                "for path in sys.argv[1:]:\n"
-                "    cost = upload_cost(path); print(path, cost.kind, cost.work_bytes, cost.cheap, cost.refusal)")
-    cases.append(Case(f"core: upload_cost of {len(costed)} hostile uploads", [estimate, *map(str, costed)],
-                      costed, python=True))
+    cases = [
+        Case(name, [program, str(folder / f"reviews-{i}"), str(ROOT / "tests")], python=True)
+        for i, (name, program) in enumerate(core_programs().items())
+    ]
+    estimate = (
+        "import sys; from mathreel.core.cost import upload_cost\n"
+        "for path in sys.argv[1:]:\n"
+        "    cost = upload_cost(path); print(path, cost.kind, cost.work_bytes, cost.cheap, cost.refusal)"
+    )
+    cases.append(
+        Case(f"core: upload_cost of {len(costed)} hostile uploads", [estimate, *map(str, costed)], costed, python=True)
+    )
     return cases
 
 
@@ -930,8 +1149,13 @@ def main() -> int:
         urls = {name: server.base_url for name, server in running.items()}
         (work / "files").mkdir()
         files = hostile_files(work / "files")
-        cases = [c for c in defect_cases(work, files, urls) + generated_cases(work, files, urls)
-                 + round_three_cases(work, running, urls) if c.name.startswith(args.only)]
+        cases = [
+            c
+            for c in defect_cases(work, files, urls)
+            + generated_cases(work, files, urls)
+            + round_three_cases(work, running, urls)
+            if c.name.startswith(args.only)
+        ]
         tree = Tree(work, skip=(work / "cache",))
         outcomes = []
         for case in cases:
@@ -942,10 +1166,13 @@ def main() -> int:
             if args.verbose:
                 left = f"  LEFT {outcome.left_behind}" if outcome.left_behind else ""
                 cpu = f"{outcome.cpu:5.1f}" if outcome.cpu is not None else "    -"
-                print(f"{outcome.kind:9} {outcome.code!s:>4} {outcome.rss_mb:7.0f} MB {outcome.seconds:5.1f} s "
-                      f"{cpu} cpu  "
-                      f"{outcome.case}{'  CHANGED ' + ', '.join(outcome.changed) if outcome.changed else ''}{left}\n"
-                      f"          {outcome.last}", flush=True)
+                print(
+                    f"{outcome.kind:9} {outcome.code!s:>4} {outcome.rss_mb:7.0f} MB {outcome.seconds:5.1f} s "
+                    f"{cpu} cpu  "
+                    f"{outcome.case}{'  CHANGED ' + ', '.join(outcome.changed) if outcome.changed else ''}{left}\n"
+                    f"          {outcome.last}",
+                    flush=True,
+                )
         summarise(outcomes)
         print(f"load {os.getloadavg()[0]:.1f} at the end")
     finally:
@@ -963,12 +1190,16 @@ def summarise(outcomes: list[Outcome]) -> None:
     peak = max(outcomes, key=lambda o: o.rss_mb)
     slowest = max(outcomes, key=lambda o: o.seconds)
     costliest = max(outcomes, key=lambda o: o.cpu or 0.0)
-    print("\n| tried | clear one-line errors | ran (exit 0/1) | wrong result | tracebacks | hangs | other "
-          "| peak max RSS | slowest (wall) | most CPU | files changed | processes left |")
+    print(
+        "\n| tried | clear one-line errors | ran (exit 0/1) | wrong result | tracebacks | hangs | other "
+        "| peak max RSS | slowest (wall) | most CPU | files changed | processes left |"
+    )
     print("|---|---|---|---|---|---|---|---|---|---|---|---|")
-    print(f"| {len(outcomes)} | {kinds['clear']} | {kinds['ran']} | {kinds['wrong']} | {kinds['traceback']} | "
-          f"{kinds['hang']} | {kinds['other']} | {peak.rss_mb:.0f} MB ({peak.case}) | {slowest.seconds:.1f} s "
-          f"({slowest.case}) | {costliest.cpu or 0:.1f} s ({costliest.case}) | {changed} | {left} |")
+    print(
+        f"| {len(outcomes)} | {kinds['clear']} | {kinds['ran']} | {kinds['wrong']} | {kinds['traceback']} | "
+        f"{kinds['hang']} | {kinds['other']} | {peak.rss_mb:.0f} MB ({peak.case}) | {slowest.seconds:.1f} s "
+        f"({slowest.case}) | {costliest.cpu or 0:.1f} s ({costliest.case}) | {changed} | {left} |"
+    )
     sections = Counter(re.split(r"[: ]", o.case)[0] for o in outcomes)
     print("cases per section: " + ", ".join(f"{name} {count}" for name, count in sections.items()))
     for kind in ("traceback", "hang", "wrong", "other"):

@@ -28,16 +28,24 @@ def make_cases(n: int) -> list:
     cases = []
     for i in range(n):
         steps = [f"Step {k} of question {i}: read value {k} and combine it." for k in range(1, 6)]
-        record = {"question_id": f"q{i:04d}", "question": f"What is the total in lesson {i}?",
-                  "options": ["A. 10", "B. 12", "C. 14", "D. 16", "E. 18"], "answer": "C", "steps": steps,
-                  "category": "Arithmetic", "length": "short", "videoID": f"v{i}"}
+        record = {
+            "question_id": f"q{i:04d}",
+            "question": f"What is the total in lesson {i}?",
+            "options": ["A. 10", "B. 12", "C. 14", "D. 16", "E. 18"],
+            "answer": "C",
+            "steps": steps,
+            "category": "Arithmetic",
+            "length": "short",
+            "videoID": f"v{i}",
+        }
         response = f"First I read the values shown in lesson {i}. " * 20 + "So the answer is C."
         cases.append(Case(bench.question_from_record(record, "mcq"), response, i))
     return cases
 
 
 REPLY = "<think>Compare each step.</think>" + json.dumps(
-    {"matched_steps": "4/5", "final_answer_correct": 1, "critique": "Most steps match; one is implied.", "score": 8})
+    {"matched_steps": "4/5", "final_answer_correct": 1, "critique": "Most steps match; one is implied.", "score": 8}
+)
 
 
 def timed_run(cases, server, cache, concurrency: int) -> tuple[float, object]:
@@ -45,8 +53,7 @@ def timed_run(cases, server, cache, concurrency: int) -> tuple[float, object]:
 
     endpoint = judge_endpoint(server.base_url, "fake-vision-1", timeout_s=30.0)
     started = time.perf_counter()
-    run = judge_cases(cases, endpoint, benchmark="videomathqa", tasks=("steps",), concurrency=concurrency,
-                      cache=cache)
+    run = judge_cases(cases, endpoint, benchmark="videomathqa", tasks=("steps",), concurrency=concurrency, cache=cache)
     return time.perf_counter() - started, run
 
 
@@ -72,12 +79,16 @@ def main() -> None:
         first, run = timed_run(cases, server, cache, args.concurrency)
         asked = len(server.chat_requests)
         ok = run.counts["steps"]["ok"]
-        print(f"first run : {first:.2f} s for {args.n} step evaluations ({asked} requests, {ok} ok, "
-              f"{run.failures} failed, max in flight {server.max_in_flight}); ideal {ideal:.2f} s, "
-              f"ratio {first / ideal if ideal else float('inf'):.2f}x (target <= 1.3x)")
+        print(
+            f"first run : {first:.2f} s for {args.n} step evaluations ({asked} requests, {ok} ok, "
+            f"{run.failures} failed, max in flight {server.max_in_flight}); ideal {ideal:.2f} s, "
+            f"ratio {first / ideal if ideal else float('inf'):.2f}x (target <= 1.3x)"
+        )
         second, again = timed_run(cases, server, cache, args.concurrency)
-        print(f"second run: {second:.2f} s, {len(server.chat_requests) - asked} requests, "
-              f"{again.calls_cached} served from the cache (target < 2 s, 0 requests)")
+        print(
+            f"second run: {second:.2f} s, {len(server.chat_requests) - asked} requests, "
+            f"{again.calls_cached} served from the cache (target < 2 s, 0 requests)"
+        )
 
 
 if __name__ == "__main__":

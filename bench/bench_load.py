@@ -46,8 +46,11 @@ from helpers.appserver import free_port, stop, wait_until_answering  # noqa: E40
 from test_reliability_app import nested_boxed_file  # noqa: E402
 
 KEY = "videomme:mcq"  # the small file's benchmark: the walk steps through its answers
-ACTIONS = (("browse", "floor_event", "Browse first question"), ("upload", "floor_upload", "12-answer upload"),
-           ("walk", "floor_event", "reading walk step"))
+ACTIONS = (
+    ("browse", "floor_event", "Browse first question"),
+    ("upload", "floor_upload", "12-answer upload"),
+    ("walk", "floor_event", "reading walk step"),
+)
 VIEW = (8, False, False, False)  # frames, chain of thought, subtitles, all subtitle lines
 
 
@@ -64,8 +67,9 @@ def heavy_files(kind: str, directory: Path, count: int) -> list[Path]:
         return [nested_boxed_file(directory / "heavy-nested.jsonl", 20_000)]
     if kind == "rows":
         path = directory / "heavy-rows.jsonl"  # 70,000 rows of ~450 characters: 48 MB, under the 50 MB limit
-        path.write_bytes(badinputs.jsonl(badinputs.run_records(70_000, 35_000, "Reasoning. " * 40 +
-                                                               "The answer is {}.")))
+        path.write_bytes(
+            badinputs.jsonl(badinputs.run_records(70_000, 35_000, "Reasoning. " * 40 + "The answer is {}."))
+        )
         return [path]
     books = [X.zip_bomb(), X.many_rows(150_000)]
     paths = []
@@ -105,8 +109,11 @@ def session(url: str, small: Path, rounds: int, timings: Timings) -> None:
             timed(timings, "floor_event", client.submit("ping", api_name="/floor_event"))
             timed(timings, "browse", client.submit(KEY, *VIEW, False, api_name="/first_question"))
             timed(timings, "floor_upload", client.submit([handle_file(str(small))], api_name="/floor_upload"))
-            timed(timings, "upload", client.submit([handle_file(str(small))], "", "robust", "", False, token,
-                                                   api_name="/rescore"))
+            timed(
+                timings,
+                "upload",
+                client.submit([handle_file(str(small))], "", "robust", "", False, token, api_name="/rescore"),
+            )
             with timings.lock:
                 timings.upload_done.append(time.monotonic())
             timed(timings, "floor_event", client.submit("ping", api_name="/floor_event"))
@@ -133,9 +140,12 @@ def report(name: str, t: Timings) -> None:
     load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     for action, floor, label in ACTIONS:
         app, base = t.values[action], t.values[floor]
-        print(f"| {name} | {label} | {len(app)} | {pct(app, 50):.2f} / {pct(app, 95):.2f} s | "
-              f"{pct(base, 50):.2f} / {pct(base, 95):.2f} s | **{pct(app, 50) / pct(base, 50):.1f}x** / "
-              f"{pct(app, 95) / pct(base, 95):.1f}x | {load} |", flush=True)
+        print(
+            f"| {name} | {label} | {len(app)} | {pct(app, 50):.2f} / {pct(app, 95):.2f} s | "
+            f"{pct(base, 50):.2f} / {pct(base, 95):.2f} s | **{pct(app, 50) / pct(base, 50):.1f}x** / "
+            f"{pct(app, 95) / pct(base, 95):.1f}x | {load} |",
+            flush=True,
+        )
 
 
 def with_hostile(url: str, small: Path, heavy: list[Path], sessions: int, rounds: int) -> None:
@@ -144,8 +154,10 @@ def with_hostile(url: str, small: Path, heavy: list[Path], sessions: int, rounds
 
     token, clients = secrets.token_urlsafe(32), [client_for(url) for _ in heavy]
     start = time.monotonic()
-    jobs = [c.submit([handle_file(str(p))], "", "robust", "", False, token, api_name="/rescore")
-            for c, p in zip(clients, heavy, strict=True)]
+    jobs = [
+        c.submit([handle_file(str(p))], "", "robust", "", False, token, api_name="/rescore")
+        for c, p in zip(clients, heavy, strict=True)
+    ]
     done: list[tuple[float, str]] = []
     for job in jobs:  # each hostile upload's own finishing time, whatever order they finish in
         job.add_done_callback(lambda finished: done.append(outcome(finished, start)))
@@ -158,8 +170,11 @@ def with_hostile(url: str, small: Path, heavy: list[Path], sessions: int, rounds
         client.close()
     done.sort()
     last_small = max(timings.upload_done) - start
-    print(f"  the others' last small upload finished at {last_small:.1f} s; hostile uploads finished at: "
-          + "; ".join(f"{s:.1f} s {what}" for s, what in done), flush=True)
+    print(
+        f"  the others' last small upload finished at {last_small:.1f} s; hostile uploads finished at: "
+        + "; ".join(f"{s:.1f} s {what}" for s, what in done),
+        flush=True,
+    )
 
 
 def outcome(job: Any, start: float) -> tuple[float, str]:
@@ -177,8 +192,12 @@ def floor_server(env: dict[str, str], log_dir: Path) -> Iterator[str]:
     port = free_port()
     log = log_dir / "serve.log"
     with log.open("w") as out:
-        process = subprocess.Popen([sys.executable, str(ROOT / "bench" / "load_floor.py"), str(port)], env=env,
-                                   stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [sys.executable, str(ROOT / "bench" / "load_floor.py"), str(port)],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     url = f"http://127.0.0.1:{port}/"
     try:
         wait_until_answering(url, process, log, timeout=300)
@@ -204,14 +223,22 @@ def main() -> None:
         small = base / "small.jsonl"
         small.write_bytes(badinputs.known_accuracy_file(12, 7))
         heavies = [heavy_files(kind, base, args.hostile) for kind in kinds]
-        env = {**os.environ, "MATHREEL_CACHE": str(base / "cache"), "GRADIO_TEMP_DIR": str(base / "gradio"),
-               "GRADIO_ANALYTICS_ENABLED": "False", "MATHREEL_SCORE_SECONDS": str(args.score_seconds),
-               "PYTHONPATH": str(ROOT)}
+        env = {
+            **os.environ,
+            "MATHREEL_CACHE": str(base / "cache"),
+            "GRADIO_TEMP_DIR": str(base / "gradio"),
+            "GRADIO_ANALYTICS_ENABLED": "False",
+            "MATHREEL_SCORE_SECONDS": str(args.score_seconds),
+            "PYTHONPATH": str(ROOT),
+        }
         env.pop("MATHREEL_DATA", None)
         with floor_server(env, base) as url:
             phase(url, small, 1, 1)  # warm-up
-            print("| phase | action | n | app p50 / p95 | Gradio floor p50 / p95 | app / floor p50 / p95 | "
-                  "load average after |\n|---|---|---|---|---|---|---|", flush=True)
+            print(
+                "| phase | action | n | app p50 / p95 | Gradio floor p50 / p95 | app / floor p50 / p95 | "
+                "load average after |\n|---|---|---|---|---|---|---|",
+                flush=True,
+            )
             report("idle, 1 session", phase(url, small, 1, args.rounds * 3))
             report(f"{args.sessions} sessions", phase(url, small, args.sessions, args.rounds))
             for heavy in heavies:

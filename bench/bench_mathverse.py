@@ -60,8 +60,9 @@ SENTENCES = [
 
 def load_old_checker(ref: str):
     """`math_equivalence` of the hand-written checker as it was at git `ref` (the module this work removed)."""
-    source = subprocess.run(["git", "-C", str(ROOT), "show", f"{ref}:core/extract/mathequal.py"],
-                            capture_output=True, text=True, check=True).stdout
+    source = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{ref}:core/extract/mathequal.py"], capture_output=True, text=True, check=True
+    ).stdout
     path = Path(tempfile.mkdtemp()) / "old_mathequal.py"
     path.write_text(source)
     spec = importlib.util.spec_from_file_location("old_mathequal", path)
@@ -78,9 +79,13 @@ def suite_cases(path: Path, exclude: frozenset[str] = frozenset()) -> list[tuple
     cases = []
     for file in files:
         tree = ast.parse(file.read_text())
-        skipped = {id(node) for function in ast.walk(tree)
-                   if isinstance(function, ast.FunctionDef) and function.name in exclude
-                   for decorator in function.decorator_list for node in ast.walk(decorator)}
+        skipped = {
+            id(node)
+            for function in ast.walk(tree)
+            if isinstance(function, ast.FunctionDef) and function.name in exclude
+            for decorator in function.decorator_list
+            for node in ast.walk(decorator)
+        }
         for node in ast.walk(tree):
             if isinstance(node, ast.Tuple) and len(node.elts) == 3 and id(node) not in skipped:
                 try:
@@ -134,12 +139,18 @@ def synthetic_output(seed: int = 7) -> list[dict]:
             else:
                 expected, qtype = rng.choice("ABCD"), "multi-choice"
                 response = f"Reasoning over the figure.\nThe answer is {rng.choice('ABCD')}."
-            records.append({
-                "sample_index": str(len(records) + 1), "problem_index": str(problem + 1), "problem_version": version,
-                "question": f"Problem {problem}" + ("\nChoices:\nA:1\nB:2\nC:3\nD:4" if not free else ""),
-                "answer": expected, "question_type": qtype, "model_answer": response,
-                "metadata": {"split": "testmini", "subject": "Plane Geometry", "subfield": "Length"},
-            })
+            records.append(
+                {
+                    "sample_index": str(len(records) + 1),
+                    "problem_index": str(problem + 1),
+                    "problem_version": version,
+                    "question": f"Problem {problem}" + ("\nChoices:\nA:1\nB:2\nC:3\nD:4" if not free else ""),
+                    "answer": expected,
+                    "question_type": qtype,
+                    "model_answer": response,
+                    "metadata": {"split": "testmini", "subject": "Plane Geometry", "subfield": "Length"},
+                }
+            )
     return records
 
 
@@ -172,11 +183,20 @@ def time_scoring(path: Path) -> None:
     score(result)
     repeat = time.perf_counter() - start
     free = sum(1 for p in result.predictions if p.question.answer_kind == "free")
-    print(json.dumps({"answers": len(result.predictions), "free_form": free, "cold_s": round(cold, 3),
-                      "cold_cpu_s": {"scorer": round(cold_cpu, 3), "math_verify_worker": round(worker_cpu, 3)},
-                      "repeat_s": round(repeat, 3), "math_verify_pairs": calls["engine"],
-                      "math_verify_s_incl_worker_start": round(calls["engine_s"], 3),
-                      "accuracy": round(report.overall.accuracy, 4)}))
+    print(
+        json.dumps(
+            {
+                "answers": len(result.predictions),
+                "free_form": free,
+                "cold_s": round(cold, 3),
+                "cold_cpu_s": {"scorer": round(cold_cpu, 3), "math_verify_worker": round(worker_cpu, 3)},
+                "repeat_s": round(repeat, 3),
+                "math_verify_pairs": calls["engine"],
+                "math_verify_s_incl_worker_start": round(calls["engine_s"], 3),
+                "accuracy": round(report.overall.accuracy, 4),
+            }
+        )
+    )
 
 
 def compare_trees(args: argparse.Namespace) -> None:
@@ -202,8 +222,10 @@ def compare_trees(args: argparse.Namespace) -> None:
     for name, runs in ((args.against, theirs), ("this tree", ours)):
         best = min(runs, key=lambda run: run["cold_s"])
         cpu = min(run["cold_cpu_s"]["scorer"] + run["cold_cpu_s"]["math_verify_worker"] for run in runs)
-        print(f"{name}: cold {best['cold_s']:.2f} s wall (best of {len(runs)}), {cpu:.2f} s CPU with the worker, "
-              f"math-verify pairs {best['math_verify_pairs']}, accuracy {best['accuracy']}%")
+        print(
+            f"{name}: cold {best['cold_s']:.2f} s wall (best of {len(runs)}), {cpu:.2f} s CPU with the worker, "
+            f"math-verify pairs {best['math_verify_pairs']}, accuracy {best['accuracy']}%"
+        )
     print(f"load average at the end: {load()}")
 
 
@@ -242,8 +264,9 @@ def main() -> None:
         return
     if args.child:  # run by against.py: one tree's agreement on the suites, or its cold scoring time, as JSON
         if args.suite_only:
-            print(json.dumps({str(suite): agreement(suite_cases(suite, frozenset(args.exclude)))
-                              for suite in args.suite}))
+            print(
+                json.dumps({str(suite): agreement(suite_cases(suite, frozenset(args.exclude))) for suite in args.suite})
+            )
         else:
             time_scoring(args.time_only or Path(args.sample))
         return

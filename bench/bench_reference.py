@@ -46,16 +46,51 @@ from mathreel.core.extract.reference import (  # noqa: E402
 from mathreel.core.results import read_results  # noqa: E402
 from mathreel.core.scoring import score  # noqa: E402
 
-PIECES = ("The answer is", "The best answer is", "Answer:", "Option:", "The correct answer", "The correct option",
-          "Best answer:", "Best option:", "answer:", "(B)", "C.", "D)", "A", "B", "C", "D", "E", "Based on the video,",
-          "I think", "答案是", "the", "it", "is", "not", "Each", "clip", ".", ",", "\n", "(", ")", "**Answer:**",
-          "my answer is", "Definitely", "option", "Jade.")
+PIECES = (
+    "The answer is",
+    "The best answer is",
+    "Answer:",
+    "Option:",
+    "The correct answer",
+    "The correct option",
+    "Best answer:",
+    "Best option:",
+    "answer:",
+    "(B)",
+    "C.",
+    "D)",
+    "A",
+    "B",
+    "C",
+    "D",
+    "E",
+    "Based on the video,",
+    "I think",
+    "答案是",
+    "the",
+    "it",
+    "is",
+    "not",
+    "Each",
+    "clip",
+    ".",
+    ",",
+    "\n",
+    "(",
+    ")",
+    "**Answer:**",
+    "my answer is",
+    "Definitely",
+    "option",
+    "Jade.",
+)
 
 
 def upstream(git_dir: Path, commit: str, path: str, into: Path) -> Path:
     """One upstream file at one commit, written under `into` (never into the repository)."""
-    text = subprocess.run(["git", "--git-dir", str(git_dir), "show", f"{commit}:{path}"], check=True,
-                          capture_output=True, text=True).stdout
+    text = subprocess.run(
+        ["git", "--git-dir", str(git_dir), "show", f"{commit}:{path}"], check=True, capture_output=True, text=True
+    ).stdout
     target = into / f"{commit[:7]}_{Path(path).name}"
     target.write_text(text)
     return target
@@ -84,15 +119,34 @@ def responses(count: int, seed: int = 12) -> list[str]:
 
 def template(answers: list[tuple[str, str]], first_generation: bool) -> list[dict]:
     """A Video-MME result template over 3 durations; `first_generation` uses the June 2024 keys."""
-    keys = (("duration_category", "video_category", "video_subcategory", "choices") if first_generation
-            else ("duration", "domain", "sub_category", "options"))
+    keys = (
+        ("duration_category", "video_category", "video_subcategory", "choices")
+        if first_generation
+        else ("duration", "domain", "sub_category", "options")
+    )
     videos = []
     for v in range(0, len(answers), 3):
-        questions = [{"question_id": f"{v // 3:03d}-{k + 1}", "task_type": "Counting Problem", "question": "?",
-                      keys[3]: ["A. a", "B. b", "C. c", "D. d"], "answer": gold, "response": response}
-                     for k, (gold, response) in enumerate(answers[v:v + 3])]
-        videos.append({"video_id": f"{v // 3:03d}", keys[0]: ("short", "medium", "long")[(v // 3) % 3],
-                       keys[1]: "Knowledge", keys[2]: "Astronomy", "missing": False, "questions": questions})
+        questions = [
+            {
+                "question_id": f"{v // 3:03d}-{k + 1}",
+                "task_type": "Counting Problem",
+                "question": "?",
+                keys[3]: ["A. a", "B. b", "C. c", "D. d"],
+                "answer": gold,
+                "response": response,
+            }
+            for k, (gold, response) in enumerate(answers[v : v + 3])
+        ]
+        videos.append(
+            {
+                "video_id": f"{v // 3:03d}",
+                keys[0]: ("short", "medium", "long")[(v // 3) % 3],
+                keys[1]: "Knowledge",
+                keys[2]: "Astronomy",
+                "missing": False,
+                "questions": questions,
+            }
+        )
     return videos
 
 
@@ -120,48 +174,79 @@ def ours(path: Path, extractor: str) -> str:
 
 def compare_official(args, work: Path, answers: list[tuple[str, str]]) -> None:
     kept = ROOT / "tests" / "data" / "results" / "videomme_template.json"
-    for commit, name, first in (("afd52cfe3dde5b3685e0d4f760c10c756860c758", "official", False),
-                                ("e1e2bffb30b520143e28088db29f8231af1c7c8f", "official-2024-06-18", True)):
+    for commit, name, first in (
+        ("afd52cfe3dde5b3685e0d4f760c10c756860c758", "official", False),
+        ("e1e2bffb30b520143e28088db29f8231af1c7c8f", "official-2024-06-18", True),
+    ):
         module = load_module(upstream(args.parse_answer, commit, "eval_your_results.py", work))
         written = work / f"template_{name}.json"
         written.write_text(json.dumps(template(answers, first)))
         files = [written] + ([] if first else [script_copy(kept, work)])
         for path in files:
             theirs, mine = script_overall(module, path), ours(path, name)
-            print(f"eval_your_results.py@{commit[:7]} on {path.name}: {theirs}%; mathreel --extractor {name}: "
-                  f"{mine}% ({'same figure' if theirs == mine else 'DIFFERENT'})")
+            print(
+                f"eval_your_results.py@{commit[:7]} on {path.name}: {theirs}%; mathreel --extractor {name}: "
+                f"{mine}% ({'same figure' if theirs == mine else 'DIFFERENT'})"
+            )
 
 
 def compare_lmms(args, work: Path, answers: list[tuple[str, str]]) -> None:
-    regex = function_from(upstream(args.lmms_eval, "bd51fabcd70c7426b64249a805ed50f346370d67",
-                                   "lmms_eval/tasks/videomme/utils.py", work), "extract_characters_regex")
-    mcq = load_module(upstream(args.lmms_eval, "7a69a9a12f8e6ea872f18762b496b424a8e63a6a",
-                               "lmms_eval/tasks/_task_utils/mcq_extract.py", work))
+    regex = function_from(
+        upstream(args.lmms_eval, "bd51fabcd70c7426b64249a805ed50f346370d67", "lmms_eval/tasks/videomme/utils.py", work),
+        "extract_characters_regex",
+    )
+    mcq = load_module(
+        upstream(
+            args.lmms_eval,
+            "7a69a9a12f8e6ea872f18762b496b424a8e63a6a",
+            "lmms_eval/tasks/_task_utils/mcq_extract.py",
+            work,
+        )
+    )
     path = work / "template_lmms.json"
     path.write_text(json.dumps(template(answers, False)))
-    for name, theirs_fn in (("lmms-regex", regex),
-                            ("lmms-mcq-extract", lambda s: mcq.extract_mcq_answer(s, choices=["A", "B", "C", "D"]))):
+    for name, theirs_fn in (
+        ("lmms-regex", regex),
+        ("lmms-mcq-extract", lambda s: mcq.extract_mcq_answer(s, choices=["A", "B", "C", "D"])),
+    ):
         correct = sum(theirs_fn(r).lower() == g.lower() for g, r in answers)  # videomme_process_results' rule
         theirs = f"{100 * correct / len(answers):.1f}"
         mine = ours(path, name)
-        print(f"lmms-eval {name} (correct over all) on {len(answers)} answers: {theirs}%; mathreel: {mine}% "
-              f"({'same figure' if theirs == mine else 'DIFFERENT'})")
+        print(
+            f"lmms-eval {name} (correct over all) on {len(answers)} answers: {theirs}%; mathreel: {mine}% "
+            f"({'same figure' if theirs == mine else 'DIFFERENT'})"
+        )
 
 
 def compare_letters(args, work: Path, texts: list[str]) -> None:
     pairs = []
-    for commit, reproduction in (("afd52cfe3dde5b3685e0d4f760c10c756860c758", extract_choice_official),
-                                 ("e1e2bffb30b520143e28088db29f8231af1c7c8f", extract_choice_official_2024_06_18)):
+    for commit, reproduction in (
+        ("afd52cfe3dde5b3685e0d4f760c10c756860c758", extract_choice_official),
+        ("e1e2bffb30b520143e28088db29f8231af1c7c8f", extract_choice_official_2024_06_18),
+    ):
         script = upstream(args.parse_answer, commit, "eval_your_results.py", work)
         fn = function_from(script, "extract_characters_regex")
         pairs.append((f"eval_your_results.py@{commit[:7]}", fn, reproduction))
-    fn = function_from(upstream(args.lmms_eval, "bd51fabcd70c7426b64249a805ed50f346370d67",
-                                "lmms_eval/tasks/videomme/utils.py", work), "extract_characters_regex")
+    fn = function_from(
+        upstream(args.lmms_eval, "bd51fabcd70c7426b64249a805ed50f346370d67", "lmms_eval/tasks/videomme/utils.py", work),
+        "extract_characters_regex",
+    )
     pairs.append(("lmms-eval videomme extract_characters_regex@bd51fab", fn, extract_choice_lmms_videomme))
-    mcq = load_module(upstream(args.lmms_eval, "7a69a9a12f8e6ea872f18762b496b424a8e63a6a",
-                               "lmms_eval/tasks/_task_utils/mcq_extract.py", work))
-    pairs.append(("lmms-eval extract_mcq_answer@7a69a9a", lambda s: mcq.extract_mcq_answer(s, ["A", "B", "C", "D"]),
-                  extract_choice_mcq))
+    mcq = load_module(
+        upstream(
+            args.lmms_eval,
+            "7a69a9a12f8e6ea872f18762b496b424a8e63a6a",
+            "lmms_eval/tasks/_task_utils/mcq_extract.py",
+            work,
+        )
+    )
+    pairs.append(
+        (
+            "lmms-eval extract_mcq_answer@7a69a9a",
+            lambda s: mcq.extract_mcq_answer(s, ["A", "B", "C", "D"]),
+            extract_choice_mcq,
+        )
+    )
     for label, theirs, mine in pairs:
         differ = sum((theirs(t) or "") != (mine(t).answer or "") for t in texts)
         print(f"{label}: {differ} of {len(texts):,} generated responses read differently")

@@ -37,12 +37,25 @@ def generated_dataset(folder: Path, questions: int, videos: int, frames_per_vide
     (folder / "videos").mkdir(parents=True)
     ys, xs = np.mgrid[0:360, 0:640]
     for v in range(videos):
-        frames = [np.stack([(xs + 7 * t + 40 * v) % 256, (ys + 3 * t) % 256, np.full_like(xs, (60 * v) % 256)],
-                           axis=-1).astype(np.uint8) for t in range(frames_per_video)]
+        frames = [
+            np.stack(
+                [(xs + 7 * t + 40 * v) % 256, (ys + 3 * t) % 256, np.full_like(xs, (60 * v) % 256)], axis=-1
+            ).astype(np.uint8)
+            for t in range(frames_per_video)
+        ]
         write_h264(folder / "videos" / f"vid{v}.mp4", frames, fps=25)
-    rows = [{"question_id": f"q{i:03d}", "videoID": f"vid{i % videos}", "question": f"Question q{i:03d}?",
-             "options": ["A. 1", "B. 2", "C. 3", "D. 4", "E. 5"], "answer": "ABCDE"[i % 5],
-             "category": "Counting", "length": "short"} for i in range(questions)]
+    rows = [
+        {
+            "question_id": f"q{i:03d}",
+            "videoID": f"vid{i % videos}",
+            "question": f"Question q{i:03d}?",
+            "options": ["A. 1", "B. 2", "C. 3", "D. 4", "E. 5"],
+            "answer": "ABCDE"[i % 5],
+            "category": "Counting",
+            "length": "short",
+        }
+        for i in range(questions)
+    ]
     pd.DataFrame(rows).to_parquet(folder / "videomathqa_mcq_test.parquet")
     return folder
 
@@ -146,8 +159,10 @@ def main() -> None:
         cold, warm = time_prepare(dataset, settings, cache / "frames-probe", samples=5)
         ideal = len(questions) / args.concurrency * args.latency
         print(f"dataset: {described}")
-        print(f"prepare one question ({args.frames} frames): cold {cold * 1000:.0f} ms, warm {warm * 1000:.0f} ms "
-              "(median of 5)")
+        print(
+            f"prepare one question ({args.frames} frames): cold {cold * 1000:.0f} ms, warm {warm * 1000:.0f} ms "
+            "(median of 5)"
+        )
         t0 = time.perf_counter()
         import openai  # noqa: F401  (a one-time start-up cost, reported apart from the runs)
 
@@ -161,13 +176,19 @@ def main() -> None:
             server.close()
         warm_run = min(warm_runs)
         print(f"server saw at most {server.max_in_flight} requests at once")
-        print(f"run {len(questions)} questions, concurrency {args.concurrency}, {args.latency * 1000:.0f} ms replies: "
-              f"ideal {ideal:.2f} s")
+        print(
+            f"run {len(questions)} questions, concurrency {args.concurrency}, {args.latency * 1000:.0f} ms replies: "
+            f"ideal {ideal:.2f} s"
+        )
         print(f"  cold frame cache: {cold_run:.2f} s = {cold_run / ideal:.2f}x ideal")
-        print(f"  warm frame cache: {warm_run:.2f} s = {warm_run / ideal:.2f}x ideal (best of 3: "
-              f"{', '.join(f'{t:.2f}' for t in warm_runs)})")
-        print(f"importing openai (once per process, not in the runs): {import_s:.2f} s; "
-              f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
+        print(
+            f"  warm frame cache: {warm_run:.2f} s = {warm_run / ideal:.2f}x ideal (best of 3: "
+            f"{', '.join(f'{t:.2f}' for t in warm_runs)})"
+        )
+        print(
+            f"importing openai (once per process, not in the runs): {import_s:.2f} s; "
+            f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores"
+        )
 
 
 if __name__ == "__main__":

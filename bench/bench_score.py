@@ -64,8 +64,11 @@ MIX: tuple[tuple[float, str], ...] = (
     (4, "The answer is {L}. {T}."),
     (5, "Based on the video, {t}. Therefore, the answer is {L}."),
     (3, "{L}. {T}. This is shown at {time} in the video."),
-    (4, "The video shows that {t} at {time}.\nThe other options do not match what happens.\n"
-        "Therefore, the final answer is ({L})."),
+    (
+        4,
+        "The video shows that {t} at {time}.\nThe other options do not match what happens.\n"
+        "Therefore, the final answer is ({L}).",
+    ),
     (1, "I'm sorry, but I cannot determine this from the frames provided (checked up to {time})."),
     (1, "It is either {L} or {X}; the frames around {time} are unclear."),
     (1, "The frames up to {time} do not show enough to decide."),
@@ -87,19 +90,58 @@ CONCLUSIONS = (
     "Hence I choose {L}.",
     "Final answer: {L}",
 )
-SUBJECTS = ("The man", "A woman", "The child", "Two players", "The chef", "The crowd", "A dog", "The host",
-            "The narrator", "An old couple", "The team", "The driver")
-VERBS = ("opens", "carries", "paints", "throws", "cooks", "repairs", "points at", "reads", "hides", "sells",
-         "climbs", "cleans")
-OBJECTS = ("a red box", "the bicycle", "an old map", "the white door", "a small boat", "the cake", "a guitar",
-           "the blue car", "a wooden chair", "the window", "a basket of apples", "the trophy")
+SUBJECTS = (
+    "The man",
+    "A woman",
+    "The child",
+    "Two players",
+    "The chef",
+    "The crowd",
+    "A dog",
+    "The host",
+    "The narrator",
+    "An old couple",
+    "The team",
+    "The driver",
+)
+VERBS = (
+    "opens",
+    "carries",
+    "paints",
+    "throws",
+    "cooks",
+    "repairs",
+    "points at",
+    "reads",
+    "hides",
+    "sells",
+    "climbs",
+    "cleans",
+)
+OBJECTS = (
+    "a red box",
+    "the bicycle",
+    "an old map",
+    "the white door",
+    "a small boat",
+    "the cake",
+    "a guitar",
+    "the blue car",
+    "a wooden chair",
+    "the window",
+    "a basket of apples",
+    "the trophy",
+)
 
 
 # Video-MME's sub-categories belong to one domain each, in this order: 9 Knowledge, 4 Film & Television,
 # 5 Sports Competition, 5 Artistic Performance, 6 Life Record, 1 Multilingual.
 _DOMAIN_SIZES = (9, 4, 5, 5, 6, 1)
-DOMAIN_OF = {sub: domain for domain, start, size in zip(DOMAINS, (0, 9, 13, 18, 23, 29), _DOMAIN_SIZES, strict=True)
-             for sub in SUB_CATEGORIES[start : start + size]}
+DOMAIN_OF = {
+    sub: domain
+    for domain, start, size in zip(DOMAINS, (0, 9, 13, 18, 23, 29), _DOMAIN_SIZES, strict=True)
+    for sub in SUB_CATEGORIES[start : start + size]
+}
 
 
 def _option(rng: random.Random) -> str:
@@ -146,13 +188,26 @@ def generate_videos(n_videos: int, seed: int, respond: Responder) -> list[dict]:
             pick = gold if rng.random() < 0.6 else rng.choice(LETTERS)
             other = rng.choice([c for c in LETTERS if c != pick])
             response = respond(rng, pick, other, texts[LETTERS.index(pick)], 3 * v + k)
-            questions.append({"question_id": f"{v:06d}-{k}", "task_type": rng.choice(TASK_TYPES),
-                              "question": f"Question {k} about video {v}?", "answer": gold,
-                              "options": [f"{c}. {t}" for c, t in zip(LETTERS, texts, strict=True)],
-                              "response": response})
+            questions.append(
+                {
+                    "question_id": f"{v:06d}-{k}",
+                    "task_type": rng.choice(TASK_TYPES),
+                    "question": f"Question {k} about video {v}?",
+                    "answer": gold,
+                    "options": [f"{c}. {t}" for c, t in zip(LETTERS, texts, strict=True)],
+                    "response": response,
+                }
+            )
         sub_category = rng.choice(SUB_CATEGORIES)
-        videos.append({"video_id": f"{v:06d}", "duration": DURATIONS[v % 3], "domain": DOMAIN_OF[sub_category],
-                       "sub_category": sub_category, "questions": questions})
+        videos.append(
+            {
+                "video_id": f"{v:06d}",
+                "duration": DURATIONS[v % 3],
+                "domain": DOMAIN_OF[sub_category],
+                "sub_category": sub_category,
+                "questions": questions,
+            }
+        )
     return videos
 
 
@@ -161,8 +216,13 @@ def write_jsonl(videos: list[dict], path: Path) -> Path:
     with path.open("w", encoding="utf-8") as out:
         for video in videos:
             for q in video["questions"]:
-                row = {**q, "videoID": video["video_id"], "duration": video["duration"], "domain": video["domain"],
-                       "sub_category": video["sub_category"]}
+                row = {
+                    **q,
+                    "videoID": video["video_id"],
+                    "duration": video["duration"],
+                    "domain": video["domain"],
+                    "sub_category": video["sub_category"],
+                }
                 out.write(json.dumps(row) + "\n")
     return path
 
@@ -200,10 +260,17 @@ def in_process(path: Path, repeats: int) -> dict[str, float]:
     finally:
         verdict._read_choice_answer = real
     distinct = len({(p.response, p.question.options) for p in result.predictions})
-    return {"answers": len(result.predictions), "distinct": distinct, "read_s": read_time, "score_s": score_time,
-            "aggregate_s": aggregate_time, "extract_s": max(score_time - aggregate_time, 0.0),
-            "accuracy": report.overall.accuracy, "unparsed": len(report.unparsed),
-            "disagreements": len(report.disagreements)}
+    return {
+        "answers": len(result.predictions),
+        "distinct": distinct,
+        "read_s": read_time,
+        "score_s": score_time,
+        "aggregate_s": aggregate_time,
+        "extract_s": max(score_time - aggregate_time, 0.0),
+        "accuracy": report.overall.accuracy,
+        "unparsed": len(report.unparsed),
+        "disagreements": len(report.disagreements),
+    }
 
 
 def process_time(args: list[str], repeats: int) -> tuple[float, str]:
@@ -243,40 +310,67 @@ def main() -> None:
         tmp = Path(tmp_name)
         small_videos = generate_videos(900, 1, mixed_response)
         worst_videos = generate_videos(900, 2, reasoning_response)
-        files = [("2,700 realistic mix", write_jsonl(small_videos, tmp / "mix_2700.jsonl"), args.repeats),
-                 ("2,700 worst case", write_jsonl(worst_videos, tmp / "worst_2700.jsonl"), args.repeats)]
+        files = [
+            ("2,700 realistic mix", write_jsonl(small_videos, tmp / "mix_2700.jsonl"), args.repeats),
+            ("2,700 worst case", write_jsonl(worst_videos, tmp / "worst_2700.jsonl"), args.repeats),
+        ]
         if not args.no_large:
-            files += [("270,000 realistic mix", write_jsonl(generate_videos(90_000, 3, mixed_response),
-                                                            tmp / "mix_270000.jsonl"), 2),
-                      ("270,000 worst case", write_jsonl(generate_videos(90_000, 4, reasoning_response),
-                                                         tmp / "worst_270000.jsonl"), 1)]
+            files += [
+                (
+                    "270,000 realistic mix",
+                    write_jsonl(generate_videos(90_000, 3, mixed_response), tmp / "mix_270000.jsonl"),
+                    2,
+                ),
+                (
+                    "270,000 worst case",
+                    write_jsonl(generate_videos(90_000, 4, reasoning_response), tmp / "worst_270000.jsonl"),
+                    1,
+                ),
+            ]
         template = tmp / "videomme_2700_template.json"
         template.write_text(json.dumps(small_videos), encoding="utf-8")
 
         for label, path, repeats in files:
             f = in_process(path, repeats)
             ms = {key: f"{value * 1000:.0f} ms" for key, value in f.items() if key.endswith("_s")}
-            print(f"in process, {label} ({f['distinct']:,} distinct (response, options)): read {ms['read_s']}; score "
-                  f"{ms['score_s']} = extract {ms['extract_s']} + aggregate {ms['aggregate_s']}; read + score "
-                  f"{(f['read_s'] + f['score_s']) * 1000:.0f} ms (best of {repeats}); accuracy {f['accuracy']:.2f}%, "
-                  f"{f['unparsed']:,} unparsed, {f['disagreements']:,} robust-vs-official disagreements")
+            print(
+                f"in process, {label} ({f['distinct']:,} distinct (response, options)): read {ms['read_s']}; score "
+                f"{ms['score_s']} = extract {ms['extract_s']} + aggregate {ms['aggregate_s']}; read + score "
+                f"{(f['read_s'] + f['score_s']) * 1000:.0f} ms (best of {repeats}); accuracy {f['accuracy']:.2f}%, "
+                f"{f['unparsed']:,} unparsed, {f['disagreements']:,} robust-vs-official disagreements"
+            )
         for label, path, repeats in files[:3]:
             seconds, _ = process_time([mathreel, "score", str(path), "--json"], repeats)
             print(f"mathreel score --json, {label}: {seconds:.3f} s whole process (median of {repeats})")
         seconds, _ = process_time([mathreel, "score", str(files[0][1]), "--json", "--rows"], args.repeats)
-        print(f"mathreel score --json --rows, 2,700 realistic mix: {seconds:.3f} s whole process "
-              f"(median of {args.repeats})")
+        print(
+            f"mathreel score --json --rows, 2,700 realistic mix: {seconds:.3f} s whole process "
+            f"(median of {args.repeats})"
+        )
 
-        ours_s, ours = process_time([mathreel, "score", str(template), "--json", "--extractor", "official"],
-                                    args.repeats)
+        ours_s, ours = process_time(
+            [mathreel, "score", str(template), "--json", "--extractor", "official"], args.repeats
+        )
         ours_accuracy = json.loads(ours)["overall"]["accuracy"]
-        print(f"mathreel score --json --extractor official on the 2,700 template: {ours_s:.3f} s, "
-              f"overall {ours_accuracy:.1f}%")
+        print(
+            f"mathreel score --json --extractor official on the 2,700 template: {ours_s:.3f} s, "
+            f"overall {ours_accuracy:.1f}%"
+        )
         if args.official:
             official_s, printed = process_time(
-                [sys.executable, str(args.official), "--results_file", str(template), "--video_duration_type",
-                 "short,medium,long", "--return_categories_accuracy", "--return_sub_categories_accuracy",
-                 "--return_task_types_accuracy"], args.repeats)
+                [
+                    sys.executable,
+                    str(args.official),
+                    "--results_file",
+                    str(template),
+                    "--video_duration_type",
+                    "short,medium,long",
+                    "--return_categories_accuracy",
+                    "--return_sub_categories_accuracy",
+                    "--return_task_types_accuracy",
+                ],
+                args.repeats,
+            )
             overall = re.findall(r"Overall:\s*([\d.]+)%", printed)[-1]
             print(f"official eval_your_results.py on the same 2,700 template: {official_s:.3f} s, overall {overall}%")
     print(f"load average at the end: {load()}")

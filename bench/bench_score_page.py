@@ -79,8 +79,9 @@ def floor_app(port: int) -> Any:
     return app
 
 
-def timed_upload(browser: Any, url: str, path: Path, ready: str, done: list[tuple[str, str, Any]],
-                 tab: str | None = None) -> list[float]:
+def timed_upload(
+    browser: Any, url: str, path: Path, ready: str, done: list[tuple[str, str, Any]], tab: str | None = None
+) -> list[float]:
     """In a fresh context: open `url` (and `tab`), set `path` on the upload input under `ready`, and return the
     in-page seconds until each `done` check (name, JS predicate, its argument) first holds."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
@@ -91,8 +92,9 @@ def timed_upload(browser: Any, url: str, path: Path, ready: str, done: list[tupl
         if tab:
             page.wait_for_selector("#browse-frames img")
             # a visitor reads the first question before uploading: the page has imported Plotly's chunk by then
-            page.wait_for_function("() => performance.getEntriesByType('resource')"
-                                   ".some(e => e.name.includes('PlotlyPlot'))")
+            page.wait_for_function(
+                "() => performance.getEntriesByType('resource').some(e => e.name.includes('PlotlyPlot'))"
+            )
             page.click(f"#tab-{tab}-button")
         page.wait_for_selector(f"{ready} input[type=file]", state="attached")
         page.wait_for_timeout(800)  # let the page's load events settle
@@ -110,13 +112,21 @@ def timed_upload(browser: Any, url: str, path: Path, ready: str, done: list[tupl
 def serve(port: int, tmp: Path) -> subprocess.Popen:
     from appserver import mathreel_command, wait_until_answering
 
-    env = dict(os.environ, MATHREEL_CACHE=str(tmp / "cache"), GRADIO_TEMP_DIR=str(tmp / "gradio"),
-               GRADIO_ANALYTICS_ENABLED="False")
+    env = dict(
+        os.environ,
+        MATHREEL_CACHE=str(tmp / "cache"),
+        GRADIO_TEMP_DIR=str(tmp / "gradio"),
+        GRADIO_ANALYTICS_ENABLED="False",
+    )
     env.pop("MATHREEL_DATA", None)
     log = tmp / "serve.log"
     with log.open("w") as out:
-        process = subprocess.Popen([*mathreel_command(), "serve", "--host", "127.0.0.1", "--port", str(port)],
-                                   env=env, stdout=out, stderr=subprocess.STDOUT)
+        process = subprocess.Popen(
+            [*mathreel_command(), "serve", "--host", "127.0.0.1", "--port", str(port)],
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
     wait_until_answering(f"http://127.0.0.1:{port}/", process, log)
     return process
 
@@ -145,16 +155,32 @@ def bench_browser(files: list[Path], repeats: int, port: int) -> None:
             charts = {path: expected_charts(path) for path in files}
             # one warm-up of each (the server's first scoring imports plotly, Chromium caches Plotly's chunk)
             for path in files:
-                timed_upload(browser, f"http://127.0.0.1:{port}/", path, "#score-upload",
-                             [("__headline", HEADLINE, path.name)], tab="score")
+                timed_upload(
+                    browser,
+                    f"http://127.0.0.1:{port}/",
+                    path,
+                    "#score-upload",
+                    [("__headline", HEADLINE, path.name)],
+                    tab="score",
+                )
             for _ in range(repeats):
                 for path in files:
                     got = results.setdefault(path.name, {"floor": [], "headline": [], "charts": []})
-                    got["floor"] += timed_upload(browser, f"http://127.0.0.1:{port + 1}/", path, "#floor-upload",
-                                                 [("__floor", FLOOR_DONE, path.name)])
+                    got["floor"] += timed_upload(
+                        browser,
+                        f"http://127.0.0.1:{port + 1}/",
+                        path,
+                        "#floor-upload",
+                        [("__floor", FLOOR_DONE, path.name)],
+                    )
                     headline, all_charts = timed_upload(
-                        browser, f"http://127.0.0.1:{port}/", path, "#score-upload",
-                        [("__headline", HEADLINE, path.name), ("__charts", ALL_CHARTS, charts[path])], tab="score")
+                        browser,
+                        f"http://127.0.0.1:{port}/",
+                        path,
+                        "#score-upload",
+                        [("__headline", HEADLINE, path.name), ("__charts", ALL_CHARTS, charts[path])],
+                        tab="score",
+                    )
                     got["headline"].append(headline)
                     got["charts"].append(all_charts)
             browser.close()
@@ -168,11 +194,15 @@ def bench_browser(files: list[Path], repeats: int, port: int) -> None:
         floor_ms = statistics.median(got["floor"])
         print(f"\n{name} ({size / 1e6:.2f} MB)")
         print(f"  Gradio upload floor          {ms(got['floor'])}")
-        print(f"  upload -> headline           {ms(got['headline'])}  "
-              f"({statistics.median(got['headline']) / floor_ms:.1f}x floor, "
-              f"+{(statistics.median(got['headline']) - floor_ms) * 1000:.0f} ms)")
-        print(f"  upload -> all charts         {ms(got['charts'])}  "
-              f"({statistics.median(got['charts']) / floor_ms:.1f}x floor)")
+        print(
+            f"  upload -> headline           {ms(got['headline'])}  "
+            f"({statistics.median(got['headline']) / floor_ms:.1f}x floor, "
+            f"+{(statistics.median(got['headline']) - floor_ms) * 1000:.0f} ms)"
+        )
+        print(
+            f"  upload -> all charts         {ms(got['charts'])}  "
+            f"({statistics.median(got['charts']) / floor_ms:.1f}x floor)"
+        )
 
 
 def bench_server(files: list[Path], repeats: int) -> None:

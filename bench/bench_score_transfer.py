@@ -25,21 +25,38 @@ from collections.abc import Callable
 from pathlib import Path
 
 VIDEOS = 900
-INSTRUCTION = ("Select the best answer to the following multiple-choice question based on the video and the "
-               "subtitles. Respond with only the letter (A, B, C, or D) of the correct option.")
+INSTRUCTION = (
+    "Select the best answer to the following multiple-choice question based on the video and the "
+    "subtitles. Respond with only the letter (A, B, C, or D) of the correct option."
+)
 
 
 def _questions(seed: int = 0) -> list[tuple[str, str, list[str], str, str]]:
     """(id, question, options, gold, response) for 900 videos x 3 questions, responses as real logs write them."""
     rng = random.Random(seed)
-    words = ["video", "person", "table", "screen", "colour", "number", "left", "right", "first", "last", "shown",
-             "speaker", "scene"]
+    words = [
+        "video",
+        "person",
+        "table",
+        "screen",
+        "colour",
+        "number",
+        "left",
+        "right",
+        "first",
+        "last",
+        "shown",
+        "speaker",
+        "scene",
+    ]
     rows = []
     for video in range(1, VIDEOS + 1):
         for k in (1, 2, 3):
             question = " ".join(rng.choice(words) for _ in range(rng.randint(8, 25))).capitalize() + "?"
-            options = [f"{letter}. " + " ".join(rng.choice(words) for _ in range(rng.randint(1, 12))) + "."
-                       for letter in "ABCD"]
+            options = [
+                f"{letter}. " + " ".join(rng.choice(words) for _ in range(rng.randint(1, 12))) + "."
+                for letter in "ABCD"
+            ]
             gold = rng.choice("ABCD")
             response = rng.choice([gold + ".", gold, rng.choice("ABCD") + ".", "!!!!!!!!"])
             rows.append((f"{video:03d}-{k}", question, options, gold, response))
@@ -50,12 +67,27 @@ def write_lmms04(path: Path) -> Path:
     """An lmms-eval 0.4 `--log_samples` file: no doc, the metric dict, the prompt in `input`."""
     with path.open("w", encoding="utf-8") as out:
         for index, (qid, question, options, gold, response) in enumerate(_questions()):
-            out.write(json.dumps({
-                "doc_id": index, "target": gold, "filtered_resps": [response], "doc_hash": "0" * 64,
-                "videomme_perception_score": {"question_id": qid, "duration": "short", "category": "Knowledge",
-                                              "sub_category": "Astronomy", "task_category": "Counting Problem",
-                                              "pred_answer": response[:1], "answer": gold},
-                "input": "\n".join([INSTRUCTION, question, *options, "The best answer is:"])}) + "\n")
+            out.write(
+                json.dumps(
+                    {
+                        "doc_id": index,
+                        "target": gold,
+                        "filtered_resps": [response],
+                        "doc_hash": "0" * 64,
+                        "videomme_perception_score": {
+                            "question_id": qid,
+                            "duration": "short",
+                            "category": "Knowledge",
+                            "sub_category": "Astronomy",
+                            "task_category": "Counting Problem",
+                            "pred_answer": response[:1],
+                            "answer": gold,
+                        },
+                        "input": "\n".join([INSTRUCTION, question, *options, "The best answer is:"]),
+                    }
+                )
+                + "\n"
+            )
     return path
 
 
@@ -63,11 +95,27 @@ def write_template_gen1(path: Path) -> Path:
     """The first-generation official template (duration_category, video_category, choices)."""
     videos: dict[str, dict] = {}
     for qid, question, options, gold, response in _questions(1):
-        video = videos.setdefault(qid[:3], {"video_id": qid[:3], "duration_category": "short",
-                                            "video_category": "Knowledge", "video_subcategory": "Astronomy",
-                                            "url": "https://example.invalid", "questions": []})
-        video["questions"].append({"question_id": qid, "task_type": "Counting Problem", "question": question,
-                                   "choices": options, "answer": gold, "response": response})
+        video = videos.setdefault(
+            qid[:3],
+            {
+                "video_id": qid[:3],
+                "duration_category": "short",
+                "video_category": "Knowledge",
+                "video_subcategory": "Astronomy",
+                "url": "https://example.invalid",
+                "questions": [],
+            },
+        )
+        video["questions"].append(
+            {
+                "question_id": qid,
+                "task_type": "Counting Problem",
+                "question": question,
+                "choices": options,
+                "answer": gold,
+                "response": response,
+            }
+        )
     path.write_text(json.dumps(list(videos.values()), indent=4), encoding="utf-8")
     return path
 
@@ -100,8 +148,10 @@ def bench_file(path: Path, repeats: int) -> None:
     request = ScoreRequest(str(path))
     report = score_file(request)
     data = pickle.dumps(report, protocol=pickle.HIGHEST_PROTOCOL)
-    print(f"\n{path.name}: {path.stat().st_size / 1e6:.2f} MB, {report.overall.n} answers, "
-          f"{len(report.rows)} rows; report pickle {len(data) / 1e6:.2f} MB")
+    print(
+        f"\n{path.name}: {path.stat().st_size / 1e6:.2f} MB, {report.overall.n} answers, "
+        f"{len(report.rows)} rows; report pickle {len(data) / 1e6:.2f} MB"
+    )
     cpu = time.process_time
 
     def unpickle_paused() -> None:
@@ -111,10 +161,12 @@ def bench_file(path: Path, repeats: int) -> None:
         finally:
             gc.enable()
 
-    for label, action in (("read + score in process", lambda: score_file(request)),
-                          ("pickle the report", lambda: pickle.dumps(report, pickle.HIGHEST_PROTOCOL)),
-                          ("unpickle the report", lambda: pickle.loads(data)),
-                          ("unpickle, collector paused", unpickle_paused)):
+    for label, action in (
+        ("read + score in process", lambda: score_file(request)),
+        ("pickle the report", lambda: pickle.dumps(report, pickle.HIGHEST_PROTOCOL)),
+        ("unpickle the report", lambda: pickle.loads(data)),
+        ("unpickle, collector paused", unpickle_paused),
+    ):
         print(f"  {label + ' (CPU)':44s}{median_ms(action, repeats, cpu):8.1f} ms")
     isolated = median_ms(lambda: run_isolated(score_file, (request,), DEFAULT_BUDGET, path.name), repeats)
     print(f"  {'isolated call, plain request (wall)':44s}{isolated:8.1f} ms")

@@ -27,8 +27,22 @@ import bench_score
 
 LETTERS = "ABCDEFGH"
 STRUCTURES = ("[1,2,3,4]", "[1,[2,3],4]", "[[1,2],3,4]")
-COLUMNS = ("video_id", "url", "group_type", "group_structure", "question_id", "question", "options", "answer",
-           "level", "second_head", "third_head", "index", "video", "prediction")
+COLUMNS = (
+    "video_id",
+    "url",
+    "group_type",
+    "group_structure",
+    "question_id",
+    "question",
+    "options",
+    "answer",
+    "level",
+    "second_head",
+    "third_head",
+    "index",
+    "video",
+    "prediction",
+)
 
 
 def write_v2(path: Path, groups: int, seed: int) -> Path:
@@ -49,10 +63,24 @@ def write_v2(path: Path, groups: int, seed: int) -> Path:
                 other = rng.choice([c for c in LETTERS if c != pick])
                 reply = bench_score.mixed_response(rng, pick, other, texts[LETTERS.index(pick)], 4 * g + k)
                 tagged = kind == "relevance" or k == 4
-                writer.writerow([video, "", kind, structure, f"{video}-{k}", f"Question {k} about video {video}?",
-                                 "\n".join(f"{c}. {t}" for c, t in zip(LETTERS, texts, strict=True)), gold,
-                                 level if tagged else "", heads[0] if tagged else "", heads[1] if tagged else "",
-                                 4 * g + k - 1, video, reply])
+                writer.writerow(
+                    [
+                        video,
+                        "",
+                        kind,
+                        structure,
+                        f"{video}-{k}",
+                        f"Question {k} about video {video}?",
+                        "\n".join(f"{c}. {t}" for c, t in zip(LETTERS, texts, strict=True)),
+                        gold,
+                        level if tagged else "",
+                        heads[0] if tagged else "",
+                        heads[1] if tagged else "",
+                        4 * g + k - 1,
+                        video,
+                        reply,
+                    ]
+                )
     return path
 
 
@@ -70,8 +98,9 @@ def main() -> None:
     mathreel = str(Path(sys.executable).with_name("mathreel"))
     with tempfile.TemporaryDirectory() as folder:
         tmp = Path(folder)
-        v1 = bench_score.write_jsonl(bench_score.generate_videos(900, 1, bench_score.mixed_response),
-                                     tmp / "videomme_2700.jsonl")
+        v1 = bench_score.write_jsonl(
+            bench_score.generate_videos(900, 1, bench_score.mixed_response), tmp / "videomme_2700.jsonl"
+        )
         v2 = write_v2(tmp / "Video-MME-v2_model_64frame.tsv", 800, 5)
         figures = {}
         for label, path in (("Video-MME, 2,700 answers", v1), ("Video-MME-v2, 3,200 answers", v2)):
@@ -81,9 +110,11 @@ def main() -> None:
             whole_s, _ = bench_score.process_time([mathreel, "score", str(path), "--json"], args.repeats)
             figures[label] = (read_s + score_s, whole_s)
             groups = f", {len(report.groups.groups)} groups" if report.groups else ""
-            print(f"{label}{groups}: read {read_s * 1000:.0f} ms + score {score_s * 1000:.0f} ms = "
-                  f"{(read_s + score_s) * 1000:.0f} ms in process (best of {args.repeats}); --extractor official "
-                  f"{official_s * 1000:.0f} ms; whole `mathreel score --json` {whole_s:.3f} s (median)")
+            print(
+                f"{label}{groups}: read {read_s * 1000:.0f} ms + score {score_s * 1000:.0f} ms = "
+                f"{(read_s + score_s) * 1000:.0f} ms in process (best of {args.repeats}); --extractor official "
+                f"{official_s * 1000:.0f} ms; whole `mathreel score --json` {whole_s:.3f} s (median)"
+            )
         (v1_in, v1_whole), (v2_in, v2_whole) = figures.values()
         print(f"v2 / v1: in process {v2_in / v1_in:.2f}x, whole process {v2_whole / v1_whole:.2f}x (target <= 1.5x)")
     print(f"load average {bench_score.load()}")

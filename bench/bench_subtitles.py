@@ -84,15 +84,19 @@ def main() -> None:
     only_reference = len(set(reference) - set(lines))
     only_ours = len(set(lines) - set(reference))
     covered = sum(1 for frame in per_frame if frame)
-    print(f"input: {args.frames} frames of a 1 h, {FPS} fps video; {len(cues)} cues; {covered} frames covered; "
-          f"{len(lines)} prompt lines")
+    print(
+        f"input: {args.frames} frames of a 1 h, {FPS} fps video; {len(cues)} cues; {covered} frames covered; "
+        f"{len(lines)} prompt lines"
+    )
     print(f"read_srt ({len(cues)} cues)                 {parse_ms:8.2f} ms")
     print(f"cues_for_frames                          {per_frame_ms:8.2f} ms")
     print(f"subtitle_lines                           {lines_ms:8.2f} ms")
     print(f"cues_for_frames + subtitle_lines         {both_ms:8.2f} ms   (target <= 20 ms)")
     print(f"reference frames x cues double loop      {reference_ms:8.2f} ms   ({reference_ms / both_ms:.0f}x slower)")
-    print(f"lines only the reference picks: {only_reference}; only MathReel: {only_ours} (the reference floors cue "
-          "times to whole frames, so a cue edge up to one frame period (40 ms) from a sampled frame can differ)")
+    print(
+        f"lines only the reference picks: {only_reference}; only MathReel: {only_ours} (the reference floors cue "
+        "times to whole frames, so a cue edge up to one frame period (40 ms) from a sampled frame can differ)"
+    )
 
 
 if __name__ == "__main__":

@@ -49,8 +49,17 @@ def write_files(answers: int, folder: Path) -> dict[str, Path]:
     from bench_score import generate_videos, mixed_response, write_jsonl
 
     videos = generate_videos(max(1, answers // 3), seed=7, respond=mixed_response)
-    rows = [{**q, "videoID": v["video_id"], "duration": v["duration"], "domain": v["domain"],
-             "sub_category": v["sub_category"]} for v in videos for q in v["questions"]]
+    rows = [
+        {
+            **q,
+            "videoID": v["video_id"],
+            "duration": v["duration"],
+            "domain": v["domain"],
+            "sub_category": v["sub_category"],
+        }
+        for v in videos
+        for q in v["questions"]
+    ]
     paths = {"jsonl": write_jsonl(videos, folder / f"a{answers}.jsonl")}
     paths["json"] = folder / f"a{answers}.json"
     paths["json"].write_text(json.dumps(videos))
@@ -62,10 +71,23 @@ def write_files(answers: int, folder: Path) -> dict[str, Path]:
     frame = pd.DataFrame([{**r, "options": json.dumps(r["options"])} for r in rows])
     paths["parquet"] = folder / f"a{answers}.parquet"
     frame.to_parquet(paths["parquet"])
-    vlm = pd.DataFrame([{"index": i, "video": r["videoID"], "duration": r["duration"], "domain": r["domain"],
-                         "sub_category": r["sub_category"], "task_type": r["task_type"], "question": r["question"],
-                         "candidates": str(r["options"]), "answer": r["answer"], "prediction": r["response"]}
-                        for i, r in enumerate(rows)])
+    vlm = pd.DataFrame(
+        [
+            {
+                "index": i,
+                "video": r["videoID"],
+                "duration": r["duration"],
+                "domain": r["domain"],
+                "sub_category": r["sub_category"],
+                "task_type": r["task_type"],
+                "question": r["question"],
+                "candidates": str(r["options"]),
+                "answer": r["answer"],
+                "prediction": r["response"],
+            }
+            for i, r in enumerate(rows)
+        ]
+    )
     paths["xlsx"] = folder / f"a{answers}_Video-MME.xlsx"
     vlm.to_excel(paths["xlsx"], index=False, engine="openpyxl")
     return paths
@@ -94,8 +116,14 @@ print(json.dumps({"cpu": time.process_time() - start, "peak_kb": peak_kb()}))
 
 def measure(path: Path | str, child: str = CHILD, *before: str) -> dict[str, float]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-c", child, *before, str(path)], capture_output=True, text=True,
-                          env=env, timeout=900, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", child, *before, str(path)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=900,
+        check=True,
+    )
     return json.loads(done.stdout)
 
 
@@ -111,9 +139,11 @@ def compare_xlsx(answers: list[int], folder: Path) -> None:
         path.write_bytes(vlmevalkit(rows))
         base = measure(path, READ_XLSX, "none")["peak_kb"]
         old, new = measure(path, READ_XLSX, "pandas"), measure(path, READ_XLSX, "streamed")
-        print(f"| Video-MME shaped | {rows:,} | {path.stat().st_size / 2**20:.1f} MB | {old['cpu']:.2f} | "
-              f"{new['cpu']:.2f} | {(old['peak_kb'] - base) / 1024:.0f} | {(new['peak_kb'] - base) / 1024:.0f} |",
-              flush=True)
+        print(
+            f"| Video-MME shaped | {rows:,} | {path.stat().st_size / 2**20:.1f} MB | {old['cpu']:.2f} | "
+            f"{new['cpu']:.2f} | {(old['peak_kb'] - base) / 1024:.0f} | {(new['peak_kb'] - base) / 1024:.0f} |",
+            flush=True,
+        )
 
 
 def main() -> None:
@@ -139,8 +169,11 @@ def main() -> None:
                 cost = upload_cost(path)
                 added = max(0.0, (got["peak_kb"] - baseline["peak_kb"]) / 1024)
                 size, work = path.stat().st_size / 2**20, cost.work_bytes / 2**20
-                print(f"| {kind} | {answers:,} | {size:.1f} MB | {work:.1f} MB | {got['cpu']:.2f} | {cost.seconds:.2f} "
-                      f"| {added:.0f} | {cost.memory_mb:.0f} | {cost.cheap} |", flush=True)
+                print(
+                    f"| {kind} | {answers:,} | {size:.1f} MB | {work:.1f} MB | {got['cpu']:.2f} | {cost.seconds:.2f} "
+                    f"| {added:.0f} | {cost.memory_mb:.0f} | {cost.cheap} |",
+                    flush=True,
+                )
     print(f"load {os.getloadavg()[0]:.1f}")
 
 

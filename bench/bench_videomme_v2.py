@@ -60,26 +60,87 @@ LMMS = ("394a8e4bc2d67407aff44d805bf49a4b943bee00", "lmms_eval/tasks/videomme_v2
 EVALSCOPE = ("fde259d2a32ab8a4cdb3af44dc8b18f504f1e277", "evalscope/utils/multi_choices.py")
 LETTERS = "ABCDEFGH"
 STRUCTURES = ("[1,2,3,4]", "[1, [2, 3], 4]", "[[1,2],3,4]")
-COLUMNS = ("video_id", "url", "group_type", "group_structure", "question_id", "question", "options", "answer",
-           "level", "second_head", "third_head")
+COLUMNS = (
+    "video_id",
+    "url",
+    "group_type",
+    "group_structure",
+    "question_id",
+    "question",
+    "options",
+    "answer",
+    "level",
+    "second_head",
+    "third_head",
+)
 SECOND = tuple(f"Second head {i}" for i in range(10))
 THIRD = tuple(f"Third head {i}" for i in range(33))
 # Answer styles, {L} the letter given, {l} it in lower case, {X} another capital.
-STYLES = ("{L}", "{L}.", "({L})", "The answer is {L}.", "Final Answer: {L}", "Based on the frames, Final Answer: {L}",
-          "<think>Looking at it</think> Final Answer: {L}", "ANSWER: {L}", "final answer: {l}", "I cannot tell.",
-          "{L}. Some option text", "The best answer is {L}", "Answer: ({L})", "{X} is wrong, so {L}.", "")
-PIECES = ("The answer is", "Final Answer:", "The best option is", "Answer:", "Option:", "ANSWER:", "answer:",
-          "(B)", "C.", "D)", "A", "B", "E", "H", "G", "Based on the video,", "I think", "答案是", "the", "it", "is",
-          "not", "Each", "clip", ".", ",", "\n", "(", ")", "**ANSWER:** F", "Z", "[LETTER]", "<think>", "</think>")
+STYLES = (
+    "{L}",
+    "{L}.",
+    "({L})",
+    "The answer is {L}.",
+    "Final Answer: {L}",
+    "Based on the frames, Final Answer: {L}",
+    "<think>Looking at it</think> Final Answer: {L}",
+    "ANSWER: {L}",
+    "final answer: {l}",
+    "I cannot tell.",
+    "{L}. Some option text",
+    "The best answer is {L}",
+    "Answer: ({L})",
+    "{X} is wrong, so {L}.",
+    "",
+)
+PIECES = (
+    "The answer is",
+    "Final Answer:",
+    "The best option is",
+    "Answer:",
+    "Option:",
+    "ANSWER:",
+    "answer:",
+    "(B)",
+    "C.",
+    "D)",
+    "A",
+    "B",
+    "E",
+    "H",
+    "G",
+    "Based on the video,",
+    "I think",
+    "答案是",
+    "the",
+    "it",
+    "is",
+    "not",
+    "Each",
+    "clip",
+    ".",
+    ",",
+    "\n",
+    "(",
+    ")",
+    "**ANSWER:** F",
+    "Z",
+    "[LETTER]",
+    "<think>",
+    "</think>",
+)
 
 
 # -- upstream code, read at run time ---------------------------------------------------------------------------
 def definitions(path: Path, names: tuple[str, ...], namespace: dict[str, Any]) -> dict[str, Any]:
     """The named top-level functions and assignments of an upstream module, executed in `namespace`."""
     tree = ast.parse(path.read_text())
-    wanted = [node for node in tree.body
-              if (isinstance(node, ast.FunctionDef) and node.name in names)
-              or (isinstance(node, ast.Assign) and any(getattr(t, "id", None) in names for t in node.targets))]
+    wanted = [
+        node
+        for node in tree.body
+        if (isinstance(node, ast.FunctionDef) and node.name in names)
+        or (isinstance(node, ast.Assign) and any(getattr(t, "id", None) in names for t in node.targets))
+    ]
     exec(compile(ast.Module(wanted, []), str(path), "exec"), namespace)
     return namespace
 
@@ -99,11 +160,22 @@ def records(groups: int, rng: random.Random, tagged: bool) -> list[dict]:
             said = gold if rng.random() < 0.55 else rng.choice(LETTERS)
             style = rng.choice(STYLES)
             reply = style.format(L=said, l=said.lower(), X=rng.choice("ABCDEFGH"))
-            rows.append({"video_id": video, "url": "", "group_type": kind, "group_structure": structure,
-                         "question_id": f"{video}-{k}", "question": f"Question {k}?",
-                         "options": "\n".join(f"{c}. option {c.lower()}" for c in LETTERS), "answer": gold,
-                         "level": taxonomy[0] if on_row else None, "second_head": taxonomy[1] if on_row else None,
-                         "third_head": taxonomy[2] if on_row else None, "prediction": reply})
+            rows.append(
+                {
+                    "video_id": video,
+                    "url": "",
+                    "group_type": kind,
+                    "group_structure": structure,
+                    "question_id": f"{video}-{k}",
+                    "question": f"Question {k}?",
+                    "options": "\n".join(f"{c}. option {c.lower()}" for c in LETTERS),
+                    "answer": gold,
+                    "level": taxonomy[0] if on_row else None,
+                    "second_head": taxonomy[1] if on_row else None,
+                    "third_head": taxonomy[2] if on_row else None,
+                    "prediction": reply,
+                }
+            )
     return rows
 
 
@@ -114,8 +186,10 @@ def write_tsv(path: Path, rows: list[dict]) -> Path:
         writer.writerow([*COLUMNS, "index", "video", "prediction"])
         for index, row in enumerate(rows):
             level = "" if row["level"] is None else f"{float(row['level'])}"
-            writer.writerow([level if c == "level" else ("" if row[c] is None else row[c]) for c in COLUMNS]
-                            + [index, row["video_id"], row["prediction"]])
+            writer.writerow(
+                [level if c == "level" else ("" if row[c] is None else row[c]) for c in COLUMNS]
+                + [index, row["video_id"], row["prediction"]]
+            )
     return path
 
 
@@ -126,9 +200,15 @@ def write_lmms(path: Path, rows: list[dict], process_results) -> tuple[Path, lis
         doc = {c: row[c] for c in COLUMNS}
         metric = process_results(doc, [row["prediction"]])["videomme_v2_overall_score"]
         dicts.append(metric)
-        lines.append({"doc_id": doc_id, "target": row["answer"], "filtered_resps": row["prediction"],
-                      "token_counts": [None], **dict.fromkeys(("videomme_v2_overall_score", "videomme_v2_overall_acc"),
-                                                              metric)})
+        lines.append(
+            {
+                "doc_id": doc_id,
+                "target": row["answer"],
+                "filtered_resps": row["prediction"],
+                "token_counts": [None],
+                **dict.fromkeys(("videomme_v2_overall_score", "videomme_v2_overall_acc"), metric),
+            }
+        )
     order = [i for rank in (0, 1) for i in range(rank, len(lines), 2)]
     path.write_text("".join(json.dumps(lines[i]) + "\n" for i in order))
     return path, [dicts[i] for i in order]
@@ -168,10 +248,14 @@ def compare_official(args, work: Path, in_order: list[dict], tagged: list[dict])
         theirs = json.loads(output.with_name(output.name.replace(".tsv", "_rating.json")).read_text())
         mine = score(read_results(path), extractor="official")
         total, own = mine.upstream.value["final_rating"]["total"], score(read_results(path)).groups.total.score
-        figure = (f"total {theirs['final_rating']['total']:.2f} (script) vs {total:.2f} (mathreel), MathReel's own "
-                  f"{own:.2f}")
-        report(f"official test_video_mme_v2.py@{OFFICIAL[0][:7]}, {len(rows)} rows, {label}",
-               within(theirs, mine.upstream.value), figure)
+        figure = (
+            f"total {theirs['final_rating']['total']:.2f} (script) vs {total:.2f} (mathreel), MathReel's own {own:.2f}"
+        )
+        report(
+            f"official test_video_mme_v2.py@{OFFICIAL[0][:7]}, {len(rows)} rows, {label}",
+            within(theirs, mine.upstream.value),
+            figure,
+        )
         for effect in mine.groups.effects:
             print(f"    reported: {effect.text()}")
 
@@ -179,8 +263,13 @@ def compare_official(args, work: Path, in_order: list[dict], tagged: list[dict])
 def compare_lmms(args, work: Path, tagged: list[dict]) -> None:
     utils = upstream(args.lmms_eval, *LMMS, work)
     quiet = SimpleNamespace(info=lambda *a, **k: None, warning=lambda *a, **k: None)
-    names = ("cal_relevance", "cal_logic", "extract_characters_regex", "videomme_v2_process_results",
-             "_compute_all_subscores")
+    names = (
+        "cal_relevance",
+        "cal_logic",
+        "extract_characters_regex",
+        "videomme_v2_process_results",
+        "_compute_all_subscores",
+    )
     module = definitions(utils, names, {"ast": ast, "re": re, "defaultdict": defaultdict, "eval_logger": quiet})
     path, dicts = write_lmms(work / "samples_videomme_v2.jsonl", tagged, module["videomme_v2_process_results"])
     theirs = {f"videomme_v2_{k}": v for k, v in module["_compute_all_subscores"](dicts).items()}
@@ -191,10 +280,20 @@ def compare_lmms(args, work: Path, tagged: list[dict]) -> None:
 
 def evalscope_reader(args, work: Path):
     source = upstream(args.evalscope, *EVALSCOPE, work)
-    names = ("_ANSWER_MARKER_RE", "_BRACKETED_LABEL_RE", "_PLAIN_LABEL_RE", "_LABEL_TOKEN_RE",
-             "_fallback_parse_answer", "_label_prefix", "_last_labelled_answer", "parse_answers", "answer_character")
-    namespace = definitions(source, names, {"re": re, "Optional": Any, "TaskState": Any, "Union": Any,
-                                            "List": Any, "Choices": Any})
+    names = (
+        "_ANSWER_MARKER_RE",
+        "_BRACKETED_LABEL_RE",
+        "_PLAIN_LABEL_RE",
+        "_LABEL_TOKEN_RE",
+        "_fallback_parse_answer",
+        "_label_prefix",
+        "_last_labelled_answer",
+        "parse_answers",
+        "answer_character",
+    )
+    namespace = definitions(
+        source, names, {"re": re, "Optional": Any, "TaskState": Any, "Union": Any, "List": Any, "Choices": Any}
+    )
     state = SimpleNamespace(choices=list(LETTERS))
 
     def read(text: str) -> str:
@@ -208,17 +307,22 @@ def compare_evalscope(args, work: Path, rows: list[dict]) -> None:
     theirs = 100 * sum(read(row["prediction"]) == row["answer"] for row in rows) / len(rows)
     path = write_tsv(work / "Video-MME-v2_evalscope.tsv", rows)
     mine = score(read_results(path), extractor="evalscope").upstream.value["all"]
-    report(f"evalscope parse_answers@{EVALSCOPE[0][:7]}, {len(rows)} answers", within({"all": theirs}, {"all": mine}),
-           f"accuracy {theirs:.2f}% vs {mine:.2f}%")
+    report(
+        f"evalscope parse_answers@{EVALSCOPE[0][:7]}, {len(rows)} answers",
+        within({"all": theirs}, {"all": mine}),
+        f"accuracy {theirs:.2f}% vs {mine:.2f}%",
+    )
 
 
 def compare_letters(args, work: Path) -> None:
     rng = random.Random(args.seed + 2)
     texts = [" ".join(rng.choice(PIECES) for _ in range(rng.randint(0, 12))) for _ in range(args.responses)]
-    official = definitions(upstream(args.video_mme_v2, *OFFICIAL, work), ("extract_characters_regex_v2",),
-                           {"re": re})["extract_characters_regex_v2"]
-    lmms = definitions(upstream(args.lmms_eval, *LMMS, work), ("extract_characters_regex",),
-                       {"re": re})["extract_characters_regex"]
+    official = definitions(upstream(args.video_mme_v2, *OFFICIAL, work), ("extract_characters_regex_v2",), {"re": re})[
+        "extract_characters_regex_v2"
+    ]
+    lmms = definitions(upstream(args.lmms_eval, *LMMS, work), ("extract_characters_regex",), {"re": re})[
+        "extract_characters_regex"
+    ]
     evalscope = evalscope_reader(args, work)
     for label, theirs, mine in (
         (f"official extract_characters_regex_v2@{OFFICIAL[0][:7]}", official, extract_choice_videomme_v2),

@@ -35,12 +35,18 @@ def heavy_records(start: int) -> list[dict]:
     x, y = symbols("x y")
     records = []
     for offset, n in enumerate(HEAVY):
-        records.append({
-            "sample_index": str(start + offset), "problem_index": str(start + offset), "problem_version": "Text Lite",
-            "question": f"Expand problem {n}", "answer": latex(expand((x + y + 1) ** n)), "question_type": "free-form",
-            "model_answer": f"Multiplying out, the answer is $(x+y+1)^{{{n}}}$.",
-            "metadata": {"split": "testmini", "subject": "Algebra", "subfield": "Expansion"},
-        })
+        records.append(
+            {
+                "sample_index": str(start + offset),
+                "problem_index": str(start + offset),
+                "problem_version": "Text Lite",
+                "question": f"Expand problem {n}",
+                "answer": latex(expand((x + y + 1) ** n)),
+                "question_type": "free-form",
+                "model_answer": f"Multiplying out, the answer is $(x+y+1)^{{{n}}}$.",
+                "metadata": {"split": "testmini", "subject": "Algebra", "subfield": "Expansion"},
+            }
+        )
     return records
 
 
@@ -60,17 +66,32 @@ def verdict_digest(path: Path) -> None:
     worker = sum(getattr(resource.getrusage(resource.RUSAGE_CHILDREN), f) for f in ("ru_utime", "ru_stime"))
     rows = [(row.question_id, row.status, row.extracted, row.explanation) for row in report.rows]
     digest = hashlib.sha256(repr(rows).encode()).hexdigest()[:16]
-    print(json.dumps({"accuracy": report.overall.accuracy, "digest": digest,
-                      "wall_s": round(wall, 2), "scorer_cpu_s": round(scorer, 2), "worker_cpu_s": round(worker, 2),
-                      "math_warning": next((w for w in report.warnings if "undecided by math-verify" in w), "")}))
+    print(
+        json.dumps(
+            {
+                "accuracy": report.overall.accuracy,
+                "digest": digest,
+                "wall_s": round(wall, 2),
+                "scorer_cpu_s": round(scorer, 2),
+                "worker_cpu_s": round(worker, 2),
+                "math_warning": next((w for w in report.warnings if "undecided by math-verify" in w), ""),
+            }
+        )
+    )
 
 
 def _child(path: Path, tree: Path | None = None) -> dict:
     """`--digest` in a fresh process, importing this tree or `tree` (another ref's code, `against.tree_of`)."""
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree or ROOT), env.get("PYTHONPATH", "")]))
-    run = subprocess.run([sys.executable, str(ROOT / "bench" / "bench_mathverse.py"), "--digest", str(path)],
-                         capture_output=True, text=True, check=True, cwd=str(tree or ROOT), env=env)
+    run = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "bench_mathverse.py"), "--digest", str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=str(tree or ROOT),
+        env=env,
+    )
     return json.loads(run.stdout.strip().splitlines()[-1])
 
 
@@ -110,17 +131,26 @@ def stability(records: list[dict], rounds: int, against: str | None = None) -> N
     for (name, state), done in runs.items():
         for run in done:
             warning = run["math_warning"] or "no answer undecided by a limit"
-            print(f"  {name}, {state}: accuracy {run['accuracy']:.4f}%, verdicts {run['digest']}, "
-                  f"wall {run['wall_s']} s, worker CPU {run['worker_cpu_s']} s; {warning}")
+            print(
+                f"  {name}, {state}: accuracy {run['accuracy']:.4f}%, verdicts {run['digest']}, "
+                f"wall {run['wall_s']} s, worker CPU {run['worker_cpu_s']} s; {warning}"
+            )
     print(f"load average while loaded: {loaded_load}")
     for name in trees:
         digests = {run["digest"] for (tree, _), done in runs.items() if tree == name for run in done}
         print(f"{name}: distinct verdict sets over {2 * rounds} runs: {len(digests)}")
 
 
-HOSTILE_SCREENED = ["10^{{10^{{1{k}}}}}", "9^{{9^{{{k}}}}}", "({k}0000000)!", "9^9^9^{k}",
-                    "\\frac{{1}}{{2}}^{{10^{{{k}0}}}}", "(" * 30 + "{k}" + ")" * 30, "2^{{-10^{{{k}0}}}}",
-                    "(x+{k})^{{1000000}}"]
+HOSTILE_SCREENED = [
+    "10^{{10^{{1{k}}}}}",
+    "9^{{9^{{{k}}}}}",
+    "({k}0000000)!",
+    "9^9^9^{k}",
+    "\\frac{{1}}{{2}}^{{10^{{{k}0}}}}",
+    "(" * 30 + "{k}" + ")" * 30,
+    "2^{{-10^{{{k}0}}}}",
+    "(x+{k})^{{1000000}}",
+]
 
 
 def hostile_records(count: int, screened: bool) -> list[dict]:
@@ -131,12 +161,18 @@ def hostile_records(count: int, screened: bool) -> list[dict]:
             answer, gold = HOSTILE_SCREENED[i % len(HOSTILE_SCREENED)].format(k=k), "1"
         else:
             answer, gold = f"z = (x+y+{i + 1})^{{60}}", f"(x+y+{i + 2})^{{60}}"
-        records.append({
-            "sample_index": str(i + 1), "problem_index": str(i + 1), "problem_version": "Text Lite",
-            "question": f"Problem {i}", "answer": gold, "question_type": "free-form",
-            "model_answer": f"Working through it.\nTherefore, the answer is ${answer}$.",
-            "metadata": {"split": "testmini", "subject": "Algebra", "subfield": "Hostile"},
-        })
+        records.append(
+            {
+                "sample_index": str(i + 1),
+                "problem_index": str(i + 1),
+                "problem_version": "Text Lite",
+                "question": f"Problem {i}",
+                "answer": gold,
+                "question_type": "free-form",
+                "model_answer": f"Working through it.\nTherefore, the answer is ${answer}$.",
+                "metadata": {"split": "testmini", "subject": "Algebra", "subfield": "Hostile"},
+            }
+        )
     return records
 
 
@@ -153,8 +189,10 @@ def hostile_file(count: int) -> None:
             path.write_text(json.dumps(hostile_records(count, screened)))
             run = _child(path)
             kind = "screened kinds (towers, factorials, nesting)" if screened else "costly kinds let through"
-            print(f"  {count} hostile answers, {kind}: wall {run['wall_s']} s, CPU: scorer {run['scorer_cpu_s']} s "
-                  f"+ worker {run['worker_cpu_s']} s (its start included); {run['math_warning']}")
+            print(
+                f"  {count} hostile answers, {kind}: wall {run['wall_s']} s, CPU: scorer {run['scorer_cpu_s']} s "
+                f"+ worker {run['worker_cpu_s']} s (its start included); {run['math_warning']}"
+            )
 
 
 PARENT = textwrap.dedent("""
@@ -182,8 +220,10 @@ def _children_workers(parent: int) -> list[int]:
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if b"mathverify_checks" in (entry / "cmdline").read_bytes() and \
-                        int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == parent:
+                if (
+                    b"mathverify_checks" in (entry / "cmdline").read_bytes()
+                    and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == parent
+                ):
                     found.append(int(entry.name))
             except (OSError, IndexError, ValueError):
                 continue
@@ -196,20 +236,31 @@ def orphans(rounds: int) -> None:
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "costly.json"
         path.write_text(json.dumps(hostile_records(30, screened=False)))
-        for label in ("SIGKILL idle", "SIGKILL busy", "SIGKILL idle, no prctl", "SIGKILL busy, no prctl",
-                      "mathreel score SIGTERM", "mathreel score SIGINT"):
+        for label in (
+            "SIGKILL idle",
+            "SIGKILL busy",
+            "SIGKILL idle, no prctl",
+            "SIGKILL busy, no prctl",
+            "mathreel score SIGTERM",
+            "mathreel score SIGINT",
+        ):
             left = 0
             for _ in range(rounds):
                 if label.startswith("SIGKILL"):
                     extra = {"MATHREEL_MATH_PDEATHSIG": "0"} if "no prctl" in label else {}
-                    parent = subprocess.Popen([sys.executable, "-c", PARENT, label.split()[1].rstrip(",")],
-                                              stdout=subprocess.PIPE, text=True, env={**env, **extra})
+                    parent = subprocess.Popen(
+                        [sys.executable, "-c", PARENT, label.split()[1].rstrip(",")],
+                        stdout=subprocess.PIPE,
+                        text=True,
+                        env={**env, **extra},
+                    )
                     workers = [int(parent.stdout.readline())]
                     time.sleep(1.0)
                     parent.kill()
                 else:
-                    parent = subprocess.Popen([_mathreel(), "score", str(path)], stdout=subprocess.DEVNULL,
-                                              stderr=subprocess.DEVNULL, env=env)
+                    parent = subprocess.Popen(
+                        [_mathreel(), "score", str(path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env
+                    )
                     end = time.monotonic() + 120
                     while not _children_workers(parent.pid) and time.monotonic() < end:
                         time.sleep(0.1)

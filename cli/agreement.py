@@ -12,15 +12,18 @@ from mathreel.core.errors import InputError
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("agreement", help="agreement between the judge and human reviews",
-                                   description=__doc__)
+    parser = subparsers.add_parser(
+        "agreement", help="agreement between the judge and human reviews", description=__doc__
+    )
     parser.add_argument("judgments", metavar="JUDGMENTS", help="a `mathreel judge` output file")
-    parser.add_argument("reviews", nargs="+", metavar="REVIEWS",
-                        help="review file(s); several reviewers' files are merged (the later record per question "
-                        "and reviewer wins)")
+    parser.add_argument(
+        "reviews",
+        nargs="+",
+        metavar="REVIEWS",
+        help="review file(s); several reviewers' files are merged (the later record per question and reviewer wins)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
-    parser.add_argument("--flagged", metavar="PATH",
-                        help="also write the flagged questions to PATH (.csv or .json)")
+    parser.add_argument("--flagged", metavar="PATH", help="also write the flagged questions to PATH (.csv or .json)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the bootstrap interval (default 0)")
     parser.set_defaults(handler=run)
 

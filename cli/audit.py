@@ -12,19 +12,26 @@ from mathreel.core.benchmarks import BENCHMARKS
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
-    parser = subparsers.add_parser("audit", help="list the readings a person should check, as a readings file",
-                                   description=__doc__)
+    parser = subparsers.add_parser(
+        "audit", help="list the readings a person should check, as a readings file", description=__doc__
+    )
     parser.add_argument("file", metavar="FILE", help="a result file, in any format `mathreel score` reads")
     parser.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="benchmark (detected when omitted)")
     parser.add_argument("--mode", help="mcq or mbin for VideoMathQA (detected when omitted)")
-    parser.add_argument("--annotations", metavar="PATH",
-                        help="dataset file or data directory giving gold answers (id-only files)")
-    parser.add_argument("--reference", metavar="NAME",
-                        help="the reference extractor to compare with (default: the benchmark's official one; "
-                        "`mathreel score --extractor help` lists them)")
-    parser.add_argument("--out", metavar="READINGS",
-                        help="write the answers to check as a readings file (JSONL) to edit and pass to "
-                        "`mathreel score --readings`")
+    parser.add_argument(
+        "--annotations", metavar="PATH", help="dataset file or data directory giving gold answers (id-only files)"
+    )
+    parser.add_argument(
+        "--reference",
+        metavar="NAME",
+        help="the reference extractor to compare with (default: the benchmark's official one; "
+        "`mathreel score --extractor help` lists them)",
+    )
+    parser.add_argument(
+        "--out",
+        metavar="READINGS",
+        help="write the answers to check as a readings file (JSONL) to edit and pass to `mathreel score --readings`",
+    )
     parser.add_argument("--json", action="store_true", help="print the answers to check as one JSON array")
     parser.set_defaults(handler=run)
 
@@ -38,18 +45,35 @@ def run(args: argparse.Namespace) -> int:
     result = read_results(args.file, args.benchmark, args.mode, args.annotations)
     checks = readings_to_check(result, score(result).rows, args.reference)
     if args.out:
-        text = "".join(json.dumps({**check.labelled(check.reading).to_dict(), "check": check.why},
-                                  ensure_ascii=False) + "\n" for check in checks)
+        text = "".join(
+            json.dumps({**check.labelled(check.reading).to_dict(), "check": check.why}, ensure_ascii=False) + "\n"
+            for check in checks
+        )
         write_text_output(args.out, text, flag="--out", kind=AUDIT_READINGS, inputs=(args.file,))
     if args.json:
-        print(json.dumps([{"question_id": c.question_id, "record": c.record, "reading": c.reading,
-                           "method": c.method, "reference": c.reference, "why": c.why} for c in checks],
-                         ensure_ascii=False, indent=1))
+        print(
+            json.dumps(
+                [
+                    {
+                        "question_id": c.question_id,
+                        "record": c.record,
+                        "reading": c.reading,
+                        "method": c.method,
+                        "reference": c.reference,
+                        "why": c.why,
+                    }
+                    for c in checks
+                ],
+                ensure_ascii=False,
+                indent=1,
+            )
+        )
         return 0
     print(f"{len(checks)} of {len(result.predictions)} answers to check in {args.file}")
     for check in checks:
         print(f"  {check.question_id}: read {check.reading or 'nothing'} ({check.method}): {check.why}")
     if args.out:
-        print(f"wrote {args.out}: edit the labels that are wrong, then "
-              f"`mathreel score {args.file} --readings {args.out}`")
+        print(
+            f"wrote {args.out}: edit the labels that are wrong, then `mathreel score {args.file} --readings {args.out}`"
+        )
     return 0

@@ -26,11 +26,15 @@ def add_data_options(parser: argparse.ArgumentParser, detect: bool = False) -> N
     """--benchmark, --mode and --data, shared by `data list` and `show`; with `detect` the benchmark defaults to
     the one --data holds (`benchmark_of`)."""
     default = None if detect else DEFAULT_BENCHMARK
-    helptext = (f"benchmark (default: the one --data holds, else {DEFAULT_BENCHMARK})" if detect
-                else f"benchmark (default: {DEFAULT_BENCHMARK})")
+    helptext = (
+        f"benchmark (default: the one --data holds, else {DEFAULT_BENCHMARK})"
+        if detect
+        else f"benchmark (default: {DEFAULT_BENCHMARK})"
+    )
     parser.add_argument("--benchmark", "-b", default=default, choices=sorted(BENCHMARKS), help=helptext)
-    parser.add_argument("--mode", "-m", default=None,
-                        help="mcq or mbin for VideoMathQA (default: the benchmark's first mode)")
+    parser.add_argument(
+        "--mode", "-m", default=None, help="mcq or mbin for VideoMathQA (default: the benchmark's first mode)"
+    )
     parser.add_argument("--data", "-d", default=None, metavar="DIR", help=DATA_HELP)
 
 
@@ -40,8 +44,13 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     commands = parser.add_subparsers(dest="data_command", metavar="SUBCOMMAND")
     listing = commands.add_parser("list", help="list the questions (table, or --json records)")
     add_data_options(listing, detect=True)
-    listing.add_argument("--where", action="append", default=[], metavar="DIMENSION=VALUE",
-                         help="keep questions whose dimension equals VALUE (repeatable), e.g. category=Chart")
+    listing.add_argument(
+        "--where",
+        action="append",
+        default=[],
+        metavar="DIMENSION=VALUE",
+        help="keep questions whose dimension equals VALUE (repeatable), e.g. category=Chart",
+    )
     listing.add_argument("--search", default=None, metavar="TEXT", help="keep questions whose text contains TEXT")
     listing.add_argument("--json", action="store_true", help="print a JSON list of records")
 
@@ -114,7 +123,7 @@ def render_table(dataset: Any, questions: list[Any], width: int = 120) -> str:
 
 def _row(cells: list[Any], widths: list[int]) -> str:
     padded = [str(c).ljust(w) for c, w in zip(cells, widths, strict=False)]
-    return "  ".join(padded + [str(c) for c in cells[len(widths):]]).rstrip()
+    return "  ".join(padded + [str(c) for c in cells[len(widths) :]]).rstrip()
 
 
 def _cut(text: str, room: int) -> str:

@@ -28,31 +28,53 @@ NO_JUDGE = "-"
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
-        "explain", help="why a number differs: every reference, a gap split into per-question causes, paired runs",
-        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+        "explain",
+        help="why a number differs: every reference, a gap split into per-question causes, paired runs",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     parser.add_argument("files", nargs="+", metavar="FILE", help="result file(s), in any format `score` reads")
     target = parser.add_mutually_exclusive_group()
     target.add_argument("--against", metavar="FIGURE", help="a figure to reach, as printed (e.g. 58.2)")
-    target.add_argument("--paper", metavar="MODEL/SETTING[/TABLE]",
-                        help="a figure of the benchmark's paper tables (assets/reference), e.g. GPT-4o/mcq_sub")
-    for flag, what in (("--extractor", "reader: robust or a reproduction (`mathreel score --extractor help`)"),
-                       ("--denominator", "all or answered"),
-                       ("--unit", "question, pair (multi-binary pairs alone) or group (Video-MME-v2 group scores)"),
-                       ("--policy", "group policy for --unit group: mathreel or a reproduction's (official, ...)")):
-        parser.add_argument(flag, action="append", default=[], metavar="X",
-                            help=f"{what}; give it twice for A and B, once for both")
-    parser.add_argument("--judge", action="append", default=[], metavar="JUDGMENTS",
-                        help="a `mathreel judge` output; one per FILE ('-' for none). With one FILE and no figure, A "
-                        "is the rule reading and B the judge's")
+    target.add_argument(
+        "--paper",
+        metavar="MODEL/SETTING[/TABLE]",
+        help="a figure of the benchmark's paper tables (assets/reference), e.g. GPT-4o/mcq_sub",
+    )
+    for flag, what in (
+        ("--extractor", "reader: robust or a reproduction (`mathreel score --extractor help`)"),
+        ("--denominator", "all or answered"),
+        ("--unit", "question, pair (multi-binary pairs alone) or group (Video-MME-v2 group scores)"),
+        ("--policy", "group policy for --unit group: mathreel or a reproduction's (official, ...)"),
+    ):
+        parser.add_argument(
+            flag, action="append", default=[], metavar="X", help=f"{what}; give it twice for A and B, once for both"
+        )
+    parser.add_argument(
+        "--judge",
+        action="append",
+        default=[],
+        metavar="JUDGMENTS",
+        help="a `mathreel judge` output; one per FILE ('-' for none). With one FILE and no figure, A "
+        "is the rule reading and B the judge's",
+    )
     parser.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="benchmark (detected when omitted)")
     parser.add_argument("--mode", help="mcq or mbin for VideoMathQA (detected when omitted)")
     parser.add_argument("--annotations", metavar="PATH", help="dataset file or directory giving gold answers")
-    parser.add_argument("--frames-of", metavar="QUESTION_ID",
-                        help="same frames? the frames and subtitle lines of A's and B's frame plans on this "
-                        "question's video (needs the video: --data)")
-    parser.add_argument("--plan", action="append", default=[], metavar="SPEC",
-                        help="a frame plan for --frames-of instead of a run's: N, N/uniform, N/midpoints, Ffps or "
-                        "Ffps/CAP; once (B) or twice (A and B)")
+    parser.add_argument(
+        "--frames-of",
+        metavar="QUESTION_ID",
+        help="same frames? the frames and subtitle lines of A's and B's frame plans on this "
+        "question's video (needs the video: --data)",
+    )
+    parser.add_argument(
+        "--plan",
+        action="append",
+        default=[],
+        metavar="SPEC",
+        help="a frame plan for --frames-of instead of a run's: N, N/uniform, N/midpoints, Ffps or "
+        "Ffps/CAP; once (B) or twice (A and B)",
+    )
     parser.add_argument("--data", metavar="DIR", help="the dataset for --frames-of (default: the demo set)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the cluster bootstrap (default 0)")
     parser.add_argument("--draws", type=int, default=2000, help="bootstrap draws (default 2000)")
@@ -98,8 +120,10 @@ def _runs(args: argparse.Namespace) -> list[Run]:
     if len(args.files) == 1 and len(judges) > 1:
         raise InputError("--judge", "one result file takes one judgments file")
     paths = [judge if judge != NO_JUDGE else None for judge in judges] or [None] * len(args.files)
-    return [load_run(path, args.benchmark, args.mode, args.annotations, judge)
-            for path, judge in zip(args.files, paths, strict=True)]
+    return [
+        load_run(path, args.benchmark, args.mode, args.annotations, judge)
+        for path, judge in zip(args.files, paths, strict=True)
+    ]
 
 
 def _pair(values: list[str], flag: str, default: str | None) -> tuple[str | None, str | None]:

@@ -27,15 +27,23 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("results", metavar="RESULTS", help="result file (any layout `mathreel score` reads)")
     parser.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="benchmark (detected when omitted)")
     parser.add_argument("--mode", help="mcq or mbin for VideoMathQA (detected when omitted)")
-    parser.add_argument("--annotations", metavar="PATH",
-                        help="dataset file or directory with gold answers and annotated steps (id-only files)")
-    parser.add_argument("--data", metavar="DIR",
-                        help="dataset to take annotated steps from when the file lacks them "
-                        "(default: $MATHREEL_DATA, else the demo set; used only where ids and question texts match)")
-    parser.add_argument("--tasks", default=None,
-                        help="comma-separated: extract,steps,errors,equiv (default: all that apply)")
-    parser.add_argument("--base-url", help="judge endpoint, e.g. http://localhost:8000/v1 "
-                        "(default: $MATHREEL_JUDGE_BASE_URL)")
+    parser.add_argument(
+        "--annotations",
+        metavar="PATH",
+        help="dataset file or directory with gold answers and annotated steps (id-only files)",
+    )
+    parser.add_argument(
+        "--data",
+        metavar="DIR",
+        help="dataset to take annotated steps from when the file lacks them "
+        "(default: $MATHREEL_DATA, else the demo set; used only where ids and question texts match)",
+    )
+    parser.add_argument(
+        "--tasks", default=None, help="comma-separated: extract,steps,errors,equiv (default: all that apply)"
+    )
+    parser.add_argument(
+        "--base-url", help="judge endpoint, e.g. http://localhost:8000/v1 (default: $MATHREEL_JUDGE_BASE_URL)"
+    )
     parser.add_argument("--model", help="judge model name (default: $MATHREEL_JUDGE_MODEL)")
     parser.add_argument("--out", required=True, metavar="FILE", help="where to write the judgments (JSONL)")
     parser.add_argument("--concurrency", type=int, default=8, metavar="K", help="judge calls in flight (default 8)")
@@ -73,8 +81,10 @@ class Progress:
     def line(self, done: int, total: int) -> str:
         filled = self.width * done // max(total, 1)
         elapsed = time.perf_counter() - self.started
-        return (f"judge [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total}  "
-                f"{self.cached} cached  {self.failed} failed  {elapsed:.1f}s")
+        return (
+            f"judge [{'#' * filled}{'.' * (self.width - filled)}] {done}/{total}  "
+            f"{self.cached} cached  {self.failed} failed  {elapsed:.1f}s"
+        )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -91,14 +101,23 @@ def run(args: argparse.Namespace) -> int:
     out = output_path(args.out, "--out", kind=judgments_file(), inputs=inputs)
     tasks = parse_tasks(args.tasks)
     endpoint = judge_endpoint(args.base_url, args.model, timeout_s=args.timeout, max_tokens=args.max_tokens)
-    job = prepare(args.results, benchmark=args.benchmark, mode=args.mode, annotations=args.annotations,
-                  data_dir=args.data, tasks=tasks)
+    job = prepare(
+        args.results,
+        benchmark=args.benchmark,
+        mode=args.mode,
+        annotations=args.annotations,
+        data_dir=args.data,
+        tasks=tasks,
+    )
     cache = None if args.no_cache else open_cache(args.cache_dir, hint="pass --cache-dir DIR or --no-cache")
     if job.note is not None:
         print(job.note, file=sys.stderr)
     result = job.result
-    print(f"judging {len(job.cases)} responses of {args.results} ({result.benchmark} {result.mode}) with "
-          f"{endpoint.describe()}", file=sys.stderr)
+    print(
+        f"judging {len(job.cases)} responses of {args.results} ({result.benchmark} {result.mode}) with "
+        f"{endpoint.describe()}",
+        file=sys.stderr,
+    )
     judged = job.run(endpoint, concurrency=args.concurrency, cache=cache, on_progress=Progress(sys.stderr))
     path = write_judgments(out, judged.judgments, inputs=inputs)
     print(f"wrote {len(judged.judgments)} judgments to {path} (judge {endpoint.model})")

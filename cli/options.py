@@ -40,8 +40,7 @@ class Rule:
             return
         if not math.isfinite(value) or not self.low <= value <= self.high:
             extra = "".join(f" or {v:g}" for v in self.allowed)
-            raise InputError(self.flag, f"must be {_number(self.low)} to {_number(self.high)}{extra}, "
-                             f"not {value!r}")
+            raise InputError(self.flag, f"must be {_number(self.low)} to {_number(self.high)}{extra}, not {value!r}")
 
 
 def _number(value: float) -> str:
@@ -64,15 +63,26 @@ def add_frame_options(parser: argparse.ArgumentParser, short: bool = False) -> N
     videos = [bench for bench in BENCHMARKS.values() if bench.layout and bench.layout.has_video]
     defaults = ", ".join(f"{bench.title} {bench.default_frames}" for bench in videos)
     flags = ("--frames", "-n") if short else ("--frames",)
-    parser.add_argument(*flags, type=int, default=None, metavar="N",
-                        help=f"frames sampled per video (default: the benchmark's, {defaults}; at most {MAX_FRAMES}; "
-                        "-1 for every frame); with --fps, the most frames taken")
-    parser.add_argument("--fps", type=float, default=None, metavar="F",
-                        help="take frames at F per second from the start instead")
+    parser.add_argument(
+        *flags,
+        type=int,
+        default=None,
+        metavar="N",
+        help=f"frames sampled per video (default: the benchmark's, {defaults}; at most {MAX_FRAMES}; "
+        "-1 for every frame); with --fps, the most frames taken",
+    )
+    parser.add_argument(
+        "--fps", type=float, default=None, metavar="F", help="take frames at F per second from the start instead"
+    )
     interleaving = ", ".join(bench.title for bench in videos if bench.interleaved_subtitles) or "none"
-    parser.add_argument("--interleave", action="store_true",
-                        help=f"put each frame's subtitles right after it (benchmarks that do: {interleaving})")
+    parser.add_argument(
+        "--interleave",
+        action="store_true",
+        help=f"put each frame's subtitles right after it (benchmarks that do: {interleaving})",
+    )
     parser.add_argument("--style", default="default", help="prompt style of the benchmark (default: default)")
+
+
 PORT = Rule("--port", 0, 65535)
 
 

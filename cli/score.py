@@ -28,28 +28,57 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     parser.add_argument("files", nargs="*", metavar="FILE", help="result file(s) to score")
     parser.add_argument("--benchmark", choices=sorted(BENCHMARKS), help="benchmark (detected when omitted)")
     parser.add_argument("--mode", help="mcq or mbin for VideoMathQA (detected when omitted)")
-    parser.add_argument("--extractor", default="robust", metavar="NAME",
-                        help="robust (default) or a pinned reproduction of a reference scorer: "
-                        f"{', '.join(extractor_names()[1:])}; `--extractor help` lists each with its source commit")
-    parser.add_argument("--denominator", choices=("all", "answered"), default=None,
-                        help="all: unparsed count wrong (default); answered: unparsed dropped (official Video-MME)")
-    parser.add_argument("--annotations", metavar="PATH",
-                        help="dataset file (parquet/JSON/JSONL/CSV) or data directory giving gold answers")
-    parser.add_argument("--judge", action="append", metavar="JUDGMENTS", default=[],
-                        help="a `mathreel judge` output whose answer extractions replace the rule reading; "
-                        "one per FILE, in the same order")
-    parser.add_argument("--reviews", action="append", metavar="REVIEWS", default=[],
-                        help="review file(s) (merged): a reviewer's error category or step score replaces the "
-                        "judge's for the same question and response; needs --judge")
-    parser.add_argument("--readings", action="append", metavar="READINGS", default=[],
-                        help="labelled readings (JSONL: response, options, reading, label, reason); an answer with "
-                        "the same response and options is scored by its label instead of the rule reading; "
-                        "several files merge, the later winning")
+    parser.add_argument(
+        "--extractor",
+        default="robust",
+        metavar="NAME",
+        help="robust (default) or a pinned reproduction of a reference scorer: "
+        f"{', '.join(extractor_names()[1:])}; `--extractor help` lists each with its source commit",
+    )
+    parser.add_argument(
+        "--denominator",
+        choices=("all", "answered"),
+        default=None,
+        help="all: unparsed count wrong (default); answered: unparsed dropped (official Video-MME)",
+    )
+    parser.add_argument(
+        "--annotations",
+        metavar="PATH",
+        help="dataset file (parquet/JSON/JSONL/CSV) or data directory giving gold answers",
+    )
+    parser.add_argument(
+        "--judge",
+        action="append",
+        metavar="JUDGMENTS",
+        default=[],
+        help="a `mathreel judge` output whose answer extractions replace the rule reading; "
+        "one per FILE, in the same order",
+    )
+    parser.add_argument(
+        "--reviews",
+        action="append",
+        metavar="REVIEWS",
+        default=[],
+        help="review file(s) (merged): a reviewer's error category or step score replaces the "
+        "judge's for the same question and response; needs --judge",
+    )
+    parser.add_argument(
+        "--readings",
+        action="append",
+        metavar="READINGS",
+        default=[],
+        help="labelled readings (JSONL: response, options, reading, label, reason); an answer with "
+        "the same response and options is scored by its label instead of the rule reading; "
+        "several files merge, the later winning",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object (a list for several files)")
-    parser.add_argument("--rows", action="store_true",
-                        help="with --json: add `rows`, one object per question (response, extracted answer, method, "
-                        "explanation, gold, status), and for group-scored benchmarks `groups.items`, one object per "
-                        "group; large for big files, so off by default")
+    parser.add_argument(
+        "--rows",
+        action="store_true",
+        help="with --json: add `rows`, one object per question (response, extracted answer, method, "
+        "explanation, gold, status), and for group-scored benchmarks `groups.items`, one object per "
+        "group; large for big files, so off by default",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -61,8 +90,10 @@ def run(args: argparse.Namespace) -> int:
         print(extractor_help())
         return 0
     if args.extractor not in extractor_names():
-        raise InputError("--extractor", f"unknown extractor {args.extractor!r}; choose one of "
-                         f"{', '.join(extractor_names())} (or `help`)")
+        raise InputError(
+            "--extractor",
+            f"unknown extractor {args.extractor!r}; choose one of {', '.join(extractor_names())} (or `help`)",
+        )
     if not args.files:
         raise InputError("score", "give at least one result FILE")
     if args.rows and not args.json:
@@ -74,9 +105,17 @@ def run(args: argparse.Namespace) -> int:
     reports = []
     first: ResultFile | None = None
     for index, path in enumerate(args.files):
-        request = ScoreRequest(path, args.benchmark, args.mode, args.extractor, args.denominator, args.annotations,
-                               judgments=args.judge[index] if args.judge else None, reviews=tuple(args.reviews),
-                               readings=tuple(args.readings))
+        request = ScoreRequest(
+            path,
+            args.benchmark,
+            args.mode,
+            args.extractor,
+            args.denominator,
+            args.annotations,
+            judgments=args.judge[index] if args.judge else None,
+            reviews=tuple(args.reviews),
+            readings=tuple(args.readings),
+        )
         result = read_request(request)
         report = score_result(result, request)
         if first is None:
@@ -111,4 +150,3 @@ def _same_documents(first: ResultFile, other: ResultFile) -> list[str]:
 
     warning = conflict_warning(doc_hash_conflicts(first, other))
     return [f"compared with {first.source}: {warning}"] if warning else []
-

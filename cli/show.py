@@ -13,8 +13,11 @@ from mathreel.cli.options import add_frame_options
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("show", help="show what the model sees for one question", description=__doc__)
-    parser.add_argument("question_id", metavar="QUESTION_ID",
-                        help="the question's id (for multi-binary rows sharing an id: ID#k, or ID for the first pair)")
+    parser.add_argument(
+        "question_id",
+        metavar="QUESTION_ID",
+        help="the question's id (for multi-binary rows sharing an id: ID#k, or ID for the first pair)",
+    )
     add_data_options(parser)
     add_frame_options(parser, short=True)
     parser.add_argument("--max-side", type=int, default=None, metavar="PX", help="shrink frames to this longest side")
@@ -53,14 +56,20 @@ def run(args: argparse.Namespace) -> int:
 
 def render(view: dict[str, Any], *, source: str) -> str:
     """The readable form: a heading, the prompt, each frame with its subtitle lines, then the paths."""
-    lines = [f"{view['benchmark']} {view['mode']} · question {view['ref']}"
-             + (f" · video {view['video_id']}" if view.get("video_id") else "") + f" · from {source}"]
+    lines = [
+        f"{view['benchmark']} {view['mode']} · question {view['ref']}"
+        + (f" · video {view['video_id']}" if view.get("video_id") else "")
+        + f" · from {source}"
+    ]
     lines += ["", "── prompt " + "─" * 50, view["prompt"]]
     if _texts_between_frames(view["message"]):
         lines += ["", "── the turn in order " + "─" * 39, *_turn(view)]
     if view["frames"]:
-        lines += ["", f"── {len(view['frames'])} of {view['total_frames']} frames "
-                      f"({view['fps']:.3g} fps, {view['duration']:.1f} s) " + "─" * 20]
+        lines += [
+            "",
+            f"── {len(view['frames'])} of {view['total_frames']} frames "
+            f"({view['fps']:.3g} fps, {view['duration']:.1f} s) " + "─" * 20,
+        ]
         for frame, cues in zip(view["frames"], view["frame_subtitles"], strict=True):
             lines.append(f"frame {frame['index']:>7}  t={frame['time']:>9.2f}s")
             lines += [f"    │ {line}" for cue in cues for line in cue["text"].splitlines()]

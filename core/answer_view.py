@@ -83,8 +83,9 @@ class AnswerView:
         return self.join.on_server
 
 
-def file_view(row: ScoredRow, benchmark: str, judgments: Sequence[Judgment] = (),
-              join: QuestionJoin | None = None) -> AnswerView:
+def file_view(
+    row: ScoredRow, benchmark: str, judgments: Sequence[Judgment] = (), join: QuestionJoin | None = None
+) -> AnswerView:
     """The answer as its file records it: no dataset needed. `join` (the decision that sent it here) is kept on
     the view; without one, the view says only that the video and frames are not on this server."""
     bench = get_benchmark(benchmark)
@@ -101,12 +102,24 @@ def file_view(row: ScoredRow, benchmark: str, judgments: Sequence[Judgment] = ()
     notes.append(not_on_server(bench))
     if not text:
         notes.append("the file records no question text" + (": it is in the recorded prompt" if prompts else ""))
-    return _view(row, bench.name, own.mode if own is not None else "", join, text, "file" if text else "",
-                 options, options_source, prompts, judgments, notes)
+    return _view(
+        row,
+        bench.name,
+        own.mode if own is not None else "",
+        join,
+        text,
+        "file" if text else "",
+        options,
+        options_source,
+        prompts,
+        judgments,
+        notes,
+    )
 
 
-def answer_view(row: ScoredRow, dataset: Dataset, *, by_id: bool = False,
-                judgments: Sequence[Judgment] = ()) -> AnswerView:
+def answer_view(
+    row: ScoredRow, dataset: Dataset, *, by_id: bool = False, judgments: Sequence[Judgment] = ()
+) -> AnswerView:
     """The answer with the dataset's question when the join rule says it is that question, else `file_view`
     (whose notes say why). `by_id`: join an answer whose file records no question text by its id (the user gave
     this dataset as the file's annotations)."""
@@ -120,21 +133,57 @@ def answer_view(row: ScoredRow, dataset: Dataset, *, by_id: bool = False,
     notes = [join.note]
     if recorded is not None and recorded.join != "file" and join.how != recorded.join:
         notes.append(f"read with annotations: {JOIN_WORDS[recorded.join]}")
-    return _view(row, dataset.benchmark, dataset.mode, join, bench.full_question(question), "server",
-                 question.options, "server", prompts, judgments, notes)
+    return _view(
+        row,
+        dataset.benchmark,
+        dataset.mode,
+        join,
+        bench.full_question(question),
+        "server",
+        question.options,
+        "server",
+        prompts,
+        judgments,
+        notes,
+    )
 
 
-def _view(row: ScoredRow, benchmark: str, mode: str, join: QuestionJoin, text: str, text_source: str,
-          options: tuple[str, ...], options_source: str, prompts: tuple[ShownPrompt, ...],
-          judgments: Sequence[Judgment], notes: list[str]) -> AnswerView:
+def _view(
+    row: ScoredRow,
+    benchmark: str,
+    mode: str,
+    join: QuestionJoin,
+    text: str,
+    text_source: str,
+    options: tuple[str, ...],
+    options_source: str,
+    prompts: tuple[ShownPrompt, ...],
+    judgments: Sequence[Judgment],
+    notes: list[str],
+) -> AnswerView:
     from mathreel.core.scoring.reading_flow import answer_span
 
     return AnswerView(
-        benchmark=benchmark, mode=mode or "", question_id=row.question_id, join=join, question=text,
-        question_source=text_source, options=_marks(options, row.gold, row.extracted), options_source=options_source,
-        prompts=prompts, response=row.response, extracted=row.extracted, method=row.method,
-        explanation=row.explanation, span=answer_span(row), status=row.status, gold=row.gold, dims=dict(row.dims),
-        rule=row.rule, judge=judge_card(judgments, row), notes=notes,
+        benchmark=benchmark,
+        mode=mode or "",
+        question_id=row.question_id,
+        join=join,
+        question=text,
+        question_source=text_source,
+        options=_marks(options, row.gold, row.extracted),
+        options_source=options_source,
+        prompts=prompts,
+        response=row.response,
+        extracted=row.extracted,
+        method=row.method,
+        explanation=row.explanation,
+        span=answer_span(row),
+        status=row.status,
+        gold=row.gold,
+        dims=dict(row.dims),
+        rule=row.rule,
+        judge=judge_card(judgments, row),
+        notes=notes,
         own_question=row.recorded.question if row.recorded is not None else None,
     )
 
@@ -143,8 +192,10 @@ def _marks(options: tuple[str, ...], gold: str, picked: str | None) -> tuple[Opt
     from mathreel.core.choices import option_text
 
     letters = option_letters(options)
-    return tuple(OptionMark(letter, option_text(option), letter == gold, letter == picked)
-                 for letter, option in zip(letters, options, strict=True))
+    return tuple(
+        OptionMark(letter, option_text(option), letter == gold, letter == picked)
+        for letter, option in zip(letters, options, strict=True)
+    )
 
 
 def judge_card(judgments: Sequence[Judgment], row: ScoredRow) -> QuestionJudgments | None:

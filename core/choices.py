@@ -75,8 +75,9 @@ class OptionTexts(Mapping[str, str]):
 
     def _split(self) -> dict[str, str]:
         if self._texts is None:
-            self._texts = {letter: option_text(option)
-                           for letter, option in zip(self._letters, self._options, strict=True)}
+            self._texts = {
+                letter: option_text(option) for letter, option in zip(self._letters, self._options, strict=True)
+            }
         return self._texts
 
     def __getitem__(self, letter: str) -> str:

@@ -42,9 +42,13 @@ class _Rate:
 # margin of about 1.5x. Work is the file's bytes for text, the inflated XML for xlsx, the uncompressed pages for
 # parquet. pyarrow's own import (about 0.3 s and 70 MB, once per process, shared with the datasets) is not counted.
 _RATES: dict[str, _Rate] = {
-    "json": _Rate(0.05, 0.13, 5, 10), "jsonl": _Rate(0.05, 0.13, 5, 10), "unknown": _Rate(0.05, 0.13, 5, 10),
-    "csv": _Rate(0.05, 0.18, 5, 14), "tsv": _Rate(0.05, 0.18, 5, 14),
-    "parquet": _Rate(0.1, 0.23, 20, 26), "xlsx": _Rate(0.05, 0.2, 5, 8),
+    "json": _Rate(0.05, 0.13, 5, 10),
+    "jsonl": _Rate(0.05, 0.13, 5, 10),
+    "unknown": _Rate(0.05, 0.13, 5, 10),
+    "csv": _Rate(0.05, 0.18, 5, 14),
+    "tsv": _Rate(0.05, 0.18, 5, 14),
+    "parquet": _Rate(0.1, 0.23, 20, 26),
+    "xlsx": _Rate(0.05, 0.2, 5, 8),
 }
 # Inline in a server thread at most this much; past it, a worker with a budget (and the visitor's own queue).
 CHEAP_SECONDS = 0.5
@@ -83,8 +87,10 @@ class Cost:
 
     def budget(self) -> Budget:
         """What a worker should allow this upload: a multiple of the estimate, with a floor."""
-        return Budget(max(_BUDGET_FLOOR_SECONDS, _BUDGET_FACTOR * self.seconds),
-                      max(_BUDGET_FLOOR_MEMORY_MB, _BUDGET_FACTOR * self.memory_mb))
+        return Budget(
+            max(_BUDGET_FLOOR_SECONDS, _BUDGET_FACTOR * self.seconds),
+            max(_BUDGET_FLOOR_MEMORY_MB, _BUDGET_FACTOR * self.memory_mb),
+        )
 
 
 def upload_cost(path: str | os.PathLike[str], what: str = "result file") -> Cost:
@@ -144,8 +150,10 @@ def _xlsx_work(data: bytes, source: str) -> tuple[int, str | None]:
         return len(data), None  # unreadable: the reader says why, at the cost of reading the directory
     inflated, _ = sized
     if inflated > DEFAULT_LIMITS.inflated_bytes:
-        return 0, (f"{source}: the workbook inflates to {inflated / _MB:,.0f} MB of XML, over the "
-                   f"{DEFAULT_LIMITS.inflated_bytes / _MB:.0f} MB limit")
+        return 0, (
+            f"{source}: the workbook inflates to {inflated / _MB:,.0f} MB of XML, over the "
+            f"{DEFAULT_LIMITS.inflated_bytes / _MB:.0f} MB limit"
+        )
     return inflated, None
 
 
@@ -163,6 +171,12 @@ def _parquet_work(path: str | os.PathLike[str], size: int) -> tuple[int, int | N
         return size, None, None
     cells, limit = meta.num_rows * meta.num_columns, parquet_cells_limit()
     if cells > limit:
-        return 0, meta.num_rows, (f"{path}: the parquet file decodes to {cells:,} cells ({meta.num_rows:,} rows x "
-                                  f"{meta.num_columns:,} columns), over the limit of {limit:,}")
+        return (
+            0,
+            meta.num_rows,
+            (
+                f"{path}: the parquet file decodes to {cells:,} cells ({meta.num_rows:,} rows x "
+                f"{meta.num_columns:,} columns), over the limit of {limit:,}"
+            ),
+        )
     return max(size, uncompressed), meta.num_rows, None

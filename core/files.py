@@ -36,8 +36,9 @@ class OutputKind:
     recognise: Callable[[bytes], bool]
 
 
-def output_path(path: str | os.PathLike[str], flag: str, *, kind: OutputKind,
-                inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
+def output_path(
+    path: str | os.PathLike[str], flag: str, *, kind: OutputKind, inputs: Iterable[str | os.PathLike[str]] = ()
+) -> Path:
     """`path` if MathReel may write it: a new name in a folder, an empty file, or an earlier output of `kind`.
 
     Refuses, with one line naming `flag`: a symbolic link (even one pointing nowhere), a directory, a FIFO, socket
@@ -59,8 +60,9 @@ def output_path(path: str | os.PathLike[str], flag: str, *, kind: OutputKind,
     return target
 
 
-def _check_existing(target: Path, info: os.stat_result, flag: str, kind: OutputKind,
-                    inputs: Iterable[str | os.PathLike[str]]) -> None:
+def _check_existing(
+    target: Path, info: os.stat_result, flag: str, kind: OutputKind, inputs: Iterable[str | os.PathLike[str]]
+) -> None:
     try:
         pointed = os.stat(target)  # through a link: an output that is an input, however spelled, says so first
     except OSError:
@@ -69,15 +71,19 @@ def _check_existing(target: Path, info: os.stat_result, flag: str, kind: OutputK
         if _same_file(pointed, source):
             raise InputError(str(target), f"is also the input {source}; give {flag} another file name")
     if stat.S_ISLNK(info.st_mode):
-        raise InputError(str(target), f"is a symbolic link; MathReel writes no file through or over a link, so give "
-                         f"{flag} the real path")
+        raise InputError(
+            str(target),
+            f"is a symbolic link; MathReel writes no file through or over a link, so give {flag} the real path",
+        )
     if stat.S_ISDIR(info.st_mode):
         raise InputError(str(target), f"is a directory; give {flag} a file name")
     if not stat.S_ISREG(info.st_mode):
         raise InputError(str(target), f"is not a regular file (a FIFO, socket or device); give {flag} a file name")
     if info.st_size and not kind.recognise(_head(target)):
-        raise InputError(str(target), f"exists and is not {kind.description}; MathReel replaces only its own "
-                         f"files, so pick another {flag}")
+        raise InputError(
+            str(target),
+            f"exists and is not {kind.description}; MathReel replaces only its own files, so pick another {flag}",
+        )
 
 
 def _head(path: Path) -> bytes:
@@ -122,14 +128,26 @@ def first_json_line(head: bytes, start: re.Pattern[bytes]) -> dict[str, Any] | N
         return None
 
 
-def write_output(path: str | os.PathLike[str], write: Callable[[TextIO], object], *, flag: str, kind: OutputKind,
-                 inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
+def write_output(
+    path: str | os.PathLike[str],
+    write: Callable[[TextIO], object],
+    *,
+    flag: str,
+    kind: OutputKind,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> Path:
     """`output_path`'s checks, then `write_atomic`: the one way a command writes a whole output file."""
     return write_atomic(output_path(path, flag, kind=kind, inputs=inputs), write)
 
 
-def write_text_output(path: str | os.PathLike[str], text: str, *, flag: str, kind: OutputKind,
-                      inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
+def write_text_output(
+    path: str | os.PathLike[str],
+    text: str,
+    *,
+    flag: str,
+    kind: OutputKind,
+    inputs: Iterable[str | os.PathLike[str]] = (),
+) -> Path:
     """`write_output` for a text already in memory."""
     return write_output(path, lambda out: out.write(text), flag=flag, kind=kind, inputs=inputs)
 
@@ -155,6 +173,7 @@ def write_atomic(path: str | os.PathLike[str], write: Callable[[TextIO], object]
 
 def replace_with_prefix(path: Path, keep: int) -> None:
     """Replace `path` atomically by its first `keep` bytes plus a newline if they lack one (a resume repair)."""
+
     def copy(out: TextIO) -> None:
         with path.open("rb") as source:
             remaining = keep
@@ -179,5 +198,3 @@ def _ends_with_newline(path: Path, keep: int) -> bool:
 def write_text_atomic(path: str | os.PathLike[str], text: str) -> Path:
     """`write_atomic` for a text already in memory."""
     return write_atomic(path, lambda out: out.write(text))
-
-

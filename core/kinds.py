@@ -23,4 +23,3 @@ DENOMINATORS: dict[Denominator, str] = {
     "all": "all questions: unparsed and missing answers count as wrong",
     "answered": "answered questions only: unparsed and missing answers are dropped",
 }
-

@@ -55,9 +55,13 @@ def prompt_choices(benchmark: str) -> PromptChoices:
     """The prompt styles of `benchmark` with what each supports (`mathreel show --style` accepts the same names)."""
     bench = get_benchmark(benchmark)
     styles = tuple(
-        PromptStyle(name, bench.prompt_style_notes.get(name, ""),
-                    bench.style_supports_cot(name) and name not in bench.styles_always_reasoning,
-                    name in bench.styles_always_reasoning, name not in bench.styles_cot_without_subtitles)
+        PromptStyle(
+            name,
+            bench.prompt_style_notes.get(name, ""),
+            bench.style_supports_cot(name) and name not in bench.styles_always_reasoning,
+            name in bench.styles_always_reasoning,
+            name not in bench.styles_cot_without_subtitles,
+        )
         for name in bench.prompt_styles
     )
     return PromptChoices(bench.name, styles, bench.supports_cot, bench.has_subtitles)

@@ -21,8 +21,12 @@ from mathreel.core.errors import InputError
 
 LIMIT_ENV = "MATHREEL_MAX_INPUT_MB"
 _DEFAULT_LIMIT_MB = 512
-_FILE_KINDS = ((stat.S_ISFIFO, "a FIFO (named pipe)"), (stat.S_ISCHR, "a character device"),
-               (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"))
+_FILE_KINDS = (
+    (stat.S_ISFIFO, "a FIFO (named pipe)"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
 # A longest line read line by line. A run line holds one model reply and the question; replies are capped by
 # --max-tokens, so 64 MiB is far beyond any real line while keeping a hostile file's cost bounded.
 MAX_LINE_BYTES = 64 * 1024 * 1024
@@ -71,8 +75,11 @@ def _check_kind_and_size(info: os.stat_result, source: str, what: str) -> None:
             raise InputError(source, f"is {kind}, not a regular file; MathReel reads only regular files")
     limit = input_limit()
     if info.st_size > limit:
-        raise InputError(source, f"is {info.st_size / 2**20:.0f} MB, over the {limit / 2**20:.0f} MB input "
-                         f"limit; raise it with {LIMIT_ENV}=<megabytes>")
+        raise InputError(
+            source,
+            f"is {info.st_size / 2**20:.0f} MB, over the {limit / 2**20:.0f} MB input "
+            f"limit; raise it with {LIMIT_ENV}=<megabytes>",
+        )
 
 
 # A parquet file is decoded whole (pyarrow, then Python values), and a decoded cell costs about 100 bytes of
@@ -97,9 +104,12 @@ def parquet_records(path: str | Path, what: str = "result file") -> list[dict[st
         meta = pq.read_metadata(path)
         cells, limit = meta.num_rows * meta.num_columns, parquet_cells_limit()
         if cells > limit:
-            raise InputError(source, f"the {what} decodes to {cells:,} cells ({meta.num_rows:,} rows x "
-                             f"{meta.num_columns:,} columns), over the limit of {limit:,}; raise it with "
-                             f"{LIMIT_ENV}=<megabytes>")
+            raise InputError(
+                source,
+                f"the {what} decodes to {cells:,} cells ({meta.num_rows:,} rows x "
+                f"{meta.num_columns:,} columns), over the limit of {limit:,}; raise it with "
+                f"{LIMIT_ENV}=<megabytes>",
+            )
         return pq.read_table(path).to_pylist()
     except InputError:
         raise

@@ -65,8 +65,12 @@ def _code_split(markdown: str) -> list[tuple[str, bool]]:
         elif fence is not None:
             block.append(line)
             closing = _FENCE.match(line)
-            if closing and closing.group(1)[0] == fence[0] and len(closing.group(1)) >= len(fence) \
-                    and not line[closing.end():].strip():
+            if (
+                closing
+                and closing.group(1)[0] == fence[0]
+                and len(closing.group(1)) >= len(fence)
+                and not line[closing.end() :].strip()
+            ):
                 pieces.append(("".join(block), True))
                 fence, block = None, []
         else:
@@ -93,7 +97,7 @@ def _code_spans(text: str) -> list[tuple[str, bool]]:
             index += 1
             continue
         closing = same.popleft()
-        pieces += [(text[last:start], False), (text[start:runs[closing][1]], True)]
+        pieces += [(text[last:start], False), (text[start : runs[closing][1]], True)]
         last, index = runs[closing][1], closing + 1
     pieces.append((text[last:], False))
     return pieces

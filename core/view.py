@@ -123,9 +123,16 @@ def build_view(
         prompt="",
         image_path=dataset.image_path(question),
         subtitle_path=dataset.subtitle_path(question),
-        settings={"num_frames": num_frames, "cot": cot, "with_subtitles": with_subtitles,
-                  "full_subtitles": full_subtitles, "interleaved": interleaved, "style": style,
-                  "max_side": max_side, "fps": fps},
+        settings={
+            "num_frames": num_frames,
+            "cot": cot,
+            "with_subtitles": with_subtitles,
+            "full_subtitles": full_subtitles,
+            "interleaved": interleaved,
+            "style": style,
+            "max_side": max_side,
+            "fps": fps,
+        },
     )
     _attach_video(view, dataset, num_frames, max_side, cache_dir, frame_sampling(bench.frame_sampler, fps))
     subtitles = _prompt_subtitles(view, full_subtitles, interleaved) if with_subtitles else None
@@ -149,12 +156,17 @@ def frame_sampling(rule: str, fps: float | None) -> Sampling:
 
 def _check_frames(num_frames: int, question: Question) -> None:
     if num_frames == 0 or num_frames < -1:
-        raise InputError("--frames", f"must be a positive number of frames or -1 for all, got {num_frames}",
-                         question.question_id)
+        raise InputError(
+            "--frames", f"must be a positive number of frames or -1 for all, got {num_frames}", question.question_id
+        )
 
 
 def _attach_video(
-    view: ModelView, dataset: Dataset, num_frames: int, max_side: int | None, cache_dir: str | Path | None,
+    view: ModelView,
+    dataset: Dataset,
+    num_frames: int,
+    max_side: int | None,
+    cache_dir: str | Path | None,
     sampling: Sampling,
 ) -> None:
     """Sample the video's frames and align the subtitle units to them; a missing video becomes a note."""
@@ -173,8 +185,7 @@ def _attach_video(
         return
     from mathreel.core.media.frames import sample_frames
 
-    view.frames = sample_frames(view.video_path, num_frames, max_side=max_side, cache_dir=cache_dir,
-                                sampling=sampling)
+    view.frames = sample_frames(view.video_path, num_frames, max_side=max_side, cache_dir=cache_dir, sampling=sampling)
     view.frame_cues = [list(cues) for cues in bench.frame_cues(view.cues, view.frames)]
 
 
@@ -234,8 +245,12 @@ class ViewSettings:
     def view_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for `build_view` (`interleaved` only when asked for)."""
         s = self.normalized()
-        kwargs: dict[str, Any] = {"num_frames": s.num_frames, "cot": s.cot, "with_subtitles": s.with_subtitles,
-                                  "full_subtitles": s.full_subtitles}
+        kwargs: dict[str, Any] = {
+            "num_frames": s.num_frames,
+            "cot": s.cot,
+            "with_subtitles": s.with_subtitles,
+            "full_subtitles": s.full_subtitles,
+        }
         if s.interleaved:
             kwargs["interleaved"] = True
         if s.fps:
@@ -247,8 +262,15 @@ class ViewSettings:
     def describe(self) -> str:
         """One line: "8 frames · chain of thought · subtitles (frame-aligned)"."""
         s = self.normalized()
-        subs = ("subtitles between the frames" if s.interleaved else "all subtitle lines" if s.full_subtitles
-                else "subtitles (frame-aligned)" if s.with_subtitles else "no subtitles")
+        subs = (
+            "subtitles between the frames"
+            if s.interleaved
+            else "all subtitle lines"
+            if s.full_subtitles
+            else "subtitles (frame-aligned)"
+            if s.with_subtitles
+            else "no subtitles"
+        )
         frames = "the benchmark's default frames" if s.num_frames is None else f"{s.num_frames} frames"
         if s.fps:
             frames = f"{s.fps:g} frames a second" + ("" if s.num_frames is None else f", at most {s.num_frames}")

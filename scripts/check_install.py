@@ -45,13 +45,41 @@ class Platform:
 
 
 PLATFORMS = (
-    Platform("Linux x86-64", ("manylinux_2_28_x86_64", "manylinux_2_17_x86_64", "manylinux2014_x86_64",
-                              "manylinux2010_x86_64", "manylinux1_x86_64", "linux_x86_64"),
-             "linux", "x86_64", "Linux"),
-    Platform("Linux aarch64", ("manylinux_2_28_aarch64", "manylinux_2_17_aarch64", "manylinux2014_aarch64",
-                               "linux_aarch64"), "linux", "aarch64", "Linux"),
-    Platform("macOS arm64", ("macosx_14_0_arm64", "macosx_13_0_arm64", "macosx_12_0_arm64", "macosx_11_0_arm64",
-                             "macosx_11_0_universal2", "macosx_10_9_universal2"), "darwin", "arm64", "Darwin"),
+    Platform(
+        "Linux x86-64",
+        (
+            "manylinux_2_28_x86_64",
+            "manylinux_2_17_x86_64",
+            "manylinux2014_x86_64",
+            "manylinux2010_x86_64",
+            "manylinux1_x86_64",
+            "linux_x86_64",
+        ),
+        "linux",
+        "x86_64",
+        "Linux",
+    ),
+    Platform(
+        "Linux aarch64",
+        ("manylinux_2_28_aarch64", "manylinux_2_17_aarch64", "manylinux2014_aarch64", "linux_aarch64"),
+        "linux",
+        "aarch64",
+        "Linux",
+    ),
+    Platform(
+        "macOS arm64",
+        (
+            "macosx_14_0_arm64",
+            "macosx_13_0_arm64",
+            "macosx_12_0_arm64",
+            "macosx_11_0_arm64",
+            "macosx_11_0_universal2",
+            "macosx_10_9_universal2",
+        ),
+        "darwin",
+        "arm64",
+        "Darwin",
+    ),
     Platform("Windows x86-64", ("win_amd64",), "win32", "AMD64", "Windows"),
 )
 PYTHONS = ("3.10", "3.11", "3.12", "3.13")
@@ -63,11 +91,16 @@ def requirements_for(platform: Platform, python: str) -> list[str]:
     """requirements.txt's lines whose markers hold on `platform` with `python` (markers removed)."""
     from packaging.requirements import Requirement
 
-    environment = {"sys_platform": platform.sys_platform, "platform_machine": platform.platform_machine,
-                   "platform_system": platform.platform_system, "python_version": python,
-                   "python_full_version": f"{python}.0", "implementation_name": "cpython",
-                   "platform_python_implementation": "CPython", "os_name": "nt" if platform.sys_platform == "win32"
-                   else "posix"}
+    environment = {
+        "sys_platform": platform.sys_platform,
+        "platform_machine": platform.platform_machine,
+        "platform_system": platform.platform_system,
+        "python_version": python,
+        "python_full_version": f"{python}.0",
+        "implementation_name": "cpython",
+        "platform_python_implementation": "CPython",
+        "os_name": "nt" if platform.sys_platform == "win32" else "posix",
+    }
     kept = []
     for line in (REPO / "requirements.txt").read_text(encoding="utf-8").splitlines():
         line = line.split("#")[0].strip()
@@ -91,14 +124,32 @@ def resolve(platform: Platform, python: str) -> dict:
     """pip's dry-run resolution for one target: {"ok", "packages", "readers"} or {"ok": False, "error"}."""
     with tempfile.TemporaryDirectory() as scratch:
         report = Path(scratch) / "report.json"
-        command = [sys.executable, "-m", "pip", "install", "--dry-run", "--quiet", "--ignore-installed",
-                   "--disable-pip-version-check", "--index-url", "https://pypi.org/simple",
-                   "--only-binary=:all:", "--python-version", python,
-                   "--implementation", "cp", "--target", str(Path(scratch) / "target"), "--report", str(report)]
+        command = [
+            sys.executable,
+            "-m",
+            "pip",
+            "install",
+            "--dry-run",
+            "--quiet",
+            "--ignore-installed",
+            "--disable-pip-version-check",
+            "--index-url",
+            "https://pypi.org/simple",
+            "--only-binary=:all:",
+            "--python-version",
+            python,
+            "--implementation",
+            "cp",
+            "--target",
+            str(Path(scratch) / "target"),
+            "--report",
+            str(report),
+        ]
         for tag in platform.tags:
             command += ["--platform", tag]
-        done = subprocess.run([*command, *requirements_for(platform, python)], capture_output=True, text=True,
-                              env=_public_index_env())
+        done = subprocess.run(
+            [*command, *requirements_for(platform, python)], capture_output=True, text=True, env=_public_index_env()
+        )
         if done.returncode != 0:
             lines = [line for line in done.stderr.splitlines() if line.startswith("ERROR")] or [done.stderr.strip()]
             return {"ok": False, "error": lines[0][:150]}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The whole test suite on a fresh machine: installs Debian's Chromium (for the browser tests),
-# MathReel with its test tools in .venv, then runs ruff, mypy (scripts/typecheck.sh) and pytest. Extra arguments go
+# MathReel with its test tools in .venv, then runs ruff (lint and format), mypy (scripts/typecheck.sh) and pytest. Extra arguments go
 # to pytest.
 #
 # MATHREEL_PYTHON picks another interpreter (its venv is .venv-<version>); MATHREEL_BROWSER=0 leaves the browser
@@ -27,6 +27,7 @@ fi
 "$venv/bin/python" -m pip install -q -e '.[dev]'
 
 "$venv/bin/ruff" check .
+"$venv/bin/ruff" format --check .
 MYPY="$venv/bin/mypy" bash scripts/typecheck.sh
 if [ "$#" -gt 0 ] && [[ "$1" != -* ]]; then
   # Explicit test paths: one run, as asked.

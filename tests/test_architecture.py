@@ -34,7 +34,8 @@ def _forbidden(name: str, prefixes: tuple[str, ...]) -> bool:
 def _is_type_checking(node: ast.If) -> bool:
     test = node.test
     return (isinstance(test, ast.Name) and test.id == "TYPE_CHECKING") or (
-        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING")
+        isinstance(test, ast.Attribute) and test.attr == "TYPE_CHECKING"
+    )
 
 
 def _imports(tree: ast.AST, module: str, is_package: bool, type_checking: bool = False) -> set[str]:
@@ -60,12 +61,16 @@ def _imports(tree: ast.AST, module: str, is_package: bool, type_checking: bool =
     return found
 
 
-def import_graph(packages: tuple[str, ...] = PACKAGES, root: Path = ROOT, type_checking: bool = False,
-                 ) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
+def import_graph(
+    packages: tuple[str, ...] = PACKAGES,
+    root: Path = ROOT,
+    type_checking: bool = False,
+) -> tuple[dict[str, set[str]], dict[str, set[str]]]:
     """(edges between our modules, every imported name per module) of `packages` under `root`; with
     `type_checking`, imports under `if TYPE_CHECKING:` count too."""
-    files = {(_module_name(p, root), p.name == "__init__.py"): p
-             for pkg in packages for p in (root / pkg).rglob("*.py")}
+    files = {
+        (_module_name(p, root), p.name == "__init__.py"): p for pkg in packages for p in (root / pkg).rglob("*.py")
+    }
     modules = {name for name, _ in files}
     edges: dict[str, set[str]] = {}
     raw: dict[str, set[str]] = {}
@@ -98,7 +103,7 @@ def find_cycle(edges: dict[str, set[str]]) -> list[str] | None:
                 state[path.pop()] = 2
                 iters.pop()
             elif state.get(nxt) == 1:
-                return [*path[path.index(nxt):], nxt]
+                return [*path[path.index(nxt) :], nxt]
             elif not state.get(nxt):
                 state[nxt] = 1
                 path.append(nxt)
@@ -114,8 +119,12 @@ def test_core_cli_and_webapp_have_no_import_cycle():
 
 def test_core_never_imports_webapp_cli_gradio_or_plotly():
     _, raw = import_graph(("core",))
-    bad = sorted(f"{module} imports {name}" for module, names in raw.items() for name in names
-                 if _forbidden(name, FORBIDDEN_IN_CORE))
+    bad = sorted(
+        f"{module} imports {name}"
+        for module, names in raw.items()
+        for name in names
+        if _forbidden(name, FORBIDDEN_IN_CORE)
+    )
     assert bad == []
 
 
@@ -125,7 +134,11 @@ def test_the_checks_can_fail():
     tree = ast.parse("import gradio\nif TYPE_CHECKING:\n    import plotly\ndef f():\n    from mathreel.webapp import x")
     assert _imports(tree, "mathreel.core.m", False) == {"gradio", "mathreel.webapp", "mathreel.webapp.x"}
     assert _imports(ast.parse("from . import sib\nfrom ..up import y"), "mathreel.core.pkg.m", False) == {
-        "mathreel.core.pkg", "mathreel.core.pkg.sib", "mathreel.core.up", "mathreel.core.up.y"}
+        "mathreel.core.pkg",
+        "mathreel.core.pkg.sib",
+        "mathreel.core.up",
+        "mathreel.core.up.y",
+    }
 
 
 # -- the floors of webapp/ -------------------------------------------------------------------------------------------
@@ -136,17 +149,49 @@ def test_the_checks_can_fail():
 # room of its own, so no tab imports another tab. Tabs reach each other through `AppContext` (context.BrowseLinks).
 # A new module goes into this table (the test fails on a module it does not place).
 WEBAPP_FLOORS: tuple[tuple[str, dict[str, tuple[str, ...]]], ...] = (
-    ("base", {"base": ("__init__", "settings", "html", "errors", "context", "present", "benchmark_keys",
-                       "downloads", "isolate", "preload", "startup", "server_paths", "fair_queue",
-                       "gradio_costs")}),
-    ("runs and state", {"runs and state": ("scored_runs", "judged_runs", "reading_flow", "review_state",
-                                           "visitor", "shown_answer")}),
+    (
+        "base",
+        {
+            "base": (
+                "__init__",
+                "settings",
+                "html",
+                "errors",
+                "context",
+                "present",
+                "benchmark_keys",
+                "downloads",
+                "isolate",
+                "preload",
+                "startup",
+                "server_paths",
+                "fair_queue",
+                "gradio_costs",
+            )
+        },
+    ),
+    (
+        "runs and state",
+        {"runs and state": ("scored_runs", "judged_runs", "reading_flow", "review_state", "visitor", "shown_answer")},
+    ),
     ("shared views", {"shared views": ("charts", "judge_card", "review_box")}),
-    ("tabs", {"browse": ("browse", "browse_events", "browse_review", "browse_audit", "browse_groups",
-                         "gallery_stream", "browse_file"),
-              "score": ("score", "reference", "score_kept", "bundle_zip", "score_explain", "score_groups"),
-              "ask": ("ask", "ask_run"),
-              "judge": ("judge", "review")}),
+    (
+        "tabs",
+        {
+            "browse": (
+                "browse",
+                "browse_events",
+                "browse_review",
+                "browse_audit",
+                "browse_groups",
+                "gallery_stream",
+                "browse_file",
+            ),
+            "score": ("score", "reference", "score_kept", "bundle_zip", "score_explain", "score_groups"),
+            "ask": ("ask", "ask_run"),
+            "judge": ("judge", "review"),
+        },
+    ),
     ("shell", {"shell": ("app",)}),
 )
 TAB_FLOOR = "tabs"
@@ -162,8 +207,11 @@ def placement(floors: tuple = WEBAPP_FLOORS, package: str = "mathreel.webapp") -
     return found
 
 
-def unplaced(edges: dict[str, set[str]], floors: tuple = WEBAPP_FLOORS, package: str = "mathreel.webapp",
-             ) -> tuple[list[str], list[str]]:
+def unplaced(
+    edges: dict[str, set[str]],
+    floors: tuple = WEBAPP_FLOORS,
+    package: str = "mathreel.webapp",
+) -> tuple[list[str], list[str]]:
     """(modules of `package` the floors do not place, placed names that are no module)."""
     placed = placement(floors, package)
     modules = {name for name in edges if name == package or name.startswith(package + ".")}
@@ -175,30 +223,44 @@ def _where(name: str, at: tuple[int, str, str]) -> str:
     return f"{name} ({floor if floor != TAB_FLOOR else 'tab ' + room})"
 
 
-def upward_imports(edges: dict[str, set[str]], floors: tuple = WEBAPP_FLOORS,
-                   package: str = "mathreel.webapp") -> list[str]:
+def upward_imports(
+    edges: dict[str, set[str]], floors: tuple = WEBAPP_FLOORS, package: str = "mathreel.webapp"
+) -> list[str]:
     """Every import of a module on a higher floor than the importer's."""
     placed = placement(floors, package)
-    return sorted(f"{_where(source, placed[source])} imports {_where(target, placed[target])}"
-                  for source, targets in edges.items() if source in placed
-                  for target in targets if target in placed and placed[target][0] > placed[source][0])
+    return sorted(
+        f"{_where(source, placed[source])} imports {_where(target, placed[target])}"
+        for source, targets in edges.items()
+        if source in placed
+        for target in targets
+        if target in placed and placed[target][0] > placed[source][0]
+    )
 
 
-def tab_imports(edges: dict[str, set[str]], floors: tuple = WEBAPP_FLOORS,
-                package: str = "mathreel.webapp") -> list[str]:
+def tab_imports(
+    edges: dict[str, set[str]], floors: tuple = WEBAPP_FLOORS, package: str = "mathreel.webapp"
+) -> list[str]:
     """Every import from one room of a floor into another room of it: on the tabs floor, a tab importing a tab."""
     placed = placement(floors, package)
-    return sorted(f"{_where(source, placed[source])} imports {_where(target, placed[target])}"
-                  for source, targets in edges.items() if source in placed
-                  for target in targets if target in placed and placed[target][0] == placed[source][0]
-                  and placed[target][2] != placed[source][2])
+    return sorted(
+        f"{_where(source, placed[source])} imports {_where(target, placed[target])}"
+        for source, targets in edges.items()
+        if source in placed
+        for target in targets
+        if target in placed and placed[target][0] == placed[source][0] and placed[target][2] != placed[source][2]
+    )
 
 
 def private_imports(raw: dict[str, set[str]], modules: set[str]) -> list[str]:
     """Every `from our.module import _name`: a private name taken from another module."""
-    return sorted(f"{module} imports {name}" for module, names in raw.items() for name in names
-                  if name.rpartition(".")[0] in modules and name.rpartition(".")[2].startswith("_")
-                  and not name.rpartition(".")[2].startswith("__"))
+    return sorted(
+        f"{module} imports {name}"
+        for module, names in raw.items()
+        for name in names
+        if name.rpartition(".")[0] in modules
+        and name.rpartition(".")[2].startswith("_")
+        and not name.rpartition(".")[2].startswith("__")
+    )
 
 
 def test_every_webapp_module_is_on_a_floor():
@@ -234,22 +296,28 @@ def test_the_floor_checks_can_fail(tmp_path):
     """In a temporary tree: two tabs importing each other inside functions (the old circle), one of them taking a
     private name, a type-only import of a tab from a tab, a floor below importing a tab, a module no floor places
     and a placed one that is gone: each reported."""
-    tree = _tree(tmp_path, {
-        "webapp/__init__.py": "",
-        "webapp/context.py": "from mathreel.webapp.score import Run\n",
-        "webapp/browse.py": "def f():\n    from mathreel.webapp.score import _private\n",
-        "webapp/score.py": "def g():\n    from mathreel.webapp import browse\n",
-        "webapp/ask.py": "if TYPE_CHECKING:\n    from mathreel.webapp.judge import J\n",
-        "webapp/judge.py": "",
-        "webapp/stray.py": "",
-    })
-    floors = (("base", {"base": ("__init__", "context", "gone")}),
-              ("tabs", {"browse": ("browse",), "score": ("score",), "ask": ("ask",), "judge": ("judge",)}))
+    tree = _tree(
+        tmp_path,
+        {
+            "webapp/__init__.py": "",
+            "webapp/context.py": "from mathreel.webapp.score import Run\n",
+            "webapp/browse.py": "def f():\n    from mathreel.webapp.score import _private\n",
+            "webapp/score.py": "def g():\n    from mathreel.webapp import browse\n",
+            "webapp/ask.py": "if TYPE_CHECKING:\n    from mathreel.webapp.judge import J\n",
+            "webapp/judge.py": "",
+            "webapp/stray.py": "",
+        },
+    )
+    floors = (
+        ("base", {"base": ("__init__", "context", "gone")}),
+        ("tabs", {"browse": ("browse",), "score": ("score",), "ask": ("ask",), "judge": ("judge",)}),
+    )
     edges, raw = import_graph(("webapp",), root=tree, type_checking=True)
     assert tab_imports(edges, floors) == [
         "mathreel.webapp.ask (tab ask) imports mathreel.webapp.judge (tab judge)",
         "mathreel.webapp.browse (tab browse) imports mathreel.webapp.score (tab score)",
-        "mathreel.webapp.score (tab score) imports mathreel.webapp.browse (tab browse)"]
+        "mathreel.webapp.score (tab score) imports mathreel.webapp.browse (tab browse)",
+    ]
     assert upward_imports(edges, floors) == ["mathreel.webapp.context (base) imports mathreel.webapp.score (tab score)"]
     assert private_imports(raw, set(edges)) == ["mathreel.webapp.browse imports mathreel.webapp.score._private"]
     assert unplaced(edges, floors) == (["mathreel.webapp.stray"], ["mathreel.webapp.gone"])
@@ -288,7 +356,8 @@ def test_no_function_in_webapp_is_over_40_statements():
     found = long_functions()
     over = {name: size for name, size in found.items() if name not in LONG_FUNCTIONS_IN_FLIGHT}
     assert over == {}, "split these into layout, handlers and wiring: " + ", ".join(
-        f"{name} ({size} statements)" for name, size in over.items())
+        f"{name} ({size} statements)" for name, size in over.items()
+    )
     fixed = sorted(LONG_FUNCTIONS_IN_FLIGHT - set(found))
     assert fixed == [], f"now short enough: remove {fixed} from LONG_FUNCTIONS_IN_FLIGHT"
 

@@ -94,12 +94,15 @@ def prepared(datasets, key: str, ref: str, mode: str | None = None, **options):
 # -- core.scoring.single agrees with score() ------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("name", [
-    "videomathqa_mcq_synthetic-model-a_samples.jsonl",
-    "videomathqa_mbin_synthetic-model-b_samples.jsonl",
-    "videomme_synthetic-model-a_results.json",
-    "mathverse_synthetic-model-b_output.json",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "videomathqa_mcq_synthetic-model-a_samples.jsonl",
+        "videomathqa_mbin_synthetic-model-b_samples.jsonl",
+        "videomme_synthetic-model-a_results.json",
+        "mathverse_synthetic-model-b_output.json",
+    ],
+)
 def test_single_answer_scoring_agrees_with_score(name):
     result = read_results(RESULTS / name)
     report = score(result)
@@ -108,8 +111,13 @@ def test_single_answer_scoring_agrees_with_score(name):
     for prediction in result.predictions:
         mine = score_response(prediction.question, prediction.response)
         theirs = rows[(prediction.question.question_id, prediction.record)]
-        assert (mine.extracted, mine.method, mine.explanation, mine.status, mine.gold) == \
-            (theirs.extracted, theirs.method, theirs.explanation, theirs.status, theirs.gold)
+        assert (mine.extracted, mine.method, mine.explanation, mine.status, mine.gold) == (
+            theirs.extracted,
+            theirs.method,
+            theirs.explanation,
+            theirs.status,
+            theirs.gold,
+        )
 
 
 def test_question_verdict_agrees_with_score_units_for_multi_binary():
@@ -212,8 +220,16 @@ def test_the_server_receives_the_model_n_frames_and_the_exact_prompt(server, dat
     assert snapshots[1] != snapshots[-1] and server.reply.startswith(snapshots[1])
     question = dataset.question("q002")
     expected = score_response(question, server.reply)
-    assert answer_rows(run) == [[question.question_id, expected.extracted, question.answer, expected.status,
-                                 expected.method, expected.explanation]]
+    assert answer_rows(run) == [
+        [
+            question.question_id,
+            expected.extracted,
+            question.answer,
+            expected.status,
+            expected.method,
+            expected.explanation,
+        ]
+    ]
 
 
 def test_mathverse_sends_one_diagram_and_its_prompt(server, datasets):
@@ -236,8 +252,10 @@ def test_the_request_views_hold_the_exact_bytes_sent(datasets, tmp_path):
     assert images[0][1].startswith("1 of 3 · ")
 
 
-@pytest.mark.parametrize("reply, verdict", [("The answer is C.", "Correct"), ("The answer is A.", "Wrong"),
-                                            ("I cannot tell from this video.", "Unparsed")])
+@pytest.mark.parametrize(
+    "reply, verdict",
+    [("The answer is C.", "Correct"), ("The answer is A.", "Wrong"), ("I cannot tell from this video.", "Unparsed")],
+)
 def test_the_verdict_follows_core(server, datasets, reply, verdict):
     server.reply = reply
     _, answers = prepared(datasets, "videomathqa:mcq", "q001", num_frames=2)
@@ -265,8 +283,9 @@ def test_multi_binary_asks_every_pair_and_is_correct_when_all_are(server, datase
     _, answers = prepared(datasets, "videomathqa:mcq", "q001", mode="mbin", num_frames=2)
     run, _ = ask_all(endpoint_for(server), answers)
     assert len(server.chat_requests) == 4
-    assert {r.text for r in server.chat_requests} == {build_view(dataset, p, num_frames=2).prompt
-                                                      for p in dataset.pairs("q001")}
+    assert {r.text for r in server.chat_requests} == {
+        build_view(dataset, p, num_frames=2).prompt for p in dataset.pairs("q001")
+    }
     assert run.score.correct and "4 of 4 pairs right" in status_markdown(run)
     assert len(answer_rows(run)) == 4
     assert response_text(run, endpoint_for(server)).count("── q001_") == 4
@@ -304,8 +323,11 @@ FAILURES = {
     "unknown model": ({"model": "no-such-model"}, [], "unknown model or wrong base URL (404)"),
     "500": ({}, [status(500, "upstream crashed")] * 3, "server error (500): upstream crashed (after 3 attempts)"),
     "timeout": ({"timeout_s": 0.3}, [slow(2.0)] * 3, "no reply within 0.3 s (timeout) (after 3 attempts)"),
-    "malformed": ({}, [malformed()],
-                  "malformed streamed reply: no server-sent events, content type 'application/json'"),
+    "malformed": (
+        {},
+        [malformed()],
+        "malformed streamed reply: no server-sent events, content type 'application/json'",
+    ),
     "context length": ({}, [context_length()], "longer than the model's context window (400)"),
 }
 
@@ -352,14 +374,16 @@ def test_a_failed_pair_stops_the_multi_binary_question(server, datasets, sleeps)
 # -- the key never leaks ----------------------------------------------------------------------------------------
 
 
-def test_a_distinctive_key_appears_in_no_output_log_or_file(server, datasets, sleeps, caplog, tmp_path,
-                                                           private_cache):
+def test_a_distinctive_key_appears_in_no_output_log_or_file(server, datasets, sleeps, caplog, tmp_path, private_cache):
     caplog.set_level(logging.DEBUG)
     gallery_cache = tmp_path / "gradio"
     shown: list[str] = []
     # the wrong key (the fake echoes it in its 401 body) and the right one through every failure
-    cases = [({"key": KEY + "-typo"}, [])] + [(s, f) for s, f, _ in FAILURES.values()] + \
-        [({}, [status(429, f"limit for {KEY}", retry_after=0.01)]), ({}, [])]
+    cases = (
+        [({"key": KEY + "-typo"}, [])]
+        + [(s, f) for s, f, _ in FAILURES.values()]
+        + [({}, [status(429, f"limit for {KEY}", retry_after=0.01)]), ({}, [])]
+    )
     for settings, faults in cases:
         server.script(*faults)
         endpoint = endpoint_for(server, **{"key": KEY, **settings})
@@ -367,8 +391,14 @@ def test_a_distinctive_key_appears_in_no_output_log_or_file(server, datasets, sl
         views = request_views(answers, gallery_cache)
         shown += [str(v) for v in views] + [repr(endpoint), str(endpoint.to_dict())]
         for run in run_ask(endpoint, answers):
-            shown += [response_text(run, endpoint), status_markdown(run), str(answer_rows(run)),
-                      usage_markdown(run), str(run.error), repr(run)]
+            shown += [
+                response_text(run, endpoint),
+                status_markdown(run),
+                str(answer_rows(run)),
+                usage_markdown(run),
+                str(run.error),
+                repr(run),
+            ]
     assert any("refused the API key" in text for text in shown)  # the 401 really happened
     for text in shown:
         assert KEY not in text
@@ -392,12 +422,15 @@ def test_text_shown_through_markdown_is_literal():
 # -- Video-MME-v2: eight options, its official prompts, subtitles between the frames, frames at a rate ----------
 
 
-@pytest.mark.parametrize("options", [
-    {"num_frames": 4},
-    {"num_frames": 4, "cot": True, "with_subtitles": True},
-    {"num_frames": 4, "with_subtitles": True, "interleaved": True},
-    {"num_frames": 3, "with_subtitles": True, "fps": 0.5},
-])
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"num_frames": 4},
+        {"num_frames": 4, "cot": True, "with_subtitles": True},
+        {"num_frames": 4, "with_subtitles": True, "interleaved": True},
+        {"num_frames": 3, "with_subtitles": True, "fps": 0.5},
+    ],
+)
 def test_a_v2_question_is_asked_as_browse_shows_it_and_scored_on_a_to_h(server, datasets, options):
     server.reply = "Final Answer: C" if options.get("cot") else "C"
     dataset, answers = prepared(datasets, "videomme-v2:mcq", "001-1", **options)

@@ -19,8 +19,9 @@ def test_every_reproduction_names_a_registered_extractor(name):
     scorers = [*bench.reproductions.values(), *([bench.official_scorer] if bench.official_scorer else [])]
     for scorer in scorers:
         extract, letter = reference_extractor(scorer.extractor)
-        assert extract("The answer is B.", ("A", "B", "C", "D")).answer == letter("The answer is B.", ("A", "B", "C",
-                                                                                                      "D"))
+        assert extract("The answer is B.", ("A", "B", "C", "D")).answer == letter(
+            "The answer is B.", ("A", "B", "C", "D")
+        )
 
 
 def test_an_unknown_extractor_name_lists_the_registered_ones():

@@ -20,9 +20,12 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_only_mathverse_reads_its_own_question_field():
-    readers = sorted(str(path.relative_to(ROOT)) for folder in ("core", "cli", "webapp")
-                     for path in (ROOT / folder).rglob("*.py")
-                     if "question_for_eval" in path.read_text(encoding="utf-8"))
+    readers = sorted(
+        str(path.relative_to(ROOT))
+        for folder in ("core", "cli", "webapp")
+        for path in (ROOT / folder).rglob("*.py")
+        if "question_for_eval" in path.read_text(encoding="utf-8")
+    )
     assert readers == ["core/benchmarks/mathverse.py"]
 
 
@@ -34,8 +37,9 @@ def test_extractor_names_come_from_the_benchmarks(monkeypatch):
 
     class Fifth(Benchmark):
         name, title = "fifth", "Fifth"
-        reproductions = MappingProxyType({"fifth-official": OfficialScorer("fifth scorer", "extract_choice_lmms",
-                                                                           "all", "org/repo x.py@abc")})
+        reproductions = MappingProxyType(
+            {"fifth-official": OfficialScorer("fifth scorer", "extract_choice_lmms", "all", "org/repo x.py@abc")}
+        )
 
     monkeypatch.setitem(BENCHMARKS, "fifth", Fifth())
     assert "fifth-official" in extractor_names() and extractor_names("fifth") == ("robust", "fifth-official")
@@ -47,8 +51,13 @@ def test_extractor_names_come_from_the_benchmarks(monkeypatch):
 def test_frame_counts_default_to_the_benchmark_s(command):
     parser = argparse.ArgumentParser()
     command.register(parser.add_subparsers())
-    action = next(a for sub in parser._subparsers._group_actions for p in sub.choices.values()
-                  for a in p._actions if "--frames" in a.option_strings)
+    action = next(
+        a
+        for sub in parser._subparsers._group_actions
+        for p in sub.choices.values()
+        for a in p._actions
+        if "--frames" in a.option_strings
+    )
     assert action.default is None
     for bench in BENCHMARKS.values():
         if bench.layout and bench.layout.has_video:

@@ -47,8 +47,15 @@ def test_videomathqa_multibinary_groups_by_base_id(question_id, group):
 
 def test_videomme_reads_metric_dict_aliases():
     q = get_benchmark("videomme").question_from_record(
-        {"question_id": "001-1", "duration": "short", "category": "Knowledge", "task_category": "OCR Problems",
-         "sub_category": "Law", "answer": "C", "videoID": "vid1"},
+        {
+            "question_id": "001-1",
+            "duration": "short",
+            "category": "Knowledge",
+            "task_category": "OCR Problems",
+            "sub_category": "Law",
+            "answer": "C",
+            "videoID": "vid1",
+        },
         "mcq",
     )
     assert q.dims == {"duration": "short", "domain": "Knowledge", "sub_category": "Law", "task_type": "OCR Problems"}
@@ -59,9 +66,16 @@ def test_mathverse_choices_and_all_excludes_text_only():
     text = "In triangle ABC ... then the size of angle CED is ()\nChoices:\nA:40°\nB:60°\nC:120°\nD:140°"
     assert parse_choices(text) == ("A. 40°", "B. 60°", "C. 120°", "D. 140°")
     q = bench.question_from_record(
-        {"sample_index": "1", "problem_index": "1", "problem_version": "Text Only", "question": "",
-         "question_for_eval": text, "answer": "D", "question_type": "multi-choice",
-         "metadata": {"subject": "Plane Geometry", "subfield": "Angle"}},
+        {
+            "sample_index": "1",
+            "problem_index": "1",
+            "problem_version": "Text Only",
+            "question": "",
+            "question_for_eval": text,
+            "answer": "D",
+            "question_type": "multi-choice",
+            "metadata": {"subject": "Plane Geometry", "subfield": "Angle"},
+        },
         "default",
     )
     assert q.options[3] == "D. 140°" and q.answer_kind == "choice"
@@ -142,20 +156,35 @@ def test_older_mathverse_output_with_problem_id_and_a_category_dict(category):
     a CSV export), no `metadata`."""
     bench = get_benchmark("mathverse")
     q = bench.question_from_record(
-        {"problem_id": "12", "problem_version": "Vision Only", "question_type": "free-form", "answer": "8",
-         "question": "", "question_for_eval": "Find the volume.", "category": category, "model_answer": "8"},
+        {
+            "problem_id": "12",
+            "problem_version": "Vision Only",
+            "question_type": "free-form",
+            "answer": "8",
+            "question": "",
+            "question_for_eval": "Find the volume.",
+            "category": category,
+            "model_answer": "8",
+        },
         "default",
     )
     assert q.question_id == "12"
-    assert q.dims == {"problem_version": "Vision Only", "question_type": "free-form", "subject": "Solid Geometry",
-                      "subfield": "Volume"}
+    assert q.dims == {
+        "problem_version": "Vision Only",
+        "question_type": "free-form",
+        "subject": "Solid Geometry",
+        "subfield": "Volume",
+    }
     assert bench.full_question(q) == "Find the volume." and q.question == ""
 
 
 def test_metadata_wins_over_category_and_a_string_category_is_no_taxonomy():
     bench = get_benchmark("mathverse")
-    both = {"sample_index": "1", "metadata": {"subject": "Functions", "subfield": "Expression"},
-            "category": {"subject": "Plane Geometry", "subfield": "Angle"}}
+    both = {
+        "sample_index": "1",
+        "metadata": {"subject": "Functions", "subfield": "Expression"},
+        "category": {"subject": "Plane Geometry", "subfield": "Angle"},
+    }
     assert bench.question_from_record(both, "default").dims["subject"] == "Functions"
     plain = bench.question_from_record({"sample_index": "1", "category": "Counting"}, "default")
     assert "subject" not in plain.dims
@@ -163,7 +192,8 @@ def test_metadata_wins_over_category_and_a_string_category_is_no_taxonomy():
 
 def test_mathverse_clusters_by_problem_and_video_benchmarks_by_video():
     mathverse = get_benchmark("mathverse").question_from_record(
-        {"sample_index": "7", "problem_index": "3", "question_type": "free-form", "answer": "1"}, "default")
+        {"sample_index": "7", "problem_index": "3", "question_type": "free-form", "answer": "1"}, "default"
+    )
     assert mathverse.cluster == "3" and mathverse.video_id is None
     no_problem = get_benchmark("mathverse").question_from_record({"sample_index": "8", "answer": "1"}, "default")
     assert no_problem.cluster == "8"
@@ -177,8 +207,13 @@ def test_mathverse_versions_of_a_problem_in_benchmark_order():
     dataset = load_dataset("mathverse")
     question = next(q for q in dataset.questions if q.dims["problem_version"] == "Vision Only")
     versions = get_benchmark("mathverse").versions_of(question, dataset.questions)
-    assert [label for label, _ in versions] == ["Text Dominant", "Text Lite", "Vision Intensive", "Vision Dominant",
-                                                "Vision Only"]
+    assert [label for label, _ in versions] == [
+        "Text Dominant",
+        "Text Lite",
+        "Vision Intensive",
+        "Vision Dominant",
+        "Vision Only",
+    ]
     assert {q.extra["problem_index"] for _, q in versions} == {question.extra["problem_index"]}
     assert get_benchmark("videomme").versions_of(question, dataset.questions) == []
 

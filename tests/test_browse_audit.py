@@ -82,12 +82,16 @@ def test_a_correction_scores_as_the_cli_does_with_the_downloaded_file(tmp_path: 
         run, held = corrected(run, labelled_row(row, question, label, "checked by hand"), held)
     assert run.report.labelled == 2
     assert not {row.question_id for row in flagged[:2]} & set(check_reasons(run.report))  # no longer to check
-    again = corrected(run, labelled_row(flagged[0], scored_question(flagged[0], None), "A", "changed my mind"),
-                      held)[1]
+    again = corrected(run, labelled_row(flagged[0], scored_question(flagged[0], None), "A", "changed my mind"), held)[1]
     assert len(again) == 2 and again[-1]["label"] == "A"  # the later correction of the same answer wins
     file = corrections_file(held, tmp_path)
-    cli = subprocess.run([str(MATHREEL), "score", str(DEMO / run.name), "--readings", file, "--json", "--rows"],
-                         capture_output=True, text=True, timeout=120, check=True)
+    cli = subprocess.run(
+        [str(MATHREEL), "score", str(DEMO / run.name), "--readings", file, "--json", "--rows"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     printed = json.loads(cli.stdout)
     assert printed["overall"] == json.loads(json.dumps(run.report.to_dict()["overall"]))
     assert [(r["status"], r["method"]) for r in printed["rows"]] == [(r.status, r.method) for r in run.report.rows]

@@ -26,8 +26,13 @@ PASSWORD = "hunter2secret"
 
 
 def bundle(*args: str | Path, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([str(MATHREEL), "bundle", *map(str, args)], capture_output=True, text=True, timeout=300,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [str(MATHREEL), "bundle", *map(str, args)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, **(env or {})},
+    )
 
 
 def texts(folder: Path) -> dict[str, str]:
@@ -136,10 +141,20 @@ def _hostile_files(folder: Path) -> tuple[Path, Path, Path, Path]:
     judgments = secret / "hostile_judgments.jsonl"
     judgments.write_text("".join(json.dumps(j) + "\n" for j in judged))
     first = judged[0]
-    review = {"question_id": first["question_id"], "reviewer": PAYLOAD, "judge_model": first["judge_model"],
-              "prompt_version": "steps-v1", "response_fingerprint": response_fingerprint(first["response"]),
-              "benchmark": "videomathqa", "mode": "mcq", "steps_verdict": "changed", "step_score": 3,
-              "note": PAYLOAD, "flag": "other", "flag_reason": f"{PAYLOAD} {secret}"}
+    review = {
+        "question_id": first["question_id"],
+        "reviewer": PAYLOAD,
+        "judge_model": first["judge_model"],
+        "prompt_version": "steps-v1",
+        "response_fingerprint": response_fingerprint(first["response"]),
+        "benchmark": "videomathqa",
+        "mode": "mcq",
+        "steps_verdict": "changed",
+        "step_score": 3,
+        "note": PAYLOAD,
+        "flag": "other",
+        "flag_reason": f"{PAYLOAD} {secret}",
+    }
     reviews = secret / "hostile_reviews.jsonl"
     reviews.write_text(json.dumps(review) + "\n")
     videos = json.loads((RESULTS / "videomme_synthetic-model-a_results.json").read_text())
@@ -169,8 +184,17 @@ def test_nothing_unsafe_reaches_any_page(tmp_path, which):
     assert sum(text.count(escaped) for text in files.values()) > 10  # the payloads are shown, as text
     cache = os.environ["MATHREEL_CACHE"]
     for name, text in files.items():
-        for leak in ("<script>alert", "<img src=https", FAKE_KEY, ENV_KEY, PASSWORD, str(tmp_path), cache,
-                     str(Path.home()) + "/", "secret-folder"):
+        for leak in (
+            "<script>alert",
+            "<img src=https",
+            FAKE_KEY,
+            ENV_KEY,
+            PASSWORD,
+            str(tmp_path),
+            cache,
+            str(Path.home()) + "/",
+            "secret-folder",
+        ):
             assert leak not in text, (name, leak)
         scripts = re.findall(r"<script[^>]*>", text)
         assert all(s.startswith("<script src='") for s in scripts), (name, scripts)
@@ -183,9 +207,11 @@ def test_nothing_unsafe_reaches_any_page(tmp_path, which):
 
 def test_bad_options_are_one_line_and_a_dry_run_writes_nothing(tmp_path):
     reviews = DEMO / "reviews" / "videomathqa_mcq_synthetic-model-b_reviews.jsonl"
-    for args, words in (((MCQ_A, "--reviews", reviews), "add --judge"),
-                        ((MCQ_A, MCQ_B, "--judge", JUDGE_A), "one judgments file per result file"),
-                        ((MCQ_A, "--frames", "0"), "--frames")):
+    for args, words in (
+        ((MCQ_A, "--reviews", reviews), "add --judge"),
+        ((MCQ_A, MCQ_B, "--judge", JUDGE_A), "one judgments file per result file"),
+        ((MCQ_A, "--frames", "0"), "--frames"),
+    ):
         run = bundle(*args, "--out", tmp_path / "b")
         assert run.returncode == 2 and words in run.stderr and "Traceback" not in run.stderr, run.stderr
     dry = bundle(MCQ_A, MCQ_B, "--judge", JUDGE_A, "--judge", "-", "--dry-run", "--out", tmp_path / "b")
@@ -199,9 +225,15 @@ def test_messages_name_files_by_their_names_and_keep_ordinary_slashes(tmp_path, 
     run = tmp_path / "runs" / "qwen.jsonl"
     scrub = Scrubber.of([str(run)], [(tmp_path / "data", "the dataset")])
     assert scrub(f"{run}: line 3: bad") == "qwen.jsonl: line 3: bad"
-    assert scrub(f"video not found (looked for {tmp_path}/data/videos/v1.mp4)") == \
-        "video not found (looked for the dataset/videos/v1.mp4)"
-    assert scrub("read /srv/other/place/x.srt, and/or 1/2 of Video-MME / mcq") == \
-        "read x.srt, and/or 1/2 of Video-MME / mcq"
-    assert scrub.text(f"a response quoting {FAKE_KEY} and {tmp_path / 'runs'}/other.json") == \
-        "a response quoting [secret] and …/other.json"
+    assert (
+        scrub(f"video not found (looked for {tmp_path}/data/videos/v1.mp4)")
+        == "video not found (looked for the dataset/videos/v1.mp4)"
+    )
+    assert (
+        scrub("read /srv/other/place/x.srt, and/or 1/2 of Video-MME / mcq")
+        == "read x.srt, and/or 1/2 of Video-MME / mcq"
+    )
+    assert (
+        scrub.text(f"a response quoting {FAKE_KEY} and {tmp_path / 'runs'}/other.json")
+        == "a response quoting [secret] and …/other.json"
+    )

@@ -17,8 +17,11 @@ from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
 from mathreel.webapp.settings import Settings
 
 DEMO = Path(__file__).resolve().parent.parent / "assets" / "demo" / "results"
-FILES = ("videomathqa_mcq_synthetic-model-a_samples.jsonl", "videomathqa_mcq_synthetic-model-b_samples.jsonl",
-         "videomme_synthetic-model-a_results.json")
+FILES = (
+    "videomathqa_mcq_synthetic-model-a_samples.jsonl",
+    "videomathqa_mcq_synthetic-model-b_samples.jsonl",
+    "videomme_synthetic-model-a_results.json",
+)
 
 
 def test_the_sessions_runs_zip_into_one_bundle_per_benchmark(tmp_path):

@@ -25,10 +25,15 @@ def fixture(tmp_path_factory) -> tuple[Path, dict[str, str]]:
     base = tmp_path_factory.mktemp("cli")
     root = make_videomathqa(
         base / "data" / "videomathqa",
-        [vmqa_record("q1", "clip"), vmqa_record("q2", "clip", category="Chart", length="long"),
-         vmqa_record("q3", "bare", question="How many bars are there?")],
-        [vmqa_record("q1", "clip", answer="A", options=["A. 45", "B. 60"]),
-         vmqa_record("q1", "clip", answer="B", options=["A. 30", "B. 45"])],
+        [
+            vmqa_record("q1", "clip"),
+            vmqa_record("q2", "clip", category="Chart", length="long"),
+            vmqa_record("q3", "bare", question="How many bars are there?"),
+        ],
+        [
+            vmqa_record("q1", "clip", answer="A", options=["A. 45", "B. 60"]),
+            vmqa_record("q1", "clip", answer="B", options=["A. 30", "B. 45"]),
+        ],
     )
     write_video(root / "videos" / "clip.mp4")
     write_video(root / "videos" / "bare.mp4")
@@ -82,12 +87,20 @@ def test_data_list_json_records(fixture):
     records = json.loads(done.stdout)
     assert [r["question_id"] for r in records] == ["q1", "q2", "q3"]
     assert records[1] == {
-        "question_id": "q2", "question": "What is the angle in q2?", "options": vmqa_record("x", "y")["options"],
-        "answer": "B", "answer_kind": "choice", "video_id": "clip", "category": "Chart", "duration": "long",
+        "question_id": "q2",
+        "question": "What is the angle in q2?",
+        "options": vmqa_record("x", "y")["options"],
+        "answer": "B",
+        "answer_kind": "choice",
+        "video_id": "clip",
+        "category": "Chart",
+        "duration": "long",
     }
     done = mathreel("data", "list", "--mode", "mbin", "--json", "--search", "angle", env=env)
     assert [(r["question_id"], r["ref"], r["group_id"]) for r in json.loads(done.stdout)] == [
-        ("q1", "q1#1", "q1"), ("q1", "q1#2", "q1")]
+        ("q1", "q1#1", "q1"),
+        ("q1", "q1#2", "q1"),
+    ]
 
 
 def test_data_list_table_and_filters(fixture):

@@ -32,18 +32,44 @@ def test_two_files_json_is_the_documented_object():
     assert run.returncode == 0, run.stderr
     found = json.loads(run.stdout)
     assert found["schema"] == 1 and found["kind"] == "mathreel explain"
-    assert set(found) == {"schema", "kind", "runs", "references", "gap", "target", "paired", "pairwise", "frames",
-                          "notes"}
+    assert set(found) == {
+        "schema",
+        "kind",
+        "runs",
+        "references",
+        "gap",
+        "target",
+        "paired",
+        "pairwise",
+        "frames",
+        "notes",
+    }
     gap = found["gap"]
     assert gap["parts_add_up"] and gap["text"].endswith(")") and gap["a"]["scorer"]["reader"] == "official"
-    assert [step["cause"] for step in gap["steps"]] == ["coverage", "question", "responses", "order", "reading",
-                                                        "judge", "denominator", "grouping"]
+    assert [step["cause"] for step in gap["steps"]] == [
+        "coverage",
+        "question",
+        "responses",
+        "order",
+        "reading",
+        "judge",
+        "denominator",
+        "grouping",
+    ]
     for step in gap["steps"]:
         assert step["questions"] == len(step["question_ids"]) == len(step["changes"])
         assert set(step) >= {"cause", "means", "label", "delta", "delta_exact", "transitions"}
     paired = found["paired"]
-    assert set(paired["overall"]) == {"n", "both", "only_a", "only_b", "neither", "difference", "difference_exact",
-                                      "mcnemar_p"}
+    assert set(paired["overall"]) == {
+        "n",
+        "both",
+        "only_a",
+        "only_b",
+        "neither",
+        "difference",
+        "difference_exact",
+        "mcnemar_p",
+    }
     assert paired["interval"]["seed"] == 0 and paired["interval"]["clusters"] == 4
     assert [r["name"] for r in found["runs"]] == [VME_A.name, VME_B.name]
     assert all("guess" in setting for setting in found["runs"][0]["settings"])
@@ -54,11 +80,17 @@ def test_two_files_json_is_the_documented_object():
 def test_one_file_lists_every_reference_with_its_commit():
     run = explain(VME_B)
     assert run.returncode == 0, run.stderr
-    for commit in ("afd52cfe3dde5b3685e0d4f760c10c756860c758", "e1e2bffb30b520143e28088db29f8231af1c7c8f",
-                   "bd51fabcd70c7426b64249a805ed50f346370d67", "7a69a9a12f8e6ea872f18762b496b424a8e63a6a"):
+    for commit in (
+        "afd52cfe3dde5b3685e0d4f760c10c756860c758",
+        "e1e2bffb30b520143e28088db29f8231af1c7c8f",
+        "bd51fabcd70c7426b64249a805ed50f346370d67",
+        "7a69a9a12f8e6ea872f18762b496b424a8e63a6a",
+    ):
         assert commit in run.stdout
-    assert "robust -> official (answered): -16.7 pt = -25.0 reading (4 questions) + 8.3 denominator (2 questions)" \
+    assert (
+        "robust -> official (answered): -16.7 pt = -25.0 reading (4 questions) + 8.3 denominator (2 questions)"
         in run.stdout
+    )
 
 
 def test_v2_table_shows_group_scores_under_each_policy():

@@ -67,16 +67,17 @@ def test_a_line_separator_inside_a_string_is_no_line_end(tmp_path):
 
 def test_the_cli_scores_judges_and_agrees_on_cr_only_files(tmp_path):
     results, judgments, reviews = (cr_only(p, tmp_path / p.name) for p in (RESULTS, JUDGMENTS, REVIEWS))
-    for argv in (["score", str(results), "--judge", str(judgments), "--reviews", str(reviews)],
-                 ["agreement", str(judgments), str(reviews)]):
+    for argv in (
+        ["score", str(results), "--judge", str(judgments), "--reviews", str(reviews)],
+        ["agreement", str(judgments), str(reviews)],
+    ):
         run = subprocess.run([str(MATHREEL), *argv], capture_output=True, text=True, timeout=60)
         assert run.returncode == 0, run.stderr
 
 
 def huge_score(recorded: Recorded) -> str:
     if recorded.text.startswith("You grade"):
-        return ('{"matched_steps": "2/3", "final_answer_correct": 0, "critique": "x", "score": '
-                + "9" * 400 + "}")
+        return '{"matched_steps": "2/3", "final_answer_correct": 0, "critique": "x", "score": ' + "9" * 400 + "}"
     if recorded.text.startswith("You read a model's answer"):
         return json.dumps({"answer": "B"})
     return json.dumps({"primary": {"category": "Calculation errors", "rationale": "x"}})
@@ -84,14 +85,44 @@ def huge_score(recorded: Recorded) -> str:
 
 def test_a_judge_score_of_400_digits_is_a_counted_failure_and_the_file_is_written(tmp_path):
     results, out = tmp_path / "run.jsonl", tmp_path / "judged.jsonl"
-    results.write_text(json.dumps({"question_id": "q1", "question": "What is 3 + 4?", "response": "7, so B.",
-                                   "options": ["A. 6", "B. 7", "C. 8", "D. 9", "E. 12"], "answer": "B",
-                                   "steps": ["Read 3 and 4.", "Add them.", "Pick 7."], "category": "Arithmetic",
-                                   "length": "short", "videoID": "v"}) + "\n")
+    results.write_text(
+        json.dumps(
+            {
+                "question_id": "q1",
+                "question": "What is 3 + 4?",
+                "response": "7, so B.",
+                "options": ["A. 6", "B. 7", "C. 8", "D. 9", "E. 12"],
+                "answer": "B",
+                "steps": ["Read 3 and 4.", "Add them.", "Pick 7."],
+                "category": "Arithmetic",
+                "length": "short",
+                "videoID": "v",
+            }
+        )
+        + "\n"
+    )
     with FakeOpenAI(reply=huge_score) as server:
-        run = subprocess.run([str(MATHREEL), "judge", str(results), "--benchmark", "videomathqa", "--mode", "mcq",
-                              "--base-url", server.base_url, "--model", DEFAULT_MODEL, "--out", str(out),
-                              "--no-cache"], capture_output=True, text=True, timeout=120)
+        run = subprocess.run(
+            [
+                str(MATHREEL),
+                "judge",
+                str(results),
+                "--benchmark",
+                "videomathqa",
+                "--mode",
+                "mcq",
+                "--base-url",
+                server.base_url,
+                "--model",
+                DEFAULT_MODEL,
+                "--out",
+                str(out),
+                "--no-cache",
+            ],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
     assert "Traceback" not in run.stderr and run.returncode in (0, 1)
     steps = next(j for j in read_judgments(out) if j.task == "steps")
     assert steps.failed and "outside 0-10" in steps.reason

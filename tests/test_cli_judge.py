@@ -17,9 +17,19 @@ STEPS = ["Read 3 and 4 from the board.", "Add them: 3 + 4 = 7.", "Pick the optio
 def write_results(path, responses: dict[str, str]) -> None:
     rows = []
     for qid, response in responses.items():
-        rows.append({"question_id": qid, "question": f"[{qid}] What is 3 + 4?", "response": response,
-                     "options": ["A. 6", "B. 7", "C. 8", "D. 9", "E. 12"], "answer": "B", "steps": STEPS,
-                     "category": "Arithmetic", "length": "short", "videoID": f"v-{qid}"})
+        rows.append(
+            {
+                "question_id": qid,
+                "question": f"[{qid}] What is 3 + 4?",
+                "response": response,
+                "options": ["A. 6", "B. 7", "C. 8", "D. 9", "E. 12"],
+                "answer": "B",
+                "steps": STEPS,
+                "category": "Arithmetic",
+                "length": "short",
+                "videoID": f"v-{qid}",
+            }
+        )
     path.write_text("\n".join(json.dumps(r) for r in rows) + "\n")
 
 
@@ -29,7 +39,8 @@ def judge_reply(recorded: Recorded) -> str:
         return json.dumps({"answer": "C" if "[q2]" in text else "B"})
     if text.startswith("You grade"):
         return "<think>Step 2 matches.</think>" + json.dumps(
-            {"matched_steps": "2/3", "final_answer_correct": 0, "critique": "Adds wrongly.", "score": 4})
+            {"matched_steps": "2/3", "final_answer_correct": 0, "critique": "Adds wrongly.", "score": 4}
+        )
     return json.dumps({"primary": {"category": "Calculation errors", "rationale": "3 + 4 is not 8."}})
 
 
@@ -49,8 +60,21 @@ def env(monkeypatch, server, tmp_path):
 
 
 def judge_args(server, results, out, *extra) -> list[str]:
-    return ["judge", str(results), "--benchmark", "videomathqa", "--mode", "mcq", "--base-url", server.base_url,
-            "--model", DEFAULT_MODEL, "--out", str(out), *extra]
+    return [
+        "judge",
+        str(results),
+        "--benchmark",
+        "videomathqa",
+        "--mode",
+        "mcq",
+        "--base-url",
+        server.base_url,
+        "--model",
+        DEFAULT_MODEL,
+        "--out",
+        str(out),
+        *extra,
+    ]
 
 
 def test_judge_writes_jsonl_shows_progress_and_reruns_from_the_cache(server, env, tmp_path, capsys):
@@ -62,8 +86,13 @@ def test_judge_writes_jsonl_shows_progress_and_reruns_from_the_cache(server, env
     assert "wrote 6 judgments" in captured.out and "mean step score: 4.00 / 10 over 2 questions" in captured.out
     judgments = read_judgments(out)
     assert [(j.question_id, j.task, j.status) for j in judgments] == [
-        ("q1", "extract", "ok"), ("q1", "steps", "ok"), ("q1", "errors", "skipped"),
-        ("q2", "extract", "ok"), ("q2", "steps", "ok"), ("q2", "errors", "ok")]
+        ("q1", "extract", "ok"),
+        ("q1", "steps", "ok"),
+        ("q1", "errors", "skipped"),
+        ("q2", "extract", "ok"),
+        ("q2", "steps", "ok"),
+        ("q2", "errors", "ok"),
+    ]
     assert judgments[5].values["primary"]["category"] == "Calculation errors"
     assert all(j.judge_model == DEFAULT_MODEL and j.prompt_version for j in judgments)
     asked = len(server.chat_requests)
@@ -83,8 +112,21 @@ def test_environment_supplies_the_endpoint(server, env, tmp_path, capsys):
     env.setenv("MATHREEL_JUDGE_MODEL", DEFAULT_MODEL)
     results = tmp_path / "run.jsonl"
     write_results(results, {"q1": "B"})
-    assert main(["judge", str(results), "--benchmark", "videomathqa", "--tasks", "extract",
-                 "--out", str(tmp_path / "o.jsonl")]) == 0
+    assert (
+        main(
+            [
+                "judge",
+                str(results),
+                "--benchmark",
+                "videomathqa",
+                "--tasks",
+                "extract",
+                "--out",
+                str(tmp_path / "o.jsonl"),
+            ]
+        )
+        == 0
+    )
     assert [j.task for j in read_judgments(tmp_path / "o.jsonl")] == ["extract"]
 
 
@@ -101,14 +143,17 @@ def test_every_call_failing_exits_1_with_reasons(server, env, tmp_path, capsys):
     assert extract.values["answer"] == "B" and extract.values["source"] == "rule"
 
 
-@pytest.mark.parametrize("extra, message", [
-    (["--tasks", "extract,vibes"], "unknown judge task vibes"),
-    (["--concurrency", "0"], "--concurrency: must be 1 to 256, not 0"),
-    (["--timeout", "nan"], "--timeout: must be"),
-    (["--timeout", "-1"], "--timeout: must be"),
-    (["--max-tokens", "0"], "--max-tokens: must be 1 to"),
-    (["--max-tokens", "-5"], "--max-tokens: must be 1 to"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--tasks", "extract,vibes"], "unknown judge task vibes"),
+        (["--concurrency", "0"], "--concurrency: must be 1 to 256, not 0"),
+        (["--timeout", "nan"], "--timeout: must be"),
+        (["--timeout", "-1"], "--timeout: must be"),
+        (["--max-tokens", "0"], "--max-tokens: must be 1 to"),
+        (["--max-tokens", "-5"], "--max-tokens: must be 1 to"),
+    ],
+)
 def test_bad_options_are_one_line_errors(server, env, tmp_path, capsys, extra, message):
     results = tmp_path / "run.jsonl"
     write_results(results, {"q1": "B"})
@@ -156,10 +201,13 @@ def test_out_equal_to_the_input_is_refused_however_spelled(server, env, tmp_path
     assert results.read_bytes() == before and server.chat_requests == []
 
 
-@pytest.mark.parametrize("make, message", [
-    (lambda p: p.mkdir(), "is a directory"),
-    (lambda p: p.write_text("my notes\n"), "is not a `mathreel judge` output file"),
-])
+@pytest.mark.parametrize(
+    "make, message",
+    [
+        (lambda p: p.mkdir(), "is a directory"),
+        (lambda p: p.write_text("my notes\n"), "is not a `mathreel judge` output file"),
+    ],
+)
 def test_out_that_is_a_directory_or_a_foreign_file_is_refused(server, env, tmp_path, capsys, make, message):
     results, out = tmp_path / "run.jsonl", tmp_path / "out"
     write_results(results, {"q1": "B"})

@@ -45,9 +45,15 @@ def data_dir(tmp_path_factory) -> Path:
         _video(root / "videos" / f"{video}.mp4", seed)
     (root / "subtitles" / "vidA.srt").write_text("1\n00:00:00,000 --> 00:00:02,000\nCount the red squares.\n\n")
     rows = [
-        {"question_id": qid, "videoID": vid, "question": f"Question {qid}: how many squares?",
-         "options": [f"{letter}. {n}" for letter, n in zip("ABCDE", range(1, 6), strict=True)],
-         "answer": answer, "category": category, "length": length}
+        {
+            "question_id": qid,
+            "videoID": vid,
+            "question": f"Question {qid}: how many squares?",
+            "options": [f"{letter}. {n}" for letter, n in zip("ABCDE", range(1, 6), strict=True)],
+            "answer": answer,
+            "category": category,
+            "length": length,
+        }
         for qid, vid, category, length, answer in QUESTIONS
     ]
     pd.DataFrame(rows).to_parquet(root / "videomathqa_mcq_test.parquet")
@@ -69,9 +75,28 @@ def server(monkeypatch, tmp_path):
 
 
 def run_args(server: FakeOpenAI, data_dir: Path, out: Path, *extra: str) -> list[str]:
-    return ["run", "--benchmark", "videomathqa", "--mode", "mcq", "--data", str(data_dir), "--frames", "4",
-            "--base-url", server.base_url, "--model", MODEL, "--api-key-env", KEY_ENV, "--out", str(out),
-            "--concurrency", "3", *extra]
+    return [
+        "run",
+        "--benchmark",
+        "videomathqa",
+        "--mode",
+        "mcq",
+        "--data",
+        str(data_dir),
+        "--frames",
+        "4",
+        "--base-url",
+        server.base_url,
+        "--model",
+        MODEL,
+        "--api-key-env",
+        KEY_ENV,
+        "--out",
+        str(out),
+        "--concurrency",
+        "3",
+        *extra,
+    ]
 
 
 def lines(out: Path) -> list[dict]:
@@ -138,7 +163,7 @@ def test_a_file_from_another_model_is_refused(server, data_dir, tmp_path, capsys
 
 def without_model(args: list[str]) -> list[str]:
     at = args.index("--model")
-    return args[:at] + args[at + 2:]
+    return args[:at] + args[at + 2 :]
 
 
 def test_the_model_falls_back_to_mathreel_model(server, data_dir, tmp_path, monkeypatch):
@@ -164,8 +189,22 @@ def test_no_model_and_no_mathreel_model_is_one_clear_line(server, data_dir, tmp_
 
 def test_filters_and_limit_select_questions(server, data_dir, tmp_path, capsys):
     out = tmp_path / "answers.jsonl"
-    assert main(run_args(server, data_dir, out, "--filter", "category=Chart", "--filter", "category=Counting",
-                         "--filter", "duration=long")) == 0
+    assert (
+        main(
+            run_args(
+                server,
+                data_dir,
+                out,
+                "--filter",
+                "category=Chart",
+                "--filter",
+                "category=Counting",
+                "--filter",
+                "duration=long",
+            )
+        )
+        == 0
+    )
     assert sorted(r["doc"]["question_id"] for r in lines(out)) == ["q4", "q5"]
     out2 = tmp_path / "two.jsonl"
     assert main(run_args(server, data_dir, out2, "--filter", "video_id=vidB", "--limit", "1")) == 0
@@ -216,16 +255,39 @@ def test_mathverse_sends_the_diagram(server, tmp_path, capsys):
     root = tmp_path / "mathverse"
     (root / "images").mkdir(parents=True)
     Image.new("RGB", (1200, 600), (255, 255, 255)).save(root / "images" / "d1.png")
-    record = {"sample_index": "1", "problem_index": "1", "problem_version": "Text Lite",
-              "question": "Find x.", "question_for_eval": "Find x.\nChoices:\nA:30\nB:60",
-              "query_wo": "Question 1: Find x.\nChoices:\nA:30\nB:60", "query_cot": "Question 1: think. Find x.",
-              "answer": "B", "question_type": "multi-choice", "image": "d1.png",
-              "metadata": {"subject": "Plane Geometry", "subfield": "Angle"}}
+    record = {
+        "sample_index": "1",
+        "problem_index": "1",
+        "problem_version": "Text Lite",
+        "question": "Find x.",
+        "question_for_eval": "Find x.\nChoices:\nA:30\nB:60",
+        "query_wo": "Question 1: Find x.\nChoices:\nA:30\nB:60",
+        "query_cot": "Question 1: think. Find x.",
+        "answer": "B",
+        "question_type": "multi-choice",
+        "image": "d1.png",
+        "metadata": {"subject": "Plane Geometry", "subfield": "Angle"},
+    }
     (root / "testmini.json").write_text(json.dumps([record]))
     server.reply = "The answer is B."
     out = tmp_path / "mv.jsonl"
-    args = ["run", "--benchmark", "mathverse", "--data", str(root), "--base-url", server.base_url, "--model", MODEL,
-            "--api-key-env", KEY_ENV, "--out", str(out), "--max-side", "512"]
+    args = [
+        "run",
+        "--benchmark",
+        "mathverse",
+        "--data",
+        str(root),
+        "--base-url",
+        server.base_url,
+        "--model",
+        MODEL,
+        "--api-key-env",
+        KEY_ENV,
+        "--out",
+        str(out),
+        "--max-side",
+        "512",
+    ]
     assert main(args) == 0
     (seen,) = server.chat_requests
     assert len(seen.image_urls) == 1 and seen.image_urls[0].startswith("data:image/jpeg;base64,")
@@ -267,8 +329,11 @@ def test_run_out_refuses_a_directory_a_fifo_and_a_device(server, data_dir, tmp_p
 
     fifo = tmp_path / "fifo"
     os.mkfifo(fifo)
-    for target, why in ((tmp_path, "is a directory"), (fifo, "not a regular file"),
-                        (Path("/dev/full"), "not a regular file")):
+    for target, why in (
+        (tmp_path, "is a directory"),
+        (fifo, "not a regular file"),
+        (Path("/dev/full"), "not a regular file"),
+    ):
         assert main(run_args(server, data_dir, target, "--limit", "1")) == 2
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and why in err, err

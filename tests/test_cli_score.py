@@ -23,8 +23,20 @@ def test_json_object_has_the_documented_fields():
     run = mathreel(DATA / "videomme_template.json", "--json")
     assert run.returncode == 0, run.stderr
     data = json.loads(run.stdout)
-    for key in ("benchmark", "mode", "overall", "by", "unparsed", "missing", "unknown_ids", "disagreements",
-                "warnings", "extractor", "denominator", "detected"):
+    for key in (
+        "benchmark",
+        "mode",
+        "overall",
+        "by",
+        "unparsed",
+        "missing",
+        "unknown_ids",
+        "disagreements",
+        "warnings",
+        "extractor",
+        "denominator",
+        "detected",
+    ):
         assert key in data
     assert set(data["overall"]) >= {"n", "correct", "accuracy", "ci", "se", "clustered_se"}
     assert set(data["by"]) == {"duration", "domain", "sub_category", "task_type"}
@@ -37,8 +49,9 @@ def test_json_object_has_the_documented_fields():
 
 def test_several_files_give_a_list_and_flags_apply(tmp_path):
     samples = write_jsonl(tmp_path / "samples.jsonl", lmms_generation(3))
-    run = mathreel(DATA / "videomme_template.json", samples, "--json", "--extractor", "official-2024-06-18",
-                   "--denominator", "all")
+    run = mathreel(
+        DATA / "videomme_template.json", samples, "--json", "--extractor", "official-2024-06-18", "--denominator", "all"
+    )
     assert run.returncode == 0, run.stderr
     first, second = json.loads(run.stdout)
     assert first["extractor"] == second["extractor"] == "official-2024-06-18"
@@ -69,8 +82,10 @@ def test_text_report_has_tables_counts_and_notes():
 
 
 def test_duplicate_ids_are_a_warning_not_an_error(tmp_path):
-    records = [{"question_id": "q1", "category": "Chart", "duration": "short", "answer": "A", "response": r}
-               for r in ("A", "B")]
+    records = [
+        {"question_id": "q1", "category": "Chart", "duration": "short", "answer": "A", "response": r}
+        for r in ("A", "B")
+    ]
     run = mathreel(write_jsonl(tmp_path / "dup.jsonl", records), "--json")
     assert run.returncode == 0
     assert "duplicate question ids" in json.loads(run.stdout)["warnings"][0]
@@ -78,27 +93,41 @@ def test_duplicate_ids_are_a_warning_not_an_error(tmp_path):
 
 def _bad_files(tmp: Path) -> dict[str, tuple[Path, list[str], str]]:
     """name -> (file, extra arguments, expected words in the error)."""
-    good = json.dumps({"question_id": "q1", "category": "Chart", "duration": "short", "answer": "A",
-                       "response": "A"})
+    good = json.dumps({"question_id": "q1", "category": "Chart", "duration": "short", "answer": "A", "response": "A"})
     files = {
         "empty": ("empty.json", b"", [], "empty"),
         "truncated_json": ("t.json", b'[{"question_id": "q1", "response": "A", "ans', [], "truncated or invalid JSON"),
         "truncated_jsonl": ("t.jsonl", (good + "\n" + good[:30]).encode(), [], "line 2: truncated JSON line"),
         "not_json": ("notes.txt", b"hello, this is not a result file\n", [], "unrecognised layout"),
         "binary": ("model.bin", bytes(range(256)) * 4, [], "binary data"),
-        "latin1": ("l1.jsonl", '{"question_id": "q1", "response": "caf\u00e9"}\n'.encode("latin-1"), [],
-                   "not UTF-8"),
+        "latin1": ("l1.jsonl", '{"question_id": "q1", "response": "caf\u00e9"}\n'.encode("latin-1"), [], "not UTF-8"),
         "no_response": ("nr.jsonl", b'{"question_id": "q1", "answer": "A"}\n', [], "no response"),
-        "later_no_response": ("nr2.jsonl", (good + '\n{"question_id": "q2", "answer": "A"}\n').encode(), [],
-                              "line 2: the record has no response"),
+        "later_no_response": (
+            "nr2.jsonl",
+            (good + '\n{"question_id": "q2", "answer": "A"}\n').encode(),
+            [],
+            "line 2: the record has no response",
+        ),
         "layout": ("x.json", b'[{"foo": 1, "bar": 2}]', [], "unrecognised layout"),
         "header_only": ("h.csv", b"question_id,response,answer\n", [], "header but no rows"),
-        "other_benchmark": (str(DATA / "videomme_template.json"), None, ["--benchmark", "mathverse"],
-                            "looks like a Video-MME file"),
-        "no_gold": ("ids.jsonl", b'{"question_id": "001-1", "response": "C"}\n', ["--benchmark", "videomme"],
-                    "no gold answer"),
-        "official_mathverse": (str(DATA / "mathverse_output.json"), None, ["--extractor", "official"],
-                               "no rule-based reference extractor"),
+        "other_benchmark": (
+            str(DATA / "videomme_template.json"),
+            None,
+            ["--benchmark", "mathverse"],
+            "looks like a Video-MME file",
+        ),
+        "no_gold": (
+            "ids.jsonl",
+            b'{"question_id": "001-1", "response": "C"}\n',
+            ["--benchmark", "videomme"],
+            "no gold answer",
+        ),
+        "official_mathverse": (
+            str(DATA / "mathverse_output.json"),
+            None,
+            ["--extractor", "official"],
+            "no rule-based reference extractor",
+        ),
     }
     out = {}
     for name, (file_name, content, args, expected) in files.items():
@@ -110,8 +139,21 @@ def _bad_files(tmp: Path) -> dict[str, tuple[Path, list[str], str]]:
     return out
 
 
-BAD = ["empty", "truncated_json", "truncated_jsonl", "not_json", "binary", "latin1", "no_response",
-       "later_no_response", "layout", "header_only", "other_benchmark", "no_gold", "official_mathverse"]
+BAD = [
+    "empty",
+    "truncated_json",
+    "truncated_jsonl",
+    "not_json",
+    "binary",
+    "latin1",
+    "no_response",
+    "later_no_response",
+    "layout",
+    "header_only",
+    "other_benchmark",
+    "no_gold",
+    "official_mathverse",
+]
 
 
 @pytest.mark.parametrize("case", BAD)
@@ -158,8 +200,17 @@ def test_rows_flag_adds_the_per_question_rows():
     full = json.loads(run.stdout)
     assert "rows" not in summary and {k: v for k, v in full.items() if k != "rows"} == summary
     assert [row["status"] for row in full["rows"]].count("correct") == summary["overall"]["correct"] == 7
-    assert {"question_id", "group_id", "dims", "response", "extracted", "method", "explanation", "gold",
-            "status"} <= set(full["rows"][0])
+    assert {
+        "question_id",
+        "group_id",
+        "dims",
+        "response",
+        "extracted",
+        "method",
+        "explanation",
+        "gold",
+        "status",
+    } <= set(full["rows"][0])
 
 
 def test_rows_without_json_is_refused_in_one_line():
@@ -172,8 +223,10 @@ def test_an_error_that_a_flag_fixes_names_the_flag(tmp_path):
     ids = write_jsonl(tmp_path / "ids.jsonl", [{"question_id": "001-1", "response": "C"}])
     run = mathreel(ids)
     assert run.returncode == 2
-    assert run.stderr.strip() == f"mathreel: {ids}: cannot tell which benchmark this file is for; pass --benchmark " \
-                                 "(or --annotations)"
+    assert (
+        run.stderr.strip() == f"mathreel: {ids}: cannot tell which benchmark this file is for; pass --benchmark "
+        "(or --annotations)"
+    )
     run = mathreel(ids, "--benchmark", "videomme")
     assert run.returncode == 2
     assert run.stderr.strip().endswith("no gold answer in the record; give the dataset with --annotations")

@@ -14,9 +14,12 @@ MATHREEL = Path(sys.executable).with_name("mathreel")
 
 
 def score(*args: str) -> dict:
-    done = subprocess.run([MATHREEL, "score", str(RESULTS), "--annotations",
-                           str(DEMO / "videomathqa"), "--json", "--rows", *args],
-                          capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [MATHREEL, "score", str(RESULTS), "--annotations", str(DEMO / "videomathqa"), "--json", "--rows", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -42,16 +45,29 @@ def test_a_judge_reading_replaces_the_rule_reading(tmp_path: Path) -> None:
 
 
 def test_judgments_of_another_benchmark_are_refused_in_one_line() -> None:
-    done = subprocess.run([MATHREEL, "score",
-                           str(DEMO / "results" / "videomme_synthetic-model-a_results.json"), "--judge",
-                           str(JUDGMENTS)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [
+            MATHREEL,
+            "score",
+            str(DEMO / "results" / "videomme_synthetic-model-a_results.json"),
+            "--judge",
+            str(JUDGMENTS),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.count("\n") == 1 and "the judgments are for videomathqa mcq" in done.stderr
 
 
 def score_file(results: Path, *args: str) -> dict:
-    done = subprocess.run([MATHREEL, "score", str(results), "--annotations", str(DEMO / "videomathqa"), "--json",
-                           *args], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [MATHREEL, "score", str(results), "--annotations", str(DEMO / "videomathqa"), "--json", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -91,8 +107,7 @@ def test_the_same_results_in_another_order_or_shape_take_every_judgment(tmp_path
 def test_a_letter_the_benchmark_does_not_have_is_ignored_not_scored_wrong(tmp_path: Path) -> None:
     plain = score_file(RESULTS, "--rows")
     lines = [json.loads(line) for line in JUDGMENTS.read_text().splitlines()]
-    for line, weird in zip([x for x in lines if x["task"] == "extract"], ("Z", "answer: A", "<script>"),
-                           strict=False):
+    for line, weird in zip([x for x in lines if x["task"] == "extract"], ("Z", "answer: A", "<script>"), strict=False):
         line["values"]["answer"] = weird
     judged_file = tmp_path / "weird.jsonl"
     judged_file.write_text("".join(json.dumps(line) + "\n" for line in lines))

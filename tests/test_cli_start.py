@@ -34,8 +34,9 @@ def test_score_imports_the_score_command_alone_and_scores():
 
 
 def test_help_lists_every_command():
-    run = subprocess.run([sys.executable, "-m", "mathreel", "--help"], cwd=ROOT, capture_output=True, text=True,
-                         check=True)
+    run = subprocess.run(
+        [sys.executable, "-m", "mathreel", "--help"], cwd=ROOT, capture_output=True, text=True, check=True
+    )
     for command in ("serve", "run", "score", "explain", "audit", "judge", "data", "show", "agreement", "bundle"):
         assert f"    {command} " in run.stdout
 

@@ -22,8 +22,14 @@ MATHREEL = Path(sys.executable).with_name("mathreel")
 KEY, KEY_ENV, MODEL = "sk-v2-DISTINCTIVE-77aa", "MATHREEL_TEST_V2_KEY", "vision-v2"
 # Two narration sentences for video 001 (20 frames at 10 fps = 2 s): "Hello there." then "Today we cook", and
 # "rice" after a long pause.
-WORDS = [("Hello", 0.0, 0.3), ("there.", 0.3, 0.6), ("Today", 0.75, 1.2), ("we", 1.2, 1.6), ("cook", 1.7, 1.9),
-         ("rice", 1.95, 1.99)]
+WORDS = [
+    ("Hello", 0.0, 0.3),
+    ("there.", 0.3, 0.6),
+    ("Today", 0.75, 1.2),
+    ("we", 1.2, 1.6),
+    ("cook", 1.7, 1.9),
+    ("rice", 1.95, 1.99),
+]
 
 
 @pytest.fixture(scope="module")
@@ -41,13 +47,18 @@ def data_dir(tmp_path_factory) -> Path:
         write_h264(root / "videos" / f"{video}.mp4", frames, fps=10)
     (root / "subtitle").mkdir()
     (root / "subtitle" / "001.jsonl").write_text(
-        "".join(json.dumps({"text": t, "start_time": s, "end_time": e}) + "\n" for t, s, e in WORDS))
+        "".join(json.dumps({"text": t, "start_time": s, "end_time": e}) + "\n" for t, s, e in WORDS)
+    )
     return root
 
 
 def show(data_dir: Path, *args: str) -> dict:
-    run = subprocess.run([str(MATHREEL), "show", "--benchmark", "videomme-v2", "--data", str(data_dir), "--json",
-                          *args], capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [str(MATHREEL), "show", "--benchmark", "videomme-v2", "--data", str(data_dir), "--json", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 0, run.stderr
     return json.loads(run.stdout)
 
@@ -67,12 +78,15 @@ def test_the_default_is_the_benchmark_s_64_frames(data_dir):
 
 def test_concatenated_subtitles_are_every_word_and_each_frame_lists_its_segments(data_dir):
     view = show(data_dir, "001-1", "--frames", "2", "--subtitles")
-    assert view["message"][2]["text"] == ("These are the frames of a video. This video's subtitles are listed below:\n"
-                                          "Hello there. Today we cook rice\n")
+    assert view["message"][2]["text"] == (
+        "These are the frames of a video. This video's subtitles are listed below:\nHello there. Today we cook rice\n"
+    )
     # frames 6 and 13 (0.6 s, 1.3 s): [0.6, 1.3) and [1.3, 2.0)
     assert [f["index"] for f in view["frames"]] == [6, 13]
     assert [[c["text"] for c in cues] for cues in view["frame_subtitles"]] == [
-        ["Hello there.", "Today we cook rice"], ["Today we cook rice"]]
+        ["Hello there.", "Today we cook rice"],
+        ["Today we cook rice"],
+    ]
 
 
 def test_interleaved_subtitles_follow_each_frame(data_dir):
@@ -96,17 +110,29 @@ def test_frames_at_a_fixed_rate(data_dir):
 
 
 def test_the_readable_show_lays_out_the_interleaved_turn(data_dir):
-    run = subprocess.run([str(MATHREEL), "show", "001-1", "-b", "videomme-v2", "--data", str(data_dir), "-n", "2",
-                          "--interleave"], capture_output=True, text=True, timeout=120)
+    run = subprocess.run(
+        [str(MATHREEL), "show", "001-1", "-b", "videomme-v2", "--data", str(data_dir), "-n", "2", "--interleave"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert "── the turn in order" in run.stdout and "[frame 1: index 6, t=0.60s]" in run.stdout
 
 
 def test_options_that_do_not_apply_are_one_line(data_dir):
-    run = subprocess.run([str(MATHREEL), "show", "q001", "-b", "videomathqa", "--interleave"], capture_output=True,
-                         text=True, timeout=120)
+    run = subprocess.run(
+        [str(MATHREEL), "show", "q001", "-b", "videomathqa", "--interleave"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert run.returncode == 2 and "has no interleaved subtitles" in run.stderr
-    bad = subprocess.run([str(MATHREEL), "show", "001-1", "-b", "videomme-v2", "--data", str(data_dir), "--fps",
-                          "0"], capture_output=True, text=True, timeout=120)
+    bad = subprocess.run(
+        [str(MATHREEL), "show", "001-1", "-b", "videomme-v2", "--data", str(data_dir), "--fps", "0"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert bad.returncode == 2 and "--fps" in bad.stderr and len(bad.stderr.strip().splitlines()) == 1
 
 
@@ -121,8 +147,26 @@ def test_run_sends_the_interleaved_turn_in_order_and_prints_group_scores(data_di
     monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))
     out = tmp_path / "answers.jsonl"
     with FakeOpenAI(models=(MODEL,), api_key=KEY, reply=reply) as server:
-        code = main(["run", "--benchmark", "videomme-v2", "--data", str(data_dir), "--frames", "2", "--interleave",
-                     "--base-url", server.base_url, "--model", MODEL, "--api-key-env", KEY_ENV, "--out", str(out)])
+        code = main(
+            [
+                "run",
+                "--benchmark",
+                "videomme-v2",
+                "--data",
+                str(data_dir),
+                "--frames",
+                "2",
+                "--interleave",
+                "--base-url",
+                server.base_url,
+                "--model",
+                MODEL,
+                "--api-key-env",
+                KEY_ENV,
+                "--out",
+                str(out),
+            ]
+        )
         requests = server.chat_requests
     assert code == 0
     first = next(r for r in requests if "Question 1 about video 001" in r.text)

@@ -209,8 +209,11 @@ def test_ask_stream_names_a_plain_page_as_malformed(sleeps):
     thread.start()
     try:
         ep = Endpoint(f"http://127.0.0.1:{httpd.server_address[1]}/v1", "m", timeout_s=5.0)
-        with pytest.raises(ClientError, match=r"malformed streamed reply: no server-sent events, "
-                                              r"content type 'text/html'$") as caught:
+        with pytest.raises(
+            ClientError,
+            match=r"malformed streamed reply: no server-sent events, "
+            r"content type 'text/html'$",
+        ) as caught:
             list(ask_stream(ep, ModelRequest("q")))
     finally:
         httpd.shutdown()

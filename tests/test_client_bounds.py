@@ -17,8 +17,10 @@ import pytest
 from mathreel.core.client import ClientError, Endpoint, ModelRequest, ask, ask_async, make_async_client
 from mathreel.core.client.bounded import MAX_REPLY_BYTES
 
-COMPLETION = (b'{"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": [{"index": 0, '
-              b'"finish_reason": "stop", "message": {"role": "assistant", "content": "')
+COMPLETION = (
+    b'{"id": "x", "object": "chat.completion", "created": 0, "model": "m", "choices": [{"index": 0, '
+    b'"finish_reason": "stop", "message": {"role": "assistant", "content": "'
+)
 END = b'"}}]}'
 
 
@@ -39,7 +41,7 @@ class _Hostile(BaseHTTPRequestHandler):
                 self.wfile.write(body)
                 return
             for start in range(0, len(body), 4):
-                self.wfile.write(body[start:start + 4])
+                self.wfile.write(body[start : start + 4])
                 self.wfile.flush()
                 time.sleep(0.1)
         except (BrokenPipeError, ConnectionResetError):

@@ -61,18 +61,29 @@ def make_videomme(root: Path, records: list[dict]) -> Path:
 
 def videomme_record(qid: str, video: str) -> dict:
     return {
-        "video_id": "001", "duration": "short", "domain": "Knowledge", "sub_category": "Astronomy",
-        "url": "https://www.youtube.com/watch?v=" + video, "videoID": video, "question_id": qid,
-        "task_type": "Counting Problem", "question": "How many planets are shown?",
-        "options": ["A. 1.", "B. 2.", "C. 3.", "D. 4."], "answer": "C",
+        "video_id": "001",
+        "duration": "short",
+        "domain": "Knowledge",
+        "sub_category": "Astronomy",
+        "url": "https://www.youtube.com/watch?v=" + video,
+        "videoID": video,
+        "question_id": qid,
+        "task_type": "Counting Problem",
+        "question": "How many planets are shown?",
+        "options": ["A. 1.", "B. 2.", "C. 3.", "D. 4."],
+        "answer": "C",
     }
 
 
 def mathverse_record(index: int, image: object, version: str = "Text Dominant") -> dict:
     question = "In triangle ABC, angle A = 80, find angle CED.\nChoices:\nA:40°\nB:60°\nC:120°\nD:140°"
     return {
-        "sample_index": str(index), "problem_index": str(index), "problem_version": version,
-        "question": "" if version == "Vision Only" else question, "image": image, "answer": "D",
+        "sample_index": str(index),
+        "problem_index": str(index),
+        "problem_version": version,
+        "question": "" if version == "Vision Only" else question,
+        "image": image,
+        "answer": "D",
         "question_type": "multi-choice",
         "metadata": {"split": "testmini", "source": "GeoQA", "subject": "Plane Geometry", "subfield": "Angle"},
         "query_wo": "Please directly answer the question.\nQuestion: " + question,
@@ -98,11 +109,14 @@ def closed_port() -> int:
 
 
 def test_videomathqa_mcq_with_list_columns_and_three_step_shapes(tmp_path):
-    root = make_videomathqa(tmp_path, [
-        vmqa_record("q1", "v1", steps=json.dumps(["Read the diagram.", "Add the angles."])),
-        vmqa_record("q2", "v1", steps=str(["Read the diagram.", "Add the angles."]), category="Chart"),
-        vmqa_record("q3", "v2", steps="1. Read the diagram.\n2) Add the angles.", length="Long"),
-    ])
+    root = make_videomathqa(
+        tmp_path,
+        [
+            vmqa_record("q1", "v1", steps=json.dumps(["Read the diagram.", "Add the angles."])),
+            vmqa_record("q2", "v1", steps=str(["Read the diagram.", "Add the angles."]), category="Chart"),
+            vmqa_record("q3", "v2", steps="1. Read the diagram.\n2) Add the angles.", length="Long"),
+        ],
+    )
     data = load_dataset("videomathqa", "mcq", root)
     assert [q.question_id for q in data.questions] == ["q1", "q2", "q3"]
     assert all(q.steps == ("Read the diagram.", "Add the angles.") for q in data.questions)
@@ -120,8 +134,10 @@ def test_json_string_options_column_reads_like_a_list(tmp_path):
 def test_multibinary_rows_sharing_an_id_get_pair_refs(tmp_path):
     pair = {"options": ["A. 45", "B. 60"]}
     mbin = [
-        vmqa_record("q1", "v1", answer="A", **pair), vmqa_record("q1", "v1", answer="B", **pair),
-        vmqa_record("q2_1", "v2", **pair), vmqa_record("q2_2", "v2", **pair),
+        vmqa_record("q1", "v1", answer="A", **pair),
+        vmqa_record("q1", "v1", answer="B", **pair),
+        vmqa_record("q2_1", "v2", **pair),
+        vmqa_record("q2_2", "v2", **pair),
     ]
     data = load_dataset("videomathqa", "mbin", make_videomathqa(tmp_path, [vmqa_record("m", "v1")], mbin))
     assert data.refs == ("q1#1", "q1#2", "q2_1", "q2_2")
@@ -162,8 +178,12 @@ def test_videomme_layout_media_folders(tmp_path):
     (root / "subtitle" / "abc.srt").write_text("1\n00:00:00,000 --> 00:00:01,000\nhi\n")
     data = load_dataset("videomme", data_dir=root)
     q = data.question("001-2")
-    assert q.dims == {"duration": "short", "domain": "Knowledge", "sub_category": "Astronomy",
-                      "task_type": "Counting Problem"}
+    assert q.dims == {
+        "duration": "short",
+        "domain": "Knowledge",
+        "sub_category": "Astronomy",
+        "task_type": "Counting Problem",
+    }
     assert data.video_path(q) == root / "data" / "abc.mp4"
     assert data.subtitle_path(q) == root / "subtitle" / "abc.srt"
 
@@ -178,8 +198,12 @@ def test_mathverse_json_with_image_paths(tmp_path):
     (tmp_path / "testmini.json").write_text(json.dumps(records), encoding="utf-8")
     data = load_dataset("mathverse", data_dir=tmp_path)
     q1, q2 = data.questions
-    assert q1.dims == {"problem_version": "Text Dominant", "question_type": "multi-choice",
-                       "subject": "Plane Geometry", "subfield": "Angle"}
+    assert q1.dims == {
+        "problem_version": "Text Dominant",
+        "question_type": "multi-choice",
+        "subject": "Plane Geometry",
+        "subfield": "Angle",
+    }
     assert q1.options == ("A. 40°", "B. 60°", "C. 120°", "D. 140°")
     assert data.image_path(q1) == tmp_path / "images" / "image_1.png"
     assert data.video_path(q1) is None and data.subtitle_path(q1) is None
@@ -268,10 +292,14 @@ def test_record_without_question_id_names_file_and_record(tmp_path):
 
 
 def test_filter_by_dimensions_and_text(tmp_path):
-    root = make_videomathqa(tmp_path, [
-        vmqa_record("q1", "v1"), vmqa_record("q2", "v1", category="Chart"),
-        vmqa_record("q3", "v2", category="Chart", length="long", question="How many bars?"),
-    ])
+    root = make_videomathqa(
+        tmp_path,
+        [
+            vmqa_record("q1", "v1"),
+            vmqa_record("q2", "v1", category="Chart"),
+            vmqa_record("q3", "v2", category="Chart", length="long", question="How many bars?"),
+        ],
+    )
     data = load_dataset("videomathqa", "mcq", root)
     assert [q.question_id for q in data.filter(category="Chart")] == ["q2", "q3"]
     assert [q.question_id for q in data.filter(category=["Chart", "Geometry Angle"], duration="long")] == ["q3"]
@@ -291,8 +319,12 @@ def test_loaded_datasets_are_cached_until_the_file_changes(tmp_path):
 
 
 def test_hub_dataset_without_internet_gives_a_clear_message(tmp_path):
-    env = {**os.environ, "HF_ENDPOINT": f"http://127.0.0.1:{closed_port()}", "HF_HOME": str(tmp_path / "hf"),
-           "HF_HUB_DISABLE_TELEMETRY": "1"}
+    env = {
+        **os.environ,
+        "HF_ENDPOINT": f"http://127.0.0.1:{closed_port()}",
+        "HF_HOME": str(tmp_path / "hf"),
+        "HF_HUB_DISABLE_TELEMETRY": "1",
+    }
     code = "from core.data import load_dataset; load_dataset('videomathqa', data_dir='hf:MBZUAI/VideoMathQA')"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
@@ -316,10 +348,11 @@ def test_without_data_dir_the_demo_set_is_used(tmp_path, monkeypatch):
     assert data.source == "demo" and data.root == demo_dir() / "videomme" == tmp_path / "assets/demo/videomme"
     with pytest.raises(InputError, match="no MathVerse data found"):
         load_dataset("mathverse")
-@pytest.mark.parametrize(("benchmark", "mode"), [("videomathqa", "mcq"), ("videomathqa", "mbin"),
-                                                  ("videomme", None), ("mathverse", None)])
 
 
+@pytest.mark.parametrize(
+    ("benchmark", "mode"), [("videomathqa", "mcq"), ("videomathqa", "mbin"), ("videomme", None), ("mathverse", None)]
+)
 def test_demo_set_loads_for_every_benchmark_and_mode(benchmark, mode, monkeypatch):
     monkeypatch.delenv("MATHREEL_DATA", raising=False)
     data = load_dataset(benchmark, mode)

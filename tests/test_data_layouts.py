@@ -20,11 +20,19 @@ MATHREEL = Path(sys.executable).with_name("mathreel")
 
 
 def _mathverse_record(index: int, version: str, answer: str) -> dict:
-    return {"sample_index": str(index), "problem_index": "1", "problem_version": version,
-            "question": "" if version == "Vision Only" else f"Find x ({version}).", "image": "" if version ==
-            "Text Only" else "images/1.png", "answer": answer, "question_type": "multi-choice",
-            "metadata": {"split": "testmini", "subject": "Plane Geometry", "subfield": "Angle"},
-            "query_wo": "q", "query_cot": "q", "question_for_eval": f"Find x ({version}).\nChoices:\nA:1\nB:2"}
+    return {
+        "sample_index": str(index),
+        "problem_index": "1",
+        "problem_version": version,
+        "question": "" if version == "Vision Only" else f"Find x ({version}).",
+        "image": "" if version == "Text Only" else "images/1.png",
+        "answer": answer,
+        "question_type": "multi-choice",
+        "metadata": {"split": "testmini", "subject": "Plane Geometry", "subfield": "Angle"},
+        "query_wo": "q",
+        "query_cot": "q",
+        "question_for_eval": f"Find x ({version}).\nChoices:\nA:1\nB:2",
+    }
 
 
 @pytest.fixture
@@ -46,21 +54,37 @@ def test_github_layout_loads_both_files_with_distinct_ids(mathverse_repo):
 
 
 def test_data_list_detects_the_benchmark_from_the_folder(mathverse_repo):
-    run = subprocess.run([str(MATHREEL), "data", "list", "--data", str(mathverse_repo), "--json"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [str(MATHREEL), "data", "list", "--data", str(mathverse_repo), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert run.returncode == 0, run.stderr
     records = json.loads(run.stdout)
     assert [r["question_id"] for r in records] == ["1", "2", "1-text-only"]
-    search = subprocess.run([str(MATHREEL), "data", "list", "-d", str(mathverse_repo), "--where",
-                             "problem_version=Text Only"], capture_output=True, text=True, timeout=60)
+    search = subprocess.run(
+        [str(MATHREEL), "data", "list", "-d", str(mathverse_repo), "--where", "problem_version=Text Only"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert search.returncode == 0 and "1-text-only" in search.stdout and "MathVerse" in search.stdout
 
 
 def _text_only_samples(response: str) -> list[dict]:
     """lmms-eval 0.4 mathverse_testmini_text_only samples: sample_index 1, problem_version Text Only."""
     submission = {**_mathverse_record(1, "Text Only", "B"), "prediction": response}
-    return [{"doc_id": 0, "target": "B", "resps": [[response]], "filtered_resps": [response],
-             "gpt_eval_score": 1, "submission": submission}]
+    return [
+        {
+            "doc_id": 0,
+            "target": "B",
+            "resps": [[response]],
+            "filtered_resps": [response],
+            "gpt_eval_score": 1,
+            "submission": submission,
+        }
+    ]
 
 
 def test_a_text_only_result_joins_its_own_question_never_another_version(tmp_path, mathverse_repo):
@@ -95,8 +119,9 @@ def test_the_videomme_parquet_folder_is_accepted_as_data(videomme_download):
     from_root = load_dataset("videomme", data_dir=videomme_download)
     assert from_inner.root == from_root.root == videomme_download
     assert from_inner.video_path(from_inner.questions[0]) is not None
-    run = subprocess.run([str(MATHREEL), "data", "list", "--data", str(inner), "--json"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [str(MATHREEL), "data", "list", "--data", str(inner), "--json"], capture_output=True, text=True, timeout=60
+    )
     assert run.returncode == 0, run.stderr
     assert len(json.loads(run.stdout)) == len(from_root.questions)
 

@@ -27,12 +27,44 @@ VME = DEMO / "videomme"
 MV = DEMO / "mathverse"
 RESULTS = DEMO / "results"
 
-VMQ_COLUMNS = ["videoID", "question_id", "category", "question", "options", "answer", "steps", "length",
-               "difficulty", "reasoning_type"]
-VME_COLUMNS = ["video_id", "duration", "domain", "sub_category", "url", "videoID", "question_id", "task_type",
-               "question", "options", "answer"]
-MV_FIELDS = ["sample_index", "problem_index", "problem_version", "question", "image", "answer", "question_type",
-             "metadata", "query_wo", "query_cot", "question_for_eval"]
+VMQ_COLUMNS = [
+    "videoID",
+    "question_id",
+    "category",
+    "question",
+    "options",
+    "answer",
+    "steps",
+    "length",
+    "difficulty",
+    "reasoning_type",
+]
+VME_COLUMNS = [
+    "video_id",
+    "duration",
+    "domain",
+    "sub_category",
+    "url",
+    "videoID",
+    "question_id",
+    "task_type",
+    "question",
+    "options",
+    "answer",
+]
+MV_FIELDS = [
+    "sample_index",
+    "problem_index",
+    "problem_version",
+    "question",
+    "image",
+    "answer",
+    "question_type",
+    "metadata",
+    "query_wo",
+    "query_cot",
+    "question_for_eval",
+]
 
 
 def _rows(path: Path) -> list[dict]:
@@ -235,8 +267,10 @@ def test_runs_score_differently_with_wrong_and_unparsed_answers():
         "mathverse": ("mathverse_{}_output.json", None),
     }
     for name, (pattern, dataset) in files.items():
-        reports = [score(read_results(RESULTS / pattern.format(run), annotations=dataset))
-                   for run in ("synthetic-model-a", "synthetic-model-b")]
+        reports = [
+            score(read_results(RESULTS / pattern.format(run), annotations=dataset))
+            for run in ("synthetic-model-a", "synthetic-model-b")
+        ]
         assert reports[0].overall.accuracy > reports[1].overall.accuracy, name
         statuses = {row.status for report in reports for row in report.rows}
         assert {"correct", "wrong", "unparsed"} <= statuses, (name, statuses)
@@ -248,8 +282,12 @@ def test_generator_reproduces_the_committed_files(tmp_path):
     `judgments/` is left out: the judge's precomputed demo judgments are made by their own script. Parquet files
     compare by content: their footer names the pyarrow that wrote them, which differs between Pythons.
     """
-    subprocess.run([sys.executable, str(GENERATOR), "--out", str(tmp_path), "--no-video"], check=True,
-                   capture_output=True, timeout=120)
+    subprocess.run(
+        [sys.executable, str(GENERATOR), "--out", str(tmp_path), "--no-video"],
+        check=True,
+        capture_output=True,
+        timeout=120,
+    )
     generated = {p.relative_to(tmp_path) for p in tmp_path.rglob("*") if p.is_file()}
     committed = {
         p.relative_to(DEMO)

@@ -19,8 +19,19 @@ from mathreel.core.scoring import score
 ROOT = Path(__file__).resolve().parents[1]
 V2 = ROOT / "assets" / "demo" / "videomme-v2"
 RESULTS = ROOT / "assets" / "demo" / "results"
-COLUMNS = ["video_id", "url", "group_type", "group_structure", "question_id", "question", "options", "answer",
-           "level", "second_head", "third_head"]
+COLUMNS = [
+    "video_id",
+    "url",
+    "group_type",
+    "group_structure",
+    "question_id",
+    "question",
+    "options",
+    "answer",
+    "level",
+    "second_head",
+    "third_head",
+]
 
 
 def test_the_parquet_has_the_dataset_columns_and_every_group_structure():
@@ -28,8 +39,7 @@ def test_the_parquet_has_the_dataset_columns_and_every_group_structure():
     records = pq.read_table(V2 / "test.parquet").to_pylist()
     assert len(records) == 16 and [r["question_id"] for r in records[:4]] == ["001-1", "001-2", "001-3", "001-4"]
     kinds = {(r["group_type"], r["group_structure"]) for r in records}
-    assert {k for k in kinds if k[0] == "logic"} == {("logic", s) for s in ("[1,2,3,4]", "[1,[2,3],4]",
-                                                                            "[[1,2],3,4]")}
+    assert {k for k in kinds if k[0] == "logic"} == {("logic", s) for s in ("[1,2,3,4]", "[1,[2,3],4]", "[[1,2],3,4]")}
     assert any(k[0] == "relevance" for k in kinds)
     for r in records:
         assert r["answer"] in "ABCDEFGH" and r["options"].count("\n") == 7
@@ -88,7 +98,8 @@ def test_a_question_s_group_and_its_scored_group_are_found():
     members = data.scored_group(data.question("003-2"))
     assert [q.question_id for q in members] == ["003-1", "003-2", "003-3", "003-4"]
     assert load_dataset("videomathqa").scored_group(load_dataset("videomathqa").questions[0]) == [
-        load_dataset("videomathqa").questions[0]]
+        load_dataset("videomathqa").questions[0]
+    ]
     report = score(read_results(RESULTS / "videomme-v2_synthetic-model-a_predictions.tsv"))
     group = report.groups.containing("003-2")
     assert group.question_ids == ("003-1", "003-2", "003-3", "003-4") and group.result.roles[2] == "stands in"

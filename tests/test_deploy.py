@@ -91,7 +91,7 @@ class Dockerfile:
         elif word == "EXPOSE":
             self.exposed += rest.split()
         elif word == "HEALTHCHECK":
-            self.healthcheck = json.loads(rest[rest.index("CMD") + 3:])
+            self.healthcheck = json.loads(rest[rest.index("CMD") + 3 :])
         elif word == "CMD":
             self.cmd = json.loads(rest)
 
@@ -100,8 +100,11 @@ def ignored(relative: str, patterns: list[str]) -> bool:
     """The .dockerignore subset used here: `name`, `**/name` and shell globs on the path or its last part."""
     for pattern in patterns:
         bare = pattern.removeprefix("**/")
-        if fnmatch.fnmatch(relative, pattern) or fnmatch.fnmatch(Path(relative).name, bare) or \
-                any(fnmatch.fnmatch(part, bare) for part in Path(relative).parts[:-1]):
+        if (
+            fnmatch.fnmatch(relative, pattern)
+            or fnmatch.fnmatch(Path(relative).name, bare)
+            or any(fnmatch.fnmatch(part, bare) for part in Path(relative).parts[:-1])
+        ):
             return True
     return False
 
@@ -141,8 +144,14 @@ def new_venv(path: Path) -> Path:
 
 
 def pip(bin_dir: Path, args: list[str], cwd: Path, env: dict[str, str]) -> None:
-    done = subprocess.run([str(bin_dir / "python"), "-m", "pip", *args], cwd=cwd, env=env, capture_output=True,
-                          text=True, timeout=INSTALL_TIMEOUT)
+    done = subprocess.run(
+        [str(bin_dir / "python"), "-m", "pip", *args],
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=INSTALL_TIMEOUT,
+    )
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
 
 
@@ -261,21 +270,36 @@ def test_space_settings_come_from_the_environment() -> None:
 
     defaults = settings_from_env({})
     assert (defaults.host, defaults.port) == ("0.0.0.0", 7860)
-    tuned = settings_from_env({"GRADIO_SERVER_PORT": "8000", "MATHREEL_MAX_FILE_SIZE": "5mb",
-                               "MATHREEL_SCORE_CONCURRENCY": "3", "MATHREEL_BROWSE_CONCURRENCY": "16",
-                               "MATHREEL_QUEUE_SIZE": "10", "MATHREEL_CACHE_SECONDS": "600",
-                               "GRADIO_SERVER_NAME": "127.0.0.1"})
+    tuned = settings_from_env(
+        {
+            "GRADIO_SERVER_PORT": "8000",
+            "MATHREEL_MAX_FILE_SIZE": "5mb",
+            "MATHREEL_SCORE_CONCURRENCY": "3",
+            "MATHREEL_BROWSE_CONCURRENCY": "16",
+            "MATHREEL_QUEUE_SIZE": "10",
+            "MATHREEL_CACHE_SECONDS": "600",
+            "GRADIO_SERVER_NAME": "127.0.0.1",
+        }
+    )
     assert (tuned.port, tuned.max_file_size, tuned.score_concurrency, tuned.browse_concurrency) == (8000, "5mb", 3, 16)
     assert (tuned.queue_size, tuned.cache_seconds, tuned.host) == (10, 600, "127.0.0.1")
 
 
-@pytest.mark.parametrize(("name", "value"), [("MATHREEL_SCORE_CONCURRENCY", "0"), ("GRADIO_SERVER_PORT", "http"),
-                                             ("MATHREEL_QUEUE_SIZE", "-4"), ("MATHREEL_DATA", "/no/such/folder")])
+@pytest.mark.parametrize(
+    ("name", "value"),
+    [
+        ("MATHREEL_SCORE_CONCURRENCY", "0"),
+        ("GRADIO_SERVER_PORT", "http"),
+        ("MATHREEL_QUEUE_SIZE", "-4"),
+        ("MATHREEL_DATA", "/no/such/folder"),
+    ],
+)
 def test_a_bad_setting_stops_the_space_with_one_line(name: str, value: str, tmp_path: Path) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith("MATHREEL_")}
     env[name] = value
-    done = subprocess.run([sys.executable, str(REPO / "app.py")], env=env, cwd=tmp_path, capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(REPO / "app.py")], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.count("\n") == 1 and done.stderr.startswith("mathreel: ") and value in done.stderr
 
@@ -315,13 +339,15 @@ def test_the_image_serves_the_demo_and_passes_its_healthcheck(docker_install, tm
         with urllib.request.urlopen(running.url, timeout=10) as response:
             assert response.status == 200 and b"MathReel" in response.read()
         check_demo_question(running.url)
-        health = subprocess.run(resolve(docker.healthcheck, bin_dir, port), env=env, cwd=outside,
-                                capture_output=True, timeout=60)
+        health = subprocess.run(
+            resolve(docker.healthcheck, bin_dir, port), env=env, cwd=outside, capture_output=True, timeout=60
+        )
         assert health.returncode == 0, health.stderr
     finally:
         stop(running.process)
-    after = subprocess.run(resolve(docker.healthcheck, bin_dir, port), env=env, cwd=outside, capture_output=True,
-                           timeout=60)
+    after = subprocess.run(
+        resolve(docker.healthcheck, bin_dir, port), env=env, cwd=outside, capture_output=True, timeout=60
+    )
     assert after.returncode != 0, "the healthcheck passes with the app stopped"
 
 

@@ -35,8 +35,14 @@ REFUSAL = "I cannot tell."
 
 
 def videomme_line(qid: str, response: str, answer: str = "D", video: str | None = None) -> dict:
-    return {"question_id": qid, "video_id": video or f"v{int(qid[1:]) // 2:02d}", "duration": "short",
-            "options": OPTIONS, "answer": answer, "response": response}
+    return {
+        "question_id": qid,
+        "video_id": video or f"v{int(qid[1:]) // 2:02d}",
+        "duration": "short",
+        "options": OPTIONS,
+        "answer": answer,
+        "response": response,
+    }
 
 
 def write_lines(path: Path, lines: list[dict]) -> Path:
@@ -53,8 +59,9 @@ def known_pair(tmp_path: Path) -> tuple[Run, Run]:
     b["q21"] = "C"  # only in B, wrong
     b["q01"] = b["q02"] = "A"  # B answers two differently, wrongly
     file_a = write_lines(tmp_path / "a.jsonl", [videomme_line(q, r) for q, r in a.items()])
-    file_b = write_lines(tmp_path / "b.jsonl", [videomme_line(q, r, answer="A" if q == "q20" else "D")
-                                                for q, r in b.items()])
+    file_b = write_lines(
+        tmp_path / "b.jsonl", [videomme_line(q, r, answer="A" if q == "q20" else "D") for q, r in b.items()]
+    )
     return load_run(str(file_a), "videomme"), load_run(str(file_b), "videomme")
 
 
@@ -62,15 +69,30 @@ def test_every_cause_is_recovered_with_its_questions_and_points(tmp_path):
     run_a, run_b = known_pair(tmp_path)
     gap = decompose(Number(run_a, Scorer()), Number(run_b, own_scorer(run_b.bench, "official")))
     steps = {step.cause: step for step in gap.steps}
-    assert [step.cause for step in gap.steps] == ["coverage", "question", "responses", "order", "reading", "judge",
-                                                  "denominator", "grouping"]
+    assert [step.cause for step in gap.steps] == [
+        "coverage",
+        "question",
+        "responses",
+        "order",
+        "reading",
+        "judge",
+        "denominator",
+        "grouping",
+    ]
     # By hand: A = 17/20 right. Coverage drops q19 (right) and adds q21 (wrong): 16/20. q20's gold becomes A: 15/20.
     # B's answers to q01, q02 are wrong: 13/20. The official script misreads q13-q15: 10/20. Dropping the two
     # refusals: 10/18.
     assert gap.a_figure == 85 and gap.b_figure == Fraction(1000, 18)
-    expected = {"coverage": (-5, {"q19", "q21"}), "question": (-5, {"q20"}), "responses": (-10, {"q01", "q02"}),
-                "order": (0, set()), "reading": (-15, {"q13", "q14", "q15"}), "judge": (0, set()),
-                "denominator": (Fraction(1000, 18) - 50, {"q16", "q17"}), "grouping": (0, set())}
+    expected = {
+        "coverage": (-5, {"q19", "q21"}),
+        "question": (-5, {"q20"}),
+        "responses": (-10, {"q01", "q02"}),
+        "order": (0, set()),
+        "reading": (-15, {"q13", "q14", "q15"}),
+        "judge": (0, set()),
+        "denominator": (Fraction(1000, 18) - 50, {"q16", "q17"}),
+        "grouping": (0, set()),
+    }
     for cause, (points, questions) in expected.items():
         assert steps[cause].delta == points, cause
         assert set(steps[cause].question_ids) == questions, cause
@@ -103,8 +125,15 @@ def test_multi_binary_grouping_counts_the_pairs_that_break_a_question(tmp_path):
         for k, mark in enumerate(marks, start=1):
             gold = "A" if k % 2 else "B"
             reply = gold if mark == "R" else ("B" if gold == "A" else "A")
-            lines.append({"question_id": f"{question}_{k}", "options": ["A. yes", "B. no"], "answer": gold,
-                          "response": reply, "category": "Chart"})
+            lines.append(
+                {
+                    "question_id": f"{question}_{k}",
+                    "options": ["A. yes", "B. no"],
+                    "answer": gold,
+                    "response": reply,
+                    "category": "Chart",
+                }
+            )
     run = load_run(str(write_lines(tmp_path / "mbin.jsonl", lines)), "videomathqa", "mbin")
     gap = decompose(Number(run, Scorer(unit="pair")), Number(run, Scorer()))
     grouping = gap.steps[-1]
@@ -145,16 +174,34 @@ def test_v2_positional_grouping_is_its_own_step(tmp_path):
 
 def judged_run(tmp_path: Path) -> Run:
     """VideoMathQA answers the rules cannot read, and a judge file that reads two of them."""
-    lines = [{"question_id": f"q{i}", "options": ["A. 1", "B. 2", "C. 3", "D. 4", "E. 5"], "answer": "C",
-              "category": "Chart", "response": response}
-             for i, response in enumerate(["C", "the third one, I think", "hmm, three?", "B"], start=1)]
+    lines = [
+        {
+            "question_id": f"q{i}",
+            "options": ["A. 1", "B. 2", "C. 3", "D. 4", "E. 5"],
+            "answer": "C",
+            "category": "Chart",
+            "response": response,
+        }
+        for i, response in enumerate(["C", "the third one, I think", "hmm, three?", "B"], start=1)
+    ]
     path = write_lines(tmp_path / "judged.jsonl", lines)
     result = read_results(path, benchmark="videomathqa", mode="mcq")
-    judgments = [Judgment(question_id=p.question.question_id, task="extract", status="ok",
-                          values={"answer": "C", "source": "judge", "explanation": "three"}, judge_model="j",
-                          prompt_version="extract-v1", benchmark="videomathqa", mode="mcq", record=str(p.record),
-                          response=p.response)
-                 for p in result.predictions if p.question.question_id in ("q2", "q3")]
+    judgments = [
+        Judgment(
+            question_id=p.question.question_id,
+            task="extract",
+            status="ok",
+            values={"answer": "C", "source": "judge", "explanation": "three"},
+            judge_model="j",
+            prompt_version="extract-v1",
+            benchmark="videomathqa",
+            mode="mcq",
+            record=str(p.record),
+            response=p.response,
+        )
+        for p in result.predictions
+        if p.question.question_id in ("q2", "q3")
+    ]
     write_judgments(tmp_path / "judged.judgments.jsonl", judgments)
     return load_run(str(path), "videomathqa", "mcq", judge=str(tmp_path / "judged.judgments.jsonl"))
 
@@ -201,8 +248,13 @@ def test_exact_figures_equal_mathreel_score_on_every_demo_file(path):
 def test_every_reference_at_once_names_each_source_and_commit():
     run = load_run(str(DEMO / "videomme_synthetic-model-b_results.json"))
     table = reference_table(run)
-    assert [row.label for row in table.rows] == ["robust", "official", "official-2024-06-18", "lmms-regex",
-                                                 "lmms-mcq-extract"]
+    assert [row.label for row in table.rows] == [
+        "robust",
+        "official",
+        "official-2024-06-18",
+        "lmms-regex",
+        "lmms-mcq-extract",
+    ]
     assert [column.key for column in table.columns] == ["all", "answered"]
     official = table.rows[1]
     assert official.own == "answered" and official.reader.commit == "afd52cfe3dde5b3685e0d4f760c10c756860c758"
@@ -218,8 +270,7 @@ def test_v2_table_has_group_scores_under_every_policy():
     keys = [column.key for column in table.columns]
     assert keys == ["all", "answered", "group mathreel", "group official", "group lmms-eval"]
     own = {row.label: row.own for row in table.rows}
-    assert own == {"robust": "all", "official": "group official", "lmms-eval": "group lmms-eval",
-                   "evalscope": "all"}
+    assert own == {"robust": "all", "official": "group official", "lmms-eval": "group lmms-eval", "evalscope": "all"}
     official = next(row for row in table.rows if row.label == "official")
     rating = score(run.result, extractor="official").groups.total.score
     assert float(official.cells["group official"].value) == pytest.approx(rating)
@@ -243,7 +294,10 @@ def test_a_typed_figure_reached_by_a_known_scorer_ends_in_rounding():
     assert found.gap.total == Fraction(333, 10) - 50 and found.gap.parts_add_up()
     # lmms-eval's regex reads this file as the official script does; under the answered denominator it matches too
     assert {(c.scorer.reader, c.scorer.denominator) for c in found.matches} == {
-        ("official", "answered"), ("official-2024-06-18", "answered"), ("lmms-regex", "answered")}
+        ("official", "answered"),
+        ("official-2024-06-18", "answered"),
+        ("lmms-regex", "answered"),
+    }
 
 
 def test_an_unreachable_figure_says_so_and_gives_the_nearest():
@@ -320,8 +374,17 @@ def test_steps_join_across_a_figure_that_counts_nothing(tmp_path):
     """Every multi-binary question has an unparsed pair: counted per question over answered ones, nothing is left.
     The path from (question, all) to (pair, answered) passes there, so its two steps are one ("denominator+grouping")
     and the parts still add up."""
-    lines = [{"question_id": f"q{q}_{k}", "options": ["A. yes", "B. no"], "answer": "A", "category": "Chart",
-              "response": REFUSAL if k == 1 else "A"} for q in (1, 2) for k in (1, 2, 3, 4)]
+    lines = [
+        {
+            "question_id": f"q{q}_{k}",
+            "options": ["A. yes", "B. no"],
+            "answer": "A",
+            "category": "Chart",
+            "response": REFUSAL if k == 1 else "A",
+        }
+        for q in (1, 2)
+        for k in (1, 2, 3, 4)
+    ]
     run = load_run(str(write_lines(tmp_path / "mbin.jsonl", lines)), "videomathqa", "mbin")
     gap = decompose(Number(run, Scorer()), Number(run, Scorer("robust", "answered", "pair")))
     assert (gap.a_figure, gap.b_figure) == (0, 100) and gap.parts_add_up()

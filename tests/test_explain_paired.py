@@ -28,8 +28,9 @@ def test_mcnemar_by_hand():
     assert mcnemar_exact(0, 10) == 2 / 1024
 
 
-@pytest.mark.parametrize(("b", "c"), [(0, 1), (1, 5), (7, 2), (12, 30), (40, 41), (150, 190), (1000, 1100),
-                                      (24000, 26000)])
+@pytest.mark.parametrize(
+    ("b", "c"), [(0, 1), (1, 5), (7, 2), (12, 30), (40, 41), (150, 190), (1000, 1100), (24000, 26000)]
+)
 def test_mcnemar_matches_scipy_and_statsmodels(b, c):
     ours = mcnemar_exact(b, c)
     assert ours == pytest.approx(scipy_stats.binomtest(min(b, c), b + c, 0.5).pvalue, rel=1e-8)
@@ -81,8 +82,16 @@ def many_cluster_runs(tmp_path: Path, videos: int = 60) -> tuple[Number, Number]
             a_right = rng.random() < 0.7
             b_right = a_right if rng.random() < 0.6 else rng.random() < 0.4
             for lines, right in ((lines_a, a_right), (lines_b, b_right)):
-                lines.append({"question_id": qid, "video_id": f"v{video:03d}", "duration": "short",
-                              "options": OPTIONS, "answer": "D", "response": "D" if right else "A"})
+                lines.append(
+                    {
+                        "question_id": qid,
+                        "video_id": f"v{video:03d}",
+                        "duration": "short",
+                        "options": OPTIONS,
+                        "answer": "D",
+                        "response": "D" if right else "A",
+                    }
+                )
     run_a = load_run(str(write_lines(tmp_path / "a.jsonl", lines_a)), "videomme")
     run_b = load_run(str(write_lines(tmp_path / "b.jsonl", lines_b)), "videomme")
     return Number(run_a, Scorer()), Number(run_b, Scorer())
@@ -94,8 +103,9 @@ def test_paired_flips_lists_and_interval_many_clusters(tmp_path):
     flips = found.overall
     assert flips.n == 180 and flips.only_a == len(found.only_a_ids) and flips.only_b == len(found.only_b_ids)
     assert flips.difference == Fraction(100 * (flips.only_a - flips.only_b), 180)
-    assert flips.p_value == pytest.approx(scipy_stats.binomtest(min(flips.only_a, flips.only_b),
-                                                                flips.only_a + flips.only_b).pvalue)
+    assert flips.p_value == pytest.approx(
+        scipy_stats.binomtest(min(flips.only_a, flips.only_b), flips.only_a + flips.only_b).pvalue
+    )
     interval = found.interval
     assert interval.clusters == 60 and interval.clustered_by == "video" and not interval.note
     assert "percentile" in interval.method
@@ -103,9 +113,15 @@ def test_paired_flips_lists_and_interval_many_clusters(tmp_path):
     assert paired(a, b, seed=0, draws=4000).interval == interval
     # scipy's own bootstrap over the same clusters (its own random draws): the percentile ends agree closely.
     d, n = _cluster_arrays(a, b, found.only_a_ids, found.only_b_ids)
-    theirs = scipy_stats.bootstrap((d, n), lambda d, n, axis=-1: 100 * d.sum(axis=axis) / n.sum(axis=axis),
-                                   paired=True, vectorized=True, n_resamples=20_000, method="percentile",
-                                   random_state=np.random.default_rng(0)).confidence_interval
+    theirs = scipy_stats.bootstrap(
+        (d, n),
+        lambda d, n, axis=-1: 100 * d.sum(axis=axis) / n.sum(axis=axis),
+        paired=True,
+        vectorized=True,
+        n_resamples=20_000,
+        method="percentile",
+        random_state=np.random.default_rng(0),
+    ).confidence_interval
     assert interval.low == pytest.approx(theirs.low, abs=1.0) and interval.high == pytest.approx(theirs.high, abs=1.0)
 
 
@@ -127,8 +143,16 @@ def test_few_clusters_use_t_critical_values_and_say_so(tmp_path):
         for k in range(3):
             qid = f"{video:03d}-{k + 1}"
             for lines, marks in ((lines_a, a_marks), (lines_b, b_marks)):
-                lines.append({"question_id": qid, "video_id": f"v{video}", "duration": "short", "options": OPTIONS,
-                              "answer": "D", "response": "D" if marks[k] == "R" else "A"})
+                lines.append(
+                    {
+                        "question_id": qid,
+                        "video_id": f"v{video}",
+                        "duration": "short",
+                        "options": OPTIONS,
+                        "answer": "D",
+                        "response": "D" if marks[k] == "R" else "A",
+                    }
+                )
     a = Number(load_run(str(write_lines(tmp_path / "a.jsonl", lines_a)), "videomme"), Scorer())
     b = Number(load_run(str(write_lines(tmp_path / "b.jsonl", lines_b)), "videomme"), Scorer())
     found = paired(a, b, seed=0, draws=2000)
@@ -138,15 +162,26 @@ def test_few_clusters_use_t_critical_values_and_say_so(tmp_path):
     assert interval.clusters == 4 and "only 4 clusters" in interval.note and "t(0.975, 3)" in interval.method
     assert interval.low == pytest.approx(centre - t * interval.bootstrap_se, abs=1e-9)
     assert interval.high == pytest.approx(centre + t * interval.bootstrap_se, abs=1e-9)
-    assert found.overall.only_a == 4 and found.overall.only_b == 0 and found.only_a_ids == [
-        "000-2", "000-3", "002-2", "003-3"]
+    assert (
+        found.overall.only_a == 4
+        and found.overall.only_b == 0
+        and found.only_a_ids == ["000-2", "000-3", "002-2", "003-3"]
+    )
 
 
 def test_flips_per_dimension_value(tmp_path):
     lines = []
     for i, (duration, response) in enumerate((("short", "D"), ("short", "A"), ("long", "D"), ("long", "D"))):
-        lines.append({"question_id": f"00{i}-1", "video_id": f"v{i}", "duration": duration, "options": OPTIONS,
-                      "answer": "D", "response": response})
+        lines.append(
+            {
+                "question_id": f"00{i}-1",
+                "video_id": f"v{i}",
+                "duration": duration,
+                "options": OPTIONS,
+                "answer": "D",
+                "response": response,
+            }
+        )
     run = load_run(str(write_lines(tmp_path / "a.jsonl", lines)), "videomme")
     other = [dict(line, response="A") if line["duration"] == "long" else line for line in lines]
     run_b = load_run(str(write_lines(tmp_path / "b.jsonl", other)), "videomme")

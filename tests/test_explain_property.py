@@ -22,14 +22,35 @@ from mathreel.core.explain.scorers import known_scorers
 from mathreel.core.scoring import score
 from tests.test_explain import OPTIONS, write_lines
 
-RESPONSES = ("D", "A", "C", "Based on the video, the answer is D.", "I cannot tell.", "The answer is (B)",
-             "Answer: C. Blue.", "\\boxed{D}", "The correct option is A", "yellow")
+RESPONSES = (
+    "D",
+    "A",
+    "C",
+    "Based on the video, the answer is D.",
+    "I cannot tell.",
+    "The answer is (B)",
+    "Answer: C. Blue.",
+    "\\boxed{D}",
+    "The correct option is A",
+    "yellow",
+)
 
 
 def videomme_file(path: Path, answers: dict[int, tuple[int, str]]) -> Path:
-    return write_lines(path, [{"question_id": f"{q:03d}-1", "video_id": f"{q // 3:03d}", "duration": "short",
-                               "options": OPTIONS, "answer": gold, "response": RESPONSES[r]}
-                              for q, (r, gold) in answers.items()])
+    return write_lines(
+        path,
+        [
+            {
+                "question_id": f"{q:03d}-1",
+                "video_id": f"{q // 3:03d}",
+                "duration": "short",
+                "options": OPTIONS,
+                "answer": gold,
+                "response": RESPONSES[r],
+            }
+            for q, (r, gold) in answers.items()
+        ],
+    )
 
 
 def mbin_file(path: Path, answers: dict[int, tuple[int, str]]) -> Path:
@@ -38,14 +59,21 @@ def mbin_file(path: Path, answers: dict[int, tuple[int, str]]) -> Path:
         for k in range(1, 5):
             gold = "A" if k % 2 else "B"
             reply = (gold, "B" if gold == "A" else "A", "I cannot tell.", f"The answer is ({gold})")[(r + k) % 4]
-            lines.append({"question_id": f"q{q}_{k}", "options": ["A. yes", "B. no"], "answer": gold,
-                          "response": reply, "category": "Chart", "video_id": f"v{q // 2}"})
+            lines.append(
+                {
+                    "question_id": f"q{q}_{k}",
+                    "options": ["A. yes", "B. no"],
+                    "answer": gold,
+                    "response": reply,
+                    "category": "Chart",
+                    "video_id": f"v{q // 2}",
+                }
+            )
     return write_lines(path, lines)
 
 
 def v2_file(path: Path, answers: dict[int, tuple[int, str]]) -> Path:
-    kinds = (("relevance", "[1,2,3,4]"), ("logic", "[1,2,3,4]"), ("logic", "[1,[2,3],4]"),
-             ("logic", "[[1,2],3,4]"))
+    kinds = (("relevance", "[1,2,3,4]"), ("logic", "[1,2,3,4]"), ("logic", "[1,[2,3],4]"), ("logic", "[[1,2],3,4]"))
     specs = []
     for q, (r, _) in answers.items():
         kind, structure = kinds[q % 4]
@@ -57,8 +85,11 @@ def v2_file(path: Path, answers: dict[int, tuple[int, str]]) -> Path:
     return write_official_tsv(path, records)
 
 
-WRITERS = {"videomme": (videomme_file, None, ".jsonl"), "videomathqa": (mbin_file, "mbin", ".jsonl"),
-           "videomme-v2": (v2_file, None, ".tsv")}
+WRITERS = {
+    "videomme": (videomme_file, None, ".jsonl"),
+    "videomathqa": (mbin_file, "mbin", ".jsonl"),
+    "videomme-v2": (v2_file, None, ".tsv"),
+}
 
 
 @st.composite
@@ -91,6 +122,5 @@ def test_parts_always_add_up_to_the_whole_gap(case):
         assert gap.parts_add_up()
         for number, figure in ((a, gap.a_figure), (b, gap.b_figure)):
             if number.scorer.unit == "question":
-                report = score(number.run.result, extractor=number.scorer.reader,
-                               denominator=number.scorer.denominator)
+                report = score(number.run.result, extractor=number.scorer.reader, denominator=number.scorer.denominator)
                 assert figure == Fraction(100 * report.overall.correct, report.overall.n)

@@ -22,8 +22,20 @@ from tests.test_explain import write_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "assets" / "demo" / "results"
-VLMEVAL_COLUMNS = ("index", "video", "video_path", "duration", "domain", "candidates", "sub_category", "task_type",
-                   "subtitle_path", "question", "answer", "prediction")
+VLMEVAL_COLUMNS = (
+    "index",
+    "video",
+    "video_path",
+    "duration",
+    "domain",
+    "candidates",
+    "sub_category",
+    "task_type",
+    "subtitle_path",
+    "question",
+    "answer",
+    "prediction",
+)
 
 
 def vlmeval_tsv(path: Path) -> Path:
@@ -31,17 +43,33 @@ def vlmeval_tsv(path: Path) -> Path:
         writer = csv.writer(handle, delimiter="\t")
         writer.writerow(VLMEVAL_COLUMNS)
         for index in range(3):
-            writer.writerow([index, f"vid{index}", f"./video/vid{index}.mp4", "short", "Knowledge",
-                             "['A. one', 'B. two', 'C. three', 'D. four']", "Humanity & History",
-                             "Counting Problem", "", f"How many things in video {index}?", "B", "B"])
+            writer.writerow(
+                [
+                    index,
+                    f"vid{index}",
+                    f"./video/vid{index}.mp4",
+                    "short",
+                    "Knowledge",
+                    "['A. one', 'B. two', 'C. three', 'D. four']",
+                    "Humanity & History",
+                    "Counting Problem",
+                    "",
+                    f"How many things in video {index}?",
+                    "B",
+                    "B",
+                ]
+            )
     return path
 
 
-@pytest.mark.parametrize(("name", "frames", "rule", "fps", "subtitles"), [
-    ("GPT4o_Video-MME_8frame_subs.tsv", 8, "midpoints", None, "in the prompt"),
-    ("Qwen2_VL_7B_Video-MME_1fps.tsv", -1, "fps", 1.0, "none"),
-    ("m_Video-MME_0.5fps_subs.tsv", -1, "fps", 0.5, "in the prompt"),
-])
+@pytest.mark.parametrize(
+    ("name", "frames", "rule", "fps", "subtitles"),
+    [
+        ("GPT4o_Video-MME_8frame_subs.tsv", 8, "midpoints", None, "in the prompt"),
+        ("Qwen2_VL_7B_Video-MME_1fps.tsv", -1, "fps", 1.0, "none"),
+        ("m_Video-MME_0.5fps_subs.tsv", -1, "fps", 0.5, "in the prompt"),
+    ],
+)
 def test_vlmevalkit_dataset_names_are_read_not_guessed(tmp_path, name, frames, rule, fps, subtitles):
     found = provenance(read_results(vlmeval_tsv(tmp_path / name), benchmark="videomme"))
     settings = found.settings
@@ -53,16 +81,38 @@ def test_vlmevalkit_dataset_names_are_read_not_guessed(tmp_path, name, frames, r
 
 
 def test_lmms_eval_results_json_beside_the_samples_gives_frames_model_and_commit(tmp_path):
-    instruction = ("Select the best answer to the following multiple-choice question based on the video and the "
-                   "subtitles. Respond with only the letter (A, B, C, or D) of the correct option.")
-    lines = [{"doc_id": 0, "target": "B", "filtered_resps": ["B"],
-              "input": f"{instruction}\nHow many?\nA. 1\nB. 2\nC. 3\nD. 4\nThe best answer is:",
-              "videomme_perception_score": {"question_id": "001-1", "duration": "short", "domain": "Knowledge",
-                                            "answer": "B", "pred_answer": "B"}}]
+    instruction = (
+        "Select the best answer to the following multiple-choice question based on the video and the "
+        "subtitles. Respond with only the letter (A, B, C, or D) of the correct option."
+    )
+    lines = [
+        {
+            "doc_id": 0,
+            "target": "B",
+            "filtered_resps": ["B"],
+            "input": f"{instruction}\nHow many?\nA. 1\nB. 2\nC. 3\nD. 4\nThe best answer is:",
+            "videomme_perception_score": {
+                "question_id": "001-1",
+                "duration": "short",
+                "domain": "Knowledge",
+                "answer": "B",
+                "pred_answer": "B",
+            },
+        }
+    ]
     samples = write_lines(tmp_path / "20250101_120000_samples_videomme.jsonl", lines)
-    (tmp_path / "20250101_120000_results.json").write_text(json.dumps({
-        "config": {"model": "llava_vid", "model_args": "pretrained=org/model-7b,max_frames_num=32,overwrite=False"},
-        "git_hash": "55057fb"}), encoding="utf-8")
+    (tmp_path / "20250101_120000_results.json").write_text(
+        json.dumps(
+            {
+                "config": {
+                    "model": "llava_vid",
+                    "model_args": "pretrained=org/model-7b,max_frames_num=32,overwrite=False",
+                },
+                "git_hash": "55057fb",
+            }
+        ),
+        encoding="utf-8",
+    )
     settings = provenance(read_results(samples)).settings
     assert settings["frames"].value == 32 and "max_frames_num=32" in settings["frames"].source
     assert not settings["frames"].guess and settings["model"].value == "org/model-7b"
@@ -72,8 +122,10 @@ def test_lmms_eval_results_json_beside_the_samples_gives_frames_model_and_commit
 
 
 def test_without_a_record_every_setting_is_a_stated_guess(tmp_path):
-    path = write_lines(tmp_path / "plain.jsonl", [{"question_id": "001-1", "options": ["A. x", "B. y"],
-                                                   "answer": "A", "response": "A"}])
+    path = write_lines(
+        tmp_path / "plain.jsonl",
+        [{"question_id": "001-1", "options": ["A. x", "B. y"], "answer": "A", "response": "A"}],
+    )
     settings = provenance(read_results(path, benchmark="videomme")).settings
     assert settings["frames"].guess and settings["frames"].value == get_benchmark("videomme").default_frames
     assert settings["cot"].guess and settings["subtitles"].guess and settings["prompt"].guess
@@ -96,8 +148,10 @@ def clip(tmp_path_factory) -> tuple[Path, Path]:
     frames = [np.full((32, 48, 3), 10 * i, dtype=np.uint8) for i in range(25)]  # 25 frames at 5 fps: 5 s
     video = write_h264(folder / "clip.mp4", frames, fps=5, crf=0)
     srt = folder / "clip.srt"
-    srt.write_text("1\n00:00:00,000 --> 00:00:01,000\nfirst second\n\n"
-                   "2\n00:00:04,000 --> 00:00:05,000\nlast second\n", encoding="utf-8")
+    srt.write_text(
+        "1\n00:00:00,000 --> 00:00:01,000\nfirst second\n\n2\n00:00:04,000 --> 00:00:05,000\nlast second\n",
+        encoding="utf-8",
+    )
     return video, srt
 
 
@@ -105,8 +159,15 @@ def test_same_frames_side_by_side_on_a_real_video(clip):
     video, srt = clip
     reader = open_video(video)
     try:
-        found = compare_frames(get_benchmark("videomme"), reader.total, reader.fps, read_srt(srt),
-                               FramePlan(4), FramePlan(4, "midpoints"), reader.times)
+        found = compare_frames(
+            get_benchmark("videomme"),
+            reader.total,
+            reader.fps,
+            read_srt(srt),
+            FramePlan(4),
+            FramePlan(4, "midpoints"),
+            reader.times,
+        )
     finally:
         reader.close()
     assert [row.index for row in found.a_frames] == [0, 8, 16, 24]  # np.linspace(0, 24, 4, dtype=int)
@@ -120,8 +181,7 @@ def test_same_frames_side_by_side_on_a_real_video(clip):
 
 
 def test_fps_plans_with_a_cap():
-    found = compare_frames(get_benchmark("videomme"), 100, 10.0, [], FramePlan.parse("1fps"),
-                           FramePlan.parse("1fps/4"))
+    found = compare_frames(get_benchmark("videomme"), 100, 10.0, [], FramePlan.parse("1fps"), FramePlan.parse("1fps/4"))
     assert [row.index for row in found.a_frames] == [0, 10, 20, 30, 40, 50, 60, 70, 80, 90]
     assert [row.index for row in found.b_frames] == [0, 20, 50, 70]  # the ten thinned: positions int(j * 10 / 4)
     assert found.shared == [0, 20, 50, 70]

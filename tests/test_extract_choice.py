@@ -168,16 +168,63 @@ def test_markdown_only_response_is_unparsed_not_a_crash() -> None:
 def _short_responses(count: int, seed: int) -> list[tuple[str, tuple[str, ...], dict[str, str] | None]]:
     """Responses in the shapes the fast path recognises and in near misses it must leave to the full reading."""
     rng = random.Random(seed)
-    texts = ("Walking", "The man walks his dog", "it is raining", "So what", "A box of apples", "60°", "12 cm",
-             "Nobody answers", "He picks the right one", "either way", "Both of them", "a red car 42 times",
-             "I think so", "x = 3", "The answer is here", "plain words only", "(see above)", "B")
-    shapes = ("{L}", "{L}.", "({L})", "{L}. {T}", "({L}) {T}", "[{L}] {T}", "{L}: {T}", "{L}) {T}", " {L}. {T} \n",
-              "\n{l}. {T}", "{L}.{T}", "The answer is {L}.", "The answer is {L}", "the answer is ({L})",
-              "THE BEST ANSWER IS: {L}", "The best answer is {L} .", "Answer: {L}", "The answer: {L}",
-              "The correct answer is {L}.", "Final answer: {L}", "The right answer is ({L}", "The answer is {l}.",
-              "The answer is {L}. {T}", "The answer is {L}, {X}", "The answer is not {L}.", "My answer is {L}",
-              "The answer is\n{L}", "The answer is {L}\r", "{L}. {T}\n{X}. {T}", "{L}. {T} **", "{L}. {T} <think>",
-              "{L}. {T}\u00a0", "The answer isn't {L}", "The answer is {L} or {X}.", "\t{L}. {T}\t")
+    texts = (
+        "Walking",
+        "The man walks his dog",
+        "it is raining",
+        "So what",
+        "A box of apples",
+        "60°",
+        "12 cm",
+        "Nobody answers",
+        "He picks the right one",
+        "either way",
+        "Both of them",
+        "a red car 42 times",
+        "I think so",
+        "x = 3",
+        "The answer is here",
+        "plain words only",
+        "(see above)",
+        "B",
+    )
+    shapes = (
+        "{L}",
+        "{L}.",
+        "({L})",
+        "{L}. {T}",
+        "({L}) {T}",
+        "[{L}] {T}",
+        "{L}: {T}",
+        "{L}) {T}",
+        " {L}. {T} \n",
+        "\n{l}. {T}",
+        "{L}.{T}",
+        "The answer is {L}.",
+        "The answer is {L}",
+        "the answer is ({L})",
+        "THE BEST ANSWER IS: {L}",
+        "The best answer is {L} .",
+        "Answer: {L}",
+        "The answer: {L}",
+        "The correct answer is {L}.",
+        "Final answer: {L}",
+        "The right answer is ({L}",
+        "The answer is {l}.",
+        "The answer is {L}. {T}",
+        "The answer is {L}, {X}",
+        "The answer is not {L}.",
+        "My answer is {L}",
+        "The answer is\n{L}",
+        "The answer is {L}\r",
+        "{L}. {T}\n{X}. {T}",
+        "{L}. {T} **",
+        "{L}. {T} <think>",
+        "{L}. {T}\u00a0",
+        "The answer isn't {L}",
+        "The answer is {L} or {X}.",
+        "\t{L}. {T}\t",
+    )
     cases = []
     for _ in range(count):
         letters = rng.choice((("A", "B", "C", "D"), ("A", "B", "C", "D", "E"), ("A", "B")))
@@ -210,11 +257,33 @@ def test_keyword_gate_never_skips_a_pattern_that_matches() -> None:
     no match. (Other text keeps the older substring scan on purpose, see choice._KEYWORDS.)"""
     texts = [row["response"] for row in ROWS] + [response for response, _, _ in _short_responses(1500, seed=12)]
     texts += [json.loads(line)["response"] for line in CLASSES.open(encoding="utf-8")]
-    texts += ["None of these fit.", "It is not among the given options.", "No choice matches.", "It fits none.",
-              "That doesn't match any.", "It can't be determined.", "I couldn't tell.", "I am unable to decide.",
-              "I'm not sure.", "As an AI, I", "I am sorry", "Not able to answer."]
-    texts += ["itis B", "thatmust be C", "I'd say D", "going with A", "opt for (B)", "Why not? So, B.",
-              "which is C", "it's D", "either A or B", "between C and D", "Option B is correct"]
+    texts += [
+        "None of these fit.",
+        "It is not among the given options.",
+        "No choice matches.",
+        "It fits none.",
+        "That doesn't match any.",
+        "It can't be determined.",
+        "I couldn't tell.",
+        "I am unable to decide.",
+        "I'm not sure.",
+        "As an AI, I",
+        "I am sorry",
+        "Not able to answer.",
+    ]
+    texts += [
+        "itis B",
+        "thatmust be C",
+        "I'd say D",
+        "going with A",
+        "opt for (B)",
+        "Why not? So, B.",
+        "which is C",
+        "it's D",
+        "either A or B",
+        "between C and D",
+        "Option B is correct",
+    ]
     for text in filter(str.isascii, texts):
         lower = text.lower()
         present = choice._present_keywords(lower)
@@ -229,20 +298,99 @@ def test_keyword_gate_never_skips_a_pattern_that_matches() -> None:
 
 def test_candidate_scan_finds_exactly_what_finditer_finds() -> None:
     texts = [row["response"] for row in ROWS] + [response for response, _, _ in _short_responses(1500, seed=13)]
-    texts += ["So so so, it is B. This is C, that is D; which is A.", "answer answer: B answer is C",
-              "The most likely answer is B; my final answer: C. I'd say D, going with A.",
-              "Option B is correct. choice (C)  is the best answer; [D] would be right, xoption A is correct",
-              "B) is correct", "(B is correct", "optionB is correct", "Option  \n (C)\t is\nthe answer", "C\tis  best",
-              "A is A is correct", "this is his, B isn't correct; E seems to be the most accurate. (F) would be apt"]
+    texts += [
+        "So so so, it is B. This is C, that is D; which is A.",
+        "answer answer: B answer is C",
+        "The most likely answer is B; my final answer: C. I'd say D, going with A.",
+        "Option B is correct. choice (C)  is the best answer; [D] would be right, xoption A is correct",
+        "B) is correct",
+        "(B is correct",
+        "optionB is correct",
+        "Option  \n (C)\t is\nthe answer",
+        "C\tis  best",
+        "A is A is correct",
+        "this is his, B isn't correct; E seems to be the most accurate. (F) would be apt",
+    ]
     rng = random.Random(15)
-    vocabulary = ("option", "Option", "choice", "(", ")", "[", "]", "B", "C", "A", "I", "is", "IS", "would", "be",
-                  "seems", "to", "the", "most", "correct", "right", "best", "answer", "  ", "\n", "\t", "x", "this",
-                  "his", "so", "it", "that", "which", "either", "or", "and", "between", "both", "choose", "go", "with",
-                  "going", "opt", "for", "I'd", "say", "final", "my", "likely", ":", ".", ",", "not", "=", "'s",
-                  "probably", "maybe", "seems", "looks", "appears", "must", "should", "valid", "plausible", "lean",
-                  "toward", "guess", "certainly", "clearly", "b", "c", "'", "$")
-    texts += ["".join(rng.choice(vocabulary) + rng.choice(("", " ", " ", "\n")) for _ in range(rng.randint(1, 20)))
-              for _ in range(3000)]
+    vocabulary = (
+        "option",
+        "Option",
+        "choice",
+        "(",
+        ")",
+        "[",
+        "]",
+        "B",
+        "C",
+        "A",
+        "I",
+        "is",
+        "IS",
+        "would",
+        "be",
+        "seems",
+        "to",
+        "the",
+        "most",
+        "correct",
+        "right",
+        "best",
+        "answer",
+        "  ",
+        "\n",
+        "\t",
+        "x",
+        "this",
+        "his",
+        "so",
+        "it",
+        "that",
+        "which",
+        "either",
+        "or",
+        "and",
+        "between",
+        "both",
+        "choose",
+        "go",
+        "with",
+        "going",
+        "opt",
+        "for",
+        "I'd",
+        "say",
+        "final",
+        "my",
+        "likely",
+        ":",
+        ".",
+        ",",
+        "not",
+        "=",
+        "'s",
+        "probably",
+        "maybe",
+        "seems",
+        "looks",
+        "appears",
+        "must",
+        "should",
+        "valid",
+        "plausible",
+        "lean",
+        "toward",
+        "guess",
+        "certainly",
+        "clearly",
+        "b",
+        "c",
+        "'",
+        "$",
+    )
+    texts += [
+        "".join(rng.choice(vocabulary) + rng.choice(("", " ", " ", "\n")) for _ in range(rng.randint(1, 20)))
+        for _ in range(3000)
+    ]
     scanned = [(rule.pattern, rule.starts) for rule in choice._STATEMENT_PATTERNS if rule.starts]
     scanned += [(choice._HEDGE, choice._HEDGE_STARTS), (choice._PHRASE_REST, choice._PHRASE_STARTS)]
     for text in texts:
@@ -267,8 +415,15 @@ _CURRENT_EXTRA = ("Answer:", "Option:", "The correct answer", "The correct optio
 def _reference_script(response: str, capitals: str, extra: tuple[str, ...] = ()) -> str:
     """The reference `extract_characters_regex` written out plainly (the algorithm, with its phrase list)."""
     s = response.strip()
-    for phrase in ("The best answer is", "The correct answer is", "The answer is", "The answer",
-                   "The best option isThe correct option is", "Best answer:Best option:", *extra):
+    for phrase in (
+        "The best answer is",
+        "The correct answer is",
+        "The answer is",
+        "The answer",
+        "The best option isThe correct option is",
+        "Best answer:Best option:",
+        *extra,
+    ):
         s = s.replace(phrase, "")
     if len(s.split()) > 10 and not re.search(f"[{capitals}]", s):
         return ""
@@ -278,9 +433,33 @@ def _reference_script(response: str, capitals: str, extra: tuple[str, ...] = ())
 
 def test_reference_extractors_match_the_script_on_generated_text() -> None:
     rng = random.Random(14)
-    words = ("The", "best", "answer", "is", "The answer is", "Best answer:", "Best option:", "correct", "option",
-             "the", "B", "C", "E", "a", "d", "Based", "Each", "video", "\n", "x", "The answer", "isThe", "Answer:",
-             "Option:", "The correct")
+    words = (
+        "The",
+        "best",
+        "answer",
+        "is",
+        "The answer is",
+        "Best answer:",
+        "Best option:",
+        "correct",
+        "option",
+        "the",
+        "B",
+        "C",
+        "E",
+        "a",
+        "d",
+        "Based",
+        "Each",
+        "video",
+        "\n",
+        "x",
+        "The answer",
+        "isThe",
+        "Answer:",
+        "Option:",
+        "The correct",
+    )
     texts = [row["response"] for row in ROWS]
     texts += [" ".join(rng.choice(words) for _ in range(rng.randint(0, 14))) for _ in range(3000)]
     for text in texts:
@@ -453,9 +632,22 @@ def _work(read: Callable[[str], object], text: str) -> tuple[int, int]:
         lambda n: "Probably B, or maybe C. " * n,
         lambda n: "answer> " * n + "c",
     ],
-    ids=["nested-boxed", "unclosed-boxed", "many-statements", "long-prose", "cjk", "answer-tags", "json-objects",
-         "json-nesting", "json-unclosed-string", "follow-up-questions", "far-apart-boxes", "many-equals",
-         "tentative-hedges", "broken-tags"],
+    ids=[
+        "nested-boxed",
+        "unclosed-boxed",
+        "many-statements",
+        "long-prose",
+        "cjk",
+        "answer-tags",
+        "json-objects",
+        "json-nesting",
+        "json-unclosed-string",
+        "follow-up-questions",
+        "far-apart-boxes",
+        "many-equals",
+        "tentative-hedges",
+        "broken-tags",
+    ],
 )
 @pytest.mark.parametrize("read", [extract_choice, extract_free_answer], ids=["choice", "free"])
 def test_work_grows_linearly_with_length_and_nesting(make: Callable[[int], str], read: Callable[[str], object]) -> None:
@@ -572,23 +764,31 @@ def test_someone_elses_pick_is_not_the_answer(response: str, expected: str) -> N
         ("The sum is 12 + 3 = 15.", {"A": "12", "B": "15", "C": "3", "D": "18"}, "B"),
         ("We add 12 and 3 to get the total.", {"A": "12", "B": "15", "C": "3", "D": "18"}, None),
         ("Adding 12 and 3 gives 15, but none of the choices is 15.", {"A": "12", "B": "14", "C": "3", "D": "18"}, None),
-        ("First he walks, then he stops for a while. He waves. He sits down. He smiles. The end.",
-         {"A": "walks", "B": "runs", "C": "swims", "D": "drives"}, None),
-        ("None of these is what the clip shows.", {"A": "red", "B": "blue", "C": "green", "D": "None of these"},
-         "D"),
+        (
+            "First he walks, then he stops for a while. He waves. He sits down. He smiles. The end.",
+            {"A": "walks", "B": "runs", "C": "swims", "D": "drives"},
+            None,
+        ),
+        ("None of these is what the clip shows.", {"A": "red", "B": "blue", "C": "green", "D": "None of these"}, "D"),
     ],
 )
 def test_option_text_is_read_from_the_conclusion_only(response: str, options: dict, expected: str | None) -> None:
     assert extract_choice(response, options=options).answer == expected
 
 
-@pytest.mark.parametrize(("response", "expected"), [
-    ("<think>The figure shows two triangles, so the area is 6, option A.\n<answer>A</answer>", "A"),
-    ("<think>so the answer is C</think_end>\n<answer>C</answer><|im_end|>", "C"),  # a misspelt closing tag
-    ("<think>Checking each angle.\n<answer>The answer is D</answer>.", "D"),
-    # a tag the reasoning mentions and goes on from is not the answer; nor is a hedge inside the tag
-    ("<think>I will write <answer>B</answer> at the end, but first check C: the angle looks larger than it is", None),
-    ("<think>hmm, C or D\n<answer>C or D</answer>", None),
-])
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        ("<think>The figure shows two triangles, so the area is 6, option A.\n<answer>A</answer>", "A"),
+        ("<think>so the answer is C</think_end>\n<answer>C</answer><|im_end|>", "C"),  # a misspelt closing tag
+        ("<think>Checking each angle.\n<answer>The answer is D</answer>.", "D"),
+        # a tag the reasoning mentions and goes on from is not the answer; nor is a hedge inside the tag
+        (
+            "<think>I will write <answer>B</answer> at the end, but first check C: the angle looks larger than it is",
+            None,
+        ),
+        ("<think>hmm, C or D\n<answer>C or D</answer>", None),
+    ],
+)
 def test_an_answer_tag_ending_a_response_whose_think_block_is_never_closed(response: str, expected: str | None):
     assert extract_choice(response, ("A", "B", "C", "D")).answer == expected

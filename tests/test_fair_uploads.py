@@ -130,8 +130,9 @@ def test_one_visitors_over_budget_uploads_do_not_hold_up_anothers(app_url: str, 
     assert TURNS.busy() == (0, 0)
 
 
-def test_every_workbook_is_read_in_a_child_and_a_cheap_file_inline(monkeypatch: pytest.MonkeyPatch,
-                                                                    tmp_path: Path) -> None:
+def test_every_workbook_is_read_in_a_child_and_a_cheap_file_inline(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
     """Before: a workbook under 1 MB (a 2 KB one can name cell XFD1048576) was read in the server's thread."""
     import os
 

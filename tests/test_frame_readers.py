@@ -216,8 +216,12 @@ def test_bad_videos_print_no_decoder_log_lines(tmp_path, reader_name, kind):
     good = _write(tmp_path / "good.mp4", "gop7_bframes").read_bytes()
     bad = tmp_path / f"{kind}.mp4"
     bad.write_bytes(b"not a video\n" * 20 if kind == "text" else good[: len(good) // 2])
-    done = subprocess.run([sys.executable, "-c", NOISE_PROBE, str(bad), str(tmp_path / "cache"), reader_name],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", NOISE_PROBE, str(bad), str(tmp_path / "cache"), reader_name],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert done.stderr == ""
     assert done.stdout.count("\n") == 1
     assert str(bad) in done.stdout and "not a readable video" in done.stdout

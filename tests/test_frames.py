@@ -166,8 +166,13 @@ def test_variable_frame_rate_times_come_from_the_frames(tmp_path):
 
 @pytest.mark.parametrize(
     ("size", "max_side", "expected"),
-    [((1280, 720), 448, (448, 252)), ((720, 1280), 448, (252, 448)), ((64, 48), 100, (64, 48)),
-     ((64, 48), None, (64, 48)), ((3, 1000), 10, (1, 10))],
+    [
+        ((1280, 720), 448, (448, 252)),
+        ((720, 1280), 448, (252, 448)),
+        ((64, 48), 100, (64, 48)),
+        ((64, 48), None, (64, 48)),
+        ((3, 1000), 10, (1, 10)),
+    ],
 )
 def test_resized_size_keeps_aspect_and_never_enlarges(size, max_side, expected):
     assert resized_size(*size, max_side) == expected

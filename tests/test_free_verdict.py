@@ -12,8 +12,10 @@ WORKING = "We set up the relation from the diagram and simplify each side in tur
 # (response, gold): the rules read nothing or cannot compare; math-verify reads the whole response.
 READ_BY_MATH_VERIFY = [
     ("Only the values with $y \\leq 4$ remain valid here.", "y <= 4"),
-    ("The rotation we need is $\\begin{pmatrix}0 & -1 \\\\ 1 & 0\\end{pmatrix}$ here.",
-     "\\begin{pmatrix}0 & -1 \\\\ 1 & 0\\end{pmatrix}"),
+    (
+        "The rotation we need is $\\begin{pmatrix}0 & -1 \\\\ 1 & 0\\end{pmatrix}$ here.",
+        "\\begin{pmatrix}0 & -1 \\\\ 1 & 0\\end{pmatrix}",
+    ),
     (WORKING + "The ordered pair $(4, 9)$ satisfies both equations, as required.", "(4, 9)"),
     ("Result $$ \n 12 \n $$", "12"),  # display math may cross lines
 ]
@@ -31,8 +33,10 @@ def test_math_verify_reads_what_the_rules_leave(response: str, gold: str) -> Non
     ("response", "gold"),
     [
         ("Only the values with $y \\leq 4$ remain valid here.", "y < 4"),
-        ("The rotation we need is $\\begin{pmatrix}0 & 1 \\\\ -1 & 0\\end{pmatrix}$ here.",
-         "\\begin{pmatrix}0 & -1 \\\\ 1 & 0\\end{pmatrix}"),
+        (
+            "The rotation we need is $\\begin{pmatrix}0 & 1 \\\\ -1 & 0\\end{pmatrix}$ here.",
+            "\\begin{pmatrix}0 & -1 \\\\ 1 & 0\\end{pmatrix}",
+        ),
         (WORKING + "The ordered pair $(4, 9)$ satisfies both equations, as required.", "(9, 4)"),
     ],
 )
@@ -105,8 +109,10 @@ def test_inequalities_are_read_and_compared_whole(response: str, gold: str, equa
 
 
 def test_a_final_answer_phrase_after_the_last_box_wins() -> None:
-    response = ("Each crate holds $\\boxed{12}$ apples, so 300 crates hold 3,600.\n"
-                "Final Answer: The final answer is $3,600$. I hope it is correct.")
+    response = (
+        "Each crate holds $\\boxed{12}$ apples, so 300 crates hold 3,600.\n"
+        "Final Answer: The final answer is $3,600$. I hope it is correct."
+    )
     assert extract_free_answer(response).answer == "3,600"
     assert free_verdict(response, "3600").correct
 
@@ -171,8 +177,9 @@ def test_a_percentage_that_math_verify_reads_no_longer_fails_the_point_check() -
 
 
 def test_a_json_answer_is_decoded_before_math_verify_reads_it() -> None:
-    response = ('```json\n{"reasoning": "Both legs are 4, so the hypotenuse is 4 times root 2.", '
-                '"answer": "4\\\\sqrt{2}"}\n```')
+    response = (
+        '```json\n{"reasoning": "Both legs are 4, so the hypotenuse is 4 times root 2.", "answer": "4\\\\sqrt{2}"}\n```'
+    )
     verdict = free_verdict(response, "\\sqrt{32}")
     assert verdict.correct and verdict.extraction.answer == "4\\sqrt{2}" and verdict.extraction.method == "json"
 

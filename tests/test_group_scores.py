@@ -20,15 +20,33 @@ from mathreel.core.scoring.groups import figure
 MATHREEL = Path(sys.executable).with_name("mathreel")
 # The official script's get_final_rating on the toy set (taxonomy only on the logic groups' last rows).
 OFFICIAL_TOY = {
-    "final_rating": {"level_1": 25.0, "level_2": 25.0, "level_3": 10.0, "relevance_score": 25.0,
-                     "relevance_linear_score": 50.0, "logic_score": 17.5, "total": 20.0},
+    "final_rating": {
+        "level_1": 25.0,
+        "level_2": 25.0,
+        "level_3": 10.0,
+        "relevance_score": 25.0,
+        "relevance_linear_score": 50.0,
+        "logic_score": 17.5,
+        "total": 20.0,
+    },
     "second_head_rating": {"SH-x": 17.5, "SH-y": 25.0},
     "third_head_rating": {"TH-x": 25.0, "TH-y": 25.0, "TH-z": 10.0},
 }
 # lmms-eval's _compute_all_subscores on the same set with the taxonomy copied onto every row.
-LMMS_TOY = {"overall_score": 30.416666666666668, "relevance_score": 56.25, "logic_score": 17.5,
-            "level_1_score": 56.25, "level_2_score": 25.0, "level_3_score": 10.0, "overall_acc": 75.0,
-            "relevance_acc": 75.0, "logic_acc": 75.0, "level_1_acc": 75.0, "level_2_acc": 75.0, "level_3_acc": 75.0}
+LMMS_TOY = {
+    "overall_score": 30.416666666666668,
+    "relevance_score": 56.25,
+    "logic_score": 17.5,
+    "level_1_score": 56.25,
+    "level_2_score": 25.0,
+    "level_3_score": 10.0,
+    "overall_acc": 75.0,
+    "relevance_acc": 75.0,
+    "logic_acc": 75.0,
+    "level_1_acc": 75.0,
+    "level_2_acc": 75.0,
+    "level_3_acc": 75.0,
+}
 
 
 def same_rating(rating: dict, expected: dict) -> bool:
@@ -36,7 +54,8 @@ def same_rating(rating: dict, expected: dict) -> bool:
     return rating.keys() == expected.keys() and all(
         rating[part].keys() == expected[part].keys()
         and all(abs(rating[part][key] - value) < 0.01 for key, value in expected[part].items())
-        for part in expected)
+        for part in expected
+    )
 
 
 def toy(tmp_path: Path, specs=TOY, order=None, name: str = "toy.tsv") -> Path:
@@ -92,16 +111,19 @@ def test_the_official_minus_one_rule_is_reported_with_its_size(tmp_path):
 
 
 def test_an_unparsed_answer_never_counts_right_by_default(tmp_path):
-    specs = (Spec("001", "logic", "[1,2,3,4]", "UUUU", 1, "S", "T"),
-             Spec("002", "logic", "[[1,2],3,4]", "UCCC", 1, "S", "T"))
+    specs = (
+        Spec("001", "logic", "[1,2,3,4]", "UUUU", 1, "S", "T"),
+        Spec("002", "logic", "[[1,2],3,4]", "UCCC", 1, "S", "T"),
+    )
     path = toy(tmp_path, specs)
     assert [g.result.score for g in scored(path).groups.groups] == [0.0, 10.0]
     assert [g.result.score for g in scored(path, "official").groups.groups] == [100.0, 100.0]
 
 
 def test_lmms_eval_reproduction_gives_its_twelve_metrics(tmp_path):
-    tagged = tuple(Spec(s.video, s.kind, s.structure, s.pattern, s.level, s.second_head, s.third_head, True)
-                   for s in TOY)
+    tagged = tuple(
+        Spec(s.video, s.kind, s.structure, s.pattern, s.level, s.second_head, s.third_head, True) for s in TOY
+    )
     upstream = scored(toy(tmp_path, tagged), "lmms-eval").upstream
     name, metrics = upstream.name, upstream.value
     assert name == "lmms_eval"
@@ -143,29 +165,41 @@ def test_figures_have_intervals_over_groups_and_clustered_accuracy(tmp_path):
 
 def test_score_json_holds_groups_total_and_with_official_the_rating(tmp_path):
     path = toy(tmp_path)
-    default = json.loads(subprocess.run([str(MATHREEL), "score", str(path), "--json", "--rows"],
-                                        capture_output=True, text=True, check=True).stdout)
+    default = json.loads(
+        subprocess.run(
+            [str(MATHREEL), "score", str(path), "--json", "--rows"], capture_output=True, text=True, check=True
+        ).stdout
+    )
     assert default["groups"]["total"] == pytest.approx(30.42, abs=0.01)
     assert 0 <= default["groups"]["total"] <= 100
     items = default["groups"]["items"]
     assert [item["group"] for item in items] == ["001", "002", "003"]
     assert items[0]["explanation"].startswith("3 of 4 right: 25.00 in a [1,2,3,4] chain broken at Q3")
-    official = json.loads(subprocess.run([str(MATHREEL), "score", str(path), "--json", "--extractor", "official"],
-                                         capture_output=True, text=True, check=True).stdout)
+    official = json.loads(
+        subprocess.run(
+            [str(MATHREEL), "score", str(path), "--json", "--extractor", "official"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+    )
     assert same_rating(official["official_rating"], OFFICIAL_TOY)
-    text = subprocess.run([str(MATHREEL), "score", str(path), "--extractor", "official"], capture_output=True,
-                          text=True, check=True).stdout
+    text = subprocess.run(
+        [str(MATHREEL), "score", str(path), "--extractor", "official"], capture_output=True, text=True, check=True
+    ).stdout
     assert "group score 20.0" in text and "official_rating (as the reference writes it):" in text
 
 
 def test_missing_questions_count_wrong_in_their_group(tmp_path):
     records = rows(TOY)
     annotations = tmp_path / "annotations.jsonl"
-    annotations.write_text("".join(json.dumps({k: v for k, v in r.items() if k != "prediction"}) + "\n"
-                                   for r in records))
+    annotations.write_text(
+        "".join(json.dumps({k: v for k, v in r.items() if k != "prediction"}) + "\n" for r in records)
+    )
     answers = tmp_path / "answers.jsonl"
-    answers.write_text("".join(json.dumps({"question_id": r["question_id"], "response": r["prediction"]}) + "\n"
-                               for r in records[:11]))
+    answers.write_text(
+        "".join(json.dumps({"question_id": r["question_id"], "response": r["prediction"]}) + "\n" for r in records[:11])
+    )
     report = score(read_results(answers, benchmark="videomme-v2", annotations=annotations))
     assert report.missing == ["003-4"]
     last = report.groups.groups[-1]

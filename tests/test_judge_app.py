@@ -70,7 +70,9 @@ def test_the_judged_question_shows_the_frames_browse_samples_and_its_video(tmp_p
     frames, video = handlers.media(None, Selection(run.name, qid))
     expected = build_view(load_dataset(run.benchmark, run.mode), qid, num_frames=4)
     assert [path for path, _ in frames] == [str(p) for p in expected.frames.paths]
-    assert all(caption.startswith(f"frame {index} ·")
-               for (_, caption), index in zip(frames, expected.frames.indices, strict=True))
+    assert all(
+        caption.startswith(f"frame {index} ·")
+        for (_, caption), index in zip(frames, expected.frames.indices, strict=True)
+    )
     assert video == str(expected.video_path)
     assert handlers.media([], Selection()) == ([], None)  # no run: nothing shown

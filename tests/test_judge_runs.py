@@ -29,8 +29,7 @@ def server():
 
 
 def _endpoint(server):
-    return judge_endpoint(server.base_url, DEFAULT_MODEL, api_key=KEY, timeout_s=5.0, backoff_s=0.01,
-                          max_attempts=1)
+    return judge_endpoint(server.base_url, DEFAULT_MODEL, api_key=KEY, timeout_s=5.0, backoff_s=0.01, max_attempts=1)
 
 
 def test_steps_come_from_the_dataset_only_when_a_task_reads_them():

@@ -36,10 +36,18 @@ EXPANDED_10 = (
 # MathVerse-like answers that the fast path leaves to math-verify, plus the two heavy ones and one far past any
 # limit (sympy expands both sides for many seconds).
 PAIRS = [
-    ("2\\sqrt{5}", "\\sqrt{20}"), ("y = 3x + 1", "y = 1 + 3x"), ("\\frac{\\sqrt{3}}{2}", "\\sin(60^\\circ)"),
-    ("(x+1)(x-1)", "x^2 - 1"), ("\\frac{x^2-1}{x-1}", "x+1"), ("2\\pi r", "\\pi d"), ("[1, 4)", "[1, 4]"),
-    ("\\sin^2 x + \\cos^2 x", "1"), ("3\\sqrt{2}", "\\sqrt{18}"), ("y=-x^2+4x+1", "y = -(x-2)^2 + 5"),
-    ("(x+y+1)^{10}", EXPANDED_10), ("z = (x+y+1)^{60}", "(x+y+2)^{60}"),
+    ("2\\sqrt{5}", "\\sqrt{20}"),
+    ("y = 3x + 1", "y = 1 + 3x"),
+    ("\\frac{\\sqrt{3}}{2}", "\\sin(60^\\circ)"),
+    ("(x+1)(x-1)", "x^2 - 1"),
+    ("\\frac{x^2-1}{x-1}", "x+1"),
+    ("2\\pi r", "\\pi d"),
+    ("[1, 4)", "[1, 4]"),
+    ("\\sin^2 x + \\cos^2 x", "1"),
+    ("3\\sqrt{2}", "\\sqrt{18}"),
+    ("y=-x^2+4x+1", "y = -(x-2)^2 + 5"),
+    ("(x+y+1)^{10}", EXPANDED_10),
+    ("z = (x+y+1)^{60}", "(x+y+2)^{60}"),
 ]
 CPU_LIMIT = 2.0
 
@@ -95,9 +103,15 @@ def test_a_stalled_worker_is_said_so_and_not_remembered() -> None:
 @pytest.mark.parametrize(
     ("text", "found"),
     [
-        ("10^{10^{10}}", "digits"), ("9^9^9^9", "digits"), ("10**10**10", "digits"), ("2^{-10^{9}}", "digits"),
-        ("\\left(10\\right)^{\\left(10^{10}\\right)}", "digits"), ("(x+1)^{100000}", "exponent over"),
-        ("100000!", "factorial"), ("(10^{10})!", "factorial"), ("(" * 25 + "1" + ")" * 25, "nested"),
+        ("10^{10^{10}}", "digits"),
+        ("9^9^9^9", "digits"),
+        ("10**10**10", "digits"),
+        ("2^{-10^{9}}", "digits"),
+        ("\\left(10\\right)^{\\left(10^{10}\\right)}", "digits"),
+        ("(x+1)^{100000}", "exponent over"),
+        ("100000!", "factorial"),
+        ("(10^{10})!", "factorial"),
+        ("(" * 25 + "1" + ")" * 25, "nested"),
         ("+".join(["x"] * 500), "terms"),
     ],
 )
@@ -107,8 +121,20 @@ def test_hostile_math_is_named_from_its_text(text: str, found: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["2^{1000}", "2^{2^{2^{2^{2}}}}", "e^{x^2}", "(x+y+1)^{60}", "x^{y^{z}}", "20!", "10^{-3}", "1^{10^{10}}",
-     "y=-x^2+3x+1", "\\frac{\\sqrt{3}}{2}", "Hello! The answer is 5!", EXPANDED_10],
+    [
+        "2^{1000}",
+        "2^{2^{2^{2^{2}}}}",
+        "e^{x^2}",
+        "(x+y+1)^{60}",
+        "x^{y^{z}}",
+        "20!",
+        "10^{-3}",
+        "1^{10^{10}}",
+        "y=-x^2+3x+1",
+        "\\frac{\\sqrt{3}}{2}",
+        "Hello! The answer is 5!",
+        EXPANDED_10,
+    ],
 )
 def test_ordinary_math_passes_the_screen(text: str) -> None:
     assert hostile_reason(text) is None
@@ -185,30 +211,41 @@ def test_the_report_says_how_many_answers_a_limit_left_undecided(tmp_path) -> No
     from mathreel.core.scoring import score
 
     answers = ["10^{10^{10}}", "(20000000)!", "2\\sqrt{5}"]
-    records = [{
-        "sample_index": str(i + 1), "problem_index": str(i + 1), "problem_version": "Text Lite",
-        "question": f"Problem {i}", "answer": "\\sqrt{20}", "question_type": "free-form",
-        "model_answer": f"Working through the figure.\nTherefore, the answer is ${answer}$.",
-        "metadata": {"split": "testmini", "subject": "Plane Geometry", "subfield": "Length"},
-    } for i, answer in enumerate(answers)]
+    records = [
+        {
+            "sample_index": str(i + 1),
+            "problem_index": str(i + 1),
+            "problem_version": "Text Lite",
+            "question": f"Problem {i}",
+            "answer": "\\sqrt{20}",
+            "question_type": "free-form",
+            "model_answer": f"Working through the figure.\nTherefore, the answer is ${answer}$.",
+            "metadata": {"split": "testmini", "subject": "Plane Geometry", "subfield": "Length"},
+        }
+        for i, answer in enumerate(answers)
+    ]
     path = tmp_path / "mathverse_output.json"
     path.write_text(json.dumps(records))
     report = score(read_results(path))
     assert report.overall.correct == 1
     assert [("hostile math" in row.explanation) for row in report.rows] == [True, True, False]
-    assert ("2 answers undecided by math-verify: hostile math (2); counted as not equal (a judge can decide them)"
-            in report.warnings), report.warnings
+    assert (
+        "2 answers undecided by math-verify: hostile math (2); counted as not equal (a judge can decide them)"
+        in report.warnings
+    ), report.warnings
 
 
 def test_a_check_stuck_in_one_c_call_is_ended_by_the_cpu_rlimit() -> None:
     """Python cannot interrupt one long C call (a key derivation here), so RLIMIT_CPU ends the process with
     SIGXCPU a second or two past the limit."""
-    program = ("import hashlib\n"
-               "from mathreel.core.extract.worker_guard import run_with_cpu_limit\n"
-               "def spin():\n    while True:\n        pass\n"
-               "print(run_with_cpu_limit(spin, 0.3)[0])\n"
-               "run_with_cpu_limit(lambda: hashlib.pbkdf2_hmac('sha256', b'p', b's', 10 ** 9), 0.3)\n"
-               "print('not reached')")
+    program = (
+        "import hashlib\n"
+        "from mathreel.core.extract.worker_guard import run_with_cpu_limit\n"
+        "def spin():\n    while True:\n        pass\n"
+        "print(run_with_cpu_limit(spin, 0.3)[0])\n"
+        "run_with_cpu_limit(lambda: hashlib.pbkdf2_hmac('sha256', b'p', b's', 10 ** 9), 0.3)\n"
+        "print('not reached')"
+    )
     run = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=600)
     assert run.stdout == "None\n"  # the Python loop was interrupted at its limit; the C call was not
     assert run.returncode == -signal.SIGXCPU
@@ -221,8 +258,7 @@ def test_a_worker_ended_by_its_cpu_rlimit_gives_the_same_verdict_as_one_interrup
         math_equivalence("2\\sqrt{7}", "\\sqrt{28}")  # a warm worker
         pids = engine.worker_pids()
         result: list = []
-        thread = threading.Thread(target=lambda: result.append(
-            math_equivalence("z = (x+y+1)^{90}", "(x+y+2)^{90}")))
+        thread = threading.Thread(target=lambda: result.append(math_equivalence("z = (x+y+1)^{90}", "(x+y+2)^{90}")))
         thread.start()
         assert wait_until_busy(pids)
         for pid in pids:

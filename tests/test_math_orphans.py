@@ -102,12 +102,19 @@ def test_the_worker_dies_when_its_parent_is_killed(pdeathsig: str, state: str) -
 
 def mathverse_file(folder: Path, answers: int = 30) -> Path:
     """A MathVerse output file whose free-form answers each keep sympy busy for seconds."""
-    records = [{
-        "sample_index": str(i + 1), "problem_index": str(i + 1), "problem_version": "Text Lite",
-        "question": f"Problem {i}", "answer": f"(x+y+{i + 2})^{{60}}", "question_type": "free-form",
-        "model_answer": f"Working through the figure.\nTherefore, the answer is $z = (x+y+{i + 1})^{{60}}$.",
-        "metadata": {"split": "testmini", "subject": "Plane Geometry", "subfield": "Length"},
-    } for i in range(answers)]
+    records = [
+        {
+            "sample_index": str(i + 1),
+            "problem_index": str(i + 1),
+            "problem_version": "Text Lite",
+            "question": f"Problem {i}",
+            "answer": f"(x+y+{i + 2})^{{60}}",
+            "question_type": "free-form",
+            "model_answer": f"Working through the figure.\nTherefore, the answer is $z = (x+y+{i + 1})^{{60}}$.",
+            "metadata": {"split": "testmini", "subject": "Plane Geometry", "subfield": "Length"},
+        }
+        for i in range(answers)
+    ]
     path = folder / "mathverse_output.json"
     path.write_text(json.dumps(records))
     return path

@@ -35,8 +35,10 @@ def test_the_default_frame_count_is_written_once():
                 if FRAME_DEFAULT.search(line.split("#")[0]):
                     written.append(f"{path.relative_to(ROOT)}: {line.strip()}")
     # each benchmark's reference setting is its own fact (the base class's, and the one benchmark that differs)
-    assert written == ["core/benchmarks/base.py: default_frames: int = 16",
-                       "core/benchmarks/videomme_v2.py: default_frames = 64  # the official script's --nframe"]
+    assert written == [
+        "core/benchmarks/base.py: default_frames: int = 16",
+        "core/benchmarks/videomme_v2.py: default_frames = 64  # the official script's --nframe",
+    ]
     assert (Settings().default_frames, ScoreOptions().default_frames, AskOptions().num_frames) == (DEFAULT_FRAMES,) * 3
     request = {f.name: f.default for f in dataclasses.fields(ScoreRequest)}
     assert request["default_frames"] == DEFAULT_FRAMES
@@ -49,9 +51,15 @@ def test_the_frame_check_finds_a_default_written_as_a_number():
 
 
 def test_no_two_classes_named_run_settings():
-    homes = [path.relative_to(ROOT) for folder in ("core", "cli", "webapp") for path in (ROOT / folder).rglob("*.py")
-             if any(isinstance(node, ast.ClassDef) and node.name == "RunSettings"
-                    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))))]
+    homes = [
+        path.relative_to(ROOT)
+        for folder in ("core", "cli", "webapp")
+        for path in (ROOT / folder).rglob("*.py")
+        if any(
+            isinstance(node, ast.ClassDef) and node.name == "RunSettings"
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8")))
+        )
+    ]
     assert homes == [Path("core/client/run.py")]
 
 

@@ -37,6 +37,7 @@ def test_a_source_checkout_imports_the_subpackages_from_its_own_tree(tmp_path):
     # -S: no site-packages, so no editable install to lean on; only the repository on the path, as on a Space.
     code = "import mathreel.core, mathreel.cli; print(mathreel.core.__file__); print(mathreel.cli.__file__)"
     env = {"PATH": "/usr/bin:/bin", "PYTHONPATH": str(ROOT)}
-    out = subprocess.run([sys.executable, "-S", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True,
-                         check=True).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-S", "-c", code], cwd=tmp_path, env=env, capture_output=True, text=True, check=True
+    ).stdout.split()
     assert out == [str(ROOT / "core" / "__init__.py"), str(ROOT / "cli" / "__init__.py")]

@@ -40,23 +40,33 @@ def test_server_paths_are_named_as_the_visitor_knows_them(tmp_path, monkeypatch)
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "gradio"))
     paths = ServerPaths.of(Settings(data_dir=tmp_path / "data"))
     data = (tmp_path / "data").resolve()
-    assert paths.scrub(f"12 questions joined on question_id from {data}") == \
-        "12 questions joined on question_id from the server's dataset"
-    assert paths.scrub(f"{data}/videomme/data/001.mp4: not a readable video") == \
-        "the server's dataset (videomme/data/001.mp4): not a readable video"
+    assert (
+        paths.scrub(f"12 questions joined on question_id from {data}")
+        == "12 questions joined on question_id from the server's dataset"
+    )
+    assert (
+        paths.scrub(f"{data}/videomme/data/001.mp4: not a readable video")
+        == "the server's dataset (videomme/data/001.mp4): not a readable video"
+    )
     assert paths.scrub(f"{tmp_path}/gradio/ab12/run.jsonl, record 3: truncated") == "run.jsonl, record 3: truncated"
-    assert paths.with_file(f"{tmp_path}/gradio/ab12/my run.jsonl", "my run.jsonl").scrub(
-        f"{tmp_path}/gradio/ab12/my run.jsonl: empty") == "my run.jsonl: empty"
+    assert (
+        paths.with_file(f"{tmp_path}/gradio/ab12/my run.jsonl", "my run.jsonl").scrub(
+            f"{tmp_path}/gradio/ab12/my run.jsonl: empty"
+        )
+        == "my run.jsonl: empty"
+    )
     assert paths.scrub("no path here, only 1/2 of a fraction") == "no path here, only 1/2 of a fraction"
 
 
 def test_an_error_names_the_tabs_control_and_no_flag():
     error = InputError("ids.jsonl", "cannot tell which benchmark this file is for", fix="benchmark")
-    assert error_message(error, FIXES) == ("ids.jsonl: cannot tell which benchmark this file is for; choose it in "
-                                           "the “Benchmark and mode” dropdown")
+    assert error_message(error, FIXES) == (
+        "ids.jsonl: cannot tell which benchmark this file is for; choose it in the “Benchmark and mode” dropdown"
+    )
     assert error_message(error) == "ids.jsonl: cannot tell which benchmark this file is for"  # a tab without it
     assert error_message(MathReelError("no gold answer", fix="annotations"), FIXES).endswith(
-        "tick “Take gold answers from the server's dataset”")
+        "tick “Take gold answers from the server's dataset”"
+    )
 
 
 def test_an_id_only_file_with_the_dataset_ticked_says_to_choose_the_benchmark_in_the_dropdown(tmp_path, monkeypatch):
@@ -72,8 +82,11 @@ def test_an_id_only_file_with_the_dataset_ticked_says_to_choose_the_benchmark_in
 
 def test_a_joined_file_names_no_server_path_in_the_page_or_its_downloads(tmp_path, monkeypatch):
     monkeypatch.setenv("GRADIO_TEMP_DIR", str(tmp_path / "gradio"))
-    ids = upload(tmp_path, "ids_only.jsonl", [{"question_id": "q001", "response": "C"},
-                                              {"question_id": "q002", "response": "The answer is B"}])
+    ids = upload(
+        tmp_path,
+        "ids_only.jsonl",
+        [{"question_id": "q001", "response": "C"}, {"question_id": "q002", "response": "The answer is B"}],
+    )
     handlers = ScoreHandlers(Settings())
     runs, box, *_ = handlers.rescore([str(ids)], "videomathqa:mcq", "robust", "", True)
     assert box["visible"] is False and len(runs) == 1

@@ -92,8 +92,25 @@ def test_mathreel_run_to_a_typed_url_sends_no_ids(operator, own, elsewhere, tmp_
     import os
 
     env = {**os.environ, "MATHREEL_CACHE": str(tmp_path / "cache")}
-    run = subprocess.run([str(MATHREEL), "run", "--benchmark", "mathverse", "--base-url", elsewhere.base_url,
-                          "--model", DEFAULT_MODEL, "--limit", "1", "--out", str(tmp_path / "out.jsonl")],
-                         capture_output=True, text=True, timeout=120, env=env)
+    run = subprocess.run(
+        [
+            str(MATHREEL),
+            "run",
+            "--benchmark",
+            "mathverse",
+            "--base-url",
+            elsewhere.base_url,
+            "--model",
+            DEFAULT_MODEL,
+            "--limit",
+            "1",
+            "--out",
+            str(tmp_path / "out.jsonl"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
     assert run.returncode == 0, run.stderr
     assert elsewhere.requests and ids_seen(elsewhere) == {("", "")} and not own.requests

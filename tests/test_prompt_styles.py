@@ -49,18 +49,26 @@ def test_what_each_benchmark_offers():
     assert all(style.note for name in BENCHMARKS for style in prompt_choices(name).styles)
     v2 = prompt_choices("videomme-v2")
     assert {s.name: (s.cot, s.always_reasons, s.cot_with_subtitles) for s in v2.styles} == {
-        "default": (True, False, True), "lmms": (True, False, False), "qwen3_vl": (False, False, True),
-        "evalscope": (False, True, True)}
+        "default": (True, False, True),
+        "lmms": (True, False, False),
+        "qwen3_vl": (False, False, True),
+        "evalscope": (False, True, True),
+    }
     with pytest.raises(InputError, match="choose one of default, best_answer, qwen3_vl"):
         videomme.style("cot")
 
 
 def test_the_style_that_reproduces_a_recorded_lmms_eval_prompt_is_found():
     question = load_dataset("videomme", "mcq", data_dir=demo_dir()).questions[0]
-    recorded = "\n".join([
-        "Select the best answer to the following multiple-choice question based on the video and the subtitles. "
-        "Respond with only the letter (A, B, C, or D) of the correct option.",
-        question.question, *question.options, "The best answer is:"])
+    recorded = "\n".join(
+        [
+            "Select the best answer to the following multiple-choice question based on the video and the subtitles. "
+            "Respond with only the letter (A, B, C, or D) of the correct option.",
+            question.question,
+            *question.options,
+            "The best answer is:",
+        ]
+    )
     assert styles_reproducing(recorded, question) == [StyleMatch("best_answer", False)]
     assert styles_reproducing("Tell me about the video.", question) == []
 

@@ -168,18 +168,21 @@ VMQ_POST_PROMPTS = {
 VMQ_QUESTIONS = {"mcq": mcq_question, "mbin": mbin_question}
 
 
-@pytest.mark.parametrize(("mode", "cot", "with_subtitles"), [
-    pytest.param("mcq", False, False, id="videomathqa_mcq.yaml@2bb5e98"),
-    pytest.param("mcq", True, False, id="videomathqa_mcq_cot.yaml@d438332"),
-    pytest.param("mcq", False, True, id="videomathqa_mcq_w_subtitle.yaml@f6ef6ad"),
-    pytest.param("mcq", True, True, id="videomathqa_mcq_cot_w_subtitle.yaml@2bb5e98"),
-    pytest.param("mbin", False, False, id="videomathqa_mbin.yaml@d9ac7ef"),
-    # No videomathqa_mbin_cot.yaml is in the index (the folder README lists the task): doc_to_text with the CoT
-    # post prompt of videomathqa_mbin_cot_w_subtitle.yaml.
-    pytest.param("mbin", True, False, id="videomathqa_mbin_cot(no yaml)@f6ef6ad"),
-    pytest.param("mbin", False, True, id="videomathqa_mbin_w_subtitle.yaml@70b804f"),
-    pytest.param("mbin", True, True, id="videomathqa_mbin_cot_w_subtitle.yaml@f6ef6ad"),
-])
+@pytest.mark.parametrize(
+    ("mode", "cot", "with_subtitles"),
+    [
+        pytest.param("mcq", False, False, id="videomathqa_mcq.yaml@2bb5e98"),
+        pytest.param("mcq", True, False, id="videomathqa_mcq_cot.yaml@d438332"),
+        pytest.param("mcq", False, True, id="videomathqa_mcq_w_subtitle.yaml@f6ef6ad"),
+        pytest.param("mcq", True, True, id="videomathqa_mcq_cot_w_subtitle.yaml@2bb5e98"),
+        pytest.param("mbin", False, False, id="videomathqa_mbin.yaml@d9ac7ef"),
+        # No videomathqa_mbin_cot.yaml is in the index (the folder README lists the task): doc_to_text with the CoT
+        # post prompt of videomathqa_mbin_cot_w_subtitle.yaml.
+        pytest.param("mbin", True, False, id="videomathqa_mbin_cot(no yaml)@f6ef6ad"),
+        pytest.param("mbin", False, True, id="videomathqa_mbin_w_subtitle.yaml@70b804f"),
+        pytest.param("mbin", True, True, id="videomathqa_mbin_cot_w_subtitle.yaml@f6ef6ad"),
+    ],
+)
 def test_videomathqa_task_prompts(mode, cot, with_subtitles):
     # Full commits of each yaml in docs/prompts.md; the prompt functions are utils.py @ 1741440d.
     prompt = VIDEOMATHQA.build_prompt(VMQ_QUESTIONS[mode](), cot=cot, subtitles=SUBTITLES if with_subtitles else None)
@@ -189,8 +192,9 @@ def test_videomathqa_task_prompts(mode, cot, with_subtitles):
 @pytest.mark.parametrize(("mode", "with_subtitles"), [("mcq", False), ("mbin", True)])
 def test_videomathqa_best_answer_is_the_functions_fallback_post_prompt(mode, with_subtitles):
     # utils.py: post_prompt defaults to "The best answer is:" when the configuration gives none.
-    prompt = VIDEOMATHQA.build_prompt(VMQ_QUESTIONS[mode](), style="best_answer",
-                                      subtitles=SUBTITLES if with_subtitles else None)
+    prompt = VIDEOMATHQA.build_prompt(
+        VMQ_QUESTIONS[mode](), style="best_answer", subtitles=SUBTITLES if with_subtitles else None
+    )
     assert prompt == VMQ_OPENINGS[(mode, with_subtitles)] + "The best answer is:"
 
 

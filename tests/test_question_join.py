@@ -20,21 +20,34 @@ from mathreel.core.results.question_key import option_keys, text_key
 from mathreel.core.results.recorded import FileQuestion
 from mathreel.core.scoring import score
 
-OPTION_PROMPT = ("Select the best answer to the following multiple-choice question based on the video and the "
-                 "subtitles. Respond with only the letter (A, B, C, or D) of the correct option.")
+OPTION_PROMPT = (
+    "Select the best answer to the following multiple-choice question based on the video and the "
+    "subtitles. Respond with only the letter (A, B, C, or D) of the correct option."
+)
 
 # Questions of a real Video-MME run under the demo set's ids: same ids, other questions.
 REAL = {
-    "001-1": ("When demonstrating the Germany modern Christmas tree is initially decorated with apples, candles and "
-              "berries, which kind of the decoration has the largest number?",
-              ["A. Apples.", "B. Candles.", "C. Berries.", "D. The three kinds are of the same number."], "C"),
-    "001-2": ("What is the genre of this video?",
-              ["A. It is a news report that introduces the history behind Christmas decorations.",
-               "B. It is a documentary on the evolution of Christmas holiday recipes.",
-               "C. It is a travel vlog exploring Christmas markets around the world.",
-               "D. It is a tutorial on DIY Christmas ornament crafting."], "A"),
-    "002-1": ("Which of the following features/items is not discussed in the video in relation to the tomb?",
-              ["A. Inkstone.", "B. Niche.", "C. Jade.", "D. Sacrificial table."], "C"),
+    "001-1": (
+        "When demonstrating the Germany modern Christmas tree is initially decorated with apples, candles and "
+        "berries, which kind of the decoration has the largest number?",
+        ["A. Apples.", "B. Candles.", "C. Berries.", "D. The three kinds are of the same number."],
+        "C",
+    ),
+    "001-2": (
+        "What is the genre of this video?",
+        [
+            "A. It is a news report that introduces the history behind Christmas decorations.",
+            "B. It is a documentary on the evolution of Christmas holiday recipes.",
+            "C. It is a travel vlog exploring Christmas markets around the world.",
+            "D. It is a tutorial on DIY Christmas ornament crafting.",
+        ],
+        "A",
+    ),
+    "002-1": (
+        "Which of the following features/items is not discussed in the video in relation to the tomb?",
+        ["A. Inkstone.", "B. Niche.", "C. Jade.", "D. Sacrificial table."],
+        "C",
+    ),
 }
 
 
@@ -44,12 +57,22 @@ def demo_videomme():
 
 def lmms04_line(index: int, qid: str, question: str, options: list[str], gold: str, response: str) -> dict:
     """One line as lmms-eval >= 0.4 writes it for Video-MME: no `doc`, no `resps`, the prompt in `input`."""
-    return {"doc_id": index, "target": gold, "filtered_resps": [response],
-            "doc_hash": "74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b",
-            "videomme_perception_score": {"question_id": qid, "duration": "short", "category": "Knowledge",
-                                          "sub_category": "Humanity & History", "task_category": "Counting Problem",
-                                          "pred_answer": response[:1], "answer": gold},
-            "input": "\n".join([OPTION_PROMPT, question, *options, "The best answer is:"])}
+    return {
+        "doc_id": index,
+        "target": gold,
+        "filtered_resps": [response],
+        "doc_hash": "74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b",
+        "videomme_perception_score": {
+            "question_id": qid,
+            "duration": "short",
+            "category": "Knowledge",
+            "sub_category": "Humanity & History",
+            "task_category": "Counting Problem",
+            "pred_answer": response[:1],
+            "answer": gold,
+        },
+        "input": "\n".join([OPTION_PROMPT, question, *options, "The best answer is:"]),
+    }
 
 
 def write_jsonl(path: Path, lines: list[dict]) -> Path:
@@ -59,8 +82,9 @@ def write_jsonl(path: Path, lines: list[dict]) -> Path:
 
 def colliding_log(path: Path) -> Path:
     """A real-format lmms-eval 0.4 log whose ids are the demo's and whose questions are not."""
-    return write_jsonl(path, [lmms04_line(i, qid, q, opts, gold, "B.") for i, (qid, (q, opts, gold))
-                              in enumerate(REAL.items())])
+    return write_jsonl(
+        path, [lmms04_line(i, qid, q, opts, gold, "B.") for i, (qid, (q, opts, gold)) in enumerate(REAL.items())]
+    )
 
 
 def retyped_demo_log(path: Path) -> Path:
@@ -129,8 +153,10 @@ def test_a_recorded_prompt_that_holds_another_option_does_not_match(tmp_path):
     question = demo_videomme().questions[0]
     options = list(question.options)
     options[2] = "C. Purple."
-    log = write_jsonl(tmp_path / "samples_videomme.jsonl",
-                      [lmms04_line(0, question.question_id, question.question, options, "C", "C.")])
+    log = write_jsonl(
+        tmp_path / "samples_videomme.jsonl",
+        [lmms04_line(0, question.question_id, question.question, options, "C", "C.")],
+    )
     join = join_rows(score(read_results(log)).rows, demo_videomme())[question.question_id]
     assert not join.on_server
 
@@ -143,12 +169,26 @@ def template(questions, options_key: str = "options", retype=lambda text: text) 
     `options_key="choices"`, holding `questions` with their gold and a response."""
     videos: dict[str, dict] = {}
     for question in questions:
-        video = videos.setdefault(question.video_id, {
-            "video_id": question.video_id, "duration": question.dims["duration"], "domain": question.dims["domain"],
-            "sub_category": question.dims["sub_category"], "questions": []})
-        video["questions"].append({"question_id": question.question_id, "task_type": question.dims["task_type"],
-                                   "question": retype(question.question), options_key: list(question.options),
-                                   "answer": question.answer, "response": question.answer})
+        video = videos.setdefault(
+            question.video_id,
+            {
+                "video_id": question.video_id,
+                "duration": question.dims["duration"],
+                "domain": question.dims["domain"],
+                "sub_category": question.dims["sub_category"],
+                "questions": [],
+            },
+        )
+        video["questions"].append(
+            {
+                "question_id": question.question_id,
+                "task_type": question.dims["task_type"],
+                "question": retype(question.question),
+                options_key: list(question.options),
+                "answer": question.answer,
+                "response": question.answer,
+            }
+        )
     return list(videos.values())
 
 
@@ -183,8 +223,9 @@ def test_first_generation_choices_given_as_bare_texts_match_lettered_options(tmp
 
 def test_an_id_only_file_joins_by_id_with_the_annotations_and_says_so(tmp_path):
     dataset = demo_videomme()
-    path = write_jsonl(tmp_path / "answers.jsonl",
-                       [{"question_id": q.question_id, "response": q.answer} for q in dataset.questions])
+    path = write_jsonl(
+        tmp_path / "answers.jsonl", [{"question_id": q.question_id, "response": q.answer} for q in dataset.questions]
+    )
     report = score(read_results(path, benchmark="videomme", annotations=demo_dir()))
     assert report.joins() == {"id": len(dataset.questions)} and report.overall.correct == len(dataset.questions)
     joins = join_rows(report.rows, dataset)
@@ -193,8 +234,10 @@ def test_an_id_only_file_joins_by_id_with_the_annotations_and_says_so(tmp_path):
 
 def test_an_answer_whose_file_records_no_question_text_joins_by_id_only_when_asked(tmp_path):
     question = demo_videomme().questions[0]
-    path = write_jsonl(tmp_path / "answers.jsonl", [{"question_id": question.question_id, "answer": "C",
-                                                     "response": "C", "duration": "short"}])
+    path = write_jsonl(
+        tmp_path / "answers.jsonl",
+        [{"question_id": question.question_id, "answer": "C", "response": "C", "duration": "short"}],
+    )
     row = score(read_results(path, benchmark="videomme")).rows[0]
     refused = join_question(row.recorded, row.question_id, demo_videomme())
     assert not refused.on_server and "records no question text" in refused.note
@@ -213,12 +256,22 @@ def test_an_id_the_server_does_not_have_is_not_on_the_server(tmp_path):
 
 def mathverse_output(dataset, image_of=lambda q: q.extra["image"]) -> list[dict]:
     """The official output's current keys for every demo problem version, with a model answer."""
-    return [{"sample_index": q.question_id, "problem_index": q.extra["problem_index"],
-             "problem_version": q.dims["problem_version"], "question": q.question, "image": image_of(q),
-             "answer": q.answer, "question_type": q.dims["question_type"],
-             "metadata": {"subject": q.dims.get("subject", ""), "subfield": q.dims.get("subfield", "")},
-             "query_wo": q.extra["query_wo"], "query_cot": q.extra["query_cot"], "model_answer": q.answer}
-            for q in dataset.questions]
+    return [
+        {
+            "sample_index": q.question_id,
+            "problem_index": q.extra["problem_index"],
+            "problem_version": q.dims["problem_version"],
+            "question": q.question,
+            "image": image_of(q),
+            "answer": q.answer,
+            "question_type": q.dims["question_type"],
+            "metadata": {"subject": q.dims.get("subject", ""), "subfield": q.dims.get("subfield", "")},
+            "query_wo": q.extra["query_wo"],
+            "query_cot": q.extra["query_cot"],
+            "model_answer": q.answer,
+        }
+        for q in dataset.questions
+    ]
 
 
 def test_mathverse_versions_join_by_text_and_image_and_keep_both_recorded_queries(tmp_path):
@@ -235,10 +288,17 @@ def test_mathverse_versions_join_by_text_and_image_and_keep_both_recorded_querie
 
 
 def test_the_old_mathverse_prompt_field_is_recorded_with_the_question_it_was_sent_with(tmp_path):
-    record = {"problem_id": 0, "image": "0.png", "question": "Find L.", "answer": "14",
-              "prompt": "Please first perform reasoning, and then answer the question.\nQuestion: ",
-              "problem_version": "Vision Dominant", "category": {"subject": "Solid Geometry"},
-              "question_type": "free-form", "model_answer": "L = 14"}
+    record = {
+        "problem_id": 0,
+        "image": "0.png",
+        "question": "Find L.",
+        "answer": "14",
+        "prompt": "Please first perform reasoning, and then answer the question.\nQuestion: ",
+        "problem_version": "Vision Dominant",
+        "category": {"subject": "Solid Geometry"},
+        "question_type": "free-form",
+        "model_answer": "L = 14",
+    }
     path = tmp_path / "output_modelname.json"
     path.write_text(json.dumps([record]), encoding="utf-8")
     prompt = read_results(path).predictions[0].recorded.prompts[0]

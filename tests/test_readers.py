@@ -26,13 +26,29 @@ MATHREEL = Path(sys.executable).with_name("mathreel")
 def _first_generation_template() -> list[dict]:
     """The June 2024 template's keys: duration_category, video_category, video_subcategory, choices."""
     videos = []
-    for v, (duration, domain, sub) in enumerate([("short", "Knowledge", "Astronomy"),
-                                                  ("medium", "Sports Competition", "Football")]):
-        questions = [{"question_id": f"00{v}-{k}", "task_type": "Counting Problem", "question": f"Q{v}{k}?",
-                      "choices": ["A. one.", "B. two.", "C. three.", "D. four."], "answer": "ABC"[k - 1],
-                      "response": ("Answer: C. three." if k == 3 else "A")} for k in (1, 2, 3)]
-        videos.append({"video_id": f"00{v}", "duration_category": duration, "video_category": domain,
-                       "video_subcategory": sub, "questions": questions})
+    for v, (duration, domain, sub) in enumerate(
+        [("short", "Knowledge", "Astronomy"), ("medium", "Sports Competition", "Football")]
+    ):
+        questions = [
+            {
+                "question_id": f"00{v}-{k}",
+                "task_type": "Counting Problem",
+                "question": f"Q{v}{k}?",
+                "choices": ["A. one.", "B. two.", "C. three.", "D. four."],
+                "answer": "ABC"[k - 1],
+                "response": ("Answer: C. three." if k == 3 else "A"),
+            }
+            for k in (1, 2, 3)
+        ]
+        videos.append(
+            {
+                "video_id": f"00{v}",
+                "duration_category": duration,
+                "video_category": domain,
+                "video_subcategory": sub,
+                "questions": questions,
+            }
+        )
     return videos
 
 
@@ -50,8 +66,17 @@ def test_first_generation_template_keeps_every_breakdown(tmp_path):
 
 
 def test_a_declared_dimension_absent_from_the_file_is_warned(tmp_path):
-    records = [{"question_id": f"00{i}-1", "duration": "short", "domain": "Knowledge", "task_type": "OCR Problems",
-                "answer": "A", "response": "A"} for i in range(3)]
+    records = [
+        {
+            "question_id": f"00{i}-1",
+            "duration": "short",
+            "domain": "Knowledge",
+            "task_type": "OCR Problems",
+            "answer": "A",
+            "response": "A",
+        }
+        for i in range(3)
+    ]
     path = tmp_path / "run.jsonl"
     path.write_text("\n".join(map(json.dumps, records)))
     result = read_results(path)
@@ -61,19 +86,37 @@ def test_a_declared_dimension_absent_from_the_file_is_warned(tmp_path):
 
 def _mathverse_04_sample(doc_id: int, version: str, answer: str, response: str) -> dict:
     """A sample as lmms-eval 0.4 writes it for mathverse_testmini: per-question fields in `submission`."""
-    submission = {"sample_index": str(doc_id + 1), "problem_index": str(doc_id // 2 + 1), "problem_version": version,
-                  "question": "Find the angle.", "answer": answer, "prediction": response,
-                  "question_type": "multi-choice", "metadata": {"subject": "Plane Geometry", "subfield": "Angle"},
-                  "query_wo": "q", "query_cot": "q", "question_for_eval": "Find the angle.\nChoices:\nA:30\nB:60",
-                  "true_false": answer in response}
-    return {"doc_id": doc_id, "target": answer, "arguments": [], "resps": [[response]],
-            "filtered_resps": [response], "gpt_eval_score": int(answer in response), "submission": submission}
+    submission = {
+        "sample_index": str(doc_id + 1),
+        "problem_index": str(doc_id // 2 + 1),
+        "problem_version": version,
+        "question": "Find the angle.",
+        "answer": answer,
+        "prediction": response,
+        "question_type": "multi-choice",
+        "metadata": {"subject": "Plane Geometry", "subfield": "Angle"},
+        "query_wo": "q",
+        "query_cot": "q",
+        "question_for_eval": "Find the angle.\nChoices:\nA:30\nB:60",
+        "true_false": answer in response,
+    }
+    return {
+        "doc_id": doc_id,
+        "target": answer,
+        "arguments": [],
+        "resps": [[response]],
+        "filtered_resps": [response],
+        "gpt_eval_score": int(answer in response),
+        "submission": submission,
+    }
 
 
 @pytest.mark.parametrize("benchmark", [None, "mathverse"])
 def test_lmms_eval_04_mathverse_logs_are_read(tmp_path, benchmark):
-    samples = [_mathverse_04_sample(i, version, "A", "The answer is A" if i % 3 else "B")
-               for i, version in enumerate(["Text Dominant", "Text Lite", "Vision Only", "Vision Dominant"])]
+    samples = [
+        _mathverse_04_sample(i, version, "A", "The answer is A" if i % 3 else "B")
+        for i, version in enumerate(["Text Dominant", "Text Lite", "Vision Only", "Vision Dominant"])
+    ]
     path = tmp_path / "mathverse_testmini_samples.jsonl"
     path.write_text("\n".join(map(json.dumps, samples)))
     result = read_results(path, benchmark=benchmark)
@@ -88,8 +131,17 @@ def test_lmms_eval_04_mathverse_logs_are_read(tmp_path, benchmark):
 
 def test_lmms_eval_aggregate_results_points_to_the_samples(tmp_path):
     path = tmp_path / "20260101_results.json"
-    path.write_text(json.dumps({"results": {"videomme": {"videomme_perception_score,none": 55.1}},
-                                "configs": {}, "versions": {}, "n-shot": {}, "git_hash": "abc"}))
+    path.write_text(
+        json.dumps(
+            {
+                "results": {"videomme": {"videomme_perception_score,none": 55.1}},
+                "configs": {},
+                "versions": {},
+                "n-shot": {},
+                "git_hash": "abc",
+            }
+        )
+    )
     with pytest.raises(InputError, match=r"aggregate results file.*_samples_<task>\.jsonl"):
         read_results(path)
 
@@ -98,11 +150,21 @@ def _vlmeval_rows() -> list[dict]:
     """VLMEvalKit Video-MME predictions: the columns of vlmeval/dataset/videomme.py plus `prediction`."""
     rows = []
     for index, question in enumerate(load_dataset("videomme", data_dir=demo_dir()).questions):
-        rows.append({"index": index, "video": question.video_id, "video_path": f"./video/{question.video_id}.mp4",
-                     "duration": question.dims["duration"], "domain": question.dims["domain"],
-                     "candidates": str(list(question.options)), "sub_category": question.dims["sub_category"],
-                     "task_type": question.dims["task_type"], "question": question.question,
-                     "answer": question.answer, "prediction": question.answer if index % 2 else "Z"})
+        rows.append(
+            {
+                "index": index,
+                "video": question.video_id,
+                "video_path": f"./video/{question.video_id}.mp4",
+                "duration": question.dims["duration"],
+                "domain": question.dims["domain"],
+                "candidates": str(list(question.options)),
+                "sub_category": question.dims["sub_category"],
+                "task_type": question.dims["task_type"],
+                "question": question.question,
+                "answer": question.answer,
+                "prediction": question.answer if index % 2 else "Z",
+            }
+        )
     return rows
 
 
@@ -159,9 +221,19 @@ def test_a_damaged_xlsx_is_one_line(tmp_path):
 
 def test_videomme_ids_name_their_video_when_no_video_id_is_stored(tmp_path):
     """lmms-eval 0.4 Video-MME logs carry no videoID: `NNN-k` ids still cluster by their video."""
-    records = [{"question_id": f"{v:03d}-{k}", "duration": "short", "domain": "Knowledge",
-                "sub_category": "Astronomy", "task_type": "OCR Problems", "answer": "A", "response": "AB"[k % 2]}
-               for v in range(40) for k in (1, 2, 3)]
+    records = [
+        {
+            "question_id": f"{v:03d}-{k}",
+            "duration": "short",
+            "domain": "Knowledge",
+            "sub_category": "Astronomy",
+            "task_type": "OCR Problems",
+            "answer": "A",
+            "response": "AB"[k % 2],
+        }
+        for v in range(40)
+        for k in (1, 2, 3)
+    ]
     path = tmp_path / "run.jsonl"
     path.write_text("\n".join(map(json.dumps, records)))
     result = read_results(path)
@@ -172,9 +244,19 @@ def test_videomme_ids_name_their_video_when_no_video_id_is_stored(tmp_path):
 
 
 def test_two_clusters_with_zero_se_warn(tmp_path):
-    records = [{"question_id": f"q{i}", "video_id": f"v{i % 2}", "duration": "short", "domain": "Knowledge",
-                "sub_category": "Astronomy", "task_type": "OCR Problems", "answer": "A",
-                "response": "A" if i < 2 else "B"} for i in range(4)]
+    records = [
+        {
+            "question_id": f"q{i}",
+            "video_id": f"v{i % 2}",
+            "duration": "short",
+            "domain": "Knowledge",
+            "sub_category": "Astronomy",
+            "task_type": "OCR Problems",
+            "answer": "A",
+            "response": "A" if i < 2 else "B",
+        }
+        for i in range(4)
+    ]
     path = tmp_path / "run.jsonl"
     path.write_text("\n".join(map(json.dumps, records)))
     report = score(read_results(path))
@@ -182,8 +264,10 @@ def test_two_clusters_with_zero_se_warn(tmp_path):
     assert any(w.startswith("only 2 clusters (video)") and "30" in w for w in report.warnings)
 
 
-@pytest.mark.parametrize(("value", "shown"), [(35.25, "35.3"), (35.249, "35.2"), (93.65, "93.7"), (0.05, "0.1"),
-                                              (45.2501, "45.3"), (100.0, "100.0")])
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [(35.25, "35.3"), (35.249, "35.2"), (93.65, "93.7"), (0.05, "0.1"), (45.2501, "45.3"), (100.0, "100.0")],
+)
 def test_one_rounding_for_every_view(value, shown):
     assert one_decimal(value) == shown
 
@@ -196,5 +280,7 @@ def test_json_text_equals_the_cli_text(tmp_path):
     accuracy, ci = data["overall"]["text"].split(" ", 1)
     assert f"= {accuracy}  95% CI {ci}" in format_report(report)
     for value, cell in data["by"]["duration"].items():
-        assert any(line.startswith(value) and line.endswith(cell["text"].split(" ", 1)[1])
-                   for line in format_report(report).splitlines())
+        assert any(
+            line.startswith(value) and line.endswith(cell["text"].split(" ", 1)[1])
+            for line in format_report(report).splitlines()
+        )

@@ -25,8 +25,10 @@ def test_the_official_tsv_with_quoted_multiline_options_and_float_levels(tmp_pat
     path = write_official_tsv(tmp_path / "Video-MME-v2_model_64frame.tsv", rows(TOY))
     assert '"A. option a\nB. option b' in path.read_text()  # pandas quotes the multi-line cell
     result = read_results(path)
-    assert (result.benchmark, result.format) == ("videomme-v2", "Video-MME-v2 official predictions "
-                                                 "(test_video_mme_v2.py TSV)")
+    assert (result.benchmark, result.format) == (
+        "videomme-v2",
+        "Video-MME-v2 official predictions (test_video_mme_v2.py TSV)",
+    )
     assert len(result.predictions) == 12
     last = result.predictions[3].question
     assert (last.question_id, last.video_id, last.dims["level"], len(last.options)) == ("001-4", "001", "2", 8)
@@ -82,11 +84,21 @@ def test_an_lmms_eval_07_log_of_another_benchmark(tmp_path):
     null (the run kept no document)."""
     lines = []
     for i, (answer, reply) in enumerate((("A", "A"), ("B", "<think>hmm</think>\nB"), ("C", "D"))):
-        line = {"doc_id": i, "target": answer, "filtered_resps": reply.split("\n")[-1],
-                "token_counts": [{"input_tokens": 100, "output_tokens": 3}], "doc_hash": NULL_DOC_HASH,
-                "videomathqa_perception_score": {"question_id": f"q{i}", "category": "Counting", "duration": "short",
-                                                 "pred_answer": "", "answer": answer},
-                "input": "Select the best answer ..."}
+        line = {
+            "doc_id": i,
+            "target": answer,
+            "filtered_resps": reply.split("\n")[-1],
+            "token_counts": [{"input_tokens": 100, "output_tokens": 3}],
+            "doc_hash": NULL_DOC_HASH,
+            "videomathqa_perception_score": {
+                "question_id": f"q{i}",
+                "category": "Counting",
+                "duration": "short",
+                "pred_answer": "",
+                "answer": answer,
+            },
+            "input": "Select the best answer ...",
+        }
         if reply != line["filtered_resps"]:
             line["resps"] = reply
         lines.append(line)
@@ -103,8 +115,7 @@ def test_two_runs_asked_from_different_documents_are_flagged(tmp_path):
     changed[0]["question"] = "A reworded question?"
     b = write_jsonl(tmp_path / "b.jsonl", lmms07_lines(changed))
     assert doc_hash_conflicts(read_results(a), read_results(b)) == ["001-1"]
-    run = subprocess.run([str(MATHREEL), "score", str(a), str(b), "--json"], capture_output=True, text=True,
-                         check=True)
+    run = subprocess.run([str(MATHREEL), "score", str(a), str(b), "--json"], capture_output=True, text=True, check=True)
     first, second = json.loads(run.stdout)
     assert not any("different documents" in w for w in first["warnings"])
     assert any("1 questions were built from different documents" in w and "001-1" in w for w in second["warnings"])

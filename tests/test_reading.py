@@ -52,5 +52,5 @@ def test_a_judgments_file_saved_with_a_byte_order_mark_is_read(tmp_path):
     path = tmp_path / "judged.jsonl"
     path.write_bytes(b'\xef\xbb\xbf{"question_id": "q1"}\n{"question_id": "q2"}\n')
     assert [value["question_id"] for _, value in jsonl_values(path, "judgments file")] == ["q1", "q2"]
-    path.write_bytes(b'\xef\xbb\xbf')
+    path.write_bytes(b"\xef\xbb\xbf")
     assert list(jsonl_values(path, "judgments file")) == []

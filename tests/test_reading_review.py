@@ -39,16 +39,28 @@ def test_demo_judgments_are_found_by_response_and_walked_unreviewed_then_by_cate
     walk = rd.Walk(run.name, rd.UNREVIEWED)
     assert rd.walk_ids([run], walk) == [q for q in order if q in views]
     first = views[order[0]] if order[0] in views else next(iter(views.values()))
-    review = make_review(first, judged, "ann", accept=True, primary=None, secondary=[], note="", score=None,
-                         matched=None, flag="", reason="")
+    review = make_review(
+        first,
+        judged,
+        "ann",
+        accept=True,
+        primary=None,
+        secondary=[],
+        note="",
+        score=None,
+        matched=None,
+        flag="",
+        reason="",
+    )
     left = rd.walk_ids([run], walk, with_review([], review), "ann")
     assert first.question_id not in left and len(left) == len(views) - 1
     assert rd.walk_ids([run], walk, with_review([], review), "bob") == rd.walk_ids([run], walk)  # another reviewer
     category, count = Counter(v.primary for v in views.values() if v.primary).most_common(1)[0]
     by_category = rd.walk_ids([run], rd.Walk(run.name, rd.JUDGE_CATEGORY + category))
     assert len(by_category) == count and all(views[q].primary == category for q in by_category)
-    assert rd.position_text(by_category, by_category[0], rd.Walk(run.name, rd.JUDGE_CATEGORY + category)) \
-        .endswith(f"judged {category} · {run.name}")
+    assert rd.position_text(by_category, by_category[0], rd.Walk(run.name, rd.JUDGE_CATEGORY + category)).endswith(
+        f"judged {category} · {run.name}"
+    )
     assert (rd.JUDGE_CATEGORY + category) in [value for _, value in rd.walk_filters()]
 
 
@@ -66,8 +78,10 @@ def reworded(value: object, responses: set[str]) -> object:
 def test_a_run_nobody_judged_has_no_judge_lists_and_no_judge_line(tmp_path):
     responses = {row.response for row in scored_run().report.rows if row.response}
     other = tmp_path / "other.jsonl"
-    other.write_text("".join(json.dumps(reworded(json.loads(line), responses)) + "\n"
-                             for line in RESULTS.read_text().splitlines()), encoding="utf-8")
+    other.write_text(
+        "".join(json.dumps(reworded(json.loads(line), responses)) + "\n" for line in RESULTS.read_text().splitlines()),
+        encoding="utf-8",
+    )
     report = score(read_results(other))
     run = SimpleNamespace(name="other", report=report, key=f"{report.benchmark}:{report.mode}")
     changed = [r.question_id for r in report.rows if r.response.startswith("Surely")]
@@ -88,8 +102,19 @@ def test_each_run_column_carries_its_judge_card_and_browse_reviews_go_to_the_nex
     card, chips = judge_card(judged, ref)
     assert "browse-judge-score" in card and "id='judge-" not in card + chips
     order = [row.question_id for row in run.report.rows if row.question_id in views]
-    review = make_review(view, judged, "ann", accept=True, primary=None, secondary=[], note="", score=None,
-                         matched=None, flag="", reason="")
+    review = make_review(
+        view,
+        judged,
+        "ann",
+        accept=True,
+        primary=None,
+        secondary=[],
+        note="",
+        score=None,
+        matched=None,
+        flag="",
+        reason="",
+    )
     after = next_to_review(run, views, [review], "ann", ref)
     assert after == next_after(order, unreviewed_ids(order, views, [review], "ann"), ref) != ref
     assert category_ids(order, views, "no such category") == []

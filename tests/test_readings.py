@@ -29,8 +29,23 @@ MATHREEL = Path(sys.executable).with_name("mathreel")
 
 def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     classes = {entry.extra["class"] for entry in CLASSES}
-    assert {f"C{n}" for n in range(1, 14)} <= classes and {"E1", "E2", "E3", "E4", "E5", "E6", "E7", "E8", "E9",
-                                                             "E10", "E11", "E12", "E13", "Q", "AH"} <= classes
+    assert {f"C{n}" for n in range(1, 14)} <= classes and {
+        "E1",
+        "E2",
+        "E3",
+        "E4",
+        "E5",
+        "E6",
+        "E7",
+        "E8",
+        "E9",
+        "E10",
+        "E11",
+        "E12",
+        "E13",
+        "Q",
+        "AH",
+    } <= classes
     # the second round's classes: closing markers, an unclosed <think>, broken tags, container values that are no
     # option, options whose texts are letters, a cut-off restart after a conclusion; choice and free-form
     assert {f"R{n}" for n in range(1, 7)} <= classes
@@ -88,28 +103,61 @@ def test_a_bad_record_is_one_error_naming_the_file_and_line(tmp_path, record, pr
 
 
 def test_an_entry_round_trips_through_its_record() -> None:
-    entry = parse_reading({"response": " Walking. ", "options": {"A": "Running", "B": "Walking  fast"},
-                           "reading": None, "label": "B", "reason": "option text", "id": "x1"}, "mem", 1)
+    entry = parse_reading(
+        {
+            "response": " Walking. ",
+            "options": {"A": "Running", "B": "Walking  fast"},
+            "reading": None,
+            "label": "B",
+            "reason": "option text",
+            "id": "x1",
+        },
+        "mem",
+        1,
+    )
     again = parse_reading(json.loads(json.dumps(entry.to_dict())), "mem", 1)
     assert again == entry and entry.key == ("Walking.", (("A", "Running"), ("B", "Walking fast")))
 
 
 VIDEOMATHQA = [
     {"question_id": "q1", "duration": "short", "category": "Counting", "answer": "B", "response": "The answer is B."},
-    {"question_id": "q2", "duration": "short", "category": "Counting", "answer": "C",
-     "response": "Probably C."},  # tentative: weak
-    {"question_id": "q3", "duration": "short", "category": "Counting", "answer": "D",
-     "response": "<answer>D</answer> so the final answer is \\boxed{A}"},  # conflict: unparsed
-    {"question_id": "q4", "duration": "short", "category": "Counting", "answer": "A", "response": "It must be one"
-     " of the two on the left, A or C; I cannot tell which."},
+    {
+        "question_id": "q2",
+        "duration": "short",
+        "category": "Counting",
+        "answer": "C",
+        "response": "Probably C.",
+    },  # tentative: weak
+    {
+        "question_id": "q3",
+        "duration": "short",
+        "category": "Counting",
+        "answer": "D",
+        "response": "<answer>D</answer> so the final answer is \\boxed{A}",
+    },  # conflict: unparsed
+    {
+        "question_id": "q4",
+        "duration": "short",
+        "category": "Counting",
+        "answer": "A",
+        "response": "It must be one of the two on the left, A or C; I cannot tell which.",
+    },
 ]
 
 
 def test_readings_override_the_rule_reading_and_the_report_counts_them(tmp_path) -> None:
     results = write_jsonl(tmp_path / "run.jsonl", VIDEOMATHQA)
-    readings = _line(tmp_path, {"response": VIDEOMATHQA[2]["response"], "options": None, "reading": None,
-                                "label": "D", "reason": "the tag is the answer the prompt asked for"},
-                     {"response": "Probably C.", "label": None, "reason": "too unsure to count"})
+    readings = _line(
+        tmp_path,
+        {
+            "response": VIDEOMATHQA[2]["response"],
+            "options": None,
+            "reading": None,
+            "label": "D",
+            "reason": "the tag is the answer the prompt asked for",
+        },
+        {"response": "Probably C.", "label": None, "reason": "too unsure to count"},
+    )
     before = json.loads(_score(results, "--json").stdout)
     run = _score(results, "--readings", readings, "--json", "--rows")
     assert run.returncode == 0, run.stderr
@@ -139,8 +187,9 @@ def test_a_bad_readings_file_is_one_line_and_exit_2(tmp_path) -> None:
 def test_free_form_readings_are_compared_to_the_gold_by_equivalence(tmp_path) -> None:
     result = read_results(DATA / "results" / "mathverse_output.json")
     free = next(p for p in result.predictions if p.question.answer_kind == "free")
-    path = _line(tmp_path, {"response": free.response, "label": "\\frac{28}{2}", "reason": "the value stated",
-                            "kind": "free"})
+    path = _line(
+        tmp_path, {"response": free.response, "label": "\\frac{28}{2}", "reason": "the value stated", "kind": "free"}
+    )
     report = score(result, readings=read_readings(path))
     row = next(r for r in report.rows if r.response == free.response)
     assert row.method == "labelled" and row.extracted == "\\frac{28}{2}"
@@ -182,11 +231,17 @@ def test_a_score_request_applies_readings_held_in_memory_and_keeps_the_rule_read
 
     results = write_jsonl(tmp_path / "run.jsonl", VIDEOMATHQA)
     plain = score_file(ScoreRequest(str(results), "videomathqa", "mcq"))
-    check = next(c for c in readings_to_check(read_results(results, benchmark="videomathqa", mode="mcq"), plain.rows)
-                 if c.question_id == "q4")
+    check = next(
+        c
+        for c in readings_to_check(read_results(results, benchmark="videomathqa", mode="mcq"), plain.rows)
+        if c.question_id == "q4"
+    )
     file = _line(tmp_path, {"response": VIDEOMATHQA[1]["response"], "label": "B", "reason": "a slip for B"})
-    report = score_file(ScoreRequest(str(results), "videomathqa", "mcq",
-                                     readings=(str(file), check.labelled("A", "the first of the two named"))))
+    report = score_file(
+        ScoreRequest(
+            str(results), "videomathqa", "mcq", readings=(str(file), check.labelled("A", "the first of the two named"))
+        )
+    )
     rows = {row.question_id: row for row in report.rows}
     assert (rows["q4"].extracted, rows["q4"].status) == ("A", "correct")
     assert rows["q4"].rule is not None and rows["q4"].rule.extracted is None  # the rules read nothing there

@@ -129,8 +129,9 @@ def test_a_5000_digit_integer_gives_one_line(tmp_path, as_array):
 
 @pytest.mark.parametrize("bad_id", [{"id": "000-1"}, ["000-1"]])
 def test_ids_that_are_objects_or_arrays_are_refused(tmp_path, bad_id):
-    path = _write(tmp_path / "ids.jsonl", [badinputs.question(0, "A", "A"), badinputs.question(1, "B", "B",
-                                                                                             question_id=bad_id)])
+    path = _write(
+        tmp_path / "ids.jsonl", [badinputs.question(0, "A", "A"), badinputs.question(1, "B", "B", question_id=bad_id)]
+    )
     assert "line 2" in _refused(path, "question id")
 
 

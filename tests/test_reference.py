@@ -78,12 +78,27 @@ def _first_regex(s: str, phrases: tuple[str, ...]) -> str:
     return match[0] if match else ""
 
 
-_FIRST = ("The best answer is", "The correct answer is", "The answer is", "The answer",
-          "The best option isThe correct option is", "Best answer:Best option:")
+_FIRST = (
+    "The best answer is",
+    "The correct answer is",
+    "The answer is",
+    "The answer",
+    "The best option isThe correct option is",
+    "Best answer:Best option:",
+)
 _CURRENT = (*_FIRST, "Answer:", "Option:", "The correct answer", "The correct option")
 
-RESPONSES = ["Answer: C. Jade.", "B", "The answer is D", "Option: A", "The correct option B", "C",
-             "I cannot tell", "Best answer: A", "D. the dog"]
+RESPONSES = [
+    "Answer: C. Jade.",
+    "B",
+    "The answer is D",
+    "Option: A",
+    "The correct option B",
+    "C",
+    "I cannot tell",
+    "Best answer: A",
+    "D. the dog",
+]
 GOLD = ["C", "B", "D", "A", "B", "C", "A", "A", "D"]
 
 
@@ -91,11 +106,26 @@ def _template(tmp_path):
     """A current-generation template (duration/domain/sub_category), 9 questions over 3 videos."""
     videos = []
     for v in range(3):
-        questions = [{"question_id": f"00{v}-{k + 1}", "task_type": "Counting Problem", "question": "?",
-                      "options": ["A. a", "B. b", "C. c", "D. d"], "answer": GOLD[3 * v + k],
-                      "response": RESPONSES[3 * v + k]} for k in range(3)]
-        videos.append({"video_id": f"00{v}", "duration": "short", "domain": "Knowledge",
-                       "sub_category": "Astronomy", "questions": questions})
+        questions = [
+            {
+                "question_id": f"00{v}-{k + 1}",
+                "task_type": "Counting Problem",
+                "question": "?",
+                "options": ["A. a", "B. b", "C. c", "D. d"],
+                "answer": GOLD[3 * v + k],
+                "response": RESPONSES[3 * v + k],
+            }
+            for k in range(3)
+        ]
+        videos.append(
+            {
+                "video_id": f"00{v}",
+                "duration": "short",
+                "domain": "Knowledge",
+                "sub_category": "Astronomy",
+                "questions": questions,
+            }
+        )
     path = tmp_path / "template.json"
     path.write_text(json.dumps(videos))
     return path

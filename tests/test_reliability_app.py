@@ -88,8 +88,7 @@ def client(server: str) -> Iterator[Any]:  # noqa: F811
 
 
 @pytest.mark.parametrize("name", REFUSED)
-def test_bad_upload_shows_one_clear_message(name: str, generated: dict, client: Any,
-                                            server_env: dict) -> None:  # noqa: F811
+def test_bad_upload_shows_one_clear_message(name: str, generated: dict, client: Any, server_env: dict) -> None:  # noqa: F811
     case, path = generated[name]
     box, picker, *_ = upload(client, [path], case.benchmark_key, case.annotations)
     message = literal(box["value"])
@@ -152,8 +151,11 @@ def test_twenty_sessions_at_once_each_get_their_own_score(server: str, tmp_path:
         assert accuracy == f"{100 * correct / n:.1f}%"
 
 
-def test_an_upload_is_not_listed_or_shown_to_another_session(generated: dict, server: str,  # noqa: F811
-                                                             server_env: dict) -> None:  # noqa: F811
+def test_an_upload_is_not_listed_or_shown_to_another_session(
+    generated: dict,
+    server: str,  # noqa: F811
+    server_env: dict,  # noqa: F811
+) -> None:
     _, path = generated["bom-csv"]
     alice, bob = client_for(server), client_for(server)
     try:
@@ -225,8 +227,9 @@ def in_process(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Any]
 
 
 @pytest.fixture
-def gated_app(monkeypatch: pytest.MonkeyPatch, in_process: Any) -> Iterator[tuple[str, threading.Event,
-                                                                                   threading.Event]]:
+def gated_app(
+    monkeypatch: pytest.MonkeyPatch, in_process: Any
+) -> Iterator[tuple[str, threading.Event, threading.Event]]:
     """The real app, its scorer made to wait for `release` on files named slow*.
 
     Yields (url, entered, release): `entered` is set once the slow scoring call is running.
@@ -326,8 +329,9 @@ def test_a_slow_model_call_does_not_block_other_sessions(server: str, tmp_path: 
         asking, browsing = client_for(server), client_for(server)
         try:
             asking.predict("videomme:mcq", 8, False, False, False, api_name="/first_question")
-            job = asking.submit(model.base_url, "held-vision-1", "", 0, 64, 120, None, "direct", False, 2,
-                                api_name="/ask")
+            job = asking.submit(
+                model.base_url, "held-vision-1", "", 0, 64, 120, None, "direct", False, 2, api_name="/ask"
+            )
             assert entered.wait(timeout=120), "the model call never reached the server"
             for key in ("videomathqa:mcq", "mathverse:default"):
                 outputs = browsing.submit(key, 8, False, False, False, api_name="/first_question").result(timeout=90)
@@ -364,8 +368,9 @@ def test_downloads_live_in_a_private_folder_of_their_own(tmp_path: Path, monkeyp
         assert stat.S_IMODE(root.lstat().st_mode) == 0o700
 
 
-def test_pruning_never_follows_a_symlink_and_never_fails_the_download(tmp_path: Path,
-                                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pruning_never_follows_a_symlink_and_never_fails_the_download(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     import os
     import time
     from types import SimpleNamespace
@@ -393,9 +398,14 @@ def test_pruning_never_follows_a_symlink_and_never_fails_the_download(tmp_path: 
     assert Path(csv_path).read_text().startswith("question_id") and Path(json_path).is_file()
 
 
-@pytest.mark.parametrize("url", ["http://svcuser:BASEURL-PASS-777@127.0.0.1:8769/v1",
-                                 "https://svcuser:BASEURL-PASS-777@api.example/v1?x=1#y",
-                                 "http://BASEURL-PASS-777@[::1]:8000/v1"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://svcuser:BASEURL-PASS-777@127.0.0.1:8769/v1",
+        "https://svcuser:BASEURL-PASS-777@api.example/v1?x=1#y",
+        "http://BASEURL-PASS-777@[::1]:8000/v1",
+    ],
+)
 def test_credentials_in_the_servers_base_url_are_never_shown(url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     from mathreel.core.client.endpoint import strip_credentials
     from mathreel.webapp.ask_run import key_note, make_endpoint, shown_base_url
@@ -447,8 +457,12 @@ def test_a_streamed_echo_of_the_key_never_shows_a_prefix_of_it() -> None:
     prefixes = [SECRET_KEY[:n] for n in range(4, len(SECRET_KEY) + 1)]
     dataset, questions = target_questions(DatasetCache(Settings()), "videomme:mcq", "001-1", None)
     answers = prepare_answers(dataset, questions, AskOptions(dataset.mode, num_frames=2))
-    with FakeOpenAI(models=("m",), api_key=SECRET_KEY, stream_chunk_chars=3,
-                    reply=lambda r: f"Your header was {r.authorization}; again {r.authorization} so C.") as fake:
+    with FakeOpenAI(
+        models=("m",),
+        api_key=SECRET_KEY,
+        stream_chunk_chars=3,
+        reply=lambda r: f"Your header was {r.authorization}; again {r.authorization} so C.",
+    ) as fake:
         endpoint = make_endpoint(fake.base_url, "m", SECRET_KEY, timeout_s=10.0)
         shown = [response_text(run, endpoint) for run in run_ask(endpoint, answers)]
     assert len(shown) > 10 and shown[-1].endswith("so C.")
@@ -484,9 +498,22 @@ def test_error_boxes_toasts_and_headlines_show_outside_text_literally(monkeypatc
 
     run = type("R", (), {})()
     run.name = "<img src=x onerror=alert(1)>.jsonl"
-    run.report = Report("videomathqa", "mcq", run.name, "jsonl", "robust", None, "all", [HOSTILE],
-                        Overall(2, 1, 50.0, Interval(10.0, 90.0)), {"category": {"Chart": Cell(2, 1, 50.0, None)}},
-                        {}, False, 2, warnings=[HOSTILE])
+    run.report = Report(
+        "videomathqa",
+        "mcq",
+        run.name,
+        "jsonl",
+        "robust",
+        None,
+        "all",
+        [HOSTILE],
+        Overall(2, 1, 50.0, Interval(10.0, 90.0)),
+        {"category": {"Chart": Cell(2, 1, 50.0, None)}},
+        {},
+        False,
+        2,
+        warnings=[HOSTILE],
+    )
     headline = headline_markdown([run])
     assert "<" not in toasts[0], toasts[0]  # toasts are HTML
     for text in (box, headline):  # Markdown: no tag and no link or image syntax survives
@@ -501,16 +528,24 @@ def nested_boxed_file(path: Path, levels: int) -> Path:
     """A 9-byte-per-level nested \\boxed{ response: kilobytes that cost a quadratic reader minutes and gigabytes."""
     import json
 
-    record = {"question_id": "000-1", "video_id": "v", "duration": "short", "domain": "Knowledge",
-              "sub_category": "Astronomy", "task_type": "Counting Problem",
-              "options": ["A. 1", "B. 2", "C. 3", "D. 4"], "answer": "A",
-              "response": "\\boxed{" * levels + "A" + "}" * levels}
+    record = {
+        "question_id": "000-1",
+        "video_id": "v",
+        "duration": "short",
+        "domain": "Knowledge",
+        "sub_category": "Astronomy",
+        "task_type": "Counting Problem",
+        "options": ["A. 1", "B. 2", "C. 3", "D. 4"],
+        "answer": "A",
+        "response": "\\boxed{" * levels + "A" + "}" * levels,
+    }
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     return path
 
 
-def test_a_costly_upload_is_stopped_with_one_line_while_others_score_and_browse(in_process: Any,
-                                                                                   tmp_path: Path) -> None:
+def test_a_costly_upload_is_stopped_with_one_line_while_others_score_and_browse(
+    in_process: Any, tmp_path: Path
+) -> None:
     """Before: the file was scored in a server thread with no limit, holding a Score slot and the GIL for minutes
     (the bounded waits below then time out). Now it runs in a child process killed at the time budget."""
     from gradio_client import handle_file
@@ -532,8 +567,10 @@ def test_a_costly_upload_is_stopped_with_one_line_while_others_score_and_browse(
         box, picker, *_ = job.result(timeout=120)
         assert box["visible"] and picker["choices"] == []
         # whichever budget it meets first: 8 s or 2 GB of memory
-        stopped = re.compile(r"\*\*Error:\*\* heavy\.jsonl: scoring (stopped after 8 s|needed more than 2048 MB), "
-                             r"the server's limit per file \(MATHREEL\\_SCORE\\_(SECONDS|MEMORY\\_MB)\)")
+        stopped = re.compile(
+            r"\*\*Error:\*\* heavy\.jsonl: scoring (stopped after 8 s|needed more than 2048 MB), "
+            r"the server's limit per file \(MATHREEL\\_SCORE\\_(SECONDS|MEMORY\\_MB)\)"
+        )
         assert stopped.match(box["value"]), box["value"]
     finally:
         attacker.close()
@@ -559,6 +596,8 @@ def test_a_deeply_nested_boxed_upload_now_scores_within_the_budget(tmp_path: Pat
     from mathreel.webapp.isolate import Budget
     from mathreel.webapp.scored_runs import ScoreOptions, score_path
 
-    report = score_path(str(nested_boxed_file(tmp_path / "nested.jsonl", 40_000)),
-                        ScoreOptions(budget=Budget(seconds=60, memory_mb=1024)))
+    report = score_path(
+        str(nested_boxed_file(tmp_path / "nested.jsonl", 40_000)),
+        ScoreOptions(budget=Budget(seconds=60, memory_mb=1024)),
+    )
     assert [(row.extracted, row.status) for row in report.rows] == [("A", "correct")]

@@ -20,6 +20,7 @@ CASES = badinputs.all_cases()
 REFUSED = [c.name for c in CASES if not c.valid]
 VALID = [c.name for c in CASES if c.valid]
 
+
 def mathreel() -> str:
     beside = Path(sys.executable).with_name("mathreel")
     return str(beside) if beside.exists() else "mathreel"
@@ -66,13 +67,12 @@ def test_bad_input_is_refused_in_one_line(name: str, generated: dict, env: dict,
     lines = stderr.rstrip("\n").split("\n")
     assert len(lines) == 1, f"expected one stderr line, got {len(lines)}: {stderr[:500]}"
     assert lines[0].startswith(f"mathreel: {path}"), lines[0]
-    problem = lines[0][len(f"mathreel: {path}"):].lower()
+    problem = lines[0][len(f"mathreel: {path}") :].lower()
     assert any(word in problem for word in case.problem), f"{case.problem} not in {lines[0]!r}"
 
 
 @pytest.mark.parametrize("name", VALID)
-def test_awkward_but_valid_input_scores_to_known_numbers(name: str, generated: dict, env: dict,
-                                                         tmp_path: Path) -> None:
+def test_awkward_but_valid_input_scores_to_known_numbers(name: str, generated: dict, env: dict, tmp_path: Path) -> None:
     case, path = generated[name]
     done = score(case, path, env, tmp_path)
     assert done.returncode == 0, done.stderr.decode("utf-8", "replace")
@@ -113,14 +113,70 @@ OPTION_CASES = {  # argv -> words the one stderr line must hold
     "show-frames-zero": (["show", "q001", "-b", "videomathqa", "--frames", "0"], "1 to 512"),
     "serve-port": (["serve", "--port", "99999"], "0 to 65535"),
     "serve-size": (["serve", "--max-file-size", "lots"], "50mb"),
-    "run-timeout-nan": (["run", "--benchmark", "videomathqa", "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
-                         "--out", "o.jsonl", "--timeout", "nan"], "--timeout"),
-    "run-temperature-inf": (["run", "--benchmark", "videomathqa", "--model", "m", "--base-url",
-                             "http://127.0.0.1:9/v1", "--out", "o.jsonl", "--temperature", "inf"], "--temperature"),
-    "run-frames-zero": (["run", "--benchmark", "videomathqa", "--model", "m", "--base-url", "http://127.0.0.1:9/v1",
-                         "--out", "o.jsonl", "--frames", "0"], "--frames"),
-    "run-concurrency-neg": (["run", "--benchmark", "videomathqa", "--model", "m", "--base-url",
-                             "http://127.0.0.1:9/v1", "--out", "o.jsonl", "--concurrency", "-3"], "--concurrency"),
+    "run-timeout-nan": (
+        [
+            "run",
+            "--benchmark",
+            "videomathqa",
+            "--model",
+            "m",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--out",
+            "o.jsonl",
+            "--timeout",
+            "nan",
+        ],
+        "--timeout",
+    ),
+    "run-temperature-inf": (
+        [
+            "run",
+            "--benchmark",
+            "videomathqa",
+            "--model",
+            "m",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--out",
+            "o.jsonl",
+            "--temperature",
+            "inf",
+        ],
+        "--temperature",
+    ),
+    "run-frames-zero": (
+        [
+            "run",
+            "--benchmark",
+            "videomathqa",
+            "--model",
+            "m",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--out",
+            "o.jsonl",
+            "--frames",
+            "0",
+        ],
+        "--frames",
+    ),
+    "run-concurrency-neg": (
+        [
+            "run",
+            "--benchmark",
+            "videomathqa",
+            "--model",
+            "m",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--out",
+            "o.jsonl",
+            "--concurrency",
+            "-3",
+        ],
+        "--concurrency",
+    ),
 }
 
 
@@ -139,8 +195,11 @@ def test_a_cache_that_is_a_file_and_a_full_stdout_are_one_line(env: dict[str, st
     blocker.write_text("not a folder")
     runs = [
         ([mathreel(), "show", "q001", "-b", "videomathqa"], dict(env, MATHREEL_CACHE=str(blocker)), None),
-        ([mathreel(), "score", "--json", str(demo / "videomathqa_mcq_synthetic-model-b_samples.jsonl")], env,
-         "/dev/full"),
+        (
+            [mathreel(), "score", "--json", str(demo / "videomathqa_mcq_synthetic-model-b_samples.jsonl")],
+            env,
+            "/dev/full",
+        ),
     ]
     for argv, environment, stdout in runs:
         with open(stdout or os.devnull, "w") as sink:

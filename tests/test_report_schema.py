@@ -29,8 +29,11 @@ def _benchmark(name: str) -> str:
 
 def cases() -> list[tuple[str, str]]:
     """Every demo result file with "robust" and each reproduction its benchmark offers."""
-    return [(path.name, extractor) for path in sorted(DEMO.iterdir())
-            for extractor in ["robust", *get_benchmark(_benchmark(path.name)).reproductions]]
+    return [
+        (path.name, extractor)
+        for path in sorted(DEMO.iterdir())
+        for extractor in ["robust", *get_benchmark(_benchmark(path.name)).reproductions]
+    ]
 
 
 def printed(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict:
@@ -45,7 +48,8 @@ def printed(args: list[str], capsys: pytest.CaptureFixture[str]) -> dict:
 
 def test_the_committed_schema_is_the_generated_one():
     assert COMMITTED.read_text(encoding="utf-8") == schema_text(), (
-        "docs/report.schema.json is stale: python -m mathreel.core.scoring.schema > docs/report.schema.json")
+        "docs/report.schema.json is stale: python -m mathreel.core.scoring.schema > docs/report.schema.json"
+    )
 
 
 @pytest.mark.parametrize(("name", "extractor"), cases())
@@ -61,8 +65,16 @@ def test_every_optional_part_of_the_report_is_exercised_by_the_demo_outputs(caps
     seen = set()
     for extractor in ("official", "lmms-eval", "evalscope"):
         seen |= set(printed(["--json", "--rows", "--extractor", extractor, v2], capsys))
-    judged = printed(["--json", "--rows", "assets/demo/results/videomathqa_mcq_synthetic-model-a_samples.jsonl",
-                      "--judge", "assets/demo/judgments/videomathqa_mcq_synthetic-model-a_judgments.jsonl"], capsys)
+    judged = printed(
+        [
+            "--json",
+            "--rows",
+            "assets/demo/results/videomathqa_mcq_synthetic-model-a_samples.jsonl",
+            "--judge",
+            "assets/demo/judgments/videomathqa_mcq_synthetic-model-a_judgments.jsonl",
+        ],
+        capsys,
+    )
     assert errors(judged, report_schema()) == []
     assert any(row["rule"] is not None for row in judged["rows"])
     assert set(ReportJSON.__optional_keys__) <= seen | set(judged)

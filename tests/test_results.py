@@ -15,12 +15,39 @@ DATA = Path(__file__).parent / "data" / "results"
 
 # lmms-eval's Video-MME worked example: the three questions of the Video-MME aggregation.
 WORKED = [
-    {"question_id": "q001", "duration": "short", "category": "Life Record", "sub_category": "Daily Life",
-     "task_category": "Action Recognition", "pred_answer": "B", "answer": "B", "score": 1.0, "videoID": "vid_001"},
-    {"question_id": "q002", "duration": "medium", "category": "Knowledge", "sub_category": "Geography",
-     "task_category": "Information Synopsis", "pred_answer": "A", "answer": "C", "score": 0.0, "videoID": "vid_002"},
-    {"question_id": "q003", "duration": "long", "category": "Sports Competition", "sub_category": "Basketball",
-     "task_category": "Temporal Reasoning", "pred_answer": "D", "answer": "D", "score": 1.0, "videoID": "vid_003"},
+    {
+        "question_id": "q001",
+        "duration": "short",
+        "category": "Life Record",
+        "sub_category": "Daily Life",
+        "task_category": "Action Recognition",
+        "pred_answer": "B",
+        "answer": "B",
+        "score": 1.0,
+        "videoID": "vid_001",
+    },
+    {
+        "question_id": "q002",
+        "duration": "medium",
+        "category": "Knowledge",
+        "sub_category": "Geography",
+        "task_category": "Information Synopsis",
+        "pred_answer": "A",
+        "answer": "C",
+        "score": 0.0,
+        "videoID": "vid_002",
+    },
+    {
+        "question_id": "q003",
+        "duration": "long",
+        "category": "Sports Competition",
+        "sub_category": "Basketball",
+        "task_category": "Temporal Reasoning",
+        "pred_answer": "D",
+        "answer": "D",
+        "score": 1.0,
+        "videoID": "vid_003",
+    },
 ]
 RESPONSES = ["Based on the video, the person is walking. The answer is B.", "A", "The best answer is D."]
 DOC_KEYS = {"domain": "category", "task_type": "task_category"}
@@ -64,8 +91,12 @@ def test_videomme_template_with_trailing_commas():
     assert second.response == "D."
     assert second.question.answer == "A"
     assert second.question.video_id == "001"
-    assert second.question.dims == {"duration": "short", "domain": "Knowledge", "sub_category": "Humanity & History",
-                                    "task_type": "Information Synopsis"}
+    assert second.question.dims == {
+        "duration": "short",
+        "domain": "Knowledge",
+        "sub_category": "Humanity & History",
+        "task_type": "Information Synopsis",
+    }
     assert second.record == "video 001, question 001-2"
 
 
@@ -78,8 +109,12 @@ def test_each_lmms_eval_generation(tmp_path, generation):
     assert [p.response for p in result.predictions] == RESPONSES
     q = result.predictions[1].question
     assert (q.question_id, q.answer, q.video_id) == ("q002", "C", "vid_002")
-    assert q.dims == {"duration": "medium", "domain": "Knowledge", "sub_category": "Geography",
-                      "task_type": "Information Synopsis"}
+    assert q.dims == {
+        "duration": "medium",
+        "domain": "Knowledge",
+        "sub_category": "Geography",
+        "task_type": "Information Synopsis",
+    }
     assert result.predictions[0].record == "line 1"
     assert (len(q.options) == 4) == (generation == 1)
 
@@ -99,9 +134,20 @@ def test_lmms_resps_only_when_filtered_missing(tmp_path):
 
 def test_videomathqa_metric_dict_multibinary_detected_from_ids(tmp_path):
     rows = [("q001_1", "A"), ("q001_2", "B"), ("q002_1", "B"), ("q002_2", "A")]
-    records = [{"doc_id": i, "filtered_resps": ["A"], "videomathqa_perception_score":
-                {"question_id": qid, "duration": "short", "category": "Counting", "pred_answer": "A", "answer": ans}}
-               for i, (qid, ans) in enumerate(rows)]
+    records = [
+        {
+            "doc_id": i,
+            "filtered_resps": ["A"],
+            "videomathqa_perception_score": {
+                "question_id": qid,
+                "duration": "short",
+                "category": "Counting",
+                "pred_answer": "A",
+                "answer": ans,
+            },
+        }
+        for i, (qid, ans) in enumerate(rows)
+    ]
     result = read_results(write_jsonl(tmp_path / "samples.jsonl", records))
     assert (result.benchmark, result.mode) == ("videomathqa", "mbin")
     assert any("ids written" in n for n in result.notes)
@@ -109,8 +155,17 @@ def test_videomathqa_metric_dict_multibinary_detected_from_ids(tmp_path):
 
 
 def test_two_options_mean_multibinary(tmp_path):
-    records = [{"question_id": f"q{i}", "category": "Puzzle", "length": "long", "options": ["A. yes", "B. no"],
-                "answer": "A", "response": "A"} for i in range(3)]
+    records = [
+        {
+            "question_id": f"q{i}",
+            "category": "Puzzle",
+            "length": "long",
+            "options": ["A. yes", "B. no"],
+            "answer": "A",
+            "response": "A",
+        }
+        for i in range(3)
+    ]
     result = read_results(write_jsonl(tmp_path / "plain.jsonl", records))
     assert result.mode == "mbin"
     assert "mode: mbin (2 options per question)" in result.notes
@@ -150,23 +205,38 @@ def test_csv_with_answers_and_dimensions(tmp_path):
 
 
 def _annotations(tmp_path: Path) -> Path:
-    rows = [{"question_id": f"{v:03d}-{k}", "videoID": f"vid{v}", "duration": "short", "domain": "Knowledge",
-             "sub_category": "Law", "task_type": "OCR Problems", "options": ["A. a", "B. b", "C. c", "D. d"],
-             "answer": "ABCD"[(v + k) % 4]} for v in range(1, 4) for k in range(1, 4)]
+    rows = [
+        {
+            "question_id": f"{v:03d}-{k}",
+            "videoID": f"vid{v}",
+            "duration": "short",
+            "domain": "Knowledge",
+            "sub_category": "Law",
+            "task_type": "OCR Problems",
+            "options": ["A. a", "B. b", "C. c", "D. d"],
+            "answer": "ABCD"[(v + k) % 4],
+        }
+        for v in range(1, 4)
+        for k in range(1, 4)
+    ]
     return write_jsonl(tmp_path / "videomme_test.jsonl", rows)
 
 
 def test_id_only_file_joined_to_annotations_with_missing_and_unknown(tmp_path):
     annotations = _annotations(tmp_path)
-    preds = [{"question_id": "001-1", "response": "C"}, {"question_id": "001-2", "response": "D"},
-             {"question_id": "999-9", "response": "A"}]
+    preds = [
+        {"question_id": "001-1", "response": "C"},
+        {"question_id": "001-2", "response": "D"},
+        {"question_id": "999-9", "response": "A"},
+    ]
     result = read_results(write_jsonl(tmp_path / "ids.jsonl", preds), annotations=annotations)
     assert result.benchmark == "videomme"
     assert any("in the annotations" in n for n in result.notes)
     assert [p.question.answer for p in result.predictions] == ["C", "D"]
     assert result.unknown_ids == ["999-9"]
-    assert sorted(q.question_id for q in result.missing) == [f"{v:03d}-{k}" for v in range(1, 4)
-                                                             for k in range(1, 4)][2:]
+    assert (
+        sorted(q.question_id for q in result.missing) == [f"{v:03d}-{k}" for v in range(1, 4) for k in range(1, 4)][2:]
+    )
     assert any("not in the annotations" in w for w in result.warnings)
 
 
@@ -184,8 +254,10 @@ def test_annotations_as_parquet(tmp_path):
 
 
 def test_duplicate_ids_warn_and_first_counts(tmp_path):
-    records = [{"question_id": "q1", "category": "Chart", "duration": "short", "answer": "A", "response": r}
-               for r in ("A", "B")]
+    records = [
+        {"question_id": "q1", "category": "Chart", "duration": "short", "answer": "A", "response": r}
+        for r in ("A", "B")
+    ]
     result = read_results(write_jsonl(tmp_path / "d.jsonl", records))
     assert [p.response for p in result.predictions] == ["A"]
     assert result.warnings[0] == "1 duplicate question ids; the first occurrence is scored: q1 (again at line 2)"
@@ -264,12 +336,23 @@ def test_shared_multibinary_ids_join_in_order_without_renaming_the_cached_datase
 
     root = tmp_path / "vmqa"
     root.mkdir()
-    rows = [{"question_id": qid, "videoID": "v1", "category": "Counting", "length": "short", "question": f"{qid}?",
-             "options": ["A. yes", "B. no"], "answer": answer}
-            for qid, answer in (("q1", "A"), ("q1", "B"), ("q2", "B"), ("q2", "B"))]
+    rows = [
+        {
+            "question_id": qid,
+            "videoID": "v1",
+            "category": "Counting",
+            "length": "short",
+            "question": f"{qid}?",
+            "options": ["A. yes", "B. no"],
+            "answer": answer,
+        }
+        for qid, answer in (("q1", "A"), ("q1", "B"), ("q2", "B"), ("q2", "B"))
+    ]
     pq.write_table(pa.Table.from_pylist(rows), root / "videomathqa_mbin_test.parquet")
-    preds = write_jsonl(tmp_path / "ids.jsonl", [{"question_id": q, "response": r}
-                                                 for q, r in (("q1", "A"), ("q1", "B"), ("q2", "B"), ("q2", "A"))])
+    preds = write_jsonl(
+        tmp_path / "ids.jsonl",
+        [{"question_id": q, "response": r} for q, r in (("q1", "A"), ("q1", "B"), ("q2", "B"), ("q2", "A"))],
+    )
     result = read_results(preds, benchmark="videomathqa", mode="mbin", annotations=root)
     assert [p.question.question_id for p in result.predictions] == ["q1", "q1#2", "q2", "q2#2"]
     assert [p.question.answer for p in result.predictions] == ["A", "B", "B", "B"]
@@ -297,12 +380,16 @@ def test_id_fields_come_from_the_benchmarks(tmp_path):
 UTF16_TEXT = '{"question_id": "001-1", "answer": "A", "response": "答案是 A"}\n'
 
 
-@pytest.mark.parametrize("content", [
-    codecs.BOM_UTF16_LE + UTF16_TEXT.encode("utf-16-le"),
-    codecs.BOM_UTF16_BE + UTF16_TEXT.encode("utf-16-be"),
-    UTF16_TEXT.encode("utf-16-le"),
-    "question_id,response\n001-1,The answer is A\n".encode("utf-16-be"),
-], ids=["le-bom", "be-bom", "le-no-bom", "be-no-bom-csv"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        codecs.BOM_UTF16_LE + UTF16_TEXT.encode("utf-16-le"),
+        codecs.BOM_UTF16_BE + UTF16_TEXT.encode("utf-16-be"),
+        UTF16_TEXT.encode("utf-16-le"),
+        "question_id,response\n001-1,The answer is A\n".encode("utf-16-be"),
+    ],
+    ids=["le-bom", "be-bom", "le-no-bom", "be-no-bom-csv"],
+)
 def test_utf16_is_named_as_such(tmp_path, content):
     path = tmp_path / "utf16.jsonl"
     path.write_bytes(content)
@@ -310,10 +397,14 @@ def test_utf16_is_named_as_such(tmp_path, content):
         read_results(path)
 
 
-@pytest.mark.parametrize("content", [
-    b"question_id,response\n001-1,The answer\x00 is A\n",  # one stray NUL: not the UTF-16 pattern
-    bytes(range(256)) * 4,
-], ids=["stray-nul", "byte-ramp"])
+@pytest.mark.parametrize(
+    "content",
+    [
+        b"question_id,response\n001-1,The answer\x00 is A\n",  # one stray NUL: not the UTF-16 pattern
+        bytes(range(256)) * 4,
+    ],
+    ids=["stray-nul", "byte-ramp"],
+)
 def test_binary_is_still_binary(tmp_path, content):
     path = tmp_path / "data.csv"
     path.write_bytes(content)
@@ -321,13 +412,22 @@ def test_binary_is_still_binary(tmp_path, content):
         read_results(path)
 
 
-@pytest.mark.parametrize(("content", "kind"), [
-    (b"42", "a number"), (b" -1.5e3\n", "a number"), (b'"The answer is A"', "a string"),
-    (b"true", "a boolean"), (b"null", "null"),
-])
+@pytest.mark.parametrize(
+    ("content", "kind"),
+    [
+        (b"42", "a number"),
+        (b" -1.5e3\n", "a number"),
+        (b'"The answer is A"', "a string"),
+        (b"true", "a boolean"),
+        (b"null", "null"),
+    ],
+)
 def test_a_json_scalar_says_what_it_holds(tmp_path, content, kind):
     path = tmp_path / "scalar.json"
     path.write_bytes(content)
-    with pytest.raises(InputError, match=rf"scalar\.json: JSON holding {kind}, expected a list of records or an "
-                                         "object$"):
+    with pytest.raises(
+        InputError,
+        match=rf"scalar\.json: JSON holding {kind}, expected a list of records or an "
+        "object$",
+    ):
         read_results(path)

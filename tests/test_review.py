@@ -47,25 +47,36 @@ def test_later_record_per_question_and_reviewer_wins(tmp_path: Path) -> None:
     write_reviews(tmp_path / "a.jsonl", first)
     write_reviews(tmp_path / "b.jsonl", second)
     merged = read_many([tmp_path / "a.jsonl", tmp_path / "b.jsonl"])
-    assert [(r.question_id, r.reviewer, r.note) for r in merged] == [("q1", "ann", "new"), ("q2", "ann", ""),
-                                                                     ("q1", "bob", "")]
+    assert [(r.question_id, r.reviewer, r.note) for r in merged] == [
+        ("q1", "ann", "new"),
+        ("q2", "ann", ""),
+        ("q1", "bob", ""),
+    ]
     assert merge_reviews(second, first)[0].note == "old"
 
 
-@pytest.mark.parametrize(("line", "problem"), [
-    ("not json", "line 2: not JSON"),
-    ('{"question_id": "q1"}', "line 2: 'reviewer' must be a non-empty string"),
-    ('{"question_id": "q1", "reviewer": "a", "step_score": 11, "steps_verdict": "changed"}',
-     "line 2: 'step_score' must be a whole number 0-10, not 11"),
-    ('{"question_id": "q1", "reviewer": "a", "flag": "wrong_gold"}',
-     "line 2: a flagged question needs a 'flag_reason'"),
-    ('{"question_id": "q1", "reviewer": "a", "flag": "typo", "flag_reason": "x"}', "line 2: unknown flag 'typo'"),
-    ('{"question_id": "q1", "reviewer": "a", "category_verdict": "changed"}',
-     "line 2: a category verdict needs a 'primary' category"),
-    ("[1]", "line 2: a review must be a JSON object"),
-])
-def test_a_bad_review_file_is_one_line_naming_file_record_and_problem(tmp_path: Path, line: str,
-                                                                      problem: str) -> None:
+@pytest.mark.parametrize(
+    ("line", "problem"),
+    [
+        ("not json", "line 2: not JSON"),
+        ('{"question_id": "q1"}', "line 2: 'reviewer' must be a non-empty string"),
+        (
+            '{"question_id": "q1", "reviewer": "a", "step_score": 11, "steps_verdict": "changed"}',
+            "line 2: 'step_score' must be a whole number 0-10, not 11",
+        ),
+        (
+            '{"question_id": "q1", "reviewer": "a", "flag": "wrong_gold"}',
+            "line 2: a flagged question needs a 'flag_reason'",
+        ),
+        ('{"question_id": "q1", "reviewer": "a", "flag": "typo", "flag_reason": "x"}', "line 2: unknown flag 'typo'"),
+        (
+            '{"question_id": "q1", "reviewer": "a", "category_verdict": "changed"}',
+            "line 2: a category verdict needs a 'primary' category",
+        ),
+        ("[1]", "line 2: a review must be a JSON object"),
+    ],
+)
+def test_a_bad_review_file_is_one_line_naming_file_record_and_problem(tmp_path: Path, line: str, problem: str) -> None:
     path = tmp_path / "bad.jsonl"
     path.write_text(reviews_to_text([Review("q0", "a")]) + line + "\n")
     with pytest.raises(InputError) as caught:
@@ -97,8 +108,15 @@ def test_agreement_cli_on_the_demo_reviews(tmp_path: Path) -> None:
 
 
 def test_a_review_of_another_response_is_left_out(tmp_path: Path) -> None:
-    review = Review("q004", "ann", response_fingerprint=response_fingerprint("another response"),
-                    category_verdict="changed", primary="Calculation errors", steps_verdict="changed", step_score=0)
+    review = Review(
+        "q004",
+        "ann",
+        response_fingerprint=response_fingerprint("another response"),
+        category_verdict="changed",
+        primary="Calculation errors",
+        steps_verdict="changed",
+        step_score=0,
+    )
     write_reviews(tmp_path / "r.jsonl", [review])
     done = mathreel("agreement", str(JUDGMENTS), str(tmp_path / "r.jsonl"))
     assert done.returncode == 0 and "1 do not match a judged response" in done.stdout
@@ -112,20 +130,32 @@ def score_notes(*args: str) -> list[str]:
 
 def test_score_with_reviews_uses_peoples_verdicts_and_says_how_many(tmp_path: Path) -> None:
     # The judge scored q004 5 and q008 7 (mean over 12: 83 / 12 = 6.92); a reviewer sets q004 to 1, so 79 / 12.
-    reviews = [Review("q004", "ann", response_fingerprint=fingerprint_of("q004"), category_verdict="changed",
-                      primary="Calculation errors", steps_verdict="changed", step_score=1),
-               Review("q008", "ann", response_fingerprint=fingerprint_of("q008"), steps_verdict="accepted",
-                      step_score=7),
-               Review("q002", "ann", response_fingerprint="0" * 16, steps_verdict="changed", step_score=0)]
+    reviews = [
+        Review(
+            "q004",
+            "ann",
+            response_fingerprint=fingerprint_of("q004"),
+            category_verdict="changed",
+            primary="Calculation errors",
+            steps_verdict="changed",
+            step_score=1,
+        ),
+        Review("q008", "ann", response_fingerprint=fingerprint_of("q008"), steps_verdict="accepted", step_score=7),
+        Review("q002", "ann", response_fingerprint="0" * 16, steps_verdict="changed", step_score=0),
+    ]
     write_reviews(tmp_path / "r.jsonl", reviews)
     notes = score_notes("--judge", str(JUDGMENTS), "--reviews", str(tmp_path / "r.jsonl"))
-    assert notes[0] == ("reviews: 1 error-category verdicts (1 changed) and 2 step scores (1 changed) come from "
-                        "people; 1 reviews match no judged response and are left out")
+    assert notes[0] == (
+        "reviews: 1 error-category verdicts (1 changed) and 2 step scores (1 changed) come from "
+        "people; 1 reviews match no judged response and are left out"
+    )
     assert notes[1] == f"reviews: mean step score with reviews applied {79 / 12:.2f} / 10 over 12 questions"
     assert "Calculation errors 1" in notes[2]
 
 
 def test_score_reviews_need_a_judge_file() -> None:
     done = mathreel("score", str(RESULTS), "--reviews", str(REVIEWS))
-    assert done.returncode == 2 and done.stderr.strip() == "mathreel: --reviews: reviews correct a judge's " \
-        "verdicts: add --judge"
+    assert (
+        done.returncode == 2
+        and done.stderr.strip() == "mathreel: --reviews: reviews correct a judge's verdicts: add --judge"
+    )

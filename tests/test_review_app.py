@@ -21,8 +21,15 @@ def run():
 
 def review_of(run, qid: str, **changes) -> Review:
     view = run_views(run)[qid]
-    fields = {"primary": view.primary, "secondary": list(view.secondary), "note": "", "score": view.step_score,
-              "matched": view.matched, "flag": "", "reason": ""}
+    fields = {
+        "primary": view.primary,
+        "secondary": list(view.secondary),
+        "note": "",
+        "score": view.step_score,
+        "matched": view.matched,
+        "flag": "",
+        "reason": "",
+    }
     return make_review(view, run, "ann", accept=False, **{**fields, **changes})
 
 
@@ -32,7 +39,11 @@ def test_unchanged_values_are_accepted_and_changed_ones_say_so(run) -> None:
     assert (same.category_verdict, same.steps_verdict) == ("accepted", "accepted")
     changed = review_of(run, wrong.question_id, primary="Calculation errors", secondary=[], score=1)
     assert (changed.category_verdict, changed.primary, changed.steps_verdict, changed.step_score) == (
-        "changed", "Calculation errors", "changed", 1)
+        "changed",
+        "Calculation errors",
+        "changed",
+        1,
+    )
     assert changed.response_fingerprint == wrong.fingerprint and changed.judge_model == "scripted-demo-judge"
 
 
@@ -90,21 +101,38 @@ def test_a_review_key_in_the_judge_tab_shows_the_next_question_in_its_own_event(
     by_id = {block._id: block for block in app.blocks.values()}
 
     def triggered_by(elem_id: str, event: str) -> list:
-        found = [fn for fn in app.fns.values() for target, name in fn.targets
-                 if name == event and getattr(by_id.get(target), "elem_id", None) == elem_id]
+        found = [
+            fn
+            for fn in app.fns.values()
+            for target, name in fn.targets
+            if name == event and getattr(by_id.get(target), "elem_id", None) == elem_id
+        ]
         assert found, f"nothing listens to {elem_id} {event}"
         return found
 
     for button in ("review-accept", "review-save", "review-next"):
         (key,) = triggered_by(button, "click")
         shown = {getattr(block, "elem_id", None) for block in key.outputs}
-        assert {"review-progress", "judge-question", "judge-response", "judge-card-box", "judge-frames",
-                "judge-video"} <= shown
+        assert {
+            "review-progress",
+            "judge-question",
+            "judge-response",
+            "judge-card-box",
+            "judge-frames",
+            "judge-video",
+        } <= shown
         after = [fn for fn in app.fns.values() if fn.trigger_after == key._id]
         assert [{getattr(b, "elem_id", None) for b in fn.outputs} for fn in after] == [{"judge-frames", "judge-video"}]
-    reviews = next(block for block in triggered_by("review-accept", "click")[0].outputs if isinstance(block, gr.State)
-                   and isinstance(block.value, list))
+    reviews = next(
+        block
+        for block in triggered_by("review-accept", "click")[0].outputs
+        if isinstance(block, gr.State) and isinstance(block.value, list)
+    )
     on_change = [fn for fn in app.fns.values() if (reviews._id, "change") in fn.targets]
-    judge_side = [b.elem_id for fn in on_change for b in fn.outputs
-                  if str(getattr(b, "elem_id", None) or "").startswith(("review-", "judge-"))]
+    judge_side = [
+        b.elem_id
+        for fn in on_change
+        for b in fn.outputs
+        if str(getattr(b, "elem_id", None) or "").startswith(("review-", "judge-"))
+    ]
     assert judge_side == []  # the Judge tab's panel is set by the key's own event (and on opening the tab)

@@ -26,8 +26,9 @@ def many_reviewers(tmp_path: Path, reviewers: int) -> Path:
     base = [json.loads(line) for line in REVIEWS.read_text().splitlines() if line.strip()]
     categorised = [r for r in base if r["category_verdict"]]
     path = tmp_path / f"reviewers{reviewers}.jsonl"
-    path.write_text("".join(json.dumps({**review, "reviewer": f"r{i}"}) + "\n"
-                            for i in range(reviewers) for review in categorised))
+    path.write_text(
+        "".join(json.dumps({**review, "reviewer": f"r{i}"}) + "\n" for i in range(reviewers) for review in categorised)
+    )
     return path
 
 
@@ -87,8 +88,12 @@ def test_thousands_of_categories_are_refused(tmp_path):
     base = [json.loads(line) for line in REVIEWS.read_text().splitlines() if line.strip()]
     review = next(r for r in base if r["category_verdict"])
     path = tmp_path / "labels.jsonl"
-    path.write_text("".join(json.dumps({**review, "reviewer": f"r{i}", "primary": f"cat {i}",
-                                        "category_verdict": "changed"}) + "\n" for i in range(500)))
+    path.write_text(
+        "".join(
+            json.dumps({**review, "reviewer": f"r{i}", "primary": f"cat {i}", "category_verdict": "changed"}) + "\n"
+            for i in range(500)
+        )
+    )
     with pytest.raises(MathReelError, match="501 different primary error categories"):
         agreement(read_judgments(JUDGMENTS), read_reviews(path))
 
@@ -96,8 +101,12 @@ def test_thousands_of_categories_are_refused(tmp_path):
 def test_a_negative_seed_is_refused_in_core_and_in_one_line_by_the_cli():
     with pytest.raises(MathReelError, match="seed"):
         agreement(read_judgments(JUDGMENTS), read_reviews(REVIEWS), seed=-1)
-    run = subprocess.run([str(MATHREEL), "agreement", str(JUDGMENTS), str(REVIEWS), "--seed", "-1"],
-                         capture_output=True, text=True, timeout=60)
+    run = subprocess.run(
+        [str(MATHREEL), "agreement", str(JUDGMENTS), str(REVIEWS), "--seed", "-1"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert (run.returncode, run.stderr.count("\n")) == (2, 1) and "--seed" in run.stderr
 
 

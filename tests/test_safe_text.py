@@ -57,8 +57,10 @@ def test_a_responses_markdown_never_fetches(text):
 
 
 def test_a_responses_markdown_keeps_its_markdown_code_and_latex():
-    response = ("**Step 1.** Since $x < 3$ and $\\frac{a}{b}$,\n\n* one\n* two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
-                "Inline `a<b` and\n\n```python\nif a < b: print('<img>')\n```\n\nSee [the paper](https://arxiv.org).")
+    response = (
+        "**Step 1.** Since $x < 3$ and $\\frac{a}{b}$,\n\n* one\n* two\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n"
+        "Inline `a<b` and\n\n```python\nif a < b: print('<img>')\n```\n\nSee [the paper](https://arxiv.org)."
+    )
     rendered = RENDER.render(markdown_without_fetches(response))
     assert "<strong>Step 1.</strong>" in rendered and "<li>one</li>" in rendered and "<table>" in rendered
     assert "$x &lt; 3$" in rendered and "\\frac{a}{b}" in rendered

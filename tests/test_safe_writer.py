@@ -49,8 +49,9 @@ def victims(tmp_path: Path) -> dict[str, Path]:
     return found
 
 
-@pytest.mark.parametrize("name", ["user csv", "link to an output-looking file", "dangling link", "fifo", "directory",
-                                  "device"])
+@pytest.mark.parametrize(
+    "name", ["user csv", "link to an output-looking file", "dangling link", "fifo", "directory", "device"]
+)
 def test_output_path_refuses_and_leaves_untouched(tmp_path, name):
     path = victims(tmp_path)[name]
     before = {p: digest(p) for p in tmp_path.iterdir()}
@@ -98,8 +99,9 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path):
 
 
 def agreement(*extra: str) -> subprocess.CompletedProcess:
-    return subprocess.run([str(MATHREEL), "agreement", str(JUDGMENTS), str(REVIEWS), *extra], capture_output=True,
-                          text=True, timeout=60)
+    return subprocess.run(
+        [str(MATHREEL), "agreement", str(JUDGMENTS), str(REVIEWS), *extra], capture_output=True, text=True, timeout=60
+    )
 
 
 @pytest.mark.parametrize("name", ["user csv", "link to an output-looking file", "dangling link", "fifo", "directory"])
@@ -120,8 +122,12 @@ def test_agreement_flagged_never_replaces_its_own_inputs(tmp_path):
     judgments.write_bytes(JUDGMENTS.read_bytes())
     for victim in (reviews, judgments):
         before = digest(victim)
-        run = subprocess.run([str(MATHREEL), "agreement", str(judgments), str(reviews), "--flagged", str(victim)],
-                             capture_output=True, text=True, timeout=60)
+        run = subprocess.run(
+            [str(MATHREEL), "agreement", str(judgments), str(reviews), "--flagged", str(victim)],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        )
         assert (run.returncode, digest(victim)) == (2, before) and "is also the input" in run.stderr
 
 

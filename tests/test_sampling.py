@@ -44,8 +44,10 @@ def test_a_bad_rule_is_refused(rule, fps):
 def test_only_non_uniform_rules_change_the_cache_key():
     ident = {"video": "/v.mp4", "size": 1, "mtime_ns": 2}
     assert cache_key(ident, 8, None, "pyav", UNIFORM.cache_fields()) == cache_key(ident, 8, None, "pyav")
-    keys = {cache_key(ident, 8, None, "pyav", s.cache_fields()) for s in (UNIFORM, Sampling("midpoints"),
-                                                                          Sampling("fps", 1.0), Sampling("fps", 2.0))}
+    keys = {
+        cache_key(ident, 8, None, "pyav", s.cache_fields())
+        for s in (UNIFORM, Sampling("midpoints"), Sampling("fps", 1.0), Sampling("fps", 2.0))
+    }
     assert len(keys) == 4
 
 

@@ -28,8 +28,9 @@ SE = re.compile(r"SE \S+ pts naive, (\S+ pts) clustered by (.+) \((\d+) clusters
 
 
 def _cli_text(path: Path, extractor: str) -> str:
-    done = subprocess.run([str(MATHREEL), "score", str(path), "--extractor", extractor], capture_output=True,
-                          text=True, timeout=120)
+    done = subprocess.run(
+        [str(MATHREEL), "score", str(path), "--extractor", extractor], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 

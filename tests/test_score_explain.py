@@ -32,8 +32,9 @@ def test_against_offers_same_benchmark_runs_other_scorers_and_a_figure(runs):
     values = [value for _, value in se.against_choices(runs, V2_A)]
     assert values[0] == se.NOTHING and values[-1] == se.FIGURE
     assert se.RUN + V2_B in values and se.RUN + MCQ_A not in values  # another benchmark cannot be compared
-    assert [v for v in values if v.startswith(se.READER)] == [se.READER + n for n in ("official", "lmms-eval",
-                                                                                      "evalscope")]
+    assert [v for v in values if v.startswith(se.READER)] == [
+        se.READER + n for n in ("official", "lmms-eval", "evalscope")
+    ]
 
 
 def test_reference_table_names_every_reader_with_source_and_commit(runs):

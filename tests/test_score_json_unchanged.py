@@ -21,8 +21,16 @@ from mathreel.cli import main
 
 ROOT = Path(__file__).resolve().parents[1]
 STORED = ROOT / "tests" / "data" / "score_json_main"
-ADDED = ("mismatched", "mismatched_ids", "joins", "parse_failure_rate", "weak_readings", "weak_reading_ids",
-         "labelled_readings", "schema")
+ADDED = (
+    "mismatched",
+    "mismatched_ids",
+    "joins",
+    "parse_failure_rate",
+    "weak_readings",
+    "weak_reading_ids",
+    "labelled_readings",
+    "schema",
+)
 ADDED_PER_ROW = ("join", "rule", "strength")
 RESULTS = sorted(p.name for p in (ROOT / "assets" / "demo" / "results").iterdir())
 
@@ -35,10 +43,17 @@ def cases() -> dict[str, list[str]]:
         found[f"{name}.ann.json"] = ["--json", "--annotations", "assets/demo", path]
     for run in "ab":
         found[f"judge_{run}.json"] = [
-            "--json", "--rows", f"assets/demo/results/videomathqa_mcq_synthetic-model-{run}_samples.jsonl",
-            "--judge", f"assets/demo/judgments/videomathqa_mcq_synthetic-model-{run}_judgments.jsonl"]
-    found["judge_rev_b.json"] = [*found["judge_b.json"], "--reviews",
-                                 "assets/demo/reviews/videomathqa_mcq_synthetic-model-b_reviews.jsonl"]
+            "--json",
+            "--rows",
+            f"assets/demo/results/videomathqa_mcq_synthetic-model-{run}_samples.jsonl",
+            "--judge",
+            f"assets/demo/judgments/videomathqa_mcq_synthetic-model-{run}_judgments.jsonl",
+        ]
+    found["judge_rev_b.json"] = [
+        *found["judge_b.json"],
+        "--reviews",
+        "assets/demo/reviews/videomathqa_mcq_synthetic-model-b_reviews.jsonl",
+    ]
     return found
 
 

@@ -39,13 +39,19 @@ def figures(summary: dict[str, Any]) -> dict[str, Any]:
     return {key: value for key, value in summary.items() if key not in NOT_FIGURES}
 
 
-def page_runs(results: list[Path], judgments: list[Path], reviews: list[Path], session: list | None = None,
-              session_reviews: list | None = None) -> tuple[list, Any]:
+def page_runs(
+    results: list[Path],
+    judgments: list[Path],
+    reviews: list[Path],
+    session: list | None = None,
+    session_reviews: list | None = None,
+) -> tuple[list, Any]:
     """The Score tab's upload handler, given the files as the page's boxes give them."""
     handlers = ScoreHandlers(Settings())
     judging, _box = handlers.judging([str(p) for p in judgments], [str(p) for p in reviews])
-    runs, error, *_ = handlers.rescore([str(p) for p in results], "", "robust", "", False, None, None, judging,
-                                       session, session_reviews)
+    runs, error, *_ = handlers.rescore(
+        [str(p) for p in results], "", "robust", "", False, None, None, judging, session, session_reviews
+    )
     assert not error["visible"], error
     return runs, judging
 
@@ -57,8 +63,11 @@ def test_demo_run_b_scores_as_the_cli_with_its_judgments_and_reviews():
     (run,), _ = page_runs([RUN_B], [JUDGED_A, JUDGED_B], [REVIEWS_B])
     assert figures(run.report.to_dict()) == figures(cli)
     page_notes = [n for n in run.report.to_dict()["detected"] if n.startswith(("judge:", "reviews", "reviewed"))]
-    cli_notes = [n.replace(str(JUDGED_B), JUDGED_B.name).replace(str(REVIEWS_B), REVIEWS_B.name)
-                 for n in cli["detected"] if n.startswith(("judge:", "reviews", "reviewed"))]
+    cli_notes = [
+        n.replace(str(JUDGED_B), JUDGED_B.name).replace(str(REVIEWS_B), REVIEWS_B.name)
+        for n in cli["detected"]
+        if n.startswith(("judge:", "reviews", "reviewed"))
+    ]
     assert page_notes == cli_notes and page_notes
     headline = headline_markdown([run])
     assert f"**{cli['overall']['accuracy']:.1f}%**" in headline or f"{cli['overall']['accuracy']:.1f}%" in headline

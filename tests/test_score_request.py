@@ -41,8 +41,14 @@ def test_the_page_call_gives_the_cli_numbers_with_judge_and_reviews():
 
 def test_judgments_and_reviews_held_in_memory_count_as_their_files_do():
     from_files = score_file(ScoreRequest(str(RESULTS), judgments=str(JUDGMENTS), reviews=(str(REVIEWS),)))
-    held = score_file(ScoreRequest(str(RESULTS), judgments=read_judgments(JUDGMENTS), judgments_source="run B judged",
-                                   reviews=tuple(read_reviews(REVIEWS))))
+    held = score_file(
+        ScoreRequest(
+            str(RESULTS),
+            judgments=read_judgments(JUDGMENTS),
+            judgments_source="run B judged",
+            reviews=tuple(read_reviews(REVIEWS)),
+        )
+    )
     assert held.to_dict(rows=True)["overall"] == from_files.to_dict(rows=True)["overall"]
     assert [r.to_dict() for r in held.rows] == [r.to_dict() for r in from_files.rows]
     notes = [n.replace(str(JUDGMENTS), "run B judged") for n in from_files.detected]
@@ -57,8 +63,11 @@ def test_each_judged_row_keeps_the_rule_reading_beside_the_judges():
     for row in judged.rows:
         before = plain[row.question_id]
         assert row.rule is not None and row.method.startswith("judge")
-        assert (row.rule.extracted, row.rule.method, row.rule.status) == (before.extracted, before.method,
-                                                                          before.status)
+        assert (row.rule.extracted, row.rule.method, row.rule.status) == (
+            before.extracted,
+            before.method,
+            before.status,
+        )
     assert all(row.rule is None for row in plain.values())
     rows = cli_json(str(RESULTS), "--judge", str(JUDGMENTS))["rows"]
     assert rows[0]["rule"] == judged.rows[0].rule.to_dict()
@@ -70,8 +79,9 @@ def test_reviews_without_judgments_are_refused_in_one_line():
 
 
 def test_the_report_carries_the_run_settings_so_nothing_reads_the_file_again():
-    report = score_file(ScoreRequest(str(DEMO / "results" / "videomathqa_mcq_synthetic-model-a_samples.jsonl"),
-                                     default_frames=16))
+    report = score_file(
+        ScoreRequest(str(DEMO / "results" / "videomathqa_mcq_synthetic-model-a_samples.jsonl"), default_frames=16)
+    )
     used = report.run_settings
     assert used is not None and used.settings.cot and used.settings.num_frames == 16
     assert "task name 'videomathqa_mcq_cot'" in used.lines()[0]
@@ -100,8 +110,12 @@ def pickled_modules(value: object) -> set[str]:
 def test_a_request_made_from_a_str_subclass_pickles_to_plain_values():
     upload = UploadPath(str(RESULTS))
     assert __name__ in pickled_modules((upload,))  # what the page used to send: the caller's class travels
-    request = ScoreRequest(upload, judgments=UploadPath(str(JUDGMENTS)), reviews=(UploadPath(str(REVIEWS)),),
-                           annotations=UploadPath(str(DEMO)))
+    request = ScoreRequest(
+        upload,
+        judgments=UploadPath(str(JUDGMENTS)),
+        reviews=(UploadPath(str(REVIEWS)),),
+        annotations=UploadPath(str(DEMO)),
+    )
     assert pickled_modules(request) == {"mathreel.core.scoring.files"}
     assert type(request.path) is str and type(request.judgments) is str and type(request.reviews[0]) is str
     assert score_file(pickle.loads(pickle.dumps(request))).overall.correct == 6
@@ -109,5 +123,6 @@ def test_a_request_made_from_a_str_subclass_pickles_to_plain_values():
 
 def test_a_scored_report_pickles_with_core_classes_only(tmp_path):
     report = score_file(ScoreRequest(str(RESULTS), judgments=str(JUDGMENTS)))
-    assert all(module.startswith("mathreel.core.") or module in ("builtins", "copyreg")
-               for module in pickled_modules(report))
+    assert all(
+        module.startswith("mathreel.core.") or module in ("builtins", "copyreg") for module in pickled_modules(report)
+    )

@@ -39,8 +39,10 @@ def test_seed000_multibinary_example_is_one_half_and_flags_the_short_group():
 
 
 def test_multibinary_group_with_mixed_categories_is_flagged(tmp_path):
-    records = [{"question_id": f"q1_{k}", "category": cat, "duration": "short", "answer": "A", "response": "A"}
-               for k, cat in ((1, "Chart"), (2, "Counting"))]
+    records = [
+        {"question_id": f"q1_{k}", "category": cat, "duration": "short", "answer": "A", "response": "A"}
+        for k, cat in ((1, "Chart"), (2, "Counting"))
+    ]
     report = score(read_results(write_jsonl(tmp_path / "x.jsonl", records), mode="mbin"))
     assert report.overall.correct == 1
     assert any("different dimension values" in w and "q1" in w for w in report.warnings)
@@ -57,8 +59,17 @@ def test_seed002_videomme_aggregate_is_two_thirds(tmp_path):
 
 def test_videomme_template_accuracy_by_hand():
     # The template's (gold answer, response) per question; the response's leading letter is the model's choice.
-    template = [("C", "C. Berries."), ("A", "D."), ("D", "D. 3"), ("C", "Answer: C. Jade."), ("D", "D"),
-                ("B", "D. 13"), ("B", "B"), ("C", "C."), ("D", "D. United States.")]
+    template = [
+        ("C", "C. Berries."),
+        ("A", "D."),
+        ("D", "D. 3"),
+        ("C", "Answer: C. Jade."),
+        ("D", "D"),
+        ("B", "D. 13"),
+        ("B", "B"),
+        ("C", "C."),
+        ("D", "D. United States."),
+    ]
     chosen = [response.removeprefix("Answer: ")[0] for _, response in template]
     expected = 100 * sum(c == gold for c, (gold, _) in zip(chosen, template, strict=True)) / len(template)
     report = score(read_results(DATA / "videomme_template.json"))
@@ -83,8 +94,10 @@ def test_first_official_extractor_misreads_answer_prefix_and_uses_answered_denom
 
 def test_answered_denominator_drops_unparsed(tmp_path):
     responses = ["A", "B", "C", "I cannot determine this from the video."]
-    records = [{"question_id": f"q{i}", "duration": "short", "domain": "Knowledge", "answer": gold, "response": r}
-               for i, (gold, r) in enumerate(zip("ABDA", responses, strict=True))]
+    records = [
+        {"question_id": f"q{i}", "duration": "short", "domain": "Knowledge", "answer": gold, "response": r}
+        for i, (gold, r) in enumerate(zip("ABDA", responses, strict=True))
+    ]
     result = read_results(write_jsonl(tmp_path / "u.jsonl", records))
     all_q, answered = score(result), score(result, denominator="answered")
     assert (all_q.overall.n, all_q.overall.correct, all_q.overall.accuracy) == (4, 2, 50.0)
@@ -95,12 +108,21 @@ def test_answered_denominator_drops_unparsed(tmp_path):
 
 
 def test_missing_questions_count_wrong_unless_answered_only(tmp_path):
-    annotations = write_jsonl(tmp_path / "ann.jsonl", [
-        {"question_id": f"q{i}", "videoID": f"v{i // 2}", "duration": "short", "domain": "Knowledge",
-         "answer": "A"} for i in range(4)])
-    preds = write_jsonl(tmp_path / "p.jsonl", [{"question_id": "q0", "response": "A"},
-                                               {"question_id": "q1", "response": "B"},
-                                               {"question_id": "zz", "response": "A"}])
+    annotations = write_jsonl(
+        tmp_path / "ann.jsonl",
+        [
+            {"question_id": f"q{i}", "videoID": f"v{i // 2}", "duration": "short", "domain": "Knowledge", "answer": "A"}
+            for i in range(4)
+        ],
+    )
+    preds = write_jsonl(
+        tmp_path / "p.jsonl",
+        [
+            {"question_id": "q0", "response": "A"},
+            {"question_id": "q1", "response": "B"},
+            {"question_id": "zz", "response": "A"},
+        ],
+    )
     result = read_results(preds, annotations=annotations)
     report = score(result)
     data = report.to_dict()
@@ -130,9 +152,16 @@ def _random_videomme(tmp_path: Path, seed: int, n_videos: int = 60) -> tuple[Pat
         for k in range(3):
             gold = rng.choice("ABCD")
             pick = gold if rng.random() < skill else rng.choice("ABCD")
-            records.append({"question_id": f"{v:03d}-{k}", "videoID": f"vid{v}", "duration":
-                            rng.choice(["short", "medium", "long"]), "domain": "Knowledge", "answer": gold,
-                            "response": f"The best answer is {pick}."})
+            records.append(
+                {
+                    "question_id": f"{v:03d}-{k}",
+                    "videoID": f"vid{v}",
+                    "duration": rng.choice(["short", "medium", "long"]),
+                    "domain": "Knowledge",
+                    "answer": gold,
+                    "response": f"The best answer is {pick}.",
+                }
+            )
     return write_jsonl(tmp_path / f"r{seed}.jsonl", records), records
 
 
@@ -185,8 +214,12 @@ def test_paired_difference_matches_direct_computation(tmp_path):
     report_a, report_b = score(read_results(path_a)), score(read_results(path_b))
     diff = paired_difference(report_a, report_b)
     common = records_a[:-3]
-    d = np.array([float(a["response"][-2] == a["answer"]) - float(b["response"][-1] == b["answer"])
-                  for a, b in zip(common, records_b, strict=False)])
+    d = np.array(
+        [
+            float(a["response"][-2] == a["answer"]) - float(b["response"][-1] == b["answer"])
+            for a, b in zip(common, records_b, strict=False)
+        ]
+    )
     assert (diff.n, diff.only_a, diff.only_b) == (len(common), 3, 0)
     assert diff.difference == pytest.approx(100 * d.mean())
     se = 100 * _sandwich_se(d, [r["videoID"] for r in common])
@@ -199,8 +232,23 @@ def test_paired_difference_matches_direct_computation(tmp_path):
 
 # -- rows in to_dict and the CSV export -------------------------------------------------------------------------
 
-ROW_KEYS = {"question_id", "group_id", "cluster", "dims", "response", "extracted", "method", "explanation", "gold",
-            "status", "official_answer", "record", "join", "rule", "strength"}
+ROW_KEYS = {
+    "question_id",
+    "group_id",
+    "cluster",
+    "dims",
+    "response",
+    "extracted",
+    "method",
+    "explanation",
+    "gold",
+    "status",
+    "official_answer",
+    "record",
+    "join",
+    "rule",
+    "strength",
+}
 
 
 def test_to_dict_carries_every_row_and_keeps_the_summary_keys():
@@ -216,11 +264,14 @@ def test_to_dict_carries_every_row_and_keeps_the_summary_keys():
 
 
 def _formula_report(tmp_path):
-    responses = ["=HYPERLINK(\"http://x\",\"B\")", "+A", "-1 then A", "@SUM(A1)", "\tC", "\rD", "A, \"quoted\"\nB"]
-    records = [{"question_id": f"q{i}", "category": "=cmd|' /C calc'!A0", "duration": "short", "answer": "A",
-                "response": text} for i, text in enumerate(responses)]
-    return score(read_results(write_jsonl(tmp_path / "formulas.jsonl", records), benchmark="videomathqa",
-                              mode="mcq")), responses
+    responses = ['=HYPERLINK("http://x","B")', "+A", "-1 then A", "@SUM(A1)", "\tC", "\rD", 'A, "quoted"\nB']
+    records = [
+        {"question_id": f"q{i}", "category": "=cmd|' /C calc'!A0", "duration": "short", "answer": "A", "response": text}
+        for i, text in enumerate(responses)
+    ]
+    return score(
+        read_results(write_jsonl(tmp_path / "formulas.jsonl", records), benchmark="videomathqa", mode="mcq")
+    ), responses
 
 
 def test_rows_csv_neutralises_formula_cells_and_round_trips(tmp_path):
@@ -239,7 +290,7 @@ def test_rows_csv_neutralises_formula_cells_and_round_trips(tmp_path):
     assert active == []
     column = header.index("response")
     assert [row[column] for row in body] == [safe_cell(text) for text in responses]
-    assert body[0][column] == "'=HYPERLINK(\"http://x\",\"B\")" and body[6][column] == responses[6]
+    assert body[0][column] == '\'=HYPERLINK("http://x","B")' and body[6][column] == responses[6]
     assert body[0][header.index("dim_category")].startswith("'=cmd")
     status = header.index("status")
     assert [row[status] for row in body] == [r.status for r in report.rows]
@@ -259,12 +310,21 @@ def test_breakdowns_and_cross_tables_match_a_direct_count_over_the_rows(tmp_path
     """The one-pass tables (counted per combination of values) against counting the rows themselves, with some
     rows lacking a dimension and an unknown label."""
     rng = random.Random(7)
-    durations, domains, tasks = ("short", "medium", "long", "ultra"), ("Knowledge", "Multilingual"), \
-        ("OCR Problems", "Counting Problem", "Spatial Reasoning")
+    durations, domains, tasks = (
+        ("short", "medium", "long", "ultra"),
+        ("Knowledge", "Multilingual"),
+        ("OCR Problems", "Counting Problem", "Spatial Reasoning"),
+    )
     records = []
     for i in range(300):
-        record = {"question_id": f"{i:04d}", "videoID": f"v{i // 3}", "duration": rng.choice(durations),
-                  "domain": rng.choice(domains), "answer": rng.choice("ABCD"), "response": rng.choice("ABCD?")}
+        record = {
+            "question_id": f"{i:04d}",
+            "videoID": f"v{i // 3}",
+            "duration": rng.choice(durations),
+            "domain": rng.choice(domains),
+            "answer": rng.choice("ABCD"),
+            "response": rng.choice("ABCD?"),
+        }
         if rng.random() < 0.8:
             record["task_type"] = rng.choice(tasks)
         records.append(record)
@@ -313,8 +373,10 @@ def test_question_options_are_read_as_the_question_reads_them(options):
     letters, matcher = _choices(question, ("A", "B", "C", "D"))
     assert letters == tuple(question.option_texts) and set(letters) <= set(question.letters)
     assert dict(matcher.items()) == question.option_texts
-    assert _choices(Question("videomme", "default", "q", "?", "A"), ("A", "B", "C", "D")) == (("A", "B", "C", "D"),
-                                                                                              None)
+    assert _choices(Question("videomme", "default", "q", "?", "A"), ("A", "B", "C", "D")) == (
+        ("A", "B", "C", "D"),
+        None,
+    )
 
 
 def test_count_based_standard_errors_equal_the_value_based_ones():

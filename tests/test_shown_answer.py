@@ -147,8 +147,7 @@ def test_mathverse_rows_open_with_the_prompt_the_file_recorded():
     first = pages[0]
     assert first["prompt"].startswith("[query_wo]\n" + records[0]["query_wo"])
     assert "Prompt recorded in the file" in first["prompt_note"] and "`query_wo`" in first["prompt_note"]
-    chosen = page_of(handlers, runs[0].key, pages[0]["state"]["ref"], runs, walk,
-                     ViewSettings(None, style="boxed"))
+    chosen = page_of(handlers, runs[0].key, pages[0]["state"]["ref"], runs, walk, ViewSettings(None, style="boxed"))
     assert "built by MathReel" in chosen["prompt_note"] and "style boxed" in chosen["prompt_note"]
     assert chosen["prompt"] != first["prompt"]
 
@@ -217,8 +216,9 @@ def test_ask_follows_the_rule_the_styles_and_the_benchmarks_settings(colliding):
     handlers = AskHandlers(SimpleNamespace(datasets=Datasets(demo_dir()), settings=settings), "/tmp")
     header, *_ = handlers.on_question({"key": VIDEOMME, "ref": "001-1", "on_server": False})
     assert FILE_ONLY in header
-    out = handlers.on_question({"key": VIDEOMME, "ref": "001-1", "on_server": True,
-                                "view": {"cot": True, "style": "qwen3_vl"}})
+    out = handlers.on_question(
+        {"key": VIDEOMME, "ref": "001-1", "on_server": True, "view": {"cot": True, "style": "qwen3_vl"}}
+    )
     ways, styles = out[4], out[5]
     assert [v for _, v in ways["choices"]] == ["direct"] and ways["value"] == "direct"  # no CoT for Video-MME
     assert [v for _, v in styles["choices"]] == [s.name for s in prompt_choices("videomme").styles]
@@ -248,8 +248,13 @@ def test_a_judged_response_opened_in_browse_is_shown_only_with_a_question_a_resu
     # The same judgments with other responses: no result file holds them, so no question is drawn above them.
     mine = JudgedRun("mine", [replace(j, response=f"my own reply to {j.question_id}") for j in demo_run.judgments])
     walk = {"run": "", "status": "all", "judged": "mine"}
-    page = dict(zip(PAGE_OUTPUTS, handlers.show("videomathqa:mcq", ref, ViewSettings(2), None, [], walk,
-                                                judge_runs=[mine]), strict=True))
+    page = dict(
+        zip(
+            PAGE_OUTPUTS,
+            handlers.show("videomathqa:mcq", ref, ViewSettings(2), None, [], walk, judge_runs=[mine]),
+            strict=True,
+        )
+    )
     assert page["state"]["on_server"] is False and question.question not in page["header"]
     assert "records no question text" in page["header"] and value(page["frames"]) in ([], None)
     assert "my own reply" in value(page["response"])

@@ -59,8 +59,12 @@ def test_the_server_starts_on_a_machine_with_20_busy_processes(tmp_path, server_
     log = tmp_path / "serve.log"
     try:
         with log.open("w") as out:
-            server = subprocess.Popen([*mathreel_command(), "serve", "--port", str(port)], stdout=out,
-                                      stderr=subprocess.STDOUT, env=server_env)
+            server = subprocess.Popen(
+                [*mathreel_command(), "serve", "--port", str(port)],
+                stdout=out,
+                stderr=subprocess.STDOUT,
+                env=server_env,
+            )
         try:
             wait_until_answering(f"http://127.0.0.1:{port}/", server, log, timeout=600)
             assert server.poll() is None

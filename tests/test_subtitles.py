@@ -85,8 +85,14 @@ def test_markup_is_stripped_and_lines_joined_with_a_space(tmp_path, body, text):
 
 
 def test_cues_come_back_in_time_order_and_empty_ones_are_dropped(tmp_path):
-    blocks = [(5000, 6000, "third"), (0, 1000, "first"), (2000, 3000, "<i></i>"), (1000, 2000, "second"),
-              (3000, 4000, "{\\an8}"), (1000, 2000, "second")]
+    blocks = [
+        (5000, 6000, "third"),
+        (0, 1000, "first"),
+        (2000, 3000, "<i></i>"),
+        (1000, 2000, "second"),
+        (3000, 4000, "{\\an8}"),
+        (1000, 2000, "second"),
+    ]
     assert [cue.text for cue in read_srt(_write(tmp_path, _srt(blocks)))] == ["first", "second", "third"]
 
 
@@ -109,8 +115,11 @@ def test_a_missing_file_names_the_file(tmp_path):
 
 @pytest.mark.parametrize(
     "text",
-    ["this is not a subtitle file\nat all\n", "1\n00:00:01,000 -> 00:00:02,000\nbad arrow\n",
-     "1\nno times here\nsome text\n"],
+    [
+        "this is not a subtitle file\nat all\n",
+        "1\n00:00:01,000 -> 00:00:02,000\nbad arrow\n",
+        "1\nno times here\nsome text\n",
+    ],
 )
 def test_text_that_is_not_srt_names_the_file(tmp_path, text):
     path = _write(tmp_path, text)
@@ -242,8 +251,11 @@ def test_subtitle_text_and_the_placeholder():
 
 
 def test_read_and_align_a_real_file(tmp_path):
-    blocks = [(3000, 5000, '<font color="white" size=".72c">third</font>'), (0, 1500, "first"),
-              (1000, 3000, "<i>second</i>\noverlapping")]
+    blocks = [
+        (3000, 5000, '<font color="white" size=".72c">third</font>'),
+        (0, 1500, "first"),
+        (1000, 3000, "<i>second</i>\noverlapping"),
+    ]
     cues = read_srt(_write(tmp_path, _srt(blocks)))
     assert cues_for_frames(cues, [0.0, 1.2, 3.0]) == [[cues[0]], [cues[0], cues[1]], [cues[2]]]
     assert subtitle_text(cues, [0.0, 1.2, 3.0]) == "first\nsecond overlapping\nthird"

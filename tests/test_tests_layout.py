@@ -30,10 +30,18 @@ def imported_test_modules(path: Path) -> set[str]:
     """The test modules `path` imports (`test_x` or `tests.test_x`)."""
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else \
-            [node.module or ""] if isinstance(node, ast.ImportFrom) else []
-        found |= {name.removeprefix("tests.") for name in names
-                  if name.removeprefix("tests.").split(".")[0].startswith("test_")}
+        names = (
+            [alias.name for alias in node.names]
+            if isinstance(node, ast.Import)
+            else [node.module or ""]
+            if isinstance(node, ast.ImportFrom)
+            else []
+        )
+        found |= {
+            name.removeprefix("tests.")
+            for name in names
+            if name.removeprefix("tests.").split(".")[0].startswith("test_")
+        }
     return found
 
 
@@ -42,12 +50,15 @@ def test_shared_test_code_lives_in_helpers():
     assert loose == [], "move shared test code into tests/helpers/"
     assert (TESTS / "helpers" / "__init__.py").is_file()
     assert sorted(p.name for p in (TESTS / "browser").glob("*.py") if not p.name.startswith("test_")) == [
-        "conftest.py", "pages.py"]  # the browser tests' own page helpers
+        "conftest.py",
+        "pages.py",
+    ]  # the browser tests' own page helpers
 
 
 def test_test_modules_do_not_import_each_other():
-    found = {path.name: imported for path in sorted(TESTS.rglob("test_*.py"))
-             if (imported := imported_test_modules(path))}
+    found = {
+        path.name: imported for path in sorted(TESTS.rglob("test_*.py")) if (imported := imported_test_modules(path))
+    }
     assert found == STILL_IMPORTING_TESTS
 
 

@@ -83,8 +83,9 @@ def test_the_walked_run_says_how_each_group_scored(datasets, run):
         reading = handlers.reading(KEY, ref, [run], {"run": run.name, "status": "all"}, False)
         assert html.escape(group.result.explanation, quote=False) in reading.response
         text = group_scoring(run.report, ref, run.name)
-        for position, (qid, role, mark) in enumerate(zip(group.question_ids, group.result.roles, group.marks,
-                                                         strict=True), start=1):
+        for position, (qid, role, mark) in enumerate(
+            zip(group.question_ids, group.result.roles, group.marks, strict=True), start=1
+        ):
             cells = [str(position), qid, str(mark), role]
             line = next(line for line in text.splitlines() if qid in line)
             assert all(cell in line for cell in cells)
@@ -125,7 +126,7 @@ def test_both_samplers_and_both_subtitle_layouts(dataset):
     lines = between.prompt.splitlines()
     markers = [i for i, line in enumerate(lines) if line.startswith("[frame ")]
     assert len(markers) == len(turn.frame_positions) == 4 and markers[0] == 0
-    assert any(line.startswith("[Subtitle ") for line in lines[markers[0]:markers[1]])  # a segment between frames
+    assert any(line.startswith("[Subtitle ") for line in lines[markers[0] : markers[1]])  # a segment between frames
     assert "Final Answer:" in between.prompt  # the official reasoning prompt
 
 

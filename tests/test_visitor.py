@@ -44,8 +44,9 @@ def test_tokens_are_random_and_a_stored_value_is_checked():
 
 def test_files_kept_come_back_and_the_folder_does_not_name_the_token(store):
     token = new_token()
-    assert store.save(token, [(str(RUN_A), "run a.jsonl"), (str(RUN_B), RUN_B.name)], {"key": "", "use_data": False}) \
-        == []
+    assert (
+        store.save(token, [(str(RUN_A), "run a.jsonl"), (str(RUN_B), RUN_B.name)], {"key": "", "use_data": False}) == []
+    )
     files, options = store.load(token)
     assert [name for _, name in files] == ["run a.jsonl", RUN_B.name]
     assert [path.read_bytes() for path, _ in files] == [RUN_A.read_bytes(), RUN_B.read_bytes()]

@@ -73,11 +73,16 @@ def vmqa(tmp_path, monkeypatch) -> Path:
     monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))
     categories = ["Chart", "Geometry Angle", "Counting"]
     durations = ["short", "medium", "long"]
-    mcq = [vmqa_record(f"q{i}", f"clip{i % 3}", category=categories[i % 3], length=durations[i % 3],
-                       answer="BCD"[i % 3]) for i in range(6)]
+    mcq = [
+        vmqa_record(f"q{i}", f"clip{i % 3}", category=categories[i % 3], length=durations[i % 3], answer="BCD"[i % 3])
+        for i in range(6)
+    ]
     pair = {"options": ["A. 45", "B. 60"]}
-    mbin = [vmqa_record("p1", "clip0", answer="A", **pair), vmqa_record("p1", "clip0", answer="B", **pair),
-            vmqa_record("p2", "clip1", answer="A", **pair)]
+    mbin = [
+        vmqa_record("p1", "clip0", answer="A", **pair),
+        vmqa_record("p1", "clip0", answer="B", **pair),
+        vmqa_record("p2", "clip1", answer="A", **pair),
+    ]
     root = make_videomathqa(tmp_path / "vmqa", mcq, mbin)
     for i in range(3):
         frames = (np.full((48, 64, 3), 4 * k, dtype=np.uint8) for k in range(6 * FPS))
@@ -96,9 +101,14 @@ def results_file(path: Path, answers: dict[str, str]) -> Path:
     """A plain JSONL result file with gold answers and dimensions for questions q0..q5 of the fixture."""
     gold = {f"q{i}": "BCD"[i % 3] for i in range(6)}
     records = [
-        {"question_id": qid, "answer": gold[qid], "category": ["Chart", "Geometry Angle", "Counting"][int(qid[1]) % 3],
-         "duration": ["short", "medium", "long"][int(qid[1]) % 3], "videoID": f"clip{int(qid[1]) % 3}",
-         "response": response}
+        {
+            "question_id": qid,
+            "answer": gold[qid],
+            "category": ["Chart", "Geometry Angle", "Counting"][int(qid[1]) % 3],
+            "duration": ["short", "medium", "long"][int(qid[1]) % 3],
+            "videoID": f"clip{int(qid[1]) % 3}",
+            "response": response,
+        }
         for qid, response in answers.items()
     ]
     return write_jsonl(path, records)
@@ -136,8 +146,9 @@ def test_question_page_shows_frames_as_build_view_samples_them(vmqa):
     assert page.prompt == view.prompt and "one\ntwo\nthree\nfour" in page.prompt
     assert [path for path, _ in page.frames] == [str(p) for p in view.frames.paths]
     assert len(page.frames) == 8 and all(Path(p).is_file() for p, _ in page.frames)
-    for (_, caption), index, time, cues in zip(page.frames, view.frames.indices, view.frames.times,
-                                               view.frame_cues, strict=True):
+    for (_, caption), index, time, cues in zip(
+        page.frames, view.frames.indices, view.frames.times, view.frame_cues, strict=True
+    ):
         assert caption.startswith(f"frame {index} · {seconds_text(time)}")
         assert all(c.text in caption for c in cues)
     # The sixth sampled frame (index 42) sits at 4.2 s, between "three" and "four": no line there.
@@ -171,8 +182,13 @@ def test_a_switch_sends_a_panels_visibility_only_when_it_changes(vmqa):
     assert first["frames"]["value"] == with_subs.frames and first["frames"]["visible"] is True
     assert first["diagram"]["visible"] is False and first["cues"]["visible"] is True
     assert first["frames_n"] == gr.update(visible=True)
-    assert first["state"] == {"key": "videomathqa:mcq", "ref": "q0", "frame_times": with_subs.frame_times,
-                              "cue_times": with_subs.cue_times, "on_server": True}
+    assert first["state"] == {
+        "key": "videomathqa:mcq",
+        "ref": "q0",
+        "frame_times": with_subs.frame_times,
+        "cue_times": with_subs.cue_times,
+        "on_server": True,
+    }
 
     second = dict(zip(PAGE_OUTPUTS, page_updates(without, "videomathqa:mcq", first["panels"]), strict=True))
     # Another question: the gallery's selected tile is cleared (it used to stay outlined on the new question).
@@ -184,14 +200,24 @@ def test_a_switch_sends_a_panels_visibility_only_when_it_changes(vmqa):
     assert second["error"] == gr.update(value="", visible=False)
     assert second["panels"] == {**first["panels"], "cues": False, "ref": "q2"}
 
-    third = dict(zip(PAGE_OUTPUTS, page_updates(with_subs, "videomathqa:mcq", second["panels"],
-                                                Reading(response="### Model response")), strict=True))
+    third = dict(
+        zip(
+            PAGE_OUTPUTS,
+            page_updates(with_subs, "videomathqa:mcq", second["panels"], Reading(response="### Model response")),
+            strict=True,
+        )
+    )
     assert third["cues"] == gr.update(value=with_subs.cue_rows, visible=True)
     assert third["response"] == gr.update(value="### Model response", visible=True)
 
     # The same question again (a prompt option toggled): the video keeps its place, the frames their selection.
-    again = dict(zip(PAGE_OUTPUTS, page_updates(with_subs, "videomathqa:mcq", third["panels"],
-                                                Reading(response="### Model response")), strict=True))
+    again = dict(
+        zip(
+            PAGE_OUTPUTS,
+            page_updates(with_subs, "videomathqa:mcq", third["panels"], Reading(response="### Model response")),
+            strict=True,
+        )
+    )
     assert again["video"] == gr.skip() and again["frames"] == with_subs.frames
 
 
@@ -242,8 +268,9 @@ def test_unknown_question_is_an_input_error(vmqa):
 
 def test_frame_caption_and_response_panel():
     assert frame_caption(120, 4.0, ["a", "b"]) == "frame 120 · 0:04.0\na / b"
-    row = SimpleNamespace(extracted=None, gold="B", status="unparsed", method="none",
-                          explanation="no letter found", response="I think so")
+    row = SimpleNamespace(
+        extracted=None, gold="B", status="unparsed", method="none", explanation="no letter found", response="I think so"
+    )
     panel = response_markdown(row, "run.jsonl")
     assert "? unparsed" in panel and "**B**" in panel and "no letter found" in panel and "I think so" in panel
     assert response_markdown(None) == ""
@@ -253,8 +280,9 @@ def test_frame_caption_and_response_panel():
 
 
 def test_uploaded_file_scores_exactly_as_core(vmqa, tmp_path):
-    path = results_file(tmp_path / "run_a.jsonl", {"q0": "B", "q1": "The answer is A.", "q2": "D", "q3": "hmm",
-                                                   "q4": "C", "q5": "(D)"})
+    path = results_file(
+        tmp_path / "run_a.jsonl", {"q0": "B", "q1": "The answer is A.", "q2": "D", "q3": "hmm", "q4": "C", "q5": "(D)"}
+    )
     runs, errors = score_uploads([str(path)], ScoreOptions())
     assert errors == []
     expected = score(read_results(path)).to_dict()
@@ -326,8 +354,10 @@ def test_charts_carry_the_reports_cis(vmqa, tmp_path):
     assert list(bar.y) == [c["accuracy"] for c in cells.values()]
     assert list(bar.error_y.array) == pytest.approx([c["ci"][1] - c["accuracy"] for c in cells.values()])
     assert list(bar.error_y.arrayminus) == pytest.approx([c["accuracy"] - c["ci"][0] for c in cells.values()])
-    cross = {"short": {"OCR": Cell(2, 1, 50.0, Interval(9.5, 90.5))},
-             "long": {"Counting": Cell(1, 1, 100.0, Interval(20.7, 100.0))}}
+    cross = {
+        "short": {"OCR": Cell(2, 1, 50.0, Interval(9.5, 90.5))},
+        "long": {"Counting": Cell(1, 1, 100.0, Interval(20.7, 100.0))},
+    }
     heat = charts.cross_heatmap(cross, "t").data[0]
     assert list(heat.y) == ["short", "long"] and list(heat.x) == ["OCR", "Counting"]
     assert [list(r) for r in heat.z] == [[50.0, None], [None, 100.0]]
@@ -339,15 +369,15 @@ def test_charts_carry_the_reports_cis(vmqa, tmp_path):
 # was written.
 SEED_LINES = {
     ("1", "Random"): "| Random | - | 17.4 | 17.4 | 7.9 | 7.9 | 8.7 | 7.0 | 7.8 | 10.7 | 8.7 | 3.9 | 6.7 | 11.1 | 2.6 | "
-                     "11.1 | 9.0 | 7.8 | 6.9 |",
+    "11.1 | 9.0 | 7.8 | 6.9 |",
     ("1", "Qwen2.5-VL", "3B"): "| Qwen2.5-VL [3] | 3B | 26.9 | 27.6 | 19.3 | 19.6 | 26.1 | 23.9 | 23.5 | 21.3 | "
-                               "34.8 | 17.3 | 26.7 | 11.1 | 15.8 | 20.4 | 25.4 | 23.4 | 15.9 |",
+    "34.8 | 17.3 | 26.7 | 11.1 | 15.8 | 20.4 | 25.4 | 23.4 | 15.9 |",
     ("1", "InternVL3", "38B"): "| InternVL3 [42] | 38B | 31.7 | 35.7 | 25.2 | 29.5 | 34.8 | 42.3 | 37.3 | 13.3 | "
-                               "17.4 | 25.0 | 13.3 | 33.3 | 26.3 | 40.7 | 35.8 | 38.3 | 12.9 |",
+    "17.4 | 25.0 | 13.3 | 33.3 | 26.3 | 40.7 | 35.8 | 38.3 | 12.9 |",
     ("2", "GPT-o4-mini"): "| GPT-o4-mini | - | 49.8 | 61.4 | 42.1 | 44.8 | 43.5 | 49.3 | 45.1 | 40.0 | 65.2 | "
-                          "63.5 | 20.0 | 72.2 | 23.7 | 31.5 | 45.5 | 44.8 | 42.4 | 6.9 |",
+    "63.5 | 20.0 | 72.2 | 23.7 | 31.5 | 45.5 | 44.8 | 42.4 | 6.9 |",
     ("2", "Qwen2.5-VL", "72B"): "| Qwen2.5-VL [3] | 72B | 37.4 | 36.9 | 24.5 | 28.6 | 30.4 | 31.0 | 31.4 | 24.0 | "
-                                "21.7 | 50.0 | 13.3 | 22.2 | 15.8 | 25.9 | 27.6 | 34.4 | 22.7 | 5.0 |",
+    "21.7 | 50.0 | 13.3 | 22.2 | 15.8 | 25.9 | 27.6 | 34.4 | 22.7 | 5.0 |",
 }
 
 
@@ -357,8 +387,14 @@ def parse_seed_row(line: str) -> list[float | None]:
 
 
 def reference_values(row: dict) -> list[float | None]:
-    values = [row["mcq_v"], row["mcq_sub"], row["mbin_v"], row["mbin_sub"], *row["categories"].values(),
-              *row["durations"].values()]
+    values = [
+        row["mcq_v"],
+        row["mcq_sub"],
+        row["mbin_v"],
+        row["mbin_sub"],
+        *row["categories"].values(),
+        *row["durations"].values(),
+    ]
     return values + ([row["cot_step_eval"]] if "cot_step_eval" in row else [])
 
 
@@ -379,11 +415,26 @@ def test_reference_json_matches_the_papers_tables():
     counts = {t: sum(str(r["table"]) == t for r in data["rows"]) for t in ("1", "2")}
     assert counts == {"1": 30, "2": 18}
     assert list(find_row(data["rows"], ("1", "Random"))["categories"]) == [
-        "Geometry Angle", "Geometry Area", "Geometry Length", "Chart", "Statistics", "Arithmetic", "Topology",
-        "Graph Theory", "Counting", "Puzzle"]
+        "Geometry Angle",
+        "Geometry Area",
+        "Geometry Length",
+        "Chart",
+        "Statistics",
+        "Arithmetic",
+        "Topology",
+        "Graph Theory",
+        "Counting",
+        "Puzzle",
+    ]
     sections = {r["section"] for r in data["rows"]}
-    assert sections == {"Baseline", "Proprietary", "Open-source (<5B)", "Open-source (<9B)", "Open-source (<40B)",
-                        "Open-source (<80B)"}
+    assert sections == {
+        "Baseline",
+        "Proprietary",
+        "Open-source (<5B)",
+        "Open-source (<9B)",
+        "Open-source (<40B)",
+        "Open-source (<80B)",
+    }
 
 
 def test_comparison_table_puts_runs_above_the_papers_rows(vmqa, tmp_path):
@@ -428,9 +479,22 @@ def test_app_builds_with_stable_element_ids(vmqa):
 
     app = build_app(Settings(data_dir=vmqa))
     ids = {c.get("props", {}).get("elem_id") for c in app.get_config_file()["components"]}
-    for needed in ("browse-benchmark", "browse-table", "browse-video", "browse-frames", "browse-subtitles",
-                   "browse-prompt", "score-upload", "score-headline", "score-error", "score-questions",
-                   "score-download-csv", "score-download-json", "tab-browse", "tab-score"):
+    for needed in (
+        "browse-benchmark",
+        "browse-table",
+        "browse-video",
+        "browse-frames",
+        "browse-subtitles",
+        "browse-prompt",
+        "score-upload",
+        "score-headline",
+        "score-error",
+        "score-questions",
+        "score-download-csv",
+        "score-download-json",
+        "tab-browse",
+        "tab-score",
+    ):
         assert needed in ids, needed
     assert app.delete_cache == (3600, 3600) and app.analytics_enabled is False
 
@@ -458,14 +522,29 @@ def test_only_frame_cache_files_are_served_as_immutable(tmp_path):
         return dict(sent[0]["headers"])
 
     assert headers(f"{frames}/abc123/0000042.jpg")[b"cache-control"] == b"private, max-age=86400, immutable"
-    for other in (f"{tmp_path}/videos/clip0.mp4", f"{frames}/../videos/clip0.mp4", f"{frames}-other/a.jpg",
-                  f"{frames}/abc123/missing.jpg"):
+    for other in (
+        f"{tmp_path}/videos/clip0.mp4",
+        f"{frames}/../videos/clip0.mp4",
+        f"{frames}-other/a.jpg",
+        f"{frames}/abc123/missing.jpg",
+    ):
         assert b"cache-control" not in headers(other), other
 
 
 def test_serve_refuses_a_missing_data_directory(tmp_path):
-    proc = subprocess.run([sys.executable, "-c", "from cli import main; raise SystemExit(main())", "serve",
-                           "--data", str(tmp_path / "nope")], capture_output=True, text=True, timeout=60)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from cli import main; raise SystemExit(main())",
+            "serve",
+            "--data",
+            str(tmp_path / "nope"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     assert proc.returncode == 2
     assert proc.stderr.strip() == f"mathreel: {tmp_path / 'nope'}: not a directory (give the dataset folder to --data)"
 
@@ -485,8 +564,9 @@ class FixedDatasets:
 
 def two_runs(tmp_path: Path, annotations: Path | None = None):
     hostile = "<script>alert(1)</script> so $x<y$ gives C.\nThe answer is C"
-    a = results_file(tmp_path / "a.jsonl", {"q0": "The answer is B", "q1": "Final answer: A", "q2": "hmm",
-                                            "q3": "A", "q4": hostile})
+    a = results_file(
+        tmp_path / "a.jsonl", {"q0": "The answer is B", "q1": "Final answer: A", "q2": "hmm", "q3": "A", "q4": hostile}
+    )
     b = results_file(tmp_path / "b.jsonl", {"q0": "B", "q1": "D", "q2": "hmm", "q3": "B", "q4": "C"})
     runs, errors = score_uploads([str(a), str(b)], ScoreOptions(annotations=str(annotations) if annotations else None))
     assert errors == []
@@ -563,7 +643,7 @@ def test_a_rejudged_question_goes_to_a_run_of_its_own():
     assert name.endswith("· re-judged by judge-x") and "(synthetic demo)" not in name
     fresh = JudgedRun(name, [j for j in run.judgments if j.question_id == qid])
     once = add_rejudged(demo, fresh, qid)
-    assert once[:len(demo)] == demo and once[-1].name == name  # the demo run is untouched
+    assert once[: len(demo)] == demo and once[-1].name == name  # the demo run is untouched
     twice = add_rejudged(once, fresh, qid)
     assert len(twice) == len(once) and len(twice[-1].judgments) == len(fresh.judgments)  # replaced, not doubled
     where, walk = browse_target(demo, Selection(run.name, qid))
@@ -591,9 +671,16 @@ def test_open_in_browse_from_judge_reads_the_judged_response():
     assert alone.pick == (card.values("extract").get("answer") or None)
     assert "No run of yours holds it" in alone.position
     # with the run that was judged loaded (and another that was not): that run's response, walked
-    runs, _ = score_uploads([str(demo_dir() / "results" / name) for name in (
-        "videomathqa_mcq_synthetic-model-a_samples.jsonl", "videomathqa_mcq_synthetic-model-b_samples.jsonl")],
-        ScoreOptions())
+    runs, _ = score_uploads(
+        [
+            str(demo_dir() / "results" / name)
+            for name in (
+                "videomathqa_mcq_synthetic-model-a_samples.jsonl",
+                "videomathqa_mcq_synthetic-model-b_samples.jsonl",
+            )
+        ],
+        ScoreOptions(),
+    )
     where, walk = browse_target([judged], Selection(judged.name, card.question_id), runs)
     assert walk["run"] == "videomathqa_mcq_synthetic-model-b_samples.jsonl" and walk["judged"] == ""
     read = handlers.reading(where["key"], where["ref"], runs, walk, False, judge_runs=[judged])
@@ -607,10 +694,12 @@ def test_the_judge_header_marks_gold_and_pick():
     from mathreel.webapp.judged_runs import load_demo_runs
 
     run = load_demo_runs()[0]
-    card = next(c for c in by_question(run.judgments)
-                if c.values("extract").get("answer") not in (None, "")
-                and c.values("extract").get("answer") != demo_dataset(run.benchmark, run.mode)
-                .question(c.question_id).answer)
+    card = next(
+        c
+        for c in by_question(run.judgments)
+        if c.values("extract").get("answer") not in (None, "")
+        and c.values("extract").get("answer") != demo_dataset(run.benchmark, run.mode).question(c.question_id).answer
+    )
     question = demo_dataset(run.benchmark, run.mode).question(card.question_id)
     header = question_header(card, question, "<i>run</i>")
     pick = card.values("extract")["answer"]
@@ -645,8 +734,9 @@ def test_a_long_category_axis_is_horizontal_bars_sorted_by_accuracy_one_readable
     assert len(values) == 30
     first = {"sub_category": {v: cell((i * 7) % 11) for i, v in enumerate(values)}}
     second = {"sub_category": {v: cell(5) for v in values}}
-    figure = charts.accuracy_bars([("a_run_with_a_long_file_name_samples.jsonl", first), ("b.jsonl", second)],
-                                  "sub_category", "Sub-category")
+    figure = charts.accuracy_bars(
+        [("a_run_with_a_long_file_name_samples.jsonl", first), ("b.jsonl", second)], "sub_category", "Sub-category"
+    )
     bars = figure.data
     assert all(bar.orientation == "h" for bar in bars)
     shown = list(figure.layout.yaxis.categoryarray)
@@ -697,9 +787,11 @@ def test_no_event_shows_progress_on_a_table_chart_or_container():
     heavy = []
     for fn in app.fns.values():
         targets = fn.show_progress_on if fn.show_progress_on is not None else fn.outputs
-        heavy += [f"{fn.name}: {type(t).__name__} {t.elem_id}" for t in targets
-                  if isinstance(t, (gr.Dataframe, gr.Plot)) or (isinstance(t, BlockContext)
-                                                                 and not isinstance(t, gr.HTML))]
+        heavy += [
+            f"{fn.name}: {type(t).__name__} {t.elem_id}"
+            for t in targets
+            if isinstance(t, (gr.Dataframe, gr.Plot)) or (isinstance(t, BlockContext) and not isinstance(t, gr.HTML))
+        ]
     assert len(app.fns) > 50
     assert heavy == []
 

@@ -36,8 +36,14 @@ def refused(data: bytes, match: str, **limits: int) -> InputError:
 def test_a_pandas_written_workbook_reads_as_pandas_reads_it():
     import pandas as pd
 
-    frame = pd.DataFrame({"index": [0, 1, 2], "prediction": ["A", "The answer is B.", None],
-                          "score": [1.5, None, 3.25], "video": ["001", "002", "003"]})
+    frame = pd.DataFrame(
+        {
+            "index": [0, 1, 2],
+            "prediction": ["A", "The answer is B.", None],
+            "score": [1.5, None, 3.25],
+            "video": ["001", "002", "003"],
+        }
+    )
     buffer = io.BytesIO()
     frame.to_excel(buffer, index=False, engine="openpyxl")
     got = records(buffer.getvalue())
@@ -54,24 +60,31 @@ def test_text_that_pandas_would_turn_into_nothing_stays_text():
 
 
 def test_cell_types_shared_strings_rich_text_dates_booleans_errors_and_formulas():
-    strings = (f'<sst xmlns="{X.MAIN}"><si><t>plain</t></si><si><r><t>ri</t></r><r><t>ch</t></r>'
-               '<rPh><t>PHONETIC</t></rPh></si></sst>')
-    rows = ['<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c><c r="B1" t="inlineStr"><is><t>b</t></is></c>'
-            '<c r="C1" t="inlineStr"><is><t>c</t></is></c><c r="D1" t="inlineStr"><is><t>d</t></is></c>'
-            '<c r="E1" t="inlineStr"><is><t>e</t></is></c><c r="F1" t="inlineStr"><is><t>f</t></is></c></row>',
-            '<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2" t="s"><v>1</v></c><c r="C2" s="1"><v>45413.5</v></c>'
-            '<c r="D2" t="b"><v>1</v></c><c r="E2" t="e"><v>#DIV/0!</v></c>'
-            '<c r="F2" t="str"><f>A2&amp;"!"</f><v>plain!</v></c></row>']
+    strings = (
+        f'<sst xmlns="{X.MAIN}"><si><t>plain</t></si><si><r><t>ri</t></r><r><t>ch</t></r>'
+        "<rPh><t>PHONETIC</t></rPh></si></sst>"
+    )
+    rows = [
+        '<row r="1"><c r="A1" t="inlineStr"><is><t>a</t></is></c><c r="B1" t="inlineStr"><is><t>b</t></is></c>'
+        '<c r="C1" t="inlineStr"><is><t>c</t></is></c><c r="D1" t="inlineStr"><is><t>d</t></is></c>'
+        '<c r="E1" t="inlineStr"><is><t>e</t></is></c><c r="F1" t="inlineStr"><is><t>f</t></is></c></row>',
+        '<row r="2"><c r="A2" t="s"><v>0</v></c><c r="B2" t="s"><v>1</v></c><c r="C2" s="1"><v>45413.5</v></c>'
+        '<c r="D2" t="b"><v>1</v></c><c r="E2" t="e"><v>#DIV/0!</v></c>'
+        '<c r="F2" t="str"><f>A2&amp;"!"</f><v>plain!</v></c></row>',
+    ]
     got = records(X.workbook(X.sheet(rows), strings=strings))
-    assert got == [{"a": "plain", "b": "rich", "c": "2024-05-01 12:00:00", "d": True, "e": "#DIV/0!", "f": "plain!",
-                    "__line__": 2}]
+    assert got == [
+        {"a": "plain", "b": "rich", "c": "2024-05-01 12:00:00", "d": True, "e": "#DIV/0!", "f": "plain!", "__line__": 2}
+    ]
 
 
 def test_rows_and_cells_without_references_and_a_namespace_prefix():
-    body = ('<?xml version="1.0"?><x:worksheet xmlns:x="' + X.MAIN + '"><x:sheetData>'
-            '<x:row><x:c t="inlineStr"><x:is><x:t>id</x:t></x:is></x:c><x:c t="inlineStr"><x:is><x:t>n</x:t></x:is>'
-            '</x:c></x:row><x:row><x:c t="inlineStr"><x:is><x:t>q1</x:t></x:is></x:c><x:c><x:v>7</x:v></x:c></x:row>'
-            "</x:sheetData></x:worksheet>")
+    body = (
+        '<?xml version="1.0"?><x:worksheet xmlns:x="' + X.MAIN + '"><x:sheetData>'
+        '<x:row><x:c t="inlineStr"><x:is><x:t>id</x:t></x:is></x:c><x:c t="inlineStr"><x:is><x:t>n</x:t></x:is>'
+        '</x:c></x:row><x:row><x:c t="inlineStr"><x:is><x:t>q1</x:t></x:is></x:c><x:c><x:v>7</x:v></x:c></x:row>'
+        "</x:sheetData></x:worksheet>"
+    )
     assert records(X.workbook(body)) == [{"id": "q1", "n": 7, "__line__": 2}]
 
 
@@ -90,8 +103,14 @@ def test_blank_and_repeated_header_names_are_named_as_pandas_names_them():
 
 def test_one_cell_at_xfd1048576_costs_one_cell():
     got = records(X.far_cell())
-    assert len(got) == 2 and got[1] == {"index": None, "question": None, "answer": None, "prediction": None,
-                                        "Unnamed: 16383": 1, "__line__": 1048576}
+    assert len(got) == 2 and got[1] == {
+        "index": None,
+        "question": None,
+        "answer": None,
+        "prediction": None,
+        "Unnamed: 16383": 1,
+        "__line__": 1048576,
+    }
 
 
 def test_three_thousand_rows_at_column_xfd_stay_sparse():
@@ -102,16 +121,19 @@ def test_three_thousand_rows_at_column_xfd_stay_sparse():
 # ------------------------------------------------------------------ limits
 
 
-@pytest.mark.parametrize("make, match, limits", [
-    (lambda: X.many_rows(50), "more than 20 rows", {"rows": 20}),
-    (lambda: X.wide_header(40), "values in more than 30 columns", {"columns": 30}),
-    (lambda: X.many_rows(50, columns=4), "more than 100 cells in the sheet", {"cells": 100}),
-    (lambda: X.many_rows(50, columns=4), "more than 150 XML elements", {"elements": 150}),
-    (lambda: X.many_rows(2000), "inflates to more than", {"inflated_bytes": 50_000}),
-    (lambda: X.strings_bomb(5000), "more than 1,000 shared strings", {"shared_strings": 1000}),
-    (lambda: X.styles_bomb(5000), "more than 1,000 cell formats", {"cell_formats": 1000}),
-    (lambda: X.many_members(50), "entries, more than a workbook's 20", {"members": 20}),
-])
+@pytest.mark.parametrize(
+    "make, match, limits",
+    [
+        (lambda: X.many_rows(50), "more than 20 rows", {"rows": 20}),
+        (lambda: X.wide_header(40), "values in more than 30 columns", {"columns": 30}),
+        (lambda: X.many_rows(50, columns=4), "more than 100 cells in the sheet", {"cells": 100}),
+        (lambda: X.many_rows(50, columns=4), "more than 150 XML elements", {"elements": 150}),
+        (lambda: X.many_rows(2000), "inflates to more than", {"inflated_bytes": 50_000}),
+        (lambda: X.strings_bomb(5000), "more than 1,000 shared strings", {"shared_strings": 1000}),
+        (lambda: X.styles_bomb(5000), "more than 1,000 cell formats", {"cell_formats": 1000}),
+        (lambda: X.many_members(50), "entries, more than a workbook's 20", {"members": 20}),
+    ],
+)
 def test_each_limit_stops_the_read_with_one_line(make, match, limits):
     refused(make(), match, **limits)
 
@@ -138,17 +160,20 @@ def test_a_zip_whose_directory_understates_a_part_stops_at_the_bytes_really_infl
     refused(X.lying_size(), "damaged or encrypted part")
 
 
-@pytest.mark.parametrize("make, match", [
-    (X.bad_shared_index, "names shared string '999999'"),
-    (X.not_xml_sheet, "not well-formed XML"),
-    (lambda: X.workbook(X.sheet(['<row r="0"><c r="A0"><v>1</v></c></row>'])), "not a spreadsheet row"),
-    (lambda: X.workbook(X.sheet(['<row r="2"><c r="A3"><v>1</v></c></row>'])), "not a cell of row 2"),
-    (lambda: X.workbook(X.sheet(['<row r="2"><c r="XFE2"><v>1</v></c></row>'])), "not a cell of row 2"),
-    (lambda: X.workbook(X.sheet(['<row r="1"><c r="A1"><v>abc</v></c></row>'])), "numeric cell holds 'abc'"),
-    (lambda: X.workbook(X.sheet([])), "first sheet is empty"),
-    (lambda: X.table([["id", "response"]]), "header but no rows"),
-    (lambda: b"PK\x03\x04" + bytes(300), "unreadable .xlsx"),
-])
+@pytest.mark.parametrize(
+    "make, match",
+    [
+        (X.bad_shared_index, "names shared string '999999'"),
+        (X.not_xml_sheet, "not well-formed XML"),
+        (lambda: X.workbook(X.sheet(['<row r="0"><c r="A0"><v>1</v></c></row>'])), "not a spreadsheet row"),
+        (lambda: X.workbook(X.sheet(['<row r="2"><c r="A3"><v>1</v></c></row>'])), "not a cell of row 2"),
+        (lambda: X.workbook(X.sheet(['<row r="2"><c r="XFE2"><v>1</v></c></row>'])), "not a cell of row 2"),
+        (lambda: X.workbook(X.sheet(['<row r="1"><c r="A1"><v>abc</v></c></row>'])), "numeric cell holds 'abc'"),
+        (lambda: X.workbook(X.sheet([])), "first sheet is empty"),
+        (lambda: X.table([["id", "response"]]), "header but no rows"),
+        (lambda: b"PK\x03\x04" + bytes(300), "unreadable .xlsx"),
+    ],
+)
 def test_damaged_workbooks_are_one_line(make, match):
     refused(make(), match)
 

@@ -101,15 +101,29 @@ def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Block
         visitor = gr.BrowserState(None, storage_key=STORAGE_KEY, secret=browser_secret(store))
         # First on every load: the visitor's token (a new one on a first visit) and their kept runs, scored again;
         # every tab's own load work follows it, so a shared link finds its run loaded.
-        restored = app.load(restorer(store, settings), visitor, [visitor, runs], show_progress="hidden",
-                            concurrency_id="visitor", concurrency_limit=settings.score_events)
+        restored = app.load(
+            restorer(store, settings),
+            visitor,
+            [visitor, runs],
+            show_progress="hidden",
+            concurrency_id="visitor",
+            concurrency_limit=settings.score_events,
+        )
 
         def after_restore(fn: Any, inputs: Any, outputs: Any, **options: Any) -> Any:
             return restored.then(fn, inputs, outputs, **options)
 
         with gr.Tabs(elem_id="mathreel-tabs") as tab_container:
-            context = AppContext(settings=settings, datasets=DatasetCache(settings), tabs=tab_container,
-                                 runs=runs, app_load=after_restore, tab_items={}, visitor=visitor, store=store)
+            context = AppContext(
+                settings=settings,
+                datasets=DatasetCache(settings),
+                tabs=tab_container,
+                runs=runs,
+                app_load=after_restore,
+                tab_items={},
+                visitor=visitor,
+                store=store,
+            )
             for spec in specs:
                 with gr.Tab(spec.label, id=spec.id, elem_id=f"tab-{spec.id}") as tab:
                     context.tab_items[spec.id] = tab

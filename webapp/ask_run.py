@@ -51,8 +51,10 @@ def server_has_key() -> bool:
 def key_note() -> str:
     """What the page says about the key instead of showing one."""
     if server_has_key():
-        return (f"Key left empty: using the server's key, sent only to `{shown_base_url()}` (another base URL gets "
-                "no key unless you type one). A key you type is used for this request only.")
+        return (
+            f"Key left empty: using the server's key, sent only to `{shown_base_url()}` (another base URL gets "
+            "no key unless you type one). A key you type is used for this request only."
+        )
     return "A key you type is used for this request only: never stored, logged or shown again."
 
 
@@ -78,8 +80,15 @@ def make_endpoint(
     tokens = int(max_tokens) if max_tokens else None
     if tokens is not None and tokens < 1:
         raise InputError(SOURCE, f"max tokens must be at least 1, not {tokens}")
-    return Endpoint.from_env(model, url, api_key=key, temperature=float(temperature or 0.0), max_tokens=tokens,
-                             timeout_s=float(timeout_s or DEFAULT_TIMEOUT_S), max_attempts=max_attempts)
+    return Endpoint.from_env(
+        model,
+        url,
+        api_key=key,
+        temperature=float(temperature or 0.0),
+        max_tokens=tokens,
+        timeout_s=float(timeout_s or DEFAULT_TIMEOUT_S),
+        max_attempts=max_attempts,
+    )
 
 
 # -- what is asked ----------------------------------------------------------------------------------------------
@@ -127,14 +136,20 @@ class Answer:
     reply: ModelReply | None = None
 
 
-def prepare_answers(dataset: Dataset, questions: Sequence[Question], options: AskOptions,
-                    cache_dir: str | Path | None = None) -> list[Answer]:
+def prepare_answers(
+    dataset: Dataset, questions: Sequence[Question], options: AskOptions, cache_dir: str | Path | None = None
+) -> list[Answer]:
     """One ready request per question, built by core exactly as `mathreel run` builds it."""
     from mathreel.core.client.run import RunSettings, prepare_request
 
-    settings = RunSettings(num_frames=int(options.num_frames), cot=options.cot, with_subtitles=options.with_subtitles,
-                           interleaved=options.interleaved and options.with_subtitles, fps=options.fps or None,
-                           style=options.style)
+    settings = RunSettings(
+        num_frames=int(options.num_frames),
+        cot=options.cot,
+        with_subtitles=options.with_subtitles,
+        interleaved=options.interleaved and options.with_subtitles,
+        fps=options.fps or None,
+        style=options.style,
+    )
     answers = []
     for question in questions:
         request, _ = prepare_request(dataset, question, settings, cache_dir=cache_dir)
@@ -198,7 +213,7 @@ def run_ask(endpoint: Endpoint, answers: list[Answer], *, client: Any = None) ->
 
 
 def pair_label(question: Question) -> str:
-    """"q001_1 (A. 110° / B. 70°)": a pair and its two options, so streamed replies can be told apart."""
+    """ "q001_1 (A. 110° / B. 70°)": a pair and its two options, so streamed replies can be told apart."""
     options = " / ".join(f"{letter}. {text}" for letter, text in question.option_texts.items())
     return f"{question.question_id} ({options})" if options else question.question_id
 
@@ -235,8 +250,10 @@ def status_markdown(run: AskRun) -> str:
         return f"### {head}\nExtracted **{got}**, gold **{plain(row.gold)}**."
     right = sum(r.status == "correct" for r in rows)
     head = "✓ Correct" if run.score.correct else "✗ Wrong"
-    return (f"### {head}: {right} of {len(rows)} pairs right\nA multi-binary question counts as correct only when "
-            "every pair is right, as the benchmark scores it.")
+    return (
+        f"### {head}: {right} of {len(rows)} pairs right\nA multi-binary question counts as correct only when "
+        "every pair is right, as the benchmark scores it."
+    )
 
 
 ANSWER_HEADERS = ["Asked", "Extracted", "Gold", "Verdict", "Method", "Explanation"]
@@ -246,8 +263,17 @@ def answer_rows(run: AskRun) -> list[list[str]]:
     """One table row per scored answer: extracted answer, gold, verdict and core's method and explanation."""
     if run.score is None:
         return []
-    return [[row.question_id, row.extracted if row.extracted is not None else "— (unparsed)", row.gold, row.status,
-             row.method, row.explanation] for row in run.score.rows]
+    return [
+        [
+            row.question_id,
+            row.extracted if row.extracted is not None else "— (unparsed)",
+            row.gold,
+            row.status,
+            row.method,
+            row.explanation,
+        ]
+        for row in run.score.rows
+    ]
 
 
 def usage_markdown(run: AskRun) -> str:
@@ -264,8 +290,10 @@ def usage_markdown(run: AskRun) -> str:
         totals["prompt"] += prompt or 0
         totals["completion"] += completion or 0
         tries = f", {reply.attempts} attempts" if reply.attempts > 1 else ""
-        lines.append(f"| {plain(answer.ref)} | {reply.latency_s:.2f} s{tries} | {_count(prompt)} | "
-                     f"{_count(completion)} | {plain(reply.finish_reason or '—')} |")
+        lines.append(
+            f"| {plain(answer.ref)} | {reply.latency_s:.2f} s{tries} | {_count(prompt)} | "
+            f"{_count(completion)} | {plain(reply.finish_reason or '—')} |"
+        )
     if not lines:
         return ""
     if len(lines) > 1:
@@ -285,7 +313,7 @@ _EXTENSIONS = {"image/jpeg": "jpg", "image/png": "png", "image/webp": "webp", "i
 
 
 def image_caption(data: bytes, index: int, total: int) -> str:
-    """"2 of 8 · 768×432 JPEG · 41 KB": what was sent, after core's resizing."""
+    """ "2 of 8 · 768×432 JPEG · 41 KB": what was sent, after core's resizing."""
     from PIL import Image
 
     with Image.open(io.BytesIO(data)) as image:
@@ -303,14 +331,20 @@ def save_request_images(request: ModelRequest, cache_dir: str | Path) -> list[tu
 
     extension = _EXTENSIONS.get(request.image_mime, "jpg")
     total = len(request.images)
-    return [(processing_utils.save_bytes_to_cache(data, f"sent-{i + 1:02d}.{extension}", str(cache_dir)),
-             image_caption(data, i, total)) for i, data in enumerate(request.images)]
+    return [
+        (
+            processing_utils.save_bytes_to_cache(data, f"sent-{i + 1:02d}.{extension}", str(cache_dir)),
+            image_caption(data, i, total),
+        )
+        for i, data in enumerate(request.images)
+    ]
 
 
 def request_views(answers: Sequence[Answer], cache_dir: str | Path) -> list[dict[str, Any]]:
     """Per request: its ref, the exact prompt text and the saved images. Holds no key (kept in the page state)."""
-    return [{"ref": a.ref, "prompt": a.request.prompt, "images": save_request_images(a.request, cache_dir)}
-            for a in answers]
+    return [
+        {"ref": a.ref, "prompt": a.request.prompt, "images": save_request_images(a.request, cache_dir)} for a in answers
+    ]
 
 
 def question_summary(dataset: Dataset, questions: Sequence[Question]) -> str:
@@ -324,5 +358,6 @@ def question_summary(dataset: Dataset, questions: Sequence[Question]) -> str:
     count = f" · {len(questions)} pairs, each asked separately" if len(questions) > 1 else ""
     media = "a video" if first.video_id else ("a diagram" if dataset.image_path(first) else "text only")
     label = first.group_id if len(questions) > 1 else dataset.ref(first)
-    return (f"**{plain(bench.title)} · {plain(label)}** ({plain(mode.label)}{count}; asked with {media})\n\n"
-            + plain(text).replace("\n", "  \n"))
+    return f"**{plain(bench.title)} · {plain(label)}** ({plain(mode.label)}{count}; asked with {media})\n\n" + plain(
+        text
+    ).replace("\n", "  \n")

@@ -26,6 +26,6 @@ def extractor_choices(key: str) -> list[str]:
 
 
 def split_key(key: str) -> tuple[str, str]:
-    """"videomathqa:mbin" -> ("videomathqa", "mbin")."""
+    """ "videomathqa:mbin" -> ("videomathqa", "mbin")."""
     benchmark, _, mode = key.partition(":")
     return benchmark, mode

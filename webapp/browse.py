@@ -129,8 +129,14 @@ class QuestionPage:
 def file_page(answer: AnswerView, view: ViewSettings) -> QuestionPage:
     """The panels of an answer read from its file alone (its question is not the server's): the question,
     options with gold and pick, the dimensions, the prompt; no frames, video or steps."""
-    return QuestionPage(ref=answer.question_id, header=file_header(answer), prompt=file_prompt(answer, view),
-                        steps=file_steps(), metadata=file_metadata(answer), on_server=False)
+    return QuestionPage(
+        ref=answer.question_id,
+        header=file_header(answer),
+        prompt=file_prompt(answer, view),
+        steps=file_steps(),
+        metadata=file_metadata(answer),
+        on_server=False,
+    )
 
 
 def render_question(dataset: Dataset, ref: str, options: ViewSettings, pick: str | None = None) -> QuestionPage:
@@ -143,8 +149,9 @@ def render_question(dataset: Dataset, ref: str, options: ViewSettings, pick: str
     bench = dataset.bench
     page = QuestionPage(
         ref=view.ref,
-        header="\n\n".join(part for part in (question_markdown(question, bench, pick),
-                                               group_markdown(dataset, question)) if part),
+        header="\n\n".join(
+            part for part in (question_markdown(question, bench, pick), group_markdown(dataset, question)) if part
+        ),
         prompt=turn_text(view),
         steps=steps_markdown(question),
         metadata=metadata_markdown(question, view, bench),
@@ -225,7 +232,7 @@ def question_markdown(question: Question, bench: Benchmark, pick: str | None = N
 
 
 def _option_line(letter: str, option: str, gold: bool, picked: bool) -> str:
-    """"- ✓ **C. 110°** — correct answer · model's pick"; a wrong pick gets ✗."""
+    """ "- ✓ **C. 110°** — correct answer · model's pick"; a wrong pick gets ✗."""
     marks = [m for m, on in (("correct answer", gold), ("model's pick", picked)) if on]
     if not marks:
         return f"- {letter}. {option}"
@@ -247,8 +254,12 @@ def metadata_markdown(question: Question, view: ModelView, bench: Benchmark) -> 
         rows.append(("Video", question.video_id))
     frames = view.frames
     if frames is not None:
-        rows.append(("Video length", f"{seconds_text(float(frames.duration))} ({frames.total_frames} frames, "
-                                     f"{float(frames.fps):.2f} fps)"))
+        rows.append(
+            (
+                "Video length",
+                f"{seconds_text(float(frames.duration))} ({frames.total_frames} frames, {float(frames.fps):.2f} fps)",
+            )
+        )
         from mathreel.core.view import frame_sampling
 
         placed = frame_sampling(bench.frame_sampler, view.settings.get("fps"))
@@ -295,10 +306,31 @@ def version_rows(dataset: Dataset, question: Question) -> tuple[list[list[str]],
 # -- page updates -----------------------------------------------------------------------------------------------
 
 # The outputs a question page sets, in the order page_updates returns their values.
-PAGE_OUTPUTS = ("error", "state", "header", "video", "diagram", "frames", "cues", "prompt", "prompt_note", "steps",
-                "metadata",
-                "pairs", "versions", "version_images", "response", "frames_n", "subs", "full_subs", "panels",
-                "position", "compare", "link", "settled")
+PAGE_OUTPUTS = (
+    "error",
+    "state",
+    "header",
+    "video",
+    "diagram",
+    "frames",
+    "cues",
+    "prompt",
+    "prompt_note",
+    "steps",
+    "metadata",
+    "pairs",
+    "versions",
+    "version_images",
+    "response",
+    "frames_n",
+    "subs",
+    "full_subs",
+    "panels",
+    "position",
+    "compare",
+    "link",
+    "settled",
+)
 
 
 @dataclass
@@ -316,10 +348,19 @@ def shown_panels(page: QuestionPage, response_md: str = "", compare: str = "") -
     """Which optional panels `page` shows (and its ref). Kept in a state of its own, so the next switch sends a
     panel's visibility only when it changes."""
     video = page.video_path is not None
-    return {"video": video, "diagram": page.image_path is not None, "frames": bool(page.frames),
-            "cues": bool(page.cue_rows), "pairs": page.pairs is not None, "versions": page.versions is not None,
-            "version_images": bool(page.version_images), "response": bool(response_md), "compare": bool(compare),
-            "video_controls": video, "ref": page.ref}
+    return {
+        "video": video,
+        "diagram": page.image_path is not None,
+        "frames": bool(page.frames),
+        "cues": bool(page.cue_rows),
+        "pairs": page.pairs is not None,
+        "versions": page.versions is not None,
+        "version_images": bool(page.version_images),
+        "response": bool(response_md),
+        "compare": bool(compare),
+        "video_controls": video,
+        "ref": page.ref,
+    }
 
 
 def panel(value: Any, name: str, now: dict[str, Any], before: dict[str, Any] | None) -> Any:
@@ -335,8 +376,9 @@ def panel(value: Any, name: str, now: dict[str, Any], before: dict[str, Any] | N
     return value
 
 
-def page_updates(page: QuestionPage, key: str, before: dict[str, Any] | None = None,
-                 reading: Reading | None = None) -> tuple[Any, ...]:
+def page_updates(
+    page: QuestionPage, key: str, before: dict[str, Any] | None = None, reading: Reading | None = None
+) -> tuple[Any, ...]:
     """Values for PAGE_OUTPUTS. `before`: the panel flags of what the page shows now (None: unknown, so every
     visibility is sent); the new flags are the last value but two. The same question shown again (other prompt
     settings) keeps the video where it is; another question clears the frame selection."""
@@ -345,21 +387,48 @@ def page_updates(page: QuestionPage, key: str, before: dict[str, Any] | None = N
     reading = reading or Reading()
     now = shown_panels(page, reading.response, reading.compare)
     same_question = before is not None and before.get("ref") == page.ref
-    new_state = {"key": key, "ref": page.ref, "frame_times": page.frame_times, "cue_times": page.cue_times,
-                 "on_server": page.on_server}
+    new_state = {
+        "key": key,
+        "ref": page.ref,
+        "frame_times": page.frame_times,
+        "cue_times": page.cue_times,
+        "on_server": page.on_server,
+    }
     same = before is not None and before.get("video_controls") == now["video_controls"]
     controls = gr.skip() if same else gr.update(visible=now["video_controls"])
-    video = gr.skip() if same_question else gr.update(value=page.video_path, subtitles=page.subtitles,
-                                                      playback_position=0.0, visible=now["video"])
+    video = (
+        gr.skip()
+        if same_question
+        else gr.update(value=page.video_path, subtitles=page.subtitles, playback_position=0.0, visible=now["video"])
+    )
     frames = panel(page.frames, "frames", now, before)
     if not same_question and page.frames:
         frames = gr.update(value=page.frames, selected_index=None, visible=True)
-    return (gr.update(value="", visible=False), new_state, page.header, video,
-            panel(page.image_path, "diagram", now, before), frames, panel(page.cue_rows, "cues", now, before),
-            page.prompt, page.prompt_note, page.steps, page.metadata, panel(page.pairs, "pairs", now, before),
-            panel(page.versions, "versions", now, before), panel(page.version_images, "version_images", now, before),
-            panel(reading.response, "response", now, before), controls, controls, controls, now,
-            reading.position, panel(reading.compare, "compare", now, before), reading.link, new_state)
+    return (
+        gr.update(value="", visible=False),
+        new_state,
+        page.header,
+        video,
+        panel(page.image_path, "diagram", now, before),
+        frames,
+        panel(page.cue_rows, "cues", now, before),
+        page.prompt,
+        page.prompt_note,
+        page.steps,
+        page.metadata,
+        panel(page.pairs, "pairs", now, before),
+        panel(page.versions, "versions", now, before),
+        panel(page.version_images, "version_images", now, before),
+        panel(reading.response, "response", now, before),
+        controls,
+        controls,
+        controls,
+        now,
+        reading.position,
+        panel(reading.compare, "compare", now, before),
+        reading.link,
+        new_state,
+    )
 
 
 # -- handlers ---------------------------------------------------------------------------------------------------
@@ -372,32 +441,58 @@ class BrowseHandlers:
         self.datasets = datasets
         self.default_frames = default_frames
 
-    def reading(self, key: str, ref: str, runs: list | None, walk_value: dict | None, raw: bool,
-                reviews: list | None = None, reviewer: str = "reviewer", judge_runs: list | None = None) -> Reading:
+    def reading(
+        self,
+        key: str,
+        ref: str,
+        runs: list | None,
+        walk_value: dict | None,
+        raw: bool,
+        reviews: list | None = None,
+        reviewer: str = "reviewer",
+        judge_runs: list | None = None,
+    ) -> Reading:
         """The response of the walked run to `ref`, every run side by side, and the position in the list."""
         walk = rd.Walk.of(walk_value)
         run = rd.run_named(runs, walk.run)
         if walk.run and run is None:
-            return Reading(position=f"_Run {html.escape(walk.run)} is not among your runs in this browser: "
-                                    "upload it in Score to read its responses._")
+            return Reading(
+                position=f"_Run {html.escape(walk.run)} is not among your runs in this browser: "
+                "upload it in Score to read its responses._"
+            )
         if run is None and walk.judged:
             return judged_reading(rd.judged_named(judge_runs, walk.judged), ref)
         if run is None or run.key != key:
-            return Reading(position=rd.position_text([], ref, rd.Walk()) if run is None else
-                           f"_{html.escape(run.name)} answers another benchmark; choose it to read its responses._")
+            return Reading(
+                position=rd.position_text([], ref, rd.Walk())
+                if run is None
+                else f"_{html.escape(run.name)} answers another benchmark; choose it to read its responses._"
+            )
         row = rd.row_of(run, ref)
         dataset = self.server_set(key)
         trusted = dataset is not None and by_id_allowed(run, dataset)
-        same = (lambda other: row is None or same_question(row, other, dataset, trusted))  # noqa: E731 - one use
+        same = lambda other: row is None or same_question(row, other, dataset, trusted)  # noqa: E731 - one use
         scoring = group_scoring(run.report, ref, run.name)
-        return Reading(response=rd.response_markdown(row, run.name, raw) + (f"\n\n{scoring}" if scoring else ""),
-                       compare=rd.compare_html(runs, key, ref, judge_runs, same),
-                       position=rd.position_text(rd.walk_ids(runs, walk, reviews, reviewer, judge_runs), ref, walk),
-                       pick=row.extracted if row is not None else None)
+        return Reading(
+            response=rd.response_markdown(row, run.name, raw) + (f"\n\n{scoring}" if scoring else ""),
+            compare=rd.compare_html(runs, key, ref, judge_runs, same),
+            position=rd.position_text(rd.walk_ids(runs, walk, reviews, reviewer, judge_runs), ref, walk),
+            pick=row.extracted if row is not None else None,
+        )
 
-    def show(self, key: str, ref: str, view: ViewSettings, shown: dict | None, runs: list | None = None,
-             walk_value: dict | None = None, raw: bool = False, reviews: list | None = None,
-             reviewer: str = "reviewer", judge_runs: list | None = None) -> tuple:
+    def show(
+        self,
+        key: str,
+        ref: str,
+        view: ViewSettings,
+        shown: dict | None,
+        runs: list | None = None,
+        walk_value: dict | None = None,
+        raw: bool = False,
+        reviews: list | None = None,
+        reviewer: str = "reviewer",
+        judge_runs: list | None = None,
+    ) -> tuple:
         """Page outputs for `ref`; `shown` is the panel flags of what the page shows now, None when unknown;
         `judge_runs` the session's judged runs (None: the demo's)."""
         dataset = self.server_set(key)
@@ -430,8 +525,9 @@ class BrowseHandlers:
         return values
 
     @staticmethod
-    def judged_unjoined(dataset: Dataset | None, ref: str, runs: list | None, walk_value: dict | None,
-                        judge_runs: list | None) -> str | None:
+    def judged_unjoined(
+        dataset: Dataset | None, ref: str, runs: list | None, walk_value: dict | None, judge_runs: list | None
+    ) -> str | None:
         """The header for a judged response read where no run of the session holds it (the Judge tab's "open in
         Browse") when no result file records its question as the server's (`judged_join`); None when it does, or
         when no judged response is read."""
@@ -439,13 +535,18 @@ class BrowseHandlers:
         if dataset is None or not walk.judged or rd.run_named(runs, walk.run) is not None:
             return None
         judged = rd.judged_named(judge_runs, walk.judged)
-        response = next((j.response for j in judged.judgments if j.question_id == ref and j.response), "") \
-            if judged is not None else ""
+        response = (
+            next((j.response for j in judged.judgments if j.question_id == ref and j.response), "")
+            if judged is not None
+            else ""
+        )
         join = judged_join(dataset, ref, response)
         if join.on_server:
             return None
-        return (f"### {html.escape(dataset.bench.title)} · {html.escape(ref)} · judged answer\n\n"
-                f"<div class='file-note' id='browse-file-note'>⚠ {html.escape(join.note)}</div>")
+        return (
+            f"### {html.escape(dataset.bench.title)} · {html.escape(ref)} · judged answer\n\n"
+            f"<div class='file-note' id='browse-file-note'>⚠ {html.escape(join.note)}</div>"
+        )
 
     def server_set(self, key: str) -> Dataset | None:
         """The server's questions of `key`, None when it has none (no such data on this server)."""
@@ -456,8 +557,9 @@ class BrowseHandlers:
         except MathReelError:
             return None
 
-    def preview_ref(self, key: str, ref: str | None, runs: list | None, walk_value: dict | None,
-                    judge_runs: list | None = None) -> str | None:
+    def preview_ref(
+        self, key: str, ref: str | None, runs: list | None, walk_value: dict | None, judge_runs: list | None = None
+    ) -> str | None:
         """The question whose frames a switch to `ref` may preview (None for an answer read from its file)."""
         try:
             dataset = self.datasets.get(*split_key(key))
@@ -467,9 +569,19 @@ class BrowseHandlers:
         except Exception:  # the page itself reports the problem
             return None
 
-    def step(self, st: dict | None, shown: dict | None, runs: list | None, walk_value: dict | None, raw: bool,
-             view: ViewSettings, delta: int, reviews: list | None = None, reviewer: str = "reviewer",
-             judge_runs: list | None = None) -> tuple | None:
+    def step(
+        self,
+        st: dict | None,
+        shown: dict | None,
+        runs: list | None,
+        walk_value: dict | None,
+        raw: bool,
+        view: ViewSettings,
+        delta: int,
+        reviews: list | None = None,
+        reviewer: str = "reviewer",
+        judge_runs: list | None = None,
+    ) -> tuple | None:
         """Page outputs for the question `delta` places along the walked list, None when there is none."""
         st = st or {}
         target = self.step_target(st, runs, walk_value, delta, reviews, reviewer, judge_runs)
@@ -477,9 +589,16 @@ class BrowseHandlers:
             return None
         return self.show(st["key"], target, view, shown, runs, walk_value, raw, reviews, reviewer, judge_runs)
 
-    def step_target(self, st: dict | None, runs: list | None, walk_value: dict | None, delta: int,
-                    reviews: list | None = None, reviewer: str = "reviewer", judge_runs: list | None = None
-                    ) -> str | None:
+    def step_target(
+        self,
+        st: dict | None,
+        runs: list | None,
+        walk_value: dict | None,
+        delta: int,
+        reviews: list | None = None,
+        reviewer: str = "reviewer",
+        judge_runs: list | None = None,
+    ) -> str | None:
         """The question `delta` places along the walked list from the one shown, None when there is none."""
         st = st or {}
         if not st.get("key"):
@@ -495,8 +614,9 @@ class BrowseHandlers:
             return None
         return used.settings, rd.settings_note(run)
 
-    def first_ref(self, key: str, wanted: str | None = None, runs: list | None = None,
-                  walk_value: dict | None = None) -> str | None:
+    def first_ref(
+        self, key: str, wanted: str | None = None, runs: list | None = None, walk_value: dict | None = None
+    ) -> str | None:
         """`wanted` when the set or the walked run has it (a shared link), else the set's first question."""
         run = rd.run_named(runs, rd.Walk.of(walk_value).run)
         if wanted and run is not None and run.key == key and rd.row_of(run, wanted) is not None:
@@ -515,9 +635,12 @@ def judged_reading(judged: Any, ref: str) -> Reading:
     response, pick = rd.judged_response(judged, ref)
     if not response:
         return Reading(position="_The judged run has no answer to this question._")
-    return Reading(response=response, pick=pick,
-                   position=f"_The response {html.escape(judged.name)} judged. No run of yours holds it: load its "
-                            "result file in Score (the demo runs are one click there) to walk its answers._")
+    return Reading(
+        response=response,
+        pick=pick,
+        position=f"_The response {html.escape(judged.name)} judged. No run of yours holds it: load its "
+        "result file in Score (the demo runs are one click there) to walk its answers._",
+    )
 
 
 def link_query(key: str, ref: str, walk: Walk) -> str:
@@ -581,30 +704,60 @@ def layout(settings: Any) -> BrowseUI:
     # Ask tab follow, so their events start after the new frames are painted instead of competing with them.
     ui.settled = gr.State({})
     with gr.Row(elem_classes=["stack-narrow"]):
-        ui.benchmark = gr.Dropdown(choices=choices, value=choices[0][1], label="Benchmark",
-                                   elem_id="browse-benchmark", scale=2)
-        ui.search = gr.Textbox(label="Search (Enter)", placeholder="id, question or option text",
-                               elem_id="browse-search", scale=3)
+        ui.benchmark = gr.Dropdown(
+            choices=choices, value=choices[0][1], label="Benchmark", elem_id="browse-benchmark", scale=2
+        )
+        ui.search = gr.Textbox(
+            label="Search (Enter)", placeholder="id, question or option text", elem_id="browse-search", scale=3
+        )
     with gr.Row(elem_classes=["stack-narrow"]):
-        ui.dims = [gr.Dropdown(choices=[("All", ALL)], value=ALL, label=f"Filter {i + 1}",
-                               elem_id=f"browse-filter-{i}", visible=False) for i in range(max_dimensions())]
-    ui.table = gr.Dataframe(label="Questions (click a row)", interactive=False, max_height=520, wrap=True,
-                            elem_id="browse-table", elem_classes=["resizable-table"])
+        ui.dims = [
+            gr.Dropdown(
+                choices=[("All", ALL)], value=ALL, label=f"Filter {i + 1}", elem_id=f"browse-filter-{i}", visible=False
+            )
+            for i in range(max_dimensions())
+        ]
+    ui.table = gr.Dataframe(
+        label="Questions (click a row)",
+        interactive=False,
+        max_height=520,
+        wrap=True,
+        elem_id="browse-table",
+        elem_classes=["resizable-table"],
+    )
     ui.list_note = gr.Markdown("", elem_id="browse-list-note")
     ui.error = gr.Markdown("", visible=False, elem_id="browse-error", elem_classes=["error-box"])
     _reading_bar(ui)
     with gr.Row(elem_classes=["stack-narrow"]):
         with gr.Column(scale=3):
-            ui.video = gr.Video(label="Video (with subtitle track)", show_label=False, interactive=False,
-                                elem_id="browse-video", height=380)
-            ui.diagram = gr.Image(label="Diagram", interactive=False, visible=False, elem_id="browse-diagram",
-                                  height=380)
+            ui.video = gr.Video(
+                label="Video (with subtitle track)",
+                show_label=False,
+                interactive=False,
+                elem_id="browse-video",
+                height=380,
+            )
+            ui.diagram = gr.Image(
+                label="Diagram", interactive=False, visible=False, elem_id="browse-diagram", height=380
+            )
         with gr.Column(scale=2):
             ui.header = gr.Markdown("Choose a question in the table.", elem_id="browse-question")
-            ui.pairs = gr.Dataframe(headers=["Pair", "Options", "Correct"], interactive=False, visible=False,
-                                    label="Multi-binary pairs of this question", wrap=True, elem_id="browse-pairs")
-    ui.response = gr.Markdown("", visible=False, elem_id="browse-response", latex_delimiters=LATEX,
-                              line_breaks=True, elem_classes=["response-panel"])
+            ui.pairs = gr.Dataframe(
+                headers=["Pair", "Options", "Correct"],
+                interactive=False,
+                visible=False,
+                label="Multi-binary pairs of this question",
+                wrap=True,
+                elem_id="browse-pairs",
+            )
+    ui.response = gr.Markdown(
+        "",
+        visible=False,
+        elem_id="browse-response",
+        latex_delimiters=LATEX,
+        line_breaks=True,
+        elem_classes=["response-panel"],
+    )
     ui.compare = gr.HTML("", visible=False, elem_id="browse-compare")
     judge_box(ui)
     audit_box(ui)
@@ -618,8 +771,9 @@ def _reading_bar(ui: BrowseUI) -> None:
 
     with gr.Row(elem_id="browse-reading", elem_classes=["stack-narrow"]):
         ui.read_run = gr.Dropdown([], value=None, label="Responses of run", elem_id="browse-run", scale=2)
-        ui.walk_status = gr.Dropdown(walk_filters(), value="not_correct", label="Walk through",
-                                     elem_id="browse-walk", scale=1)
+        ui.walk_status = gr.Dropdown(
+            walk_filters(), value="not_correct", label="Walk through", elem_id="browse-walk", scale=1
+        )
         with gr.Column(scale=1, min_width=160):
             ui.disagree = gr.Checkbox(label="Only where the runs disagree", elem_id="browse-disagree")
             ui.raw = gr.Checkbox(label="Raw text", elem_id="browse-raw")
@@ -635,38 +789,88 @@ def _frames_and_prompt(ui: BrowseUI, settings: Any) -> None:
     import gradio as gr
 
     with gr.Row(elem_classes=["stack-narrow"]):
-        ui.frames_n = gr.Slider(1, settings.max_frames, value=settings.default_frames, step=1,
-                                label="Frames sampled (N; Enter or release to apply)", elem_id="browse-frames-n",
-                                scale=2)
+        ui.frames_n = gr.Slider(
+            1,
+            settings.max_frames,
+            value=settings.default_frames,
+            step=1,
+            label="Frames sampled (N; Enter or release to apply)",
+            elem_id="browse-frames-n",
+            scale=2,
+        )
         ui.cot = gr.Checkbox(label="Chain-of-thought prompt", elem_id="browse-cot")
         ui.subs = gr.Checkbox(label="Subtitles in prompt", elem_id="browse-subs")
         ui.full_subs = gr.Checkbox(label="All subtitle lines (implies subtitles)", elem_id="browse-full-subs")
     with gr.Row(elem_classes=["stack-narrow"]):
-        ui.interleave = gr.Checkbox(label="Subtitles between the frames (benchmarks that interleave them)",
-                                    elem_id="browse-interleave")
-        ui.fps = gr.Number(0, minimum=0, maximum=30, step=0.5, label="Frames per second (0: N frames placed by the "
-                           "benchmark's own rule; else N is the most taken)", elem_id="browse-fps")
+        ui.interleave = gr.Checkbox(
+            label="Subtitles between the frames (benchmarks that interleave them)", elem_id="browse-interleave"
+        )
+        ui.fps = gr.Number(
+            0,
+            minimum=0,
+            maximum=30,
+            step=0.5,
+            label="Frames per second (0: N frames placed by the benchmark's own rule; else N is the most taken)",
+            elem_id="browse-fps",
+        )
     ui.settings_note = gr.Markdown("", elem_id="browse-settings-note")
-    ui.gallery = gr.Gallery(label="Frames as the model gets them (click one to seek the video)", columns=4,
-                            height="fit-content", allow_preview=False, object_fit="contain", elem_id="browse-frames",
-                            elem_classes=["frame-gallery"], interactive=False)
-    ui.cue_table = gr.Dataframe(headers=["Start", "End", "Subtitle", "Frames"], interactive=False, max_height=260,
-                                label="Subtitles (click a line to seek)", wrap=True, elem_id="browse-subtitles")
+    ui.gallery = gr.Gallery(
+        label="Frames as the model gets them (click one to seek the video)",
+        columns=4,
+        height="fit-content",
+        allow_preview=False,
+        object_fit="contain",
+        elem_id="browse-frames",
+        elem_classes=["frame-gallery"],
+        interactive=False,
+    )
+    ui.cue_table = gr.Dataframe(
+        headers=["Start", "End", "Subtitle", "Frames"],
+        interactive=False,
+        max_height=260,
+        label="Subtitles (click a line to seek)",
+        wrap=True,
+        elem_id="browse-subtitles",
+    )
     with gr.Row(elem_classes=["stack-narrow"]):
-        ui.prompt = gr.Textbox(label="Prompt sent to the model", lines=12, max_lines=30, interactive=False,
-                               buttons=["copy"], elem_id="browse-prompt", scale=3)
+        ui.prompt = gr.Textbox(
+            label="Prompt sent to the model",
+            lines=12,
+            max_lines=30,
+            interactive=False,
+            buttons=["copy"],
+            elem_id="browse-prompt",
+            scale=3,
+        )
         with gr.Column(scale=2):
-            ui.style = gr.Dropdown(style_choices(benchmark_choices()[0][1].partition(":")[0]), value=RECORDED,
-                                   label="Prompt style", elem_id="browse-style")
+            ui.style = gr.Dropdown(
+                style_choices(benchmark_choices()[0][1].partition(":")[0]),
+                value=RECORDED,
+                label="Prompt style",
+                elem_id="browse-style",
+            )
             ui.prompt_note = gr.Markdown("", elem_id="browse-prompt-note")
             ui.steps = gr.Markdown(label="Annotated steps", elem_id="browse-steps")
             ui.metadata = gr.Markdown(elem_id="browse-metadata")
-    ui.versions = gr.Dataframe(headers=["Version", "ID", "Question as asked", "Answer"], interactive=False,
-                               label="The same problem in every version", visible=False, wrap=True,
-                               column_widths=["15%", "7%", "63%", "15%"], elem_id="browse-versions")
-    ui.version_images = gr.Gallery(label="Diagrams of the versions", columns=6, height="fit-content", visible=False,
-                                   allow_preview=True, object_fit="contain", elem_id="browse-version-images",
-                                   interactive=False)
+    ui.versions = gr.Dataframe(
+        headers=["Version", "ID", "Question as asked", "Answer"],
+        interactive=False,
+        label="The same problem in every version",
+        visible=False,
+        wrap=True,
+        column_widths=["15%", "7%", "63%", "15%"],
+        elem_id="browse-versions",
+    )
+    ui.version_images = gr.Gallery(
+        label="Diagrams of the versions",
+        columns=6,
+        height="fit-content",
+        visible=False,
+        allow_preview=True,
+        object_fit="contain",
+        elem_id="browse-version-images",
+        interactive=False,
+    )
 
 
 # -- wiring -----------------------------------------------------------------------------------------------------
@@ -680,8 +884,11 @@ def build(context: AppContext) -> None:
     handlers = BrowseHandlers(context.datasets, context.settings.default_frames)
     runs = context.runs if context.runs is not None else gr.State([])
     session = review_session(context)
-    group = {"concurrency_id": "browse", "concurrency_limit": context.settings.browse_concurrency,
-             **progress_on(ui.gallery)}
+    group = {
+        "concurrency_id": "browse",
+        "concurrency_limit": context.settings.browse_concurrency,
+        **progress_on(ui.gallery),
+    }
     names = {"frames": "gallery", "cues": "cue_table"}
     ui.page_outputs = [getattr(ui, names.get(n, n)) for n in PAGE_OUTPUTS]
     ui.view_inputs = [ui.frames_n, ui.cot, ui.subs, ui.full_subs, ui.interleave, ui.fps, ui.style]
@@ -709,13 +916,21 @@ def _wire_list(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
     def choose_benchmark(key: str, text: str) -> tuple:
         dataset = context.datasets.get(*split_key(key))
         specs = filter_specs(dataset)
-        updates = [gr.update(choices=[("All", ALL), *((v, v) for v in specs[i][2])], value=ALL, label=specs[i][1],
-                             visible=True) if i < len(specs) else gr.update(choices=[("All", ALL)], value=ALL,
-                                                                            visible=False)
-                   for i in range(len(ui.dims))]
+        updates = [
+            gr.update(
+                choices=[("All", ALL), *((v, v) for v in specs[i][2])], value=ALL, label=specs[i][1], visible=True
+            )
+            if i < len(specs)
+            else gr.update(choices=[("All", ALL)], value=ALL, visible=False)
+            for i in range(len(ui.dims))
+        ]
         frame = question_table(dataset, text)
-        return (gr.update(value="", visible=False), gr.update(value=frame, column_widths=table_widths(frame)),
-                empty_note(frame, text), *updates)
+        return (
+            gr.update(value="", visible=False),
+            gr.update(value=frame, column_widths=table_widths(frame)),
+            empty_note(frame, text),
+            *updates,
+        )
 
     @guarded(0, 3)
     def refilter(key: str, text: str, *values: str) -> tuple:
@@ -747,22 +962,44 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
         if not (st or {}).get("ref"):
             return None
         runs, walk, raw, reviews, reviewer, judge_runs, *view = read_and_view
-        return handlers.show(st["key"], st["ref"], view_of(*view), shown, runs, walk, raw, reviews, reviewer,
-                             judge_runs)
+        return handlers.show(
+            st["key"], st["ref"], view_of(*view), shown, runs, walk, raw, reviews, reviewer, judge_runs
+        )
 
     @guarded(0, len(ui.page_outputs))
     def rerender(st: dict, shown: dict | None, *read_and_view: Any) -> tuple:
         return values_for(ui, show_st(st, shown, *read_and_view), ui.page_outputs)
 
     @select_handler
-    def select_row(shown: dict | None, key: str, runs: list, walk: dict, raw: bool, reviews: list, reviewer: str,
-                   judge_runs: list | None, n: float, use_cot: bool, use_subs: bool, use_full: bool,
-                   interleave: bool, fps: float, style: str, evt: gr.SelectData) -> Iterator[tuple]:
+    def select_row(
+        shown: dict | None,
+        key: str,
+        runs: list,
+        walk: dict,
+        raw: bool,
+        reviews: list,
+        reviewer: str,
+        judge_runs: list | None,
+        n: float,
+        use_cot: bool,
+        use_subs: bool,
+        use_full: bool,
+        interleave: bool,
+        fps: float,
+        style: str,
+        evt: gr.SelectData,
+    ) -> Iterator[tuple]:
         ref = str((evt.row_value or [""])[0])
         view = view_of(n, use_cot, use_subs, use_full, interleave, fps, style)
         media = handlers.preview_ref(key, ref, runs, walk, judge_runs)
-        yield from switch_stream(ui, handlers, key, media, view, lambda: handlers.show(
-            key, ref, view, shown, runs, walk, raw, reviews, reviewer, judge_runs))
+        yield from switch_stream(
+            ui,
+            handlers,
+            key,
+            media,
+            view,
+            lambda: handlers.show(key, ref, view, shown, runs, walk, raw, reviews, reviewer, judge_runs),
+        )
 
     def select_rest(st: dict, shown: dict | None, *read_and_view: Any) -> tuple:
         """The rest of the page for the question just shown (its frames are cached by now). A failure here
@@ -777,12 +1014,23 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
     page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
     ui.select_rest, ui.rerender = select_rest, rerender
     # No progress overlay, so the progressive gallery's previews are not covered (switch_stream).
-    then_rest(ui.table.select(select_row, [ui.panels, ui.benchmark, *ui.read_inputs, *ui.view_inputs],
-                              ui.first_outputs, show_progress="hidden", **group), ui, group)
+    then_rest(
+        ui.table.select(
+            select_row,
+            [ui.panels, ui.benchmark, *ui.read_inputs, *ui.view_inputs],
+            ui.first_outputs,
+            show_progress="hidden",
+            **group,
+        ),
+        ui,
+        group,
+    )
     ui.subs.input(lambda on, full: full and on, [ui.subs, ui.full_subs], ui.full_subs, **group).then(
-        rerender, page_inputs, ui.page_outputs, **group)
+        rerender, page_inputs, ui.page_outputs, **group
+    )
     ui.full_subs.input(lambda full, on: on or full, [ui.full_subs, ui.subs], ui.subs, **group).then(
-        rerender, page_inputs, ui.page_outputs, **group)
+        rerender, page_inputs, ui.page_outputs, **group
+    )
     for control in (ui.cot, ui.raw, ui.interleave, ui.style):
         control.input(rerender, page_inputs, ui.page_outputs, **group)
     ui.fps.submit(rerender, page_inputs, ui.page_outputs, **group)
@@ -791,8 +1039,14 @@ def _wire_page(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
     ui.cue_table.select(seek("cue_times"), [ui.state], [ui.video], **group)
 
 
-def switch_stream(ui: BrowseUI, handlers: BrowseHandlers, key: str, ref: str | None, view: ViewSettings,
-                  page: Callable[[], tuple | None]) -> Iterator[tuple]:
+def switch_stream(
+    ui: BrowseUI,
+    handlers: BrowseHandlers,
+    key: str,
+    ref: str | None,
+    view: ViewSettings,
+    page: Callable[[], tuple | None],
+) -> Iterator[tuple]:
     """One switch event's outputs (`ui.first_outputs`): while a cold question's frames are decoded, gallery-only
     updates (nearest keyframes, then exact frames as they land; webapp/gallery_stream.py); then `page()`'s values.
 
@@ -833,8 +1087,17 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
     import gradio as gr
 
     def stepper(delta: int) -> Callable:
-        def step(st: dict, shown: dict | None, runs_value: list, walk: dict, raw: bool, reviews: list,
-                 reviewer: str, judge_runs: list | None, *view_values: Any) -> Iterator[tuple]:
+        def step(
+            st: dict,
+            shown: dict | None,
+            runs_value: list,
+            walk: dict,
+            raw: bool,
+            reviews: list,
+            reviewer: str,
+            judge_runs: list | None,
+            *view_values: Any,
+        ) -> Iterator[tuple]:
             st, view = st or {}, view_of(*view_values)
             key = str(st.get("key") or "")
             try:
@@ -843,36 +1106,51 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
                 yield failed(step.__name__, error, 0, len(ui.first_outputs))
                 return
             media = handlers.preview_ref(key, target, runs_value, walk, judge_runs)
-            yield from switch_stream(ui, handlers, key, media, view, lambda: None if target is None else
-                                     handlers.show(key, target, view, shown, runs_value, walk, raw, reviews,
-                                                   reviewer, judge_runs))
+            yield from switch_stream(
+                ui,
+                handlers,
+                key,
+                media,
+                view,
+                lambda: (
+                    None
+                    if target is None
+                    else handlers.show(key, target, view, shown, runs_value, walk, raw, reviews, reviewer, judge_runs)
+                ),
+            )
 
         step.__name__ = "next_question" if delta > 0 else "previous_question"
         return step
 
     page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
     for button, delta in ((ui.next, 1), (ui.prev, -1)):
-        then_rest(button.click(stepper(delta), page_inputs, ui.first_outputs, show_progress="hidden", **group),
-                  ui, group)
+        then_rest(
+            button.click(stepper(delta), page_inputs, ui.first_outputs, show_progress="hidden", **group), ui, group
+        )
 
     def set_walk(run: str | None, status: str, disagree: bool, walk: dict | None) -> dict:
-        return {**Walk.of(walk).to_dict(), "run": run or "", "status": status, "disagree": bool(disagree),
-                "judged": "", "ids": [], "listed": ""}
+        return {
+            **Walk.of(walk).to_dict(),
+            "run": run or "",
+            "status": status,
+            "disagree": bool(disagree),
+            "judged": "",
+            "ids": [],
+            "listed": "",
+        }
 
     follow_outputs = [*ui.view_inputs, ui.settings_note]
     walk_inputs = [ui.read_run, ui.walk_status, ui.disagree, ui.walk]
     ui.read_run.input(set_walk, walk_inputs, ui.walk, **group).then(
-        follow_values(handlers), [runs, ui.walk], follow_outputs, **group).then(
-        ui.rerender, page_inputs, ui.page_outputs, **group)
+        follow_values(handlers), [runs, ui.walk], follow_outputs, **group
+    ).then(ui.rerender, page_inputs, ui.page_outputs, **group)
     for control in (ui.walk_status, ui.disagree):
-        control.input(set_walk, walk_inputs, ui.walk, **group).then(
-            ui.rerender, page_inputs, ui.page_outputs, **group)
+        control.input(set_walk, walk_inputs, ui.walk, **group).then(ui.rerender, page_inputs, ui.page_outputs, **group)
 
     def run_choices(runs_value: list | None, walk: dict | None) -> Any:
         names = [r.name for r in runs_value or []]
         current = Walk.of(walk).run
-        return gr.update(choices=[("(none)", ""), *((n, n) for n in names)], value=current if current in names
-                         else "")
+        return gr.update(choices=[("(none)", ""), *((n, n) for n in names)], value=current if current in names else "")
 
     runs.change(run_choices, [runs, ui.walk], ui.read_run, **group)
 
@@ -886,8 +1164,16 @@ def follow_values(handlers: BrowseHandlers) -> Callable:
         if found is None:
             return gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), gr.skip(), ""
         used, note = found
-        return (used.num_frames, used.cot, used.with_subtitles, used.full_subtitles, used.interleaved,
-                used.fps or 0, RECORDED, note)
+        return (
+            used.num_frames,
+            used.cot,
+            used.with_subtitles,
+            used.full_subtitles,
+            used.interleaved,
+            used.fps or 0,
+            RECORDED,
+            note,
+        )
 
     return follow
 
@@ -905,10 +1191,12 @@ def prompt_controls(key: str, cot: bool, subs: bool, full: bool, style: str | No
     value = style if style in {v for _, v in styles} else RECORDED
     cot_label = "Chain-of-thought prompt" if choices.cot else "Chain-of-thought prompt (none for this benchmark)"
     subs_label = "Subtitles in prompt" if choices.subtitles else "Subtitles in prompt (none for this benchmark)"
-    return (gr.update(interactive=choices.cot, value=bool(cot) and choices.cot, label=cot_label),
-            gr.update(interactive=choices.subtitles, value=bool(subs) and choices.subtitles, label=subs_label),
-            gr.update(interactive=choices.subtitles, value=bool(full) and choices.subtitles),
-            gr.update(choices=styles, value=value))
+    return (
+        gr.update(interactive=choices.cot, value=bool(cot) and choices.cot, label=cot_label),
+        gr.update(interactive=choices.subtitles, value=bool(subs) and choices.subtitles, label=subs_label),
+        gr.update(interactive=choices.subtitles, value=bool(full) and choices.subtitles),
+        gr.update(choices=styles, value=value),
+    )
 
 
 def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable, group: dict) -> None:
@@ -926,22 +1214,52 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
         key, target = url_target(params, keys)
         walk = url_walk(params)
         names = [r.name for r in runs or []]
-        run = gr.update(choices=[("(none)", ""), *((n, n) for n in names)],
-                        value=walk.run if walk and walk.run in names else "")
-        return (gr.update(value=key) if key else gr.skip(), target, walk.to_dict() if walk else None, run,
-                walk.status if walk else gr.skip(), walk.disagree if walk else gr.skip())
+        run = gr.update(
+            choices=[("(none)", ""), *((n, n) for n in names)], value=walk.run if walk and walk.run in names else ""
+        )
+        return (
+            gr.update(value=key) if key else gr.skip(),
+            target,
+            walk.to_dict() if walk else None,
+            run,
+            walk.status if walk else gr.skip(),
+            walk.disagree if walk else gr.skip(),
+        )
 
     @guarded(0, len(ui.page_outputs))
-    def first_question(key: str, n: float, use_cot: bool, use_subs: bool, use_full: bool, interleave: bool = False,
-                       fps: float = 0.0, style: str = RECORDED, target: dict | None = None, runs: list | None = None,
-                       walk: dict | None = None, raw: bool = False, reviews: list | None = None,
-                       reviewer: str = "reviewer", judge_runs: list | None = None) -> tuple:
+    def first_question(
+        key: str,
+        n: float,
+        use_cot: bool,
+        use_subs: bool,
+        use_full: bool,
+        interleave: bool = False,
+        fps: float = 0.0,
+        style: str = RECORDED,
+        target: dict | None = None,
+        runs: list | None = None,
+        walk: dict | None = None,
+        raw: bool = False,
+        reviews: list | None = None,
+        reviewer: str = "reviewer",
+        judge_runs: list | None = None,
+    ) -> tuple:
         """The linked question or the first one (API order: key and view settings first, as before links)."""
         ref = handlers.first_ref(key, (target or {}).get("ref"), runs, walk)
         if ref is None:
             return values_for(ui, None, ui.page_outputs)
-        return handlers.show(key, ref, view_of(n, use_cot, use_subs, use_full, interleave, fps, style), None, runs,
-                             walk, raw, reviews, reviewer, judge_runs)
+        return handlers.show(
+            key,
+            ref,
+            view_of(n, use_cot, use_subs, use_full, interleave, fps, style),
+            None,
+            runs,
+            walk,
+            raw,
+            reviews,
+            reviewer,
+            judge_runs,
+        )
 
     from_url.__annotations__["request"] = gr.Request  # resolved here: annotations are postponed
     inputs = [ui.benchmark, *ui.view_inputs, ui.target, *ui.read_inputs]
@@ -949,16 +1267,19 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
     controls = [ui.cot, ui.subs, ui.full_subs, ui.style]
     ui.benchmark.change(prompt_controls, [ui.benchmark, *controls], controls, **group)
     ui.benchmark.input(lambda: {}, None, ui.target).then(
-        list_fn, [ui.benchmark, ui.search], ui.list_outputs, **listed).then(
-        first_question, inputs, ui.page_outputs, **group)
+        list_fn, [ui.benchmark, ui.search], ui.list_outputs, **listed
+    ).then(first_question, inputs, ui.page_outputs, **group)
     if context.app_load is not None:
         runs = ui.read_inputs[0]
-        context.app_load(from_url, [ui.saved_position, runs], [ui.benchmark, ui.target, ui.walk, ui.read_run,
-                         ui.walk_status, ui.disagree], js=f"(saved, runs) => [localStorage.getItem('{POSITION_KEY}'), "
-                         "runs]", **group).then(
-            follow_values(handlers), [runs, ui.walk], [*ui.view_inputs, ui.settings_note], **group).then(
-            list_fn, [ui.benchmark, ui.search], ui.list_outputs, **listed).then(
-            first_question, inputs, ui.page_outputs, **group)
+        context.app_load(
+            from_url,
+            [ui.saved_position, runs],
+            [ui.benchmark, ui.target, ui.walk, ui.read_run, ui.walk_status, ui.disagree],
+            js=f"(saved, runs) => [localStorage.getItem('{POSITION_KEY}'), runs]",
+            **group,
+        ).then(follow_values(handlers), [runs, ui.walk], [*ui.view_inputs, ui.settings_note], **group).then(
+            list_fn, [ui.benchmark, ui.search], ui.list_outputs, **listed
+        ).then(first_question, inputs, ui.page_outputs, **group)
 
 
 def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseLinks:
@@ -966,23 +1287,42 @@ def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseL
     import gradio as gr
 
     @guarded(0, len(ui.page_outputs))
-    def open_question(target: dict | None, runs: list, walk: dict, raw: bool, reviews: list, reviewer: str,
-                      judge_runs: list | None, *view: Any) -> tuple:
+    def open_question(
+        target: dict | None,
+        runs: list,
+        walk: dict,
+        raw: bool,
+        reviews: list,
+        reviewer: str,
+        judge_runs: list | None,
+        *view: Any,
+    ) -> tuple:
         if not target or not target.get("ref"):
             return values_for(ui, None, ui.page_outputs)
-        return handlers.show(target["key"], target["ref"], view_of(*view), None, runs, walk, raw, reviews, reviewer,
-                             judge_runs)
+        return handlers.show(
+            target["key"], target["ref"], view_of(*view), None, runs, walk, raw, reviews, reviewer, judge_runs
+        )
 
     def walk_controls(walk: dict | None) -> tuple:
         w = Walk.of(walk)
         return gr.update(value=w.run), w.status, w.disagree
 
-    return BrowseLinks(open=open_question, open_inputs=[*ui.read_inputs[1:], *ui.view_inputs], outputs=ui.page_outputs,
-                       follow=follow_values(handlers), follow_outputs=[*ui.view_inputs, ui.settings_note],
-                       walk_controls=walk_controls, walk_outputs=[ui.read_run, ui.walk_status, ui.disagree],
-                       state=ui.state, settled=ui.settled, benchmark=ui.benchmark, walk=ui.walk,
-                       refresh_list=(list_fn, [ui.benchmark, ui.search], ui.list_outputs),
-                       progress=progress_on(ui.gallery), list_progress=progress_on(ui.list_note))
+    return BrowseLinks(
+        open=open_question,
+        open_inputs=[*ui.read_inputs[1:], *ui.view_inputs],
+        outputs=ui.page_outputs,
+        follow=follow_values(handlers),
+        follow_outputs=[*ui.view_inputs, ui.settings_note],
+        walk_controls=walk_controls,
+        walk_outputs=[ui.read_run, ui.walk_status, ui.disagree],
+        state=ui.state,
+        settled=ui.settled,
+        benchmark=ui.benchmark,
+        walk=ui.walk,
+        refresh_list=(list_fn, [ui.benchmark, ui.search], ui.list_outputs),
+        progress=progress_on(ui.gallery),
+        list_progress=progress_on(ui.list_note),
+    )
 
 
 TAB = TabSpec(id="browse", label="Browse", build=build)

@@ -75,9 +75,11 @@ def why_markdown(row: ScoredRow, why: str, run_name: str) -> str:
     import html
 
     read = f"**{html.escape(row.extracted)}**" if row.extracted else "**nothing**"
-    return (f"#### Check this reading\nMathReel read {read} ({html.escape(row.method)}): {html.escape(why)}. "
-            f"Confirm it (key **y**) or choose what a careful reader reads; {html.escape(run_name)} is scored again "
-            f"with your corrections, as `mathreel score --readings {FILE_NAME}` scores it.")
+    return (
+        f"#### Check this reading\nMathReel read {read} ({html.escape(row.method)}): {html.escape(why)}. "
+        f"Confirm it (key **y**) or choose what a careful reader reads; {html.escape(run_name)} is scored again "
+        f"with your corrections, as `mathreel score --readings {FILE_NAME}` scores it."
+    )
 
 
 def corrected(run: Run, entry: LabelledReading, held: list[dict]) -> tuple[Run, list[dict]]:
@@ -115,14 +117,21 @@ def audit_box(ui: BrowseUI) -> None:
     with gr.Group(visible=False, elem_id="browse-audit") as box:
         ui.audit_why = gr.Markdown("", elem_id="browse-audit-why")
         with gr.Row(elem_classes=["stack-narrow"]):
-            ui.audit_label = gr.Dropdown([NO_ANSWER], value=NO_ANSWER, label="A careful reader reads",
-                                         allow_custom_value=True, elem_id="browse-audit-label", scale=1)
+            ui.audit_label = gr.Dropdown(
+                [NO_ANSWER],
+                value=NO_ANSWER,
+                label="A careful reader reads",
+                allow_custom_value=True,
+                elem_id="browse-audit-label",
+                scale=1,
+            )
             ui.audit_reason = gr.Textbox(label="Why (optional)", elem_id="browse-audit-reason", scale=2)
         with gr.Row(elem_classes=["stack-narrow"]):
             ui.audit_confirm = gr.Button("Confirm the reading (y)", elem_id="browse-audit-confirm", variant="primary")
             ui.audit_save = gr.Button("Save the correction", elem_id="browse-audit-save")
-            ui.audit_download = gr.DownloadButton("Download corrections (JSONL)", visible=False,
-                                                  elem_id="browse-audit-download")
+            ui.audit_download = gr.DownloadButton(
+                "Download corrections (JSONL)", visible=False, elem_id="browse-audit-download"
+            )
         ui.audit_note = gr.Markdown("", elem_id="browse-audit-note")
     ui.audit_box = box
     ui.audit_held = gr.State([])  # the session's corrections: readings-file records
@@ -134,8 +143,11 @@ def wire_audit(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any, 
 
     from mathreel.webapp.downloads import Downloads
 
-    opts = {"concurrency_id": "browse-audit", "concurrency_limit": context.settings.browse_concurrency,
-            **progress_on(ui.audit_note)}
+    opts = {
+        "concurrency_id": "browse-audit",
+        "concurrency_limit": context.settings.browse_concurrency,
+        **progress_on(ui.audit_note),
+    }
     goto = gr.State(None)
     dataset_of = _dataset_finder(context)
 
@@ -177,12 +189,20 @@ def _filler(dataset_of: Callable[[dict], Any]) -> Callable[..., tuple]:
         run, row, why = found
         question = scored_question(row, dataset_of(st))
         if question is None:
-            return (gr.update(visible=True), why_markdown(row, why, run.name), gr.update(choices=[], value=None),
-                    "This answer's question is not on this server, so it cannot be labelled here.")
+            return (
+                gr.update(visible=True),
+                why_markdown(row, why, run.name),
+                gr.update(choices=[], value=None),
+                "This answer's question is not on this server, so it cannot be labelled here.",
+            )
         choices, value = label_choices(row, question, _default_letters(run))
         # the note keeps the session's last save (its corrections and the run's new figure)
-        return (gr.update(visible=True), why_markdown(row, why, run.name), gr.update(choices=choices, value=value),
-                gr.skip())
+        return (
+            gr.update(visible=True),
+            why_markdown(row, why, run.name),
+            gr.update(choices=choices, value=value),
+            gr.skip(),
+        )
 
     return fill
 
@@ -206,17 +226,25 @@ def _recorder(confirm: bool, dataset_of: Callable[[dict], Any], downloads: Any) 
                 raise ValueError(f"question {ref} of {run.name} is not on this server: it cannot be labelled")
             chosen = row.extracted if confirm else (None if label in (None, "", NO_ANSWER) else str(label))
             ids = rd.walk_ids(runs_value, rd.Walk.of(walk))
-            entry = labelled_row(row, question, chosen, reason or ("the reading is right" if confirm else ""),
-                                 _default_letters(run))
+            entry = labelled_row(
+                row, question, chosen, reason or ("the reading is right" if confirm else ""), _default_letters(run)
+            )
             again, kept = corrected(run, entry, held or [])
         except Exception as failure:  # shown in the box
             return error_outputs(error_message(failure), 5)
         updated = [again if r.name == run.name else r for r in runs_value]
         after = ids[ids.index(ref) + 1] if ref in ids and ids.index(ref) + 1 < len(ids) else None
-        note = (f"Saved: {len(kept)} correction(s) this session. {run.name} is now "
-                f"{again.report.overall.accuracy:.1f}% ({again.report.labelled} answers read by a person).")
-        return (gr.update(value=note, visible=True), updated, kept,
-                gr.update(value=corrections_file(kept, downloads.fresh()), visible=True), after)
+        note = (
+            f"Saved: {len(kept)} correction(s) this session. {run.name} is now "
+            f"{again.report.overall.accuracy:.1f}% ({again.report.labelled} answers read by a person)."
+        )
+        return (
+            gr.update(value=note, visible=True),
+            updated,
+            kept,
+            gr.update(value=corrections_file(kept, downloads.fresh()), visible=True),
+            after,
+        )
 
     return record
 

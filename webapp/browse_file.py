@@ -37,8 +37,12 @@ def file_header(answer: AnswerView) -> str:
 
     title = get_benchmark(answer.benchmark).title
     notes = " · ".join(plain(n) for n in answer.notes)
-    lines = [f"### {title} · {plain(answer.question_id)} · {FILE_MARK}", "",
-             f"<div class='file-note' id='browse-file-note'>⚠ {notes}</div>", ""]
+    lines = [
+        f"### {title} · {plain(answer.question_id)} · {FILE_MARK}",
+        "",
+        f"<div class='file-note' id='browse-file-note'>⚠ {notes}</div>",
+        "",
+    ]
     lines.append(plain(answer.question) if answer.question else "_The file records no question text._")
     lines.append("")
     if answer.options:
@@ -72,8 +76,12 @@ def file_metadata(answer: AnswerView) -> str:
             label = key
         rows.append((label, value))
     rows.append(("Question", "the file" if answer.question_source else "not recorded"))
-    rows.append(("Options", {"file": "the file", "prompt": "read from the recorded prompt"}.get(
-        answer.options_source, "not recorded")))
+    rows.append(
+        (
+            "Options",
+            {"file": "the file", "prompt": "read from the recorded prompt"}.get(answer.options_source, "not recorded"),
+        )
+    )
     rows.extend(("Note", note) for note in answer.notes)
     body = "\n".join(f"| {plain(label)} | {plain(value)} |" for label, value in rows)
     return "| Field | Value |\n|---|---|\n" + body
@@ -89,8 +97,9 @@ def file_question(answer: AnswerView) -> Question | None:
     return own if own is not None and answer.question else None
 
 
-def shown_prompt(answer: AnswerView | None, built: str, choice: str, view: ViewSettings,
-                 question: Question | None) -> tuple[str, str]:
+def shown_prompt(
+    answer: AnswerView | None, built: str, choice: str, view: ViewSettings, question: Question | None
+) -> tuple[str, str]:
     """The prompt box and the line above it: the prompt the file recorded, marked as recorded, when the choice is
     "as the file recorded it" and the file recorded one; else `built` (MathReel's prompt in the chosen style, ""
     when there is none to build)."""
@@ -100,15 +109,23 @@ def shown_prompt(answer: AnswerView | None, built: str, choice: str, view: ViewS
         fields = ", ".join(f"`{p.field.replace('`', '')}`" for p in recorded)
         note = f"**Prompt recorded in the file** ({fields}), as the run sent it."
         return text, note + _reproduced(recorded[0].text, question)
-    how = f"style {plain(view.style)}" + (", chain of thought" if view.cot else "") + (
-        ", subtitles" if view.with_subtitles else "")
+    how = (
+        f"style {plain(view.style)}"
+        + (", chain of thought" if view.cot else "")
+        + (", subtitles" if view.with_subtitles else "")
+    )
     if answer is None:
         return built, f"_Prompt built by MathReel ({how})._" if built else ""
     if not built:
         return "", "_The file records no prompt and no question text, so no prompt can be shown._"
     source = "the server's question" if answer.on_server else "the file's question"
-    extra = (" The file recorded its own prompt: choose “as the file recorded it” to see it." if recorded else
-             " The file recorded no prompt." if choice == RECORDED else "")
+    extra = (
+        " The file recorded its own prompt: choose “as the file recorded it” to see it."
+        if recorded
+        else " The file recorded no prompt."
+        if choice == RECORDED
+        else ""
+    )
     if not answer.on_server:
         extra += " Built without frames or subtitles: they are not on this server."
     return built, f"_Prompt built by MathReel from {source} ({how}), not recorded in the file._{extra}"

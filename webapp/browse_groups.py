@@ -32,7 +32,7 @@ def _cell(value: Any) -> str:
 
 
 def group_markdown(dataset: Dataset, question: Question) -> str:
-    """"#### Group 001 of 4 questions: relevance, structure [1,2,3,4]" and a row per member (this one in bold):
+    """ "#### Group 001 of 4 questions: relevance, structure [1,2,3,4]" and a row per member (this one in bold):
     its place, id, taxonomy, question and answer. "" for a benchmark not scored in groups."""
     from mathreel.core.benchmarks.base import DEFAULT_GROUP_POLICY
 
@@ -47,8 +47,13 @@ def group_markdown(dataset: Dataset, question: Question) -> str:
     what += [f"{_cell(d.label)} {_cell(facts.dims[d.key])}" for d in scheme.dimensions if facts.dims.get(d.key)]
     dims = [d for d in scheme.dimensions if any(q.dims.get(d.key) for q in group)]
     head = ["Q", "ID", *(d.label for d in dims), "Question", "Answer"]
-    lines = [f"#### Group {_cell(scheme.key(question))}: {len(group)} questions scored together", " · ".join(what), "",
-             "| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    lines = [
+        f"#### Group {_cell(scheme.key(question))}: {len(group)} questions scored together",
+        " · ".join(what),
+        "",
+        "| " + " | ".join(head) + " |",
+        "|" + "---|" * len(head),
+    ]
     for q in group:
         text = q.question if len(q.question) <= QUESTION_PREVIEW else q.question[: QUESTION_PREVIEW - 1] + "…"
         cells = [str(scheme.position(q)), dataset.ref(q), *(q.dims.get(d.key, "") for d in dims), text, q.answer]
@@ -66,10 +71,17 @@ def group_scoring(report: Any, ref: str, run_name: str) -> str:
     group = groups.containing(ref) if groups is not None else None
     if group is None:
         return ""
-    lines = [f"#### Group score in {html.escape(run_name)}", f"**{_cell(group.result.explanation)}**",
-             f"_{_cell(groups.how)}._", "", "| Q | ID | Answer | Mark | Part in the score |", "|---|---|---|---|---|"]
+    lines = [
+        f"#### Group score in {html.escape(run_name)}",
+        f"**{_cell(group.result.explanation)}**",
+        f"_{_cell(groups.how)}._",
+        "",
+        "| Q | ID | Answer | Mark | Part in the score |",
+        "|---|---|---|---|---|",
+    ]
     for position, (qid, status, mark, role) in enumerate(
-            zip(group.question_ids, group.statuses, group.marks, group.result.roles, strict=False), start=1):
+        zip(group.question_ids, group.statuses, group.marks, group.result.roles, strict=False), start=1
+    ):
         row = [str(position), qid, f"{STATUS_MARKS.get(status, '')} {status}", str(mark), role]
         if qid == ref:
             row = [f"**{_cell(c)}**" for c in row]

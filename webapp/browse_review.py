@@ -25,8 +25,9 @@ if TYPE_CHECKING:
     from mathreel.webapp.judged_runs import JudgedRun
 
 
-def judged_question(runs: list | None, walk_value: dict | None, ref: str, judge_runs: list | None = None
-                    ) -> tuple[Any, JudgedRun | None, JudgeView | None, dict[str, JudgeView]]:
+def judged_question(
+    runs: list | None, walk_value: dict | None, ref: str, judge_runs: list | None = None
+) -> tuple[Any, JudgedRun | None, JudgeView | None, dict[str, JudgeView]]:
     """The walked run, the judged run (of the session's `judge_runs`, None: the demo's) that judged its answers,
     the judge's view of `ref` and of every matched question (in the run's order)."""
     run = rd.run_named(runs, rd.Walk.of(walk_value).run)
@@ -73,8 +74,11 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
 
     session = review_session(context)
     c = ui.review
-    opts = {"concurrency_id": "browse-review", "concurrency_limit": context.settings.browse_concurrency,
-            **progress_on(ui.judge_card)}
+    opts = {
+        "concurrency_id": "browse-review",
+        "concurrency_limit": context.settings.browse_concurrency,
+        **progress_on(ui.judge_card),
+    }
     goto = gr.State(None)
 
     def fill(st: dict, runs_value: list, walk: dict, held: list, name: str, judge_runs: list | None) -> tuple:
@@ -86,14 +90,28 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
 
     def record(accept_it: bool) -> Callable[..., tuple]:
         @with_request
-        def handler(st: dict, runs_value: list, walk: dict, held: list, name: str, judge_runs: list | None,
-                    first: str | None, others: list | None, text: str, points: float | None, steps: float | None,
-                    why_flag: str, why: str, request: Any = None) -> tuple:
+        def handler(
+            st: dict,
+            runs_value: list,
+            walk: dict,
+            held: list,
+            name: str,
+            judge_runs: list | None,
+            first: str | None,
+            others: list | None,
+            text: str,
+            points: float | None,
+            steps: float | None,
+            why_flag: str,
+            why: str,
+            request: Any = None,
+        ) -> tuple:
             ref = str((st or {}).get("ref") or "")
             try:
                 run, judged, view, views = judged_question(runs_value, walk, ref, judge_runs)
-                updated, review = saved(judged, view, held, name, accept_it,
-                                        (first, others, text, points, steps, why_flag, why), request)
+                updated, review = saved(
+                    judged, view, held, name, accept_it, (first, others, text, points, steps, why_flag, why), request
+                )
             except Exception as failure:  # shown in the box; the session's reviews stay as they were
                 return error_outputs(error_message(failure), 4)
             after = next_to_review(run, views, updated, review.reviewer, ref)
@@ -101,8 +119,7 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
 
         return handler
 
-    def walk_next(st: dict, runs_value: list, walk: dict, held: list, name: str, judge_runs: list | None
-                  ) -> str | None:
+    def walk_next(st: dict, runs_value: list, walk: dict, held: list, name: str, judge_runs: list | None) -> str | None:
         ref = str((st or {}).get("ref") or "")
         run, _, _, views = judged_question(runs_value, walk, ref, judge_runs)
         return next_to_review(run, views, held, name, ref)
@@ -112,8 +129,9 @@ def wire_review(context: Any, ui: BrowseUI, handlers: BrowseHandlers, runs: Any,
     _connect(context, ui, session, runs, (fill, record, walk_next, go), goto, opts, group)
 
 
-def _connect(context: Any, ui: BrowseUI, session: Any, runs: Any, handlers: tuple, goto: Any, opts: dict,
-             group: dict) -> None:
+def _connect(
+    context: Any, ui: BrowseUI, session: Any, runs: Any, handlers: tuple, goto: Any, opts: dict, group: dict
+) -> None:
     """The review box's events: refill on every change, save (accept or changed) and walk on, files."""
 
     fill, record, walk_next, go = handlers
@@ -124,8 +142,10 @@ def _connect(context: Any, ui: BrowseUI, session: Any, runs: Any, handlers: tupl
         source.change(fill, fill_inputs, fill_outputs, show_progress="hidden", **opts)
     page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
     saves = [c.error, session.reviews, goto, c.download]
-    for event in (c.accept.click(record(True), [*fill_inputs, *c.edits], saves, **opts),
-                  c.save.click(record(False), [*fill_inputs, *c.edits], saves, **opts),
-                  c.walk.click(walk_next, fill_inputs, goto, **opts)):
+    for event in (
+        c.accept.click(record(True), [*fill_inputs, *c.edits], saves, **opts),
+        c.save.click(record(False), [*fill_inputs, *c.edits], saves, **opts),
+        c.walk.click(walk_next, fill_inputs, goto, **opts),
+    ):
         then_rest(event.then(go, [goto, *page_inputs], ui.first_outputs, show_progress="hidden", **group), ui, group)
     wire_files(context, c, opts)

@@ -42,8 +42,14 @@ def wire(ui: Any, settings: Any, downloads: Downloads, server: ServerPaths) -> N
             return gr.update(visible=False), f"**The bundle could not be made:** {error_message(error, {}, server)}"
         return gr.update(value=str(path), visible=True), note
 
-    ui.bundle_button.click(make, [ui.runs], [ui.bundle_file, ui.bundle_status], concurrency_id="bundle",
-                           concurrency_limit=1, show_progress_on=[ui.bundle_status])
+    ui.bundle_button.click(
+        make,
+        [ui.runs],
+        [ui.bundle_file, ui.bundle_status],
+        concurrency_id="bundle",
+        concurrency_limit=1,
+        show_progress_on=[ui.bundle_status],
+    )
 
 
 def _reporter(progress: Any) -> Any:
@@ -67,11 +73,16 @@ def build_zip(runs: list[Run], settings: Any, downloads: Downloads, progress: An
     made = []
     for key, members in groups.items():
         options = members[0].options
-        request = BundleRequest(tuple(run.path for run in members), benchmark=key.split(":")[0],
-                                mode=key.split(":")[1], extractor=options.extractor if options else "robust",
-                                denominator=(options.denominator or None) if options else None,
-                                annotations=options.annotations if options else None,
-                                data=str(settings.data_root()), names=tuple(run.name for run in members))
+        request = BundleRequest(
+            tuple(run.path for run in members),
+            benchmark=key.split(":")[0],
+            mode=key.split(":")[1],
+            extractor=options.extractor if options else "robust",
+            denominator=(options.denominator or None) if options else None,
+            annotations=options.annotations if options else None,
+            data=str(settings.data_root()),
+            names=tuple(run.name for run in members),
+        )
         plan = plan_bundle(request)
         write_bundle(plan, site / re.sub(r"[^A-Za-z0-9_-]+", "-", key), progress)
         made.append(f"{key}: {len(members)} run{'s' if len(members) > 1 else ''}, {len(plan.pages)} questions")
@@ -82,5 +93,7 @@ def build_zip(runs: list[Run], settings: Any, downloads: Downloads, progress: An
                 kind = zipfile.ZIP_STORED if path.suffix == ".jpg" else zipfile.ZIP_DEFLATED
                 archive.write(path, path.relative_to(folder), compress_type=kind)
     size = target.stat().st_size / 1e6
-    return target, (f"The bundle ({size:.1f} MB): " + "; ".join(made) + ". Unzip it and open each folder's "
-                    "index.html; it works offline.")
+    return target, (
+        f"The bundle ({size:.1f} MB): " + "; ".join(made) + ". Unzip it and open each folder's "
+        "index.html; it works offline."
+    )

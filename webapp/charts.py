@@ -64,8 +64,9 @@ def by_accuracy(runs: Sequence[NamedReport], dimension: str, values: list[str]) 
     """`values` from the lowest accuracy of the first run that has the dimension to the highest (values it lacks
     last, in their order)."""
     cells = next((by[dimension] for _, by in runs if by.get(dimension)), {})
-    ranked = sorted((v for v in values if v in cells), key=lambda v: _acc(cells[v]) if
-                    _acc(cells[v]) is not None else -1.0)
+    ranked = sorted(
+        (v for v in values if v in cells), key=lambda v: _acc(cells[v]) if _acc(cells[v]) is not None else -1.0
+    )
     return ranked + [v for v in values if v not in cells]
 
 
@@ -85,13 +86,21 @@ def accuracy_bars(runs: Sequence[NamedReport], dimension: str, label: str) -> go
         acc = [_acc(cells[v]) or 0.0 for v in present]
         lows = [_bounds(cells[v])[0] for v in present]
         highs = [_bounds(cells[v])[1] for v in present]
-        error = {"type": "data", "symmetric": False, "array": [h - a for h, a in zip(highs, acc, strict=True)],
-                 "arrayminus": [a - lo for a, lo in zip(acc, lows, strict=True)]}
-        axes = {"x": acc, "y": present, "orientation": "h", "error_x": error} if horizontal else \
-            {"x": present, "y": acc, "error_y": error}
+        error = {
+            "type": "data",
+            "symmetric": False,
+            "array": [h - a for h, a in zip(highs, acc, strict=True)],
+            "arrayminus": [a - lo for a, lo in zip(acc, lows, strict=True)],
+        }
+        axes = (
+            {"x": acc, "y": present, "orientation": "h", "error_x": error}
+            if horizontal
+            else {"x": present, "y": acc, "error_y": error}
+        )
         where = "%{y}<br>%{x:.1f}%" if horizontal else "%{x}<br>%{y:.1f}%"
         figure.add_bar(
-            name=short_name(name), **axes,
+            name=short_name(name),
+            **axes,
             customdata=[[cells[v].n, lo, hi] for v, lo, hi in zip(present, lows, highs, strict=True)],
             hovertemplate=where + " [%{customdata[1]:.1f}, %{customdata[2]:.1f}]<br>n=%{customdata[0]}"
             f"<extra>{_hover_name(name)}</extra>",
@@ -101,8 +110,9 @@ def accuracy_bars(runs: Sequence[NamedReport], dimension: str, label: str) -> go
     figure.update_layout(barmode="group")
     if horizontal:
         rows = len(values) * max(ROW_PX, 12 * len(runs) + 10)
-        figure.update_layout(height=rows + _chrome_px(note, len(runs)) + 60, xaxis_title="Accuracy (%), 95% CI",
-                             yaxis_title="")
+        figure.update_layout(
+            height=rows + _chrome_px(note, len(runs)) + 60, xaxis_title="Accuracy (%), 95% CI", yaxis_title=""
+        )
         figure.update_xaxes(range=[0, 100])
         figure.update_yaxes(categoryorder="array", categoryarray=values, autorange="reversed")
     else:
@@ -115,7 +125,7 @@ def short_name(name: str, limit: int = 24) -> str:
     if len(name) <= limit:
         return name
     head = (limit - 1) // 3
-    return name[:head] + "…" + name[len(name) - (limit - 1 - head):]
+    return name[:head] + "…" + name[len(name) - (limit - 1 - head) :]
 
 
 def _hover_name(name: str) -> str:
@@ -166,8 +176,12 @@ def paired_difference_bar(label: str, difference: float, ci: Sequence[float]) ->
             x=[difference],
             y=[label],
             orientation="h",
-            error_x={"type": "data", "symmetric": False, "array": [ci[1] - difference],
-                     "arrayminus": [difference - ci[0]]},
+            error_x={
+                "type": "data",
+                "symmetric": False,
+                "array": [ci[1] - difference],
+                "arrayminus": [difference - ci[0]],
+            },
             hovertemplate=f"%{{x:.1f}} points [{ci[0]:.1f}, {ci[1]:.1f}]<extra></extra>",
         )
     )
@@ -198,15 +212,24 @@ def _chrome_px(note: str, runs: int) -> int:
     return 50 + (22 if note else 0) + (26 * -(-runs // 2) if runs > 1 else 0)
 
 
-def _layout(figure: go.Figure, *, title: str, x_title: str, y_title: str = "Accuracy (%), 95% CI", note: str = "",
-            runs: int = 1) -> None:
+def _layout(
+    figure: go.Figure, *, title: str, x_title: str, y_title: str = "Accuracy (%), 95% CI", note: str = "", runs: int = 1
+) -> None:
     """Title (with a note line under it, never on the legend), the legend in a row of its own under both, and
     margins that make room for them."""
     top = _chrome_px(note, runs)
     subtitle = {"subtitle": {"text": note, "font": {"size": 12, "color": "#92400e"}}} if note else {}
     figure.update_layout(
-        title={"text": title, "x": 0.01, "xanchor": "left", "y": 1, "yref": "container", "yanchor": "top",
-               "pad": {"t": 12}, **subtitle},
+        title={
+            "text": title,
+            "x": 0.01,
+            "xanchor": "left",
+            "y": 1,
+            "yref": "container",
+            "yanchor": "top",
+            "pad": {"t": 12},
+            **subtitle,
+        },
         xaxis_title=x_title,
         yaxis_title=y_title,
         template="plotly_white",
@@ -232,13 +255,21 @@ def score_chart(runs: list[JudgedRun]) -> go.Figure:
     rows = step_score_rows({r.name: r.judgments for r in runs}, by=primary_dimension(runs))
     for run in runs:
         mine = [row for row in rows if row.run == run.name and row.mean is not None]
-        figure.add_bar(name=run.name, x=[row.group for row in mine], y=[row.mean for row in mine],
-                       customdata=[[row.n, row.failed] for row in mine],
-                       hovertemplate="%{x}<br>mean %{y:.2f}<br>n=%{customdata[0]}, judge failures "
-                       "%{customdata[1]}<extra>%{fullData.name}</extra>")
-    figure.update_layout(title={"text": "Mean step score (0-10) per run and category", "y": 0.97}, barmode="group",
-                         height=400, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
-                         margin={"t": 110, "b": 90})
+        figure.add_bar(
+            name=run.name,
+            x=[row.group for row in mine],
+            y=[row.mean for row in mine],
+            customdata=[[row.n, row.failed] for row in mine],
+            hovertemplate="%{x}<br>mean %{y:.2f}<br>n=%{customdata[0]}, judge failures "
+            "%{customdata[1]}<extra>%{fullData.name}</extra>",
+        )
+    figure.update_layout(
+        title={"text": "Mean step score (0-10) per run and category", "y": 0.97},
+        barmode="group",
+        height=400,
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
+        margin={"t": 110, "b": 90},
+    )
     figure.update_yaxes(range=[0, 10])
     return figure
 
@@ -252,13 +283,21 @@ def error_chart(runs: list[JudgedRun]) -> go.Figure:
     figure = go.Figure()
     for run in runs:
         rows = error_rows({run.name: run.judgments}, error_categories(run.benchmark))
-        figure.add_bar(name=run.name, x=[r.category for r in rows], y=[r.share for r in rows],
-                       customdata=[[r.primary, r.mentioned] for r in rows],
-                       hovertemplate="%{x}<br>%{y:.1f}% of analysed errors<br>primary %{customdata[0]}, named "
-                       "%{customdata[1]}<extra>%{fullData.name}</extra>")
-    figure.update_layout(title={"text": "Error categories per run (primary, % of analysed wrong answers)", "y": 0.97},
-                         barmode="group", height=400, legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
-                         margin={"t": 110, "b": 120})
+        figure.add_bar(
+            name=run.name,
+            x=[r.category for r in rows],
+            y=[r.share for r in rows],
+            customdata=[[r.primary, r.mentioned] for r in rows],
+            hovertemplate="%{x}<br>%{y:.1f}% of analysed errors<br>primary %{customdata[0]}, named "
+            "%{customdata[1]}<extra>%{fullData.name}</extra>",
+        )
+    figure.update_layout(
+        title={"text": "Error categories per run (primary, % of analysed wrong answers)", "y": 0.97},
+        barmode="group",
+        height=400,
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
+        margin={"t": 110, "b": 120},
+    )
     figure.update_xaxes(tickangle=-25)
     return figure
 
@@ -272,11 +311,20 @@ def confusion_figure(result: Any) -> go.Figure:
 
     figure = go.Figure()
     if result is not None and result.labels:
-        figure.add_heatmap(z=result.confusion, x=result.labels, y=result.labels, colorscale="Blues",
-                           text=result.confusion, texttemplate="%{text}",
-                           hovertemplate="judge %{y}<br>reviewer %{x}<br>%{z} questions<extra></extra>")
-    figure.update_layout(title="Primary error category: judge (rows) vs reviewer (columns)", height=460,
-                         margin={"l": 220, "b": 160, "t": 60})
+        figure.add_heatmap(
+            z=result.confusion,
+            x=result.labels,
+            y=result.labels,
+            colorscale="Blues",
+            text=result.confusion,
+            texttemplate="%{text}",
+            hovertemplate="judge %{y}<br>reviewer %{x}<br>%{z} questions<extra></extra>",
+        )
+    figure.update_layout(
+        title="Primary error category: judge (rows) vs reviewer (columns)",
+        height=460,
+        margin={"l": 220, "b": 160, "t": 60},
+    )
     figure.update_xaxes(tickangle=-30, title="reviewer")
     figure.update_yaxes(autorange="reversed", title="judge")
     return figure
@@ -290,13 +338,25 @@ def steps_figure(result: Any) -> go.Figure:
     figure = go.Figure()
     pairs = result.step_pairs if result is not None else []
     if pairs:
-        figure.add_scatter(x=[(j + r) / 2 for j, r in pairs], y=[j - r for j, r in pairs], mode="markers",
-                           name="questions", hovertemplate="mean %{x}<br>judge - reviewer %{y}<extra></extra>")
+        figure.add_scatter(
+            x=[(j + r) / 2 for j, r in pairs],
+            y=[j - r for j, r in pairs],
+            mode="markers",
+            name="questions",
+            hovertemplate="mean %{x}<br>judge - reviewer %{y}<extra></extra>",
+        )
         d = result.steps
         for value, label in ((d.mean, "mean difference"), (d.low, "lower limit"), (d.high, "upper limit")):
             if value == value:  # NaN (undefined) limits are not drawn
-                figure.add_hline(y=value, line_dash="dash" if label != "mean difference" else "solid",
-                                 annotation_text=f"{label} {value:.2f}")
-    figure.update_layout(title="Step scores: judge minus reviewer (Bland-Altman)", height=400,
-                         xaxis_title="mean of judge and reviewer", yaxis_title="judge - reviewer")
+                figure.add_hline(
+                    y=value,
+                    line_dash="dash" if label != "mean difference" else "solid",
+                    annotation_text=f"{label} {value:.2f}",
+                )
+    figure.update_layout(
+        title="Step scores: judge minus reviewer (Bland-Altman)",
+        height=400,
+        xaxis_title="mean of judge and reviewer",
+        yaxis_title="judge - reviewer",
+    )
     return figure

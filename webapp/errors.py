@@ -13,8 +13,9 @@ from mathreel.webapp.server_paths import ServerPaths
 log = logging.getLogger("mathreel.webapp")
 
 
-def error_message(error: BaseException, fixes: Mapping[str, str] | None = None,
-                  paths: ServerPaths | None = None) -> str:
+def error_message(
+    error: BaseException, fixes: Mapping[str, str] | None = None, paths: ServerPaths | None = None
+) -> str:
     """The line a user sees: core's own message for MathReelError in the page's words, a short generic one for a bug.
 
     The page's words: no server path (`paths`, this server's folders, names them as the visitor knows them), and
@@ -43,8 +44,9 @@ def warn(message: str) -> None:
     gr.Warning(toast(message))
 
 
-def guarded(error_slot: int, n_outputs: int,
-            fixes: Mapping[str, str] | None = None) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+def guarded(
+    error_slot: int, n_outputs: int, fixes: Mapping[str, str] | None = None
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
     """Wrap a handler so any failure shows in output `error_slot` (and a toast) and other outputs stay as they were.
 
     The wrapped handler must return a tuple of `n_outputs` values whose slot `error_slot` is the error box; `fixes`
@@ -64,8 +66,9 @@ def guarded(error_slot: int, n_outputs: int,
     return decorate
 
 
-def failed(handler: str, error: Exception, error_slot: int, n_outputs: int,
-           fixes: Mapping[str, str] | None = None) -> tuple:
+def failed(
+    handler: str, error: Exception, error_slot: int, n_outputs: int, fixes: Mapping[str, str] | None = None
+) -> tuple:
     """Outputs for a handler that failed: the message in output `error_slot` (and a toast), the rest unchanged.
 
     A bug is logged with its traceback under the handler's name; the user sees one line."""

@@ -30,8 +30,13 @@ class _Ticket:
 class FairQueue:
     """At most `slots` jobs at once, one per visitor; the visitor with the fewest turns so far goes next."""
 
-    def __init__(self, slots: int, waiting_per_visitor: int = 1, busy: str = "not scored: your earlier files are "
-                 "still being scored on this shared server; upload this one again when they are done") -> None:
+    def __init__(
+        self,
+        slots: int,
+        waiting_per_visitor: int = 1,
+        busy: str = "not scored: your earlier files are "
+        "still being scored on this shared server; upload this one again when they are done",
+    ) -> None:
         self.slots = max(1, slots)
         self.waiting_per_visitor = waiting_per_visitor
         self.busy_message = busy  # what a visitor over their share is told

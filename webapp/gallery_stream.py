@@ -37,8 +37,10 @@ def gallery_value(snapshot: list[GalleryFrame]) -> list[tuple[str, str]]:
         if item.exact:
             caption = f"frame {item.index} · {seconds_text(item.time)}"
         else:
-            caption = (f"≈ approximate: keyframe {item.shown_index} at {seconds_text(item.shown_time)} "
-                       f"(exact frame {item.index} at {seconds_text(item.time)} is being decoded)")
+            caption = (
+                f"≈ approximate: keyframe {item.shown_index} at {seconds_text(item.shown_time)} "
+                f"(exact frame {item.index} at {seconds_text(item.time)} is being decoded)"
+            )
         items.append((str(item.path), caption))
     return items
 

@@ -28,8 +28,14 @@ from mathreel.core.errors import InputError, MathReelError
 # the work sent to a child is core's `score_file` with plain arguments, since unpickling a name defined in webapp/
 # makes the child import gradio, which cost seconds per upload.
 PRELOAD = [
-    "mathreel.core.scoring.files", "mathreel.core.scoring.scorer", "mathreel.core.results", "mathreel.core.extract",
-    "mathreel.core.results.run_settings", "mathreel.core.view", "mathreel.cli", "pandas",
+    "mathreel.core.scoring.files",
+    "mathreel.core.scoring.scorer",
+    "mathreel.core.results",
+    "mathreel.core.extract",
+    "mathreel.core.results.run_settings",
+    "mathreel.core.view",
+    "mathreel.cli",
+    "pandas",
 ]
 # A result larger than this comes back through a file the parent made (in /dev/shm where there is one), not through
 # the pipe: a 2,700-answer report pickles to about 2 MB, and through a 64 KB pipe buffer every block waited for the
@@ -113,8 +119,11 @@ def run_isolated(fn: Callable[..., Any], args: tuple[Any, ...], budget: Budget, 
         process.start()
         send.close()
         if not receive.poll(budget.seconds):
-            raise InputError(source, f"{budget.what} stopped after {budget.seconds:g} s, the server's limit per "
-                                     "file (MATHREEL_SCORE_SECONDS); `mathreel score` on your own machine has none")
+            raise InputError(
+                source,
+                f"{budget.what} stopped after {budget.seconds:g} s, the server's limit per "
+                "file (MATHREEL_SCORE_SECONDS); `mathreel score` on your own machine has none",
+            )
         try:
             status, value = _received(receive, spool)
         except EOFError:
@@ -126,8 +135,11 @@ def run_isolated(fn: Callable[..., Any], args: tuple[Any, ...], budget: Budget, 
         with contextlib.suppress(OSError):
             os.unlink(spool)
     if status == "memory":
-        raise InputError(source, f"{budget.what} needed more than {budget.memory_mb} MB, the server's limit per "
-                                 "file (MATHREEL_SCORE_MEMORY_MB); `mathreel score` on your own machine has none")
+        raise InputError(
+            source,
+            f"{budget.what} needed more than {budget.memory_mb} MB, the server's limit per "
+            "file (MATHREEL_SCORE_MEMORY_MB); `mathreel score` on your own machine has none",
+        )
     if status == "refused":
         message, fix = value
         raise MathReelError(message, fix=fix)

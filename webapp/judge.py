@@ -66,8 +66,14 @@ def status_table(runs: list[JudgedRun]) -> pd.DataFrame:
     rows = []
     for run in runs:
         for task, counts in count_statuses(run.judgments).items():
-            rows.append({"Run": run.name, "Task": task, **{s: counts[s] for s in STATUSES},
-                         "Judge failures": counts["fallback"] + counts["failed"]})
+            rows.append(
+                {
+                    "Run": run.name,
+                    "Task": task,
+                    **{s: counts[s] for s in STATUSES},
+                    "Judge failures": counts["fallback"] + counts["failed"],
+                }
+            )
     return pd.DataFrame(rows)
 
 
@@ -82,16 +88,28 @@ def question_table(run: JudgedRun | None, category: str = ANY, low: float = 0, h
         return pd.DataFrame(columns=columns)
     cards = by_question(run.judgments)
     bounded = low > 0 or high < 10
-    chosen = select(cards, category=category or None, min_score=int(low) if bounded else None,
-                    max_score=int(high) if bounded else None)
+    chosen = select(
+        cards,
+        category=category or None,
+        min_score=int(low) if bounded else None,
+        max_score=int(high) if bounded else None,
+    )
     primary = primary_dimension([run])
     rows = []
     for card in chosen:
         extract = card.values("extract")
         steps = card.values("steps")
-        rows.append([card.question_id, card.dims.get(primary, "") if primary else "", _answer_text(extract),
-                     "" if card.step_score is None else card.step_score, steps.get("matched_steps", ""),
-                     ", ".join(card.categories), _status_text(card.by_task)])
+        rows.append(
+            [
+                card.question_id,
+                card.dims.get(primary, "") if primary else "",
+                _answer_text(extract),
+                "" if card.step_score is None else card.step_score,
+                steps.get("matched_steps", ""),
+                ", ".join(card.categories),
+                _status_text(card.by_task),
+            ]
+        )
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -129,12 +147,22 @@ def progress_callback(progress: Any, label: str) -> Any:
 
 # Judge runs take turns (webapp.fair_queue): Settings.judge_concurrency at once across the server, one per page
 # session, so a visitor whose endpoint is slow (up to its timeout per call) waits behind their own run only.
-JUDGE_TURNS = FairQueue(slots=2, waiting_per_visitor=0, busy="not judged: your earlier judge run is still going on "
-                        "this shared server; try again when it is done")
+JUDGE_TURNS = FairQueue(
+    slots=2,
+    waiting_per_visitor=0,
+    busy="not judged: your earlier judge run is still going on this shared server; try again when it is done",
+)
 
 
-def judge_results_file(path: str, endpoint: Any, data_dir: str | None, concurrency: int, progress: Any,
-                       budget: Budget = DEFAULT_BUDGET, visitor: str = "") -> JudgedRun:
+def judge_results_file(
+    path: str,
+    endpoint: Any,
+    data_dir: str | None,
+    concurrency: int,
+    progress: Any,
+    budget: Budget = DEFAULT_BUDGET,
+    visitor: str = "",
+) -> JudgedRun:
     """Judge an uploaded result file with `mathreel judge`'s workflow (core.judge.runs), cache included. The file is
     read as the Score tab reads an upload: a costly one or a workbook in a child process within `budget`, on the
     visitor's turn (webapp.scored_runs.run_costed); the judge calls wait on the network, off the GIL."""
@@ -142,10 +170,10 @@ def judge_results_file(path: str, endpoint: Any, data_dir: str | None, concurren
 
     from mathreel.core.judge.runs import open_cache, prepare
 
-    job = run_costed(partial(prepare, data_dir=data_dir), (str(path),), path, replace(budget, what="reading"),
-                     visitor)
-    run = job.run(endpoint, concurrency=concurrency, cache=open_cache(),
-                  on_progress=progress_callback(progress, "judging"))
+    job = run_costed(partial(prepare, data_dir=data_dir), (str(path),), path, replace(budget, what="reading"), visitor)
+    run = job.run(
+        endpoint, concurrency=concurrency, cache=open_cache(), on_progress=progress_callback(progress, "judging")
+    )
     return JudgedRun(f"{Path(path).stem} · {endpoint.model}", run.judgments, str(job.note or ""))
 
 
@@ -157,11 +185,21 @@ def rejudge_question(run: JudgedRun, question_id: str, question: Any, endpoint: 
 
     if not any(j.question_id == question_id for j in run.judgments):
         raise _user_error(f"{question_id} is not in {run.name}")
-    judged = rejudge(run.judgments, question_id, question, endpoint, benchmark=run.benchmark, cache=open_cache(),
-                     on_progress=progress_callback(progress, question_id))
+    judged = rejudge(
+        run.judgments,
+        question_id,
+        question,
+        endpoint,
+        benchmark=run.benchmark,
+        cache=open_cache(),
+        on_progress=progress_callback(progress, question_id),
+    )
     fresh = [j for j in judged if j.question_id == question_id]
-    return JudgedRun(rejudged_name(run.name, endpoint.model), fresh,
-                     f"questions of {run.name} judged again from the page by {endpoint.model}")
+    return JudgedRun(
+        rejudged_name(run.name, endpoint.model),
+        fresh,
+        f"questions of {run.name} judged again from the page by {endpoint.model}",
+    )
 
 
 def rejudged_name(name: str, model: str) -> str:
@@ -198,8 +236,16 @@ class JudgeUI(SimpleNamespace):
 
     @property
     def all_outputs(self) -> list[Any]:
-        return [self.error, self.runs, self.run_pick, self.statuses, self.score_plot, self.error_plot,
-                self.category, self.questions]
+        return [
+            self.error,
+            self.runs,
+            self.run_pick,
+            self.statuses,
+            self.score_plot,
+            self.error_plot,
+            self.category,
+            self.questions,
+        ]
 
 
 def layout(context: AppContext, handlers: JudgeHandlers) -> JudgeUI:
@@ -208,33 +254,52 @@ def layout(context: AppContext, handlers: JudgeHandlers) -> JudgeUI:
 
     # The session's judged runs, shared with Browse (its judge card and review box beside a scored run).
     ui = JudgeUI(runs=review_session(context).judged, selection=gr.State(Selection()), media_due=gr.State(False))
-    gr.Markdown("LLM-judge results: the paper's step-wise evaluation (0-10 against the annotated steps) and error "
-                "analysis of wrong CoT answers. Load `mathreel judge` output files, or run the judge below. The "
-                "demo runs are **synthetic** (scripted judge replies).")
+    gr.Markdown(
+        "LLM-judge results: the paper's step-wise evaluation (0-10 against the annotated steps) and error "
+        "analysis of wrong CoT answers. Load `mathreel judge` output files, or run the judge below. The "
+        "demo runs are **synthetic** (scripted judge replies)."
+    )
     with gr.Row():
-        ui.upload = gr.File(label="Judgment files (mathreel judge output, JSONL)", file_count="multiple",
-                            elem_id="judge-upload", scale=2, height=120)
+        ui.upload = gr.File(
+            label="Judgment files (mathreel judge output, JSONL)",
+            file_count="multiple",
+            elem_id="judge-upload",
+            scale=2,
+            height=120,
+        )
         ui.run_pick = gr.Dropdown([], label="Run", elem_id="judge-run", scale=2)
     ui.error = gr.Markdown("", visible=False, elem_id="judge-error", elem_classes=["error-box"])
-    ui.statuses = gr.Dataframe(label="Judgments per task and status", interactive=False, wrap=True,
-                               elem_id="judge-statuses")
+    ui.statuses = gr.Dataframe(
+        label="Judgments per task and status", interactive=False, wrap=True, elem_id="judge-statuses"
+    )
     with gr.Row():
         ui.score_plot = gr.Plot(show_label=False, elem_id="judge-score-chart")
         ui.error_plot = gr.Plot(show_label=False, elem_id="judge-error-chart")
     with gr.Row():
-        ui.category = gr.Dropdown([("Any error category", ANY)], value=ANY, label="Error category",
-                                  elem_id="judge-category")
+        ui.category = gr.Dropdown(
+            [("Any error category", ANY)], value=ANY, label="Error category", elem_id="judge-category"
+        )
         ui.low = gr.Slider(0, 10, value=0, step=1, label="Step score at least", elem_id="judge-low")
         ui.high = gr.Slider(0, 10, value=10, step=1, label="Step score at most", elem_id="judge-high")
-    ui.questions = gr.Dataframe(label="Questions (click a row)", interactive=False, wrap=True, max_height=360,
-                                elem_id="judge-questions")
+    ui.questions = gr.Dataframe(
+        label="Questions (click a row)", interactive=False, wrap=True, max_height=360, elem_id="judge-questions"
+    )
     _question_view(ui, context)
     view = {"concurrency_id": "judge-view", "concurrency_limit": context.settings.browse_concurrency}
-    ui.shown = QuestionView(handlers.question_view, ui.view_outputs,
-                            lambda event: event.then(handlers.due_media, [ui.runs, ui.selection, ui.media_due],
-                                                     [ui.frames, ui.video], show_progress="hidden", **view))
-    ui.review = build_panel(context, ui.runs, ui.selection,
-                            lambda runs, chosen: find_run(runs_of(runs), chosen.run), ui.shown)
+    ui.shown = QuestionView(
+        handlers.question_view,
+        ui.view_outputs,
+        lambda event: event.then(
+            handlers.due_media,
+            [ui.runs, ui.selection, ui.media_due],
+            [ui.frames, ui.video],
+            show_progress="hidden",
+            **view,
+        ),
+    )
+    ui.review = build_panel(
+        context, ui.runs, ui.selection, lambda runs, chosen: find_run(runs_of(runs), chosen.run), ui.shown
+    )
     _judge_form(ui)
     return ui
 
@@ -244,18 +309,32 @@ def _question_view(ui: JudgeUI, context: AppContext) -> None:
     import gradio as gr
 
     ui.header = gr.HTML(elem_id="judge-question")
-    ui.to_browse = gr.Button("Open this question in Browse (prompt, subtitles, other frame counts)", size="sm",
-                             elem_id="judge-open-browse", visible=context.browse is not None)
+    ui.to_browse = gr.Button(
+        "Open this question in Browse (prompt, subtitles, other frame counts)",
+        size="sm",
+        elem_id="judge-open-browse",
+        visible=context.browse is not None,
+    )
     frames = context.settings.default_frames
-    with (gr.Accordion("What the model saw: the video and its frames", open=True, elem_id="judge-media"),
-          gr.Row(elem_classes=["stack-narrow"])):
-        ui.frames = gr.Gallery(label=f"{frames} frames sampled uniformly, as Browse samples them by default",
-                               columns=4, height="fit-content", allow_preview=False, object_fit="contain",
-                               elem_id="judge-frames", interactive=False, scale=3)
+    with (
+        gr.Accordion("What the model saw: the video and its frames", open=True, elem_id="judge-media"),
+        gr.Row(elem_classes=["stack-narrow"]),
+    ):
+        ui.frames = gr.Gallery(
+            label=f"{frames} frames sampled uniformly, as Browse samples them by default",
+            columns=4,
+            height="fit-content",
+            allow_preview=False,
+            object_fit="contain",
+            elem_id="judge-frames",
+            interactive=False,
+            scale=3,
+        )
         ui.video = gr.Video(label="Video", interactive=False, elem_id="judge-video", scale=2)
     with gr.Row():
-        ui.response = gr.Textbox(label="Model response (as judged)", lines=16, max_lines=30, interactive=False,
-                                 elem_id="judge-response")
+        ui.response = gr.Textbox(
+            label="Model response (as judged)", lines=16, max_lines=30, interactive=False, elem_id="judge-response"
+        )
         ui.steps = gr.HTML(label="Annotated steps", elem_id="judge-steps")
     with gr.Row():
         ui.card = gr.HTML(elem_id="judge-card-box")
@@ -272,17 +351,24 @@ def _judge_form(ui: JudgeUI) -> None:
     from mathreel.core.judge.endpoint import BASE_URL_ENV, MODEL_ENV
 
     with gr.Accordion("Run the judge", open=False, elem_id="judge-run-box"):
-        gr.Markdown("Any OpenAI-compatible endpoint (the paper uses Qwen3-4B on vLLM). The key is sent to this "
-                    "endpoint only and never shown again; replies are cached by model and prompt.")
+        gr.Markdown(
+            "Any OpenAI-compatible endpoint (the paper uses Qwen3-4B on vLLM). The key is sent to this "
+            "endpoint only and never shown again; replies are cached by model and prompt."
+        )
         with gr.Row():
-            ui.base_url = gr.Textbox(strip_credentials(os.environ.get(BASE_URL_ENV, "")), label="Judge base URL",
-                                     placeholder="http://localhost:8000/v1", elem_id="judge-base-url")
-            ui.model = gr.Textbox(os.environ.get(MODEL_ENV, ""), label="Judge model", placeholder="Qwen/Qwen3-4B",
-                                  elem_id="judge-model")
-            ui.key = gr.Textbox("", label="API key", type="password", placeholder="(none needed for vLLM)",
-                                elem_id="judge-key")
-            ui.concurrency = gr.Slider(1, 32, value=8, step=1, label="Concurrent calls",
-                                       elem_id="judge-concurrency")
+            ui.base_url = gr.Textbox(
+                strip_credentials(os.environ.get(BASE_URL_ENV, "")),
+                label="Judge base URL",
+                placeholder="http://localhost:8000/v1",
+                elem_id="judge-base-url",
+            )
+            ui.model = gr.Textbox(
+                os.environ.get(MODEL_ENV, ""), label="Judge model", placeholder="Qwen/Qwen3-4B", elem_id="judge-model"
+            )
+            ui.key = gr.Textbox(
+                "", label="API key", type="password", placeholder="(none needed for vLLM)", elem_id="judge-key"
+            )
+            ui.concurrency = gr.Slider(1, 32, value=8, step=1, label="Concurrent calls", elem_id="judge-concurrency")
         with gr.Row():
             ui.judge_one = gr.Button("Judge the shown question again", elem_id="judge-one")
             ui.to_judge = gr.File(label="Result file to judge", elem_id="judge-results-upload", height=100)
@@ -391,8 +477,14 @@ class JudgeHandlers:
         lender = question.steps if question is not None else ()
         source = "annotated steps from the server's dataset" if lender else "the server's dataset has no steps here"
         response_text = next((j.response for j in found.by_task.values() if j.response), "")
-        return (question_header(found, question, run.name), response_text, steps_html(lender, source), card_html(found),
-                chips_html(found), raw_text(found))
+        return (
+            question_header(found, question, run.name),
+            response_text,
+            steps_html(lender, source),
+            card_html(found),
+            chips_html(found),
+            raw_text(found),
+        )
 
     @staticmethod
     def overview(runs: list[JudgedRun] | None, chosen: Selection, cat: str, lo: float, hi: float) -> tuple:
@@ -402,11 +494,18 @@ class JudgeHandlers:
         run = find_run(runs, chosen.run)
         cats = error_categories(run.benchmark) if run else ()
         names = [r.name for r in runs]
-        return (gr.skip(), runs, gr.update(choices=names, value=run.name if run else None),
-                status_table(runs), charts.score_chart(runs), charts.error_chart(runs),
-                gr.update(choices=[("Any error category", ANY), *[(c, c) for c in cats]],
-                          value=cat if cat in cats else ANY),
-                question_table(run, cat if cat in cats else ANY, lo, hi))
+        return (
+            gr.skip(),
+            runs,
+            gr.update(choices=names, value=run.name if run else None),
+            status_table(runs),
+            charts.score_chart(runs),
+            charts.error_chart(runs),
+            gr.update(
+                choices=[("Any error category", ANY), *[(c, c) for c in cats]], value=cat if cat in cats else ANY
+            ),
+            question_table(run, cat if cat in cats else ANY, lo, hi),
+        )
 
     @staticmethod
     def add_uploads(runs: list[JudgedRun] | None, paths: list[str] | None) -> tuple:
@@ -426,8 +525,9 @@ class JudgeHandlers:
     def filter_questions(runs: list[JudgedRun] | None, chosen: Selection, cat: str, lo: float, hi: float) -> Any:
         return question_table(find_run(runs_of(runs), chosen.run), cat, lo, hi)
 
-    def run_one(self, runs: list[JudgedRun] | None, chosen: Selection, url: str, name: str, api_key: str,
-                progress: Any) -> tuple:
+    def run_one(
+        self, runs: list[JudgedRun] | None, chosen: Selection, url: str, name: str, api_key: str, progress: Any
+    ) -> tuple:
         """The shown question judged again, into a run of its own."""
         import gradio as gr
 
@@ -444,8 +544,17 @@ class JudgeHandlers:
         fresh = rejudge_question(run, qid, question, page_endpoint(url, name, api_key), progress)
         return gr.update(visible=False), add_rejudged(runs, fresh, qid), Selection(fresh.name, qid)
 
-    def run_file(self, runs: list[JudgedRun] | None, path: str | None, url: str, name: str, api_key: str, k: float,
-                 progress: Any, visitor: str = "") -> tuple:
+    def run_file(
+        self,
+        runs: list[JudgedRun] | None,
+        path: str | None,
+        url: str,
+        name: str,
+        api_key: str,
+        k: float,
+        progress: Any,
+        visitor: str = "",
+    ) -> tuple:
         """An uploaded result file judged as `mathreel judge` judges it, added as a run."""
         import gradio as gr
 
@@ -454,8 +563,9 @@ class JudgeHandlers:
         runs = runs_of(runs)
         data_dir = str(self.settings.data_dir) if self.settings.data_dir else None
         budget = Budget(self.settings.score_seconds, self.settings.score_memory_mb)
-        judged = judge_results_file(path, page_endpoint(url, name, api_key), data_dir, int(k), progress, budget,
-                                    visitor)
+        judged = judge_results_file(
+            path, page_endpoint(url, name, api_key), data_dir, int(k), progress, budget, visitor
+        )
         judged.name = unique_name(judged.name, {r.name for r in runs})
         return gr.update(visible=False), [*runs, judged], Selection(judged.name)
 
@@ -465,11 +575,13 @@ def build(context: AppContext) -> None:
     handlers = JudgeHandlers(context)
     ui = layout(context, handlers)
     settings = context.settings
-    view = {"concurrency_id": "judge-view", "concurrency_limit": settings.browse_concurrency,
-            **progress_on(ui.run_pick)}
+    view = {
+        "concurrency_id": "judge-view",
+        "concurrency_limit": settings.browse_concurrency,
+        **progress_on(ui.run_pick),
+    }
     JUDGE_TURNS.slots = settings.judge_concurrency
-    work = {"concurrency_id": "judge-run", "concurrency_limit": settings.score_events,
-            **progress_on(ui.judge_status)}
+    work = {"concurrency_id": "judge-run", "concurrency_limit": settings.score_events, **progress_on(ui.judge_status)}
     _wire(context, ui, handlers, ui.review, view, work)
     _wire_open_in_browse(context, ui.to_browse, ui.runs, ui.selection, view)
 
@@ -484,15 +596,30 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
 
     @guarded(0, 3, FIXES)
     @with_request
-    def run_one(runs: Any, chosen: Selection, url: str, name: str, api_key: str,
-                progress: gr.Progress = track, request: Any = None) -> tuple:
+    def run_one(
+        runs: Any,
+        chosen: Selection,
+        url: str,
+        name: str,
+        api_key: str,
+        progress: gr.Progress = track,
+        request: Any = None,
+    ) -> tuple:
         with JUDGE_TURNS.turn(visitor_key(None, request), "the judge"):
             return handlers.run_one(runs, chosen, url, name, api_key, progress)
 
     @guarded(0, 3, FIXES)
     @with_request
-    def run_file(runs: Any, path: str | None, url: str, name: str, api_key: str, k: float,
-                 progress: gr.Progress = track, request: Any = None) -> tuple:
+    def run_file(
+        runs: Any,
+        path: str | None,
+        url: str,
+        name: str,
+        api_key: str,
+        k: float,
+        progress: gr.Progress = track,
+        request: Any = None,
+    ) -> tuple:
         visitor = visitor_key(None, request)
         with JUDGE_TURNS.turn(visitor, "the judge"):
             return handlers.run_file(runs, path, url, name, api_key, k, progress, visitor)
@@ -510,8 +637,15 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
         return picked, *show(runs, picked, held, name)
 
     def show_detail(event: Any) -> None:
-        ui.shown.then(event.then(show, [ui.runs, ui.selection, session.reviews, session.reviewer], shown_outputs,
-                                 show_progress="hidden", **view))
+        ui.shown.then(
+            event.then(
+                show,
+                [ui.runs, ui.selection, session.reviews, session.reviewer],
+                shown_outputs,
+                show_progress="hidden",
+                **view,
+            )
+        )
 
     def chain(event: Any) -> None:
         show_detail(event.then(overview, [ui.runs, ui.selection, *filters], ui.all_outputs, **view))
@@ -520,17 +654,27 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
     chain(context.app_load(lambda: None, None, None))
     chain(ui.upload.upload(handlers.add_uploads, [ui.runs, ui.upload], [ui.runs, ui.selection], **view))
     chain(ui.run_pick.input(handlers.choose_run, ui.run_pick, ui.selection, **view))
-    ui.shown.then(ui.questions.select(choose_question, [ui.runs, ui.selection, session.reviews, session.reviewer],
-                                      [ui.selection, *shown_outputs], **view))
+    ui.shown.then(
+        ui.questions.select(
+            choose_question,
+            [ui.runs, ui.selection, session.reviews, session.reviewer],
+            [ui.selection, *shown_outputs],
+            **view,
+        )
+    )
     for control in filters:
         control.input(handlers.filter_questions, [ui.runs, ui.selection, *filters], ui.questions, **view)
     chain(ui.judge_one.click(run_one, [ui.runs, ui.selection, ui.base_url, ui.model, ui.key], judged, **work))
-    chain(ui.judge_file.click(run_file, [ui.runs, ui.to_judge, ui.base_url, ui.model, ui.key, ui.concurrency],
-                              judged, **work))
+    chain(
+        ui.judge_file.click(
+            run_file, [ui.runs, ui.to_judge, ui.base_url, ui.model, ui.key, ui.concurrency], judged, **work
+        )
+    )
 
 
-def browse_target(runs: list[JudgedRun], chosen: Selection, scored: list | None = None
-                  ) -> tuple[dict[str, str], dict[str, Any]] | None:
+def browse_target(
+    runs: list[JudgedRun], chosen: Selection, scored: list | None = None
+) -> tuple[dict[str, str], dict[str, Any]] | None:
     """Browse's target for the judged question shown ({"key", "ref"}) and the walk that reads the judged response:
     the session's run holding it (matched by response), else the judged run itself. None when nothing is shown."""
     from mathreel.webapp.reading_flow import Walk, run_judged_by
@@ -562,12 +706,13 @@ def _wire_open_in_browse(context: AppContext, button: Any, runs_state: Any, sele
         return gr.Tabs(selected="browse"), gr.update(value=where["key"]), where, walk
 
     shown, listed = {**group, **browse.progress}, {**group, **browse.list_progress}
-    button.click(pick, [runs_state, selection, context.runs], [context.tabs, browse.benchmark, target, browse.walk],
-                 **shown) \
-        .then(browse.walk_controls, [browse.walk], browse.walk_outputs, **shown) \
-        .then(browse.follow, [context.runs, browse.walk], browse.follow_outputs, **shown) \
-        .then(browse.open, [target, context.runs, *browse.open_inputs], browse.outputs, **shown) \
-        .then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed)
+    button.click(
+        pick, [runs_state, selection, context.runs], [context.tabs, browse.benchmark, target, browse.walk], **shown
+    ).then(browse.walk_controls, [browse.walk], browse.walk_outputs, **shown).then(
+        browse.follow, [context.runs, browse.walk], browse.follow_outputs, **shown
+    ).then(browse.open, [target, context.runs, *browse.open_inputs], browse.outputs, **shown).then(
+        browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed
+    )
 
 
 def _user_error(message: str) -> Exception:

@@ -43,8 +43,13 @@ def _task_html(card: Any, task: str, absent: str, failed: str, render: Callable[
 
 def card_html(card: Any) -> str:
     """The step card: score, matched steps, final answer, critique; or why there is none."""
-    return _task_html(card, "steps", "<p><em>No step evaluation for this question.</em></p>",
-                      "<p id='judge-step-status'><strong>Step evaluation {status}:</strong> {reason}</p>", _step_card)
+    return _task_html(
+        card,
+        "steps",
+        "<p><em>No step evaluation for this question.</em></p>",
+        "<p id='judge-step-status'><strong>Step evaluation {status}:</strong> {reason}</p>",
+        _step_card,
+    )
 
 
 def _step_card(judgment: Judgment, values: dict) -> str:
@@ -61,8 +66,13 @@ def _step_card(judgment: Judgment, values: dict) -> str:
 
 def chips_html(card: Any) -> str:
     """Error-category chips, each with its rationale; primary first."""
-    return _task_html(card, "errors", "<p><em>No error analysis for this question.</em></p>",
-                      "<p><em>Error analysis {status}: {reason}</em></p>", _chip_list)
+    return _task_html(
+        card,
+        "errors",
+        "<p><em>No error analysis for this question.</em></p>",
+        "<p><em>Error analysis {status}: {reason}</em></p>",
+        _chip_list,
+    )
 
 
 def _chip_list(_judgment: Judgment, values: dict) -> str:
@@ -97,15 +107,21 @@ def question_header(card: Any, question: Any, run_name: str) -> str:
     qid = esc(card.question_id)
     run = f"<p class='judge-run-name'>Run: {esc(run_name)}</p>"
     if question is None:
-        return (f"{run}<p><strong id='judge-qid'>{qid}</strong> <em>(its question is not shown: no result file "
-                "holding this answer records a question of the server's dataset; load the result file in Score and "
-                "open the answer in Browse to read it from the file)</em></p>")
+        return (
+            f"{run}<p><strong id='judge-qid'>{qid}</strong> <em>(its question is not shown: no result file "
+            "holding this answer records a question of the server's dataset; load the result file in Score and "
+            "open the answer in Browse to read it from the file)</em></p>"
+        )
     pick = card.values("extract").get("answer")
-    options = "".join(_option_item(letter, text, letter == question.answer, letter == pick)
-                      for letter, text in question.option_texts.items())
+    options = "".join(
+        _option_item(letter, text, letter == question.answer, letter == pick)
+        for letter, text in question.option_texts.items()
+    )
     picked = f" · model's pick {esc(pick)}" if pick else " · model's pick: none read"
-    return (f"{run}<p><strong id='judge-qid'>{qid}</strong> · gold {esc(question.answer)}{picked}</p>"
-            f"<p>{esc(question.question)}</p><ul style='list-style:none;padding-left:.5em'>{options}</ul>")
+    return (
+        f"{run}<p><strong id='judge-qid'>{qid}</strong> · gold {esc(question.answer)}{picked}</p>"
+        f"<p>{esc(question.question)}</p><ul style='list-style:none;padding-left:.5em'>{options}</ul>"
+    )
 
 
 def _option_item(letter: str, text: str, gold: bool, picked: bool) -> str:

@@ -59,12 +59,15 @@ def frame_items(view: ModelView) -> list[tuple[str, str]]:
     frames = view.frames
     if frames is None:
         return []
-    return [(str(path), frame_caption(int(index), float(time), [c.text for c in cues]))
-            for path, index, time, cues in zip(frames.paths, frames.indices, frames.times,
-                                               view.frame_cues or [[]] * len(frames), strict=True)]
+    return [
+        (str(path), frame_caption(int(index), float(time), [c.text for c in cues]))
+        for path, index, time, cues in zip(
+            frames.paths, frames.indices, frames.times, view.frame_cues or [[]] * len(frames), strict=True
+        )
+    ]
 
 
 def frame_caption(index: int, time: float, lines: list[str]) -> str:
-    """"frame 120 · 0:04.0" then the subtitle lines at that moment (or a note that there are none)."""
+    """ "frame 120 · 0:04.0" then the subtitle lines at that moment (or a note that there are none)."""
     text = " / ".join(lines) if lines else "(no subtitle at this moment)"
     return f"frame {index} · {seconds_text(time)}\n{text}"

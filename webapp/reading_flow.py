@@ -21,12 +21,22 @@ if TYPE_CHECKING:
     from mathreel.webapp.scored_runs import Run
 
 # KaTeX delimiters for gr.Markdown (Gradio ships KaTeX); `$` last so `$$` wins.
-LATEX = [{"left": "$$", "right": "$$", "display": True}, {"left": "\\[", "right": "\\]", "display": True},
-         {"left": "\\(", "right": "\\)", "display": False}, {"left": "$", "right": "$", "display": False}]
+LATEX = [
+    {"left": "$$", "right": "$$", "display": True},
+    {"left": "\\[", "right": "\\]", "display": True},
+    {"left": "\\(", "right": "\\)", "display": False},
+    {"left": "$", "right": "$", "display": False},
+]
 MARKS = {"correct": "✓ correct", "wrong": "✗ wrong", "unparsed": "? unparsed", "missing": "— missing"}
-WALK_FILTERS = [("Wrong or unparsed", "not_correct"), ("Wrong", "wrong"), ("Unparsed", "unparsed"),
-                ("Missing", "missing"), ("Correct", "correct"), ("All questions", "all"),
-                ("Readings to check", "to_check")]
+WALK_FILTERS = [
+    ("Wrong or unparsed", "not_correct"),
+    ("Wrong", "wrong"),
+    ("Unparsed", "unparsed"),
+    ("Missing", "missing"),
+    ("Correct", "correct"),
+    ("All questions", "all"),
+    ("Readings to check", "to_check"),
+]
 UNREVIEWED = "judge_unreviewed"  # judged answers this reviewer has not reviewed yet
 JUDGE_CATEGORY = "judge:"  # "judge:<category>": answers the judge put in that primary error category
 
@@ -50,13 +60,26 @@ class Walk:
     def of(cls, value: dict[str, Any] | None) -> Walk:
         """A Walk from its gr.State dict (None: nothing chosen yet)."""
         value = value or {}
-        return cls(str(value.get("run") or ""), str(value.get("status") or "not_correct"),
-                   str(value.get("dim_filter") or ""), bool(value.get("disagree")), str(value.get("judged") or ""),
-                   tuple(str(i) for i in value.get("ids") or ()), str(value.get("listed") or ""))
+        return cls(
+            str(value.get("run") or ""),
+            str(value.get("status") or "not_correct"),
+            str(value.get("dim_filter") or ""),
+            bool(value.get("disagree")),
+            str(value.get("judged") or ""),
+            tuple(str(i) for i in value.get("ids") or ()),
+            str(value.get("listed") or ""),
+        )
 
     def to_dict(self) -> dict[str, Any]:
-        return {"run": self.run, "status": self.status, "dim_filter": self.dim_filter, "disagree": self.disagree,
-                "judged": self.judged, "ids": list(self.ids), "listed": self.listed}
+        return {
+            "run": self.run,
+            "status": self.status,
+            "dim_filter": self.dim_filter,
+            "disagree": self.disagree,
+            "judged": self.judged,
+            "ids": list(self.ids),
+            "listed": self.listed,
+        }
 
 
 def run_named(runs: list[Run] | None, name: str) -> Run | None:
@@ -74,8 +97,11 @@ def walk_filters() -> list[tuple[str, str]]:
     from mathreel.core.benchmarks import BENCHMARKS
 
     categories = dict.fromkeys(c for bench in BENCHMARKS.values() for c in bench.error_categories)
-    return [*WALK_FILTERS, ("Judged, not reviewed by you", UNREVIEWED),
-            *((f"judge: {c}", f"{JUDGE_CATEGORY}{c}") for c in categories)]
+    return [
+        *WALK_FILTERS,
+        ("Judged, not reviewed by you", UNREVIEWED),
+        *((f"judge: {c}", f"{JUDGE_CATEGORY}{c}") for c in categories),
+    ]
 
 
 @lru_cache(maxsize=1)
@@ -113,8 +139,9 @@ def _views_of(judgments: list) -> dict[str, JudgeView]:
     return views
 
 
-def judged_of(run: Run | None,
-              judge_runs: list[JudgedRun] | None = None) -> tuple[JudgedRun | None, dict[str, JudgeView]]:
+def judged_of(
+    run: Run | None, judge_runs: list[JudgedRun] | None = None
+) -> tuple[JudgedRun | None, dict[str, JudgeView]]:
     """The judged run (of the session's `judge_runs`) that judged most of `run`'s responses (matched by
     response, not id alone) and the judge's view of each matched question; (None, {}) when none did. Of runs
     that judged as many, the one loaded last wins: a user's own file over the demo's."""
@@ -130,8 +157,13 @@ def judged_of(run: Run | None,
     return best
 
 
-def walk_ids(runs: list[Run] | None, walk: Walk, reviews: list | None = None, reviewer: str = "reviewer",
-             judge_runs: list[JudgedRun] | None = None) -> list[str]:
+def walk_ids(
+    runs: list[Run] | None,
+    walk: Walk,
+    reviews: list | None = None,
+    reviewer: str = "reviewer",
+    judge_runs: list[JudgedRun] | None = None,
+) -> list[str]:
     """The question ids of the walked list, in file order; judge filters use the session's judged runs and
     `reviews`."""
     from mathreel.core.review.walk import category_ids, unreviewed_ids
@@ -144,8 +176,7 @@ def walk_ids(runs: list[Run] | None, walk: Walk, reviews: list | None = None, re
         return list(walk.ids)
     only = disagreeing([r.report for r in peers(runs, run.key)]) if walk.disagree else None
     judged = walk.status == UNREVIEWED or walk.status.startswith(JUDGE_CATEGORY)
-    ids = [row.question_id for row in select_rows(run.report, "all" if judged else walk.status, walk.dim_filter,
-                                                  only)]
+    ids = [row.question_id for row in select_rows(run.report, "all" if judged else walk.status, walk.dim_filter, only)]
     if not judged:
         return ids
     views = judged_of(run, judge_runs)[1]
@@ -155,7 +186,7 @@ def walk_ids(runs: list[Run] | None, walk: Walk, reviews: list | None = None, re
 
 
 def walk_label(walk: Walk) -> str:
-    """"wrong", "unparsed in Category: Chart where the runs disagree"."""
+    """ "wrong", "unparsed in Category: Chart where the runs disagree"."""
     from mathreel.core.scoring.reading_flow import STATUS_LABELS
 
     if walk.ids:
@@ -171,7 +202,7 @@ def walk_label(walk: Walk) -> str:
 
 
 def position_text(ids: list[str], ref: str, walk: Walk) -> str:
-    """"**17 of 143** wrong · run.jsonl", or why there is no list to walk."""
+    """ "**17 of 143** wrong · run.jsonl", or why there is no list to walk."""
     if not walk.run:
         return "_Open a question from Score, or choose a run, to read its responses one after another._"
     name = html.escape(walk.run)
@@ -218,11 +249,13 @@ def highlighted(text: str, span: tuple[int, int] | None) -> str:
 
 
 def verdict_line(row: Any) -> str:
-    """"✗ wrong · read **B** · gold **C** · robust: read 'The answer is B'" (escaped)."""
+    """ "✗ wrong · read **B** · gold **C** · robust: read 'The answer is B'" (escaped)."""
     picked = html.escape(row.extracted) if row.extracted else "nothing"
     why = html.escape(row.explanation or "")
-    return (f"**{MARKS.get(row.status, row.status)}** · read **{picked}** · gold **{html.escape(row.gold or '')}**"
-            f" · _{html.escape(row.method or '')}: {why}_")
+    return (
+        f"**{MARKS.get(row.status, row.status)}** · read **{picked}** · gold **{html.escape(row.gold or '')}**"
+        f" · _{html.escape(row.method or '')}: {why}_"
+    )
 
 
 def response_markdown(row: Any, run_name: str = "", raw: bool = False) -> str:
@@ -240,8 +273,13 @@ def response_markdown(row: Any, run_name: str = "", raw: bool = False) -> str:
     return f"{title}\n\n{verdict_line(row)}\n\n<div class='response-text'>\n\n{body}\n\n</div>"
 
 
-def compare_html(runs: list[Run] | None, key: str, ref: str, judge_runs: list[JudgedRun] | None = None,
-                 same: Callable[[Any], bool] | None = None) -> str:
+def compare_html(
+    runs: list[Run] | None,
+    key: str,
+    ref: str,
+    judge_runs: list[JudgedRun] | None = None,
+    same: Callable[[Any], bool] | None = None,
+) -> str:
     """Every loaded run of `key` on question `ref`, one column each: verdict, pick, reason and response. `same`
     says whether a run's answer with this id is to the question shown (the join rule); one that is not is named,
     never shown under it."""
@@ -255,12 +293,16 @@ def compare_html(runs: list[Run] | None, key: str, ref: str, judge_runs: list[Ju
             columns.append(f"<div class='compare-col'>{head}<p><em>No answer to this question.</em></p></div>")
             continue
         if same is not None and not same(row):
-            columns.append(f"<div class='compare-col'>{head}<p><em>Its answer with this id is to another question "
-                           "(text or options differ): not shown here.</em></p></div>")
+            columns.append(
+                f"<div class='compare-col'>{head}<p><em>Its answer with this id is to another question "
+                "(text or options differ): not shown here.</em></p></div>"
+            )
             continue
-        verdict = (f"<p><b>{MARKS.get(row.status, row.status)}</b> · read <b>{html.escape(row.extracted or '—')}"
-                   f"</b> · gold <b>{html.escape(row.gold or '')}</b><br><small>{html.escape(row.explanation or '')}"
-                   "</small></p>")
+        verdict = (
+            f"<p><b>{MARKS.get(row.status, row.status)}</b> · read <b>{html.escape(row.extracted or '—')}"
+            f"</b> · gold <b>{html.escape(row.gold or '')}</b><br><small>{html.escape(row.explanation or '')}"
+            "</small></p>"
+        )
         text = highlighted(row.response or "", answer_span(row))
         judge = judge_line(judged_of(run, judge_runs)[1].get(ref))
         columns.append(f"<div class='compare-col'>{head}{verdict}{judge}<pre class='response-raw'>{text}</pre></div>")
@@ -298,11 +340,16 @@ def judged_response(judged: JudgedRun | None, ref: str) -> tuple[str, str | None
     response = next((j.response for j in card.by_task.values() if j.response), "")
     extract = card.values("extract")
     pick = extract.get("answer") or None
-    read = (f"read **{html.escape(pick)}** ({html.escape(str(extract.get('source') or 'judge'))})" if pick
-            else "no answer read")
+    read = (
+        f"read **{html.escape(pick)}** ({html.escape(str(extract.get('source') or 'judge'))})"
+        if pick
+        else "no answer read"
+    )
     body = html.escape(response, quote=False) if response else "_(empty response)_"
-    return (f"#### Model response · {html.escape(judged.name)} (as judged)\n\n**The judge's reading:** {read}"
-            f"\n\n<div class='response-text'>\n\n{body}\n\n</div>"), pick
+    return (
+        f"#### Model response · {html.escape(judged.name)} (as judged)\n\n**The judge's reading:** {read}"
+        f"\n\n<div class='response-text'>\n\n{body}\n\n</div>"
+    ), pick
 
 
 def judge_line(view: JudgeView | None) -> str:
@@ -311,8 +358,10 @@ def judge_line(view: JudgeView | None) -> str:
         return ""
     score = "—" if view.step_score is None else f"{view.step_score}/10"
     primary = html.escape(view.primary) if view.primary else "no error analysis"
-    return (f"<p class='compare-judge'>judge: step score <b>{score}</b> · primary <b>{primary}</b>"
-            f"<br><small>{html.escape(view.judge_model)}</small></p>")
+    return (
+        f"<p class='compare-judge'>judge: step score <b>{score}</b> · primary <b>{primary}</b>"
+        f"<br><small>{html.escape(view.judge_model)}</small></p>"
+    )
 
 
 def settings_note(run: Run | None) -> str:

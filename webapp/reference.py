@@ -31,8 +31,7 @@ def table_choices(reference: Reference) -> list[tuple[str, str]]:
     return [(f"Table {key}: {spec['title']}", key) for key, spec in reference.tables.items()]
 
 
-def comparison_table(reference: Reference, table: str, setting: str, runs: list[tuple[str, Report]]
-                     ) -> pd.DataFrame:
+def comparison_table(reference: Reference, table: str, setting: str, runs: list[tuple[str, Report]]) -> pd.DataFrame:
     """Your runs (name and report) above the paper's rows of `table`, in the paper's columns.
 
     The headline column is the chosen setting (e.g. MCQ +Sub); each column group (categories, durations) is
@@ -51,8 +50,12 @@ def comparison_table(reference: Reference, table: str, setting: str, runs: list[
     for row in reference.rows:
         if str(row["table"]) != str(table):
             continue
-        record = {"Model": row["model"], "Size": row.get("size") or "—", "Section": row["section"],
-                  "Headline": pct(row.get(setting))}
+        record = {
+            "Model": row["model"],
+            "Size": row.get("size") or "—",
+            "Section": row["section"],
+            "Headline": pct(row.get(setting)),
+        }
         for group in reference.dimensions:
             record.update({col: pct(value) for col, value in row.get(group, {}).items()})
         if "cot_step_eval" in row:
@@ -80,9 +83,11 @@ def mode_warning(reference: Reference, setting: str, runs: list[tuple[str, str]]
         return ""
     names = ", ".join(f"{html.escape(name)} ({html.escape(mode)})" for name, mode in other)
     label = html.escape(reference.settings[setting].get("label", setting))
-    return (f"**⚠ Not comparable:** the “{label}” column holds the paper's {html.escape(wanted)} results, but "
-            f"{names} {'is' if len(other) == 1 else 'are'} scored in another mode. Choose a {html.escape(wanted)} "
-            "run or another setting.")
+    return (
+        f"**⚠ Not comparable:** the “{label}” column holds the paper's {html.escape(wanted)} results, but "
+        f"{names} {'is' if len(other) == 1 else 'are'} scored in another mode. Choose a {html.escape(wanted)} "
+        "run or another setting."
+    )
 
 
 def _column_groups(reference: Reference) -> dict[str, list[str]]:

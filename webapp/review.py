@@ -89,8 +89,9 @@ class QuestionView:
     then: Callable[[Any], Any]
 
 
-def build_panel(context: AppContext, runs_state: Any, selection: Any, find: Callable[[Any, Any], Any],
-                shown: QuestionView) -> ReviewPanel:
+def build_panel(
+    context: AppContext, runs_state: Any, selection: Any, find: Callable[[Any, Any], Any], shown: QuestionView
+) -> ReviewPanel:
     """Lay out the review panel and the agreement view under the shown question, and wire them.
 
     `find(runs, selection)` is the Judge tab's run lookup (the shown run, the demo runs before any upload); `shown`
@@ -109,8 +110,9 @@ def _panel_layout(context: AppContext) -> tuple[ReviewControls, Any]:
     return c, _agreement_box()
 
 
-def shown_question(find: Callable[[Any, Any], Any], runs: Any,
-                   chosen: Any) -> tuple[Any, JudgeView | None, dict[str, JudgeView]]:
+def shown_question(
+    find: Callable[[Any, Any], Any], runs: Any, chosen: Any
+) -> tuple[Any, JudgeView | None, dict[str, JudgeView]]:
     """The shown run, the judge's view of the chosen question (the run's first when it has no such question) and
     of every question."""
     run = find(runs, chosen)
@@ -126,8 +128,9 @@ def _fill(find: Callable[[Any, Any], Any]) -> Callable[..., tuple]:
     return fill
 
 
-def _record(find: Callable[[Any, Any], Any], accept_it: bool, shown: QuestionView, n_outputs: int
-            ) -> Callable[..., tuple]:
+def _record(
+    find: Callable[[Any, Any], Any], accept_it: bool, shown: QuestionView, n_outputs: int
+) -> Callable[..., tuple]:
     """The accept (or save) handler: the review saved, and the next unreviewed question shown with its panel, in
     one event."""
     import gradio as gr
@@ -135,19 +138,37 @@ def _record(find: Callable[[Any, Any], Any], accept_it: bool, shown: QuestionVie
     fill = _fill(find)
 
     @with_request
-    def handler(runs: Any, chosen: Any, held: list, name: str, first: str | None, others: list | None,
-                text: str, points: float | None, steps: float | None, why_flag: str, why: str,
-                request: Any = None) -> tuple:
+    def handler(
+        runs: Any,
+        chosen: Any,
+        held: list,
+        name: str,
+        first: str | None,
+        others: list | None,
+        text: str,
+        points: float | None,
+        steps: float | None,
+        why_flag: str,
+        why: str,
+        request: Any = None,
+    ) -> tuple:
         edits = (first, others, text, points, steps, why_flag, why)
         try:
             run, view, views = shown_question(find, runs, chosen)
             updated, review = saved(run, view, held, name, accept_it, edits, request)
         except Exception as failure:  # shown in the panel; the session's reviews stay as they were
             return error_outputs(error_message(failure), n_outputs)
-        after = type(chosen)(run.name, next_unreviewed(views, updated, review.reviewer, view.question_id)
-                             or view.question_id)
-        return (gr.update(visible=False), updated, after, session_file(updated, session_id(request)),
-                *fill(runs, after, updated, review.reviewer), *shown.render(runs, after))
+        after = type(chosen)(
+            run.name, next_unreviewed(views, updated, review.reviewer, view.question_id) or view.question_id
+        )
+        return (
+            gr.update(visible=False),
+            updated,
+            after,
+            session_file(updated, session_id(request)),
+            *fill(runs, after, updated, review.reviewer),
+            *shown.render(runs, after),
+        )
 
     return handler
 
@@ -169,8 +190,14 @@ def _walk_next(find: Callable[[Any, Any], Any], shown: QuestionView, n_outputs: 
     return walk_next
 
 
-def _wire_panel(context: AppContext, c: ReviewControls, agreement_view: Any, states: tuple[Any, Any],
-                find: Callable[[Any, Any], Any], shown: QuestionView) -> ReviewPanel:
+def _wire_panel(
+    context: AppContext,
+    c: ReviewControls,
+    agreement_view: Any,
+    states: tuple[Any, Any],
+    find: Callable[[Any, Any], Any],
+    shown: QuestionView,
+) -> ReviewPanel:
     """The panel's events: accept, save and walk on (each showing the next question itself); files; refill on a
     change of the shared reviews made elsewhere; agreement."""
     runs_state, selection = states
@@ -182,10 +209,18 @@ def _wire_panel(context: AppContext, c: ReviewControls, agreement_view: Any, sta
     walked = [*c.fill_outputs, *shown.outputs]
     saves = [c.error, session.reviews, selection, c.download, *walked]
     for button, accept_it in ((c.accept, True), (c.save, False)):
-        shown.then(button.click(_record(find, accept_it, shown, len(saves)), edits, saves,
-                                show_progress="hidden", **view_opts))
-    shown.then(c.walk.click(_walk_next(find, shown, 1 + len(walked)), fill_inputs, [selection, *walked],
-                            show_progress="hidden", **view_opts))
+        shown.then(
+            button.click(_record(find, accept_it, shown, len(saves)), edits, saves, show_progress="hidden", **view_opts)
+        )
+    shown.then(
+        c.walk.click(
+            _walk_next(find, shown, 1 + len(walked)),
+            fill_inputs,
+            [selection, *walked],
+            show_progress="hidden",
+            **view_opts,
+        )
+    )
     wire_files(context, c, view_opts).then(fill, fill_inputs, c.fill_outputs, show_progress="hidden", **view_opts)
     # A review made in Browse changes the shared reviews: the panel shows it when the Judge tab is opened (a
     # listener on the reviews would run again after every review made here, beside the walk's own event).
@@ -193,8 +228,13 @@ def _wire_panel(context: AppContext, c: ReviewControls, agreement_view: Any, sta
     if tab is not None:
         tab.select(fill, fill_inputs, c.fill_outputs, show_progress="hidden", **view_opts)
     session.reviewer.change(fill, fill_inputs, c.fill_outputs, **view_opts)
-    agreement_view.click(with_request(_compute(find)), [runs_state, selection, session.reviews],
-                         agreement_view.outputs, show_progress_on=agreement_view.outputs[:1], **view_opts)
+    agreement_view.click(
+        with_request(_compute(find)),
+        [runs_state, selection, session.reviews],
+        agreement_view.outputs,
+        show_progress_on=agreement_view.outputs[:1],
+        **view_opts,
+    )
     return ReviewPanel(fill, c.fill_outputs)
 
 
@@ -208,8 +248,13 @@ def _agreement_box() -> Any:
         with gr.Row(elem_classes=["stack-narrow"]):
             heat = gr.Plot(show_label=False, elem_id="review-heatmap")
             diffs = gr.Plot(show_label=False, elem_id="review-diffs")
-        flagged = gr.Dataframe(headers=["Question", "Reviewer", "Flag", "Reason"], interactive=False, wrap=True,
-                               label="Questions flagged as broken", elem_id="review-flagged")
+        flagged = gr.Dataframe(
+            headers=["Question", "Reviewer", "Flag", "Reason"],
+            interactive=False,
+            wrap=True,
+            label="Questions flagged as broken",
+            elem_id="review-flagged",
+        )
         export = gr.DownloadButton("Export flagged questions (CSV)", value=None, elem_id="review-export")
     agree.outputs = [summary, heat, diffs, flagged, export]
     return agree
@@ -218,8 +263,13 @@ def _agreement_box() -> Any:
 def _compute(find: Callable[[Any, Any], Any]) -> Callable[..., tuple]:
     def compute(runs: Any, chosen: Any, held: list, request: Any = None) -> tuple:
         result, source = agreement_for(find(runs, chosen), held)
-        return (agreement_markdown(result, source), charts.confusion_figure(result), charts.steps_figure(result),
-                flagged_rows(result), flagged_file(result, session_id(request)))
+        return (
+            agreement_markdown(result, source),
+            charts.confusion_figure(result),
+            charts.steps_figure(result),
+            flagged_rows(result),
+            flagged_file(result, session_id(request)),
+        )
 
     return compute
 

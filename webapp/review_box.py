@@ -21,8 +21,10 @@ if TYPE_CHECKING:
     from mathreel.core.review.join import JudgeView
 
 NO_FLAG = ""
-SHORTCUTS = ("**Keyboard** (outside text boxes): **a** accept the judge's verdict and go to the next unreviewed "
-             "question · **s** save your changes and go on · **n** next unreviewed question without saving.")
+SHORTCUTS = (
+    "**Keyboard** (outside text boxes): **a** accept the judge's verdict and go to the next unreviewed "
+    "question · **s** save your changes and go on · **n** next unreviewed question without saving."
+)
 # Keys to buttons; ignored while typing in a field, and with Ctrl/Alt/Meta held.
 KEYS_JS = """<script>
 document.addEventListener('keydown', (event) => {
@@ -50,8 +52,10 @@ def controls(prefix: str = "review") -> ReviewControls:
     from mathreel.core.review.model import FLAGS
 
     c = ReviewControls()
-    gr.Markdown(SHORTCUTS + " Reviews are kept in this browser session only: download the file to keep them.",
-                elem_id=f"{prefix}-help")
+    gr.Markdown(
+        SHORTCUTS + " Reviews are kept in this browser session only: download the file to keep them.",
+        elem_id=f"{prefix}-help",
+    )
     with gr.Row(elem_classes=["stack-narrow"]):
         c.reviewer = gr.Textbox("reviewer", label="Reviewer name", elem_id=f"{prefix}-reviewer", scale=1)
         c.progress = gr.Markdown(elem_id=f"{prefix}-progress")
@@ -64,8 +68,12 @@ def controls(prefix: str = "review") -> ReviewControls:
     with gr.Row(elem_classes=["stack-narrow"]):
         c.score = gr.Number(label="Step score (0-10)", minimum=0, maximum=10, precision=0, elem_id=f"{prefix}-score")
         c.matched = gr.Number(label="Matched steps", minimum=0, precision=0, elem_id=f"{prefix}-matched")
-        c.flag = gr.Dropdown([("Not flagged", NO_FLAG), *[(label, key) for key, label in FLAGS.items()]],
-                             value=NO_FLAG, label="Flag the question", elem_id=f"{prefix}-flag")
+        c.flag = gr.Dropdown(
+            [("Not flagged", NO_FLAG), *[(label, key) for key, label in FLAGS.items()]],
+            value=NO_FLAG,
+            label="Flag the question",
+            elem_id=f"{prefix}-flag",
+        )
         c.reason = gr.Textbox(label="Why it is flagged", elem_id=f"{prefix}-flag-reason")
     with gr.Row(elem_classes=["stack-narrow"]):
         c.accept = gr.Button("Accept the judge's verdict (a)", variant="primary", elem_id=f"{prefix}-accept")
@@ -73,36 +81,67 @@ def controls(prefix: str = "review") -> ReviewControls:
         c.walk = gr.Button("Next unreviewed (n)", elem_id=f"{prefix}-next")
     with gr.Row(elem_classes=["stack-narrow"]):
         c.download = gr.DownloadButton("Download my reviews (JSONL)", value=None, elem_id=f"{prefix}-download")
-        c.upload = gr.File(label="Upload a review file to continue", file_types=[".jsonl"], height=100,
-                           elem_id=f"{prefix}-upload")
-    c.fill_outputs = [c.status, c.primary, c.secondary, c.note, c.score, c.matched, c.flag, c.reason, c.progress,
-                      c.reviewer]
+        c.upload = gr.File(
+            label="Upload a review file to continue", file_types=[".jsonl"], height=100, elem_id=f"{prefix}-upload"
+        )
+    c.fill_outputs = [
+        c.status,
+        c.primary,
+        c.secondary,
+        c.note,
+        c.score,
+        c.matched,
+        c.flag,
+        c.reason,
+        c.progress,
+        c.reviewer,
+    ]
     c.edits = [c.primary, c.secondary, c.note, c.score, c.matched, c.flag, c.reason]
     return c
 
 
-def panel_values(run: Any, view: JudgeView | None, views: dict[str, JudgeView], held: list[Review],
-                 name: str) -> tuple:
+def panel_values(run: Any, view: JudgeView | None, views: dict[str, JudgeView], held: list[Review], name: str) -> tuple:
     """Values for ReviewControls.fill_outputs: the judge's verdicts, or this reviewer's review of them."""
     import gradio as gr
 
-
     if view is None:
-        return ("", gr.update(choices=[], value=None), gr.update(choices=[], value=[]), "", None, None,
-                NO_FLAG, "", progress_text(views, held, name), name)
+        return (
+            "",
+            gr.update(choices=[], value=None),
+            gr.update(choices=[], value=[]),
+            "",
+            None,
+            None,
+            NO_FLAG,
+            "",
+            progress_text(views, held, name),
+            name,
+        )
     mine = own_review(held, view, name)
     base = mine or view
     cats = list(error_categories(run.benchmark))
-    judge = (f"Judge: primary **{view.primary or '(no error analysis)'}**, step score "
-             f"**{'—' if view.step_score is None else view.step_score}**. ")
-    yours = (f"Your review: categories {mine.category_verdict or 'not reviewed'}, step score "
-             f"{mine.steps_verdict or 'not reviewed'}." if mine else "Not reviewed by you yet.")
-    return (judge + yours,
-            gr.update(choices=cats, value=base.primary, interactive=bool(view.primary)),
-            gr.update(choices=cats, value=list(base.secondary), interactive=bool(view.primary)),
-            mine.note if mine else "", base.step_score, base.matched,
-            (mine.flag or NO_FLAG) if mine else NO_FLAG, mine.flag_reason if mine else "",
-            progress_text(views, held, name), name)
+    judge = (
+        f"Judge: primary **{view.primary or '(no error analysis)'}**, step score "
+        f"**{'—' if view.step_score is None else view.step_score}**. "
+    )
+    yours = (
+        f"Your review: categories {mine.category_verdict or 'not reviewed'}, step score "
+        f"{mine.steps_verdict or 'not reviewed'}."
+        if mine
+        else "Not reviewed by you yet."
+    )
+    return (
+        judge + yours,
+        gr.update(choices=cats, value=base.primary, interactive=bool(view.primary)),
+        gr.update(choices=cats, value=list(base.secondary), interactive=bool(view.primary)),
+        mine.note if mine else "",
+        base.step_score,
+        base.matched,
+        (mine.flag or NO_FLAG) if mine else NO_FLAG,
+        mine.flag_reason if mine else "",
+        progress_text(views, held, name),
+        name,
+    )
 
 
 def wire_files(context: AppContext, c: ReviewControls, group: dict) -> Any:
@@ -123,7 +162,8 @@ def wire_files(context: AppContext, c: ReviewControls, group: dict) -> Any:
         gr.Info(toast(f"{Path(path).name} merged: {len(updated)} reviews in this session."))
         return gr.update(visible=False), updated, session_file(updated, session_id(request)), None
 
-    event = c.upload.upload(take_upload, [session.reviews, c.upload],
-                            [c.error, session.reviews, c.download, c.upload], **group)
+    event = c.upload.upload(
+        take_upload, [session.reviews, c.upload], [c.error, session.reviews, c.download, c.upload], **group
+    )
     c.reviewer.blur(lambda name: (name or "").strip() or "reviewer", c.reviewer, session.reviewer, **group)
     return event

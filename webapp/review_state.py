@@ -61,8 +61,9 @@ def own_review(reviews: list[Review], view: JudgeView, reviewer: str) -> Review 
     return found(reviews, view, reviewer)
 
 
-def next_unreviewed(views: dict[str, JudgeView], reviews: list[Review], reviewer: str,
-                    current: str | None) -> str | None:
+def next_unreviewed(
+    views: dict[str, JudgeView], reviews: list[Review], reviewer: str, current: str | None
+) -> str | None:
     """The first question after `current` (wrapping round) that this reviewer has not reviewed; None when done."""
     from mathreel.core.review.walk import next_after, unreviewed_ids
 
@@ -75,9 +76,20 @@ def progress_text(views: dict[str, JudgeView], reviews: list[Review], reviewer: 
     return f"Reviewed **{done} of {len(views)}** questions of this run, by *{reviewer}*."
 
 
-def make_review(view: JudgeView, run: Any, reviewer: str, *, accept: bool, primary: str | None,
-                secondary: list[str], note: str, score: float | None, matched: float | None, flag: str,
-                reason: str) -> Review:
+def make_review(
+    view: JudgeView,
+    run: Any,
+    reviewer: str,
+    *,
+    accept: bool,
+    primary: str | None,
+    secondary: list[str],
+    note: str,
+    score: float | None,
+    matched: float | None,
+    flag: str,
+    reason: str,
+) -> Review:
     """The review of what the panel shows: `accept` takes the judge's verdicts as they are; otherwise each part is
     "changed" when it differs from the judge's. Bad input raises MathReelError with one line."""
     from mathreel.core.errors import MathReelError
@@ -94,12 +106,22 @@ def make_review(view: JudgeView, run: Any, reviewer: str, *, accept: bool, prima
     matched_value = None if matched is None else int(matched)
     steps_same = (score_value, matched_value) == (view.step_score, view.matched)
     return Review(
-        view.question_id, reviewer or "reviewer", view.judge_model, view.prompt_version, view.fingerprint,
-        run.benchmark, run.mode,
+        view.question_id,
+        reviewer or "reviewer",
+        view.judge_model,
+        view.prompt_version,
+        view.fingerprint,
+        run.benchmark,
+        run.mode,
         category_verdict=("accepted" if categories_same else "changed") if primary else "",
-        primary=primary or None, secondary=list(secondary) if primary else [], note=note.strip(),
+        primary=primary or None,
+        secondary=list(secondary) if primary else [],
+        note=note.strip(),
         steps_verdict=("accepted" if steps_same else "changed") if score_value is not None else "",
-        step_score=score_value, matched=matched_value, flag=flag or None, flag_reason=reason.strip() if flag else "",
+        step_score=score_value,
+        matched=matched_value,
+        flag=flag or None,
+        flag_reason=reason.strip() if flag else "",
         timestamp=datetime.now(timezone.utc).isoformat(timespec="seconds"),
     )
 
@@ -131,15 +153,27 @@ def with_reviews(reviews: list[Review], more: list[Review]) -> list[Review]:
     return merge_reviews(reviews, more)
 
 
-def saved(run: Any, view: JudgeView | None, held: list[Review], name: str, accept_it: bool, edits: tuple,
-          request: Any) -> tuple[list[Review], Review]:
+def saved(
+    run: Any, view: JudgeView | None, held: list[Review], name: str, accept_it: bool, edits: tuple, request: Any
+) -> tuple[list[Review], Review]:
     """The session's reviews with the shown question's review in place (also kept on the server when configured).
     `edits` are the values of ReviewControls.edits. Raises MathReelError with one line on bad input."""
     first, others, text, points, steps, why_flag, why = edits
     if view is None:
         raise _error("no judged question is shown")
-    review = make_review(view, run, name.strip(), accept=accept_it, primary=first, secondary=list(others or []),
-                         note=text or "", score=points, matched=steps, flag=why_flag or "", reason=why or "")
+    review = make_review(
+        view,
+        run,
+        name.strip(),
+        accept=accept_it,
+        primary=first,
+        secondary=list(others or []),
+        note=text or "",
+        score=points,
+        matched=steps,
+        flag=why_flag or "",
+        reason=why or "",
+    )
     updated = with_review(held, review)
     keep_on_server(updated, session_id(request), review.reviewer)
     return updated, review

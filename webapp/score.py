@@ -54,10 +54,12 @@ FIXES = {
     "mode": "choose it in the “Benchmark and mode” dropdown",
     "annotations": "tick “Take gold answers from the server's dataset”",
 }
-JUDGE_NOTE = ("_With judgments, each file is scored by the judge's reading of the answers it judged (the same "
-              "question and response; the rule reading elsewhere), from the judgment file, or the Judge tab's own "
-              "runs, that judged most of its answers: the numbers of `mathreel score --judge J --reviews R`. The "
-              "question table shows the rule reading beside the judge's._")
+JUDGE_NOTE = (
+    "_With judgments, each file is scored by the judge's reading of the answers it judged (the same "
+    "question and response; the rule reading elsewhere), from the judgment file, or the Judge tab's own "
+    "runs, that judged most of its answers: the numbers of `mathreel score --judge J --reviews R`. The "
+    "question table shows the rule reading beside the judge's._"
+)
 # Waits (in the page, 5 s at most) until every chart shown is drawn: the tables that follow (2,700 rows for a real
 # file) are then rendered after the charts rather than between them (bench/README.md).
 CHARTS_DRAWN_JS = """async () => {
@@ -82,27 +84,28 @@ def summary_table(runs: list[Run]) -> pd.DataFrame:
         report = run.report
         overall = report.overall
         accuracy, interval = cell_parts(overall)
-        rows.append({
-            "Run": run_cell(run.name),
-            "Benchmark": _benchmark_title(report.benchmark),
-            "Mode": report.mode,
-            "Accuracy": accuracy,
-            "95% CI": interval,
-            "n": overall.n,
-            "Correct": overall.correct,
-            "Unparsed": len(report.unparsed),
-            "Missing": len(report.missing),
-            "Clustered SE": se_text(overall.clustered_se),
-            "Extractor": extractor_text(report.extractor, report.official_extractor),
-            "Denominator": report.denominator,
-        })
+        rows.append(
+            {
+                "Run": run_cell(run.name),
+                "Benchmark": _benchmark_title(report.benchmark),
+                "Mode": report.mode,
+                "Accuracy": accuracy,
+                "95% CI": interval,
+                "n": overall.n,
+                "Correct": overall.correct,
+                "Unparsed": len(report.unparsed),
+                "Missing": len(report.missing),
+                "Clustered SE": se_text(overall.clustered_se),
+                "Extractor": extractor_text(report.extractor, report.official_extractor),
+                "Denominator": report.denominator,
+            }
+        )
     return pd.DataFrame(rows)
 
 
 # The runs table's columns in pixels: wide enough for each header and its values, so a narrow screen scrolls the
 # table sideways instead of wrapping a header or a value one letter per line.
-SUMMARY_WIDTHS = ["200px", "110px", "80px", "84px", "110px", "56px", "76px", "88px", "76px", "130px", "220px",
-                  "110px"]
+SUMMARY_WIDTHS = ["200px", "110px", "80px", "84px", "110px", "56px", "76px", "88px", "76px", "130px", "220px", "110px"]
 
 
 def run_cell(name: str) -> str:
@@ -125,8 +128,12 @@ def headline_markdown(runs: list[Run]) -> str:
             f"### {plain(run.name)}\n"
             f"**{accuracy}** accuracy, 95% CI {interval}, n = {o.n} "
             f"({o.correct} correct) · unparsed {len(report.unparsed)} · missing {len(report.missing)}"
-            + (f" · clustered SE {se_text(o.clustered_se)}, clustered by {plain(o.clustered_by)}"
-               f" ({o.clusters} clusters)" if o.clustered_se is not None else "")
+            + (
+                f" · clustered SE {se_text(o.clustered_se)}, clustered by {plain(o.clustered_by)}"
+                f" ({o.clusters} clusters)"
+                if o.clustered_se is not None
+                else ""
+            )
         )
         extractor = extractor_text(report.extractor, report.official_extractor)
         parts.append(f"_Denominator: {DENOMINATORS[report.denominator]}. Extractor: {plain(extractor)}._")
@@ -146,8 +153,10 @@ def reading_counted(run: Run) -> str:
     replaced = sum(row.rule is not None for row in report.rows) if report is not None else 0
     if not replaced:
         return ""
-    return (f"_Reading counted: the judge's for the {replaced} answers it judged, the rule reading elsewhere; the "
-            "question table shows the rule reading beside the judge's._")
+    return (
+        f"_Reading counted: the judge's for the {replaced} answers it judged, the rule reading elsewhere; the "
+        "question table shows the rule reading beside the judge's._"
+    )
 
 
 def breakdown_table(runs: list[Run]) -> pd.DataFrame:
@@ -182,15 +191,26 @@ def question_table(run: Run, status: str = "all", dim_filter: str = "") -> pd.Da
         if len(response) > RESPONSE_PREVIEW:
             response = response[: RESPONSE_PREVIEW - 1] + "…"
         extracted = row.extracted or "—"
-        record = {"ID": row.question_id, "Status": row.status, "Gold": row.gold,
-                  "Extracted": f"{extracted} · {row.method}" if row.rule is not None else extracted}
+        record = {
+            "ID": row.question_id,
+            "Status": row.status,
+            "Gold": row.gold,
+            "Extracted": f"{extracted} · {row.method}" if row.rule is not None else extracted,
+        }
         if judged:
             record[RULE_COLUMN] = rule_cell(row)
         record.update({_dimension_label([run], d): row.dims.get(d, "") for d in dims})
         record["Response"] = response
         rows.append(record)
-    columns = ["ID", "Status", "Extracted", "Gold", *([RULE_COLUMN] if judged else []),
-               *(_dimension_label([run], d) for d in dims), "Response"]
+    columns = [
+        "ID",
+        "Status",
+        "Extracted",
+        "Gold",
+        *([RULE_COLUMN] if judged else []),
+        *(_dimension_label([run], d) for d in dims),
+        "Response",
+    ]
     return pd.DataFrame(rows, columns=columns)
 
 
@@ -312,40 +332,70 @@ def layout(settings: Any, context: AppContext | None = None) -> ScoreUI:
     import gradio as gr
 
     ui = ScoreUI()
-    gr.Markdown("Upload one or several prediction files (lmms-eval logs, the Video-MME template, MathVerse "
-                "output, or plain JSONL/CSV with question_id and response). Each is scored by the same core as "
-                f"`mathreel score`. Largest file accepted: {settings.max_file_size}.")
+    gr.Markdown(
+        "Upload one or several prediction files (lmms-eval logs, the Video-MME template, MathVerse "
+        "output, or plain JSONL/CSV with question_id and response). Each is scored by the same core as "
+        f"`mathreel score`. Largest file accepted: {settings.max_file_size}."
+    )
     with gr.Row():
         ui.upload = gr.File(label="Result files", file_count="multiple", elem_id="score-upload", scale=3, height=140)
         with gr.Column(scale=2):
-            ui.bench = gr.Dropdown([("Detect from the file", AUTO), *benchmark_choices()], value=AUTO,
-                                   label="Benchmark and mode", elem_id="score-benchmark")
+            ui.bench = gr.Dropdown(
+                [("Detect from the file", AUTO), *benchmark_choices()],
+                value=AUTO,
+                label="Benchmark and mode",
+                elem_id="score-benchmark",
+            )
             with gr.Row():
-                ui.extractor = gr.Dropdown(extractor_choices(AUTO), value="robust", label="Answer extractor",
-                                           elem_id="score-extractor")
-                ui.denominator = gr.Dropdown([("Scorer's default", AUTO), ("All questions", "all"),
-                                              ("Answered only", "answered")], value=AUTO, label="Denominator",
-                                             elem_id="score-denominator")
-            ui.join = gr.Checkbox(label="Take gold answers from the server's dataset (id-only files; lists missing "
-                                        "questions)", elem_id="score-join")
+                ui.extractor = gr.Dropdown(
+                    extractor_choices(AUTO), value="robust", label="Answer extractor", elem_id="score-extractor"
+                )
+                ui.denominator = gr.Dropdown(
+                    [("Scorer's default", AUTO), ("All questions", "all"), ("Answered only", "answered")],
+                    value=AUTO,
+                    label="Denominator",
+                    elem_id="score-denominator",
+                )
+            ui.join = gr.Checkbox(
+                label="Take gold answers from the server's dataset (id-only files; lists missing questions)",
+                elem_id="score-join",
+            )
     _judging(ui, settings)
     ui.demo = score_kept.demo_layout(settings)
     if context is not None:
         score_kept.kept_note(context)
     ui.error = gr.Markdown("", visible=False, elem_id="score-error", elem_classes=["error-box"])
     ui.headline = gr.Markdown(EMPTY_STATE, elem_id="score-headline")
-    ui.summary = gr.Dataframe(label="Runs", interactive=False, visible=False, wrap=True, elem_id="score-summary",
-                              column_widths=SUMMARY_WIDTHS, datatype=["html", *["str"] * 11])
-    ui.breakdown = gr.Dataframe(label="Breakdown by dimension (accuracy, 95% CI, n)", interactive=False,
-                                visible=False, wrap=True, max_height=420, elem_id="score-breakdown")
+    ui.summary = gr.Dataframe(
+        label="Runs",
+        interactive=False,
+        visible=False,
+        wrap=True,
+        elem_id="score-summary",
+        column_widths=SUMMARY_WIDTHS,
+        datatype=["html", *["str"] * 11],
+    )
+    ui.breakdown = gr.Dataframe(
+        label="Breakdown by dimension (accuracy, 95% CI, n)",
+        interactive=False,
+        visible=False,
+        wrap=True,
+        max_height=420,
+        elem_id="score-breakdown",
+    )
     ui.groups = score_groups.layout()
-    ui.run_pick = gr.Dropdown([], label="Run shown in detail (charts compare it with runs of the same benchmark)",
-                              elem_id="score-run", visible=False)
+    ui.run_pick = gr.Dropdown(
+        [],
+        label="Run shown in detail (charts compare it with runs of the same benchmark)",
+        elem_id="score-run",
+        visible=False,
+    )
     with gr.Row(elem_classes=["stack-narrow"]):  # one chart across on a phone
         ui.plots = [gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}") for i in range(2)]
     with gr.Row(elem_classes=["stack-narrow"]):
-        ui.plots += [gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}")
-                     for i in range(2, CHART_SLOTS)]
+        ui.plots += [
+            gr.Plot(visible=False, show_label=False, elem_id=f"score-chart-{i}") for i in range(2, CHART_SLOTS)
+        ]
     _comparisons(ui)
     ui.explain = score_explain.layout()
     _questions(ui)
@@ -357,10 +407,20 @@ def _judging(ui: ScoreUI, settings: Any) -> None:
     import gradio as gr
 
     with gr.Row(elem_classes=["stack-narrow"]):
-        ui.judge_files = gr.File(label="Judgments (optional: `mathreel judge` output files)", file_count="multiple",
-                                 file_types=[".jsonl", ".json"], elem_id="score-judgments", height=100)
-        ui.review_files = gr.File(label="Reviews of the judge (optional: review files)", file_count="multiple",
-                                  file_types=[".jsonl", ".json"], elem_id="score-reviews", height=100)
+        ui.judge_files = gr.File(
+            label="Judgments (optional: `mathreel judge` output files)",
+            file_count="multiple",
+            file_types=[".jsonl", ".json"],
+            elem_id="score-judgments",
+            height=100,
+        )
+        ui.review_files = gr.File(
+            label="Reviews of the judge (optional: review files)",
+            file_count="multiple",
+            file_types=[".jsonl", ".json"],
+            elem_id="score-reviews",
+            height=100,
+        )
     with gr.Row(elem_classes=["stack-narrow"]):
         ui.demo_judging = score_kept.demo_judging_button(settings)
         gr.Markdown(JUDGE_NOTE, elem_id="score-judge-note")
@@ -397,13 +457,15 @@ def _questions(ui: ScoreUI) -> None:
         gr.Markdown("#### Per-question results (click a row to open it in Browse with the response)")
         with gr.Row():
             ui.status = gr.Dropdown(STATUS_FILTERS, value="all", label="Show", elem_id="score-status")
-            ui.dim_filter = gr.Dropdown(dimension_filter_choices(None), value="", label="Dimension value",
-                                        elem_id="score-dim-filter")
+            ui.dim_filter = gr.Dropdown(
+                dimension_filter_choices(None), value="", label="Dimension value", elem_id="score-dim-filter"
+            )
         ui.questions = gr.Dataframe(interactive=False, wrap=True, max_height=480, elem_id="score-questions")
         with gr.Row():
             ui.csv_button = gr.DownloadButton("Download scored rows (CSV)", elem_id="score-download-csv")
-            ui.json_button = gr.DownloadButton("Download summary (JSON, as mathreel score --json)",
-                                               elem_id="score-download-json")
+            ui.json_button = gr.DownloadButton(
+                "Download summary (JSON, as mathreel score --json)", elem_id="score-download-json"
+            )
         bundle_zip.place(ui)
 
 
@@ -417,8 +479,16 @@ class ScoreHandlers:
         self.server = ServerPaths.of(settings)
         self.kept = score_kept.KeptRuns(store, settings.cache_seconds)
 
-    def options(self, key: str, ext: str, denom: str, use_data: bool, judging: Any = None,
-                session_judged: list | None = None, session_reviews: list | None = None) -> ScoreOptions:
+    def options(
+        self,
+        key: str,
+        ext: str,
+        denom: str,
+        use_data: bool,
+        judging: Any = None,
+        session_judged: list | None = None,
+        session_reviews: list | None = None,
+    ) -> ScoreOptions:
         judged, reviews = with_session(judging, session_judged, session_reviews)
         return score_options(self.settings, key, ext, denom, use_data, judged, reviews)
 
@@ -441,18 +511,29 @@ class ScoreHandlers:
             warn(message)
         return (judged, reviews), gr.update(value=error_box(errors), visible=bool(errors))
 
-    def rescore(self, paths: list[str] | None, key: str, ext: str, denom: str, use_data: bool,
-                held: list[Run] | None = None, visitor: Any = None, judging: Any = None,
-                session_judged: list | None = None, session_reviews: list | None = None,
-                request: Any = None) -> tuple:
+    def rescore(
+        self,
+        paths: list[str] | None,
+        key: str,
+        ext: str,
+        denom: str,
+        use_data: bool,
+        held: list[Run] | None = None,
+        visitor: Any = None,
+        judging: Any = None,
+        session_judged: list | None = None,
+        session_reviews: list | None = None,
+        request: Any = None,
+    ) -> tuple:
         """Score the files in the upload box (a file among the `held` runs, read the same way, is not scored
         again) with the judgments and reviews given (`judging`) and the session's own, and keep them for the
         visitor; their costly files take the visitor's turns (webapp.fair_queue)."""
         import gradio as gr
 
         options = self.options(key, ext, denom, use_data, judging, session_judged, session_reviews)
-        runs, errors = score_uploads(list(paths or []), options, FIXES, self.server, held,
-                                     visitor_key(visitor, request))
+        runs, errors = score_uploads(
+            list(paths or []), options, FIXES, self.server, held, visitor_key(visitor, request)
+        )
         for message in errors:
             warn(message)
         over = self.kept.keep(visitor, runs, options)
@@ -462,9 +543,14 @@ class ScoreHandlers:
         names = [r.name for r in runs]
         first = names[0] if names else None
         second = names[1] if len(names) > 1 else first
-        return (runs, box, gr.update(choices=names, value=first, visible=bool(runs)),
-                gr.update(choices=names, value=first), gr.update(choices=names, value=second),
-                *self.render_headline(runs))
+        return (
+            runs,
+            box,
+            gr.update(choices=names, value=first, visible=bool(runs)),
+            gr.update(choices=names, value=first),
+            gr.update(choices=names, value=second),
+            *self.render_headline(runs),
+        )
 
     @staticmethod
     def render_headline(runs: list[Run]) -> tuple:
@@ -485,14 +571,20 @@ class ScoreHandlers:
         figures: list[Any] = []
         if selected is not None:
             for dim in list(selected.report.by)[:CHART_SLOTS]:
-                figures.append(charts.accuracy_bars([(r.name, r.report.by) for r in peers], dim,
-                                                    _dimension_label([selected], dim)))
+                figures.append(
+                    charts.accuracy_bars([(r.name, r.report.by) for r in peers], dim, _dimension_label([selected], dim))
+                )
         plot_updates = [gr.update(value=f, visible=True) for f in figures]
         plot_updates += [gr.update(value=None, visible=False)] * (CHART_SLOTS - len(figures))
         crosses = cross_choices(selected)
         first = headline_cross(selected, crosses) if selected is not None else None
-        return (*ScoreHandlers.render_headline(runs), *plot_updates, gr.update(visible=bool(crosses)),
-                gr.update(choices=crosses, value=first), ScoreHandlers.heatmap(runs, name, first))
+        return (
+            *ScoreHandlers.render_headline(runs),
+            *plot_updates,
+            gr.update(visible=bool(crosses)),
+            gr.update(choices=crosses, value=first),
+            ScoreHandlers.heatmap(runs, name, first),
+        )
 
     def render_detail(self, runs: list[Run], name: str | None, state_filter: str) -> tuple:
         """The run shown: its question table, dimension filter and downloads, and the breakdown table of its
@@ -502,12 +594,26 @@ class ScoreHandlers:
         run = find_run(runs, name)
         breakdown = gr.update(value=breakdown_table(comparable(runs, run)), visible=bool(runs))
         if run is None:
-            return (gr.skip(), gr.update(visible=False), None, gr.update(choices=dimension_filter_choices(None),
-                    value=""), None, None, breakdown)
+            return (
+                gr.skip(),
+                gr.update(visible=False),
+                None,
+                gr.update(choices=dimension_filter_choices(None), value=""),
+                None,
+                None,
+                breakdown,
+            )
         csv_path, json_path = self.downloads.write(run)
         table = question_table(run, state_filter)
-        return (gr.skip(), gr.update(visible=True), gr.update(value=table, column_widths=question_widths(table)),
-                gr.update(choices=dimension_filter_choices(run), value=""), csv_path, json_path, breakdown)
+        return (
+            gr.skip(),
+            gr.update(visible=True),
+            gr.update(value=table, column_widths=question_widths(table)),
+            gr.update(choices=dimension_filter_choices(run), value=""),
+            csv_path,
+            json_path,
+            breakdown,
+        )
 
     @staticmethod
     def heatmap(runs: list[Run], name: str | None, key: str | None) -> Any:
@@ -515,8 +621,9 @@ class ScoreHandlers:
         if run is None or not key:
             return None
         label = dict((v, lab) for lab, v in cross_choices(run)).get(key, key)
-        return charts.cross_heatmap(run.report.cross.get(key, {}),
-                                    f"{charts.short_name(run.name)}: accuracy by {label.lower()}")
+        return charts.cross_heatmap(
+            run.report.cross.get(key, {}), f"{charts.short_name(run.name)}: accuracy by {label.lower()}"
+        )
 
     @staticmethod
     def questions(runs: list[Run], name: str | None, state_filter: str, dim_value: str) -> Any:
@@ -545,8 +652,11 @@ class ScoreHandlers:
             return gr.update(visible=False), gr.update(choices=[], value=None), gr.update(choices=[], value=None)
         tables = table_choices(ref)
         settings_ = ref.setting_choices(run.report.mode)
-        return (gr.update(visible=True), gr.update(choices=tables, value=tables[0][1]),
-                gr.update(choices=settings_, value=settings_[0][1]))
+        return (
+            gr.update(visible=True),
+            gr.update(choices=tables, value=tables[0][1]),
+            gr.update(choices=settings_, value=settings_[0][1]),
+        )
 
     def reference(self, runs: list[Run], name: str | None, table: str | None, setting: str | None) -> tuple:
         run = find_run(runs, name)
@@ -589,32 +699,59 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
     import gradio as gr
 
     overview_outputs = [ui.headline, ui.summary, *ui.plots, ui.cross_group, ui.cross_pick, ui.heatmap]
-    detail_outputs = [ui.error, ui.questions_group, ui.questions, ui.dim_filter, ui.csv_button, ui.json_button,
-                      ui.breakdown]
+    detail_outputs = [
+        ui.error,
+        ui.questions_group,
+        ui.questions,
+        ui.dim_filter,
+        ui.csv_button,
+        ui.json_button,
+        ui.breakdown,
+    ]
     overview = guarded(0, len(overview_outputs))(handlers.render_overview)
     detail = guarded(0, len(detail_outputs))(handlers.render_detail)
     heatmap = (handlers.heatmap, [ui.runs, ui.run_pick, ui.cross_pick], ui.heatmap)
     paired = (handlers.paired, [ui.runs, ui.run_a, ui.run_b], [ui.paired_group, ui.paired, ui.paired_plot])
-    reference = (handlers.reference, [ui.runs, ui.run_pick, ui.ref_table, ui.ref_setting],
-                 [ui.reference, ui.ref_note])
-    score_inputs = [ui.upload, ui.bench, ui.extractor, ui.denominator, ui.join, ui.runs, ui.visitor, ui.judging,
-                    ui.session_judged, ui.session_reviews]
+    reference = (handlers.reference, [ui.runs, ui.run_pick, ui.ref_table, ui.ref_setting], [ui.reference, ui.ref_note])
+    score_inputs = [
+        ui.upload,
+        ui.bench,
+        ui.extractor,
+        ui.denominator,
+        ui.join,
+        ui.runs,
+        ui.visitor,
+        ui.judging,
+        ui.session_judged,
+        ui.session_reviews,
+    ]
     picked = [ui.runs, ui.error, ui.run_pick, ui.run_a, ui.run_b]
     score_outputs = [*picked, *overview_outputs]
 
-    def rescore(paths: Any, key: str, ext: str, denom: str, use_data: bool, held: Any = None, visitor: Any = None,
-                judging: Any = None, session_judged: Any = None, session_reviews: Any = None,
-                request: Any = None) -> Any:
+    def rescore(
+        paths: Any,
+        key: str,
+        ext: str,
+        denom: str,
+        use_data: bool,
+        held: Any = None,
+        visitor: Any = None,
+        judging: Any = None,
+        session_judged: Any = None,
+        session_reviews: Any = None,
+        request: Any = None,
+    ) -> Any:
         """The files scored, their headline and runs table shown at once, then the runs with every chart, in one
         event (a chained event costs a round trip of the queue). No output is sent twice: a generator's later
         updates reach the page and the API as differences, so a value sent again would arrive as no value."""
-        scored = handlers.rescore(paths, key, ext, denom, use_data, held, visitor, judging, session_judged,
-                                  session_reviews, request)
+        scored = handlers.rescore(
+            paths, key, ext, denom, use_data, held, visitor, judging, session_judged, session_reviews, request
+        )
         skip = gr.skip()
-        yield (*[skip] * len(picked), *scored[len(picked):], *[skip] * (len(overview_outputs) - 2))
+        yield (*[skip] * len(picked), *scored[len(picked) :], *[skip] * (len(overview_outputs) - 2))
         runs = scored[0]
         drawn = overview(runs, runs[0].name if runs else None)
-        yield (*scored[:len(picked)], skip, skip, *drawn[2:])
+        yield (*scored[: len(picked)], skip, skip, *drawn[2:])
 
     with_request(rescore)
 
@@ -622,17 +759,22 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
         """After (re)scoring (which drew the overview) or choosing another run: redraw what depends on the runs."""
         if not drawn:
             event = event.then(overview, [ui.runs, ui.run_pick], overview_outputs, **view_group)
-        event.then(None, None, None, js=CHARTS_DRAWN_JS) \
-            .then(detail, [ui.runs, ui.run_pick, ui.status], detail_outputs, **view_group) \
-            .then(*paired, **view_group) \
-            .then(handlers.reference_choices, [ui.runs, ui.run_pick], [ui.reference_group, ui.ref_table,
-                  ui.ref_setting], **view_group) \
-            .then(*reference, **view_group)
+        event.then(None, None, None, js=CHARTS_DRAWN_JS).then(
+            detail, [ui.runs, ui.run_pick, ui.status], detail_outputs, **view_group
+        ).then(*paired, **view_group).then(
+            handlers.reference_choices,
+            [ui.runs, ui.run_pick],
+            [ui.reference_group, ui.ref_table, ui.ref_setting],
+            **view_group,
+        ).then(*reference, **view_group)
 
     chain(ui.upload.change(rescore, score_inputs, score_outputs, **score_group))
     _wire_judging(ui, handlers, chain, (rescore, score_inputs, score_outputs), score_group)
-    chain(ui.bench.input(handlers.extractors, [ui.bench, ui.extractor], ui.extractor, **view_group)
-          .then(rescore, score_inputs, score_outputs, **score_group))
+    chain(
+        ui.bench.input(handlers.extractors, [ui.bench, ui.extractor], ui.extractor, **view_group).then(
+            rescore, score_inputs, score_outputs, **score_group
+        )
+    )
     for control in (ui.extractor, ui.denominator, ui.join):
         chain(control.input(rescore, score_inputs, score_outputs, **score_group))
     chain(ui.run_pick.input(lambda: None, None, None), drawn=False)
@@ -652,13 +794,25 @@ def _wire_judging(ui: ScoreUI, handlers: ScoreHandlers, chain: Any, scoring: tup
         for event in (box.upload, box.clear, box.delete):
             chain(event(*judging, **score_group).then(*scoring, **score_group))
     if ui.demo_judging is not None:
-        chain(ui.demo_judging.click(handlers.kept.demo_judging, [ui.judge_files, ui.review_files],
-                                    [ui.judge_files, ui.review_files, ui.judging, ui.error], **score_group)
-              .then(*scoring, **score_group))
+        chain(
+            ui.demo_judging.click(
+                handlers.kept.demo_judging,
+                [ui.judge_files, ui.review_files],
+                [ui.judge_files, ui.review_files, ui.judging, ui.error],
+                **score_group,
+            ).then(*scoring, **score_group)
+        )
 
 
-def _wire_open_in_browse(context: AppContext, questions: Any, runs_state: Any, run_pick: Any, status: Any,
-                         dim_filter: Any, group: dict[str, Any]) -> None:
+def _wire_open_in_browse(
+    context: AppContext,
+    questions: Any,
+    runs_state: Any,
+    run_pick: Any,
+    status: Any,
+    dim_filter: Any,
+    group: dict[str, Any],
+) -> None:
     """Clicking a scored question switches to Browse and shows it with the run's response, walking the same list
     (status and dimension filter) with the prompt and frames the run used."""
     import gradio as gr
@@ -678,13 +832,13 @@ def _wire_open_in_browse(context: AppContext, questions: Any, runs_state: Any, r
         return gr.Tabs(selected="browse"), gr.update(value=run.key), {"key": run.key, "ref": qid}, walk
 
     shown, listed = {**group, **browse.progress}, {**group, **browse.list_progress}
-    questions.select(pick, [runs_state, run_pick, status, dim_filter],
-                     [context.tabs, browse.benchmark, target, browse.walk], **shown) \
-        .then(browse.walk_controls, [browse.walk], browse.walk_outputs, **shown) \
-        .then(browse.follow, [runs_state, browse.walk], browse.follow_outputs, **shown) \
-        .then(browse.open, [target, runs_state, *browse.open_inputs], browse.outputs, **shown) \
-        .then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed) \
-        .then(None, None, None, js="() => document.querySelector('#browse-reading')?.scrollIntoView()")
+    questions.select(
+        pick, [runs_state, run_pick, status, dim_filter], [context.tabs, browse.benchmark, target, browse.walk], **shown
+    ).then(browse.walk_controls, [browse.walk], browse.walk_outputs, **shown).then(
+        browse.follow, [runs_state, browse.walk], browse.follow_outputs, **shown
+    ).then(browse.open, [target, runs_state, *browse.open_inputs], browse.outputs, **shown).then(
+        browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed
+    ).then(None, None, None, js="() => document.querySelector('#browse-reading')?.scrollIntoView()")
 
 
 TAB = TabSpec(id="score", label="Score", build=build)

@@ -48,8 +48,11 @@ def against_choices(runs: list[Run] | None, name: str | None) -> list[tuple[str,
     run = _named(runs, name)
     if run is None:
         return choices
-    choices += [(f"Run {other.name}", RUN + other.name) for other in runs or []
-                if other.key == run.key and other.name != run.name]
+    choices += [
+        (f"Run {other.name}", RUN + other.name)
+        for other in runs or []
+        if other.key == run.key and other.name != run.name
+    ]
     own = _options_of(run).extractor
     for reader in readers(get_benchmark(run.report.benchmark)):
         if own not in reader.names:
@@ -83,8 +86,9 @@ def explain_run(run: Run) -> ExplainRun:
     memo = (run.digest or run.path, f"{run.report.benchmark}:{run.report.mode}:{options.annotations}")
     found = _READ_CACHE.get(memo)
     if found is None:
-        result = read_results(run.path, benchmark=run.report.benchmark, mode=run.report.mode,
-                              annotations=options.annotations)
+        result = read_results(
+            run.path, benchmark=run.report.benchmark, mode=run.report.mode, annotations=options.annotations
+        )
         if len(_READ_CACHE) >= _CACHE_SIZE:
             _READ_CACHE.pop(next(iter(_READ_CACHE)))
         found = _READ_CACHE[memo] = ExplainRun(result)
@@ -118,8 +122,9 @@ def _figure(text: str, run: ExplainRun) -> tuple[Any, Any]:
             return typed_target(text), None
         reference = run.bench.reference_results()
         if reference is None:
-            raise MathReelError(f"“{text}” is not a figure such as 58.2, and {run.bench.title} has no published "
-                                "results to name")
+            raise MathReelError(
+                f"“{text}” is not a figure such as 58.2, and {run.bench.title} has no published results to name"
+            )
         cot = provenance(run.result, run.name).settings["cot"].value
         choice = paper_target(reference, text, run.result.mode, bool(cot))
         return choice.target, choice
@@ -219,12 +224,20 @@ def reference_frame(table: Any) -> tuple[pd.DataFrame | None, str]:
         record: dict[str, Any] = {"Scorer": row.label}
         for column in table.columns:
             record[column.heading] = _pct(row.cells[column.key].value) + ("*" if column.key == row.own else "")
-        record.update({"Unparsed": len(row.unparsed), "Read differently": len(row.read_differently),
-                       "Source": row.reader.source or "MathReel", "Commit": row.reader.commit or "—"})
+        record.update(
+            {
+                "Unparsed": len(row.unparsed),
+                "Read differently": len(row.read_differently),
+                "Source": row.reader.source or "MathReel",
+                "Commit": row.reader.commit or "—",
+            }
+        )
         rows.append(record)
     notes = [f"- {plain(note)}" for note in table.notes]
-    text = ("_* marks the figure each reference itself reports. Each reproduction keeps its reference's quirks; "
-            "its source is the file at that commit._" + ("\n\n" + "\n".join(notes) if notes else ""))
+    text = (
+        "_* marks the figure each reference itself reports. Each reproduction keeps its reference's quirks; "
+        "its source is the file at that commit._" + ("\n\n" + "\n".join(notes) if notes else "")
+    )
     return pd.DataFrame(rows), text
 
 
@@ -238,11 +251,25 @@ def _flip_rows(found: Explanation) -> pd.DataFrame | None:
 
     bench = get_benchmark(found.runs[0].result.benchmark)
     cells = [("All", "", paired.overall)]
-    cells += [(bench.dimension(dim).label, value, flips) for dim, values in paired.by.items()
-              for value, flips in values.items()]
-    rows = [[dim, value, f.n, f.both, f.only_a, f.only_b, f.neither,
-             "—" if f.difference is None else f"{float(f.difference):+.1f}", f"{f.p_value:.4g}"]
-            for dim, value, f in cells]
+    cells += [
+        (bench.dimension(dim).label, value, flips)
+        for dim, values in paired.by.items()
+        for value, flips in values.items()
+    ]
+    rows = [
+        [
+            dim,
+            value,
+            f.n,
+            f.both,
+            f.only_a,
+            f.only_b,
+            f.neither,
+            "—" if f.difference is None else f"{float(f.difference):+.1f}",
+            f"{f.p_value:.4g}",
+        ]
+        for dim, value, f in cells
+    ]
     return pd.DataFrame(rows, columns=FLIP_COLUMNS)
 
 
@@ -254,13 +281,18 @@ def paired_text(found: Explanation) -> str:
     o, interval = paired.overall, paired.interval
     shown = "—" if interval.low is None else f"[{interval.low:+.1f}, {interval.high:+.1f}]"
     difference = "—" if o.difference is None else f"{float(o.difference):+.1f}"
-    lines = [f"#### Paired, per {plain(paired.unit)}: which questions flipped, and is it real?",
-             f"A = {plain(paired.a)} · B = {plain(paired.b)}", "",
-             "| | B right | B wrong |", "|---|---|---|",
-             f"| **A right** | {o.both} | {o.only_a} |", f"| **A wrong** | {o.only_b} | {o.neither} |", "",
-             f"A − B **{difference} pt** on {o.n} shared; exact McNemar p = **{o.p_value:.4g}**; 95% interval "
-             f"{shown} pt ({plain(interval.method)}; {interval.clusters} clusters by {plain(interval.clustered_by)}).",
-             ]
+    lines = [
+        f"#### Paired, per {plain(paired.unit)}: which questions flipped, and is it real?",
+        f"A = {plain(paired.a)} · B = {plain(paired.b)}",
+        "",
+        "| | B right | B wrong |",
+        "|---|---|---|",
+        f"| **A right** | {o.both} | {o.only_a} |",
+        f"| **A wrong** | {o.only_b} | {o.neither} |",
+        "",
+        f"A − B **{difference} pt** on {o.n} shared; exact McNemar p = **{o.p_value:.4g}**; 95% interval "
+        f"{shown} pt ({plain(interval.method)}; {interval.clusters} clusters by {plain(interval.clustered_by)}).",
+    ]
     if interval.note:
         lines.append(f"\n_{plain(interval.note)}_")
     if any(paired.not_shared):
@@ -275,8 +307,11 @@ def gap_text(found: Explanation) -> str:
     gap = found.gap
     if gap is None:
         return ""
-    lines = [f"#### Gap: {plain(gap.a)} = {_pct(gap.a_figure)} → {plain(gap.b)} = {_pct(gap.b_figure)}",
-             f"**{plain(gap_line(gap))}**", ""]
+    lines = [
+        f"#### Gap: {plain(gap.a)} = {_pct(gap.a_figure)} → {plain(gap.b)} = {_pct(gap.b_figure)}",
+        f"**{plain(gap_line(gap))}**",
+        "",
+    ]
     if found.paper is not None and found.paper.note:
         lines.append(f"_{plain(found.paper.note)}_")
     lines += [f"- {plain(note)}" for note in gap.notes]
@@ -288,8 +323,10 @@ def settings_text(found: Explanation) -> str:
     """Each run's settings, read from the file or marked as a guess."""
     parts = []
     for provenance in found.settings:
-        items = [f"{plain(s.label)}: {plain(s.text)}{' _(a guess)_' if s.guess else ''}"
-                 for s in provenance.settings.values()]
+        items = [
+            f"{plain(s.label)}: {plain(s.text)}{' _(a guess)_' if s.guess else ''}"
+            for s in provenance.settings.values()
+        ]
         parts.append(f"**{plain(provenance.run)}**: " + " · ".join(items))
     return "\n\n".join(parts)
 
@@ -306,8 +343,9 @@ def walk_lists(found: Explanation, run: str) -> tuple[pd.DataFrame | None, list[
         delta = "undefined" if step.delta is None else f"{float(step.delta):+.2f}"
         moved = ", ".join(f"{key}: {count}" for key, count in step.transitions().items())
         rows.append([step.cause, delta, len(step.changes), step.means, step.label, moved])
-        walks.append(Walk(run=run, status="all", ids=tuple(step.question_ids),
-                          listed=f"{step.cause} ({step.means})").to_dict())
+        walks.append(
+            Walk(run=run, status="all", ids=tuple(step.question_ids), listed=f"{step.cause} ({step.means})").to_dict()
+        )
     paired = found.paired
     if paired is not None:
         for label, ids in (("A right, B wrong", paired.only_a_ids), ("B right, A wrong", paired.only_b_ids)):
@@ -323,11 +361,15 @@ def explain_view(runs: list[Run] | None, name: str | None, against: str, figure:
     found = explanation(runs, name, against, figure)
     references, sources = reference_frame(found.references)
     lists, walks = walk_lists(found, found.runs[0].name)
-    summary = "\n\n".join(part for part in (gap_text(found), paired_text(found), "#### Settings of each run",
-                                             settings_text(found)) if part)
+    summary = "\n\n".join(
+        part
+        for part in (gap_text(found), paired_text(found), "#### Settings of each run", settings_text(found))
+        if part
+    )
     notes = "\n".join(f"- {plain(note)}" for note in found.notes)
-    return ExplainView(references, sources, summary + ("\n\n" + notes if notes else ""), lists, _flip_rows(found),
-                       walks)
+    return ExplainView(
+        references, sources, summary + ("\n\n" + notes if notes else ""), lists, _flip_rows(found), walks
+    )
 
 
 def open_target(runs: list[Run] | None, walks: list[dict[str, Any]] | None, index: int) -> tuple[str, str, dict] | None:
@@ -353,27 +395,57 @@ def layout() -> ExplainUI:
     import gradio as gr
 
     ui = ExplainUI()
-    with gr.Accordion("Why does my number differ? Every reference, a gap split into causes, paired runs",
-                      open=False, elem_id="score-explain"):
-        gr.Markdown("The run shown in detail (above) under every reference scorer; choose what to compare it with "
-                    "to split the difference into causes that add up exactly, each a list of questions to read in "
-                    "Browse. The same numbers as `mathreel explain`.")
+    with gr.Accordion(
+        "Why does my number differ? Every reference, a gap split into causes, paired runs",
+        open=False,
+        elem_id="score-explain",
+    ):
+        gr.Markdown(
+            "The run shown in detail (above) under every reference scorer; choose what to compare it with "
+            "to split the difference into causes that add up exactly, each a list of questions to read in "
+            "Browse. The same numbers as `mathreel explain`."
+        )
         with gr.Row(elem_classes=["stack-narrow"]):
-            ui.against = gr.Dropdown(against_choices(None, None), value=NOTHING, label="Explain against",
-                                     elem_id="score-explain-against", scale=3)
-            ui.figure = gr.Textbox(label="Figure", placeholder="58.2, or MODEL/SETTING such as GPT-4o/mcq_sub",
-                                   elem_id="score-explain-figure", scale=2)
+            ui.against = gr.Dropdown(
+                against_choices(None, None),
+                value=NOTHING,
+                label="Explain against",
+                elem_id="score-explain-against",
+                scale=3,
+            )
+            ui.figure = gr.Textbox(
+                label="Figure",
+                placeholder="58.2, or MODEL/SETTING such as GPT-4o/mcq_sub",
+                elem_id="score-explain-figure",
+                scale=2,
+            )
             ui.button = gr.Button("Explain", variant="primary", elem_id="score-explain-go", scale=1)
         ui.note = gr.Markdown("", elem_id="score-explain-note")
         ui.error = gr.Markdown("", visible=False, elem_id="score-explain-error", elem_classes=["error-box"])
-        ui.references = gr.Dataframe(label="Every reference scorer on this run", interactive=False, wrap=True,
-                                     visible=False, elem_id="score-explain-references")
+        ui.references = gr.Dataframe(
+            label="Every reference scorer on this run",
+            interactive=False,
+            wrap=True,
+            visible=False,
+            elem_id="score-explain-references",
+        )
         ui.sources = gr.Markdown("", elem_id="score-explain-sources")
         ui.summary = gr.Markdown("", elem_id="score-explain-summary")
-        ui.lists = gr.Dataframe(label="Causes and flips (click a row to read its questions in Browse)",
-                                interactive=False, wrap=True, visible=False, elem_id="score-explain-lists")
-        ui.flips = gr.Dataframe(label="Flips by dimension value", interactive=False, wrap=True, visible=False,
-                                max_height=360, elem_id="score-explain-flips")
+        ui.lists = gr.Dataframe(
+            label="Causes and flips (click a row to read its questions in Browse)",
+            interactive=False,
+            wrap=True,
+            visible=False,
+            elem_id="score-explain-lists",
+        )
+        ui.flips = gr.Dataframe(
+            label="Flips by dimension value",
+            interactive=False,
+            wrap=True,
+            visible=False,
+            max_height=360,
+            elem_id="score-explain-flips",
+        )
         ui.walks = gr.State([])
     return ui
 
@@ -384,8 +456,15 @@ def show_references(runs: list[Run] | None, name: str | None) -> tuple:
     import gradio as gr
 
     frame, sources = reference_frame(references_of(_shown_run(runs, name)))
-    return (gr.update(value="", visible=False), gr.update(value=frame, visible=frame is not None), sources, "",
-            gr.update(visible=False), gr.update(visible=False), [])
+    return (
+        gr.update(value="", visible=False),
+        gr.update(value=frame, visible=frame is not None),
+        sources,
+        "",
+        gr.update(visible=False),
+        gr.update(visible=False),
+        [],
+    )
 
 
 def show(runs: list[Run] | None, name: str | None, against: str, figure: str) -> tuple:
@@ -393,9 +472,13 @@ def show(runs: list[Run] | None, name: str | None, against: str, figure: str) ->
     import gradio as gr
 
     found = explain_view(runs, name, against or NOTHING, figure)
-    return (gr.update(value="", visible=False), found.summary,
-            gr.update(value=found.lists, visible=found.lists is not None),
-            gr.update(value=found.flips, visible=found.flips is not None), found.walks)
+    return (
+        gr.update(value="", visible=False),
+        found.summary,
+        gr.update(value=found.lists, visible=found.lists is not None),
+        gr.update(value=found.flips, visible=found.flips is not None),
+        found.walks,
+    )
 
 
 def wire(context: AppContext, score_ui: Any, ui: ExplainUI, group: dict[str, Any]) -> None:
@@ -411,9 +494,9 @@ def wire(context: AppContext, score_ui: Any, ui: ExplainUI, group: dict[str, Any
 
     for source in (score_ui.run_pick, score_ui.runs):
         source.change(choices, [score_ui.runs, score_ui.run_pick], ui.against, **options)
-    ui.button.click(guarded(0, len(first))(show_references), [score_ui.runs, score_ui.run_pick], first, **options) \
-        .success(guarded(0, len(then))(show), [score_ui.runs, score_ui.run_pick, ui.against, ui.figure], then,
-                 **options)
+    ui.button.click(
+        guarded(0, len(first))(show_references), [score_ui.runs, score_ui.run_pick], first, **options
+    ).success(guarded(0, len(then))(show), [score_ui.runs, score_ui.run_pick, ui.against, ui.figure], then, **options)
     browse = context.browse
     if browse is None:
         return
@@ -429,11 +512,10 @@ def wire(context: AppContext, score_ui: Any, ui: ExplainUI, group: dict[str, Any
         return gr.Tabs(selected="browse"), gr.update(value=key), {"key": key, "ref": ref}, walk, ""
 
     shown, listed = {**group, **browse.progress}, {**group, **browse.list_progress}
-    ui.lists.select(pick, [score_ui.runs, ui.walks], [context.tabs, browse.benchmark, target, browse.walk, ui.note],
-                    **shown) \
-        .then(browse.walk_controls, [browse.walk], browse.walk_outputs, **shown) \
-        .then(browse.follow, [score_ui.runs, browse.walk], browse.follow_outputs, **shown) \
-        .then(browse.open, [target, score_ui.runs, *browse.open_inputs], browse.outputs, **shown) \
-        .then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed) \
-        .then(None, None, None, js="() => document.querySelector('#browse-reading')?.scrollIntoView()")
-
+    ui.lists.select(
+        pick, [score_ui.runs, ui.walks], [context.tabs, browse.benchmark, target, browse.walk, ui.note], **shown
+    ).then(browse.walk_controls, [browse.walk], browse.walk_outputs, **shown).then(
+        browse.follow, [score_ui.runs, browse.walk], browse.follow_outputs, **shown
+    ).then(browse.open, [target, score_ui.runs, *browse.open_inputs], browse.outputs, **shown).then(
+        browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed
+    ).then(None, None, None, js="() => document.querySelector('#browse-reading')?.scrollIntoView()")

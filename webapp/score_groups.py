@@ -38,8 +38,11 @@ def _figure_names(run: Run) -> list[tuple[str, str]]:
     scheme = get_benchmark(run.report.benchmark).groups
     kinds = scheme.kinds if scheme is not None else ()
     linear = scheme.linear_kinds if scheme is not None else ()
-    return [("total", "Total"), *((kind, kind.capitalize()) for kind in kinds),
-            *((f"{kind}_linear", f"{kind.capitalize()}, linear") for kind in linear)]
+    return [
+        ("total", "Total"),
+        *((kind, kind.capitalize()) for kind in kinds),
+        *((f"{kind}_linear", f"{kind.capitalize()}, linear") for kind in linear),
+    ]
 
 
 def groups_markdown(runs: list[Run]) -> str:
@@ -55,22 +58,28 @@ def groups_markdown(runs: list[Run]) -> str:
         extractor = extractor_text(run.report.extractor, run.report.official_extractor)
         if extractor == "robust":
             extractor = "MathReel's robust reader"
-        lines = [f"#### {plain(run.name)}: group scores ({len(groups.groups)} groups, {groups.total.questions} "
-                 "questions)",
-                 "| | Group score (0-100) | 95% CI | Groups | Question accuracy | 95% CI | Questions |",
-                 "|---|---|---|---|---|---|---|"]
+        lines = [
+            f"#### {plain(run.name)}: group scores ({len(groups.groups)} groups, {groups.total.questions} questions)",
+            "| | Group score (0-100) | 95% CI | Groups | Question accuracy | 95% CI | Questions |",
+            "|---|---|---|---|---|---|---|",
+        ]
         figures = groups.figures()
         for key, label in _figure_names(run):
             f = figures.get(key)
             if f is None:
                 continue
             accuracy = "—" if f.accuracy is None else f"{_score(f.accuracy)}%"
-            lines.append(f"| **{label}** | **{_score(f.score)}** | {_ci(f.score_ci)} | {f.groups} | {accuracy} | "
-                         f"{_ci(f.accuracy_ci)} | {f.questions} |")
-        lines += ["", f"_Whose number: {plain(groups.how.rstrip('.'))}. Answers read by {plain(extractor)}. "
-                      f"Group score CI: {plain(SCORE_CI)}; accuracy CI: {plain(ACCURACY_CI)}. Another "
-                      "implementation's number: choose its extractor above, or open “Why does my number differ?” "
-                      "below for all of them._"]
+            lines.append(
+                f"| **{label}** | **{_score(f.score)}** | {_ci(f.score_ci)} | {f.groups} | {accuracy} | "
+                f"{_ci(f.accuracy_ci)} | {f.questions} |"
+            )
+        lines += [
+            "",
+            f"_Whose number: {plain(groups.how.rstrip('.'))}. Answers read by {plain(extractor)}. "
+            f"Group score CI: {plain(SCORE_CI)}; accuracy CI: {plain(ACCURACY_CI)}. Another "
+            "implementation's number: choose its extractor above, or open “Why does my number differ?” "
+            "below for all of them._",
+        ]
         notes = [effect.text() for effect in groups.effects]
         notes += [*groups.notes, *(f"⚠️ {w}" for w in groups.warnings)]
         if groups.unscored:
@@ -134,9 +143,18 @@ def group_charts(runs: list[Run]) -> list[Any]:
         named = []
         for run in scored:  # a group score drawn as a cell: the score, its interval, n the groups
             cells = run.report.groups.by.get(dimension.key, {}) if run.report.groups is not None else {}
-            named.append((run.name, {dimension.key: {
-                value: Cell(f.groups, 0, f.score, f.score_ci or Interval(f.score, f.score))
-                for value, f in cells.items() if f.score is not None}}))
+            named.append(
+                (
+                    run.name,
+                    {
+                        dimension.key: {
+                            value: Cell(f.groups, 0, f.score, f.score_ci or Interval(f.score, f.score))
+                            for value, f in cells.items()
+                            if f.score is not None
+                        }
+                    },
+                )
+            )
         if not any(by[dimension.key] for _, by in named):
             continue
         figure = charts.accuracy_bars(named, dimension.key, dimension.label)
@@ -160,11 +178,18 @@ def layout() -> GroupsUI:
     ui = GroupsUI()
     with gr.Group(visible=False) as ui.box:
         ui.text = gr.Markdown("", elem_id="score-groups")
-        ui.by = gr.Dataframe(label="Group scores by level and head (score, 95% CI, groups)", interactive=False,
-                             wrap=True, max_height=360, elem_id="score-groups-by")
+        ui.by = gr.Dataframe(
+            label="Group scores by level and head (score, 95% CI, groups)",
+            interactive=False,
+            wrap=True,
+            max_height=360,
+            elem_id="score-groups-by",
+        )
         with gr.Row(elem_classes=["stack-narrow"]):
-            ui.plots = [gr.Plot(visible=False, show_label=False, elem_id=f"score-groups-chart-{i}")
-                        for i in range(chart_slots())]
+            ui.plots = [
+                gr.Plot(visible=False, show_label=False, elem_id=f"score-groups-chart-{i}")
+                for i in range(chart_slots())
+            ]
     return ui
 
 
@@ -174,8 +199,10 @@ def show(runs: list[Run] | None) -> tuple:
 
     text = groups_markdown(list(runs or []))
     figures = group_charts(list(runs or []))
-    plots = [gr.update(value=figures[i], visible=True) if i < len(figures) else gr.update(value=None, visible=False)
-             for i in range(chart_slots())]
+    plots = [
+        gr.update(value=figures[i], visible=True) if i < len(figures) else gr.update(value=None, visible=False)
+        for i in range(chart_slots())
+    ]
     return gr.update(visible=bool(text)), text, groups_by_table(list(runs or [])), *plots
 
 

@@ -17,9 +17,11 @@ if TYPE_CHECKING:
     from mathreel.webapp.scored_runs import Run, ScoreOptions
     from mathreel.webapp.visitor import VisitorStore
 
-DEMO_NOTE = ("**Demo runs:** synthetic result files of two made-up models (*synthetic-model-a*, the stronger, and "
-             "*synthetic-model-b*) on the demo questions, written by the demo generator (`assets/generate_demo.py`) "
-             "in each benchmark's own result format. No real model wrote them.")
+DEMO_NOTE = (
+    "**Demo runs:** synthetic result files of two made-up models (*synthetic-model-a*, the stronger, and "
+    "*synthetic-model-b*) on the demo questions, written by the demo generator (`assets/generate_demo.py`) "
+    "in each benchmark's own result format. No real model wrote them."
+)
 
 
 def demo_results() -> list[Path]:
@@ -76,7 +78,6 @@ class KeptRuns:
         wanted = [(path, path.name) for path in demo_results() if path.name not in present]
         return [*(current or []), *self.handed.hand_over(wanted)]
 
-
     def demo_judging(self, judgments: list[str] | None, reviews: list[str] | None) -> tuple:
         """The judgment and review boxes with the demo set's judgments and reviews added (by name), and what they
         hold read (the Score tab's judging state), with the error box."""
@@ -122,8 +123,9 @@ def demo_judging_button(settings: Any) -> Any:
 
     if not serves_demo(settings) or not demo_judging_files("judgments"):
         return None
-    return gr.Button("Add the demo judgments and reviews", size="sm", elem_id="score-demo-judging", scale=0,
-                     min_width=180)
+    return gr.Button(
+        "Add the demo judgments and reviews", size="sm", elem_id="score-demo-judging", scale=0, min_width=180
+    )
 
 
 def kept_note(context: AppContext) -> None:
@@ -142,4 +144,3 @@ def wire(context: AppContext, ui: Any, kept: KeptRuns, group: dict[str, Any]) ->
         context.app_load(kept.kept_values, ui.runs, [ui.upload, *options], show_progress="hidden", **group)
     if ui.demo is not None:
         ui.demo.click(kept.with_demo, ui.upload, ui.upload, **group)
-

@@ -83,9 +83,18 @@ def score_path(path: str, options: ScoreOptions, visitor: str = "") -> Report:
 
     benchmark, _, mode = ("" if options.benchmark_key == AUTO else options.benchmark_key).partition(":")
     denominator = None if options.denominator == AUTO else options.denominator
-    request = ScoreRequest(path, benchmark or None, mode or None, options.extractor, denominator, options.annotations,
-                           reviews=options.reviews if options.judged else (), judgment_choices=options.judged,
-                           default_frames=options.default_frames, readings=options.readings)
+    request = ScoreRequest(
+        path,
+        benchmark or None,
+        mode or None,
+        options.extractor,
+        denominator,
+        options.annotations,
+        reviews=options.reviews if options.judged else (),
+        judgment_choices=options.judged,
+        default_frames=options.default_frames,
+        readings=options.readings,
+    )
     return run_costed(score_file, (request,), path, options.budget, visitor)
 
 
@@ -110,19 +119,26 @@ def display_name(path: str, taken: set[str]) -> str:
     return unique_name(Path(path).name, taken)
 
 
-def score_options(settings: Any, key: str, extractor: str, denominator: str, use_data: bool,
-                  judged: tuple = (), reviews: tuple = ()) -> ScoreOptions:
+def score_options(
+    settings: Any, key: str, extractor: str, denominator: str, use_data: bool, judged: tuple = (), reviews: tuple = ()
+) -> ScoreOptions:
     """The Score tab's choices as ScoreOptions on this server (its dataset, its budget per file), with the judged
     runs and reviews to apply (`judge_inputs`)."""
-    return ScoreOptions(key or AUTO, extractor or "robust", denominator or AUTO,
-                        str(settings.data_root()) if use_data else None,
-                        Budget(settings.score_seconds, settings.score_memory_mb), settings.default_frames,
-                        judged=tuple(judged), reviews=tuple(reviews))
+    return ScoreOptions(
+        key or AUTO,
+        extractor or "robust",
+        denominator or AUTO,
+        str(settings.data_root()) if use_data else None,
+        Budget(settings.score_seconds, settings.score_memory_mb),
+        settings.default_frames,
+        judged=tuple(judged),
+        reviews=tuple(reviews),
+    )
 
 
-def judge_inputs(judgment_paths: list[str] | None,
-                 review_paths: list[str] | None) -> tuple[tuple[tuple[str, tuple[Judgment, ...]], ...],
-                                                          tuple[Review, ...], list[str]]:
+def judge_inputs(
+    judgment_paths: list[str] | None, review_paths: list[str] | None
+) -> tuple[tuple[tuple[str, tuple[Judgment, ...]], ...], tuple[Review, ...], list[str]]:
     """The judged runs (named by file) and reviews in the judgment and review files given; a bad file is one message
     naming it as uploaded, and the others still count. A costly file is read in a child with a budget, as a costly
     result file is (run_costed)."""
@@ -144,8 +160,9 @@ def judge_inputs(judgment_paths: list[str] | None,
     return tuple(judged), tuple(reviews), errors
 
 
-def with_session(judging: Any, session_judged: list[Any] | None,
-                 session_reviews: list[Review] | None) -> tuple[tuple, tuple]:
+def with_session(
+    judging: Any, session_judged: list[Any] | None, session_reviews: list[Review] | None
+) -> tuple[tuple, tuple]:
     """The judged runs and reviews from the files given (`judging`, from `judge_inputs`), then the session's own:
     the runs loaded or run in the Judge tab (webapp.judged_runs.JudgedRun; not the demo's as shipped, which the
     Judge tab lists for everyone; None: the session has none) and the reviews made in the page."""
@@ -154,9 +171,14 @@ def with_session(judging: Any, session_judged: list[Any] | None,
     return (*judged, *own), (*reviews, *(session_reviews or []))
 
 
-def score_uploads(paths: list[str], options: ScoreOptions, fixes: Mapping[str, str] | None = None,
-                  server: ServerPaths | None = None, held: list[Run] | None = None, visitor: str = ""
-                  ) -> tuple[list[Run], list[str]]:
+def score_uploads(
+    paths: list[str],
+    options: ScoreOptions,
+    fixes: Mapping[str, str] | None = None,
+    server: ServerPaths | None = None,
+    held: list[Run] | None = None,
+    visitor: str = "",
+) -> tuple[list[Run], list[str]]:
     """Score every file; a bad file becomes one message (naming the file as uploaded, its fix in the page's words:
     `fixes`) and the others still score. No server path stays in a run's report (`server`: this server's folders).
     A file among the `held` runs (the same bytes, read with the same options) is not scored again; costly files

@@ -40,13 +40,19 @@ class ServerPaths:
         from mathreel.webapp.settings import Settings
 
         data_root = (settings or Settings()).data_root()
-        named = [(data_root, "the server's dataset"), (demo_dir(), "the demo set"),
-                 (assets_dir(), "the app's assets"), (cache_base(), "the server's cache")]
+        named = [
+            (data_root, "the server's dataset"),
+            (demo_dir(), "the demo set"),
+            (assets_dir(), "the app's assets"),
+            (cache_base(), "the server's cache"),
+        ]
         temp = [Path(tempfile.gettempdir())]
         if os.environ.get("GRADIO_TEMP_DIR"):
             temp.insert(0, Path(os.environ["GRADIO_TEMP_DIR"]))
-        return cls(tuple((spelling, label) for folder, label in named for spelling in _spellings(folder)),
-                   tuple(spelling for folder in temp for spelling in _spellings(folder)))
+        return cls(
+            tuple((spelling, label) for folder, label in named for spelling in _spellings(folder)),
+            tuple(spelling for folder in temp for spelling in _spellings(folder)),
+        )
 
     def with_file(self, path: str, name: str) -> ServerPaths:
         """These folders, and one more file: an upload at `path` that the visitor knows as `name` (a name with

@@ -51,8 +51,11 @@ def file_answer(key: str, runs: list[Run] | None, walk_value: dict | None, ref: 
     if row is None:
         return None
     title = get_benchmark(run.report.benchmark).title
-    return file_view(row, run.report.benchmark, join=QuestionJoin(None, None, f"this server has no {title} "
-                                                                              "questions: read from the file"))
+    return file_view(
+        row,
+        run.report.benchmark,
+        join=QuestionJoin(None, None, f"this server has no {title} questions: read from the file"),
+    )
 
 
 def by_id_allowed(run: Run, dataset: Dataset) -> bool:
@@ -139,17 +142,25 @@ def fit_view(view: ViewSettings, benchmark: str) -> tuple[ViewSettings, list[str
         notes.append(f"{title} has no prompt style {wanted}: {style.name} is shown")
     cot = view.cot and style.cot
     if view.cot and not cot:
-        notes.append("chain of thought is not a setting of this prompt" if choices.cot else
-                     f"{title} prompts have no chain-of-thought form")
+        notes.append(
+            "chain of thought is not a setting of this prompt"
+            if choices.cot
+            else f"{title} prompts have no chain-of-thought form"
+        )
     subs = view.with_subtitles or view.full_subtitles
     if subs and not choices.subtitles:
         notes.append(f"{title} questions have no subtitles")
     if cot and subs and choices.subtitles and not style.cot_with_subtitles:
         notes.append(f"style {style.name} cannot ask for chain of thought with subtitles: subtitles left out")
         subs = False
-    fitted = replace(view, cot=cot, style=style.name, with_subtitles=view.with_subtitles and subs and
-                     choices.subtitles, full_subtitles=view.full_subtitles and subs and choices.subtitles,
-                     interleaved=view.interleaved and subs and choices.subtitles)
+    fitted = replace(
+        view,
+        cot=cot,
+        style=style.name,
+        with_subtitles=view.with_subtitles and subs and choices.subtitles,
+        full_subtitles=view.full_subtitles and subs and choices.subtitles,
+        interleaved=view.interleaved and subs and choices.subtitles,
+    )
     return fitted, notes
 
 
@@ -169,8 +180,12 @@ def judged_join(dataset: Dataset, qid: str, response: str, runs: list[Run] | Non
     for row, by_id in rows:
         if row is not None and response_fingerprint(row.response or "") == wanted:
             return join_question(row.recorded, qid, dataset, by_id=by_id)
-    return QuestionJoin(None, None, "the judgment file records no question text and no loaded result file holds "
-                                    "this answer: load its result file in Score to see its question")
+    return QuestionJoin(
+        None,
+        None,
+        "the judgment file records no question text and no loaded result file holds "
+        "this answer: load its result file in Score to see its question",
+    )
 
 
 def _demo_reports(key: str) -> list[Any]:

@@ -172,8 +172,9 @@ def kept_runs(store: VisitorStore, settings: Settings, token: str) -> list[Run]:
     if not files:
         return []
     chosen = {key: options.get(key) for key in ("key", "extractor", "denominator", "use_data")}
-    runs, errors = score_uploads([str(path) for path, _ in files], score_options(settings, **chosen),
-                                 visitor=visitor_key(token))
+    runs, errors = score_uploads(
+        [str(path) for path, _ in files], score_options(settings, **chosen), visitor=visitor_key(token)
+    )
     for message in errors:
         log.info("a kept run no longer scores: %s", message)
     return runs
@@ -195,8 +196,12 @@ def restorer(store: VisitorStore, settings: Settings) -> Callable[[Any], tuple[s
 
 def options_kept(options: Any) -> dict[str, Any]:
     """ScoreOptions as kept beside the files (what the Score tab's controls were set to)."""
-    return {"key": options.benchmark_key, "extractor": options.extractor, "denominator": options.denominator,
-            "use_data": options.annotations is not None}
+    return {
+        "key": options.benchmark_key,
+        "extractor": options.extractor,
+        "denominator": options.denominator,
+        "use_data": options.annotations is not None,
+    }
 
 
 def browser_secret(store: VisitorStore) -> str:
@@ -219,7 +224,9 @@ def browser_secret(store: VisitorStore) -> str:
 
 def expiry_text(store: VisitorStore) -> str:
     """What the page says about keeping a visitor's runs."""
-    return (f"Your runs are kept on this server for this browser only, under a random key in its local storage, for "
-            f"{store.keep_days} days after your last visit (at most {store.keep_files} files, "
-            f"{store.keep_bytes // (1024 * 1024)} MB): a reload or a link opened in this browser brings them back; "
-            "nobody else can list or open them. Clearing the files above forgets them.")
+    return (
+        f"Your runs are kept on this server for this browser only, under a random key in its local storage, for "
+        f"{store.keep_days} days after your last visit (at most {store.keep_files} files, "
+        f"{store.keep_bytes // (1024 * 1024)} MB): a reload or a link opened in this browser brings them back; "
+        "nobody else can list or open them. Clearing the files above forgets them."
+    )

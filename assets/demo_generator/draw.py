@@ -68,8 +68,9 @@ def text_width(text: str, size: int) -> float:
     return sum((small if sup else font(size)).getlength(part) for part, sup in _segments(text))
 
 
-def label(draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int = 18, fill: Color = INK,
-          align: str = "left") -> None:
+def label(
+    draw: ImageDraw.ImageDraw, xy: Point, text: str, size: int = 18, fill: Color = INK, align: str = "left"
+) -> None:
     """Draw one line of text whose vertical centre is at xy[1]; align is left, center or right of xy[0]."""
     width = text_width(text, size)
     x = xy[0] - {"left": 0.0, "center": width / 2, "right": width}[align]
@@ -102,15 +103,23 @@ def lerp(p: Point, q: Point, f: float) -> Point:
     return (p[0] + (q[0] - p[0]) * f, p[1] + (q[1] - p[1]) * f)
 
 
-def growing_line(draw: ImageDraw.ImageDraw, p: Point, q: Point, progress: float, fill: Color = INK,
-                 width: int = 3) -> None:
+def growing_line(
+    draw: ImageDraw.ImageDraw, p: Point, q: Point, progress: float, fill: Color = INK, width: int = 3
+) -> None:
     """A segment from p towards q, drawn up to `progress` of its length (nothing at 0)."""
     if progress > 0:
         draw.line((p, lerp(p, q, progress)), fill=fill, width=width)
 
 
-def dashed_line(draw: ImageDraw.ImageDraw, p: Point, q: Point, fill: Color = INK, width: int = 2,
-                dash: float = 8.0, progress: float = 1.0) -> None:
+def dashed_line(
+    draw: ImageDraw.ImageDraw,
+    p: Point,
+    q: Point,
+    fill: Color = INK,
+    width: int = 2,
+    dash: float = 8.0,
+    progress: float = 1.0,
+) -> None:
     """A dashed segment from p towards q (up to `progress` of its length)."""
     length = math.dist(p, q) * progress
     if length <= 0:
@@ -130,8 +139,15 @@ def direction(p: Point, q: Point) -> float:
     return math.degrees(math.atan2(q[1] - p[1], q[0] - p[0])) % 360
 
 
-def angle_arc(draw: ImageDraw.ImageDraw, vertex: Point, towards_a: Point, towards_b: Point, radius: float,
-              fill: Color = RED, width: int = 2) -> Point:
+def angle_arc(
+    draw: ImageDraw.ImageDraw,
+    vertex: Point,
+    towards_a: Point,
+    towards_b: Point,
+    radius: float,
+    fill: Color = RED,
+    width: int = 2,
+) -> Point:
     """Mark the (smaller) angle between two rays at `vertex`; returns a good spot for its label."""
     a, b = direction(vertex, towards_a), direction(vertex, towards_b)
     start, end = (a, b) if (b - a) % 360 <= 180 else (b, a)
@@ -142,9 +158,11 @@ def angle_arc(draw: ImageDraw.ImageDraw, vertex: Point, towards_a: Point, toward
     return (vertex[0] + reach * math.cos(middle), vertex[1] + reach * math.sin(middle))
 
 
-def right_angle_mark(draw: ImageDraw.ImageDraw, vertex: Point, towards_a: Point, towards_b: Point,
-                     size: float = 12, fill: Color = INK) -> None:
+def right_angle_mark(
+    draw: ImageDraw.ImageDraw, vertex: Point, towards_a: Point, towards_b: Point, size: float = 12, fill: Color = INK
+) -> None:
     """The small square that marks a right angle at `vertex`."""
+
     def unit(q: Point) -> Point:
         d = math.dist(vertex, q)
         return ((q[0] - vertex[0]) / d, (q[1] - vertex[1]) / d)
@@ -159,5 +177,6 @@ def right_angle_mark(draw: ImageDraw.ImageDraw, vertex: Point, towards_a: Point,
 def dot(draw: ImageDraw.ImageDraw, center: Point, radius: float, fill: Color, outline: Color | None = None) -> None:
     """A filled circle."""
     x, y = center
-    draw.ellipse((x - radius, y - radius, x + radius, y + radius), fill=fill, outline=outline,
-                 width=2 if outline else 1)
+    draw.ellipse(
+        (x - radius, y - radius, x + radius, y + radius), fill=fill, outline=outline, width=2 if outline else 1
+    )

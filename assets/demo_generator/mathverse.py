@@ -32,19 +32,31 @@ DIAGRAM = (400, 300)
 CHOICE_LETTERS = "ABCD"
 
 _MC_WO = "Please directly answer the question and provide the correct option letter, e.g., A, B, C, D.\nQuestion: "
-_MC_COT = ("Please first conduct reasoning, and then answer the question and provide the correct option letter, "
-           "e.g., A, B, C, D, at the end.\nQuestion: ")
+_MC_COT = (
+    "Please first conduct reasoning, and then answer the question and provide the correct option letter, "
+    "e.g., A, B, C, D, at the end.\nQuestion: "
+)
 _FF_WO = "Please directly answer the question and provide the final value, e.g., 1, 2.5, 300.\nQuestion: "
-_FF_COT = ("Please first conduct reasoning, and then answer the question and provide the final value, "
-           "e.g., 1, 2.5, 300, at the end.\nQuestion: ")
-_VO_MC_WO = ("According to the question shown in the image, please directly answer the question and provide the "
-             "correct option letter, e.g., A, B, C, D.")
-_VO_MC_COT = ("According to the question shown in the image, please first conduct reasoning, and then answer the "
-              "question and provide the correct option letter, e.g., A, B, C, D, at the end.")
-_VO_FF_WO = ("According to the question shown in the image, please directly answer the question and provide the "
-             "final value, e.g., 1, 2.5, 300.")
-_VO_FF_COT = ("According to the question shown in the image, please first conduct reasoning, and then answer the "
-              "question and provide the final value, e.g., 1, 2.5, 300, at the end.")
+_FF_COT = (
+    "Please first conduct reasoning, and then answer the question and provide the final value, "
+    "e.g., 1, 2.5, 300, at the end.\nQuestion: "
+)
+_VO_MC_WO = (
+    "According to the question shown in the image, please directly answer the question and provide the "
+    "correct option letter, e.g., A, B, C, D."
+)
+_VO_MC_COT = (
+    "According to the question shown in the image, please first conduct reasoning, and then answer the "
+    "question and provide the correct option letter, e.g., A, B, C, D, at the end."
+)
+_VO_FF_WO = (
+    "According to the question shown in the image, please directly answer the question and provide the "
+    "final value, e.g., 1, 2.5, 300."
+)
+_VO_FF_COT = (
+    "According to the question shown in the image, please first conduct reasoning, and then answer the "
+    "question and provide the final value, e.g., 1, 2.5, 300, at the end."
+)
 
 
 @dataclass(frozen=True)
@@ -97,8 +109,12 @@ class Problem:
             "image": f"images/{self.image_name(version)}",
             "answer": self.answer,
             "question_type": self.question_type,
-            "metadata": {"split": "testmini", "source": "MathReel synthetic", "subject": self.subject,
-                         "subfield": self.subfield},
+            "metadata": {
+                "split": "testmini",
+                "source": "MathReel synthetic",
+                "subject": self.subject,
+                "subfield": self.subfield,
+            },
             "query_wo": query_wo,
             "query_cot": query_cot,
             "question_for_eval": for_eval,
@@ -169,7 +185,9 @@ def _triangle() -> Problem:
             label(draw, (spot[0], spot[1] + 4), f"{apex_angle}°", 15, RED, align="center")
 
     return Problem(
-        1, "Plane Geometry", "Angle",
+        1,
+        "Plane Geometry",
+        "Angle",
         (
             f"As shown in the figure, in triangle ABC, AB = AC, angle A = {apex_angle}°, and side BC is extended "
             "to point D. Find the measure of angle ACD.",
@@ -177,20 +195,23 @@ def _triangle() -> Problem:
             f"Angle A = {apex_angle}°. Find the measure of angle ACD.",
             "Find the measure of angle ACD.",
         ),
-        ("70°", "100°", f"{exterior}°", "140°"), "C", paint,
+        ("70°", "100°", f"{exterior}°", "140°"),
+        "C",
+        paint,
         (
             "AB = AC, so triangle ABC is isosceles and angle B = angle ACB.",
             f"Angle ACB = (180° - {apex_angle}°) / 2 = {(180 - apex_angle) // 2}°.",
             f"Angle ACD is supplementary to angle ACB: 180° - {(180 - apex_angle) // 2}° = {exterior}°.",
         ),
-        "A", f"Angle ACD is the base angle of the isosceles triangle, {(180 - apex_angle) // 2}°.",
+        "A",
+        f"Angle ACD is the base angle of the isosceles triangle, {(180 - apex_angle) // 2}°.",
     )
 
 
 def _circle() -> Problem:
     chord, distance = 16, 6
     radius = math.hypot(chord / 2, distance)
-    area = round(math.pi * radius ** 2)
+    area = round(math.pi * radius**2)
     o, r_px = (200.0, 150.0), 120.0
     scale = r_px / radius
     m = (o[0], o[1] + distance * scale)
@@ -209,7 +230,9 @@ def _circle() -> Problem:
             label(draw, ((a_pt[0] + m[0]) / 2, m[1] + 16), f"AB = {chord}", 16, RED, align="center")
 
     return Problem(
-        2, "Plane Geometry", "Area",
+        2,
+        "Plane Geometry",
+        "Area",
         (
             f"As shown in the figure, AB is a chord of circle O, and OM is perpendicular to AB at point M. "
             f"AB = {chord} and OM = {distance}. Find the area of circle O, rounded to the nearest whole number.",
@@ -218,15 +241,17 @@ def _circle() -> Problem:
             f"AB = {chord} and OM = {distance}. Find the area of circle O, rounded to the nearest whole number.",
             "Find the area of circle O, rounded to the nearest whole number.",
         ),
-        (), str(area), paint,
+        (),
+        str(area),
+        paint,
         (
             f"OM is perpendicular to the chord, so M is the midpoint of AB and AM = {chord // 2}.",
-            f"In right triangle OMA, OA^2 = {chord // 2}^2 + {distance}^2 = {fmt_num(radius ** 2)}, so the radius "
+            f"In right triangle OMA, OA^2 = {chord // 2}^2 + {distance}^2 = {fmt_num(radius**2)}, so the radius "
             f"is {fmt_num(radius)}.",
-            f"The area is pi x {fmt_num(radius)}^2 = {math.pi * radius ** 2:.2f}, which rounds to {area}.",
+            f"The area is pi x {fmt_num(radius)}^2 = {math.pi * radius**2:.2f}, which rounds to {area}.",
         ),
-        str(round(math.pi * chord ** 2)), f"I take AB = {chord} as the radius: pi x {chord}^2 = "
-        f"{math.pi * chord ** 2:.2f}.",
+        str(round(math.pi * chord**2)),
+        f"I take AB = {chord} as the radius: pi x {chord}^2 = {math.pi * chord**2:.2f}.",
     )
 
 
@@ -269,7 +294,9 @@ def _parabola() -> Problem:
         return f"y = {lead}{mid} + {int(qc)}"
 
     return Problem(
-        3, "Functions", "Expression",
+        3,
+        "Functions",
+        "Expression",
         (
             f"As shown in the figure, the graph of the quadratic function y = ax^2 + bx + c opens upward, crosses "
             f"the y-axis at (0, {intercept}) and has its vertex at ({vertex[0]}, {vertex[1]}). Which equation does "
@@ -279,14 +306,17 @@ def _parabola() -> Problem:
             f"The vertex of the parabola is ({vertex[0]}, {vertex[1]}). Which equation does the graph represent?",
             "Which equation does the graph represent?",
         ),
-        (poly(a, b, c), poly(a, -b, c), poly(-a, -b, c), poly(a, b / 2, c)), "A", paint,
+        (poly(a, b, c), poly(a, -b, c), poly(-a, -b, c), poly(a, b / 2, c)),
+        "A",
+        paint,
         (
             f"The vertex is ({vertex[0]}, {vertex[1]}), so y = a(x - {vertex[0]})^2 - {-vertex[1]}.",
             f"The graph passes through (0, {intercept}): {vertex[0] ** 2}a - {-vertex[1]} = {intercept}, so a = "
             f"{fmt_num(a)}.",
             f"Expanding, y = {poly(a, b, c)[4:]}.",
         ),
-        "D", f"I put the axis of symmetry at x = {vertex[0] // 2}, which gives {poly(a, b / 2, c)}.",
+        "D",
+        f"I put the axis of symmetry at x = {vertex[0] // 2}, which gives {poly(a, b / 2, c)}.",
     )
 
 

@@ -37,8 +37,10 @@ STYLES = {
     "final_answer": "Final Answer: {L}",
 }
 REFUSAL = "I'm sorry, but I can't work out the answer from what I was given, so I won't guess."
-COT_POST_PROMPT = ("First please perform reasoning, and think step by step to provide best answer to the following "
-                   "question with the option's letter (A, B, C, D or E) from the given choices.")
+COT_POST_PROMPT = (
+    "First please perform reasoning, and think step by step to provide best answer to the following "
+    "question with the option's letter (A, B, C, D or E) from the given choices."
+)
 GENERATION_KWARGS = {"max_new_tokens": 1024, "temperature": 0, "top_p": 1.0, "num_beams": 1, "do_sample": False}
 
 
@@ -61,36 +63,118 @@ class Run:
 RUNS = (
     Run(
         "synthetic-model-a",
-        videomathqa=(("ok", "answer_is"), ("ok", "bold"), ("ok", "boxed"), ("ok", "chinese"), ("slip", "final"),
-                     ("ok", "text_only"), ("ok", "based"), ("ok", "best"), ("ok", "answer_is"), ("ok", "bold"),
-                     ("ok", "boxed"), ("refuse", "")),
-        videomme=(("ok", "letter_dot"), ("ok", "answer_is"), ("ok", "bold"), ("ok", "best"), ("ok", "letter_only"),
-                  ("slip", "letter_dot"), ("ok", "chinese"), ("ok", "boxed")),
-        mathverse=(("ok", "answer_is"), ("ok", "bold"), ("ok", "boxed"), ("ok", "final"), ("slip", "answer_is"),
-                   ("ok", "boxed"), ("ok", "answer_is"), ("ok", "chinese"), ("ok", "final"), ("slip", "boxed"),
-                   ("ok", "boxed"), ("ok", "text_only"), ("ok", "answer_is"), ("slip", "bold"), ("refuse", "")),
+        videomathqa=(
+            ("ok", "answer_is"),
+            ("ok", "bold"),
+            ("ok", "boxed"),
+            ("ok", "chinese"),
+            ("slip", "final"),
+            ("ok", "text_only"),
+            ("ok", "based"),
+            ("ok", "best"),
+            ("ok", "answer_is"),
+            ("ok", "bold"),
+            ("ok", "boxed"),
+            ("refuse", ""),
+        ),
+        videomme=(
+            ("ok", "letter_dot"),
+            ("ok", "answer_is"),
+            ("ok", "bold"),
+            ("ok", "best"),
+            ("ok", "letter_only"),
+            ("slip", "letter_dot"),
+            ("ok", "chinese"),
+            ("ok", "boxed"),
+        ),
+        mathverse=(
+            ("ok", "answer_is"),
+            ("ok", "bold"),
+            ("ok", "boxed"),
+            ("ok", "final"),
+            ("slip", "answer_is"),
+            ("ok", "boxed"),
+            ("ok", "answer_is"),
+            ("ok", "chinese"),
+            ("ok", "final"),
+            ("slip", "boxed"),
+            ("ok", "boxed"),
+            ("ok", "text_only"),
+            ("ok", "answer_is"),
+            ("slip", "bold"),
+            ("refuse", ""),
+        ),
         mbin_flips=frozenset({("q010", 3)}),
         # Right / unparsed per group: CUCC (relevance), CCWC (the last "Based on the video, ..." reads B to the
         # official script), CWCC (Q3 stands in for Q2), UCCC (the official -1 counts the refusal right).
-        videomme_v2=(("ok", "letter_only"), ("refuse", ""), ("ok", "answer_is"), ("ok", "letter_dot"),
-                     ("ok", "letter_only"), ("ok", "best"), ("slip", "letter_only"), ("ok", "based"),
-                     ("ok", "letter_only"), ("slip", "letter_dot"), ("ok", "letter_only"), ("ok", "answer_is"),
-                     ("refuse", ""), ("ok", "letter_only"), ("ok", "letter_dot"), ("ok", "letter_only")),
+        videomme_v2=(
+            ("ok", "letter_only"),
+            ("refuse", ""),
+            ("ok", "answer_is"),
+            ("ok", "letter_dot"),
+            ("ok", "letter_only"),
+            ("ok", "best"),
+            ("slip", "letter_only"),
+            ("ok", "based"),
+            ("ok", "letter_only"),
+            ("slip", "letter_dot"),
+            ("ok", "letter_only"),
+            ("ok", "answer_is"),
+            ("refuse", ""),
+            ("ok", "letter_only"),
+            ("ok", "letter_dot"),
+            ("ok", "letter_only"),
+        ),
     ),
     Run(
         "synthetic-model-b",
-        videomathqa=(("ok", "best"), ("slip", "answer_is"), ("ok", "chinese"), ("slip", "bold"), ("ok", "text_only"),
-                     ("ok", "boxed"), ("refuse", ""), ("slip", "based"), ("ok", "final"), ("refuse", ""),
-                     ("slip", "answer_is"), ("ok", "chinese")),
-        videomme=(("ok", "best"), ("slip", "letter_dot"), ("ok", "letter_only"), ("refuse", ""),
-                  ("slip", "answer_is"), ("ok", "based"), ("ok", "text_only"), ("slip", "bold")),
-        mathverse=(("ok", "boxed"), ("slip", "answer_is"), ("ok", "chinese"), ("slip", "final"), ("refuse", ""),
-                   ("ok", "boxed"), ("slip", "boxed"), ("ok", "chinese"), ("refuse", ""), ("slip", "answer_is"),
-                   ("ok", "answer_is"), ("ok", "bold"), ("slip", "boxed"), ("slip", "answer_is"), ("slip", "final")),
+        videomathqa=(
+            ("ok", "best"),
+            ("slip", "answer_is"),
+            ("ok", "chinese"),
+            ("slip", "bold"),
+            ("ok", "text_only"),
+            ("ok", "boxed"),
+            ("refuse", ""),
+            ("slip", "based"),
+            ("ok", "final"),
+            ("refuse", ""),
+            ("slip", "answer_is"),
+            ("ok", "chinese"),
+        ),
+        videomme=(
+            ("ok", "best"),
+            ("slip", "letter_dot"),
+            ("ok", "letter_only"),
+            ("refuse", ""),
+            ("slip", "answer_is"),
+            ("ok", "based"),
+            ("ok", "text_only"),
+            ("slip", "bold"),
+        ),
+        mathverse=(
+            ("ok", "boxed"),
+            ("slip", "answer_is"),
+            ("ok", "chinese"),
+            ("slip", "final"),
+            ("refuse", ""),
+            ("ok", "boxed"),
+            ("slip", "boxed"),
+            ("ok", "chinese"),
+            ("refuse", ""),
+            ("slip", "answer_is"),
+            ("ok", "answer_is"),
+            ("ok", "bold"),
+            ("slip", "boxed"),
+            ("slip", "answer_is"),
+            ("slip", "final"),
+        ),
         mbin_flips=frozenset({("q001", 2), ("q006", 4)}),
         # A reasoning run: CCWC, CWCC (broken at Q2), CCCW, UCWW (Q2 stands in for Q1).
-        videomme_v2=tuple(("ok", "final_answer") if o == "C" else ("slip", "final_answer") if o == "W"
-                          else ("refuse", "") for o in "CCWC" "CWCC" "CCCW" "UCWW"),
+        videomme_v2=tuple(
+            ("ok", "final_answer") if o == "C" else ("slip", "final_answer") if o == "W" else ("refuse", "")
+            for o in "CCWCCWCCCCCWUCWW"
+        ),
     ),
 )
 
@@ -112,8 +196,14 @@ def lmms_extract(response: str) -> str:
     the harness would have logged, mistakes included."""
     s = response.strip()
     # Two of the harness's phrases lack a comma and are concatenated, as in its source.
-    for prefix in ("The best answer is", "The correct answer is", "The answer is", "The answer",
-                   "The best option isThe correct option is", "Best answer:Best option:"):
+    for prefix in (
+        "The best answer is",
+        "The correct answer is",
+        "The answer is",
+        "The answer",
+        "The best option isThe correct option is",
+        "Best answer:Best option:",
+    ):
         s = s.replace(prefix, "")
     if len(s.split()) > 10 and not re.search("[ABCDE]", s):
         return ""
@@ -154,8 +244,10 @@ def _mbin_response(q: MathQuestion, k: int, texts: list[str], outcome: str, flip
 def _lmms_prompt(record: dict) -> str:
     """The harness's doc_to_text prompt (no subtitles) with the CoT post-prompt."""
     letters = "(A or B)" if len(record["options"]) == 2 else "(A, B, C, D or E)"
-    head = ("Select the best answer to the following multiple-choice question based on the video. "
-            f"Respond with the letter {letters} of the correct option.")
+    head = (
+        "Select the best answer to the following multiple-choice question based on the video. "
+        f"Respond with the letter {letters} of the correct option."
+    )
     post = COT_POST_PROMPT.replace("(A, B, C, D or E)", letters)
     return "\n".join([head, record["question"], *record["options"], post])
 
@@ -175,8 +267,13 @@ def _sample_doc_era(doc_id: int, record: dict, response: str, run: Run, task: st
 
 def _sample_metric_era(doc_id: int, record: dict, response: str, run: Run) -> dict:
     """A newer line: no doc, `filtered_resps` and the metric dict the harness's process_results returns."""
-    metric = {"question_id": record["question_id"], "duration": record["length"], "category": record["category"],
-              "pred_answer": lmms_extract(response), "answer": record["answer"]}
+    metric = {
+        "question_id": record["question_id"],
+        "duration": record["length"],
+        "category": record["category"],
+        "pred_answer": lmms_extract(response),
+        "answer": record["answer"],
+    }
     return {
         "doc_id": doc_id,
         "target": record["answer"],
@@ -200,7 +297,8 @@ def videomathqa_samples(questions: list[MathQuestion], run: Run, mode: str, doc_
             items = [
                 (record, _mbin_response(q, k, texts, outcome, (q.question_id, k) in run.mbin_flips))
                 for k, ((_pair_id, texts, _answer), record) in enumerate(
-                    zip(q.binary_pairs(), q.binary_records(), strict=True), start=1)
+                    zip(q.binary_pairs(), q.binary_records(), strict=True), start=1
+                )
             ]
         for record, response in items:
             doc_id = len(lines)
@@ -217,7 +315,7 @@ def _scene_response(question, outcome: str, style: str) -> str:
     if outcome == "refuse":
         return "The subtitles don't mention this directly. " + REFUSAL
     letter = question.answer if outcome == "ok" else question.slip
-    lead = f"Looking at the frames and the subtitles, \"{options[letter].rstrip('.')}\" fits what the video shows."
+    lead = f'Looking at the frames and the subtitles, "{options[letter].rstrip(".")}" fits what the video shows.'
     return f"{lead}\n{final_line(style, letter, options[letter])}"
 
 
@@ -229,17 +327,27 @@ def videomme_results(videos: list[SceneVideo], run: Run) -> list[dict]:
         questions = []
         for record, question in zip(video.records(), video.questions, strict=True):
             outcome, style = next(plan)
-            questions.append({
-                "question_id": record["question_id"],
-                "task_type": record["task_type"],
-                "question": record["question"],
-                "options": record["options"],
-                "answer": record["answer"],
+            questions.append(
+                {
+                    "question_id": record["question_id"],
+                    "task_type": record["task_type"],
+                    "question": record["question"],
+                    "options": record["options"],
+                    "answer": record["answer"],
+                    "model": run.name,
+                    "response": _scene_response(question, outcome, style),
+                }
+            )
+        entries.append(
+            {
+                "video_id": video.video_id,
+                "duration": video.duration,
+                "domain": video.domain,
+                "sub_category": video.sub_category,
                 "model": run.name,
-                "response": _scene_response(question, outcome, style),
-            })
-        entries.append({"video_id": video.video_id, "duration": video.duration, "domain": video.domain,
-                        "sub_category": video.sub_category, "model": run.name, "questions": questions})
+                "questions": questions,
+            }
+        )
     return entries
 
 
@@ -274,13 +382,29 @@ def mathverse_output(records: list[dict], problems: list[Problem], run: Run) -> 
 
 
 # ---------------------------------------------------------------------------------------------------- Video-MME-v2
-V2_THINK = ("Please perform a detailed reasoning based on the provided video frames to answer the following "
-            "multiple-choice question selecting the best option from A through H and providing your final response "
-            "strictly in the format: 'Final Answer: <letter>.")
-V2_METRIC_KEYS = tuple(f"videomme_v2_{part}_{kind}" for kind in ("score", "acc")
-                       for part in ("overall", "relevance", "logic", "level_1", "level_2", "level_3"))
-_V2_PREFIXES = ("The best answer is", "The correct answer is", "The answer is", "The answer", "The best option is",
-                "The correct option is", "Final Answer:", "Best answer:", "Best option:", "Answer:", "Option:")
+V2_THINK = (
+    "Please perform a detailed reasoning based on the provided video frames to answer the following "
+    "multiple-choice question selecting the best option from A through H and providing your final response "
+    "strictly in the format: 'Final Answer: <letter>."
+)
+V2_METRIC_KEYS = tuple(
+    f"videomme_v2_{part}_{kind}"
+    for kind in ("score", "acc")
+    for part in ("overall", "relevance", "logic", "level_1", "level_2", "level_3")
+)
+_V2_PREFIXES = (
+    "The best answer is",
+    "The correct answer is",
+    "The answer is",
+    "The answer",
+    "The best option is",
+    "The correct option is",
+    "Final Answer:",
+    "Best answer:",
+    "Best option:",
+    "Answer:",
+    "Option:",
+)
 
 
 def _v2_answer(group: Group, number: int, outcome: str, style: str) -> str:
@@ -299,7 +423,7 @@ def _v2_thought(group: Group, number: int, outcome: str) -> str:
     question = group.questions[number]
     letter = question.answer if outcome == "ok" else question.slip
     chosen = dict(zip(V2_LETTERS, question.options, strict=True))[letter].rstrip(".")
-    return f"<think>Looking at the frames, \"{chosen}\" fits what the video shows.</think>"
+    return f'<think>Looking at the frames, "{chosen}" fits what the video shows.</think>'
 
 
 def lmms_v2_extract(response: str) -> str:
@@ -324,10 +448,15 @@ def v2_official_tsv(groups: list[Group], run: Run) -> str:
     for group in groups:
         for number, record in enumerate(group.records()):
             outcome, style = next(plan)
-            values = {**record, "level": "" if record["level"] is None else f"{float(record['level'])}",
-                      "second_head": record["second_head"] or "", "third_head": record["third_head"] or ""}
-            writer.writerow([*(values[c] for c in V2_COLUMNS), index, record["video_id"],
-                             _v2_answer(group, number, outcome, style)])
+            values = {
+                **record,
+                "level": "" if record["level"] is None else f"{float(record['level'])}",
+                "second_head": record["second_head"] or "",
+                "third_head": record["third_head"] or "",
+            }
+            writer.writerow(
+                [*(values[c] for c in V2_COLUMNS), index, record["video_id"], _v2_answer(group, number, outcome, style)]
+            )
             index += 1
     return buffer.getvalue()
 
@@ -344,19 +473,35 @@ def v2_lmms_samples(groups: list[Group], run: Run, ranks: int = 2) -> list[dict]
             answer = _v2_answer(group, number, outcome, style)
             raw = f"{_v2_thought(group, number, outcome)}\n{answer}"
             pred = lmms_v2_extract(answer)
-            metric = {**{k: record[k] for k in ("video_id", "question_id", "group_type", "group_structure", "level",
-                                                "second_head", "third_head")},
-                      "pred_answer": pred, "answer": record["answer"], "score": int(pred == record["answer"])}
+            metric = {
+                **{
+                    k: record[k]
+                    for k in (
+                        "video_id",
+                        "question_id",
+                        "group_type",
+                        "group_structure",
+                        "level",
+                        "second_head",
+                        "third_head",
+                    )
+                },
+                "pred_answer": pred,
+                "answer": record["answer"],
+                "score": int(pred == record["answer"]),
+            }
             doc_id = len(lines)
-            lines.append({
-                "doc_id": doc_id,
-                "target": record["answer"],
-                "resps": raw,
-                "filtered_resps": answer,
-                "token_counts": [{"input_tokens": 1800 + 7 * doc_id, "output_tokens": len(raw.split()) * 2}],
-                "doc_hash": _sha(json.dumps(record, indent=2, ensure_ascii=False)),
-                **dict.fromkeys(V2_METRIC_KEYS, metric),
-                "input": f"Question: {record['question']}\n{record['options']}\n{V2_THINK}",
-                "model": run.name,
-            })
+            lines.append(
+                {
+                    "doc_id": doc_id,
+                    "target": record["answer"],
+                    "resps": raw,
+                    "filtered_resps": answer,
+                    "token_counts": [{"input_tokens": 1800 + 7 * doc_id, "output_tokens": len(raw.split()) * 2}],
+                    "doc_hash": _sha(json.dumps(record, indent=2, ensure_ascii=False)),
+                    **dict.fromkeys(V2_METRIC_KEYS, metric),
+                    "input": f"Question: {record['question']}\n{record['options']}\n{V2_THINK}",
+                    "model": run.name,
+                }
+            )
     return [line for rank in range(ranks) for line in lines[rank::ranks]]

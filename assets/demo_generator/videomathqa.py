@@ -133,8 +133,20 @@ def _lesson(clip: Clip, category: str, length: str, *asks: Ask) -> tuple[Clip, l
     """A lesson's clip and its questions, each question given the clip's video id and the lesson's category and
     duration label."""
     questions = [
-        MathQuestion(ask.question_id, clip.video_id, category, length, ask.difficulty, ask.reasoning_type,
-                     ask.question, ask.correct, ask.distractors, ask.letter, ask.steps, *ask.slip)
+        MathQuestion(
+            ask.question_id,
+            clip.video_id,
+            category,
+            length,
+            ask.difficulty,
+            ask.reasoning_type,
+            ask.question,
+            ask.correct,
+            ask.distractors,
+            ask.letter,
+            ask.steps,
+            *ask.slip,
+        )
         for ask in asks
     ]
     return clip, questions
@@ -177,18 +189,29 @@ def _video_exterior_angle() -> tuple[Clip, list[MathQuestion]]:
             label(draw, (500, 110), "x = ?", 26, BLUE, align="center")
         return image
 
-    clip = Clip("demo_vmq_01", 28, 4, SIZE, render, script("""
+    clip = Clip(
+        "demo_vmq_01",
+        28,
+        4,
+        SIZE,
+        render,
+        script("""
         0.5   3.0    Today we look at an exterior angle of a triangle.
         3.0   9.0    I am drawing triangle ABC. Sides AB and AC have exactly the same length.
         10.0  13.5   The angle at A is marked on the figure.
         14.0  18.0   Now extend BC past C to a point D, and call the exterior angle x.
         18.5  26.0   Pause here and find x before I continue.
-    """))
+    """),
+    )
     question = Ask(
-        "q001", "easy", "Problem Focused",
+        "q001",
+        "easy",
+        "Problem Focused",
         "Side BC of the triangle in the video is extended beyond C to D, and the exterior angle at C is marked x. "
         "Using the facts given in the video, what is x?",
-        f"{fmt(exterior)}°", "C", (f"{fmt(base_angle)}°", "140°", f"{apex_angle}°", "100°"),
+        f"{fmt(exterior)}°",
+        "C",
+        (f"{fmt(base_angle)}°", "140°", f"{apex_angle}°", "100°"),
         slip=(0, f"I take x to be the interior angle at C, which is {fmt(base_angle)}°."),
         steps=(
             f"The figure marks the angle at A as {apex_angle}°.",
@@ -236,7 +259,13 @@ def _video_composite_area() -> tuple[Clip, list[MathQuestion]]:
                 label(draw, (350, 110 + 40 * lines.index((start, text))), text, 18)
         return image
 
-    clip = Clip("demo_vmq_02", 80, 2, SIZE, render, script("""
+    clip = Clip(
+        "demo_vmq_02",
+        80,
+        2,
+        SIZE,
+        render,
+        script("""
         1.0   5.0    Let's find the area of a shape made from a rectangle.
         5.0   13.0   First the rectangle. Its length and width are written on the figure.
         20.0  25.0   Now I cut a square out of the top right corner.
@@ -244,14 +273,22 @@ def _video_composite_area() -> tuple[Clip, list[MathQuestion]]:
         40.0  50.0   The rectangle's area is length times width.
         52.0  62.0   Then take away what we removed.
         64.0  78.0   What is the area of the shaded shape that is left?
-    """))
+    """),
+    )
     question = Ask(
-        "q002", "easy", "Problem Focused",
+        "q002",
+        "easy",
+        "Problem Focused",
         "A square is cut from one corner of the rectangle shown in the video. What is the area of the shaded "
         "figure that remains?",
-        f"{area} cm²", "A",
-        (f"{length * width - cut} cm²", f"{length * width} cm²", f"{length * width - 2 * cut * cut} cm²",
-         f"{length * width - 2 * cut} cm²"),
+        f"{area} cm²",
+        "A",
+        (
+            f"{length * width - cut} cm²",
+            f"{length * width} cm²",
+            f"{length * width - 2 * cut * cut} cm²",
+            f"{length * width - 2 * cut} cm²",
+        ),
         slip=(0, f"I subtract the side of the square, {cut}, from {length * width}."),
         steps=(
             f"The rectangle is labelled {length} cm by {width} cm.",
@@ -279,8 +316,7 @@ def _video_garden_diagonal() -> tuple[Clip, list[MathQuestion]]:
             label(draw, (74, 210), "4", 18, align="right")
             label(draw, (150, 306), "3", 18, align="center")
             label(draw, (160, 200), "5", 18, BLUE)
-        for i, (start, text) in enumerate([(20, "a^2 + b^2 = c^2"), (34, "3^2 + 4^2 = 9 + 16 = 25"),
-                                           (48, "c = 5")]):
+        for i, (start, text) in enumerate([(20, "a^2 + b^2 = c^2"), (34, "3^2 + 4^2 = 9 + 16 = 25"), (48, "c = 5")]):
             if t >= start:
                 label(draw, (300, 120 + 50 * i), text, 24)
 
@@ -309,8 +345,11 @@ def _video_garden_diagonal() -> tuple[Clip, list[MathQuestion]]:
             label(draw, ((x0 + x1) / 2 - 16, (y0 + y1) / 2 - 24), "d", 22, ORANGE)
             label(draw, (420, 160), "Path length d = ?", 24, ORANGE)
 
-    chapters = [(0, "1. The Pythagorean theorem", chapter_one), (70, "2. Diagonal of a rectangle", chapter_two),
-                (130, "3. Your turn: the garden path", chapter_three)]
+    chapters = [
+        (0, "1. The Pythagorean theorem", chapter_one),
+        (70, "2. Diagonal of a rectangle", chapter_two),
+        (130, "3. Your turn: the garden path", chapter_three),
+    ]
 
     def render(t: float):
         image, draw = new_image(*SIZE)
@@ -322,7 +361,13 @@ def _video_garden_diagonal() -> tuple[Clip, list[MathQuestion]]:
             body(draw, t)
         return image
 
-    clip = Clip("demo_vmq_03", 210, 2, SIZE, render, script("""
+    clip = Clip(
+        "demo_vmq_03",
+        210,
+        2,
+        SIZE,
+        render,
+        script("""
         1.0   8.0    In a right triangle, the two legs and the hypotenuse are linked.
         20.0  32.0   Square each leg, add them, and you get the square of the hypotenuse.
         34.0  46.0   With legs three and four, that gives twenty-five.
@@ -334,14 +379,22 @@ def _video_garden_diagonal() -> tuple[Clip, list[MathQuestion]]:
         140.0 150.0  A straight path runs corner to corner across it.
         152.0 166.0  The garden is 9 metres wide; I didn't write that on the drawing.
         170.0 185.0  How long is the path? Use what we just learned.
-    """))
+    """),
+    )
     question = Ask(
-        "q003", "medium", "Deep Instructional Comprehension",
+        "q003",
+        "medium",
+        "Deep Instructional Comprehension",
         "In the final exercise of the video, a straight path d runs diagonally across the rectangular garden. "
         "How long is the path?",
-        f"{fmt(diagonal)} m", "E",
-        (f"{long_side + short_side} m", f"{long_side ** 2 + short_side ** 2} m",
-         f"{math.sqrt(long_side ** 2 - short_side ** 2):.1f} m", f"{fmt((long_side + short_side) / 2)} m"),
+        f"{fmt(diagonal)} m",
+        "E",
+        (
+            f"{long_side + short_side} m",
+            f"{long_side**2 + short_side**2} m",
+            f"{math.sqrt(long_side**2 - short_side**2):.1f} m",
+            f"{fmt((long_side + short_side) / 2)} m",
+        ),
         slip=(0, f"I add the two sides: {long_side} + {short_side} = {long_side + short_side} m."),
         steps=(
             "The first chapter states a^2 + b^2 = c^2 for the legs a, b and hypotenuse c of a right triangle.",
@@ -349,9 +402,9 @@ def _video_garden_diagonal() -> tuple[Clip, list[MathQuestion]]:
             "are the rectangle's sides.",
             f"In the exercise the garden's length is labelled {long_side} m.",
             f"The narrator gives the width, {short_side} m, which is not written on the drawing.",
-            f"d^2 = {long_side}^2 + {short_side}^2 = {long_side ** 2} + {short_side ** 2} = "
-            f"{long_side ** 2 + short_side ** 2}.",
-            f"d = sqrt({long_side ** 2 + short_side ** 2}) = {fmt(diagonal)} m.",
+            f"d^2 = {long_side}^2 + {short_side}^2 = {long_side**2} + {short_side**2} = "
+            f"{long_side**2 + short_side**2}.",
+            f"d = sqrt({long_side**2 + short_side**2}) = {fmt(diagonal)} m.",
         ),
     )
     return _lesson(clip, "Geometry Length", "long", question)
@@ -388,18 +441,29 @@ def _video_bar_chart() -> tuple[Clip, list[MathQuestion]]:
         return image
 
     first, second = (names[days[i]] for i in compare)
-    clip = Clip("demo_vmq_04", 32, 4, SIZE, render, script(f"""
+    clip = Clip(
+        "demo_vmq_04",
+        32,
+        4,
+        SIZE,
+        render,
+        script(f"""
         0.5   4.0    This chart shows how many books the class read each day.
         4.5   18.0   The bars appear one day at a time, with the count on top.
         19.0  25.0   Now compare {first} with {second}.
         25.5  31.0   How many more books were read on the busier of those two days?
-    """))
+    """),
+    )
     spread = max(books) - min(books)
     question = Ask(
-        "q004", "easy", "Problem Focused",
+        "q004",
+        "easy",
+        "Problem Focused",
         "The narrator asks you to compare two of the days in the bar chart. How many more books were read on the "
         "busier of those two days?",
-        str(difference), "B", (str(spread), "6", "3", str(books[compare[0]] + books[compare[1]])),
+        str(difference),
+        "B",
+        (str(spread), "6", "3", str(books[compare[0]] + books[compare[1]])),
         slip=(0, f"I compare the tallest and the shortest bars: {max(books)} - {min(books)} = {spread}."),
         steps=(
             "The bars read: " + ", ".join(f"{d} {v}" for d, v in zip(days, books, strict=True)) + ".",
@@ -441,20 +505,31 @@ def _video_mean() -> tuple[Clip, list[MathQuestion]]:
             label(draw, (40, 100), "mean = (sum of values) / (number of values)", 18, PURPLE)
         return image
 
-    clip = Clip("demo_vmq_05", 90, 2, SIZE, render, script("""
+    clip = Clip(
+        "demo_vmq_05",
+        90,
+        2,
+        SIZE,
+        render,
+        script("""
         1.0   7.5    Each dot is one day's rainfall, in millimetres.
         8.0   20.0   I'll add the days one at a time.
         52.0  59.0   That's seven days on the plot.
         60.0  68.0   One more measurement, 8 millimetres, was taken on Sunday. It is not on the plot.
         70.0  80.0   Find the mean of all the measurements, Sunday included.
-    """))
+    """),
+    )
     without = sum(shown) / len(shown)
     ordered = sorted(values)
     median = (ordered[3] + ordered[4]) / 2
     question = Ask(
-        "q005", "medium", "Problem Focused",
+        "q005",
+        "medium",
+        "Problem Focused",
         "Including the extra measurement the narrator mentions, what is the mean rainfall of the data set?",
-        fmt(mean), "D", (fmt(without), fmt(median), "5.5", fmt(extra)),
+        fmt(mean),
+        "D",
+        (fmt(without), fmt(median), "5.5", fmt(extra)),
         slip=(0, f"I average the seven plotted values: {sum(shown)} / {len(shown)} = {fmt(without)}."),
         steps=(
             "The plot shows seven values: " + ", ".join(map(str, shown)) + " mm.",
@@ -484,16 +559,27 @@ def _video_equation() -> tuple[Clip, list[MathQuestion]]:
             draw.rounded_rectangle((205, 205, 345, 255), 8, outline=RED, width=3)
         return image
 
-    clip = Clip("demo_vmq_06", 26, 4, SIZE, render, script(f"""
+    clip = Clip(
+        "demo_vmq_06",
+        26,
+        4,
+        SIZE,
+        render,
+        script(f"""
         0.5   4.0    Let's solve this equation one line at a time.
         4.5   10.0   First take {b} away from both sides.
         10.5  16.0   Then divide both sides by {a}.
         18.0  25.0   Now double your value of x and subtract 5. That number is the answer I want.
-    """))
+    """),
+    )
     question = Ask(
-        "q006", "easy", "Problem Focused",
+        "q006",
+        "easy",
+        "Problem Focused",
         "The narrator asks for a number computed from the solution x of the equation on the board. What is it?",
-        str(wanted), "A", (str(x), str(2 * x), str(2 * (total - b) - 5), str(2 * x + 5)),
+        str(wanted),
+        "A",
+        (str(x), str(2 * x), str(2 * (total - b) - 5), str(2 * x + 5)),
         slip=(2, f"I double {a}x = {total - b} instead of x: 2 x {total - b} - 5 = {2 * (total - b) - 5}."),
         steps=(
             f"The board shows {a}x + {b} = {total}.",
@@ -510,8 +596,13 @@ def _video_equation() -> tuple[Clip, list[MathQuestion]]:
 def _video_handshake() -> tuple[Clip, list[MathQuestion]]:
     names = "ABCDEF"
     center, radius = (320.0, 200.0), 120.0
-    spots = {n: (center[0] + radius * math.cos(math.radians(-90 + 60 * i)),
-                 center[1] + radius * math.sin(math.radians(-90 + 60 * i))) for i, n in enumerate(names)}
+    spots = {
+        n: (
+            center[0] + radius * math.cos(math.radians(-90 + 60 * i)),
+            center[1] + radius * math.sin(math.radians(-90 + 60 * i)),
+        )
+        for i, n in enumerate(names)
+    }
     edges = ("AB", "BC", "CD", "DE", "EF", "FA", "BE", "CE", "DF")
     spoken = "DA"  # described by the narrator, never drawn
     first_edge, gap = 50.0, 17.0
@@ -549,7 +640,13 @@ def _video_handshake() -> tuple[Clip, list[MathQuestion]]:
         (intro if t < 40 else graph)(draw, t)
         return image
 
-    clip = Clip("demo_vmq_07", 240, 2, SIZE, render, script("""
+    clip = Clip(
+        "demo_vmq_07",
+        240,
+        2,
+        SIZE,
+        render,
+        script("""
         1.0   10.0   The degree of a vertex is the number of edges that touch it.
         12.0  24.0   Every edge touches two vertices, so it adds two to the total of all degrees.
         26.0  38.0   That's the handshake rule: the degrees add up to twice the number of edges.
@@ -559,12 +656,17 @@ def _video_handshake() -> tuple[Clip, list[MathQuestion]]:
         190.0 200.0  That's every edge I'm going to draw.
         206.0 218.0  Now imagine one more edge joining D and A. I won't draw it.
         220.0 236.0  Including that edge, what do all the degrees add up to?
-    """))
+    """),
+    )
     drawn = len(edges)
     sum_question = Ask(
-        "q007", "hard", "Deep Instructional Comprehension",
+        "q007",
+        "hard",
+        "Deep Instructional Comprehension",
         "Including the edge the narrator only describes, what is the sum of the degrees of all six vertices?",
-        str(degree_sum), "C", (str(2 * drawn), str(drawn + 1), str(degree_sum + 2), str(degree_sum - 1)),
+        str(degree_sum),
+        "C",
+        (str(2 * drawn), str(drawn + 1), str(degree_sum + 2), str(degree_sum - 1)),
         slip=(0, f"I count only the drawn edges: 2 x {drawn} = {2 * drawn}."),
         steps=(
             "The video's first part states the handshake rule: the sum of all degrees is twice the number of edges.",
@@ -574,9 +676,13 @@ def _video_handshake() -> tuple[Clip, list[MathQuestion]]:
         ),
     )
     degree_question = Ask(
-        "q012", "medium", "Problem Focused",
+        "q012",
+        "medium",
+        "Problem Focused",
         "In the graph drawn in the video (only the edges actually drawn), what is the degree of vertex E?",
-        str(degree_e), "A", (str(degree_e - 1), str(degree_e + 1), "2", "6"),
+        str(degree_e),
+        "A",
+        (str(degree_e - 1), str(degree_e + 1), "2", "6"),
         slip=(0, "I count E's two neighbours on the hexagon and one diagonal and miss the edge C-E."),
         steps=(
             "Vertices A to F sit on a hexagon and edges are drawn one by one.",
@@ -609,18 +715,29 @@ def _video_triangles() -> tuple[Clip, list[MathQuestion]]:
             label(draw, (560, 146), "triangles?", 20, RED, align="center")
         return image
 
-    clip = Clip("demo_vmq_08", 75, 2, SIZE, render, script("""
+    clip = Clip(
+        "demo_vmq_08",
+        75,
+        2,
+        SIZE,
+        render,
+        script("""
         1.0   10.0   Here is a large triangle.
         12.0  38.0   I'm drawing lines from the top corner down to the base.
         45.0  54.0   Any two lines from the top corner, together with the base, make one triangle.
         55.0  63.0   Now imagine one more line from the top corner to the base. I won't draw it.
         65.0  74.0   How many triangles would the figure have then?
-    """))
+    """),
+    )
     question = Ask(
-        "q008", "medium", "Concept Transfer",
+        "q008",
+        "medium",
+        "Concept Transfer",
         "After adding the extra line from the top corner that the narrator describes, how many triangles does the "
         "figure contain?",
-        str(count), "B", (str(math.comb(drawn_lines, 2)), "12", str(math.comb(with_extra + 1, 2)), str(with_extra)),
+        str(count),
+        "B",
+        (str(math.comb(drawn_lines, 2)), "12", str(math.comb(with_extra + 1, 2)), str(with_extra)),
         slip=(0, f"I count the triangles of the drawn figure only: C({drawn_lines}, 2) = {math.comb(drawn_lines, 2)}."),
         steps=(
             f"The figure is a triangle with {len(inner_feet)} extra lines from the apex: {drawn_lines} lines from "
@@ -678,19 +795,30 @@ def _video_holes() -> tuple[Clip, list[MathQuestion]]:
             label(draw, (320, 305), "How many holes in total?", 22, RED, align="center")
         return image
 
-    clip = Clip("demo_vmq_09", 36, 4, SIZE, render, script("""
+    clip = Clip(
+        "demo_vmq_09",
+        36,
+        4,
+        SIZE,
+        render,
+        script("""
         0.5   3.0    In topology, a hole is something you can thread a string through.
         3.0   8.0    A ring has one hole.
         8.5   24.0   Watch each object as it appears and count its holes.
         26.0  31.0   Add one more object I won't show: a pair of scissors, with two finger holes.
         31.5  35.5   How many holes are there altogether?
-    """))
+    """),
+    )
     drawn = total - spoken[1]
     question = Ask(
-        "q009", "easy", "Concept Transfer",
+        "q009",
+        "easy",
+        "Concept Transfer",
         "Counting the objects shown in the video and the extra object the narrator mentions, how many holes are "
         "there in total?",
-        str(total), "E", (str(drawn), str(total - 1), str(total + 1), str(total + 3)),
+        str(total),
+        "E",
+        (str(drawn), str(total - 1), str(total + 1), str(total + 3)),
         slip=(0, f"I count only the objects on screen: {drawn} holes."),
         steps=(
             *(f"The {name} has {holes} hole{'s' if holes != 1 else ''}." for name, holes in shapes),
@@ -723,21 +851,32 @@ def _video_sequence() -> tuple[Clip, list[MathQuestion]]:
             label(draw, (570, 148), "...", 26, align="center")
         return image
 
-    clip = Clip("demo_vmq_10", 100, 2, SIZE, render, script("""
+    clip = Clip(
+        "demo_vmq_10",
+        100,
+        2,
+        SIZE,
+        render,
+        script("""
         1.0   6.0    Here is a sequence. The terms appear one at a time.
         46.0  62.0   Look at the gaps between the terms.
         66.0  76.0   The first term is in position one.
         78.0  92.0   The puzzle: which number sits in position ten?
-    """))
+    """),
+    )
     question = Ask(
-        "q010", "medium", "Concept Transfer",
+        "q010",
+        "medium",
+        "Concept Transfer",
         "The narrator asks for one particular term of the sequence shown. What is that term?",
-        str(wanted), "D",
-        (str((position - 1) * position), str((position + 1) * (position + 2)), str(position ** 2), "56"),
+        str(wanted),
+        "D",
+        (str((position - 1) * position), str((position + 1) * (position + 2)), str(position**2), "56"),
         slip=(0, f"I stop one position early: {position - 1} x {position} = {(position - 1) * position}."),
         steps=(
             "The terms shown are " + ", ".join(map(str, terms)) + ".",
-            "The gaps are " + ", ".join(str(terms[i + 1] - terms[i]) for i in range(shown - 1))
+            "The gaps are "
+            + ", ".join(str(terms[i + 1] - terms[i]) for i in range(shown - 1))
             + ", growing by 2 each time.",
             "The n-th term is n(n + 1): 1x2, 2x3, 3x4, ...",
             f"The narrator asks for position {position}.",
@@ -765,16 +904,24 @@ def _video_clock() -> tuple[Clip, list[MathQuestion]]:
         image, draw = new_image(*SIZE)
         if t < clock_start:
             header(draw, SIZE[0], "How fast do clock hands turn?")
-            rows = [(4, "A full turn is 360°."), (14, "Minute hand: 360° in 60 min = 6° per minute"),
-                    (28, "Hour hand: 30° per hour = 0.5° per minute"), (42, "Angles are measured from the 12.")]
+            rows = [
+                (4, "A full turn is 360°."),
+                (14, "Minute hand: 360° in 60 min = 6° per minute"),
+                (28, "Hour hand: 30° per hour = 0.5° per minute"),
+                (42, "Angles are measured from the 12."),
+            ]
             for i, (start, text) in enumerate(rows):
                 if t >= start:
                     label(draw, (50, 90 + 50 * i), text, 22)
             return image
         header(draw, SIZE[0], "Angle between the hands")
         minutes = min(60.0, (t - clock_start) / seconds_per_minute)
-        draw.ellipse((center[0] - radius, center[1] - radius, center[0] + radius, center[1] + radius),
-                     fill=(255, 255, 255), outline=INK, width=3)
+        draw.ellipse(
+            (center[0] - radius, center[1] - radius, center[0] + radius, center[1] + radius),
+            fill=(255, 255, 255),
+            outline=INK,
+            width=3,
+        )
         for number in range(1, 13):
             angle = math.radians(30 * number)
             p = (center[0] + (radius - 22) * math.sin(angle), center[1] - (radius - 22) * math.cos(angle))
@@ -784,19 +931,30 @@ def _video_clock() -> tuple[Clip, list[MathQuestion]]:
         dot(draw, center, 5, INK)
         return image
 
-    clip = Clip("demo_vmq_11", 180, 2, SIZE, render, script("""
+    clip = Clip(
+        "demo_vmq_11",
+        180,
+        2,
+        SIZE,
+        render,
+        script("""
         1.0   12.0   Before the puzzle, how fast does each hand of a clock turn?
         14.0  26.0   The minute hand goes all the way round in an hour: six degrees a minute.
         28.0  40.0   The hour hand is slower: half a degree every minute.
         61.0  72.0   Now the clock starts at three o'clock and runs.
         100.0 114.0  Stop the clock in your mind when the minute hand points at the 8.
         116.0 130.0  What is the angle between the two hands at that moment?
-    """))
+    """),
+    )
     naive = abs(minute_angle - 30 * start_hour)
     question = Ask(
-        "q011", "hard", "Deep Instructional Comprehension",
+        "q011",
+        "hard",
+        "Deep Instructional Comprehension",
         "At the moment the narrator picks, what is the angle between the hour hand and the minute hand?",
-        f"{fmt(between)}°", "B", ("140°", "120°", f"{fmt(naive)}°", "100°"),
+        f"{fmt(between)}°",
+        "B",
+        ("140°", "120°", f"{fmt(naive)}°", "100°"),
         slip=(2, f"I leave the hour hand on the 3: {minute_angle}° - {30 * start_hour}° = {fmt(naive)}°."),
         steps=(
             "The first part states the minute hand turns 6° per minute and the hour hand 0.5° per minute.",
@@ -812,8 +970,17 @@ def _video_clock() -> tuple[Clip, list[MathQuestion]]:
 
 
 BUILDERS: tuple[Callable[[], tuple[Clip, list[MathQuestion]]], ...] = (
-    _video_exterior_angle, _video_composite_area, _video_garden_diagonal, _video_bar_chart, _video_mean,
-    _video_equation, _video_handshake, _video_triangles, _video_holes, _video_sequence, _video_clock,
+    _video_exterior_angle,
+    _video_composite_area,
+    _video_garden_diagonal,
+    _video_bar_chart,
+    _video_mean,
+    _video_equation,
+    _video_handshake,
+    _video_triangles,
+    _video_holes,
+    _video_sequence,
+    _video_clock,
 )
 
 
@@ -829,4 +996,3 @@ def build() -> tuple[list[Clip], list[MathQuestion]]:
         if len(set(q.option_texts)) != 5:
             raise ValueError(f"{q.question_id}: options are not distinct: {q.option_texts}")
     return clips, questions
-

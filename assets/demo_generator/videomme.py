@@ -89,20 +89,46 @@ def _race() -> SceneVideo:
             dot(draw, (x, y), 16, color)
         return image
 
-    clip = Clip("demo_vme_001", 24, 4, SIZE, render, script("""
+    clip = Clip(
+        "demo_vme_001",
+        24,
+        4,
+        SIZE,
+        render,
+        script("""
         0.5   3.0    Three runners line up at the start.
         3.0   6.0    And they're off!
         9.0   12.0   Halfway there, and it's very close.
         14.5  19.0   Here comes the finish line!
         20.5  23.5   What a race!
-    """))
+    """),
+    )
     winner = min(lanes, key=lambda lane: lane[2])[0]
-    return SceneVideo("001", "short", "Sports Competition", "Athletics", clip, (
-        SceneQuestion(1, "Temporal Reasoning", "Which runner crosses the finish line first?",
-                      ("Red.", "Green.", f"{winner}.", "They finish at the same time."), "C", "A"),
-        SceneQuestion(2, "Counting Problem", "How many runners take part in the race?",
-                      ("2.", f"{len(lanes)}.", "4.", "5."), "B", "C"),
-    ))
+    return SceneVideo(
+        "001",
+        "short",
+        "Sports Competition",
+        "Athletics",
+        clip,
+        (
+            SceneQuestion(
+                1,
+                "Temporal Reasoning",
+                "Which runner crosses the finish line first?",
+                ("Red.", "Green.", f"{winner}.", "They finish at the same time."),
+                "C",
+                "A",
+            ),
+            SceneQuestion(
+                2,
+                "Counting Problem",
+                "How many runners take part in the race?",
+                ("2.", f"{len(lanes)}.", "4.", "5."),
+                "B",
+                "C",
+            ),
+        ),
+    )
 
 
 def _recipe() -> SceneVideo:
@@ -128,20 +154,46 @@ def _recipe() -> SceneVideo:
             label(draw, (240, 250), "Mix, rest 10 minutes, then fry!", 18, GREEN, align="center")
         return image
 
-    clip = Clip("demo_vme_002", 36, 4, SIZE, render, script("""
+    clip = Clip(
+        "demo_vme_002",
+        36,
+        4,
+        SIZE,
+        render,
+        script("""
         0.5   5.5    Today: my grandmother's pancakes.
         6.0   11.5   Start by cracking the eggs into a bowl.
         12.0  17.5   Then pour in the milk and whisk.
         18.0  23.5   Sift in the flour a little at a time.
         24.0  29.5   And a pinch of salt. That's her secret.
         30.0  35.5   Let the batter rest before frying.
-    """))
-    return SceneVideo("002", "short", "Life Record", "Food", clip, (
-        SceneQuestion(1, "OCR Problems", "How much milk does the ingredient list on screen call for?",
-                      ("120 ml.", "200 ml.", "250 ml.", "2 cups."), "C", "A"),
-        SceneQuestion(2, "Temporal Perception", "Which ingredient is added to the list last?",
-                      ("Eggs.", "Salt.", "Flour.", "Milk."), "B", "C"),
-    ))
+    """),
+    )
+    return SceneVideo(
+        "002",
+        "short",
+        "Life Record",
+        "Food",
+        clip,
+        (
+            SceneQuestion(
+                1,
+                "OCR Problems",
+                "How much milk does the ingredient list on screen call for?",
+                ("120 ml.", "200 ml.", "250 ml.", "2 cups."),
+                "C",
+                "A",
+            ),
+            SceneQuestion(
+                2,
+                "Temporal Perception",
+                "Which ingredient is added to the list last?",
+                ("Eggs.", "Salt.", "Flour.", "Milk."),
+                "B",
+                "C",
+            ),
+        ),
+    )
 
 
 def _orbits() -> SceneVideo:
@@ -153,31 +205,61 @@ def _orbits() -> SceneVideo:
         header(draw, SIZE[0], "A tiny planetary system", note="synthetic demo")
         dot(draw, star, 16, (250, 204, 21))
         for _name, color, radius, period, size in planets:
-            draw.ellipse((star[0] - radius, star[1] - radius, star[0] + radius, star[1] + radius),
-                         outline=(71, 85, 105), width=1)
+            draw.ellipse(
+                (star[0] - radius, star[1] - radius, star[0] + radius, star[1] + radius), outline=(71, 85, 105), width=1
+            )
             angle = 2 * math.pi * t / period
             dot(draw, (star[0] + radius * math.cos(angle), star[1] + radius * math.sin(angle)), size, color)
         return image
 
-    clip = Clip("demo_vme_003", 96, 2, SIZE, render, script("""
+    clip = Clip(
+        "demo_vme_003",
+        96,
+        2,
+        SIZE,
+        render,
+        script("""
         1.0   10.0   Here is a small star with three planets going around it.
         12.0  24.0   Each planet stays on its own circular path.
         30.0  44.0   Planets closer to the star complete their orbits faster.
         50.0  64.0   Watch how long the slowest one takes to go all the way round.
         70.0  86.0   That's one full year for the outermost planet.
-    """))
-    return SceneVideo("003", "medium", "Knowledge", "Astronomy", clip, (
-        SceneQuestion(1, "Spatial Perception", "Which planet orbits closest to the star?",
-                      ("The red planet.", "The blue planet.", "The grey planet.",
-                       "All three orbit at the same distance."), "C", "B"),
-        SceneQuestion(2, "Attribute Perception", "What colour is the outermost planet?",
-                      ("Red.", "Blue.", "Grey.", "Yellow."), "A", "D"),
-    ))
+    """),
+    )
+    return SceneVideo(
+        "003",
+        "medium",
+        "Knowledge",
+        "Astronomy",
+        clip,
+        (
+            SceneQuestion(
+                1,
+                "Spatial Perception",
+                "Which planet orbits closest to the star?",
+                ("The red planet.", "The blue planet.", "The grey planet.", "All three orbit at the same distance."),
+                "C",
+                "B",
+            ),
+            SceneQuestion(
+                2,
+                "Attribute Perception",
+                "What colour is the outermost planet?",
+                ("Red.", "Blue.", "Grey.", "Yellow."),
+                "A",
+                "D",
+            ),
+        ),
+    )
 
 
 def _cartoon() -> SceneVideo:
-    chapters = ((0, "Chapter 1: Pip wakes up"), (50, "Chapter 2: The locked door"),
-                (100, "Chapter 3: Finding the key"), (150, "Chapter 4: Outside at last"))
+    chapters = (
+        (0, "Chapter 1: Pip wakes up"),
+        (50, "Chapter 2: The locked door"),
+        (100, "Chapter 3: Finding the key"),
+        (150, "Chapter 4: Outside at last"),
+    )
     door = (400, 120, 440, 220)
     key_spot = (70.0, 205.0)
 
@@ -221,7 +303,13 @@ def _cartoon() -> SceneVideo:
             dot(draw, (420, 60), 20, (250, 204, 21))
         return image
 
-    clip = Clip("demo_vme_004", 200, 2, SIZE, render, script("""
+    clip = Clip(
+        "demo_vme_004",
+        200,
+        2,
+        SIZE,
+        render,
+        script("""
         6.0   18.0   This is Pip, a small orange square, fast asleep.
         20.0  40.0   Pip wakes up and stretches.
         56.0  78.0   Pip walks to the door and tries to open it.
@@ -230,15 +318,43 @@ def _cartoon() -> SceneVideo:
         135.0 148.0  Key in hand, Pip heads back to the door.
         156.0 178.0  The key turns, the door opens, and Pip steps outside into the sun.
         182.0 196.0  The end.
-    """))
-    return SceneVideo("004", "long", "Film & Television", "Animation", clip, (
-        SceneQuestion(1, "Action Reasoning", "What does the square do right after it finds the key?",
-                      ("It goes back to sleep.", "It returns to the door, opens it and goes outside.",
-                       "It hides the key under the bed.", "It paints the door."), "B", "A"),
-        SceneQuestion(2, "Information Synopsis", "What is the video mainly about?",
-                      ("A square escaping from a locked room.", "A cooking lesson.", "A race between shapes.",
-                       "A lecture about planets."), "A", "C"),
-    ))
+    """),
+    )
+    return SceneVideo(
+        "004",
+        "long",
+        "Film & Television",
+        "Animation",
+        clip,
+        (
+            SceneQuestion(
+                1,
+                "Action Reasoning",
+                "What does the square do right after it finds the key?",
+                (
+                    "It goes back to sleep.",
+                    "It returns to the door, opens it and goes outside.",
+                    "It hides the key under the bed.",
+                    "It paints the door.",
+                ),
+                "B",
+                "A",
+            ),
+            SceneQuestion(
+                2,
+                "Information Synopsis",
+                "What is the video mainly about?",
+                (
+                    "A square escaping from a locked room.",
+                    "A cooking lesson.",
+                    "A race between shapes.",
+                    "A lecture about planets.",
+                ),
+                "A",
+                "C",
+            ),
+        ),
+    )
 
 
 def build() -> list[SceneVideo]:

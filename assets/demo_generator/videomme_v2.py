@@ -18,8 +18,19 @@ from demo_generator.draw import BLUE, GREEN, INK, MUTED, ORANGE, PURPLE, RED, do
 SIZE = (320, 180)
 FPS = 2
 LETTERS = "ABCDEFGH"
-COLUMNS = ("video_id", "url", "group_type", "group_structure", "question_id", "question", "options", "answer",
-           "level", "second_head", "third_head")
+COLUMNS = (
+    "video_id",
+    "url",
+    "group_type",
+    "group_structure",
+    "question_id",
+    "question",
+    "options",
+    "answer",
+    "level",
+    "second_head",
+    "third_head",
+)
 YELLOW = (234, 179, 8)
 
 
@@ -52,19 +63,21 @@ class Group:
         rows = []
         for number, q in enumerate(self.questions, start=1):
             tagged = self.kind == "relevance" or number == len(self.questions)
-            rows.append({
-                "video_id": self.video_id,
-                "url": f"https://example.invalid/mathreel-demo/v2/{self.video_id}",
-                "group_type": self.kind,
-                "group_structure": self.structure,
-                "question_id": f"{self.video_id}-{number}",
-                "question": q.question,
-                "options": "\n".join(f"{letter}. {text}" for letter, text in zip(LETTERS, q.options, strict=True)),
-                "answer": q.answer,
-                "level": self.level if tagged else None,
-                "second_head": self.second_head if tagged else None,
-                "third_head": self.third_head if tagged else None,
-            })
+            rows.append(
+                {
+                    "video_id": self.video_id,
+                    "url": f"https://example.invalid/mathreel-demo/v2/{self.video_id}",
+                    "group_type": self.kind,
+                    "group_structure": self.structure,
+                    "question_id": f"{self.video_id}-{number}",
+                    "question": q.question,
+                    "options": "\n".join(f"{letter}. {text}" for letter, text in zip(LETTERS, q.options, strict=True)),
+                    "answer": q.answer,
+                    "level": self.level if tagged else None,
+                    "second_head": self.second_head if tagged else None,
+                    "third_head": self.third_head if tagged else None,
+                }
+            )
         return rows
 
 
@@ -101,27 +114,65 @@ def _shapes() -> Group:
                 draw.polygon(((x, y - r), (x + r, y), (x, y + r), (x - r, y)), fill=color)
         return image
 
-    clip = Clip("001", 20, FPS, SIZE, render, script("""
+    clip = Clip(
+        "001",
+        20,
+        FPS,
+        SIZE,
+        render,
+        script("""
         0.2   1.8    Welcome to the shape parade.
         2.1   5.0    Here comes the first one.
         6.0   8.0    Another shape joins the line
         8.3   9.6    and waits.
         10.2  13.0   The parade celebrates the birthday of our school.
         14.0  17.5   The last shape closes the parade.
-    """))
-    return Group("001", "relevance", "[1,2,3,4]", 1, "Perception (demo)", "Object attributes (demo)", clip, (
-        GroupQuestion("What colour is the first shape to appear?",
-                      ("Blue.", "Green.", "Red.", "Orange.", "Purple.", "Black.", "Yellow.",
-                       "Cannot be determined."), "C", "A"),
-        GroupQuestion("How many shapes appear in the parade?",
-                      ("2.", "3.", "5.", "4.", "6.", "1.", "7.", "Cannot be determined."), "D", "B"),
-        GroupQuestion("Which shape appears last?",
-                      ("Circle.", "Square.", "Triangle.", "Star.", "Diamond.", "Hexagon.", "Heart.",
-                       "Cannot be determined."), "E", "C"),
-        GroupQuestion("According to the narrator, what does the parade celebrate?",
-                      ("A national holiday.", "The birthday of the school.", "A sports victory.", "The new year.",
-                       "A wedding.", "A graduation.", "A harvest.", "Cannot be determined."), "B", "D"),
-    ))
+    """),
+    )
+    return Group(
+        "001",
+        "relevance",
+        "[1,2,3,4]",
+        1,
+        "Perception (demo)",
+        "Object attributes (demo)",
+        clip,
+        (
+            GroupQuestion(
+                "What colour is the first shape to appear?",
+                ("Blue.", "Green.", "Red.", "Orange.", "Purple.", "Black.", "Yellow.", "Cannot be determined."),
+                "C",
+                "A",
+            ),
+            GroupQuestion(
+                "How many shapes appear in the parade?",
+                ("2.", "3.", "5.", "4.", "6.", "1.", "7.", "Cannot be determined."),
+                "D",
+                "B",
+            ),
+            GroupQuestion(
+                "Which shape appears last?",
+                ("Circle.", "Square.", "Triangle.", "Star.", "Diamond.", "Hexagon.", "Heart.", "Cannot be determined."),
+                "E",
+                "C",
+            ),
+            GroupQuestion(
+                "According to the narrator, what does the parade celebrate?",
+                (
+                    "A national holiday.",
+                    "The birthday of the school.",
+                    "A sports victory.",
+                    "The new year.",
+                    "A wedding.",
+                    "A graduation.",
+                    "A harvest.",
+                    "Cannot be determined.",
+                ),
+                "B",
+                "D",
+            ),
+        ),
+    )
 
 
 def _tower() -> Group:
@@ -141,29 +192,91 @@ def _tower() -> Group:
                 draw.rectangle((240 + 28 * level, 128, 266 + 28 * level, 148), fill=(ORANGE, GREEN, PURPLE)[level])
         return image
 
-    clip = Clip("002", 20, FPS, SIZE, render, script("""
+    clip = Clip(
+        "002",
+        20,
+        FPS,
+        SIZE,
+        render,
+        script("""
         0.4   2.6    A tower of three blocks stands on the right.
         3.0   8.5    A heavy steel ball starts to roll towards it.
         9.0   11.5   It hits the bottom block.
         12.2  16.0   The tower topples over to the right.
         16.6  19.5   The weight of the ball did it.
-    """))
-    return Group("002", "logic", "[1,2,3,4]", 2, "Reasoning (demo)", "Causal chains (demo)", clip, (
-        GroupQuestion("Which object starts moving first?",
-                      ("The top block.", "A steel ball.", "The table.", "A cat.", "The camera.", "A car.",
-                       "A rope.", "Cannot be determined."), "B", "A"),
-        GroupQuestion("What does that object hit?",
-                      ("A wall.", "Another ball.", "Nothing.", "The bottom block of the tower.", "A person.",
-                       "A door.", "The floor edge.", "Cannot be determined."), "D", "A"),
-        GroupQuestion("What happens to the tower right after it is hit?",
-                      ("It stays standing.", "It bounces up.", "It falls over to the right.", "It spins.",
-                       "It falls to the left.", "It breaks in half.", "It changes colour.",
-                       "Cannot be determined."), "C", "E"),
-        GroupQuestion("Why does the tower fall?",
-                      ("The wind blows it.", "Someone pushes it.", "The table tilts.", "An earthquake.",
-                       "The blocks melt.", "A heavy ball strikes its base.", "It was never stable.",
-                       "Cannot be determined."), "F", "G"),
-    ))
+    """),
+    )
+    return Group(
+        "002",
+        "logic",
+        "[1,2,3,4]",
+        2,
+        "Reasoning (demo)",
+        "Causal chains (demo)",
+        clip,
+        (
+            GroupQuestion(
+                "Which object starts moving first?",
+                (
+                    "The top block.",
+                    "A steel ball.",
+                    "The table.",
+                    "A cat.",
+                    "The camera.",
+                    "A car.",
+                    "A rope.",
+                    "Cannot be determined.",
+                ),
+                "B",
+                "A",
+            ),
+            GroupQuestion(
+                "What does that object hit?",
+                (
+                    "A wall.",
+                    "Another ball.",
+                    "Nothing.",
+                    "The bottom block of the tower.",
+                    "A person.",
+                    "A door.",
+                    "The floor edge.",
+                    "Cannot be determined.",
+                ),
+                "D",
+                "A",
+            ),
+            GroupQuestion(
+                "What happens to the tower right after it is hit?",
+                (
+                    "It stays standing.",
+                    "It bounces up.",
+                    "It falls over to the right.",
+                    "It spins.",
+                    "It falls to the left.",
+                    "It breaks in half.",
+                    "It changes colour.",
+                    "Cannot be determined.",
+                ),
+                "C",
+                "E",
+            ),
+            GroupQuestion(
+                "Why does the tower fall?",
+                (
+                    "The wind blows it.",
+                    "Someone pushes it.",
+                    "The table tilts.",
+                    "An earthquake.",
+                    "The blocks melt.",
+                    "A heavy ball strikes its base.",
+                    "It was never stable.",
+                    "Cannot be determined.",
+                ),
+                "F",
+                "G",
+            ),
+        ),
+    )
 
 
 def _paint() -> Group:
@@ -187,27 +300,64 @@ def _paint() -> Group:
             label(draw, (160, 48), "blue", 12, BLUE, align="center")
         return image
 
-    clip = Clip("003", 20, FPS, SIZE, render, script("""
+    clip = Clip(
+        "003",
+        20,
+        FPS,
+        SIZE,
+        render,
+        script("""
         0.3   3.5    Today we mix our own paint in this bucket.
         4.0   8.0    First the yellow paint goes in.
         10.0  14.0   Then the blue paint.
         14.3  15.5   Now we stir.
         16.0  19.0   And the colour changes completely.
-    """))
-    return Group("003", "logic", "[1,[2,3],4]", 3, "Reasoning (demo)", "Temporal order (demo)", clip, (
-        GroupQuestion("What is the bucket used for in the video?",
-                      ("Washing brushes.", "Catching rain.", "Storing toys.", "Mixing paint.", "Cooling drinks.",
-                       "Watering plants.", "Holding sand.", "Cannot be determined."), "D", "A"),
-        GroupQuestion("Which colour is poured in first?",
-                      ("Red.", "Blue.", "White.", "Black.", "Green.", "Yellow.", "Purple.",
-                       "Cannot be determined."), "F", "B"),
-        GroupQuestion("Which colour is poured in second?",
-                      ("Blue.", "Yellow.", "Red.", "White.", "Orange.", "Black.", "Pink.",
-                       "Cannot be determined."), "A", "B"),
-        GroupQuestion("What colour is the paint after stirring?",
-                      ("Orange.", "Purple.", "Brown.", "Grey.", "Yellow.", "Blue.", "Green.",
-                       "Cannot be determined."), "G", "E"),
-    ))
+    """),
+    )
+    return Group(
+        "003",
+        "logic",
+        "[1,[2,3],4]",
+        3,
+        "Reasoning (demo)",
+        "Temporal order (demo)",
+        clip,
+        (
+            GroupQuestion(
+                "What is the bucket used for in the video?",
+                (
+                    "Washing brushes.",
+                    "Catching rain.",
+                    "Storing toys.",
+                    "Mixing paint.",
+                    "Cooling drinks.",
+                    "Watering plants.",
+                    "Holding sand.",
+                    "Cannot be determined.",
+                ),
+                "D",
+                "A",
+            ),
+            GroupQuestion(
+                "Which colour is poured in first?",
+                ("Red.", "Blue.", "White.", "Black.", "Green.", "Yellow.", "Purple.", "Cannot be determined."),
+                "F",
+                "B",
+            ),
+            GroupQuestion(
+                "Which colour is poured in second?",
+                ("Blue.", "Yellow.", "Red.", "White.", "Orange.", "Black.", "Pink.", "Cannot be determined."),
+                "A",
+                "B",
+            ),
+            GroupQuestion(
+                "What colour is the paint after stirring?",
+                ("Orange.", "Purple.", "Brown.", "Grey.", "Yellow.", "Blue.", "Green.", "Cannot be determined."),
+                "G",
+                "E",
+            ),
+        ),
+    )
 
 
 def _runners() -> Group:
@@ -225,29 +375,92 @@ def _runners() -> Group:
             label(draw, (120, 120), "start", 11, MUTED)
         return image
 
-    clip = Clip("004", 20, FPS, SIZE, render, script("""
+    clip = Clip(
+        "004",
+        20,
+        FPS,
+        SIZE,
+        render,
+        script("""
         0.3   3.5    Two runners wait at their marks.
         4.0   7.0    Go! The red runner sprints.
         7.3   9.5    The blue one had a head start
         9.8   12.5   but runs slowly.
         13.0  15.0   Red touches the flag first.
         16.0  19.0   What a finish.
-    """))
-    return Group("004", "logic", "[[1,2],3,4]", 2, "Perception (demo)", "Spatial position (demo)", clip, (
-        GroupQuestion("Where does the red runner start?",
-                      ("At the flag.", "In the middle.", "At the far left.", "Off screen.", "Behind the flag.",
-                       "On the top edge.", "Next to the blue runner.", "Cannot be determined."), "C", "B"),
-        GroupQuestion("Where does the blue runner start?",
-                      ("At the far left.", "At the flag.", "Behind the red runner.", "Off screen.",
-                       "Ahead of the red runner, nearer the flag.", "On the top edge.", "At the finish.",
-                       "Cannot be determined."), "E", "A"),
-        GroupQuestion("Which runner moves faster?",
-                      ("The blue runner.", "Neither moves.", "They move equally fast.", "Only the flag moves.",
-                       "The red runner.", "Cannot be seen.", "Both stop.", "Cannot be determined."), "E", "A"),
-        GroupQuestion("Who reaches the flag first?",
-                      ("The blue runner.", "Nobody.", "The red runner.", "Both at once.", "A third runner.",
-                       "The referee.", "The camera operator.", "Cannot be determined."), "C", "A"),
-    ))
+    """),
+    )
+    return Group(
+        "004",
+        "logic",
+        "[[1,2],3,4]",
+        2,
+        "Perception (demo)",
+        "Spatial position (demo)",
+        clip,
+        (
+            GroupQuestion(
+                "Where does the red runner start?",
+                (
+                    "At the flag.",
+                    "In the middle.",
+                    "At the far left.",
+                    "Off screen.",
+                    "Behind the flag.",
+                    "On the top edge.",
+                    "Next to the blue runner.",
+                    "Cannot be determined.",
+                ),
+                "C",
+                "B",
+            ),
+            GroupQuestion(
+                "Where does the blue runner start?",
+                (
+                    "At the far left.",
+                    "At the flag.",
+                    "Behind the red runner.",
+                    "Off screen.",
+                    "Ahead of the red runner, nearer the flag.",
+                    "On the top edge.",
+                    "At the finish.",
+                    "Cannot be determined.",
+                ),
+                "E",
+                "A",
+            ),
+            GroupQuestion(
+                "Which runner moves faster?",
+                (
+                    "The blue runner.",
+                    "Neither moves.",
+                    "They move equally fast.",
+                    "Only the flag moves.",
+                    "The red runner.",
+                    "Cannot be seen.",
+                    "Both stop.",
+                    "Cannot be determined.",
+                ),
+                "E",
+                "A",
+            ),
+            GroupQuestion(
+                "Who reaches the flag first?",
+                (
+                    "The blue runner.",
+                    "Nobody.",
+                    "The red runner.",
+                    "Both at once.",
+                    "A third runner.",
+                    "The referee.",
+                    "The camera operator.",
+                    "Cannot be determined.",
+                ),
+                "C",
+                "A",
+            ),
+        ),
+    )
 
 
 def build() -> list[Group]:

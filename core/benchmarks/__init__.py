@@ -20,7 +20,7 @@ def get_benchmark(name: str) -> Benchmark:
 
 
 def extractor_names(benchmark: str | None = None) -> tuple[str, ...]:
-    """"robust" and every pinned reproduction any benchmark offers (`Benchmark.reproductions`), each once; with
+    """ "robust" and every pinned reproduction any benchmark offers (`Benchmark.reproductions`), each once; with
     `benchmark`, only the ones that benchmark offers."""
     benches = BENCHMARKS.values() if benchmark is None else [get_benchmark(benchmark)]
     return tuple(dict.fromkeys(["robust", *(name for bench in benches for name in bench.reproductions)]))

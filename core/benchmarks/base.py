@@ -328,18 +328,21 @@ class Benchmark:
         raise NotImplementedError
 
     def build_message(
-        self, question: Question, *, frames: int, cot: bool = False, subtitles: PromptSubtitles | None = None,
+        self,
+        question: Question,
+        *,
+        frames: int,
+        cot: bool = False,
+        subtitles: PromptSubtitles | None = None,
         style: str = "default",
     ) -> Message:
         """The whole user turn: by default the `frames` sampled frames, then `build_prompt`'s text (lmms-eval's
         chat layout) with `subtitle_block` as its subtitles. A benchmark whose harness places text between or after
         the images, or writes subtitles otherwise, overrides this."""
         if subtitles is not None and subtitles.interleaved:
-            raise InputError(f"{self.name} prompt", f"{self.title} has no interleaved subtitles",
-                             question.question_id)
+            raise InputError(f"{self.name} prompt", f"{self.title} has no interleaved subtitles", question.question_id)
         lines = None if subtitles is None else subtitle_block(question, subtitles)
-        text = self.build_prompt(question, cot=cot, subtitles=None if lines is None else "\n".join(lines),
-                                 style=style)
+        text = self.build_prompt(question, cot=cot, subtitles=None if lines is None else "\n".join(lines), style=style)
         return Message.frames_then_text(frames, text, subtitles=lines or ())
 
     def subtitle_cues(self, path: Path) -> list[Cue]:

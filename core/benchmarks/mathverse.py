@@ -104,8 +104,13 @@ class MathVerse(Benchmark):
         annotations={
             # testmini.json and testmini_text_only.json together (the Hugging Face layout, or the GitHub
             # repository's data/ folder), else the parquet exports.
-            "default": ("testmini*.json", "data/testmini*.json", "testmini*.parquet", "testmini/*.parquet",
-                        "data/testmini*.parquet"),
+            "default": (
+                "testmini*.json",
+                "data/testmini*.json",
+                "testmini*.parquet",
+                "testmini/*.parquet",
+                "data/testmini*.parquet",
+            ),
         },
         image_dirs=("", "images", "data", "data/images"),
         json_fields=("metadata", "category"),
@@ -114,11 +119,13 @@ class MathVerse(Benchmark):
     # "evalscope": evalscope's choice (multiple-choice template for multi-choice, boxed for free-form).
     prompt_styles = ("default", "boxed", "evalscope")
     supports_cot = True
-    prompt_style_notes = MappingProxyType({
-        "default": "the record's own query_wo (direct) or query_cot (chain of thought)",
-        "boxed": "evalscope's boxed template: reason step by step, answer in \\boxed{}",
-        "evalscope": "evalscope's choice: the multiple-choice template for choice questions, boxed otherwise",
-    })
+    prompt_style_notes = MappingProxyType(
+        {
+            "default": "the record's own query_wo (direct) or query_cot (chain of thought)",
+            "boxed": "evalscope's boxed template: reason step by step, answer in \\boxed{}",
+            "evalscope": "evalscope's choice: the multiple-choice template for choice questions, boxed otherwise",
+        }
+    )
     styles_always_reasoning = ("boxed", "evalscope")
     question_fields = ("question", "question_for_eval")
     prompt_fields = ("query_wo", "query_cot")

@@ -95,9 +95,12 @@ class VideoMathQA(Benchmark):
     )
     metric_keys = ("videomathqa_perception_score",)
     official_scorer = OfficialScorer(
-        "lmms-eval extract_characters_regex", "extract_choice_lmms", "all",
+        "lmms-eval extract_characters_regex",
+        "extract_choice_lmms",
+        "all",
         "EvolvingLMMs-Lab/lmms-eval lmms_eval/tasks/videomathqa/utils.py@75571cfe0fa3",
-        commit="75571cfe0fa36ca5ec2e6aa2bb268f9d38295af3")
+        commit="75571cfe0fa36ca5ec2e6aa2bb268f9d38295af3",
+    )
     reproductions = MappingProxyType({"official": official_scorer, "lmms-regex": official_scorer})
     # The release's file names; the folders are the Hub's per-config layout (configs mcq, multi_binary).
     layout = DataLayout(
@@ -118,10 +121,12 @@ class VideoMathQA(Benchmark):
     # "default": the post prompts of the lmms-eval task yamls; "best_answer": the functions' own fallback.
     prompt_styles = ("default", "best_answer")
     supports_cot = True
-    prompt_style_notes = MappingProxyType({
-        "default": "the lmms-eval task's post prompt (direct or chain of thought)",
-        "best_answer": "lmms-eval's fallback post prompt, \"The best answer is:\"",
-    })
+    prompt_style_notes = MappingProxyType(
+        {
+            "default": "the lmms-eval task's post prompt (direct or chain of thought)",
+            "best_answer": 'lmms-eval\'s fallback post prompt, "The best answer is:"',
+        }
+    )
     styles_without_cot = ("best_answer",)
 
     def letters(self, mode: str) -> tuple[str, ...]:

@@ -130,24 +130,39 @@ class VideoMME(Benchmark):
     browse_fields = ("url",)
     metric_keys = ("videomme_perception_score",)
     # The official eval_your_results.py drops unparsed answers from the denominator; lmms-eval counts them wrong.
-    official_scorer = OfficialScorer("Video-MME eval_your_results.py", "extract_choice_official", "answered",
-                                     f"{_PARSE_ANSWER} eval_your_results.py@afd52cfe3dde",
-                                     commit="afd52cfe3dde5b3685e0d4f760c10c756860c758")
-    reproductions = MappingProxyType({
-        "official": official_scorer,
-        "official-2024-06-18": OfficialScorer(
-            "Video-MME eval_your_results.py, first version", "extract_choice_official_2024_06_18", "answered",
-            f"{_PARSE_ANSWER} eval_your_results.py@e1e2bffb30b5",
-            commit="e1e2bffb30b520143e28088db29f8231af1c7c8f"),
-        "lmms-regex": OfficialScorer(
-            "lmms-eval Video-MME extract_characters_regex (before 2026-04-11)", "extract_choice_lmms_videomme", "all",
-            f"{_LMMS_EVAL} lmms_eval/tasks/videomme/utils.py@bd51fabcd70c",
-            commit="bd51fabcd70c7426b64249a805ed50f346370d67"),
-        "lmms-mcq-extract": OfficialScorer(
-            "lmms-eval extract_mcq_answer (Video-MME since 2026-04-11)", "extract_choice_mcq", "all",
-            f"{_LMMS_EVAL} lmms_eval/tasks/_task_utils/mcq_extract.py@7a69a9a12f8e",
-            commit="7a69a9a12f8e6ea872f18762b496b424a8e63a6a"),
-    })
+    official_scorer = OfficialScorer(
+        "Video-MME eval_your_results.py",
+        "extract_choice_official",
+        "answered",
+        f"{_PARSE_ANSWER} eval_your_results.py@afd52cfe3dde",
+        commit="afd52cfe3dde5b3685e0d4f760c10c756860c758",
+    )
+    reproductions = MappingProxyType(
+        {
+            "official": official_scorer,
+            "official-2024-06-18": OfficialScorer(
+                "Video-MME eval_your_results.py, first version",
+                "extract_choice_official_2024_06_18",
+                "answered",
+                f"{_PARSE_ANSWER} eval_your_results.py@e1e2bffb30b5",
+                commit="e1e2bffb30b520143e28088db29f8231af1c7c8f",
+            ),
+            "lmms-regex": OfficialScorer(
+                "lmms-eval Video-MME extract_characters_regex (before 2026-04-11)",
+                "extract_choice_lmms_videomme",
+                "all",
+                f"{_LMMS_EVAL} lmms_eval/tasks/videomme/utils.py@bd51fabcd70c",
+                commit="bd51fabcd70c7426b64249a805ed50f346370d67",
+            ),
+            "lmms-mcq-extract": OfficialScorer(
+                "lmms-eval extract_mcq_answer (Video-MME since 2026-04-11)",
+                "extract_choice_mcq",
+                "all",
+                f"{_LMMS_EVAL} lmms_eval/tasks/_task_utils/mcq_extract.py@7a69a9a12f8e",
+                commit="7a69a9a12f8e6ea872f18762b496b424a8e63a6a",
+            ),
+        }
+    )
     layout = DataLayout(
         subdir="videomme",
         annotations={"mcq": ("videomme/test-*.parquet",)},
@@ -159,11 +174,13 @@ class VideoMME(Benchmark):
     # "qwen3_vl": the Qwen3-VL format (question, then "Options:" and the options).
     prompt_styles = ("default", "best_answer", "qwen3_vl")
     supports_cot = False
-    prompt_style_notes = MappingProxyType({
-        "default": "videomme.yaml's default post prompt (\"Answer with the option's letter ...\")",
-        "best_answer": "lmms-eval's fallback post prompt, \"The best answer is:\" (what lmms-eval 0.4 logs record)",
-        "qwen3_vl": "the Qwen3-VL format: \"Question: \", the question, \"Options:\", the options",
-    })
+    prompt_style_notes = MappingProxyType(
+        {
+            "default": "videomme.yaml's default post prompt (\"Answer with the option's letter ...\")",
+            "best_answer": 'lmms-eval\'s fallback post prompt, "The best answer is:" (what lmms-eval 0.4 logs record)',
+            "qwen3_vl": 'the Qwen3-VL format: "Question: ", the question, "Options:", the options',
+        }
+    )
     question_fields = ("question", *_OPTION_FIELDS)
 
     def letters(self, mode: str) -> tuple[str, ...]:
@@ -190,22 +207,47 @@ class VideoMME(Benchmark):
             options = record.get(key)
             if options is not None:
                 break
-        return self._make(record, first_text(record, durations).lower(), first_text(record, domains),
-                          first_text(record, sub_categories), first_text(record, tasks), options,
-                          first_text(record, videos), first_text(record, ids),
-                          {k: text(record[k]) for k in extras if k in record})
+        return self._make(
+            record,
+            first_text(record, durations).lower(),
+            first_text(record, domains),
+            first_text(record, sub_categories),
+            first_text(record, tasks),
+            options,
+            first_text(record, videos),
+            first_text(record, ids),
+            {k: text(record[k]) for k in extras if k in record},
+        )
 
     def _question_single(self, record: Mapping[str, Any], keys: list[str | None], extras: tuple[str, ...]) -> Question:
         def get(key: str | None) -> Any:
             return None if key is None else record.get(key)
 
         duration, domain, sub_category, task, options, video, _, question_id = keys
-        return self._make(record, text(get(duration)).lower(), text(get(domain)), text(get(sub_category)),
-                          text(get(task)), get(options), text(get(video)), text(get(question_id)),
-                          {k: text(record[k]) for k in extras if k in record})
+        return self._make(
+            record,
+            text(get(duration)).lower(),
+            text(get(domain)),
+            text(get(sub_category)),
+            text(get(task)),
+            get(options),
+            text(get(video)),
+            text(get(question_id)),
+            {k: text(record[k]) for k in extras if k in record},
+        )
 
-    def _make(self, record: Mapping[str, Any], duration: str, domain: str, sub_category: str, task: str,
-              options: Any, video: str, question_id: str, extra: dict[str, str]) -> Question:
+    def _make(
+        self,
+        record: Mapping[str, Any],
+        duration: str,
+        domain: str,
+        sub_category: str,
+        task: str,
+        options: Any,
+        video: str,
+        question_id: str,
+        extra: dict[str, str],
+    ) -> Question:
         """The Question of the fields read (dimensions in their fixed order, empty ones left out)."""
         dims = {}
         if duration:
@@ -257,6 +299,14 @@ def _qwen3_vl_body(question: Question) -> str:
     return f"{QWEN3_VL_PRE_PROMPT}{question.question}\nOptions:\n{options}\n{QWEN3_VL_POST_PROMPT}"
 
 
-_ALL_FIELDS = _FieldPlan(_DURATION_FIELDS, _DOMAIN_FIELDS, _SUB_CATEGORY_FIELDS, _TASK_FIELDS, _OPTION_FIELDS,
-                         _VIDEO_FIELDS, _EXTRA_FIELDS, VideoMME.id_fields)
+_ALL_FIELDS = _FieldPlan(
+    _DURATION_FIELDS,
+    _DOMAIN_FIELDS,
+    _SUB_CATEGORY_FIELDS,
+    _TASK_FIELDS,
+    _OPTION_FIELDS,
+    _VIDEO_FIELDS,
+    _EXTRA_FIELDS,
+    VideoMME.id_fields,
+)
 VIDEOMME = VideoMME()

@@ -87,8 +87,11 @@ EVALSCOPE_SUBTITLE_WORDS = 512
 _EVALSCOPE_OPTION = re.compile(r"^\s*([A-Z])[\.\)]\s*(.*)$")
 
 # lmms-eval's twelve metrics, each holding the same per-question dict; the first names the benchmark in a log.
-METRIC_KEYS = tuple(f"videomme_v2_{part}_{kind}" for kind in ("score", "acc")
-                    for part in ("overall", "relevance", "logic", "level_1", "level_2", "level_3"))
+METRIC_KEYS = tuple(
+    f"videomme_v2_{part}_{kind}"
+    for kind in ("score", "acc")
+    for part in ("overall", "relevance", "logic", "level_1", "level_2", "level_3")
+)
 
 _VIDEO_FIELDS = ("video_id", "video")
 _TAXONOMY = ("level", "second_head", "third_head")
@@ -192,7 +195,7 @@ def _break_position(roles: Sequence[str]) -> int | None:
 
 
 def _status_notes(statuses: Sequence[str], marks: Sequence[int]) -> str:
-    """"; Q2 unparsed, scored -1 (counted right in a chain)" style notes for answers that were not read."""
+    """ "; Q2 unparsed, scored -1 (counted right in a chain)" style notes for answers that were not read."""
     notes = []
     for position, (status, mark) in enumerate(zip(statuses, marks, strict=True), start=1):
         if status == "unparsed":
@@ -210,23 +213,38 @@ def _group_score(kind: str, structure_text: str, marks: tuple[int, ...], statuse
     notes = _status_notes(statuses, marks)
     if kind == "relevance":
         quadratic, linear = relevance_score(marks)
-        return GroupScore(quadratic, linear, _roles("relevance", marks, 0, None),
-                          f"{head}: {quadratic:.2f} in a relevance group (linear {linear:.2f}){notes}")
+        return GroupScore(
+            quadratic,
+            linear,
+            _roles("relevance", marks, 0, None),
+            f"{head}: {quadratic:.2f} in a relevance group (linear {linear:.2f}){notes}",
+        )
     if kind != "logic":
-        return GroupScore(None, None, tuple("not scored" for _ in marks),
-                          f"{head}: not scored, unknown group type {kind!r}{notes}")
+        return GroupScore(
+            None, None, tuple("not scored" for _ in marks), f"{head}: not scored, unknown group type {kind!r}{notes}"
+        )
     structure = canonical_structure(structure_text)
     if structure not in _CHAIN_MAPS:
-        return GroupScore(None, None, tuple("not scored" for _ in marks),
-                          f"{head}: not scored, unknown chain structure {structure_text!r}{notes}")
+        return GroupScore(
+            None,
+            None,
+            tuple("not scored" for _ in marks),
+            f"{head}: not scored, unknown chain structure {structure_text!r}{notes}",
+        )
     steps, stand_in = chain_steps(structure, marks)
     value = _CHAIN_MAPS[structure].get(steps, 0.0)
     roles = _roles("logic", marks, steps, stand_in)
     broken = _break_position(roles)
     how = "complete chain" if broken is None else f"chain broken at Q{broken}"
     extra = f", {stand_in}" if stand_in else ""
-    return GroupScore(value, None, roles, f"{head}: {value:.2f} in a {structure} {how}{extra} "
-                      f"({steps} step{'s' if steps != 1 else ''} credited){notes}", steps, broken)
+    return GroupScore(
+        value,
+        None,
+        roles,
+        f"{head}: {value:.2f} in a {structure} {how}{extra} ({steps} step{'s' if steps != 1 else ''} credited){notes}",
+        steps,
+        broken,
+    )
 
 
 class VideoMMEV2Groups(GroupScheme):
@@ -281,19 +299,33 @@ class VideoMMEV2(Benchmark):
     metric_keys = METRIC_KEYS
     groups = VideoMMEV2Groups()
     official_scorer = OfficialScorer(
-        "Video-MME-v2 test_video_mme_v2.py", "extract_choice_videomme_v2", "answered", _OFFICIAL,
+        "Video-MME-v2 test_video_mme_v2.py",
+        "extract_choice_videomme_v2",
+        "answered",
+        _OFFICIAL,
         GroupPolicy(by_position=True, unparsed_mark=-1, taxonomy_from_last_row=True),
-        commit="013b6c92f1c4b37b9a020c71fd709614d3a7d279")
-    reproductions = MappingProxyType({
-        "official": official_scorer,
-        "lmms-eval": OfficialScorer(
-            "lmms-eval videomme_v2", "extract_choice_lmms_videomme_v2", "all", _LMMS_EVAL,
-            GroupPolicy(kind_from_first=True, taxonomy_from_last_row=True),
-            commit="394a8e4bc2d67407aff44d805bf49a4b943bee00"),
-        "evalscope": OfficialScorer(
-            "evalscope videomme_v2 (per-question accuracy)", "extract_choice_evalscope", "all", _EVALSCOPE,
-            commit="fde259d2a32ab8a4cdb3af44dc8b18f504f1e277"),
-    })
+        commit="013b6c92f1c4b37b9a020c71fd709614d3a7d279",
+    )
+    reproductions = MappingProxyType(
+        {
+            "official": official_scorer,
+            "lmms-eval": OfficialScorer(
+                "lmms-eval videomme_v2",
+                "extract_choice_lmms_videomme_v2",
+                "all",
+                _LMMS_EVAL,
+                GroupPolicy(kind_from_first=True, taxonomy_from_last_row=True),
+                commit="394a8e4bc2d67407aff44d805bf49a4b943bee00",
+            ),
+            "evalscope": OfficialScorer(
+                "evalscope videomme_v2 (per-question accuracy)",
+                "extract_choice_evalscope",
+                "all",
+                _EVALSCOPE,
+                commit="fde259d2a32ab8a4cdb3af44dc8b18f504f1e277",
+            ),
+        }
+    )
     layout = DataLayout(
         subdir="videomme-v2",
         # The Hub's test.parquet at the root; videos/<id>.mp4 once the archives are unzipped (VLMEvalKit flattens
@@ -311,12 +343,14 @@ class VideoMMEV2(Benchmark):
     # "qwen3_vl": its qwen3_vl kwargs; "evalscope": evalscope's chain-of-thought template, text before the video.
     prompt_styles = ("default", "lmms", "qwen3_vl", "evalscope")
     supports_cot = True
-    prompt_style_notes = MappingProxyType({
-        "default": "the official script's prompt (subtitles after the frames, or interleaved with them)",
-        "lmms": "lmms-eval's doc_to_text: no frame-description line; its reasoning task has no subtitles",
-        "qwen3_vl": "lmms-eval's qwen3_vl kwargs (no chain-of-thought form)",
-        "evalscope": "evalscope's chain-of-thought template, the text before the video",
-    })
+    prompt_style_notes = MappingProxyType(
+        {
+            "default": "the official script's prompt (subtitles after the frames, or interleaved with them)",
+            "lmms": "lmms-eval's doc_to_text: no frame-description line; its reasoning task has no subtitles",
+            "qwen3_vl": "lmms-eval's qwen3_vl kwargs (no chain-of-thought form)",
+            "evalscope": "evalscope's chain-of-thought template, the text before the video",
+        }
+    )
     styles_without_cot = ("qwen3_vl",)
     styles_always_reasoning = ("evalscope",)
     styles_cot_without_subtitles = ("lmms",)
@@ -363,7 +397,12 @@ class VideoMMEV2(Benchmark):
         return "\n".join(self._texts(question, cot, style, subtitles))
 
     def build_message(
-        self, question: Question, *, frames: int, cot: bool = False, subtitles: PromptSubtitles | None = None,
+        self,
+        question: Question,
+        *,
+        frames: int,
+        cot: bool = False,
+        subtitles: PromptSubtitles | None = None,
         style: str = "default",
     ) -> Message:
         """Official: frames, the frame-description text, the question text (interleaved: each frame followed by the
@@ -390,8 +429,11 @@ class VideoMMEV2(Benchmark):
         prefix = LMMS_SUBTITLE_PREFIX.format(subtitles) if subtitles else ""
         if cot:
             if style == "qwen3_vl" or subtitles is not None:
-                raise InputError(where, "lmms-eval's reasoning task (videomme_v2_reasoning) has no subtitle or "
-                                 "qwen3_vl variant", question.question_id)
+                raise InputError(
+                    where,
+                    "lmms-eval's reasoning task (videomme_v2_reasoning) has no subtitle or qwen3_vl variant",
+                    question.question_id,
+                )
             return (f"Question: {question.question}\n{options}\n{THINK_PROMPT}",)
         if style == "qwen3_vl":
             return (f"{prefix}{QWEN3_VL_PRE_PROMPT}{question.question}\n{options}\n{QWEN3_VL_POST_PROMPT}",)
@@ -406,16 +448,23 @@ class VideoMMEV2(Benchmark):
             return " ".join([word for word in words if word][:EVALSCOPE_SUBTITLE_WORDS])
         return " ".join(seg.text for seg in segments)
 
-    def _interleaved(self, question: Question, frames: int, cot: bool, style: str,
-                     subtitles: PromptSubtitles) -> Message:
+    def _interleaved(
+        self, question: Question, frames: int, cot: bool, style: str, subtitles: PromptSubtitles
+    ) -> Message:
         from mathreel.core.media.words import interval_label
 
         if style != "default":
-            raise InputError(f"{self.name} prompt", "only the official prompt interleaves subtitles (lmms-eval and "
-                             "evalscope have no interleaved variant)", question.question_id)
+            raise InputError(
+                f"{self.name} prompt",
+                "only the official prompt interleaves subtitles (lmms-eval and evalscope have no interleaved variant)",
+                question.question_id,
+            )
         if frames and len(subtitles.frame_cues) != frames:
-            raise InputError(f"{self.name} prompt", "interleaved subtitles need the sampled frames' times; the "
-                             "video is missing", question.question_id)
+            raise InputError(
+                f"{self.name} prompt",
+                "interleaved subtitles need the sampled frames' times; the video is missing",
+                question.question_id,
+            )
         parts: list[str | int] = []
         shown: list[str] = []
         for position in range(frames):
@@ -495,8 +544,18 @@ def _mean(values: Sequence[float]) -> float:
 def official_rating(groups: Sequence[ScoredGroup]) -> dict[str, Any]:
     """The official `get_final_rating` object: the mean group score per level, kind and head, 0.0 for an empty
     list; heads keyed by the raw value of each group's last row."""
-    final: dict[str, list[float]] = {key: [] for key in ("level_1", "level_2", "level_3", "relevance_score",
-                                                         "relevance_linear_score", "logic_score", "total")}
+    final: dict[str, list[float]] = {
+        key: []
+        for key in (
+            "level_1",
+            "level_2",
+            "level_3",
+            "relevance_score",
+            "relevance_linear_score",
+            "logic_score",
+            "total",
+        )
+    }
     second: dict[str, list[float]] = {}
     third: dict[str, list[float]] = {}
     for group in groups:
@@ -528,8 +587,10 @@ def official_stops(groups: Sequence[ScoredGroup]) -> list[str]:
     if not stops:
         return []
     head = ", ".join(stops[:10]) + (f" and {len(stops) - 10} more" if len(stops) > 10 else "")
-    return [f"the official script stops on this file (ValueError: a group whose last row has no level, or an unknown "
-            f"kind or structure: {head}), so it writes no rating; these are the figures it computes otherwise"]
+    return [
+        f"the official script stops on this file (ValueError: a group whose last row has no level, or an unknown "
+        f"kind or structure: {head}), so it writes no rating; these are the figures it computes otherwise"
+    ]
 
 
 def _accuracy(rows: Sequence[ScoredRow]) -> float:
@@ -546,7 +607,8 @@ def lmms_metrics(groups: Sequence[ScoredGroup], rows: Sequence[ScoredRow]) -> di
         metrics[f"videomme_v2_{kind}_score"] = _mean([g.result.score or 0.0 for g in scored if g.facts.kind == kind])
     for level in LEVELS:
         metrics[f"videomme_v2_level_{level}_score"] = _mean(
-            [g.result.score or 0.0 for g in scored if g.facts.dims.get("level") == level])
+            [g.result.score or 0.0 for g in scored if g.facts.dims.get("level") == level]
+        )
     metrics["videomme_v2_overall_acc"] = _accuracy(answered)
     for kind in GROUP_TYPES:
         metrics[f"videomme_v2_{kind}_acc"] = _accuracy([r for r in answered if r.dims.get("group_type") == kind])
@@ -563,8 +625,10 @@ def lmms_stops(groups: Sequence[ScoredGroup], rows: Sequence[ScoredRow]) -> list
     for key in ("second_head", "third_head"):
         values = {row.dims.get(key) for row in rows if row.status != "missing"}
         if None in values and len(values) > 1:
-            stops.append(f"lmms-eval stops in its {key} logging here (None among the head names: TypeError), so a "
-                         "real run writes no result; these are the figures it computes before that")
+            stops.append(
+                f"lmms-eval stops in its {key} logging here (None among the head names: TypeError), so a "
+                "real run writes no result; these are the figures it computes before that"
+            )
             break
     short = [g.key for g in groups if g.facts.kind == "logic" and len(g.marks) < 3]
     if short:

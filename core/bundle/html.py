@@ -10,8 +10,10 @@ from typing import Any
 from urllib.parse import urlencode
 
 # The page may load its own files and nothing else: no request can leave it, whatever a string manages to become.
-CSP = ("default-src 'none'; img-src 'self' file: data:; style-src 'self' file:; script-src 'self' file:; "
-       "base-uri 'none'; form-action 'none'")
+CSP = (
+    "default-src 'none'; img-src 'self' file: data:; style-src 'self' file:; script-src 'self' file:; "
+    "base-uri 'none'; form-action 'none'"
+)
 MARKS = {"correct": "✓ correct", "wrong": "✗ wrong", "unparsed": "? unparsed", "missing": "— missing"}
 MATH_NOTE = "Math is shown as written, in its LaTeX source (nothing is rendered)."
 
@@ -29,12 +31,14 @@ def query(params: Mapping[str, str]) -> str:
 def page(title: str, body: str, depth: int = 0, kind: str = "index") -> str:
     """A whole page; `depth` is how many folders below the bundle root it sits."""
     up = "../" * depth
-    return (f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
-            f"<meta http-equiv='Content-Security-Policy' content=\"{CSP}\">"
-            f"<meta name='referrer' content='no-referrer'><link rel='icon' href='data:,'>"
-            f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{esc(title)}</title>"
-            f"<link rel='stylesheet' href='{up}style.css'></head><body data-kind='{kind}' data-root='{up}'>"
-            f"{body}<script src='{up}walks.js'></script><script src='{up}bundle.js'></script></body></html>")
+    return (
+        f"<!doctype html><html lang='en'><head><meta charset='utf-8'>"
+        f"<meta http-equiv='Content-Security-Policy' content=\"{CSP}\">"
+        f"<meta name='referrer' content='no-referrer'><link rel='icon' href='data:,'>"
+        f"<meta name='viewport' content='width=device-width, initial-scale=1'><title>{esc(title)}</title>"
+        f"<link rel='stylesheet' href='{up}style.css'></head><body data-kind='{kind}' data-root='{up}'>"
+        f"{body}<script src='{up}walks.js'></script><script src='{up}bundle.js'></script></body></html>"
+    )
 
 
 def status_mark(status: str) -> str:

@@ -30,8 +30,11 @@ class PromptOverrides:
     style: str = "default"
 
     def apply(self, own: ViewSettings) -> ViewSettings:
-        changes = {name: value for name in ("num_frames", "cot", "with_subtitles", "full_subtitles", "interleaved")
-                   if (value := getattr(self, name)) is not None}
+        changes = {
+            name: value
+            for name in ("num_frames", "cot", "with_subtitles", "full_subtitles", "interleaved")
+            if (value := getattr(self, name)) is not None
+        }
         return replace(own, **changes).normalized()
 
 
@@ -81,13 +84,22 @@ def load_runs(request: BundleRequest, scrub) -> tuple[list[BundleRun], list[Revi
         raise InputError("bundle", "give at least one result FILE")
     judges = request.judgments or (None,) * len(request.paths)
     if len(judges) != len(request.paths):
-        raise InputError("--judge", f"give one judgments file per result file ({len(request.paths)}), in the same "
-                         "order ('-' for none)")
+        raise InputError(
+            "--judge",
+            f"give one judgments file per result file ({len(request.paths)}), in the same order ('-' for none)",
+        )
     runs: list[BundleRun] = []
     for number, (path, judge) in enumerate(zip(request.paths, judges, strict=True), start=1):
-        score_request = ScoreRequest(path, request.benchmark, request.mode, request.extractor, request.denominator,
-                                     request.annotations, judgments=judge,
-                                     reviews=tuple(request.reviews) if judge else ())
+        score_request = ScoreRequest(
+            path,
+            request.benchmark,
+            request.mode,
+            request.extractor,
+            request.denominator,
+            request.annotations,
+            judgments=judge,
+            reviews=tuple(request.reviews) if judge else (),
+        )
         result = read_request(score_request)
         report = score_result(result, score_request)
         given = request.names[number - 1] if len(request.names) >= number else Path(path).name
@@ -104,8 +116,11 @@ def load_runs(request: BundleRequest, scrub) -> tuple[list[BundleRun], list[Revi
     first = runs[0].report
     for run in runs[1:]:
         if (run.report.benchmark, run.report.mode) != (first.benchmark, first.mode):
-            raise InputError(run.name, f"is a {run.report.benchmark} {run.report.mode} run and {runs[0].name} a "
-                             f"{first.benchmark} {first.mode} run; a bundle shows runs of one benchmark and mode")
+            raise InputError(
+                run.name,
+                f"is a {run.report.benchmark} {run.report.mode} run and {runs[0].name} a "
+                f"{first.benchmark} {first.mode} run; a bundle shows runs of one benchmark and mode",
+            )
     return runs, _reviews(request.reviews)
 
 

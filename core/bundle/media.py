@@ -104,8 +104,9 @@ def _fill(shown: Shown, page: Page, dataset: Dataset, thumbs: Thumbs, style: str
 
     assert page.question is not None  # `shown_for` fills only pages with the dataset's question
     try:
-        view = build_view(dataset, page.question, style=style, fps=fps, max_side=THUMB_SIDE,
-                          **shown.settings.view_kwargs())
+        view = build_view(
+            dataset, page.question, style=style, fps=fps, max_side=THUMB_SIDE, **shown.settings.view_kwargs()
+        )
     except MathReelError as error:
         shown.notes.append(f"the model's input could not be rebuilt here: {scrub(str(error))}")
         return

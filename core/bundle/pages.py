@@ -57,8 +57,13 @@ def build_pages(runs: list[BundleRun], dataset: Dataset | None, by_id: bool) -> 
             key, question = _key(row, view)
             page = pages.get(key)
             if page is None:
-                page = pages[key] = Page(key, row.question_id, _file_name(row.question_id, key, names), question,
-                                         view if row.status != "missing" else None)
+                page = pages[key] = Page(
+                    key,
+                    row.question_id,
+                    _file_name(row.question_id, key, names),
+                    question,
+                    view if row.status != "missing" else None,
+                )
             elif page.head is None and row.status != "missing":
                 page.head = view
             page.answers.append(Answer(run, row, view if row.status != "missing" else None))
@@ -78,8 +83,9 @@ def _key(row: ScoredRow, view: AnswerView) -> tuple[str, Question | None]:
         return f"server:{row.question_id}", view.join.question
     if row.status == "missing":
         return f"server:{row.question_id}", None
-    own = "\x1f".join([view.question, *(f"{o.letter}={o.text}" for o in view.options),
-                       *(p.text for p in view.prompts[:1])])
+    own = "\x1f".join(
+        [view.question, *(f"{o.letter}={o.text}" for o in view.options), *(p.text for p in view.prompts[:1])]
+    )
     return f"file:{row.question_id}:{hashlib.sha256(own.encode()).hexdigest()[:10]}", None
 
 

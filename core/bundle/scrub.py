@@ -38,8 +38,11 @@ class Scrubber:
                 known += [(spelling, label) for spelling in _spellings(folder)]
         known = [(path.rstrip("/\\"), label) for path, label in known if len(path.rstrip("/\\")) > 1]
         known.sort(key=lambda pair: len(pair[0]), reverse=True)
-        secrets = sorted({value for name, value in os.environ.items() if _SECRET_NAMES.search(name)
-                          and len(value.strip()) >= 8}, key=len, reverse=True)
+        secrets = sorted(
+            {value for name, value in os.environ.items() if _SECRET_NAMES.search(name) and len(value.strip()) >= 8},
+            key=len,
+            reverse=True,
+        )
         return cls(known, secrets)
 
     def text(self, text: str) -> str:

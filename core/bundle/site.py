@@ -13,8 +13,14 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.bundle.load import BundleRun
     from mathreel.core.bundle.pages import Page
 
-STATUSES = {"not_correct": "wrong or unparsed", "wrong": "wrong", "unparsed": "unparsed", "missing": "missing",
-            "correct": "correct", "all": "questions"}
+STATUSES = {
+    "not_correct": "wrong or unparsed",
+    "wrong": "wrong",
+    "unparsed": "unparsed",
+    "missing": "missing",
+    "correct": "correct",
+    "all": "questions",
+}
 JUDGE = "judge:"
 
 
@@ -29,8 +35,9 @@ def walk_lists(pages: list[Page], runs: list[BundleRun], disagree: set[str]) -> 
         for walk in STATUSES:
             files = [p.file for p, a in mine if status_matches(a.row.status, walk)]
             lists[f"{run.name}\t{walk}"] = files
-            lists[f"{run.name}\t{walk}\tdisagree"] = [p.file for p, a in mine
-                                                      if status_matches(a.row.status, walk) and p.ref in disagree]
+            lists[f"{run.name}\t{walk}\tdisagree"] = [
+                p.file for p, a in mine if status_matches(a.row.status, walk) and p.ref in disagree
+            ]
         for category in judge_categories(run, pages):
             lists[f"{run.name}\t{JUDGE}{category}"] = [p.file for p, a in mine if primary(a) == category]
     return lists
@@ -55,28 +62,45 @@ def walks_js(key: str, pages: list[Page], lists: dict[str, list[str]]) -> str:
     by_ref: dict[str, list[str]] = {}
     for p in pages:
         by_ref.setdefault(p.ref, []).append(p.file)
-    data = {"benchmark": key, "pages": {p.file: p.ref for p in pages}, "byRef": by_ref, "lists": lists,
-            "labels": {**STATUSES}}
+    data = {
+        "benchmark": key,
+        "pages": {p.file: p.ref for p in pages},
+        "byRef": by_ref,
+        "lists": lists,
+        "labels": {**STATUSES},
+    }
     text = json.dumps(data, ensure_ascii=True, separators=(",", ":")).replace("<", "\\u003c")
     return f"window.MATHREEL_BUNDLE = {text};\n"
 
 
-def index_page(title: str, key: str, runs: list[BundleRun], pages: list[Page], lists: dict[str, list[str]],
-               references: dict[str, str], notes: list[str]) -> str:
+def index_page(
+    title: str,
+    key: str,
+    runs: list[BundleRun],
+    pages: list[Page],
+    lists: dict[str, list[str]],
+    references: dict[str, str],
+    notes: list[str],
+) -> str:
     report = runs[0].report
-    parts = [f"<h1>{esc(title)}</h1>",
-             f"<p>{esc(report.benchmark)} · {esc(report.mode)} · {len(runs)} run{'s' if len(runs) > 1 else ''} · "
-             f"{len(pages)} question pages. {esc(MATH_NOTE)}</p>",
-             "<p class='deeplink'>A link such as <code>index.html?benchmark="
-             f"{esc(key)}&amp;q=QUESTION&amp;run=FILE&amp;walk=wrong</code> opens that question; the same query "
-             "after the app's address opens it in the app.</p><p id='link-status' class='note'></p>",
-             "<h2>Headline</h2>", _headline(runs)]
+    parts = [
+        f"<h1>{esc(title)}</h1>",
+        f"<p>{esc(report.benchmark)} · {esc(report.mode)} · {len(runs)} run{'s' if len(runs) > 1 else ''} · "
+        f"{len(pages)} question pages. {esc(MATH_NOTE)}</p>",
+        "<p class='deeplink'>A link such as <code>index.html?benchmark="
+        f"{esc(key)}&amp;q=QUESTION&amp;run=FILE&amp;walk=wrong</code> opens that question; the same query "
+        "after the app's address opens it in the app.</p><p id='link-status' class='note'></p>",
+        "<h2>Headline</h2>",
+        _headline(runs),
+    ]
     parts += [f"<p class='note'>{esc(note)}</p>" for note in notes]
     for run in runs:
         lines = "".join(f"<li>{esc(line)}</li>" for line in [*run.setting_lines, *run.report.detected])
         warnings = "".join(f"<li class='warning'>{esc(w)}</li>" for w in run.report.warnings)
-        parts.append(f"<details><summary>{esc(run.name)}: how it was read and scored</summary>"
-                     f"<ul>{lines}{warnings}</ul></details>")
+        parts.append(
+            f"<details><summary>{esc(run.name)}: how it was read and scored</summary>"
+            f"<ul>{lines}{warnings}</ul></details>"
+        )
     parts.append("<h2>Every reference scorer</h2>")
     parts += [references.get(run.name, "") for run in runs]
     parts += ["<h2>Breakdowns</h2>", _breakdowns(runs)]
@@ -92,11 +116,23 @@ def _headline(runs: list[BundleRun]) -> str:
     for run in runs:
         r = run.report
         o = r.overall
-        rows.append([esc(run.name), f"<b>{esc(o.text())}</b>", esc(o.n), esc(o.correct),
-                     esc(len(r.unparsed)), esc(len(r.missing)), esc(f"{se_text(o.clustered_se)} ({o.clustered_by})"),
-                     esc(f"{r.extractor} · denominator {r.denominator}")])
-    return table(["run", "accuracy [95% CI]", "n", "correct", "unparsed", "missing", "clustered SE", "scored by"],
-                 rows, "headline")
+        rows.append(
+            [
+                esc(run.name),
+                f"<b>{esc(o.text())}</b>",
+                esc(o.n),
+                esc(o.correct),
+                esc(len(r.unparsed)),
+                esc(len(r.missing)),
+                esc(f"{se_text(o.clustered_se)} ({o.clustered_by})"),
+                esc(f"{r.extractor} · denominator {r.denominator}"),
+            ]
+        )
+    return table(
+        ["run", "accuracy [95% CI]", "n", "correct", "unparsed", "missing", "clustered SE", "scored by"],
+        rows,
+        "headline",
+    )
 
 
 def reference_html(run: BundleRun) -> str:
@@ -117,13 +153,19 @@ def reference_html(run: BundleRun) -> str:
             value = row.cells[column.key].value
             text = "-" if value is None else f"{float(value):.1f}"
             cells.append(f"<b>{text}*</b>" if column.key == row.own else text)
-        cells += [esc(len(row.unparsed)), esc(len(row.read_differently)),
-                  esc(row.reader.source or "")]
+        cells += [esc(len(row.unparsed)), esc(len(row.read_differently)), esc(row.reader.source or "")]
         rows.append(cells)
     notes = "".join(f"<p class='note'>{esc(n)}</p>" for n in found.notes)
-    return (f"<h3>{esc(run.name)}</h3>"
-            + table(["reader", *(esc(c.heading) for c in found.columns), "unparsed", "read differently", "source"],
-                    rows, "references") + "<p class='note'>* the figure the reference itself reports</p>" + notes)
+    return (
+        f"<h3>{esc(run.name)}</h3>"
+        + table(
+            ["reader", *(esc(c.heading) for c in found.columns), "unparsed", "read differently", "source"],
+            rows,
+            "references",
+        )
+        + "<p class='note'>* the figure the reference itself reports</p>"
+        + notes
+    )
 
 
 def _breakdowns(runs: list[BundleRun]) -> str:
@@ -136,12 +178,16 @@ def _breakdowns(runs: list[BundleRun]) -> str:
     for dim in dims:
         values = list(dict.fromkeys(v for run in runs for v in run.report.by.get(dim, {})))
         series = [(run.name, [_cell(run.report.by.get(dim, {}).get(v)) for v in values]) for run in runs]
-        rows = [[esc(v), *(esc(_text(run.report.by.get(dim, {}).get(v))) + _n(run, dim, v)
-                           for run in runs)] for v in values]
+        rows = [
+            [esc(v), *(esc(_text(run.report.by.get(dim, {}).get(v))) + _n(run, dim, v) for run in runs)] for v in values
+        ]
         label = labels.get(dim, dim)
-        parts.append(f"<h3>{esc(label)}</h3><div class='breakdown'>"
-                     + table([esc(label), *(esc(run.name) for run in runs)], rows) + bar_chart(label, values, series)
-                     + "</div>")
+        parts.append(
+            f"<h3>{esc(label)}</h3><div class='breakdown'>"
+            + table([esc(label), *(esc(run.name) for run in runs)], rows)
+            + bar_chart(label, values, series)
+            + "</div>"
+        )
     return "".join(parts) or "<p class='note'>No dimension to break the figures down by.</p>"
 
 
@@ -176,7 +222,7 @@ def _filters(runs: list[BundleRun], lists: dict[str, list[str]]) -> str:
 
 def _judge_walks(run: BundleRun, lists: dict[str, list[str]]) -> list[str]:
     prefix = f"{run.name}\t{JUDGE}"
-    return [key[len(run.name) + 1:] for key in lists if key.startswith(prefix)]
+    return [key[len(run.name) + 1 :] for key in lists if key.startswith(prefix)]
 
 
 def list_file(run: BundleRun, walk: str, disagree: bool = False) -> str:
@@ -196,12 +242,19 @@ def list_page(key: str, run: BundleRun, walk: str, disagree: bool, pages: list[P
             continue
         answer = p.answer_of(run)
         link = query({"benchmark": key, "q": p.ref, "run": run.name, "walk": walk, "disagree": "1" if disagree else ""})
-        rows.append([f"<a href='../{esc(p.file)}?{esc(link)}'>{esc(p.ref)}</a>",
-                     status_mark(answer.row.status) if answer else "",
-                     esc(answer.row.extracted or "—") if answer else "", esc(answer.row.gold) if answer else "",
-                     esc(primary(answer)) if answer else ""])
-    body = (f"<nav><a href='../index.html'>all runs</a></nav><h1>{esc(run.name)}: {esc(label)} "
-            f"<small>({len(rows)})</small></h1>" + table(["question", "verdict", "read", "gold", "judge"], rows))
+        rows.append(
+            [
+                f"<a href='../{esc(p.file)}?{esc(link)}'>{esc(p.ref)}</a>",
+                status_mark(answer.row.status) if answer else "",
+                esc(answer.row.extracted or "—") if answer else "",
+                esc(answer.row.gold) if answer else "",
+                esc(primary(answer)) if answer else "",
+            ]
+        )
+    body = (
+        f"<nav><a href='../index.html'>all runs</a></nav><h1>{esc(run.name)}: {esc(label)} "
+        f"<small>({len(rows)})</small></h1>" + table(["question", "verdict", "read", "gold", "judge"], rows)
+    )
     return page(f"{run.name}: {label}", body, depth=1, kind="list")
 
 
@@ -211,15 +264,19 @@ def _questions(key: str, runs: list[BundleRun], pages: list[Page]) -> str:
     dim = get_benchmark(runs[0].report.benchmark).primary
     rows = []
     for p in pages:
-        cells = [f"<a href='{esc(p.file)}'>{esc(p.ref)}</a>",
-                 esc(p.head.dims.get(dim, "") if p.head is not None and dim else "")]
+        cells = [
+            f"<a href='{esc(p.file)}'>{esc(p.ref)}</a>",
+            esc(p.head.dims.get(dim, "") if p.head is not None and dim else ""),
+        ]
         for run in runs:
             answer = p.answer_of(run)
             if answer is None:
                 cells.append("")
                 continue
             link = query({"benchmark": key, "q": p.ref, "run": run.name, "walk": "all"})
-            cells.append(f"<a href='{esc(p.file)}?{esc(link)}'>{status_mark(answer.row.status)}</a> "
-                         f"{esc(answer.row.extracted or '')}")
+            cells.append(
+                f"<a href='{esc(p.file)}?{esc(link)}'>{status_mark(answer.row.status)}</a> "
+                f"{esc(answer.row.extracted or '')}"
+            )
         rows.append(cells)
     return table(["question", esc(dim or ""), *(esc(run.name) for run in runs)], rows, "questions")

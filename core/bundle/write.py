@@ -67,9 +67,11 @@ class BundlePlan:
         return f"{report.benchmark}:{report.mode}"
 
     def estimate_text(self) -> str:
-        return (f"estimated size {self.estimate / 1e6:.1f} MB: {len(self.pages)} question pages, up to "
-                f"{self.frame_count} frame thumbnails (~{THUMB_BYTES // 1000} KB each, fewer where questions share "
-                "a video)")
+        return (
+            f"estimated size {self.estimate / 1e6:.1f} MB: {len(self.pages)} question pages, up to "
+            f"{self.frame_count} frame thumbnails (~{THUMB_BYTES // 1000} KB each, fewer where questions share "
+            "a video)"
+        )
 
 
 @dataclass(frozen=True)
@@ -86,9 +88,16 @@ def plan_bundle(request: BundleRequest) -> BundlePlan:
     from mathreel.core.cache import cache_base
     from mathreel.core.data.paths import assets_dir
 
-    scrub = Scrubber.of([*request.paths, *(j for j in request.judgments if j), *request.reviews, request.annotations],
-                        [(request.data, "the dataset"), (cache_base(), "the cache"), (assets_dir(), "assets"),
-                         (Path.home(), "~"), (Path.cwd(), ".")])
+    scrub = Scrubber.of(
+        [*request.paths, *(j for j in request.judgments if j), *request.reviews, request.annotations],
+        [
+            (request.data, "the dataset"),
+            (cache_base(), "the cache"),
+            (assets_dir(), "assets"),
+            (Path.home(), "~"),
+            (Path.cwd(), "."),
+        ],
+    )
     runs, reviews = load_runs(request, scrub)
     report = runs[0].report
     notes: list[str] = []
@@ -105,8 +114,9 @@ def _dataset(benchmark: str, mode: str, data: str | None, scrub: Scrubber, notes
     try:
         return load_dataset(benchmark, mode, data)
     except MathReelError as error:
-        notes.append(f"no dataset to join the answers to ({scrub(str(error))}): every question is shown as its "
-                     "file records it")
+        notes.append(
+            f"no dataset to join the answers to ({scrub(str(error))}): every question is shown as its file records it"
+        )
         return None
 
 
@@ -154,8 +164,11 @@ def _check_out(target: Path) -> Path:
     if not stat.S_ISDIR(info.st_mode):
         raise InputError(str(target), "is not a folder; give --out a new or empty folder, or an earlier bundle")
     if any(target.iterdir()) and not (target / MARKER).is_file():
-        raise InputError(str(target), "is a folder that is neither empty nor an earlier bundle; MathReel replaces "
-                         "only its own bundles, so pick another --out")
+        raise InputError(
+            str(target),
+            "is a folder that is neither empty nor an earlier bundle; MathReel replaces "
+            "only its own bundles, so pick another --out",
+        )
     return target
 
 
@@ -215,8 +228,13 @@ def _write_into(plan: BundlePlan, root: Path, progress: Progress | None) -> int:
     _put(root / "walks.js", walks_js(key, pages, lists), plan.scrub)
     (root / "bundle.js").write_text(SCRIPT, encoding="utf-8")
     (root / "style.css").write_text(STYLE, encoding="utf-8")
-    manifest = {"mathreel_bundle": 1, "benchmark": key, "runs": [run.name for run in runs], "pages": len(pages),
-                "thumbnails": thumbs.written}
+    manifest = {
+        "mathreel_bundle": 1,
+        "benchmark": key,
+        "runs": [run.name for run in runs],
+        "pages": len(pages),
+        "thumbnails": thumbs.written,
+    }
     _put(root / MARKER, json.dumps(manifest, ensure_ascii=False, indent=1), plan.scrub)
     _put(root / "README.md", SPACE_CARD.format(title=json.dumps(title[:60])), plan.scrub)
     if progress is not None:

@@ -84,8 +84,10 @@ def _client_settings(endpoint: Endpoint) -> dict[str, Any]:
         "base_url": endpoint.base_url,
         "timeout": endpoint.timeout_s,
         "max_retries": 0,
-        "default_headers": {"OpenAI-Organization": endpoint.organization or openai.Omit(),
-                            "OpenAI-Project": endpoint.project or openai.Omit()},
+        "default_headers": {
+            "OpenAI-Organization": endpoint.organization or openai.Omit(),
+            "OpenAI-Project": endpoint.project or openai.Omit(),
+        },
     }
 
 
@@ -114,8 +116,13 @@ def _post_chat(client: Any, endpoint: Endpoint, request: ModelRequest, *, stream
     from openai.types.chat import ChatCompletion, ChatCompletionChunk
 
     stream_cls = (openai.AsyncStream if is_async else openai.Stream)[ChatCompletionChunk]
-    return client.post("/chat/completions", body=_create_args(endpoint, request, stream=stream),
-                       cast_to=ChatCompletion, stream=stream, stream_cls=stream_cls)
+    return client.post(
+        "/chat/completions",
+        body=_create_args(endpoint, request, stream=stream),
+        cast_to=ChatCompletion,
+        stream=stream,
+        stream_cls=stream_cls,
+    )
 
 
 def _usage(usage: Any) -> dict[str, int | None]:
@@ -256,8 +263,14 @@ class _StreamState:
         if not text.strip():
             reason = self.finish_reason
             raise ClientError(endpoint, f"the server streamed an empty completion (finish_reason {reason!r})")
-        return ModelReply(text, time.perf_counter() - started, _usage(self.usage), self.model or endpoint.model,
-                          self.finish_reason, attempts)
+        return ModelReply(
+            text,
+            time.perf_counter() - started,
+            _usage(self.usage),
+            self.model or endpoint.model,
+            self.finish_reason,
+            attempts,
+        )
 
 
 async def ask_async(endpoint: Endpoint, request: ModelRequest, *, client: Any) -> ModelReply:

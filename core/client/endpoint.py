@@ -142,6 +142,7 @@ def strip_credentials(url: str) -> str:
 
 def same_url(a: str, b: str) -> bool:
     """Whether two base URLs name the same endpoint, credentials, case and a trailing slash aside."""
+
     def norm(url: str) -> str:
         return strip_credentials(url).rstrip("/").lower()
 

@@ -107,11 +107,14 @@ def _status_error(endpoint: Endpoint, status: int, body: Any, headers: Any) -> C
         return ClientError(endpoint, f"rate limited (429){detail}", status=status, retryable=True, retry_after_s=wait)
     if status >= 500:
         wait = retry_after_seconds(headers)
-        return ClientError(endpoint, f"server error ({status}){detail}", status=status, retryable=True,
-                           retry_after_s=wait)
+        return ClientError(
+            endpoint, f"server error ({status}){detail}", status=status, retryable=True, retry_after_s=wait
+        )
     if status == 400 and any(p in said.lower() for p in _CONTEXT_PHRASES):
-        cause = (f"the request is longer than the model's context window (400){detail}; "
-                 "fewer frames or a smaller image size may fit")
+        cause = (
+            f"the request is longer than the model's context window (400){detail}; "
+            "fewer frames or a smaller image size may fit"
+        )
         return ClientError(endpoint, cause, status=status)
     return ClientError(endpoint, f"the server rejected the request ({status}){detail}", status=status)
 

@@ -41,8 +41,9 @@ class ModelRequest:
         urls = self.data_urls()
         parts = self.parts if self.parts is not None else (*range(len(urls)), self.prompt)
         content: list[dict[str, Any]] = [
-            {"type": "text", "text": part} if isinstance(part, str) else {"type": "image_url",
-                                                                           "image_url": {"url": urls[part]}}
+            {"type": "text", "text": part}
+            if isinstance(part, str)
+            else {"type": "image_url", "image_url": {"url": urls[part]}}
             for part in parts
         ]
         return [{"role": "user", "content": content}]
@@ -67,7 +68,10 @@ def fit_image(data: bytes, max_side: int | None) -> tuple[bytes, str]:
 
 
 def build_request(
-    prompt: str, images: list[bytes], *, max_side: int | None = DEFAULT_MAX_SIDE,
+    prompt: str,
+    images: list[bytes],
+    *,
+    max_side: int | None = DEFAULT_MAX_SIDE,
     parts: tuple[str | int, ...] | None = None,
 ) -> ModelRequest:
     """A request with every image capped at `max_side`; mixed formats are all sent as JPEG."""

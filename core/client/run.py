@@ -183,8 +183,10 @@ def _answered_in_line(out: Path, number: int, raw: bytes, expected: dict[str, An
         raise InputError(str(out), "was not written by mathreel run; pick another --out", f"line {number}")
     for key in RESUME_KEYS:
         if key in meta and meta[key] != expected[key]:
-            problem = (f"holds answers with {key}={meta[key]!r}, this run has {key}={expected[key]!r}; "
-                       "pick another --out to keep runs apart")
+            problem = (
+                f"holds answers with {key}={meta[key]!r}, this run has {key}={expected[key]!r}; "
+                "pick another --out to keep runs apart"
+            )
             raise InputError(str(out), problem, f"line {number}")
     responses = record.get("filtered_resps") or []
     return {str(meta["ref"])} if responses and str(responses[0]).strip() else set()
@@ -307,6 +309,8 @@ def prepare_request(
         why = "; ".join(view.notes) or "the video was not found"
         raise InputError(dataset.source, f"cannot ask without the video: {why}", f"question {dataset.ref(question)}")
     request = request_from_view(view, max_side=settings.max_side)
-    return request, {"frames": len(view.frames) if view.frames is not None else 0,
-                     "image": view.image_path is not None, "prompt": view.prompt}
-
+    return request, {
+        "frames": len(view.frames) if view.frames is not None else 0,
+        "image": view.image_path is not None,
+        "prompt": view.prompt,
+    }

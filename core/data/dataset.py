@@ -105,8 +105,9 @@ class Dataset:
         if not question.video_id:
             return None
         for folder in self.layout.subtitle_dirs:
-            candidate = inside(self.root, folder, question.video_id, suffix=self.layout.subtitle_ext,
-                               source=self._where(question))
+            candidate = inside(
+                self.root, folder, question.video_id, suffix=self.layout.subtitle_ext, source=self._where(question)
+            )
             if candidate.is_file():
                 return candidate
         return None

@@ -90,7 +90,7 @@ def locate(data_dir: str | os.PathLike[str] | None, layout: Layout, title: str) 
         if not base.is_dir():
             raise InputError(str(base), "the demo set is missing; give --data DIR or set MATHREEL_DATA")
     elif spec.startswith(HF_PREFIX):
-        base, source = fetch_hub(spec[len(HF_PREFIX):], layout), spec
+        base, source = fetch_hub(spec[len(HF_PREFIX) :], layout), spec
     else:
         base, source = Path(spec).expanduser(), spec
         if not base.is_dir():

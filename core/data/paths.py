@@ -72,7 +72,13 @@ def check_hf_id(spec: str) -> None:
     """Refuse an `hf:<org>/<name>` whose id the Hub would reject, in one line, before any download is tried."""
     repo_id = spec[3:].strip() if spec.startswith("hf:") else spec
     parts = repo_id.split("/")
-    if (len(parts) != 2 or len(repo_id) > 96 or "--" in repo_id or ".." in repo_id
-            or not all(_HF_PART.fullmatch(part) for part in parts)):
-        raise InputError(spec, "not a Hugging Face dataset id; it looks like hf:<org>/<name> (letters, digits, "
-                         "'-', '_', '.')")
+    if (
+        len(parts) != 2
+        or len(repo_id) > 96
+        or "--" in repo_id
+        or ".." in repo_id
+        or not all(_HF_PART.fullmatch(part) for part in parts)
+    ):
+        raise InputError(
+            spec, "not a Hugging Face dataset id; it looks like hf:<org>/<name> (letters, digits, '-', '_', '.')"
+        )

@@ -36,8 +36,9 @@ def read_records(path: Path) -> list[dict[str, Any]]:
         elif suffix == ".json":
             records = _read_json(data, str(path))
         else:
-            records = [record for _, record in parsed_lines(data.removeprefix(codecs.BOM_UTF8).splitlines(),
-                                                             str(path), _WHAT)]
+            records = [
+                record for _, record in parsed_lines(data.removeprefix(codecs.BOM_UTF8).splitlines(), str(path), _WHAT)
+            ]
     except ValueError as error:  # json's bare ValueError: an integer over Python's 4300-digit limit
         raise InputError(str(path), f"unreadable ({error})") from None
     for index, record in enumerate(records):

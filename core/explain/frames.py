@@ -50,7 +50,7 @@ class FramePlan:
         return RULE_TEXT[self.rule]
 
     def describe(self) -> str:
-        """"16 frames, np.linspace over the video (...)", "1 frame per second (at most 64)"."""
+        """ "16 frames, np.linspace over the video (...)", "1 frame per second (at most 64)"."""
         if self.rule == "fps":
             return self.sampling.describe(self.count)
         frames = "every frame" if self.count == -1 else f"{self.count} frames"
@@ -61,7 +61,7 @@ class FramePlan:
 
     @classmethod
     def parse(cls, spec: str) -> FramePlan:
-        """"16" (the benchmark's rule is not assumed: uniform), "64/midpoints", "1fps", "0.5fps/64" (a cap)."""
+        """ "16" (the benchmark's rule is not assumed: uniform), "64/midpoints", "1fps", "0.5fps/64" (a cap)."""
         match = _PLAN.fullmatch(spec)
         if match is None or (match.group("rule") and match.group("rule") not in ("uniform", "midpoints")):
             raise InputError("--plan", f"expected N, N/uniform, N/midpoints, Ffps or Ffps/CAP, not {spec!r}")
@@ -112,32 +112,61 @@ class FrameComparison:
         return not self.only_a_lines and not self.only_b_lines
 
     def to_dict(self) -> dict[str, Any]:
-        return {"a": self.a.to_dict(), "b": self.b.to_dict(), "total_frames": self.total_frames,
-                "fps": round(self.fps, 6), "same_frames": self.same_frames, "same_subtitles": self.same_subtitles,
-                "shared_indices": self.shared, "a_frames": [row.to_dict() for row in self.a_frames],
-                "b_frames": [row.to_dict() for row in self.b_frames], "only_a_lines": self.only_a_lines,
-                "only_b_lines": self.only_b_lines, "notes": self.notes}
+        return {
+            "a": self.a.to_dict(),
+            "b": self.b.to_dict(),
+            "total_frames": self.total_frames,
+            "fps": round(self.fps, 6),
+            "same_frames": self.same_frames,
+            "same_subtitles": self.same_subtitles,
+            "shared_indices": self.shared,
+            "a_frames": [row.to_dict() for row in self.a_frames],
+            "b_frames": [row.to_dict() for row in self.b_frames],
+            "only_a_lines": self.only_a_lines,
+            "only_b_lines": self.only_b_lines,
+            "notes": self.notes,
+        }
 
 
-def compare_frames(bench: Benchmark, total_frames: int, fps: float, cues: Sequence[Cue], a: FramePlan, b: FramePlan,
-                   times: Callable[[Sequence[int]], Sequence[float]] | None = None) -> FrameComparison:
+def compare_frames(
+    bench: Benchmark,
+    total_frames: int,
+    fps: float,
+    cues: Sequence[Cue],
+    a: FramePlan,
+    b: FramePlan,
+    times: Callable[[Sequence[int]], Sequence[float]] | None = None,
+) -> FrameComparison:
     """Plans `a` and `b` on a video of `total_frames` frames at `fps` with subtitle units `cues`; `times` gives
     the frames' presentation times (default index / fps)."""
     timing = times or (lambda indices: [index / fps for index in indices])
     sides = [_frames(bench, total_frames, fps, cues, plan, timing) for plan in (a, b)]
     a_rows, b_rows = sides
     a_lines, b_lines = _lines(a_rows), _lines(b_rows)
-    comparison = FrameComparison(a, b, total_frames, fps, a_rows, b_rows,
-                                 sorted({r.index for r in a_rows} & {r.index for r in b_rows}),
-                                 [line for line in a_lines if line not in set(b_lines)],
-                                 [line for line in b_lines if line not in set(a_lines)])
+    comparison = FrameComparison(
+        a,
+        b,
+        total_frames,
+        fps,
+        a_rows,
+        b_rows,
+        sorted({r.index for r in a_rows} & {r.index for r in b_rows}),
+        [line for line in a_lines if line not in set(b_lines)],
+        [line for line in b_lines if line not in set(a_lines)],
+    )
     if not cues:
         comparison.notes.append("the video has no subtitles")
     return comparison
 
 
-def _frames(bench: Benchmark, total: int, fps: float, cues: Sequence[Cue], plan: FramePlan,
-            timing: Callable[[Sequence[int]], Sequence[float]]) -> list[FrameRow]:
+def _frames(
+    bench: Benchmark,
+    total: int,
+    fps: float,
+    cues: Sequence[Cue],
+    plan: FramePlan,
+    timing: Callable[[Sequence[int]], Sequence[float]],
+) -> list[FrameRow]:
     from mathreel.core.media.frame_cache import SampledFrames
 
     try:
@@ -147,8 +176,10 @@ def _frames(bench: Benchmark, total: int, fps: float, cues: Sequence[Cue], plan:
     times = tuple(float(t) for t in timing(indices))
     sampled = SampledFrames(Path(), total, fps, total / fps if fps else 0.0, tuple(indices), times, ())
     shown = bench.frame_cues(list(cues), sampled) if cues else [[] for _ in indices]
-    return [FrameRow(index, time, tuple(cue.text for cue in at)) for index, time, at in zip(indices, times, shown,
-                                                                                           strict=True)]
+    return [
+        FrameRow(index, time, tuple(cue.text for cue in at))
+        for index, time, at in zip(indices, times, shown, strict=True)
+    ]
 
 
 def _lines(rows: Sequence[FrameRow]) -> list[str]:

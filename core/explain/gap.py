@@ -178,25 +178,38 @@ def decompose(a: Number, b: Number, scorings: Scorings | None = None) -> Gap:
     """The path from A's number to B's and what each step changed (same benchmark and mode required)."""
     bench = a.run.bench
     if (a.run.result.benchmark, a.run.result.mode) != (b.run.result.benchmark, b.run.result.mode):
-        raise MathReelError(f"cannot explain a gap between {a.run.result.benchmark}/{a.run.result.mode} and "
-                            f"{b.run.result.benchmark}/{b.run.result.mode}: not the same questions")
+        raise MathReelError(
+            f"cannot explain a gap between {a.run.result.benchmark}/{a.run.result.mode} and "
+            f"{b.run.result.benchmark}/{b.run.result.mode}: not the same questions"
+        )
     mode = a.run.result.mode
     a_scorer, b_scorer = (_resolved(bench, check_scorer(bench, mode, number.scorer)) for number in (a, b))
     for number, scorer in ((a, a_scorer), (b, b_scorer)):
         if scorer.judge and not number.run.judgments:
             raise MathReelError(f"{number.run.name}: a judge scorer needs the run's judge file")
     scorings = scorings or Scorings(a.run.result.benchmark, mode)
-    states = _path(_State(run_key(a.run), a.run.entries, a_scorer, a.run if a_scorer.judge else None),
-                   a.run, b.run, b_scorer)
+    states = _path(
+        _State(run_key(a.run), a.run.entries, a_scorer, a.run if a_scorer.judge else None), a.run, b.run, b_scorer
+    )
     views = [_view(scorings, state) for state, _, _ in states]
-    steps = _through_undefined([_step(cause, label, views[i - 1], views[i])
-                                for i, (_, cause, label) in enumerate(states) if i])
+    steps = _through_undefined(
+        [_step(cause, label, views[i - 1], views[i]) for i, (_, cause, label) in enumerate(states) if i]
+    )
     b_checked = Number(b.run, b_scorer)
-    gap = Gap(a.label(), b_checked.label(), views[0].tally.figure, views[-1].tally.figure, steps,
-              a_number=Number(a.run, a_scorer), b_number=b_checked)
+    gap = Gap(
+        a.label(),
+        b_checked.label(),
+        views[0].tally.figure,
+        views[-1].tally.figure,
+        steps,
+        a_number=Number(a.run, a_scorer),
+        b_number=b_checked,
+    )
     if any(step.delta is None for step in steps):
-        gap.notes.append("some state on the path counts no question (every answer dropped), so its figure is "
-                         "undefined and the steps around it cannot be given")
+        gap.notes.append(
+            "some state on the path counts no question (every answer dropped), so its figure is "
+            "undefined and the steps around it cannot be given"
+        )
     return gap
 
 
@@ -211,11 +224,22 @@ def _through_undefined(steps: list[Step]) -> list[Step]:
             changes: dict[str, QuestionChange] = {}
             for change in [*last.changes, *step.changes]:
                 first = changes.get(change.question_id, change)
-                changes[change.question_id] = QuestionChange(change.question_id, change.unit, first.status_before,
-                                                             change.status_after, first.mark_before,
-                                                             change.mark_after)
-            joined[-1] = Step(f"{last.cause}{JOINED}{step.cause}", f"{last.label}; then {step.label}", last.before,
-                              step.after, list(changes.values()), last.units + step.units)
+                changes[change.question_id] = QuestionChange(
+                    change.question_id,
+                    change.unit,
+                    first.status_before,
+                    change.status_after,
+                    first.mark_before,
+                    change.mark_after,
+                )
+            joined[-1] = Step(
+                f"{last.cause}{JOINED}{step.cause}",
+                f"{last.label}; then {step.label}",
+                last.before,
+                step.after,
+                list(changes.values()),
+                last.units + step.units,
+            )
         else:
             joined.append(step)
     return joined
@@ -240,12 +264,19 @@ def _path(start: _State, run_a: Run, run_b: Run, target: Scorer) -> _Path:
     if run_a is not run_b:
         _file_steps(go, path, run_a, run_b)
     state = path[-1][0]
-    go("reading", f"{state.scorer.reader} -> {target.reader}",
-       scorer=dataclasses.replace(state.scorer, reader=target.reader))
+    go(
+        "reading",
+        f"{state.scorer.reader} -> {target.reader}",
+        scorer=dataclasses.replace(state.scorer, reader=target.reader),
+    )
     state = path[-1][0]
     judge = run_b if target.judge else None
-    go("judge", f"{_judge_text(state.judge)} -> {_judge_text(judge)}",
-       scorer=dataclasses.replace(state.scorer, judge=target.judge), judge=judge)
+    go(
+        "judge",
+        f"{_judge_text(state.judge)} -> {_judge_text(judge)}",
+        scorer=dataclasses.replace(state.scorer, judge=target.judge),
+        judge=judge,
+    )
     state = path[-1][0]
     if state.scorer.unit == "group" and target.unit != "group":
         _unit_steps(go, path, target)
@@ -290,8 +321,12 @@ def _file_steps(go: Callable[..., None], path: _Path, run_a: Run, run_b: Run) ->
             options += mine.options != theirs.options
             entry = dataclasses.replace(entry, question=theirs) if isinstance(entry, Prediction) else theirs
         asked.append(entry)
-    go("question", f"{run_b.name}'s questions: {gold} with another gold answer, {options} with other options",
-       key=f"question:{pair}", entries=tuple(asked))
+    go(
+        "question",
+        f"{run_b.name}'s questions: {gold} with another gold answer, {options} with other options",
+        key=f"question:{pair}",
+        entries=tuple(asked),
+    )
     answered = tuple(b_by_key[entry_key(entry)] for entry in asked)
     go("responses", f"{run_b.name}'s responses", key=f"responses:{pair}", entries=answered)
     go("order", f"{run_b.name}'s row order", key=run_key(run_b), entries=run_b.entries)
@@ -304,16 +339,22 @@ def _differs(mine: Any, theirs: Any) -> bool:
 
 def _denominator_step(go: Callable[..., None], path: _Path, target: Scorer) -> None:
     state = path[-1][0]
-    go("denominator", f"{state.scorer.denominator} -> {target.denominator}",
-       scorer=dataclasses.replace(state.scorer, denominator=target.denominator))
+    go(
+        "denominator",
+        f"{state.scorer.denominator} -> {target.denominator}",
+        scorer=dataclasses.replace(state.scorer, denominator=target.denominator),
+    )
 
 
 _POLICY_FIELDS: tuple[tuple[str, str, Callable[[Any], str]], ...] = (
     ("by_position", "grouping", lambda on: "groups of consecutive rows" if on else "each video's questions"),
     ("unparsed_mark", "unparsed", lambda mark: f"an unparsed answer scores {mark}"),
     ("kind_from_first", "grouping", lambda on: f"kind and structure from the group's {'first' if on else 'last'} row"),
-    ("taxonomy_from_last_row", "grouping",
-     lambda on: "taxonomy from the last row" if on else "taxonomy from the last row carrying it"),
+    (
+        "taxonomy_from_last_row",
+        "grouping",
+        lambda on: "taxonomy from the last row" if on else "taxonomy from the last row carrying it",
+    ),
 )
 
 
@@ -330,17 +371,27 @@ def _unit_steps(go: Callable[..., None], path: _Path, target: Scorer) -> None:
         return
     if state.scorer.unit == "group":
         _policy_steps(go, path, bench_rule or DEFAULT_GROUP_POLICY, DEFAULT_GROUP_POLICY)
-        go("grouping", f"{target.unit} accuracy instead of group scores",
-           scorer=dataclasses.replace(path[-1][0].scorer, unit=target.unit, policy="", rule=None))
+        go(
+            "grouping",
+            f"{target.unit} accuracy instead of group scores",
+            scorer=dataclasses.replace(path[-1][0].scorer, unit=target.unit, policy="", rule=None),
+        )
         return
     if target.unit == "group":
-        go("grouping", f"group scores instead of {state.scorer.unit} accuracy",
-           scorer=dataclasses.replace(state.scorer, unit="group", denominator="all", policy="mathreel",
-                                      rule=DEFAULT_GROUP_POLICY))
+        go(
+            "grouping",
+            f"group scores instead of {state.scorer.unit} accuracy",
+            scorer=dataclasses.replace(
+                state.scorer, unit="group", denominator="all", policy="mathreel", rule=DEFAULT_GROUP_POLICY
+            ),
+        )
         _policy_steps(go, path, DEFAULT_GROUP_POLICY, target.rule or DEFAULT_GROUP_POLICY)
         return
-    label = ("each multi-binary pair counted alone" if target.unit == "pair"
-             else "a multi-binary question right only when every pair is")
+    label = (
+        "each multi-binary pair counted alone"
+        if target.unit == "pair"
+        else "a multi-binary question right only when every pair is"
+    )
     go("grouping", label, scorer=dataclasses.replace(state.scorer, unit=target.unit))
 
 
@@ -353,8 +404,11 @@ def _policy_steps(go: Callable[..., None], path: _Path, start: GroupPolicy, end:
         if getattr(rule, name) == wanted:
             continue
         rule = dataclasses.replace(rule, **{name: wanted})
-        go(cause, f"{text(getattr(start, name))} -> {text(wanted)}",
-           scorer=dataclasses.replace(path[-1][0].scorer, unit="group", policy="", rule=rule))
+        go(
+            cause,
+            f"{text(getattr(start, name))} -> {text(wanted)}",
+            scorer=dataclasses.replace(path[-1][0].scorer, unit="group", policy="", rule=rule),
+        )
         steps += 1
     return steps
 
@@ -391,8 +445,16 @@ def _step(cause: str, label: str, before: _View, after: _View) -> Step:
         if not own and cause in _ABOUT_UNANSWERED:
             own = [qid for qid in qids if after.statuses.get(qid) in _UNANSWERED]
         for qid in own or qids:
-            changes.append(QuestionChange(qid, unit, before.statuses.get(qid, ABSENT), after.statuses.get(qid, ABSENT),
-                                          _mark_text(before.marks.get(qid)), _mark_text(after.marks.get(qid))))
+            changes.append(
+                QuestionChange(
+                    qid,
+                    unit,
+                    before.statuses.get(qid, ABSENT),
+                    after.statuses.get(qid, ABSENT),
+                    _mark_text(before.marks.get(qid)),
+                    _mark_text(after.marks.get(qid)),
+                )
+            )
     return Step(cause, label, before.tally.figure, after.tally.figure, changes, len(moved))
 
 

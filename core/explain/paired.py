@@ -61,10 +61,16 @@ class Flips:
 
     def to_dict(self) -> dict[str, Any]:
         difference = self.difference
-        return {"n": self.n, "both": self.both, "only_a": self.only_a, "only_b": self.only_b, "neither": self.neither,
-                "difference": None if difference is None else round(float(difference), 4),
-                "difference_exact": None if difference is None else str(difference),
-                "mcnemar_p": self.p_value}
+        return {
+            "n": self.n,
+            "both": self.both,
+            "only_a": self.only_a,
+            "only_b": self.only_b,
+            "neither": self.neither,
+            "difference": None if difference is None else round(float(difference), 4),
+            "difference_exact": None if difference is None else str(difference),
+            "mcnemar_p": self.p_value,
+        }
 
 
 @dataclass(frozen=True)
@@ -83,8 +89,10 @@ class PairedInterval:
     note: str = ""
 
     def to_dict(self) -> dict[str, Any]:
-        return {key: (round(value, 4) if isinstance(value, float) else value)
-                for key, value in dataclasses.asdict(self).items()}
+        return {
+            key: (round(value, 4) if isinstance(value, float) else value)
+            for key, value in dataclasses.asdict(self).items()
+        }
 
 
 @dataclass
@@ -128,8 +136,17 @@ def paired(a: Number, b: Number, scorings: Scorings | None = None, seed: int = S
                 values.setdefault(unit.dims[dimension.key], []).append(unit)
         if values:
             by[dimension.key] = {value: _flips(values[value]) for value in dimension.order(set(values))}
-    return Paired(a.label(), b.label(), _unit_of(a), overall, _interval(units, overall, seed, draws), by,
-                  [u.key for u in units if u.a and not u.b], [u.key for u in units if u.b and not u.a], only)
+    return Paired(
+        a.label(),
+        b.label(),
+        _unit_of(a),
+        overall,
+        _interval(units, overall, seed, draws),
+        by,
+        [u.key for u in units if u.a and not u.b],
+        [u.key for u in units if u.b and not u.a],
+        only,
+    )
 
 
 def _unit_of(a: Number) -> Unit:
@@ -156,8 +173,9 @@ def _units(a: Number, b: Number, scorings: Scorings) -> tuple[list[_Unit], tuple
     units = []
     for key in shared:
         question = qa[key] if (qa[key].video_id or qa[key].cluster_key) else qb[key]
-        units.append(_Unit(key, ta.marks[key].value == HUNDRED, tb.marks[key].value == HUNDRED, question.cluster,
-                           qa[key].dims))
+        units.append(
+            _Unit(key, ta.marks[key].value == HUNDRED, tb.marks[key].value == HUNDRED, question.cluster, qa[key].dims)
+        )
     only_a = sum(1 for mark in ta.marks.values() if mark.counted) - len(shared)
     only_b = sum(1 for mark in tb.marks.values() if mark.counted) - len(shared)
     return units, (only_a, only_b)
@@ -184,23 +202,48 @@ def _interval(units: Sequence[_Unit], flips: Flips, seed: int, draws: int) -> Pa
     diffs = [100.0 * (u.a - u.b) for u in units]
     cr1 = clustered_se([d / 100 for d in diffs], [u.cluster for u in units]) if len(units) > 1 else None
     if difference is None or g < 2:
-        return PairedInterval(None, None, "none: fewer than two clusters", g, clustered_by, 0, seed, None, cr1,
-                        "an interval needs at least two clusters")
+        return PairedInterval(
+            None,
+            None,
+            "none: fewer than two clusters",
+            g,
+            clustered_by,
+            0,
+            seed,
+            None,
+            cr1,
+            "an interval needs at least two clusters",
+        )
     replicates = sorted(cluster_bootstrap(ordered, draws, seed))
     mean = sum(replicates) / len(replicates)
     se = math.sqrt(sum((r - mean) ** 2 for r in replicates) / (len(replicates) - 1))
     if g < MIN_CLUSTERS:
         t = t_quantile(0.975, g - 1)
         centre = float(difference)
-        return PairedInterval(centre - t * se, centre + t * se,
-                        f"difference +- t(0.975, {g - 1}) = {t:.3f} x cluster bootstrap SE "
-                        f"({draws} draws, seed {seed})",
-                        g, clustered_by, draws, seed, se, cr1,
-                        f"only {g} clusters: a percentile bootstrap is unreliable below {MIN_CLUSTERS}, so the "
-                        "interval uses Student's t critical value with clusters - 1 degrees of freedom")
-    return PairedInterval(percentile(replicates, 2.5), percentile(replicates, 97.5),
-                    f"cluster bootstrap percentile interval ({draws} draws over {clustered_by}s, seed {seed})",
-                    g, clustered_by, draws, seed, se, cr1)
+        return PairedInterval(
+            centre - t * se,
+            centre + t * se,
+            f"difference +- t(0.975, {g - 1}) = {t:.3f} x cluster bootstrap SE ({draws} draws, seed {seed})",
+            g,
+            clustered_by,
+            draws,
+            seed,
+            se,
+            cr1,
+            f"only {g} clusters: a percentile bootstrap is unreliable below {MIN_CLUSTERS}, so the "
+            "interval uses Student's t critical value with clusters - 1 degrees of freedom",
+        )
+    return PairedInterval(
+        percentile(replicates, 2.5),
+        percentile(replicates, 97.5),
+        f"cluster bootstrap percentile interval ({draws} draws over {clustered_by}s, seed {seed})",
+        g,
+        clustered_by,
+        draws,
+        seed,
+        se,
+        cr1,
+    )
 
 
 @dataclass
@@ -211,13 +254,17 @@ class PairwiseMatrix:
     cells: dict[tuple[int, int], Paired]
 
 
-def pairwise(numbers: Sequence[Number], scorings: Scorings | None = None, seed: int = SEED,
-             draws: int = DRAWS) -> PairwiseMatrix:
+def pairwise(
+    numbers: Sequence[Number], scorings: Scorings | None = None, seed: int = SEED, draws: int = DRAWS
+) -> PairwiseMatrix:
     """Every pair i < j of `numbers` compared (each with the same seed, so a pair's interval does not depend on
     which other runs are loaded)."""
     if not numbers:
         raise MathReelError("give at least two runs to compare")
     scorings = scorings or Scorings(numbers[0].run.result.benchmark, numbers[0].run.result.mode)
-    cells = {(i, j): paired(numbers[i], numbers[j], scorings, seed, draws)
-             for i in range(len(numbers)) for j in range(i + 1, len(numbers))}
+    cells = {
+        (i, j): paired(numbers[i], numbers[j], scorings, seed, draws)
+        for i in range(len(numbers))
+        for j in range(i + 1, len(numbers))
+    }
     return PairwiseMatrix([number.label() for number in numbers], cells)

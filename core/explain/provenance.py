@@ -62,8 +62,14 @@ class Setting:
     guess: bool
 
     def to_dict(self) -> dict[str, Any]:
-        return {"key": self.key, "label": self.label, "value": self.value, "text": self.text, "source": self.source,
-                "guess": self.guess}
+        return {
+            "key": self.key,
+            "label": self.label,
+            "value": self.value,
+            "text": self.text,
+            "source": self.source,
+            "guess": self.guess,
+        }
 
 
 @dataclass
@@ -86,22 +92,40 @@ def provenance(result: ResultFile, name: str = "") -> Provenance:
     task, prompt = _first(raws, _task_name), _first(raws, first_prompt_text)
     config = _lmms_config(result) if result.layout == "lmms-eval" else {}
     dataset = _vlmeval_dataset(result)
-    found.add("harness", "Harness", result.layout or None, HARNESSES.get(result.layout, "not recorded"),
-              f"the file's layout ({result.format})", False)
+    found.add(
+        "harness",
+        "Harness",
+        result.layout or None,
+        HARNESSES.get(result.layout, "not recorded"),
+        f"the file's layout ({result.format})",
+        False,
+    )
     _model(found, raws, config, dataset)
     detected = detect_run_settings(result)
     recorded = bool(task or prompt)
     _frames(found, bench, result, raws, task, config, dataset)
     cot_source = detected.sources.get("cot", "")
-    found.add("cot", "Chain of thought", detected.settings.cot, "yes" if detected.settings.cot else "no",
-              cot_source, not recorded)
+    found.add(
+        "cot",
+        "Chain of thought",
+        detected.settings.cot,
+        "yes" if detected.settings.cot else "no",
+        cot_source,
+        not recorded,
+    )
     subtitles = _subtitles_from_name(dataset)
     if subtitles is not None:
         found.add("subtitles", "Subtitles", subtitles, subtitles, f"the VLMEvalKit dataset name {dataset!r}", False)
     else:
         with_subs = detected.settings.with_subtitles
-        found.add("subtitles", "Subtitles", "yes" if with_subs else "no", "in the prompt" if with_subs else "none",
-                  detected.sources.get("subtitles", ""), not recorded)
+        found.add(
+            "subtitles",
+            "Subtitles",
+            "yes" if with_subs else "no",
+            "in the prompt" if with_subs else "none",
+            detected.sources.get("subtitles", ""),
+            not recorded,
+        )
     _prompt_variant(found, bench, result, prompt)
     _reasoning_tags(found, result)
     return found
@@ -130,7 +154,7 @@ def _vlmeval_dataset(result: ResultFile) -> str:
         return ""
     start = stem.rfind("_", 0, match.start())
     # The dataset name starts after the model's name: the benchmark part has no underscore of its own
-    return stem[start + 1:] if start >= 0 else stem
+    return stem[start + 1 :] if start >= 0 else stem
 
 
 def _vlmeval_parts(dataset: str) -> re.Match[str] | None:
@@ -196,12 +220,25 @@ def _model(found: Provenance, raws: list[dict[str, Any]], config: dict[str, str]
     else:
         found.add("model", "Model", None, "not recorded", "the file names no model", True)
     if config.get("git_hash"):
-        found.add("harness_commit", "Harness commit", config["git_hash"], config["git_hash"],
-                  f"{config['file']} (git_hash)", False)
+        found.add(
+            "harness_commit",
+            "Harness commit",
+            config["git_hash"],
+            config["git_hash"],
+            f"{config['file']} (git_hash)",
+            False,
+        )
 
 
-def _frames(found: Provenance, bench: Benchmark, result: ResultFile, raws: list[dict[str, Any]], task: str,
-            config: dict[str, str], dataset: str) -> None:
+def _frames(
+    found: Provenance,
+    bench: Benchmark,
+    result: ResultFile,
+    raws: list[dict[str, Any]],
+    task: str,
+    config: dict[str, str],
+    dataset: str,
+) -> None:
     """Frame count and placement, from the most authoritative source the file has."""
     if bench.layout is None or not bench.layout.has_video:
         return
@@ -211,15 +248,28 @@ def _frames(found: Provenance, bench: Benchmark, result: ResultFile, raws: list[
     found.add("frames", "Frames", count, plan.describe(), source, guess)
     sampler_source = {"lmms-eval": LINSPACE_SOURCE, "vlmevalkit": VLMEVAL_SOURCE, "vlmevalkit-v2": VLMEVAL_SOURCE}
     if result.layout in sampler_source:
-        found.add("sampler", "Frame placement", rule, plan.rule_text(), sampler_source[result.layout],
-                  result.layout == "lmms-eval")
+        found.add(
+            "sampler",
+            "Frame placement",
+            rule,
+            plan.rule_text(),
+            sampler_source[result.layout],
+            result.layout == "lmms-eval",
+        )
     else:
-        found.add("sampler", "Frame placement", rule, plan.rule_text(),
-                  f"{bench.title}'s own rule (the file does not say which harness placed its frames)", True)
+        found.add(
+            "sampler",
+            "Frame placement",
+            rule,
+            plan.rule_text(),
+            f"{bench.title}'s own rule (the file does not say which harness placed its frames)",
+            True,
+        )
 
 
-def _frame_facts(bench: Benchmark, result: ResultFile, raws: list[dict[str, Any]], task: str,
-                 config: dict[str, str], dataset: str) -> tuple[int, str, float | None, str, bool]:
+def _frame_facts(
+    bench: Benchmark, result: ResultFile, raws: list[dict[str, Any]], task: str, config: dict[str, str], dataset: str
+) -> tuple[int, str, float | None, str, bool]:
     parts = _vlmeval_parts(dataset)
     if parts is not None:
         if parts.group("fps"):
@@ -257,13 +307,22 @@ def _prompt_variant(found: Provenance, bench: Benchmark, result: ResultFile, pro
             name = f"{style}{' + chain of thought' if cot else ''}"
             (exact if how == "exact" else template if how == "template" else []).append(name)
     if exact or template:
-        how = ("the prompt recorded in the file, character for character" if exact else
-               "the prompt recorded in the file: its first and last lines (instruction and post prompt)")
+        how = (
+            "the prompt recorded in the file, character for character"
+            if exact
+            else "the prompt recorded in the file: its first and last lines (instruction and post prompt)"
+        )
         names = exact or template
         found.add("prompt", "Prompt variant", names[0], " or ".join(names), how, False)
     else:
-        found.add("prompt", "Prompt variant", None, "none of MathReel's variants",
-                  f"the recorded prompt matches none of {', '.join(bench.prompt_styles)}", False)
+        found.add(
+            "prompt",
+            "Prompt variant",
+            None,
+            "none of MathReel's variants",
+            f"the recorded prompt matches none of {', '.join(bench.prompt_styles)}",
+            False,
+        )
 
 
 def _variant_match(bench: Benchmark, question: Any, prompt: str, style: str, cot: bool) -> str | None:
@@ -285,11 +344,24 @@ def _reasoning_tags(found: Provenance, result: ResultFile) -> None:
     raw = sum(1 for p in result.predictions if p.full_response is not None and THINK_TAG in p.full_response)
     inline = sum(1 for p in result.predictions if THINK_TAG in (p.response or ""))
     if raw:
-        found.add("reasoning", "Reasoning tags", True, f"{raw} of {answers} raw replies hold a {THINK_TAG} block",
-                  "the raw replies the file keeps beside the scored answers (lmms-eval >= 0.7 resps)", False)
+        found.add(
+            "reasoning",
+            "Reasoning tags",
+            True,
+            f"{raw} of {answers} raw replies hold a {THINK_TAG} block",
+            "the raw replies the file keeps beside the scored answers (lmms-eval >= 0.7 resps)",
+            False,
+        )
     elif inline:
-        found.add("reasoning", "Reasoning tags", True, f"{inline} of {answers} responses hold a {THINK_TAG} block",
-                  "the responses", False)
+        found.add(
+            "reasoning",
+            "Reasoning tags",
+            True,
+            f"{inline} of {answers} responses hold a {THINK_TAG} block",
+            "the responses",
+            False,
+        )
     else:
-        found.add("reasoning", "Reasoning tags", False, "none seen", f"no {THINK_TAG} in any of {answers} responses",
-                  False)
+        found.add(
+            "reasoning", "Reasoning tags", False, "none seen", f"no {THINK_TAG} in any of {answers} responses", False
+        )

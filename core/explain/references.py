@@ -39,8 +39,12 @@ class Figure:
     unit: str
 
     def to_dict(self) -> dict[str, Any]:
-        return {"value": None if self.value is None else round(float(self.value), 4),
-                "exact": None if self.value is None else str(self.value), "counted": self.counted, "unit": self.unit}
+        return {
+            "value": None if self.value is None else round(float(self.value), 4),
+            "exact": None if self.value is None else str(self.value),
+            "counted": self.counted,
+            "unit": self.unit,
+        }
 
 
 @dataclass
@@ -81,12 +85,16 @@ def columns_of(run: Run) -> list[Column]:
     columns = []
     for unit in units_of(bench, run.result.mode):
         if unit == "group":
-            columns += [Column(f"group {policy}", f"group score ({policy} policy)", "all", "group", policy)
-                        for policy in policy_names(bench)]
+            columns += [
+                Column(f"group {policy}", f"group score ({policy} policy)", "all", "group", policy)
+                for policy in policy_names(bench)
+            ]
         else:
             prefix = "" if unit == "question" else f"{unit} "
-            columns += [Column(f"{prefix}{denominator}", f"{prefix}{denominator}", denominator, unit)
-                        for denominator in DENOMINATORS]
+            columns += [
+                Column(f"{prefix}{denominator}", f"{prefix}{denominator}", denominator, unit)
+                for denominator in DENOMINATORS
+            ]
     return columns
 
 
@@ -102,20 +110,28 @@ def reference_table(run: Run, scorings: Scorings | None = None) -> ReferenceTabl
     table = ReferenceTable(run.name, run.result.benchmark, mode, columns, [])
     for judge in judges:
         for reader in readers(bench):
-            cells = {column.key: _figure(figure_of(Number(run, column.scorer(reader.name, judge)), scorings),
-                                         column.unit) for column in columns}
+            cells = {
+                column.key: _figure(figure_of(Number(run, column.scorer(reader.name, judge)), scorings), column.unit)
+                for column in columns
+            }
             own = own_scorer(bench, reader.name, judge)
             rows = scorings.scored(run_key(run), run.entries, reader.name, run if judge else None).rows
-            row = ReferenceRow(reader, judge, cells, _own_key(own),
-                               [r.question_id for r in rows if r.status == "unparsed"],
-                               [r.question_id for r, mine in zip(rows, robust_rows, strict=True)
-                                if r.extracted != mine.extracted])
+            row = ReferenceRow(
+                reader,
+                judge,
+                cells,
+                _own_key(own),
+                [r.question_id for r in rows if r.status == "unparsed"],
+                [r.question_id for r, mine in zip(rows, robust_rows, strict=True) if r.extracted != mine.extracted],
+            )
             if own != start.scorer:
                 row.gap = decompose(start, Number(run, own), scorings)
             table.rows.append(row)
     if bench.groups is not None:
-        table.notes.append("a group score counts every group: an unparsed answer gets the policy's mark, it is never "
-                           "dropped, so group columns have no 'answered' variant")
+        table.notes.append(
+            "a group score counts every group: an unparsed answer gets the policy's mark, it is never "
+            "dropped, so group columns have no 'answered' variant"
+        )
     return table
 
 

@@ -66,8 +66,13 @@ def entry_question(entry: Entry) -> Question:
     return entry.question if isinstance(entry, Prediction) else entry
 
 
-def load_run(path: str, benchmark: str | None = None, mode: str | None = None, annotations: str | None = None,
-             judge: str | None = None) -> Run:
+def load_run(
+    path: str,
+    benchmark: str | None = None,
+    mode: str | None = None,
+    annotations: str | None = None,
+    judge: str | None = None,
+) -> Run:
     """Read a result file (and a `mathreel judge` output for it) as `mathreel score` reads them."""
     from mathreel.core.results import read_results
 
@@ -121,8 +126,14 @@ class Scorings:
 
         predictions = [entry for entry in entries if isinstance(entry, Prediction)]
         missing = [entry for entry in entries if not isinstance(entry, Prediction)]
-        result = ResultFile(source=key, benchmark=self.benchmark, mode=self.mode, format="explain",
-                            predictions=predictions, missing=missing)
+        result = ResultFile(
+            source=key,
+            benchmark=self.benchmark,
+            mode=self.mode,
+            format="explain",
+            predictions=predictions,
+            missing=missing,
+        )
         judged = self._judged_answers(judge, predictions) if judge is not None else None
         report = score(result, extractor=reader, denominator="all", judged=judged)  # the reader is checked before
         return Scored(tuple(report.rows), (*(p.question for p in predictions), *missing))

@@ -41,7 +41,7 @@ class Scorer:
     rule: GroupPolicy | None = field(default=None, compare=False)
 
     def label(self) -> str:
-        """"official, answered", "robust, all, per pair", "official, group score (official policy), judge"."""
+        """ "official, answered", "robust, all, per pair", "official, group score (official policy), judge"."""
         parts = [self.reader]
         if self.unit == "group":
             parts.append(f"group score ({self.policy} policy)")
@@ -54,8 +54,14 @@ class Scorer:
         return ", ".join(parts)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"reader": self.reader, "denominator": self.denominator, "unit": self.unit,
-                "policy": self.policy or None, "judge": self.judge, "label": self.label()}
+        return {
+            "reader": self.reader,
+            "denominator": self.denominator,
+            "unit": self.unit,
+            "policy": self.policy or None,
+            "judge": self.judge,
+            "label": self.label(),
+        }
 
 
 @dataclass(frozen=True)
@@ -75,15 +81,30 @@ class Reader:
         return self.names[0]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"reader": self.name, "names": list(self.names), "title": self.title, "source": self.source or None,
-                "commit": self.commit or None, "denominator": self.denominator, "policy": self.policy}
+        return {
+            "reader": self.name,
+            "names": list(self.names),
+            "title": self.title,
+            "source": self.source or None,
+            "commit": self.commit or None,
+            "denominator": self.denominator,
+            "policy": self.policy,
+        }
 
 
 def readers(bench: Benchmark) -> list[Reader]:
     """MathReel's robust reader, then every pinned reproduction of the benchmark, each distinct one once (two names
     for one scorer, such as VideoMathQA's `official` and `lmms-regex`, make one reader with both names)."""
-    found = [Reader((ROBUST,), "MathReel's robust extractor", "", "", "all",
-                    MATHREEL_POLICY if bench.groups is not None else None)]
+    found = [
+        Reader(
+            (ROBUST,),
+            "MathReel's robust extractor",
+            "",
+            "",
+            "all",
+            MATHREEL_POLICY if bench.groups is not None else None,
+        )
+    ]
     seen: dict[int, int] = {}
     for name, scorer in bench.reproductions.items():
         if id(scorer) in seen:
@@ -131,8 +152,10 @@ def group_policy(bench: Benchmark, name: str) -> GroupPolicy:
         return DEFAULT_GROUP_POLICY
     scorer = bench.reproductions.get(name)
     if scorer is None or scorer.groups is None:
-        raise MathReelError(f"{bench.title} has no group policy {name!r}; choose one of "
-                            f"{', '.join(policy_names(bench)) or 'none (it is not scored in groups)'}")
+        raise MathReelError(
+            f"{bench.title} has no group policy {name!r}; choose one of "
+            f"{', '.join(policy_names(bench)) or 'none (it is not scored in groups)'}"
+        )
     return scorer.groups
 
 
@@ -153,8 +176,10 @@ def check_scorer(bench: Benchmark, mode: str, scorer: Scorer) -> Scorer:
     if scorer.denominator not in DENOMINATORS:
         raise MathReelError(f"unknown denominator {scorer.denominator!r}; choose one of {', '.join(DENOMINATORS)}")
     if scorer.unit not in units_of(bench, mode):
-        raise MathReelError(f"{bench.title} / {mode} cannot be counted per {scorer.unit}; choose one of "
-                            f"{', '.join(units_of(bench, mode))}")
+        raise MathReelError(
+            f"{bench.title} / {mode} cannot be counted per {scorer.unit}; choose one of "
+            f"{', '.join(units_of(bench, mode))}"
+        )
     if scorer.unit == "group":
         policy = scorer.policy or MATHREEL_POLICY
         group_policy(bench, policy)

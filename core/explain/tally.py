@@ -58,8 +58,9 @@ def exact_score(value: float) -> Fraction:
     return Fraction(value).limit_denominator(_SCORE_DENOMINATOR)
 
 
-def tally(bench: Benchmark, mode: str, rows: Sequence[ScoredRow], questions: Sequence[Question],
-          scorer: Scorer) -> Tally:
+def tally(
+    bench: Benchmark, mode: str, rows: Sequence[ScoredRow], questions: Sequence[Question], scorer: Scorer
+) -> Tally:
     """The figure of `rows` (one per question of `questions`, in order) under `scorer`; the scorer's reader and
     judge already decided the rows' statuses."""
     if scorer.unit == "group":
@@ -70,8 +71,9 @@ def tally(bench: Benchmark, mode: str, rows: Sequence[ScoredRow], questions: Seq
         keyed.setdefault(row.group_id if grouped else row.question_id, []).append(position)
     keep_unanswered = scorer.denominator == "all"
     in_overall = {key: bench.in_overall(questions[places[0]]) for key, places in keyed.items()}
-    counted_keys = [key for key, places in keyed.items()
-                    if keep_unanswered or all(rows[p].status in ANSWERED for p in places)]
+    counted_keys = [
+        key for key, places in keyed.items() if keep_unanswered or all(rows[p].status in ANSWERED for p in places)
+    ]
     headline = [key for key in counted_keys if in_overall[key]]
     if counted_keys and not headline:  # every question outside "All" (a Text Only run): its own figure counts
         headline = counted_keys
@@ -87,8 +89,7 @@ def tally(bench: Benchmark, mode: str, rows: Sequence[ScoredRow], questions: Seq
     return Tally(figure, len(headline), total, marks, {key: tuple(places) for key, places in keyed.items()})
 
 
-def _group_tally(bench: Benchmark, rows: Sequence[ScoredRow], questions: Sequence[Question],
-                 scorer: Scorer) -> Tally:
+def _group_tally(bench: Benchmark, rows: Sequence[ScoredRow], questions: Sequence[Question], scorer: Scorer) -> Tally:
     from mathreel.core.scoring.groups import form_groups, mark_table, score_group
 
     scheme = bench.groups

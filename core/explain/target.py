@@ -80,8 +80,10 @@ def paper_target(reference: Reference, spec: str, mode: str, cot: bool | None = 
     rows = [row for row in reference.rows if str(row.get("model", "")).lower() == model.strip().lower()]
     if not rows:
         models = sorted({str(row.get("model")) for row in reference.rows})
-        raise InputError("--paper", f"no model {model.strip()!r} in {reference.source.split(':')[0]}; "
-                         f"choose one of {', '.join(models)}")
+        raise InputError(
+            "--paper",
+            f"no model {model.strip()!r} in {reference.source.split(':')[0]}; choose one of {', '.join(models)}",
+        )
     if table:
         rows = [row for row in rows if str(row.get("table")) == table.strip()]
     rows = [row for row in rows if row.get(setting) is not None]
@@ -95,15 +97,22 @@ def paper_target(reference: Reference, spec: str, mode: str, cot: bool | None = 
         tables = ", ".join(str(row["table"]) for row in rows)
         if len(chosen) != 1:
             raise InputError("--paper", f"{model.strip()} has {setting} in tables {tables}: add /TABLE")
-        note = (f"tables {tables} both have it; table {chosen[0]['table']} is the "
-                f"{'chain-of-thought' if cot else 'direct-answer'} table, as this run's settings say")
+        note = (
+            f"tables {tables} both have it; table {chosen[0]['table']} is the "
+            f"{'chain-of-thought' if cot else 'direct-answer'} table, as this run's settings say"
+        )
         rows = chosen
     row = rows[0]
     value = row[setting]
     target = typed_target(str(value))
     label = f"{row['model']}, {reference.settings[setting].get('label', setting)}, {row.get('source', '')}"
-    return PaperChoice(Target(target.value, target.precision, label, reference.source), str(row["model"]), setting,
-                       str(row["table"]), note)
+    return PaperChoice(
+        Target(target.value, target.precision, label, reference.source),
+        str(row["model"]),
+        setting,
+        str(row["table"]),
+        note,
+    )
 
 
 def _setting_key(reference: Reference, text: str) -> str:
@@ -155,18 +164,23 @@ def against(run: Run, start: Scorer, target: Target, scorings: Scorings | None =
     defined.sort(key=lambda c: (not c.reaches, c.changes if c.reaches else 0, _off(c, target)))
     best = defined[0]
     gap = decompose(Number(run, start), Number(run, best.scorer), scorings)
-    residual = Step("rounding" if best.reaches else "unexplained",
-                    f"{best.scorer.label()} -> {target.label}" if best.reaches else
-                    f"the nearest known scorer ({best.scorer.label()}) -> {target.label}",
-                    best.figure, target.value)
+    residual = Step(
+        "rounding" if best.reaches else "unexplained",
+        f"{best.scorer.label()} -> {target.label}"
+        if best.reaches
+        else f"the nearest known scorer ({best.scorer.label()}) -> {target.label}",
+        best.figure,
+        target.value,
+    )
     gap.steps.append(residual)
     gap.b, gap.b_figure, gap.b_number = target.label, target.value, None
     if not best.reaches:
-        gap.notes.append(f"no known scorer reaches {target.label} from this file: the nearest is {best.scorer.label()} "
-                         f"at {float(best.figure or 0):.2f}, {float(_off(best, target)):.2f} points away; "
-                         "the rest is other responses, other questions, or a scorer MathReel does not reproduce")
-    return TargetGap(target, gap, best.reaches, best,
-                     sorted(defined, key=lambda c: (_off(c, target), c.changes)))
+        gap.notes.append(
+            f"no known scorer reaches {target.label} from this file: the nearest is {best.scorer.label()} "
+            f"at {float(best.figure or 0):.2f}, {float(_off(best, target)):.2f} points away; "
+            "the rest is other responses, other questions, or a scorer MathReel does not reproduce"
+        )
+    return TargetGap(target, gap, best.reaches, best, sorted(defined, key=lambda c: (_off(c, target), c.changes)))
 
 
 def _off(candidate: Candidate, target: Target) -> Fraction:
@@ -176,5 +190,12 @@ def _off(candidate: Candidate, target: Target) -> Fraction:
 
 
 def _changes(start: Scorer, other: Scorer) -> int:
-    return sum((start.reader != other.reader, start.denominator != other.denominator, start.unit != other.unit,
-                start.policy != other.policy, start.judge != other.judge))
+    return sum(
+        (
+            start.reader != other.reader,
+            start.denominator != other.denominator,
+            start.unit != other.unit,
+            start.policy != other.policy,
+            start.judge != other.judge,
+        )
+    )

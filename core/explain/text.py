@@ -33,7 +33,7 @@ def tenths(total: Fraction, parts: Sequence[Fraction]) -> tuple[int, list[int]]:
     floors = [math.floor(part) for part in scaled]
     extra = target - sum(floors)
     order = sorted(range(len(parts)), key=lambda i: scaled[i] - floors[i], reverse=True)
-    for i in order[:max(extra, 0)]:
+    for i in order[: max(extra, 0)]:
         floors[i] += 1
     return target, floors
 
@@ -48,7 +48,7 @@ def _signed(tenths_value: int) -> str:
 
 
 def gap_line(gap: Gap) -> str:
-    """"-41.7 pt = -8.3 question (1 question) - 33.3 responses (8 questions)"; the steps that moved nothing are
+    """ "-41.7 pt = -8.3 question (1 question) - 33.3 responses (8 questions)"; the steps that moved nothing are
     left out."""
     total = gap.total
     if total is None or any(step.delta is None for step in gap.steps):
@@ -105,16 +105,21 @@ def reference_lines(table: ReferenceTable) -> list[str]:
     labels = [row.label for row in table.rows]
     width = max(len(label) for label in [*labels, "reader"])
     widths = [max(len(heading), 7) for heading in headings]
-    lines = [f"{table.run}: every reference ({table.benchmark} / {table.mode}); * is the figure the reference reports",
-             "  " + f"{'reader':<{width}}  " + "  ".join(f"{h:>{w}}" for h, w in zip(headings, widths, strict=True))
-             + "  unparsed  read differently"]
+    lines = [
+        f"{table.run}: every reference ({table.benchmark} / {table.mode}); * is the figure the reference reports",
+        "  "
+        + f"{'reader':<{width}}  "
+        + "  ".join(f"{h:>{w}}" for h, w in zip(headings, widths, strict=True))
+        + "  unparsed  read differently",
+    ]
     for row in table.rows:
         cells = []
         for column, w in zip(table.columns, widths, strict=True):
             mark = "*" if column.key == row.own else " "
             cells.append(f"{_cell(row.cells[column.key].value) + mark:>{w + 1}}")
-        lines.append(f"  {row.label:<{width}}  " + " ".join(cells)
-                     + f"  {len(row.unparsed):>8}  {len(row.read_differently):>15}")
+        lines.append(
+            f"  {row.label:<{width}}  " + " ".join(cells) + f"  {len(row.unparsed):>8}  {len(row.read_differently):>15}"
+        )
     lines.append("  sources:")
     for row in table.rows:
         if row.reader.source and not row.judge:
@@ -127,14 +132,14 @@ def reference_lines(table: ReferenceTable) -> list[str]:
 
 
 def gap_lines(gap: Gap) -> list[str]:
-    lines = [f"gap: {gap.a} = {_cell(gap.a_figure)}  ->  {gap.b} = {_cell(gap.b_figure)}",
-             f"  {gap_line(gap)}"]
+    lines = [f"gap: {gap.a} = {_cell(gap.a_figure)}  ->  {gap.b} = {_cell(gap.b_figure)}", f"  {gap_line(gap)}"]
     for number, step in enumerate(gap.steps, start=1):
         if not (step.delta or step.changes):
             continue
         count = len(step.changes)
-        lines.append(f"  {number}. {step.cause}: {_delta(step)} pt, {count} question{'s' if count != 1 else ''} "
-                     f"({step.means})")
+        lines.append(
+            f"  {number}. {step.cause}: {_delta(step)} pt, {count} question{'s' if count != 1 else ''} ({step.means})"
+        )
         lines.append(f"     {step.label}")
         transitions = ", ".join(f"{key}: {count}" for key, count in step.transitions().items())
         if transitions:
@@ -158,17 +163,21 @@ def _ids(ids: Sequence[str]) -> str:
 def _flips(flips: Flips) -> str:
     difference = flips.difference
     shown = "-" if difference is None else f"{float(difference):+.1f}"
-    return (f"n {flips.n}: both right {flips.both}, only A {flips.only_a}, only B {flips.only_b}, neither "
-            f"{flips.neither}; A - B {shown} pt, McNemar p = {flips.p_value:.4g}")
+    return (
+        f"n {flips.n}: both right {flips.both}, only A {flips.only_a}, only B {flips.only_b}, neither "
+        f"{flips.neither}; A - B {shown} pt, McNemar p = {flips.p_value:.4g}"
+    )
 
 
 def paired_lines(found: Paired) -> list[str]:
     interval = found.interval
-    shown = ("-" if interval.low is None else f"[{interval.low:+.1f}, {interval.high:+.1f}]")
-    lines = [f"paired, per {found.unit}: A = {found.a}, B = {found.b}",
-             f"  {_flips(found.overall)}",
-             f"  95% interval of A - B: {shown} pt, {interval.method}; {interval.clusters} clusters "
-             f"({interval.clustered_by})"]
+    shown = "-" if interval.low is None else f"[{interval.low:+.1f}, {interval.high:+.1f}]"
+    lines = [
+        f"paired, per {found.unit}: A = {found.a}, B = {found.b}",
+        f"  {_flips(found.overall)}",
+        f"  95% interval of A - B: {shown} pt, {interval.method}; {interval.clusters} clusters "
+        f"({interval.clustered_by})",
+    ]
     if interval.note:
         lines.append(f"  note: {interval.note}")
     if any(found.not_shared):
@@ -206,10 +215,13 @@ def pairwise_lines(matrix: PairwiseMatrix) -> list[str]:
 
 def frame_lines(found: FrameComparison) -> list[str]:
     verdict = "same frames" if found.same_frames else f"different frames ({len(found.shared)} indices shared)"
-    lines = [f"same frames? {verdict}; {'same' if found.same_subtitles else 'different'} subtitle lines "
-             f"({found.total_frames} frames at {found.fps:g} fps)",
-             f"  A: {found.a.describe()}", f"  B: {found.b.describe()}",
-             f"  {'A index':>8} {'time':>8}  {'B index':>8} {'time':>8}  subtitles A | B"]
+    lines = [
+        f"same frames? {verdict}; {'same' if found.same_subtitles else 'different'} subtitle lines "
+        f"({found.total_frames} frames at {found.fps:g} fps)",
+        f"  A: {found.a.describe()}",
+        f"  B: {found.b.describe()}",
+        f"  {'A index':>8} {'time':>8}  {'B index':>8} {'time':>8}  subtitles A | B",
+    ]
     for k in range(max(len(found.a_frames), len(found.b_frames))):
         a = found.a_frames[k] if k < len(found.a_frames) else None
         b = found.b_frames[k] if k < len(found.b_frames) else None

@@ -16,8 +16,10 @@ from fractions import Fraction
 
 from mathreel.core.extract.lazy import lazy_regex
 
-_MIXED = lazy_regex(r"(?P<sign>[+-]?)(?P<whole>\d+)(?:\s+(?P<num>\d+)\s*/\s*(?P<den>\d+)"
-                    r"|\s*\\frac\s*\{\s*(?P<lnum>\d+)\s*\}\s*\{\s*(?P<lden>\d+)\s*\})")
+_MIXED = lazy_regex(
+    r"(?P<sign>[+-]?)(?P<whole>\d+)(?:\s+(?P<num>\d+)\s*/\s*(?P<den>\d+)"
+    r"|\s*\\frac\s*\{\s*(?P<lnum>\d+)\s*\}\s*\{\s*(?P<lden>\d+)\s*\})"
+)
 
 
 def mixed_number(text: str) -> Fraction | None:

@@ -103,9 +103,7 @@ def _conditional(text: str, start: int) -> bool:
 _CONDITION_AFTER = lazy_regex(r"[ \t]+(?i:if|only\s+if|when|unless|provided)\b")
 _LABELLED = lazy_regex(r"[ \t]*[:：](?:[ \t]*\Z|[^\n?]{0,80}[?？])")  # "D: The girl sings? No.", a cut-off "C:"
 
-_VERB = (
-    r"(?:is|was|would\s+be|should\s+be|must\s+be|will\s+be|could\s+be|seems\s+to\s+be|appears\s+to\s+be|=)"
-)
+_VERB = r"(?:is|was|would\s+be|should\s+be|must\s+be|will\s+be|could\s+be|seems\s+to\s+be|appears\s+to\s+be|=)"
 # Each optional word group ends in its own whitespace, so the groups can follow one another.
 _ADVERB = (
     r"(?:(?:therefore|thus|clearly|definitely|likely|probably|most\s+likely|indeed|then|so|for\s+sure|certainly"
@@ -120,9 +118,7 @@ _ANSWER_NOUN = (
 )
 
 # "the answer is D", "Answer: B", "correct option would be (C)", "Final answer\nB", "answer is not A".
-_ANSWER_PHRASE = lazy_regex(
-    r"(?i:" + _ANSWER_NOUN + _JOIN + _ADVERB + r"(?P<neg>not\s+)?)" + _PICK + _LETTER
-)
+_ANSWER_PHRASE = lazy_regex(r"(?i:" + _ANSWER_NOUN + _JOIN + _ADVERB + r"(?P<neg>not\s+)?)" + _PICK + _LETTER)
 # "B is correct", "Option (C) is the best answer", "D is the right choice".
 _IS_CORRECT = lazy_regex(
     r"(?<![A-Za-z0-9'’])(?:(?i:option|choice)\s+)?[(\[]?(?P<l>[A-Za-z])[)\]]?\s+"
@@ -133,7 +129,8 @@ _IS_CORRECT = lazy_regex(
 # "I choose B", "I'll go with C", "select (A)".
 _CHOOSE = lazy_regex(
     r"(?i:\b(?:choose|chose|select|pick|go\s+with|going\s+with|opt\s+for|(?:would|'d|’d)\s+say)\s+(?:the\s+)?)"
-    + _PICK + _LETTER
+    + _PICK
+    + _LETTER
 )
 # "it is D.", "so D." -- weak, so the letter must end its clause.
 _PRONOUN = lazy_regex(
@@ -163,8 +160,7 @@ _FOREIGN_ANSWER = lazy_regex(
     r"|risposta(?:\s+(?:corretta|giusta|esatta|finale))?\s*(?:è|e'|[:：])"
     r"|resposta(?:\s+(?:correta|certa|final))?\s*(?:é|[:：])|alternativa\s+correta\s*(?:é|[:：])"
     r"|(?:правильный\s+|верный\s+)?(?:ответ|вариант)\s*(?:[:：]|[—–-]|\s+это)))"
-    r"\s*(?:(?:la|l['’]option|die|option|opci[óo]n|opzione|op[çc][ãa]o|alternativa|вариант|選択肢)\s*)?"
-    + _ZH_LETTER
+    r"\s*(?:(?:la|l['’]option|die|option|opci[óo]n|opzione|op[çc][ãa]o|alternativa|вариант|選択肢)\s*)?" + _ZH_LETTER
 )
 # "Je choisis B", "Ich wähle C", "Elijo la opción D".
 _FOREIGN_CHOOSE = lazy_regex(
@@ -329,8 +325,9 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
     if "think>" in lower:
         text, think_note = strip_think(response)
         if not text.strip():
-            return _unclosed_think_answer(response, letters, options) or unparsed("no answer after reasoning",
-                                                                                  think_note)
+            return _unclosed_think_answer(response, letters, options) or unparsed(
+                "no answer after reasoning", think_note
+            )
         close = lower.rfind("</think>")
         offset = close + len("</think>") if close >= 0 else 0
         if "never closed" in think_note:  # text before a <think> left open: read it, else the block's answer line
@@ -338,8 +335,11 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
             tail = _unclosed_think_answer(response, letters, options)
             if tail is None or not found.parsed or tail.answer == found.answer:
                 return found if found.parsed else tail or found
-            return conflict(f"the text before <think> gives {found.answer}",
-                            f"the line ending the unclosed <think> block gives {tail.answer}", found.method)
+            return conflict(
+                f"the text before <think> gives {found.answer}",
+                f"the line ending the unclosed <think> block gives {tail.answer}",
+                found.method,
+            )
         lower = text.lower()
     for start in follow_up_starts(text, lower):
         before = _read_body(text[:start], lower[:start], letters, options, bool(offset))
@@ -359,8 +359,12 @@ def _think_last_letter(response: str, letters: Sequence[str]) -> Extraction | No
     above = body[:cut].lower().rsplit("<think>", 1)[1].rstrip()
     line = body[cut + 1 :].strip()
     previous = above.rsplit("\n", 1)[-1].strip()
-    if not _LETTER_ALONE.fullmatch(line) or not previous or previous.endswith((":", "：")) \
-            or _OPTION_LINE.match(previous.upper()):
+    if (
+        not _LETTER_ALONE.fullmatch(line)
+        or not previous
+        or previous.endswith((":", "："))
+        or _OPTION_LINE.match(previous.upper())
+    ):
         return None  # "Options:\nA", "A. runs\nB": a list cut off, not an answer
     at = body.index(line, cut)
     found = _bare_letter(line[0], letters, line, (at, at + 1))
@@ -454,15 +458,24 @@ def _read_body(
         others = [_origin(s, trace) for s in statements if s.method != "boxed"]
         return _container_verdict(finals, others, letters)
     last = statements[-1] if statements else None
-    if matcher is not None and len(text) <= _WHOLE_MAX and last is not None and last.kind == "hedge" \
-            and matcher.lettered():
+    if (
+        matcher is not None
+        and len(text) <= _WHOLE_MAX
+        and last is not None
+        and last.kind == "hedge"
+        and matcher.lettered()
+    ):
         whole = _whole_option_text(text, matcher)  # "Answer: A, B and C": read as letters, a hedge
         if whole is not None:
             return _traced(whole, trace)
     if last is not None:
         found = _verdict(statements, letters)
-        if matcher is not None and last.method == "answer-phrase" \
-                and (last.kind == "hedge" or _GOES_ON.match(text, last.end)) and matcher.lettered():
+        if (
+            matcher is not None
+            and last.method == "answer-phrase"
+            and (last.kind == "hedge" or _GOES_ON.match(text, last.end))
+            and matcher.lettered()
+        ):
             said = _phrase_option_text(text, last.pos, matcher)  # "The answer is A and C."
             if said is not None:
                 return _traced(said, trace)
@@ -470,8 +483,12 @@ def _read_body(
             found = _label_or_text(found, matcher)
         return _traced(found, trace)
     found = _fallback(text, letters, matcher)
-    if matcher is not None and (not found.parsed or found.method in ("option-text", "closing-letter")) \
-            and len(text) <= _WHOLE_MAX and matcher.lettered():
+    if (
+        matcher is not None
+        and (not found.parsed or found.method in ("option-text", "closing-letter"))
+        and len(text) <= _WHOLE_MAX
+        and matcher.lettered()
+    ):
         whole = _whole_option_text(text, matcher)  # "A, B and C": read as letters, a hedge; "A and C"
         if whole is not None:
             return _traced(whole, trace)
@@ -530,8 +547,11 @@ def _label_or_text(found: Extraction, options: OptionMatcher) -> Extraction:
     other = (options.lettered() or ({}, {}))[1].get(found.answer or "")
     if other is None or other == found.answer:
         return found
-    return conflict(f"{found.explanation} gives option {found.answer}",
-                    f"{found.answer} is also the whole text of option {other}", found.method)
+    return conflict(
+        f"{found.explanation} gives option {found.answer}",
+        f"{found.answer} is also the whole text of option {other}",
+        found.method,
+    )
 
 
 def _origin(statement: _Statement, trace: Trace | None) -> _Statement:
@@ -574,8 +594,12 @@ def _tagged(text: str, lower: str, letters: Sequence[str], options: Mapping[str,
     if not content.strip():
         return _Final("<answer>", unparsed("empty answer tag", "the <answer> tag holds nothing"), opened, end)
     found = _read(content, letters, options, shortcut=True)  # holds no further tag: it follows the last one
-    found = _shifted(replace(found, explanation=f"{found.explanation} (inside <answer>)",
-                             strength="container" if found.parsed else None), start)
+    found = _shifted(
+        replace(
+            found, explanation=f"{found.explanation} (inside <answer>)", strength="container" if found.parsed else None
+        ),
+        start,
+    )
     outer = _enclosing_tag(text, lower, opened, letters, options)
     if outer is not None and found.parsed and outer != found.answer:
         found = conflict(f"an <answer> tag gives {outer}", f"the tag nested in it gives {found.answer}", "container")
@@ -611,8 +635,9 @@ def _json_final(field: JsonAnswer, letters: Sequence[str], options: Mapping[str,
     else:
         inner = _read(value, letters, options, shortcut=True)
         if inner.parsed:
-            found = Extraction(inner.answer, "json", f"read the {name}: {quote(value)!r} ({inner.method})",
-                               field.span, "container")
+            found = Extraction(
+                inner.answer, "json", f"read the {name}: {quote(value)!r} ({inner.method})", field.span, "container"
+            )
         else:
             found = replace(inner, method="json", explanation=f"{inner.explanation} (the {name})")
     return _Final(name, found, *field.span)
@@ -669,8 +694,7 @@ def _short_form(short: re.Match[str], letters: Sequence[str]) -> Extraction | No
     letter = short.group("phrase_letter")
     if letter is not None:
         kind = "answer" if letter in letters else "invalid"
-        return _verdict([_said(short.start("phrase"), kind, letter, "answer-phrase", short.group("phrase"))],
-                        letters)
+        return _verdict([_said(short.start("phrase"), kind, letter, "answer-phrase", short.group("phrase"))], letters)
     line = short.group("line")
     lower = line.lower()
     if "box" in lower or not _ENABLING.keys().isdisjoint(_words(lower)):
@@ -721,11 +745,15 @@ def _verdict(statements: list[_Statement], letters: Sequence[str]) -> Extraction
         firm = next((s for s in reversed(statements) if s.method != "tentative"), None)
         if firm is not None and firm.kind == "answer" and firm.letter != last.letter:
             # "Answer: B ... maybe C" (a restart cut off): a doubt does not overturn a stated answer
-            return conflict(f"{quote(firm.snippet)!r} gives {firm.letter}",
-                            f"a later tentative {quote(last.snippet)!r} gives {last.letter}", "tentative")
+            return conflict(
+                f"{quote(firm.snippet)!r} gives {firm.letter}",
+                f"a later tentative {quote(last.snippet)!r} gives {last.letter}",
+                "tentative",
+            )
     if last.kind == "answer":
-        return Extraction(last.letter, last.method, f"read {where}", (last.pos, last.end),
-                          _STRENGTH_OF.get(last.method, "explicit"))
+        return Extraction(
+            last.letter, last.method, f"read {where}", (last.pos, last.end), _STRENGTH_OF.get(last.method, "explicit")
+        )
     if last.kind == "none":
         return unparsed("no answer stated", f"the final statement gives no letter: {where}", last.method)
     if last.kind == "no-match":
@@ -747,11 +775,14 @@ def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMa
             if statement is not None:
                 found.append(statement)
     if not present.isdisjoint(_HEDGE_WORDS):
-        found.extend(_said(m.start(), "hedge", "", "hedge", m.group(0))
-                     for m in _scan(_HEDGE, text, lower, _HEDGE_STARTS))
+        found.extend(
+            _said(m.start(), "hedge", "", "hedge", m.group(0)) for m in _scan(_HEDGE, text, lower, _HEDGE_STARTS)
+        )
     if not present.isdisjoint(_ANSWER_WORDS):
-        found.extend(_said(m.start(), "none", "", "answer-phrase", m.group(0))
-                     for m in _scan(_NO_ANSWER, text, lower, _PHRASE_STARTS))
+        found.extend(
+            _said(m.start(), "none", "", "answer-phrase", m.group(0))
+            for m in _scan(_NO_ANSWER, text, lower, _PHRASE_STARTS)
+        )
     if not present.isdisjoint(_WITHDRAW_WORDS):
         found.extend(_said(m.start(), "none", "", "withdrawn", m.group(0)) for m in _WITHDRAW.finditer(text))
     if "box" in text:
@@ -939,18 +970,61 @@ def _lower_letter(raw: str, text: str, end: int, letters: Sequence[str]) -> bool
 _ANSWER_WORDS = ("answer", "option", "choice", "conclusion", "final")
 _HEDGE_WORDS = ("either", "between", "both")
 _CHOOSE_WORDS = ("choose", "chose", "select", "pick", "go", "opt", "say")
-_PRONOUN_WORDS = ("it", "this", "that", "which", "so", "thus", "hence", "therefore", "certainly", "definitely",
-                  "clearly", "surely", "obviously", "undoubtedly")
+_PRONOUN_WORDS = (
+    "it",
+    "this",
+    "that",
+    "which",
+    "so",
+    "thus",
+    "hence",
+    "therefore",
+    "certainly",
+    "definitely",
+    "clearly",
+    "surely",
+    "obviously",
+    "undoubtedly",
+)
 _CORRECTION_WORDS = ("no", "nope", "wait", "actually", "correction", "oops")
-_CORRECT_WORDS = ("correct", "right", "best", "accurate", "appropriate", "answer", "valid", "true", "plausible",
-                  "reasonable", "consistent")
+_CORRECT_WORDS = (
+    "correct",
+    "right",
+    "best",
+    "accurate",
+    "appropriate",
+    "answer",
+    "valid",
+    "true",
+    "plausible",
+    "reasonable",
+    "consistent",
+)
 _IS_CORRECT_VERBS = ("is", "would", "must", "should", "seems", "looks", "appears")
 # The words a match of each pattern starts with (any case), for `_scan`.
 _PHRASE_STARTS = ("final", "correct", "best", "right", "my", "most", "answer", "option", "choice", "conclusion")
 _CHOOSE_STARTS = ("choose", "chose", "select", "pick", "go", "opt", "would", "'d", "’d")
 _PRONOUN_STARTS = _PRONOUN_WORDS
-_FOREIGN_WORDS = ("答", "正解", "답", "réponse", "reponse", "antwort", "respuesta", "opción", "opcion", "correcte",
-                  "정답", "선택", "옵션", "risposta", "resposta", "alternativa", "ответ", "вариант")
+_FOREIGN_WORDS = (
+    "答",
+    "正解",
+    "답",
+    "réponse",
+    "reponse",
+    "antwort",
+    "respuesta",
+    "opción",
+    "opcion",
+    "correcte",
+    "정답",
+    "선택",
+    "옵션",
+    "risposta",
+    "resposta",
+    "alternativa",
+    "ответ",
+    "вариант",
+)
 _FOREIGN_CHOOSE_WORDS = ("choisis", "wähle", "wahle", "elijo", "escojo")
 _WITHDRAW_WORDS = ("determine", "tell", "decide")
 _HEDGE_STARTS = _HEDGE_WORDS
@@ -996,10 +1070,27 @@ _STATEMENT_PATTERNS: tuple[_Rule, ...] = (
 # the start of "going", "itis", "thatmust", ...), so the text's set of words decides. Other text goes through the
 # substring scan that has always decided it, so Unicode case folding ("ſo" matching "so") reads as it always did.
 _KEYWORDS = tuple(
-    sorted({*_ANSWER_WORDS, *_HEDGE_WORDS, *_CHOOSE_WORDS, *_PRONOUN_WORDS, *_CORRECTION_WORDS, *_CORRECT_WORDS,
-            "答案", "选项", "选", "应",
-            *_FOREIGN_WORDS, *_FOREIGN_CHOOSE_WORDS, *_WITHDRAW_WORDS, *_TENTATIVE_WORDS, *_GUESS_WORDS,
-            *_LIKELY_WORDS, *_FOREIGN_CORRECT_WORDS})
+    sorted(
+        {
+            *_ANSWER_WORDS,
+            *_HEDGE_WORDS,
+            *_CHOOSE_WORDS,
+            *_PRONOUN_WORDS,
+            *_CORRECTION_WORDS,
+            *_CORRECT_WORDS,
+            "答案",
+            "选项",
+            "选",
+            "应",
+            *_FOREIGN_WORDS,
+            *_FOREIGN_CHOOSE_WORDS,
+            *_WITHDRAW_WORDS,
+            *_TENTATIVE_WORDS,
+            *_GUESS_WORDS,
+            *_LIKELY_WORDS,
+            *_FOREIGN_CORRECT_WORDS,
+        }
+    )
 )
 # Whole words (as bytes: bytes.translate and split are the fastest way to cut ASCII text into words) -> the
 # keyword they stand for.
@@ -1008,8 +1099,11 @@ _ENABLING = {
     for word, keyword in (
         *((word, word) for word in _KEYWORDS if word.isascii()),
         ("going", "go"),
-        *((pronoun + verb, pronoun) for pronoun in ("it", "this", "that", "which")
-          for verb in ("is", "must", "should", "would")),
+        *(
+            (pronoun + verb, pronoun)
+            for pronoun in ("it", "this", "that", "which")
+            for verb in ("is", "must", "should", "would")
+        ),
     )
 }
 _WORD_BREAKS = bytes(byte if chr(byte).isalnum() or byte == ord("_") else ord(" ") for byte in range(128)) + (
@@ -1029,6 +1123,8 @@ _FAST = lazy_regex(
     r"[ \t]*\(?(?P<phrase_letter>[A-Z])\)?)[ \t]*\.?"
     r")"
 )
+
+
 def _boxed_statements(text: str, letters: Sequence[str], options: OptionMatcher | None) -> list[_Statement]:
     """`\\boxed{B}`, `\\boxed{\\text{B}}`, `\\boxed{(B) Walking}` and `\\boxed{Walking}` as statements.
 
@@ -1081,9 +1177,7 @@ def _letter_of(inner: str) -> str | None:
 _PHRASE_REST = lazy_regex(r"(?i:" + _ANSWER_NOUN + _JOIN + _ADVERB + r"(?P<neg>not\s+)?)(?P<rest>\S[^\n]*)")
 
 
-def _phrase_text_statements(
-    text: str, lower: str, found: list[_Statement], options: OptionMatcher
-) -> list[_Statement]:
+def _phrase_text_statements(text: str, lower: str, found: list[_Statement], options: OptionMatcher) -> list[_Statement]:
     """Answer phrases whose object is an option's text rather than its letter."""
     taken = {s.pos for s in found if s.kind != "none"}
     result = []
@@ -1123,13 +1217,21 @@ def _shape_reading(
 ) -> Extraction | None:
     """The letter the response's shape gives: its first line and its last must agree; on one line, or without a
     closing letter, the opening decides ("B, because ...")."""
-    ending = (_final_line(lines, listing, letters) or _walk_repeat(lines, option_lines, letters)
-              or _closing_clause(lines, listing, letters))
+    ending = (
+        _final_line(lines, listing, letters)
+        or _walk_repeat(lines, option_lines, letters)
+        or _closing_clause(lines, listing, letters)
+    )
     opening = _leading_line(lines, listing, letters)
     if opening is not None and opening.explanation.startswith("hedge"):
         return opening
-    if ending is not None and opening is not None and ending.parsed and opening.parsed \
-            and ending.answer != opening.answer:
+    if (
+        ending is not None
+        and opening is not None
+        and ending.parsed
+        and opening.parsed
+        and ending.answer != opening.answer
+    ):
         return conflict(f"the first line gives {opening.answer}", f"the last gives {ending.answer}", "shape")
     if opening is not None and (len(lines) == 1 or ending is None):
         return _line_span(opening, text, lines[0])
@@ -1141,8 +1243,11 @@ def _paren_letter(text: str, listing: bool, letters: Sequence[str]) -> Extractio
     step or sits in a link ("see panel (C)", "item(C)")."""
     if listing:
         return None
-    parens = {m.group(1) for m in _PAREN_LETTER.finditer(text)
-              if not _PAREN_NOT_ANSWER.search(text, max(0, m.start() - 20), m.start())}
+    parens = {
+        m.group(1)
+        for m in _PAREN_LETTER.finditer(text)
+        if not _PAREN_NOT_ANSWER.search(text, max(0, m.start() - 20), m.start())
+    }
     if len(parens) != 1 or not parens <= set(letters):
         return None
     letter = parens.pop()
@@ -1162,8 +1267,22 @@ _UNDECIDED = lazy_regex(
     r"|无法|不确定|抱歉"
 )
 # Every alternative of `_UNDECIDED` holds one of these ("not among the options" holds "option", "can't" "can").
-_UNDECIDED_WORDS = ("none", "option", "choice", "answer", "match", "can", "could", "able", "sorry", "sure", " ai",
-                    "无法", "不确定", "抱歉")
+_UNDECIDED_WORDS = (
+    "none",
+    "option",
+    "choice",
+    "answer",
+    "match",
+    "can",
+    "could",
+    "able",
+    "sorry",
+    "sure",
+    " ai",
+    "无法",
+    "不确定",
+    "抱歉",
+)
 
 
 def _undecided(text: str, options: OptionMatcher | None) -> Extraction | None:
@@ -1197,8 +1316,9 @@ def _final_line(lines: list[str], listing: bool, letters: Sequence[str]) -> Extr
         letter = bare.group(1).upper()
         before = _bare(lines[-2])
         if before and before.group(1).upper() != letter and before.group(1).upper() in letters:
-            return conflict(f"the line before last gives {before.group(1).upper()}", f"the last gives {letter}",
-                            "final-line")
+            return conflict(
+                f"the line before last gives {before.group(1).upper()}", f"the last gives {letter}", "final-line"
+            )
         return _line_letter(letter, letters, "final-line", last)
     shaped = _OPTION_LINE.match(last) or _LOWER_OPTION_LINE.match(last)
     if shaped and not listing and len(lines) > 1:
@@ -1263,11 +1383,44 @@ _CLOSING = lazy_regex(
 # "... the only consistent ordering is D." -- a noun phrase stated to be the letter, closing the response; not
 # where the letter names a point or a label ("The midpoint of AC is D.").
 _CLOSING_IS = lazy_regex(r"\b(?P<subject>[A-Za-z]+)[ \t]+(?:is|was)[ \t]+[(\[]?(?P<l>[A-Z])[)\]]?[ \t]*[.!。]?$")
-_NOT_OPTION_SUBJECTS = frozenset({
-    "point", "midpoint", "vertex", "center", "centre", "intersection", "foot", "focus", "origin", "angle", "line",
-    "side", "segment", "corner", "label", "letter", "grade", "vitamin", "plan", "type", "class", "group", "row",
-    "column", "section", "part", "figure", "panel", "node", "it", "that", "this", "which", "so",
-})
+_NOT_OPTION_SUBJECTS = frozenset(
+    {
+        "point",
+        "midpoint",
+        "vertex",
+        "center",
+        "centre",
+        "intersection",
+        "foot",
+        "focus",
+        "origin",
+        "angle",
+        "line",
+        "side",
+        "segment",
+        "corner",
+        "label",
+        "letter",
+        "grade",
+        "vitamin",
+        "plan",
+        "type",
+        "class",
+        "group",
+        "row",
+        "column",
+        "section",
+        "part",
+        "figure",
+        "panel",
+        "node",
+        "it",
+        "that",
+        "this",
+        "which",
+        "so",
+    }
+)
 _OTHER_CAPITALS = lazy_regex(r"\b[A-Z]{2,3}\b|\b(?!I\b)[A-Z]\b")
 _SENTENCE_END = lazy_regex(r"[.!?。！？]\s")
 _CLOSING_TAIL = 40  # the clause is a few characters at the line's end; longer tails are not searched
@@ -1382,8 +1535,10 @@ class OptionMatcher(Mapping[str, str]):
     def _prepared(self) -> _AllKeys:
         if self._keys is None:
             keys = {letter: _option_keys(option) for letter, option in self._texts.items()}
-            tiers = cast("tuple[_Keys, _Keys, _Keys]",  # key[i] for i < 3 is a tuple of words, never the flag
-                         tuple(tuple((letter, key[i]) for letter, key in keys.items() if key[i]) for i in range(3)))
+            tiers = cast(
+                "tuple[_Keys, _Keys, _Keys]",  # key[i] for i < 3 is a tuple of words, never the flag
+                tuple(tuple((letter, key[i]) for letter, key in keys.items() if key[i]) for i in range(3)),
+            )
             numeric = tuple((letter, key[2] or key[0]) for letter, key in keys.items() if key[3] and key[0])
             self._keys = (tiers, numeric)
         return self._keys
@@ -1471,8 +1626,11 @@ def _stated_values(clause: str) -> Iterator[tuple[str, ...]]:
 
 def _drop_contained(hits: set[str], keys: Mapping[str, tuple[str, ...]]) -> set[str]:
     """When "walking" and "walking fast" both match, the shorter one is only part of the longer."""
-    return {a for a in hits if not any(b != a and len(keys[b]) > len(keys[a]) and _contains_run(keys[b], keys[a])
-                                       for b in hits)}
+    return {
+        a
+        for a in hits
+        if not any(b != a and len(keys[b]) > len(keys[a]) and _contains_run(keys[b], keys[a]) for b in hits)
+    }
 
 
 def option_matcher(options: Mapping[str, str]) -> OptionMatcher:

@@ -239,7 +239,7 @@ def _fast_path(pred: _Answer, ref: _Answer) -> Equivalence | None:
 
 
 def _same_atom_multiples(pred: str, ref: str) -> Equivalence | None:
-    """"3\\pi" against "5\\pi" (or "2\\sqrt{3}" against "\\sqrt{3}"): equal exactly when the numbers are."""
+    """ "3\\pi" against "5\\pi" (or "2\\sqrt{3}" against "\\sqrt{3}"): equal exactly when the numbers are."""
     left, right = _MULTIPLE.fullmatch(pred.replace(" ", "")), _MULTIPLE.fullmatch(ref.replace(" ", ""))
     if left is None or right is None or left.group("atom") != right.group("atom"):
         return None
@@ -250,7 +250,7 @@ def _same_atom_multiples(pred: str, ref: str) -> Equivalence | None:
 
 
 def _percent_against_number(pred: _Answer, ref: _Answer) -> Equivalence:
-    """"28%" against "28" is equal (the sign on one side only is ignored, like a unit), and against "0.28" or
+    """ "28%" against "28" is equal (the sign on one side only is ignored, like a unit), and against "0.28" or
     "7/25" too: one quantity written as a percentage and as a fraction."""
     left, right = _plain_number(pred.text), _plain_number(ref.text)
     if left is None or right is None:
@@ -274,8 +274,11 @@ def _rounded(pred: str, ref: str, left: Fraction, right: Fraction) -> Equivalenc
         if verdict is True:
             return Equivalence(True, f"{decimal} = {exact_text} rounded to {places[0]} places: equal")
         if verdict is None:
-            return Equivalence(None, f"{decimal} is {exact_text} rounded to {places[1]} significant digits only: "
-                               "a judge can decide", needs_question=True)
+            return Equivalence(
+                None,
+                f"{decimal} is {exact_text} rounded to {places[1]} significant digits only: a judge can decide",
+                needs_question=True,
+            )
     return None
 
 
@@ -285,8 +288,10 @@ def _numbers(pred: str, ref: str) -> tuple[tuple[Fraction, Fraction], str] | Non
     left, right = _plain_number(pred), _plain_number(ref)
     note = ""
     if (left is None) != (right is None):
-        left, right = left if left is not None else _decimal_comma(pred), right if right is not None else \
-            _decimal_comma(ref)
+        left, right = (
+            left if left is not None else _decimal_comma(pred),
+            right if right is not None else _decimal_comma(ref),
+        )
         note = " (a decimal comma)"
     return ((left, right), note) if left is not None and right is not None else None
 

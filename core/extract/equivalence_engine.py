@@ -81,8 +81,7 @@ def _check(op: str, first: str, gold: str) -> Checked:
 
 
 def _spent(budget: FileBudget) -> str:
-    return (f"math-verify's budget for this file ({budget.seconds:g} s of CPU time) is spent; "
-            "a judge can decide")
+    return f"math-verify's budget for this file ({budget.seconds:g} s of CPU time) is spent; a judge can decide"
 
 
 @dataclass

@@ -36,7 +36,7 @@ def _label_prefix(capture: str, allowed: frozenset[str]) -> str:
 def _last_label(text: str, allowed: frozenset[str]) -> tuple[str, int] | None:
     """The label after the last marker that has one, and where the label starts."""
     for marker in reversed(list(_MARKER.finditer(text))):
-        tail = text[marker.end():]
+        tail = text[marker.end() :]
         for pattern in (_BRACKETED, _PLAIN):
             label = pattern.match(tail)
             if label is None:
@@ -72,10 +72,12 @@ def extract_choice_evalscope(response: str, letters: Sequence[str] = tuple("ABCD
             return unparsed("no letter found", "no ANSWER: label and no upper-case character", METHOD)
         letter = response[position]
         if letter not in allowed:
-            return unparsed("no letter found", f"no ANSWER: label; the last capital {letter!r} is not an option",
-                            METHOD)
-        return Extraction(letter, METHOD, f"no ANSWER: label; the last capital, at character {position}",
-                          (position, position + 1))
+            return unparsed(
+                "no letter found", f"no ANSWER: label; the last capital {letter!r} is not an option", METHOD
+            )
+        return Extraction(
+            letter, METHOD, f"no ANSWER: label; the last capital, at character {position}", (position, position + 1)
+        )
     label, start = found
     matched = label.strip().rstrip(".")
     if matched not in allowed:

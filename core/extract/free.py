@@ -111,10 +111,12 @@ def _read(text: str) -> Extraction:
         if found is not None and found.parsed:
             outside = _boxed_answer(text[: tag[0]] + text[tag[2] :])
             if outside is not None and _unlabelled(outside.answer) != _unlabelled(found.answer):
-                return conflict(f"the <answer> tag gives {quote(found.answer or '', 40)!r}",
-                                f"\\boxed{{}} outside it gives {quote(outside.answer or '', 40)!r}", "answer-tag")
-            return Extraction(found.answer, "answer-tag", f"{found.explanation} (inside <answer>)", None,
-                              "container")
+                return conflict(
+                    f"the <answer> tag gives {quote(found.answer or '', 40)!r}",
+                    f"\\boxed{{}} outside it gives {quote(outside.answer or '', 40)!r}",
+                    "answer-tag",
+                )
+            return Extraction(found.answer, "answer-tag", f"{found.explanation} (inside <answer>)", None, "container")
     if boxed is not None:
         later = _last_phrase(text[_end_of_last_box(text) :])  # "\\boxed{255} ... The final answer is 10,455."
         return later if later is not None and later.answer is not None and is_math(later.answer) else boxed
@@ -132,8 +134,11 @@ def _json_reading(key: str, value: object, boxed: Extraction | None) -> Extracti
         return unparsed("no answer stated", f"the JSON field {key!r} is empty or null", "json")
     answer = plain_math(answer)
     if boxed is not None and _compact(boxed.answer) != _compact(answer):
-        return conflict(f"the JSON field {key!r} gives {quote(answer, 40)!r}", f"\\boxed{{}} gives "
-                        f"{quote(boxed.answer or '', 40)!r}", "json")
+        return conflict(
+            f"the JSON field {key!r} gives {quote(answer, 40)!r}",
+            f"\\boxed{{}} gives {quote(boxed.answer or '', 40)!r}",
+            "json",
+        )
     return Extraction(answer, "json", f"read the JSON field {key!r}: {quote(answer)!r}", None, "container")
 
 
@@ -168,8 +173,13 @@ def _boxed_answer(text: str) -> Extraction | None:
         parts.append(f"{label} = {content.strip()}" if label else content.strip())
     answer = ", ".join(parts)
     if len(group) > 1:
-        return Extraction(answer, "boxed", f"read {len(group)} adjacent \\boxed{{}} as one answer: {quote(answer)!r}",
-                          None, "container")
+        return Extraction(
+            answer,
+            "boxed",
+            f"read {len(group)} adjacent \\boxed{{}} as one answer: {quote(answer)!r}",
+            None,
+            "container",
+        )
     count = f" (last of {len(boxes)})" if len(boxes) > 1 else ""
     return Extraction(answer, "boxed", f"read \\boxed{{{quote(answer)}}}{count}", None, "container")
 
@@ -214,7 +224,7 @@ def _end_of_last_box(text: str) -> int:
 
 
 def _label_before(text: str, start: int) -> str:
-    """"x" for "x = \\boxed{3}": the variable a box is the value of, if one is named right before it."""
+    """ "x" for "x = \\boxed{3}": the variable a box is the value of, if one is named right before it."""
     match = _BOX_LABEL.search(text[max(0, start - 20) : start])
     return match.group("label") if match else ""
 
@@ -239,7 +249,7 @@ def _last_phrase(text: str) -> Extraction | None:
 
 
 def _innermost(answer: str) -> str:
-    """"The final answer is X" inside "Final Answer: ..." reads X; one level at a time, each shorter."""
+    """ "The final answer is X" inside "Final Answer: ..." reads X; one level at a time, each shorter."""
     while (inner := _PHRASE.match(answer)) is not None:
         rest = _clean(inner.group("rest") or inner.group("zh") or "")
         if not rest or len(rest) >= len(answer):
@@ -273,7 +283,12 @@ def _last_line(text: str) -> Extraction:
     if len(sentences) > 1 and not _NO_VALUE_REMARK.search(sentences[-1]) and _CONCLUDES.search(sentences[-2]):
         value = stated_value(sentences[-2])
         if value is not None:
-            return Extraction(value, "last-sentence", f"the sentence before the closing remark states "
-                              f"{quote(sentences[-2])!r}", None, "shape")
+            return Extraction(
+                value,
+                "last-sentence",
+                f"the sentence before the closing remark states {quote(sentences[-2])!r}",
+                None,
+                "shape",
+            )
     why = f"no \\boxed{{}}, final-answer phrase or stated value; last line {quote(last)!r}"
     return unparsed("no final answer", why)

@@ -36,18 +36,67 @@ _CURRENCY_S = lazy_regex(r"S(\d[\d,]*(?:\.\d+)?)")  # "$36" read by OCR as "S36"
 _HAS_VALUE = lazy_regex(r"[\d\\π√]")
 _PROSE_WORD = lazy_regex(r"(?<!\\)\b[a-zA-Z]{4,}\b")
 _MATH_LINE = lazy_regex(r"(?:[\s\d.,+\-*/^()=<>≤≥≠\[\]{}\\a-zA-Z_°%π√:|]|!=){1,200}")  # "x >= 5", "x != 3" too
-_UNIT_PROSE = frozenset({
-    "units", "unit", "degrees", "degree", "meters", "metres", "inches", "feet", "square", "cubic", "centimeters",
-    "centimetres", "millimeters", "kilometers", "seconds", "minutes", "hours", "liters", "litres", "grams",
-    "kilograms", "miles", "yards", "dollars", "cents", "infty", "sqrt", "frac", "times", "cdot",
-})
+_UNIT_PROSE = frozenset(
+    {
+        "units",
+        "unit",
+        "degrees",
+        "degree",
+        "meters",
+        "metres",
+        "inches",
+        "feet",
+        "square",
+        "cubic",
+        "centimeters",
+        "centimetres",
+        "millimeters",
+        "kilometers",
+        "seconds",
+        "minutes",
+        "hours",
+        "liters",
+        "litres",
+        "grams",
+        "kilograms",
+        "miles",
+        "yards",
+        "dollars",
+        "cents",
+        "infty",
+        "sqrt",
+        "frac",
+        "times",
+        "cdot",
+    }
+)
 # "x = 3" where the name is not the end of an expression ("4y = 12" is working, not a named value).
 _NAMED = lazy_regex(r"(?<![\w\\)}^])(?P<name>[A-Za-z](?:_\{?\w+\}?)?)\s*=(?!=)")
 _LIST_SEPARATOR = lazy_regex(r"\s*(?:,\s*(?:(?:and|or)\s+)?|\s(?:and|or)\s+)$", re.I)
 _SINGLE_SYMBOL = lazy_regex(r"\s*[A-Za-z](?:_\{?\w+\}?)?\s*")
 _LETTER = lazy_regex(r"[A-Za-z]")
-_UNITS = ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve",
-          "thirteen", "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
+_UNITS = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+)
 _TENS = ("twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
 _NUMBER_WORD = lazy_regex(
     r"(?i)(?P<tens>" + "|".join(_TENS) + r")(?:[- ](?P<unit>" + "|".join(_UNITS[1:10]) + r"))?\b"
@@ -132,8 +181,9 @@ def _result_of(value: str) -> str:
     if cut < 0:
         return value
     left, right = value[:cut], value[cut + 1 :].strip()
-    if right and (not _LETTER.search(left.replace("\\frac", "").replace("\\sqrt", "")) or
-                  _SINGLE_SYMBOL.fullmatch(left)):
+    if right and (
+        not _LETTER.search(left.replace("\\frac", "").replace("\\sqrt", "")) or _SINGLE_SYMBOL.fullmatch(left)
+    ):
         return right
     return value
 

@@ -54,18 +54,27 @@ def free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
 
 def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
     extraction = extract_free_answer(response)
-    if extraction.answer is None and response is not None and _is_one_short_line(response) and not (
-            extraction.explanation.startswith("conflict")):  # "Even", "28 percent": the answer itself
-        extraction = Extraction(response.strip(), "whole-response", "the response is one short line, read whole", None,
-                                "shape")
+    if (
+        extraction.answer is None
+        and response is not None
+        and _is_one_short_line(response)
+        and not (extraction.explanation.startswith("conflict"))
+    ):  # "Even", "28 percent": the answer itself
+        extraction = Extraction(
+            response.strip(), "whole-response", "the response is one short line, read whole", None, "shape"
+        )
     if extraction.answer is not None:
         verdict = math_equivalence(extraction.answer, gold)
         if verdict.equal is not None or verdict.needs_question:
             return FreeVerdict(extraction, verdict)
     else:
         verdict = Equivalence(None, f"no answer read: {extraction.explanation}")
-    if not isinstance(response, str) or not response.strip() or not isinstance(gold, str) \
-            or extraction.explanation.startswith(("conflict", "no answer after reasoning")):
+    if (
+        not isinstance(response, str)
+        or not response.strip()
+        or not isinstance(gold, str)
+        or extraction.explanation.startswith(("conflict", "no answer after reasoning"))
+    ):
         return FreeVerdict(extraction, verdict)
     if extraction.method == "json":
         if extraction.answer is None:

@@ -14,8 +14,20 @@ import re
 import sys
 from typing import Any
 
-_DELEGATED = ("match", "fullmatch", "search", "finditer", "findall", "sub", "subn", "split", "pattern", "flags",
-              "groupindex", "groups")
+_DELEGATED = (
+    "match",
+    "fullmatch",
+    "search",
+    "finditer",
+    "findall",
+    "sub",
+    "subn",
+    "split",
+    "pattern",
+    "flags",
+    "groupindex",
+    "groups",
+)
 
 
 class LazyRegex:

@@ -33,17 +33,23 @@ class FileBudget:
             self.undecided[limit] = self.undecided.get(limit, 0) + 1
 
     def warning(self) -> str | None:
-        """"3 answers undecided by math-verify: time limit (2), hostile math (1)", or None."""
+        """ "3 answers undecided by math-verify: time limit (2), hostile math (1)", or None."""
         if not self.undecided:
             return None
         total = sum(self.undecided.values())
         parts = ", ".join(f"{limit} ({count})" for limit, count in sorted(self.undecided.items()))
-        return (f"{total} answer{'s' if total != 1 else ''} undecided by math-verify: {parts}; counted as not "
-                "equal (a judge can decide them)")
+        return (
+            f"{total} answer{'s' if total != 1 else ''} undecided by math-verify: {parts}; counted as not "
+            "equal (a judge can decide them)"
+        )
 
 
-_LIMITS = (("s of CPU time; a judge", "time limit"), ("undecidable (hostile math)", "hostile math"),
-           ("budget for this file", "file budget spent"), ("undecidable (worker stalled)", "worker stalled"))
+_LIMITS = (
+    ("s of CPU time; a judge", "time limit"),
+    ("undecidable (hostile math)", "hostile math"),
+    ("budget for this file", "file budget spent"),
+    ("undecidable (worker stalled)", "worker stalled"),
+)
 
 
 _FILE: contextvars.ContextVar[FileBudget | None] = contextvars.ContextVar("mathreel_math_file", default=None)
@@ -77,7 +83,7 @@ def math_caller(key: object) -> Iterator[None]:
 
 
 def limit_reached(explanation: str) -> str | None:
-    """"time limit", "hostile math", "file budget spent" or "worker stalled" when an undecidable verdict's
+    """ "time limit", "hostile math", "file budget spent" or "worker stalled" when an undecidable verdict's
     explanation says one of math-verify's limits left it so, else None."""
     return next((limit for words, limit in _LIMITS if words in explanation), None)
 

@@ -137,7 +137,7 @@ def _atom_after(text: str, start: int, links: int = 0) -> tuple[str, int]:
     chained = _POWER.match(text, end)
     if chained and links < _LINKS:  # "9^9^9": right-associative, the exponent is the whole chain
         rest, after = _atom_after(text, chained.end(), links + 1)
-        return (text[i:chained.end()] + rest, after) if rest else (text[i:end], end)
+        return (text[i : chained.end()] + rest, after) if rest else (text[i:end], end)
     return text[i:end], end
 
 
@@ -158,7 +158,7 @@ def _log10(atom: str, depth: int = 0) -> float | None:
     if not text:
         return None
     if _NUMBER.fullmatch(text):
-        value = float(text) if len(text) < 300 else 10.0 ** 300
+        value = float(text) if len(text) < 300 else 10.0**300
         return math.log10(value) if value > 0 else -math.inf  # 0 (its powers are 0 or 1)
     if text.endswith("!"):
         inner = _log10(text[:-1], depth + 1)
@@ -185,9 +185,9 @@ def _split_power(text: str) -> tuple[str, str] | None:
     for i, char in enumerate(text):
         depth += (char in "{([") - (char in "})]")
         if depth == 0 and char == "^":
-            return text[:i], text[i + 1:]
+            return text[:i], text[i + 1 :]
         if depth == 0 and text.startswith("**", i):
-            return text[:i], text[i + 2:]
+            return text[:i], text[i + 2 :]
     return None
 
 

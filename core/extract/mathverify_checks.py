@@ -140,7 +140,7 @@ _POINTS = ("0.6180339887", "1.4142135623", "2.7182818284")  # irrational-looking
 
 
 def _differs_at_a_point(pred, ref) -> str:
-    """"x=1.414" when two exact expressions (or two equations, up to a constant factor) take clearly different
+    """ "x=1.414" when two exact expressions (or two equations, up to a constant factor) take clearly different
     values there, "a value" when two exact constants differ; "" when they agree or cannot be evaluated. Proving
     "different" this way takes a millisecond where sympy's simplification takes up to a second; "equal" is always
     left to `verify`. Decimals are left to `verify` too: it rounds them, and so must the verdict.

@@ -65,8 +65,14 @@ class WorkerProcess:
             return "failed", f"math-verify worker failed ({type(exc).__name__}); a judge can decide", 0.0
         if line is None:
             self.stop()
-            return "stalled", (f"undecidable (worker stalled): math-verify made no progress for "
-                               f"{self.stall_seconds:g} s; a judge can decide"), 0.0
+            return (
+                "stalled",
+                (
+                    f"undecidable (worker stalled): math-verify made no progress for "
+                    f"{self.stall_seconds:g} s; a judge can decide"
+                ),
+                0.0,
+            )
         if not line:
             code = self.stop()
             if code == -signal.SIGXCPU:  # stuck in C code past its CPU limit: the kernel ended it
@@ -78,7 +84,7 @@ class WorkerProcess:
         return "answer", answer["answer"], float(answer["cpu"])
 
     def _ensure(self) -> str:
-        """"" once a live, ready child exists, else why it could not start."""
+        """ "" once a live, ready child exists, else why it could not start."""
         if self._process is not None and self._process.poll() is None:
             return ""
         self.stop()
@@ -88,7 +94,10 @@ class WorkerProcess:
         try:
             self._process = subprocess.Popen(
                 [sys.executable, "-m", "mathreel.core.extract.mathverify_checks"],
-                stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.DEVNULL,
+                env=env,
             )
         except OSError as exc:
             return f"math-verify worker did not start ({type(exc).__name__}); a judge can decide"

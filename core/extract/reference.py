@@ -23,18 +23,40 @@ _FIRST_PHRASES = (
     "The correct answer is",
     "The answer is",
     "The answer",
-    "The best option is" "The correct option is",  # the reference's missing comma
-    "Best answer:" "Best option:",  # the reference's missing comma
+    "The best option isThe correct option is",  # the reference's missing comma
+    "Best answer:Best option:",  # the reference's missing comma
 )
 # thanku-all/parse_answer@afd52cf (2024-06-23) appended four phrases; the missing commas stayed.
 _CURRENT_PHRASES = (*_FIRST_PHRASES, "Answer:", "Option:", "The correct answer", "The correct option")
 _LMMS_PHRASES = _FIRST_PHRASES  # lmms-eval's Video-MME (before 2026-04-11) and VideoMathQA lists
 # Video-MME-v2's official script: eleven prefixes, commas all present, "Final Answer:" first.
-_V2_PHRASES = ("Final Answer:", "The best answer is", "The correct answer is", "The answer is", "The answer",
-               "The best option is", "The correct option is", "Best answer:", "Best option:", "Answer:", "Option:")
+_V2_PHRASES = (
+    "Final Answer:",
+    "The best answer is",
+    "The correct answer is",
+    "The answer is",
+    "The answer",
+    "The best option is",
+    "The correct option is",
+    "Best answer:",
+    "Best option:",
+    "Answer:",
+    "Option:",
+)
 # lmms-eval's videomme_v2: the same eleven, "Final Answer:" seventh (deletion order can matter).
-_LMMS_V2_PHRASES = ("The best answer is", "The correct answer is", "The answer is", "The answer", "The best option is",
-                    "The correct option is", "Final Answer:", "Best answer:", "Best option:", "Answer:", "Option:")
+_LMMS_V2_PHRASES = (
+    "The best answer is",
+    "The correct answer is",
+    "The answer is",
+    "The answer",
+    "The best option is",
+    "The correct option is",
+    "Final Answer:",
+    "Best answer:",
+    "Best option:",
+    "Answer:",
+    "Option:",
+)
 
 
 @dataclass(frozen=True)

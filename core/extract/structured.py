@@ -24,10 +24,26 @@ from mathreel.core.extract.lazy import lazy_regex
 # with everything but letters and digits removed ("final_answer", "Final Answer" and "finalAnswer" are one).
 _RANKS = {
     **dict.fromkeys(("finalanswer", "finalchoice", "finalresult", "final", "finaloption"), 0),
-    **dict.fromkeys(("answer", "correctanswer", "selectedanswer", "answerletter", "answeroption", "answerchoice",
-                     "bestanswer"), 1),
-    **dict.fromkeys(("choice", "selectedoption", "selectedchoice", "selected", "selection", "option",
-                     "correctoption", "correctchoice", "chosenoption", "letter", "pick", "bestoption"), 2),
+    **dict.fromkeys(
+        ("answer", "correctanswer", "selectedanswer", "answerletter", "answeroption", "answerchoice", "bestanswer"), 1
+    ),
+    **dict.fromkeys(
+        (
+            "choice",
+            "selectedoption",
+            "selectedchoice",
+            "selected",
+            "selection",
+            "option",
+            "correctoption",
+            "correctchoice",
+            "chosenoption",
+            "letter",
+            "pick",
+            "bestoption",
+        ),
+        2,
+    ),
     **dict.fromkeys(("result", "prediction", "output", "value"), 3),
 }
 _MAX_RENDER_DEPTH = 8  # a list of pairs is depth 2; deeper is not an answer a reader can compare

@@ -253,8 +253,15 @@ def follow_up_starts(text: str, lower: str) -> list[int]:
     restated question): a model that invents a follow-up and answers it too is read up to the first of these
     whose text before it holds an answer. At most `MAX_FOLLOW_UPS`. `lower` is `text` in lower case: without a
     colon and a question word in it, nothing is searched."""
-    if not (":" in text or "：" in text) or not ("q" in lower or "问题" in text or "質問" in text or "질문" in text
-                                                or "user" in lower or "human" in lower or "instruction" in lower):
+    if not (":" in text or "：" in text) or not (
+        "q" in lower
+        or "问题" in text
+        or "質問" in text
+        or "질문" in text
+        or "user" in lower
+        or "human" in lower
+        or "instruction" in lower
+    ):
         return []
     starts = []
     for match in _FOLLOW_UP.finditer(text):

@@ -54,8 +54,9 @@ def _usable(judgment: Judgment) -> bool:
     """Whether a judgment carries an answer scoring can take (an extraction, or an equivalence verdict)."""
     if judgment.task == "extract":
         return judgment.status in ("ok", "rule", "fallback")
-    return judgment.task == "equiv" and judgment.status in ("ok", "rule") and \
-        judgment.values.get("equivalent") is not None
+    return (
+        judgment.task == "equiv" and judgment.status in ("ok", "rule") and judgment.values.get("equivalent") is not None
+    )
 
 
 def _rows(predictions: Sequence[Any]) -> tuple[dict[tuple[str, str], list[Any]], set[str]]:
@@ -63,7 +64,8 @@ def _rows(predictions: Sequence[Any]) -> tuple[dict[tuple[str, str], list[Any]],
     rows: dict[tuple[str, str], list[Any]] = {}
     for prediction in predictions:
         rows.setdefault((prediction.question.question_id, response_fingerprint(prediction.response or "")), []).append(
-            prediction)
+            prediction
+        )
     return rows, {p.question.question_id for p in predictions}
 
 
@@ -74,8 +76,9 @@ def _letter_ok(judgment: Judgment, prediction: Any, bench: Any) -> bool:
     return answer is None or (isinstance(answer, str) and answer in allowed_letters(prediction.question, bench))
 
 
-def judged_answers(judgments: Sequence[Judgment], source: str, benchmark: str, mode: str,
-                   predictions: Sequence[Any]) -> JudgedUse:
+def judged_answers(
+    judgments: Sequence[Judgment], source: str, benchmark: str, mode: str, predictions: Sequence[Any]
+) -> JudgedUse:
     """The extractions and verdicts of `judgments` (read from `source`) for the rows (`predictions`, from
     `core.results`) of a result file of benchmark/mode; see the module docstring for the matching rule."""
     other = {(j.benchmark, j.mode) for j in judgments if j.benchmark} - {(benchmark, mode)}
@@ -109,9 +112,11 @@ def judged_answers(judgments: Sequence[Judgment], source: str, benchmark: str, m
 def _note(source: str, judgments: Sequence[Judgment], counts: Counter[str], ignored: Counter[str]) -> str:
     models = sorted({j.judge_model for j in judgments if j.judge_model})
     applied = counts["extract"] + counts["equiv"]
-    note = (f"judge: {applied} of {applied + sum(ignored.values())} judgments applied ({counts['extract']} choice "
-            f"extractions, {counts['equiv']} free-form verdicts) from {source} (judge {', '.join(models) or 'unknown'})"
-            f"; {counts['fallback']} of them are the rule extractor's because the judge failed")
+    note = (
+        f"judge: {applied} of {applied + sum(ignored.values())} judgments applied ({counts['extract']} choice "
+        f"extractions, {counts['equiv']} free-form verdicts) from {source} (judge {', '.join(models) or 'unknown'})"
+        f"; {counts['fallback']} of them are the rule extractor's because the judge failed"
+    )
     if ignored:
         reasons = ", ".join(f"{n} {IGNORED_WHY[why]}" for why, n in sorted(ignored.items()))
         note += f"; ignored: {reasons}"

@@ -36,5 +36,11 @@ def judge_endpoint(
         raise InputError("judge endpoint", "no judge model", fix="judge_model")
     key = api_key if api_key is not None else os.environ.get(KEY_ENV, "")
     organization, project = platform_ids(url.rstrip("/"), key, KEY_ENV)
-    return Endpoint(base_url=url.rstrip("/"), model=name, api_key=key, organization=organization, project=project,
-                    **{**JUDGE_DEFAULTS, **settings})
+    return Endpoint(
+        base_url=url.rstrip("/"),
+        model=name,
+        api_key=key,
+        organization=organization,
+        project=project,
+        **{**JUDGE_DEFAULTS, **settings},
+    )

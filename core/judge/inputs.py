@@ -84,8 +84,9 @@ def attach_steps(cases: Sequence[Case], dataset: Any) -> tuple[list[Case], Steps
     return out, StepsNote(lacking, filled, mismatched, str(getattr(dataset, "source", "the dataset")))
 
 
-def with_dataset_steps(cases: Sequence[Case], benchmark: str, mode: str,
-                       data_dir: str | None = None) -> tuple[list[Case], StepsNote | None]:
+def with_dataset_steps(
+    cases: Sequence[Case], benchmark: str, mode: str, data_dir: str | None = None
+) -> tuple[list[Case], StepsNote | None]:
     """Fill missing steps from `load_dataset(benchmark, mode, data_dir)`; no dataset to be found is no error."""
     from mathreel.core.data import load_dataset
     from mathreel.core.errors import MathReelError

@@ -74,8 +74,9 @@ def count_statuses(judgments: Iterable[Judgment]) -> dict[str, dict[str, int]]:
     return {task: {status: counter.get(status, 0) for status in STATUSES} for task, counter in counts.items()}
 
 
-def write_judgments(path: str | Path, judgments: Iterable[Judgment], *, flag: str = "--out",
-                    inputs: Iterable[str | Path] = ()) -> Path:
+def write_judgments(
+    path: str | Path, judgments: Iterable[Judgment], *, flag: str = "--out", inputs: Iterable[str | Path] = ()
+) -> Path:
     """Write a JSONL file atomically, one judgment per line, through the safe writer: never over a file that is
     not an earlier judgments file, nor over one of `inputs`."""
     from mathreel.core.files import write_output
@@ -96,8 +97,10 @@ def _is_judgments(head: bytes) -> bool:
 
 
 # How `write_judgments` starts every line (Judgment's field order), for a first line too long to read whole.
-_JUDGMENT_START = re.compile(rb'\{"question_id": (?P<question_id>"[^"\\]*(?:\\.[^"\\]*)*"), '
-                             rb'"task": (?P<task>"[a-z]+"), "status": (?P<status>"[a-z]+")')
+_JUDGMENT_START = re.compile(
+    rb'\{"question_id": (?P<question_id>"[^"\\]*(?:\\.[^"\\]*)*"), '
+    rb'"task": (?P<task>"[a-z]+"), "status": (?P<status>"[a-z]+")'
+)
 
 
 _REQUIRED = ("question_id", "task", "status")
@@ -155,8 +158,7 @@ def read_judgments(path: str | Path) -> list[Judgment]:
 
     source = str(path)
     judgments = [
-        judgment_from_dict(data, source, number)
-        for number, data in jsonl_values(path, "`mathreel judge` output file")
+        judgment_from_dict(data, source, number) for number, data in jsonl_values(path, "`mathreel judge` output file")
     ]
     if not judgments:
         raise InputError(source, "the file holds no judgments")

@@ -91,7 +91,7 @@ def _decode_at(text: str, start: int) -> tuple[Any, int, int]:
     text; an unterminated string is read to the window's end)."""
     size, handed = _FIRST_WINDOW, 0
     while True:
-        piece = text[start:start + size]
+        piece = text[start : start + size]
         handed += len(piece)
         try:
             value, end = _DECODER.raw_decode(piece)
@@ -116,9 +116,11 @@ def json_objects(text: str) -> list[dict[str, Any]]:
 
 # Zero-width and other invisible format characters (Unicode category Cf, as of Unicode 14: U+200B-U+200F,
 # U+2060-U+2064, U+FEFF, the soft hyphen, bidirectional marks, tag characters...), removed before comparing.
-_INVISIBLE = re.compile("[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
-                        "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438"
-                        "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]")
+_INVISIBLE = re.compile(
+    "[\u00ad\u0600-\u0605\u061c\u06dd\u070f\u0890-\u0891\u08e2\u180e\u200b-\u200f\u202a-\u202e"
+    "\u2060-\u2064\u2066-\u206f\ufeff\ufff9-\ufffb\U000110bd\U000110cd\U00013430-\U00013438"
+    "\U0001bca0-\U0001bca3\U0001d173-\U0001d17a\U000e0001\U000e0020-\U000e007f]"
+)
 _QUOTES = "\"'`\u2018\u2019\u201a\u201b\u201c\u201d\u201e\u201f\u00ab\u00bb\u2039\u203a\u300c\u300d\u300e\u300f"
 _SKELETON_DROP = dict.fromkeys(map(ord, _QUOTES + "\\"))
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
@@ -142,12 +144,14 @@ def _plain(text: str) -> str:
 
 
 _STRAIGHT_QUOTES = dict.fromkeys(map(ord, "\u201c\u201d\u201e\u201f\u00ab\u00bb"), '"') | dict.fromkeys(
-    map(ord, "\u2018\u2019\u201a\u201b"), "'")
+    map(ord, "\u2018\u2019\u201a\u201b"), "'"
+)
 
 
 def _canonical(value: Any) -> str | None:
     """A value's identity for comparison: keys sorted, strings through `restatement_key`; None when it is nested
     too deeply to fold."""
+
     def fold(item: Any) -> Any:
         if isinstance(item, str):
             return restatement_key(item)
@@ -209,9 +213,11 @@ def final_card(reply: str, response: str = "") -> dict[str, Any]:
     for value, start, end in reversed(last):
         if not (quoted and restatement_key(text[start:end]) in quoted) and _canonical(value) not in planted:
             return value
-    raise CardError("the only JSON objects in the reply are copied from the response (a quoted card is not a "
-                    "verdict)" if count <= _OWN_CANDIDATES else
-                    f"the last {_OWN_CANDIDATES} JSON objects in the reply are copied from the response")
+    raise CardError(
+        "the only JSON objects in the reply are copied from the response (a quoted card is not a verdict)"
+        if count <= _OWN_CANDIDATES
+        else f"the last {_OWN_CANDIDATES} JSON objects in the reply are copied from the response"
+    )
 
 
 # ------------------------------------------------------------------ field checks
@@ -237,8 +243,11 @@ def text_field(card: dict[str, Any], name: str, *, limit: int = 4000) -> str:
 def int_field(card: dict[str, Any], name: str, low: int, high: int) -> int:
     """A required whole number in [low, high]; 7.0 is accepted as 7, "7", 7.5 and true are not."""
     value = required(card, name)
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or (
-            isinstance(value, float) and not math.isfinite(value)):
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, float))
+        or (isinstance(value, float) and not math.isfinite(value))
+    ):
         raise CardError(f"{name!r} must be a number, not {_show(value)}")
     if value != int(value):
         raise CardError(f"{name!r} must be a whole number, not {value}")
@@ -265,7 +274,7 @@ def fraction_field(card: dict[str, Any], name: str, total: int) -> int:
     value = required(card, name)
     match = _FRACTION.fullmatch(value) if isinstance(value, str) else None
     if match is None:
-        raise CardError(f"{name!r} must look like \"X/{total}\", not {_show(value)}")
+        raise CardError(f'{name!r} must look like "X/{total}", not {_show(value)}')
     matched, of = int(match.group(1)), int(match.group(2))
     if of != total:
         raise CardError(f"{name!r} is {value.strip()!r} but the question has {total} annotated steps")

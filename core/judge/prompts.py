@@ -67,28 +67,32 @@ EXTRACT_CONTRACT = _json_line({"answer": '"<one of the allowed letters>" or null
 def extract_prompt(question: str, options: Sequence[str], letters: Sequence[str], response: str) -> str:
     """Which option the response finally chose, or null; the allowed letters are named in the prompt."""
     allowed = ", ".join(letters)
-    return "\n\n".join([
-        "You read a model's answer to a multiple-choice question and report the option it gives as its final "
-        f"answer. The allowed letters are {allowed}.",
-        f"QUESTION:\n{question}",
-        f"OPTIONS:\n{_options_block(options)}",
-        _DATA_NOTE,
-        response_block(response),
-        "Identify the option the response states as its final answer, by letter or by option text that matches "
-        "exactly one option. If the response gives no final answer, refuses, or hedges between options, the "
-        f"answer is null. Never guess. The answer must be one of {allowed}, or null.",
-        _finish(EXTRACT_CONTRACT),
-    ])
+    return "\n\n".join(
+        [
+            "You read a model's answer to a multiple-choice question and report the option it gives as its final "
+            f"answer. The allowed letters are {allowed}.",
+            f"QUESTION:\n{question}",
+            f"OPTIONS:\n{_options_block(options)}",
+            _DATA_NOTE,
+            response_block(response),
+            "Identify the option the response states as its final answer, by letter or by option text that matches "
+            "exactly one option. If the response gives no final answer, refuses, or hedges between options, the "
+            f"answer is null. Never guess. The answer must be one of {allowed}, or null.",
+            _finish(EXTRACT_CONTRACT),
+        ]
+    )
 
 
 # ------------------------------------------------------------------ step-wise evaluation
 
-STEPS_CONTRACT = _json_line({
-    "matched_steps": '"X/N" (N = the number of ground-truth steps)',
-    "final_answer_correct": "0 or 1",
-    "critique": '"<2-3 sentence summary>"',
-    "score": "<whole number 0-10>",
-})
+STEPS_CONTRACT = _json_line(
+    {
+        "matched_steps": '"X/N" (N = the number of ground-truth steps)',
+        "final_answer_correct": "0 or 1",
+        "critique": '"<2-3 sentence summary>"',
+        "score": "<whole number 0-10>",
+    }
+)
 
 STEPS_RUBRIC = """You grade a model's chain-of-thought solution against ground-truth solution steps written by an \
 expert. Compare the reasoning with the steps and give a score from 0 to 10. Reward matching logic and valid \
@@ -117,25 +121,29 @@ Be strict: do not award credit the reasoning has not earned."""
 def steps_prompt(question: str, options: Sequence[str], steps: Sequence[str], answer: str, response: str) -> str:
     """The paper's step-wise evaluation: matched steps X/N, final answer correct, critique, score 0-10."""
     numbered = json.dumps([f"{i}. {step}" for i, step in enumerate(steps, 1)], indent=2, ensure_ascii=False)
-    return "\n\n".join([
-        STEPS_RUBRIC,
-        f"QUESTION:\n{question}",
-        f"OPTIONS:\n{_options_block(options)}",
-        f"GROUND-TRUTH STEPS (N = {len(steps)}):\n{numbered}",
-        f"CORRECT FINAL ANSWER:\n{answer}",
-        _DATA_NOTE,
-        response_block(response),
-        f"Now grade the response with the rubric above. N is {len(steps)}.",
-        _finish(STEPS_CONTRACT),
-    ])
+    return "\n\n".join(
+        [
+            STEPS_RUBRIC,
+            f"QUESTION:\n{question}",
+            f"OPTIONS:\n{_options_block(options)}",
+            f"GROUND-TRUTH STEPS (N = {len(steps)}):\n{numbered}",
+            f"CORRECT FINAL ANSWER:\n{answer}",
+            _DATA_NOTE,
+            response_block(response),
+            f"Now grade the response with the rubric above. N is {len(steps)}.",
+            _finish(STEPS_CONTRACT),
+        ]
+    )
 
 
 # ------------------------------------------------------------------ error analysis of wrong CoT answers
 
-ERRORS_CONTRACT = _json_line({
-    "primary": '{"category": "<one category name>", "rationale": "<1-2 sentences>"}',
-    "secondary": '[{"category": "<another category name>", "rationale": "<1-2 sentences>"}, ...] (may be empty)',
-})
+ERRORS_CONTRACT = _json_line(
+    {
+        "primary": '{"category": "<one category name>", "rationale": "<1-2 sentences>"}',
+        "secondary": '[{"category": "<another category name>", "rationale": "<1-2 sentences>"}, ...] (may be empty)',
+    }
+)
 
 
 def _category_lines(categories: Sequence[str], definitions: Mapping[str, str]) -> str:
@@ -184,26 +192,30 @@ def errors_prompt(
 
 # ------------------------------------------------------------------ free-form equivalence (MathVerse)
 
-EQUIV_CONTRACT = _json_line({
-    "extracted_answer": '"<the final answer the response gives>" or null',
-    "equivalent": "true or false",
-    "reason": '"<one sentence>"',
-})
+EQUIV_CONTRACT = _json_line(
+    {
+        "extracted_answer": '"<the final answer the response gives>" or null',
+        "equivalent": "true or false",
+        "reason": '"<one sentence>"',
+    }
+)
 
 
 def equiv_prompt(question: str, gold: str, extracted: str | None, response: str) -> str:
     """Whether a free-form final answer equals the gold answer, for pairs the rule check cannot decide."""
     read = extracted if extracted is not None else "(no final answer found by the rules)"
-    return "\n\n".join([
-        "You check whether a model's final answer to a math question is equivalent to the correct answer. "
-        "Equivalent means the same mathematical value or object, allowing different but equal forms (fractions "
-        "and decimals that are exactly equal, simplified expressions, units written or omitted). Rounded values "
-        "count only if the question asks for rounding. A response without a final answer is not equivalent.",
-        f"QUESTION:\n{question}",
-        f"CORRECT ANSWER:\n{gold}",
-        f"ANSWER READ BY THE RULE-BASED EXTRACTOR:\n{read}",
-        _DATA_NOTE,
-        response_block(response),
-        "Read the final answer from the response itself and compare it with the correct answer.",
-        _finish(EQUIV_CONTRACT),
-    ])
+    return "\n\n".join(
+        [
+            "You check whether a model's final answer to a math question is equivalent to the correct answer. "
+            "Equivalent means the same mathematical value or object, allowing different but equal forms (fractions "
+            "and decimals that are exactly equal, simplified expressions, units written or omitted). Rounded values "
+            "count only if the question asks for rounding. A response without a final answer is not equivalent.",
+            f"QUESTION:\n{question}",
+            f"CORRECT ANSWER:\n{gold}",
+            f"ANSWER READ BY THE RULE-BASED EXTRACTOR:\n{read}",
+            _DATA_NOTE,
+            response_block(response),
+            "Read the final answer from the response itself and compare it with the correct answer.",
+            _finish(EQUIV_CONTRACT),
+        ]
+    )

@@ -55,16 +55,24 @@ def parse_tasks(names: str | Sequence[str] | None) -> tuple[str, ...]:
     items = [n.strip() for n in (names.split(",") if isinstance(names, str) else names) if n.strip()]
     unknown = [n for n in items if n not in TASK_TYPES]
     if unknown or not items:
-        raise MathReelError(f"unknown judge task {', '.join(unknown) or '(none given)'}; "
-                            f"choose from {', '.join(TASK_TYPES)}")
+        raise MathReelError(
+            f"unknown judge task {', '.join(unknown) or '(none given)'}; choose from {', '.join(TASK_TYPES)}"
+        )
     return tuple(dict.fromkeys(items))
 
 
 class _Judge:
     """One run's shared state: the endpoint, client, cache, concurrency gate and progress counter."""
 
-    def __init__(self, endpoint: Endpoint, client: Any, cache: JudgeCache | None, concurrency: int,
-                 total: int, on_progress: OnProgress | None) -> None:
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        client: Any,
+        cache: JudgeCache | None,
+        concurrency: int,
+        total: int,
+        on_progress: OnProgress | None,
+    ) -> None:
         self.endpoint = endpoint
         self.client = client
         self.cache = cache
@@ -81,15 +89,26 @@ class _Judge:
 
     async def run_task(self, task: Task, case: Case, bench: Benchmark, earlier: dict[str, Judgment]) -> Judgment:
         plan = task.plan(case, bench, earlier)
-        base = Judgment(case.question.question_id, task.name, "skipped", judge_model=self.endpoint.model,
-                        prompt_version=task.version, benchmark=case.question.benchmark, mode=case.question.mode,
-                        record=case.record, dims=dict(case.question.dims),
-                        response=case.response)
+        base = Judgment(
+            case.question.question_id,
+            task.name,
+            "skipped",
+            judge_model=self.endpoint.model,
+            prompt_version=task.version,
+            benchmark=case.question.benchmark,
+            mode=case.question.mode,
+            record=case.record,
+            dims=dict(case.question.dims),
+            response=case.response,
+        )
         if plan.skip is not None:
             return self.finished(dataclasses.replace(base, reason=plan.skip))
         if plan.decided is not None:
-            return self.finished(dataclasses.replace(base, status="rule", values=plan.decided,
-                                                     reason="decided by rules; the judge was not asked"))
+            return self.finished(
+                dataclasses.replace(
+                    base, status="rule", values=plan.decided, reason="decided by rules; the judge was not asked"
+                )
+            )
         return self.finished(await self._judged(task, case, bench, plan, base))
 
     async def _judged(self, task: Task, case: Case, bench: Benchmark, plan: Plan, base: Judgment) -> Judgment:
@@ -107,8 +126,15 @@ class _Judge:
             reply = await self._ask(task, plan.prompt)
             values = task.read(final_card(reply, case.response), case, bench)
         except ClientError as error:
-            return self._failure(task, case, bench, base, f"judge call failed: {error.cause}"
-                                 + (f" (after {error.attempts} attempts)" if error.attempts > 1 else ""), None)
+            return self._failure(
+                task,
+                case,
+                bench,
+                base,
+                f"judge call failed: {error.cause}"
+                + (f" (after {error.attempts} attempts)" if error.attempts > 1 else ""),
+                None,
+            )
         except CardError as error:
             return self._failure(task, case, bench, base, f"invalid judge reply: {error}", reply)
         if self.cache is not None:
@@ -124,8 +150,7 @@ class _Judge:
         return reply.text
 
     @staticmethod
-    def _failure(task: Task, case: Case, bench: Benchmark, base: Judgment, reason: str,
-                 reply: str | None) -> Judgment:
+    def _failure(task: Task, case: Case, bench: Benchmark, base: Judgment, reason: str, reply: str | None) -> Judgment:
         values = task.fallback(case, bench, reason)
         status = "fallback" if values is not None else "failed"
         return dataclasses.replace(base, status=status, values=values or {}, raw_reply=reply, reason=reason)

@@ -37,16 +37,35 @@ class JudgeJob:
     tasks: tuple[str, ...]
     note: StepsNote | None = None
 
-    def run(self, endpoint: Endpoint, *, concurrency: int = 8, cache: JudgeCache | None = None,
-            on_progress: OnProgress | None = None) -> JudgeRun:
+    def run(
+        self,
+        endpoint: Endpoint,
+        *,
+        concurrency: int = 8,
+        cache: JudgeCache | None = None,
+        on_progress: OnProgress | None = None,
+    ) -> JudgeRun:
         """Judge every case (bounded concurrency, the cache first, progress after each judgment)."""
-        return judge_cases(self.cases, endpoint, benchmark=self.result.benchmark, tasks=self.tasks,
-                           concurrency=concurrency, cache=cache, on_progress=on_progress)
+        return judge_cases(
+            self.cases,
+            endpoint,
+            benchmark=self.result.benchmark,
+            tasks=self.tasks,
+            concurrency=concurrency,
+            cache=cache,
+            on_progress=on_progress,
+        )
 
 
-def prepare(path: str | Path, *, benchmark: str | None = None, mode: str | None = None,
-            annotations: str | Path | None = None, data_dir: str | None = None,
-            tasks: str | Sequence[str] | None = None) -> JudgeJob:
+def prepare(
+    path: str | Path,
+    *,
+    benchmark: str | None = None,
+    mode: str | None = None,
+    annotations: str | Path | None = None,
+    data_dir: str | None = None,
+    tasks: str | Sequence[str] | None = None,
+) -> JudgeJob:
     """Read a result file and make its judge cases; annotated steps come from the dataset only when a task
     reads them (steps, errors) and the file lacks them."""
     from mathreel.core.results import read_results
@@ -66,22 +85,38 @@ def open_cache(cache_dir: str | Path | None = None, *, hint: str = "") -> JudgeC
     try:
         cache.root.mkdir(parents=True, exist_ok=True)
     except OSError as error:
-        raise InputError(str(cache.root), f"cannot be the judge cache ({error.strerror})"
-                         + (f"; {hint}" if hint else "")) from None
+        raise InputError(
+            str(cache.root), f"cannot be the judge cache ({error.strerror})" + (f"; {hint}" if hint else "")
+        ) from None
     return cache
 
 
-def rejudge_question(judgments: Sequence[Judgment], question_id: str, question: Question, endpoint: Endpoint, *,
-                     benchmark: str, cache: JudgeCache | None = None, concurrency: int = 4,
-                     on_progress: OnProgress | None = None) -> list[Judgment]:
+def rejudge_question(
+    judgments: Sequence[Judgment],
+    question_id: str,
+    question: Question,
+    endpoint: Endpoint,
+    *,
+    benchmark: str,
+    cache: JudgeCache | None = None,
+    concurrency: int = 4,
+    on_progress: OnProgress | None = None,
+) -> list[Judgment]:
     """The judgments with one question judged again (its response as judged before, `question` as given, the
     tasks it had), the new judgments in the old ones' place."""
     old = [j for j in judgments if j.question_id == question_id]
     if not old:
         raise MathReelError(f"{question_id} has no judgments to redo")
     tasks = tuple(dict.fromkeys(j.task for j in old))
-    judged = judge_cases([Case(question, old[0].response, old[0].record)], endpoint, benchmark=benchmark,
-                         tasks=tasks, concurrency=concurrency, cache=cache, on_progress=on_progress)
+    judged = judge_cases(
+        [Case(question, old[0].response, old[0].record)],
+        endpoint,
+        benchmark=benchmark,
+        tasks=tasks,
+        concurrency=concurrency,
+        cache=cache,
+        on_progress=on_progress,
+    )
     replaced: list[Judgment] = []
     done = False
     for judgment in judgments:
@@ -102,5 +137,7 @@ def failures(judgments: Sequence[Judgment], shown: int, where: str) -> tuple[lis
     if not failed:
         return lines, None
     asked = sum(j.status not in ("skipped", "rule") for j in judgments)
-    return lines, (f"{len(failed)} of {asked} judge calls failed (the rule reading stands in where it can); "
-                   "run the same command again to retry them")
+    return lines, (
+        f"{len(failed)} of {asked} judge calls failed (the rule reading stands in where it can); "
+        "run the same command again to retry them"
+    )

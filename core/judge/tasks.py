@@ -165,8 +165,16 @@ class StepsTask(Task):
             return Plan(skip="no annotated steps for this question")
         if not case.response.strip():
             total = len(steps)
-            return Plan(decided={"matched": 0, "total": total, "matched_steps": f"0/{total}",
-                                 "final_answer_correct": False, "critique": "The response is empty.", "score": 0})
+            return Plan(
+                decided={
+                    "matched": 0,
+                    "total": total,
+                    "matched_steps": f"0/{total}",
+                    "final_answer_correct": False,
+                    "critique": "The response is empty.",
+                    "score": 0,
+                }
+            )
         gold = option_label(question, question.answer) if question.answer_kind == "choice" else question.answer
         prompt = prompts.steps_prompt(question_text(question), question.options, steps, gold, case.response)
         return Plan(prompt=prompt)
@@ -207,8 +215,15 @@ class ErrorsTask(Task):
         critique = steps_judgment.values.get("critique") if steps_judgment and steps_judgment.status == "ok" else None
         gold = option_label(question, question.answer) if question.answer_kind == "choice" else question.answer
         prompt = prompts.errors_prompt(
-            question_text(question), question.options, question.steps, gold, given or "(no final answer)",
-            critique, case.response, categories_of(bench), definitions_of(bench),
+            question_text(question),
+            question.options,
+            question.steps,
+            gold,
+            given or "(no final answer)",
+            critique,
+            case.response,
+            categories_of(bench),
+            definitions_of(bench),
         )
         return Plan(prompt=prompt)
 
@@ -263,8 +278,14 @@ class EquivTask(Task):
         extraction, verdict = decision.extraction, decision.equivalence
         if extraction.answer is not None:
             if verdict.equal is not None:
-                return Plan(decided={"equivalent": verdict.equal, "answer": extraction.answer, "source": "rule",
-                                     "explanation": verdict.explanation})
+                return Plan(
+                    decided={
+                        "equivalent": verdict.equal,
+                        "answer": extraction.answer,
+                        "source": "rule",
+                        "explanation": verdict.explanation,
+                    }
+                )
             why = f"rules cannot decide: {verdict.explanation}"
         else:
             why = f"rules found no answer: {extraction.explanation}"
@@ -286,5 +307,8 @@ class EquivTask(Task):
 
 
 TASK_TYPES: dict[str, type[Task]] = {
-    "extract": ExtractTask, "steps": StepsTask, "errors": ErrorsTask, "equiv": EquivTask,
+    "extract": ExtractTask,
+    "steps": StepsTask,
+    "errors": ErrorsTask,
+    "equiv": EquivTask,
 }

@@ -120,8 +120,10 @@ def error_rows(runs: Mapping[str, Sequence[Judgment]], categories: Sequence[str]
         mentioned = Counter(name for j in analysed for name in j.values.get("categories", []))
         total = len(analysed)
         names = list(categories) + sorted(set(mentioned) - set(categories))
-        rows += [CategoryRow(run, name, primary[name], mentioned[name], 100 * primary[name] / total if total else 0.0)
-                 for name in names]
+        rows += [
+            CategoryRow(run, name, primary[name], mentioned[name], 100 * primary[name] / total if total else 0.0)
+            for name in names
+        ]
     return rows
 
 

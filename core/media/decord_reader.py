@@ -123,8 +123,9 @@ class DecordReader:
                     self._reader.skip_frames(index - position)
                 frame = self._reader.next()
             except StopIteration:
-                raise InputError(self.source, f"the video ends before frame {index} of the {self.total} it declares") \
-                    from None
+                raise InputError(
+                    self.source, f"the video ends before frame {index} of the {self.total} it declares"
+                ) from None
             except Exception as error:
                 raise InputError(self.source, f"cannot decode frame {index} ({problem_line(error)})") from None
             position = index + 1

@@ -60,8 +60,9 @@ def decode_chains(keyframes: Sequence[int], targets: Sequence[int]) -> list[tupl
     return sorted(chains, key=lambda chain: -chain[0])
 
 
-def exact_frames(reader: FrameReader, targets: Sequence[int], workers: int | None = None) -> Iterator[
-        tuple[int, np.ndarray]]:
+def exact_frames(
+    reader: FrameReader, targets: Sequence[int], workers: int | None = None
+) -> Iterator[tuple[int, np.ndarray]]:
     """(index, RGB frame) for every sorted distinct target, in the order they finish (not index order).
 
     `workers` threads (default: the free cores) each take the costliest chain left (longest processing time
@@ -80,16 +81,19 @@ def exact_frames(reader: FrameReader, targets: Sequence[int], workers: int | Non
     yield from _threaded(reader, chains, threads, max(1, cores // threads))
 
 
-def _threaded(reader: FrameReader, units: list[list[int]], threads: int, decoder_threads: int
-              ) -> Iterator[tuple[int, Any]]:
+def _threaded(
+    reader: FrameReader, units: list[list[int]], threads: int, decoder_threads: int
+) -> Iterator[tuple[int, Any]]:
     """`threads` workers taking units of work in order; stop them all if the consumer stops early or one fails."""
     results: queue.Queue[Any] = queue.Queue(maxsize=2 * threads)
     work: queue.SimpleQueue[list[int]] = queue.SimpleQueue()
     for unit in units:
         work.put(unit)
     stop = threading.Event()
-    workers = [threading.Thread(target=_worker, args=(reader, work, decoder_threads, results, stop), daemon=True)
-               for _ in range(threads)]
+    workers = [
+        threading.Thread(target=_worker, args=(reader, work, decoder_threads, results, stop), daemon=True)
+        for _ in range(threads)
+    ]
     for worker in workers:
         worker.start()
     finished = 0
@@ -108,8 +112,13 @@ def _threaded(reader: FrameReader, units: list[list[int]], threads: int, decoder
             worker.join()
 
 
-def _worker(reader: FrameReader, work: queue.SimpleQueue[list[int]], decoder_threads: int,
-            results: queue.Queue[Any], stop: threading.Event) -> None:
+def _worker(
+    reader: FrameReader,
+    work: queue.SimpleQueue[list[int]],
+    decoder_threads: int,
+    results: queue.Queue[Any],
+    stop: threading.Event,
+) -> None:
     """Decode units until none is left on a single-threaded reader of its own; every frame (or the error) goes to
     `results`.
 

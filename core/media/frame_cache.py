@@ -89,8 +89,14 @@ def cache_key(
 ) -> str:
     """A stable folder name for (video identity, N, max_side, reader, cache format, and the placement rule's fields
     when it is not the uniform one)."""
-    fields = {**ident, **(sampling or {}), "num_frames": num_frames, "max_side": max_side, "reader": reader,
-              "format": CACHE_FORMAT}
+    fields = {
+        **ident,
+        **(sampling or {}),
+        "num_frames": num_frames,
+        "max_side": max_side,
+        "reader": reader,
+        "format": CACHE_FORMAT,
+    }
     return hashlib.sha256(json.dumps(fields, sort_keys=True).encode()).hexdigest()[:32]
 
 

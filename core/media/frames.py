@@ -37,8 +37,17 @@ from mathreel.core.media.sampling import UNIFORM, Sampling
 if TYPE_CHECKING:  # pragma: no cover - typing only
     import numpy as np
 
-__all__ = ["UNIFORM", "SampledFrames", "Sampling", "frames_dir", "open_video", "read_exact_frames", "resized_size",
-           "sample_frames", "uniform_indices"]
+__all__ = [
+    "UNIFORM",
+    "SampledFrames",
+    "Sampling",
+    "frames_dir",
+    "open_video",
+    "read_exact_frames",
+    "resized_size",
+    "sample_frames",
+    "uniform_indices",
+]
 JPEG_QUALITY = 90
 _BUILD_LOCKS = tuple(threading.Lock() for _ in range(64))  # striped: bounded however many videos are sampled
 
@@ -90,7 +99,11 @@ def sample_frames(
 
 @contextmanager
 def build_lock(
-    path: Path, num_frames: int, max_side: int | None, cache_dir: str | Path | None, reader: str | None,
+    path: Path,
+    num_frames: int,
+    max_side: int | None,
+    cache_dir: str | Path | None,
+    reader: str | None,
     sampling: Sampling = UNIFORM,
 ) -> Iterator[None]:
     """Held while one entry is built in this process, so two requests for it decode it once, not twice."""
@@ -108,7 +121,11 @@ def check_request(path: Path, num_frames: int, max_side: int | None) -> None:
 
 
 def cached_frames(
-    path: Path, num_frames: int, max_side: int | None, cache_dir: str | Path | None, reader: str | None,
+    path: Path,
+    num_frames: int,
+    max_side: int | None,
+    cache_dir: str | Path | None,
+    reader: str | None,
     sampling: Sampling = UNIFORM,
 ) -> SampledFrames | None:
     """A complete cache entry made by one of the readers `reader` allows (in preference order), or None."""
@@ -124,7 +141,11 @@ def cached_frames(
 
 
 def build_steps(
-    opened: FrameReader, num_frames: int, max_side: int | None, cache_dir: str | Path | None, workers: int | None,
+    opened: FrameReader,
+    num_frames: int,
+    max_side: int | None,
+    cache_dir: str | Path | None,
+    workers: int | None,
     sampling: Sampling = UNIFORM,
 ) -> Generator[tuple[int, Path], None, SampledFrames]:
     """Decode the sampled frames into their cache entry, yielding (index, JPEG) as each lands; the manifest last.
@@ -142,11 +163,20 @@ def build_steps(
     ident = identity(path)
     entry = frames_dir(cache_dir) / cache_key(ident, num_frames, max_side, opened.name, sampling.cache_fields())
     indices = sample_indices(opened, num_frames, sampling)
-    manifest = {**ident, **sampling.cache_fields(), "num_frames": num_frames, "max_side": max_side,
-                "reader": opened.name,
-                "format": CACHE_FORMAT, "total_frames": opened.total, "fps": opened.fps,
-                "duration": opened.duration(), "indices": indices, "times": opened.times(indices),
-                "files": [frame_file(i) for i in indices]}
+    manifest = {
+        **ident,
+        **sampling.cache_fields(),
+        "num_frames": num_frames,
+        "max_side": max_side,
+        "reader": opened.name,
+        "format": CACHE_FORMAT,
+        "total_frames": opened.total,
+        "fps": opened.fps,
+        "duration": opened.duration(),
+        "indices": indices,
+        "times": opened.times(indices),
+        "files": [frame_file(i) for i in indices],
+    }
     entry.mkdir(parents=True, exist_ok=True)
     finished = False
     try:
@@ -172,8 +202,9 @@ def sample_indices(opened: FrameReader, num_frames: int, sampling: Sampling) -> 
     except ValueError as error:
         raise InputError(opened.source, str(error)) from None
     if not indices:
-        raise InputError(opened.source, f"{sampling.describe(num_frames)} takes no frame of a "
-                         f"{opened.duration():.2f} s video")
+        raise InputError(
+            opened.source, f"{sampling.describe(num_frames)} takes no frame of a {opened.duration():.2f} s video"
+        )
     return indices
 
 

@@ -67,8 +67,7 @@ class _Board:
         self.done = False
         self.error: BaseException | None = None
 
-    def publish(self, gallery: list[GalleryFrame], *, done: bool = False,
-                error: BaseException | None = None) -> None:
+    def publish(self, gallery: list[GalleryFrame], *, done: bool = False, error: BaseException | None = None) -> None:
         with self.changed:
             self.gallery = list(gallery)
             self.version += 1
@@ -150,8 +149,17 @@ def prune_previews(root: Path, max_age: float) -> None:
     prune_folders(root, max_age)
 
 
-def _decode(board: _Board, previews: Path, path: Path, num_frames: int, max_side: int | None,
-            cache_dir: str | Path | None, reader: str | None, workers: int | None, sampling: Sampling) -> None:
+def _decode(
+    board: _Board,
+    previews: Path,
+    path: Path,
+    num_frames: int,
+    max_side: int | None,
+    cache_dir: str | Path | None,
+    reader: str | None,
+    workers: int | None,
+    sampling: Sampling,
+) -> None:
     """The thread: cache hit, or previews then exact frames, under the entry's build lock."""
     from mathreel.core.media.frames import build_lock, build_steps, cached_frames, open_video, sample_indices
 
@@ -205,8 +213,10 @@ def _preview_gallery(opened: FrameReader, indices: list[int], previews: Path) ->
     for keyframe, frame in opened.frames(wanted):
         files[keyframe] = previews / f"key-{keyframe:07d}.jpg"
         _write_preview(files[keyframe], frame)
-    return [GalleryFrame(position, index, time, key, shown_times[key], files[key], exact=False)
-            for position, (index, time, key) in enumerate(zip(indices, opened.times(indices), nearest, strict=True))]
+    return [
+        GalleryFrame(position, index, time, key, shown_times[key], files[key], exact=False)
+        for position, (index, time, key) in enumerate(zip(indices, opened.times(indices), nearest, strict=True))
+    ]
 
 
 def _write_preview(path: Path, frame: np.ndarray) -> None:
@@ -224,12 +234,13 @@ def _write_preview(path: Path, frame: np.ndarray) -> None:
 def _nearest(keyframes: list[int], index: int) -> int:
     """The keyframe closest to `index` (the earlier one on a tie)."""
     after = bisect.bisect_left(keyframes, index)
-    candidates = keyframes[max(0, after - 1): after + 1]
+    candidates = keyframes[max(0, after - 1) : after + 1]
     return min(candidates, key=lambda key: (abs(key - index), key))
 
 
 def exact_gallery(frames: SampledFrames) -> list[GalleryFrame]:
     """The all-exact gallery of a finished (cached) sample."""
-    return [GalleryFrame(position, index, time, index, time, path, exact=True)
-            for position, (index, time, path) in enumerate(zip(frames.indices, frames.times, frames.paths,
-                                                                 strict=True))]
+    return [
+        GalleryFrame(position, index, time, index, time, path, exact=True)
+        for position, (index, time, path) in enumerate(zip(frames.indices, frames.times, frames.paths, strict=True))
+    ]

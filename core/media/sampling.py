@@ -57,7 +57,7 @@ class Sampling:
         return capped(fps_indices(total, video_fps, self.fps or 0.0), count)
 
     def describe(self, count: int) -> str:
-        """"64 frames at len/(n+1) steps", "1 frame per second (at most 512)"."""
+        """ "64 frames at len/(n+1) steps", "1 frame per second (at most 512)"."""
         if self.rule == "fps":
             cap = "" if count == -1 else f" (at most {count})"
             return f"{self.fps:g} frame{'s' if self.fps != 1 else ''} per second{cap}"

@@ -35,8 +35,10 @@ def _check_frame(
         raise InputError(str(path), f"frame {index} must be uint8 (H, W, 3), got {frame.dtype} {frame.shape}")
     height, width = frame.shape[:2]
     if pix_fmt == "yuv420p" and (height % 2 or width % 2):
-        raise InputError(str(path), f"frame {index} is {width}x{height}; yuv420p needs an even width and height "
-                                    "(yuv444p takes any size)")
+        raise InputError(
+            str(path),
+            f"frame {index} is {width}x{height}; yuv420p needs an even width and height (yuv444p takes any size)",
+        )
     if shape is not None and frame.shape != shape:
         raise InputError(str(path), f"frame {index} is {frame.shape}, earlier frames were {shape}")
     return frame.shape
@@ -75,8 +77,14 @@ def write_h264(
         stream.pix_fmt = pix_fmt
         stream.codec_context.thread_count = 1
         stream.codec_context.thread_type = "NONE"
-        options = {"crf": str(crf), "preset": preset, "g": str(gop), "keyint_min": str(gop),
-                   "sc_threshold": "0", "threads": "1"}
+        options = {
+            "crf": str(crf),
+            "preset": preset,
+            "g": str(gop),
+            "keyint_min": str(gop),
+            "sc_threshold": "0",
+            "threads": "1",
+        }
         stream.options = options if bframes is None else {**options, "bf": str(bframes)}
         if rotation:
             stream.set_display_rotation(rotation)

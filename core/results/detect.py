@@ -73,8 +73,10 @@ def detect_benchmark(
             raise InputError(source, f"this is a {by_key[0].title} file (metric key {by_key[1]}), not {bench.title}")
         if leader and leader != bench.name and votes[leader] > votes[bench.name]:
             other = BENCHMARKS[leader]
-            raise InputError(source, f"this looks like a {other.title} file (its fields use {other.title}'s "
-                             f"taxonomy), not {bench.title}")
+            raise InputError(
+                source,
+                f"this looks like a {other.title} file (its fields use {other.title}'s taxonomy), not {bench.title}",
+            )
         return bench, f"benchmark: {bench.name} (given)"
     if leader:
         bench = BENCHMARKS[leader]

@@ -95,8 +95,10 @@ def lmms_generation(record: dict[str, Any]) -> str:
         return "lmms-eval log_samples with doc (resps as [[text]])"
     if isinstance(record.get("filtered_resps"), str):
         if "token_counts" in record:
-            return ("lmms-eval >= 0.7 log_samples (filtered_resps a string, resps only when it differs: the raw "
-                    "reply kept beside the filtered answer)")
+            return (
+                "lmms-eval >= 0.7 log_samples (filtered_resps a string, resps only when it differs: the raw "
+                "reply kept beside the filtered answer)"
+            )
         return "lmms-eval log_samples, newest (filtered_resps a string)"
     return "lmms-eval log_samples without doc (filtered_resps + metric dict)"
 
@@ -157,8 +159,13 @@ def _vlmeval_rows(record: dict[str, Any], label: str | int, metric_keys: tuple[s
 
 
 def _is_v2_official(record: dict[str, Any], metric_keys: tuple[str, ...]) -> bool:
-    return ("prediction" in record and "group_structure" in record and "index" in record and "video" in record
-            and "video_path" not in record)
+    return (
+        "prediction" in record
+        and "group_structure" in record
+        and "index" in record
+        and "video" in record
+        and "video_path" not in record
+    )
 
 
 def _is_v2_vlmeval(record: dict[str, Any], metric_keys: tuple[str, ...]) -> bool:
@@ -192,8 +199,12 @@ LAYOUTS: tuple[Layout, ...] = (
     Layout("lmms-eval", "lmms-eval --log_samples", _is_lmms, _lmms_rows),
     Layout("videomme-template", "Video-MME result template (videos with questions)", _is_template, _template_rows),
     Layout("mathverse", "MathVerse official output (model_answer)", _is_mathverse, _mathverse_rows),
-    Layout("videomme-v2-official", "Video-MME-v2 official predictions (test_video_mme_v2.py TSV)",
-           _is_v2_official, _plain_rows),
+    Layout(
+        "videomme-v2-official",
+        "Video-MME-v2 official predictions (test_video_mme_v2.py TSV)",
+        _is_v2_official,
+        _plain_rows,
+    ),
     Layout("vlmevalkit-v2", "VLMEvalKit Video-MME-v2 predictions", _is_v2_vlmeval, _plain_rows),
     Layout("vlmevalkit", "VLMEvalKit predictions (index + prediction)", _is_vlmeval, _vlmeval_rows),
     Layout("plain", "question_id + response", _is_plain, _plain_rows),
@@ -207,8 +218,11 @@ def detect_layout(record: dict[str, Any], source: str, label: str | int, metric_
             return layout
     fields = ", ".join(sorted(k for k in record if not k.startswith("__"))[:12]) or "none"
     if _is_lmms_aggregate(record):
-        raise InputError(source, "this is lmms-eval's aggregate results file (scores per task, no answers); score "
-                         "the *_samples_<task>.jsonl file written beside it (lmms-eval --log_samples)")
+        raise InputError(
+            source,
+            "this is lmms-eval's aggregate results file (scores per task, no answers); score "
+            "the *_samples_<task>.jsonl file written beside it (lmms-eval --log_samples)",
+        )
     if _has_id(record):
         expected = ", ".join(RESPONSE_KEYS)
         raise InputError(source, f"no response (expected a field named one of: {expected}); fields: {fields}", label)

@@ -31,18 +31,24 @@ def log_notes(records: Sequence[dict[str, Any]], predictions: Sequence[Predictio
     notes = []
     doc_ids = [doc_id for record in records if isinstance(doc_id := record.get("doc_id"), int)]
     if any(after < before for before, after in pairwise(doc_ids)):
-        notes.append("lines are not in doc_id order (a multi-process run writes them rank by rank); questions are "
-                     "matched and grouped by their ids, never by line position")
+        notes.append(
+            "lines are not in doc_id order (a multi-process run writes them rank by rank); questions are "
+            "matched and grouped by their ids, never by line position"
+        )
     hashes = {record.get("doc_hash") for record in records if "doc_hash" in record}
     if hashes == {NULL_DOC_HASH}:
-        notes.append("doc_hash is the hash of null on every line (the run kept no document): it cannot show "
-                     "whether two runs asked the same questions")
+        notes.append(
+            "doc_hash is the hash of null on every line (the run kept no document): it cannot show "
+            "whether two runs asked the same questions"
+        )
     elif hashes:
         notes.append("doc_hash names each question's document, so two runs can be checked to have asked the same ones")
     kept = sum(1 for prediction in predictions if prediction.full_response is not None)
     if kept:
-        notes.append(f"{kept} lines keep the raw reply (resps, with its reasoning text) beside the filtered answer "
-                     "(filtered_resps), which is what is scored")
+        notes.append(
+            f"{kept} lines keep the raw reply (resps, with its reasoning text) beside the filtered answer "
+            "(filtered_resps), which is what is scored"
+        )
     return notes
 
 
@@ -62,5 +68,7 @@ def conflict_warning(conflicts: Sequence[str]) -> str | None:
     if not conflicts:
         return None
     head = ", ".join(conflicts[:_SHOWN]) + (f" and {len(conflicts) - _SHOWN} more" if len(conflicts) > _SHOWN else "")
-    return (f"{len(conflicts)} questions were built from different documents in the two runs (their doc_hash "
-            f"differs), so their answers are not comparable: {head}")
+    return (
+        f"{len(conflicts)} questions were built from different documents in the two runs (their doc_hash "
+        f"differs), so their answers are not comparable: {head}"
+    )

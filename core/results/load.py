@@ -178,8 +178,9 @@ def _jsonl_records(text: str, source: str) -> list[dict[str, Any]]:
 def _jsonl_records_by_line(text: str, source: str) -> list[dict[str, Any]]:
     lines = lines_of(text)
     last = max(i for i, line in enumerate(lines, start=1) if line.strip())
-    return [_line_record(line, number, number == last, source)
-            for number, line in enumerate(lines, start=1) if line.strip()]
+    return [
+        _line_record(line, number, number == last, source) for number, line in enumerate(lines, start=1) if line.strip()
+    ]
 
 
 def _line_record(line: str, number: int, last: bool, source: str) -> dict[str, Any]:
@@ -232,8 +233,9 @@ def _stream_lines(handle: BinaryIO, source: str) -> Iterator[tuple[int, str]]:
         try:
             line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError as error:
-            raise InputError(source, f"not UTF-8 text (byte 0x{raw[error.start]:02x}); save the file as UTF-8",
-                             f"line {number}") from None
+            raise InputError(
+                source, f"not UTF-8 text (byte 0x{raw[error.start]:02x}); save the file as UTF-8", f"line {number}"
+            ) from None
         refuse_nul(line, source, number)
         if line.strip():
             yield number, line
@@ -247,8 +249,10 @@ def _batch_records(batch: list[tuple[int, str]], source: str, final: bool) -> li
     except (ValueError, RecursionError):
         records = None
     if records is None or len(records) != len(batch) or not all(isinstance(r, dict) for r in records):
-        return [_line_record(line, number, final and index == len(batch) - 1, source)
-                for index, (number, line) in enumerate(batch)]
+        return [
+            _line_record(line, number, final and index == len(batch) - 1, source)
+            for index, (number, line) in enumerate(batch)
+        ]
     for (number, _), record in zip(batch, records, strict=True):
         record.setdefault("__line__", number)
     return records

@@ -41,8 +41,11 @@ def not_on_server(bench: Benchmark) -> str:
     layout = bench.layout
     if layout is None or layout.has_video:
         return NOT_ON_SERVER
-    return "the diagrams for these questions are not on this server" if layout.image_dirs else \
-        "these questions are not on this server"
+    return (
+        "the diagrams for these questions are not on this server"
+        if layout.image_dirs
+        else "these questions are not on this server"
+    )
 
 
 @dataclass(frozen=True)
@@ -128,8 +131,12 @@ def join_question(recorded: FileQuestion | None, ref: str, dataset: Dataset, *, 
     bench = get_benchmark(dataset.benchmark)
     own = recorded.question if recorded is not None else None
     if own is not None and (own.benchmark, own.mode) != (dataset.benchmark, dataset.mode):
-        return QuestionJoin(None, None, f"the answer is to a {own.benchmark} {own.mode} question; the server shows "
-                                        f"{dataset.benchmark} {dataset.mode}: read from the file")
+        return QuestionJoin(
+            None,
+            None,
+            f"the answer is to a {own.benchmark} {own.mode} question; the server shows "
+            f"{dataset.benchmark} {dataset.mode}: read from the file",
+        )
     try:
         candidate = dataset.question(ref)
     except InputError:
@@ -137,20 +144,34 @@ def join_question(recorded: FileQuestion | None, ref: str, dataset: Dataset, *, 
     if recorded is not None and records_question(recorded, bench):
         how = match_how(recorded, candidate, bench)
         if how is None:
-            return QuestionJoin(None, None, f"the file's question {ref} is not the server's question {ref} (text or "
-                                            "options differ): read from the file")
+            return QuestionJoin(
+                None,
+                None,
+                f"the file's question {ref} is not the server's question {ref} (text or "
+                "options differ): read from the file",
+            )
         note = f"the server's question {ref}, {_MATCHED[how]}" + _gold_note(own, candidate)
         return QuestionJoin(candidate, how, note)
     if by_id or (recorded is not None and recorded.join == "id"):
-        return QuestionJoin(candidate, "id", f"the server's question {ref}, joined by id alone as asked: the file "
-                                             "records no question text to check it against")
-    return QuestionJoin(None, None, f"the file records no question text for {ref}, so its answer is not shown under "
-                                    "the server's question of that id (give the dataset as the file's annotations to "
-                                    "join by id)")
+        return QuestionJoin(
+            candidate,
+            "id",
+            f"the server's question {ref}, joined by id alone as asked: the file "
+            "records no question text to check it against",
+        )
+    return QuestionJoin(
+        None,
+        None,
+        f"the file records no question text for {ref}, so its answer is not shown under "
+        "the server's question of that id (give the dataset as the file's annotations to "
+        "join by id)",
+    )
 
 
-_MATCHED = {"text": "matched by question text and options",
-            "prompt": "matched by the question and options in the prompt the file recorded"}
+_MATCHED = {
+    "text": "matched by question text and options",
+    "prompt": "matched by the question and options in the prompt the file recorded",
+}
 
 
 def _gold_note(own: Question | None, candidate: Question) -> str:
@@ -162,5 +183,8 @@ def _gold_note(own: Question | None, candidate: Question) -> str:
 def join_rows(rows: Iterable[ScoredRow], dataset: Dataset, *, by_id: bool = False) -> dict[str, QuestionJoin]:
     """`join_question` for every answered row of a scored file, by question id: what a page walking a run asks once
     (a few milliseconds for 2,700 answers; the keys are cached)."""
-    return {row.question_id: join_question(row.recorded, row.question_id, dataset, by_id=by_id)
-            for row in rows if row.status != "missing"}
+    return {
+        row.question_id: join_question(row.recorded, row.question_id, dataset, by_id=by_id)
+        for row in rows
+        if row.status != "missing"
+    }

@@ -65,8 +65,7 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
     if mode_note:
         notes.append(mode_note)
 
-    result = ResultFile(source=source, benchmark=bench.name, mode=mode_key, format=fmt, notes=notes,
-                        layout=layout.key)
+    result = ResultFile(source=source, benchmark=bench.name, mode=mode_key, format=fmt, notes=notes, layout=layout.key)
     grouped = bench.mode(mode_key).grouped
     if annotations is None:
         _standalone(result, bench, rows, grouped)
@@ -79,8 +78,10 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
             _vlmeval_ids(result, rows, annotated)
         _joined(result, bench, rows, grouped, annotated)
     if layout.key == "vlmevalkit" and annotations is None:
-        result.notes.append("question ids: VLMEvalKit's row index (with the dataset's annotations, the rows join "
-                            "their questions by video and question)")
+        result.notes.append(
+            "question ids: VLMEvalKit's row index (with the dataset's annotations, the rows join "
+            "their questions by video and question)"
+        )
     if layout.key == "lmms-eval":
         from mathreel.core.results.lmms_log import log_notes
 
@@ -100,8 +101,14 @@ def _mode_evidence(rows: list[dict[str, Any]], annotation_records: list[dict[str
 _JSON_KINDS: dict[type, str] = {dict: "a JSON object", list: "a JSON array"}
 
 
-def _question(bench: Benchmark, row: Row, mode: str, source: str, read: QuestionReader | None = None,
-              id_keys: tuple[str, ...] | None = None) -> Question:
+def _question(
+    bench: Benchmark,
+    row: Row,
+    mode: str,
+    source: str,
+    read: QuestionReader | None = None,
+    id_keys: tuple[str, ...] | None = None,
+) -> Question:
     """The row's Question, checked. `read` and `id_keys`: the file's reader and id fields (`_file_plan`)."""
     _check_id_fields(bench.id_fields if id_keys is None else id_keys, row, source)
     try:
@@ -172,11 +179,15 @@ class GoldCheck:
 
     def report(self, result: ResultFile, where: str = "") -> None:
         if self.normalised:
-            result.notes.append(f"{len(self.normalised)} gold answers{where} written as full-width or other "
-                                f"compatibility letters were read as plain letters (NFKC): {_shown(self.normalised)}")
+            result.notes.append(
+                f"{len(self.normalised)} gold answers{where} written as full-width or other "
+                f"compatibility letters were read as plain letters (NFKC): {_shown(self.normalised)}"
+            )
         if self.bad:
-            result.warnings.append(f"{len(self.bad)} gold answers{where} are not one of the question's letters, so "
-                                   f"every answer to them scores wrong: {_shown(self.bad)}")
+            result.warnings.append(
+                f"{len(self.bad)} gold answers{where} are not one of the question's letters, so "
+                f"every answer to them scores wrong: {_shown(self.bad)}"
+            )
 
 
 def _response(row: Row, source: str) -> str:
@@ -244,8 +255,9 @@ def _joined(
         own_answer = str(row.fields.get("answer") or "").strip().upper()
         disagree += bool(own_answer) and question.answer_kind == "choice" and own_answer != question.answer
         recorded = recorded._replace(join=how)
-        result.predictions.append(Prediction(question, _response(row, result.source), row.label, row.raw, recorded,
-                                             row.full_response))
+        result.predictions.append(
+            Prediction(question, _response(row, result.source), row.label, row.raw, recorded, row.full_response)
+        )
     result.missing = _in_answered_subset(result, bench, [q for key, q in annotated.items() if key not in used])
     result.unknown_ids = unknown
     result.mismatched = mismatched
@@ -253,19 +265,25 @@ def _joined(
         f"annotations: {len(used)} of {len(annotated)} questions joined on question_id from {result.annotations}"
     )
     if not used:
-        nothing = (f"nothing was joined: none of the file's {len(ids)} question ids is in the annotations "
-                   f"({result.annotations}); check the benchmark, the mode and the annotations")
+        nothing = (
+            f"nothing was joined: none of the file's {len(ids)} question ids is in the annotations "
+            f"({result.annotations}); check the benchmark, the mode and the annotations"
+        )
         if mismatched:
-            nothing = (f"nothing was joined: the file's {len(ids)} answers are to other questions than the "
-                       f"annotations' ({result.annotations}), {len(mismatched)} of them under the same ids")
+            nothing = (
+                f"nothing was joined: the file's {len(ids)} answers are to other questions than the "
+                f"annotations' ({result.annotations}), {len(mismatched)} of them under the same ids"
+            )
         result.notes.append(nothing)
         result.warnings.append(nothing)
     if unknown:
         result.warnings.append(f"{len(unknown)} ids in the file are not in the annotations: {_shown(unknown)}")
     if mismatched:
-        result.warnings.append(f"{len(mismatched)} answers are to questions that differ from the annotations' "
-                               f"questions of the same id (text or options), so they are not joined: "
-                               f"{_shown(mismatched)}")
+        result.warnings.append(
+            f"{len(mismatched)} answers are to questions that differ from the annotations' "
+            f"questions of the same id (text or options), so they are not joined: "
+            f"{_shown(mismatched)}"
+        )
     if disagree:
         result.warnings.append(f"{disagree} records carry an answer that differs from the annotations' (used)")
     _warn_duplicates(result, duplicates)
@@ -306,8 +324,10 @@ def _in_answered_subset(result: ResultFile, bench: Benchmark, missing: list[Ques
     (value,) = answered
     kept = [q for q in missing if q.dims.get(key) == value]
     if len(kept) < len(missing):
-        result.notes.append(f"every answer is a {value} question: the {len(missing) - len(kept)} annotated questions "
-                            f"of other {bench.dimension(key).label.lower()}s are not counted as missing")
+        result.notes.append(
+            f"every answer is a {value} question: the {len(missing) - len(kept)} annotated questions "
+            f"of other {bench.dimension(key).label.lower()}s are not counted as missing"
+        )
     return kept
 
 
@@ -387,8 +407,9 @@ def _benchmark_from_annotations(
     found = [BENCHMARKS[name] for name in benchmarks_in(Path(annotations))]
     if len(found) != 1:
         holds = f"holds {', '.join(b.name for b in found)}" if found else "holds no benchmark's files"
-        raise InputError(source, f"cannot tell which benchmark this file is for (the annotations directory "
-                         f"{holds})", fix="benchmark")
+        raise InputError(
+            source, f"cannot tell which benchmark this file is for (the annotations directory {holds})", fix="benchmark"
+        )
     return found[0], f"benchmark: {found[0].name} (the annotations directory holds its files)"
 
 
@@ -417,8 +438,9 @@ def _vlmeval_ids(result: ResultFile, rows: list[Row], annotated: dict[str, Quest
             continue
         fields["question_id"] = key
         counts[how] += 1
-    result.notes.append("VLMEvalKit rows joined to the dataset: " + ", ".join(f"{n} by {how}" for how, n in
-                                                                           counts.items()))
+    result.notes.append(
+        "VLMEvalKit rows joined to the dataset: " + ", ".join(f"{n} by {how}" for how, n in counts.items())
+    )
 
 
 def _warn_absent_dimensions(result: ResultFile, bench: Benchmark) -> None:
@@ -427,8 +449,10 @@ def _warn_absent_dimensions(result: ResultFile, bench: Benchmark) -> None:
     present = {key for question in questions for key in question.dims}
     absent = [f"{dim.label} ({dim.key})" for dim in bench.dimensions if dim.key not in present]
     if questions and absent:
-        result.warnings.append(f"no {', '.join(absent)} in the file for any question: "
-                               f"{'that breakdown is' if len(absent) == 1 else 'those breakdowns are'} absent")
+        result.warnings.append(
+            f"no {', '.join(absent)} in the file for any question: "
+            f"{'that breakdown is' if len(absent) == 1 else 'those breakdowns are'} absent"
+        )
 
 
 def _note_clusters(result: ResultFile, bench: Benchmark) -> None:
@@ -444,5 +468,7 @@ def _note_clusters(result: ResultFile, bench: Benchmark) -> None:
     elif len(keyed) == len(questions):
         result.notes.append(f"no video ids in the data: clustered SE groups questions by {unit} ({why})")
     else:
-        result.notes.append(f"clustered SE groups questions by video where the data names it, else by {unit} "
-                            f"({why}), else each question alone")
+        result.notes.append(
+            f"clustered SE groups questions by video where the data names it, else by {unit} "
+            f"({why}), else each question alone"
+        )

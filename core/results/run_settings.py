@@ -36,12 +36,14 @@ class DetectedRunSettings:
     sources: dict[str, str] = field(default_factory=dict)
 
     def lines(self) -> list[str]:
-        """"Chain of thought: yes (task name 'videomathqa_mcq_cot')" style lines, one per setting."""
+        """ "Chain of thought: yes (task name 'videomathqa_mcq_cot')" style lines, one per setting."""
         s = self.settings
         subs = "all lines" if s.full_subtitles else "yes" if s.with_subtitles else "no"
-        return [f"Chain of thought: {'yes' if s.cot else 'no'} ({self.sources.get('cot', '')})",
-                f"Subtitles in prompt: {subs} ({self.sources.get('subtitles', '')})",
-                f"Frames: {s.num_frames} ({self.sources.get('frames', '')})"]
+        return [
+            f"Chain of thought: {'yes' if s.cot else 'no'} ({self.sources.get('cot', '')})",
+            f"Subtitles in prompt: {subs} ({self.sources.get('subtitles', '')})",
+            f"Frames: {s.num_frames} ({self.sources.get('frames', '')})",
+        ]
 
 
 def detect_run_settings(result: ResultFile, default_frames: int | None = None) -> DetectedRunSettings:
@@ -57,8 +59,9 @@ def detect_run_settings(result: ResultFile, default_frames: int | None = None) -
     cot, cot_source = _detect_cot(task, prompt, [p.response for p in result.predictions[:SAMPLE]])
     subs, subs_source = _detect_subtitles(task, prompt)
     frames, frames_source = _detect_frames(task, raws, default_frames)
-    return DetectedRunSettings(ViewSettings(frames, cot, subs, False),
-                       {"cot": cot_source, "subtitles": subs_source, "frames": frames_source})
+    return DetectedRunSettings(
+        ViewSettings(frames, cot, subs, False), {"cot": cot_source, "subtitles": subs_source, "frames": frames_source}
+    )
 
 
 def _task_name(raw: dict[str, Any]) -> str:
@@ -106,4 +109,3 @@ def _detect_frames(task: str, raws: list[dict[str, Any]], default: int) -> tuple
     if match and int(match.group(1)) > 0:
         return int(match.group(1)), f"task name {task!r}"
     return default, "not recorded in the file; the default"
-

@@ -164,15 +164,24 @@ class _Workbook:
 
     def _check_size(self, name: str, own: int, total: int, cap: int | None) -> None:
         if cap is not None and own > cap:
-            raise self.error(f"the part {name} inflates to more than {cap / 2**20:.0f} MB; a result workbook's "
-                             "is far smaller (save the sheet as CSV)")
+            raise self.error(
+                f"the part {name} inflates to more than {cap / 2**20:.0f} MB; a result workbook's "
+                "is far smaller (save the sheet as CSV)"
+            )
         if total > self.limits.inflated_bytes:
-            raise self.error(f"the workbook inflates to more than {self.limits.inflated_bytes / 2**20:.0f} MB of "
-                             "XML (a ZIP bomb, or a table too large for .xlsx here: save it as CSV or JSON Lines)")
+            raise self.error(
+                f"the workbook inflates to more than {self.limits.inflated_bytes / 2**20:.0f} MB of "
+                "XML (a ZIP bomb, or a table too large for .xlsx here: save it as CSV or JSON Lines)"
+            )
 
-    def feed(self, name: str, start: Callable[[str, dict[str, str]], None] | None = None,
-             end: Callable[[str], None] | None = None, text: Callable[[str], None] | None = None,
-             cap: int | None = None) -> Iterator[None]:
+    def feed(
+        self,
+        name: str,
+        start: Callable[[str, dict[str, str]], None] | None = None,
+        end: Callable[[str], None] | None = None,
+        text: Callable[[str], None] | None = None,
+        cap: int | None = None,
+    ) -> Iterator[None]:
         """Run expat over one part with the given handlers, yielding after each chunk so a caller can hand on what
         the handlers collected; a document type declaration is refused. Tags reach the handlers as
         "<namespace> <name>" (`_local` takes the name), so a writer's namespace prefix does not matter."""
@@ -198,12 +207,18 @@ class _Workbook:
         except _Refused as refused:
             raise refused.error from None
         except expat.ExpatError as error:
-            raise self.error(f"the part {name} is not well-formed XML ({expat.errors.messages[error.code]}, "
-                             f"line {error.lineno})") from None
+            raise self.error(
+                f"the part {name} is not well-formed XML ({expat.errors.messages[error.code]}, line {error.lineno})"
+            ) from None
 
-    def parse(self, name: str, start: Callable[[str, dict[str, str]], None],
-              end: Callable[[str], None] | None = None, text: Callable[[str], None] | None = None,
-              cap: int | None = None) -> None:
+    def parse(
+        self,
+        name: str,
+        start: Callable[[str, dict[str, str]], None],
+        end: Callable[[str], None] | None = None,
+        text: Callable[[str], None] | None = None,
+        cap: int | None = None,
+    ) -> None:
         """`feed` to the end, for the parts read whole before the sheet; their elements count against the same
         limit as the sheet's, so a part of millions of tiny elements stops as early."""
         elements = 0
@@ -333,8 +348,9 @@ class _Workbook:
                 depth["cellXfs"] -= 1
 
         self.parse(part, start, end, cap=self.limits.styles_bytes)
-        return frozenset(index for index, number in enumerate(formats)
-                         if custom.get(number, number in _DATE_FORMAT_IDS))
+        return frozenset(
+            index for index, number in enumerate(formats) if custom.get(number, number in _DATE_FORMAT_IDS)
+        )
 
     # -- the sheet -----------------------------------------------------------------------------------------------
 
@@ -350,15 +366,23 @@ class _Workbook:
 
     def check_cells(self, rows: int, columns: int, number: int) -> None:
         if rows * columns > self.limits.cells:
-            raise self.error(f"the sheet's table passes {self.limits.cells:,} cells ({rows:,} rows x {columns:,} "
-                             "columns); save it as CSV or JSON Lines", f"row {number}")
+            raise self.error(
+                f"the sheet's table passes {self.limits.cells:,} cells ({rows:,} rows x {columns:,} "
+                "columns); save it as CSV or JSON Lines",
+                f"row {number}",
+            )
 
 
 class _SheetReader:
     """expat handlers for a worksheet: collects each <row>'s cells and hands the row on at </row>."""
 
-    def __init__(self, book: _Workbook, strings: list[str], dates: frozenset[int],
-                 emit: Callable[[tuple[int, dict[int, Any]]], None]) -> None:
+    def __init__(
+        self,
+        book: _Workbook,
+        strings: list[str],
+        dates: frozenset[int],
+        emit: Callable[[tuple[int, dict[int, Any]]], None],
+    ) -> None:
         self.book, self.strings, self.dates, self.emit = book, strings, dates, emit
         self.row_number = 0
         self.rows = 0
@@ -380,8 +404,11 @@ class _SheetReader:
         name = self.names[tag]
         self.elements += 1
         if self.elements > self.book.limits.elements:
-            raise _Refused(self.book.error(f"more than {self.book.limits.elements:,} XML elements in the sheet",
-                                           f"row {self.row_number}"))
+            raise _Refused(
+                self.book.error(
+                    f"more than {self.book.limits.elements:,} XML elements in the sheet", f"row {self.row_number}"
+                )
+            )
         if name == "c":
             self._start_cell(attrs)
         elif name == "v" and self.value is None:
@@ -402,8 +429,12 @@ class _SheetReader:
         elif name == "row" and self.cells:
             self.rows += 1
             if self.rows > self.book.limits.rows:
-                raise _Refused(self.book.error(f"more than {self.book.limits.rows:,} rows; save the sheet as "
-                                               "CSV or JSON Lines", f"row {self.row_number}"))
+                raise _Refused(
+                    self.book.error(
+                        f"more than {self.book.limits.rows:,} rows; save the sheet as CSV or JSON Lines",
+                        f"row {self.row_number}",
+                    )
+                )
             self.emit((self.row_number, self.cells))
             self.cells = {}
 
@@ -427,20 +458,30 @@ class _SheetReader:
     def _start_cell(self, attrs: dict[str, str]) -> None:
         self.cell_count += 1
         if self.cell_count > self.book.limits.cells:
-            raise _Refused(self.book.error(f"more than {self.book.limits.cells:,} cells in the sheet; save it as "
-                                           "CSV or JSON Lines", f"row {self.row_number}"))
+            raise _Refused(
+                self.book.error(
+                    f"more than {self.book.limits.cells:,} cells in the sheet; save it as CSV or JSON Lines",
+                    f"row {self.row_number}",
+                )
+            )
         ref = attrs.get("r")
         if ref is None:
             self.column += 1
             if self.column >= _MAX_EXCEL_COLUMN:
-                raise _Refused(self.book.error(f"row {self.row_number} has more cells than a sheet has columns",
-                                               f"row {self.row_number}"))
+                raise _Refused(
+                    self.book.error(
+                        f"row {self.row_number} has more cells than a sheet has columns", f"row {self.row_number}"
+                    )
+                )
         else:
             letters = ref.rstrip(_DIGITS)
             column = self.column_of[letters]
-            if column < 0 or ref[len(letters):] != self.row_digits:
-                raise _Refused(self.book.error(f"cell reference {ref[:20]!r} is not a cell of row "
-                                               f"{self.row_number}", f"row {self.row_number}"))
+            if column < 0 or ref[len(letters) :] != self.row_digits:
+                raise _Refused(
+                    self.book.error(
+                        f"cell reference {ref[:20]!r} is not a cell of row {self.row_number}", f"row {self.row_number}"
+                    )
+                )
             self.column = column
         self.cell_type = attrs.get("t", "n")
         self.cell_style = _int(attrs.get("s"), 0)
@@ -458,8 +499,11 @@ class _SheetReader:
         if self.column not in self.columns:
             self.columns.add(self.column)
             if len(self.columns) > self.book.limits.columns:
-                raise _Refused(self.book.error(f"values in more than {self.book.limits.columns:,} columns",
-                                               f"row {self.row_number}"))
+                raise _Refused(
+                    self.book.error(
+                        f"values in more than {self.book.limits.columns:,} columns", f"row {self.row_number}"
+                    )
+                )
         self.cells[self.column] = value
 
     def _typed(self, raw: str) -> Any:
@@ -468,8 +512,9 @@ class _SheetReader:
         if kind == "s":
             index = _int(raw, -1)
             if not 0 <= index < len(self.strings):
-                raise _Refused(self.book.error(f"a cell names shared string {raw[:20]!r}, which the workbook "
-                                               "does not have", where))
+                raise _Refused(
+                    self.book.error(f"a cell names shared string {raw[:20]!r}, which the workbook does not have", where)
+                )
             return self.strings[index]
         if kind in ("str", "e", "d"):  # formula text, an error such as #N/A, an ISO date
             return raw
@@ -485,7 +530,7 @@ class _SheetReader:
 
 
 class _LocalNames(dict):
-    """"<namespace> <name>" -> name, computed once per tag (the sheet's handlers run per cell)."""
+    """ "<namespace> <name>" -> name, computed once per tag (the sheet's handlers run per cell)."""
 
     def __missing__(self, tag: str) -> str:
         name = self[tag] = tag.rpartition(" ")[2]
@@ -546,18 +591,18 @@ def _excel_date(serial: float) -> Any:
 def zip_member_count(data: bytes) -> int | None:
     """The number of entries a ZIP's end-of-central-directory record declares (ZIP64 too), read without parsing
     the directory itself; None when no such record is found."""
-    tail = data[-(65_535 + 22):]
+    tail = data[-(65_535 + 22) :]
     at = tail.rfind(b"PK\x05\x06")
     if at < 0 or len(tail) - at < 22:
         return None
-    count = int.from_bytes(tail[at + 10: at + 12], "little")
+    count = int.from_bytes(tail[at + 10 : at + 12], "little")
     if count != 0xFFFF:
         return count
     locator = tail.rfind(b"PK\x06\x07", 0, at)
     if locator < 0:
         return count
-    offset = int.from_bytes(tail[locator + 8: locator + 16], "little")
-    record = data[offset: offset + 56]
+    offset = int.from_bytes(tail[locator + 8 : locator + 16], "little")
+    record = data[offset : offset + 56]
     if record[:4] != b"PK\x06\x06" or len(record) < 40:
         return None
     return int.from_bytes(record[32:40], "little")

@@ -102,9 +102,12 @@ def between_reviewers(reviews: Sequence[Review]) -> BetweenReviewers:
     pairwise = {}
     for a, b in itertools.combinations(sorted(busiest), 2):
         shared = [q for q in by_reviewer[a] if q in by_reviewer[b]]
-        pairwise[f"{a} vs {b}"] = (stats.cohen_kappa([by_reviewer[a][q] for q in shared],
-                                                     [by_reviewer[b][q] for q in shared]) if shared else stats.NAN,
-                                   len(shared))
+        pairwise[f"{a} vs {b}"] = (
+            stats.cohen_kappa([by_reviewer[a][q] for q in shared], [by_reviewer[b][q] for q in shared])
+            if shared
+            else stats.NAN,
+            len(shared),
+        )
     fleiss: tuple[float, int] = (stats.NAN, 0)
     if len(by_reviewer) >= 2:
         smallest = min(by_reviewer.values(), key=len)
@@ -118,8 +121,9 @@ def flagged(reviews: Sequence[Review]) -> list[Flagged]:
     return [Flagged(r.question_id, r.reviewer, r.flag, r.flag_reason, r.note) for r in reviews if r.flag]
 
 
-def agreement(judgments: Sequence[Judgment], reviews: Sequence[Review], *, seed: int = 0,
-              resamples: int = 2000) -> Agreement:
+def agreement(
+    judgments: Sequence[Judgment], reviews: Sequence[Review], *, seed: int = 0, resamples: int = 2000
+) -> Agreement:
     """Every agreement figure for one judgment file and its reviews (several reviewers pooled against the judge)."""
     if not 0 <= seed < 2**32:
         raise MathReelError(f"the bootstrap seed must be a whole number 0 or more, not {seed}")
@@ -128,20 +132,31 @@ def agreement(judgments: Sequence[Judgment], reviews: Sequence[Review], *, seed:
     judge_cats, people_cats = [c[0] for c in cats], [c[1] for c in cats]
     labels = stats.labels_of(judge_cats, people_cats)
     if len(labels) > MAX_CATEGORIES:
-        raise MathReelError(f"the judgments and reviews name {len(labels):,} different primary error categories (at "
-                            f"most {MAX_CATEGORIES}); are these reviews of this judge's run?")
-    steps = [(v.step_score, r.step_score) for v, r in joined.pairs
-             if r.steps_verdict and v.step_score is not None and r.step_score is not None]
+        raise MathReelError(
+            f"the judgments and reviews name {len(labels):,} different primary error categories (at "
+            f"most {MAX_CATEGORIES}); are these reviews of this judge's run?"
+        )
+    steps = [
+        (v.step_score, r.step_score)
+        for v, r in joined.pairs
+        if r.steps_verdict and v.step_score is not None and r.step_score is not None
+    ]
     between = between_reviewers([r for _, r in joined.pairs])
     return Agreement(
-        n_reviews=len(reviews), stale=len(joined.stale), labels=labels, category_pairs=len(cats),
+        n_reviews=len(reviews),
+        stale=len(joined.stale),
+        labels=labels,
+        category_pairs=len(cats),
         kappa=stats.cohen_kappa(judge_cats, people_cats, labels),
         kappa_ci=stats.kappa_interval(judge_cats, people_cats, seed=seed, resamples=resamples),
         confusion=stats.confusion(judge_cats, people_cats, labels),
         per_category=stats.precision_recall(judge_cats, people_cats, labels),
-        step_pairs=steps, steps=stats.differences([s[0] for s in steps], [s[1] for s in steps]),
+        step_pairs=steps,
+        steps=stats.differences([s[0] for s in steps], [s[1] for s in steps]),
         spearman=stats.spearman([s[0] for s in steps], [s[1] for s in steps]),
-        reviewers=sorted({r.reviewer for r in reviews}), pairwise=between.pairwise, fleiss=between.fleiss,
+        reviewers=sorted({r.reviewer for r in reviews}),
+        pairwise=between.pairwise,
+        fleiss=between.fleiss,
         paired_reviewers=between.paired,
         flagged=flagged(reviews),
     )
@@ -154,19 +169,28 @@ def _f(value: float, digits: int = 2) -> str:
 def summary_lines(result: Agreement) -> list[str]:
     """The text `mathreel agreement` prints."""
     low, high = result.kappa_ci
-    lines = [f"reviews: {result.n_reviews} from {len(result.reviewers)} reviewer(s); {result.stale} do not match a "
-             "judged response (another response or question) and are left out",
-             f"primary error category, judge vs reviewers: Cohen's kappa {_f(result.kappa)} "
-             f"(95% bootstrap CI {_f(low)} to {_f(high)}) over {result.category_pairs} reviews"]
-    lines += [f"  {s.category}: precision {_f(s.precision)} (judge named it {s.judge}x), recall {_f(s.recall)} "
-              f"(reviewers named it {s.reviewer}x)" for s in result.per_category]
+    lines = [
+        f"reviews: {result.n_reviews} from {len(result.reviewers)} reviewer(s); {result.stale} do not match a "
+        "judged response (another response or question) and are left out",
+        f"primary error category, judge vs reviewers: Cohen's kappa {_f(result.kappa)} "
+        f"(95% bootstrap CI {_f(low)} to {_f(high)}) over {result.category_pairs} reviews",
+    ]
+    lines += [
+        f"  {s.category}: precision {_f(s.precision)} (judge named it {s.judge}x), recall {_f(s.recall)} "
+        f"(reviewers named it {s.reviewer}x)"
+        for s in result.per_category
+    ]
     d = result.steps
-    lines.append(f"step scores over {d.n} reviews: mean |judge - reviewer| {_f(d.mean_absolute)}, Spearman "
-                 f"{_f(result.spearman)}, mean difference {_f(d.mean)} (limits of agreement {_f(d.low)} to "
-                 f"{_f(d.high)})")
+    lines.append(
+        f"step scores over {d.n} reviews: mean |judge - reviewer| {_f(d.mean_absolute)}, Spearman "
+        f"{_f(result.spearman)}, mean difference {_f(d.mean)} (limits of agreement {_f(d.low)} to "
+        f"{_f(d.high)})"
+    )
     if result.paired_reviewers == MAX_PAIRED_REVIEWERS and len(result.reviewers) > MAX_PAIRED_REVIEWERS:
-        lines.append(f"between reviewers: pairs among the {MAX_PAIRED_REVIEWERS} reviewers with the most categorised "
-                     f"reviews (of {len(result.reviewers):,} reviewers)")
+        lines.append(
+            f"between reviewers: pairs among the {MAX_PAIRED_REVIEWERS} reviewers with the most categorised "
+            f"reviews (of {len(result.reviewers):,} reviewers)"
+        )
     for pair, (kappa, n) in result.pairwise.items():
         lines.append(f"between reviewers {pair}: Cohen's kappa {_f(kappa)} over {n} questions")
     if result.fleiss[1]:
@@ -182,10 +206,14 @@ def _cell(text: str) -> str:
 
 
 FLAGGED_HEADER = ("question_id", "reviewer", "flag", "reason", "note")
-FLAGGED_CSV = OutputKind("a flagged-questions CSV of `mathreel agreement`",
-                         lambda head: first_line(head) == ",".join(FLAGGED_HEADER).encode())
-FLAGGED_JSON = OutputKind("a flagged-questions JSON of `mathreel agreement`",
-                          lambda head: re.match(rb'\[\s*(\]|\{\s*"question_id":)', head) is not None)
+FLAGGED_CSV = OutputKind(
+    "a flagged-questions CSV of `mathreel agreement`",
+    lambda head: first_line(head) == ",".join(FLAGGED_HEADER).encode(),
+)
+FLAGGED_JSON = OutputKind(
+    "a flagged-questions JSON of `mathreel agreement`",
+    lambda head: re.match(rb'\[\s*(\]|\{\s*"question_id":)', head) is not None,
+)
 
 
 def flagged_csv(items: Sequence[Flagged]) -> str:

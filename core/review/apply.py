@@ -25,9 +25,11 @@ class Applied:
 
     @property
     def note(self) -> str:
-        return (f"reviews: {self.categories} error-category verdicts ({self.categories_changed} changed) and "
-                f"{self.steps} step scores ({self.steps_changed} changed) come from people; {self.stale} reviews "
-                "match no judged response and are left out")
+        return (
+            f"reviews: {self.categories} error-category verdicts ({self.categories_changed} changed) and "
+            f"{self.steps} step scores ({self.steps_changed} changed) come from people; {self.stale} reviews "
+            "match no judged response and are left out"
+        )
 
 
 def _latest(reviews: Sequence[Review], verdict: str) -> dict[str, Review]:
@@ -45,8 +47,13 @@ def _reviewed_errors(judgment: Judgment, review: Review) -> Judgment:
     why = f"reviewer {review.reviewer}: {review.note or review.category_verdict}"
     primary = {"category": review.primary, "rationale": why}
     secondary = [{"category": name, "rationale": why} for name in review.secondary]
-    values = {**judgment.values, "primary": primary, "secondary": secondary,
-              "categories": [review.primary, *review.secondary], "source": f"reviewer {review.reviewer}"}
+    values = {
+        **judgment.values,
+        "primary": primary,
+        "secondary": secondary,
+        "categories": [review.primary, *review.secondary],
+        "source": f"reviewer {review.reviewer}",
+    }
     return dataclasses.replace(judgment, status="ok", values=values)
 
 
@@ -69,8 +76,14 @@ def apply_reviews(judgments: Sequence[Judgment], reviews: Sequence[Review]) -> A
         elif judgment.task == "steps" and judgment.question_id in steps:
             judgment = _reviewed_steps(judgment, steps[judgment.question_id])
         out.append(judgment)
-    return Applied(out, len(categories), sum(r.category_verdict == "changed" for r in categories.values()),
-                   len(steps), sum(r.steps_verdict == "changed" for r in steps.values()), len(joined.stale))
+    return Applied(
+        out,
+        len(categories),
+        sum(r.category_verdict == "changed" for r in categories.values()),
+        len(steps),
+        sum(r.steps_verdict == "changed" for r in steps.values()),
+        len(joined.stale),
+    )
 
 
 def reviewed_lines(judgments: Sequence[Judgment], reviews: Sequence[Review]) -> list[str]:
@@ -85,8 +98,11 @@ def reviewed_lines(judgments: Sequence[Judgment], reviews: Sequence[Review]) -> 
     for row in step_score_rows({"reviewed": applied.judgments}):
         if row.mean is not None:
             lines.append(f"reviews: mean step score with reviews applied {row.mean:.2f} / 10 over {row.n} questions")
-    primary = Counter(j.values["primary"]["category"] for j in applied.judgments
-                      if j.task == "errors" and j.status == "ok" and j.values.get("primary"))
+    primary = Counter(
+        j.values["primary"]["category"]
+        for j in applied.judgments
+        if j.task == "errors" and j.status == "ok" and j.values.get("primary")
+    )
     if primary:
         shares = ", ".join(f"{name} {count}" for name, count in primary.most_common())
         lines.append(f"reviews: primary error categories with reviews applied: {shares}")

@@ -43,13 +43,19 @@ def _reviews(values: Iterable[tuple[int, Any]], source: str) -> list[Review]:
 def is_review_file(head: bytes, reviewer: str | None = None) -> bool:
     """Whether a file's first line is a review (by `reviewer`, when given): a review file MathReel wrote."""
     data = first_json_line(head, _REVIEW_START)
-    return (isinstance(data, dict) and isinstance(data.get("question_id"), str)
-            and isinstance(data.get("reviewer"), str) and reviewer in (None, data["reviewer"]))
+    return (
+        isinstance(data, dict)
+        and isinstance(data.get("question_id"), str)
+        and isinstance(data.get("reviewer"), str)
+        and reviewer in (None, data["reviewer"])
+    )
 
 
 # How `write_reviews` starts every line (Review's field order), for a first line too long to read whole.
-_REVIEW_START = re.compile(rb'\{"question_id": (?P<question_id>"[^"\\]*(?:\\.[^"\\]*)*"), '
-                           rb'"reviewer": (?P<reviewer>"[^"\\]*(?:\\.[^"\\]*)*")')
+_REVIEW_START = re.compile(
+    rb'\{"question_id": (?P<question_id>"[^"\\]*(?:\\.[^"\\]*)*"), '
+    rb'"reviewer": (?P<reviewer>"[^"\\]*(?:\\.[^"\\]*)*")'
+)
 
 
 REVIEW_FILE = OutputKind("a MathReel review file", is_review_file)

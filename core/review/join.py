@@ -34,9 +34,17 @@ def judge_view(card: QuestionJudgments) -> JudgeView:
     secondary = tuple(e["category"] for e in errors.get("secondary") or [])
     reviewed = [card.by_task[t] for t in ("errors", "steps") if t in card.by_task]
     models = sorted({j.judge_model for j in reviewed if j.judge_model})
-    return JudgeView(card.question_id, response_fingerprint(response), primary, secondary, card.step_score,
-                     steps.get("matched"), steps.get("total"), ", ".join(models),
-                     ", ".join(j.prompt_version for j in reviewed if j.prompt_version))
+    return JudgeView(
+        card.question_id,
+        response_fingerprint(response),
+        primary,
+        secondary,
+        card.step_score,
+        steps.get("matched"),
+        steps.get("total"),
+        ", ".join(models),
+        ", ".join(j.prompt_version for j in reviewed if j.prompt_version),
+    )
 
 
 def judge_views(judgments: Sequence[Judgment]) -> dict[str, JudgeView]:

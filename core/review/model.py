@@ -86,9 +86,23 @@ def review_from_dict(data: Any, source: str, where: str, categories: tuple[str, 
     """A Review from one JSONL record, checked field by field; `categories`, when given, are the allowed ones."""
     if not isinstance(data, dict):
         raise InputError(source, "a review must be a JSON object", where)
-    texts = {key: _text(data, key, source, where, required=key in ("question_id", "reviewer"))
-             for key in ("question_id", "reviewer", "judge_model", "prompt_version", "response_fingerprint",
-                         "benchmark", "mode", "category_verdict", "note", "steps_verdict", "flag_reason", "timestamp")}
+    texts = {
+        key: _text(data, key, source, where, required=key in ("question_id", "reviewer"))
+        for key in (
+            "question_id",
+            "reviewer",
+            "judge_model",
+            "prompt_version",
+            "response_fingerprint",
+            "benchmark",
+            "mode",
+            "category_verdict",
+            "note",
+            "steps_verdict",
+            "flag_reason",
+            "timestamp",
+        )
+    }
     secondary = data.get("secondary") or []
     if not isinstance(secondary, list) or not all(isinstance(s, str) for s in secondary):
         raise InputError(source, "'secondary' must be a list of category names", where)
@@ -97,9 +111,14 @@ def review_from_dict(data: Any, source: str, where: str, categories: tuple[str, 
     for key, value in (("primary", primary), ("flag", flag)):
         if value is not None and (not isinstance(value, str) or not value):
             raise InputError(source, f"{key!r} must be a non-empty string or null", where)
-    review = Review(**texts, primary=primary, secondary=list(secondary), flag=flag,
-                    step_score=_count(data, "step_score", source, where, 10),
-                    matched=_count(data, "matched", source, where, None))
+    review = Review(
+        **texts,
+        primary=primary,
+        secondary=list(secondary),
+        flag=flag,
+        step_score=_count(data, "step_score", source, where, 10),
+        matched=_count(data, "matched", source, where, None),
+    )
     _check_verdicts(review, source, where)
     unknown = [c for c in [review.primary, *review.secondary] if c and categories and c not in categories]
     if unknown:

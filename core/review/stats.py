@@ -42,8 +42,9 @@ def cohen_kappa(first: Sequence[str], second: Sequence[str], labels: Sequence[st
     return _kappa_from_counts(np.array(confusion(first, second, labels), dtype=float))
 
 
-def kappa_interval(first: Sequence[str], second: Sequence[str], *, level: float = 0.95, resamples: int = 2000,
-                   seed: int = 0) -> tuple[float, float]:
+def kappa_interval(
+    first: Sequence[str], second: Sequence[str], *, level: float = 0.95, resamples: int = 2000, seed: int = 0
+) -> tuple[float, float]:
     """Percentile bootstrap interval of Cohen's kappa over items, seeded so the same input gives the same interval.
     Resamples where kappa is undefined are left out; NaN bounds when every one is.
 
@@ -114,8 +115,15 @@ def precision_recall(judge: Sequence[str], reviewer: Sequence[str], labels: Sequ
         by_judge = sum(counts[i])
         by_reviewer = sum(row[i] for row in counts)
         hits = counts[i][i]
-        scores.append(CategoryScore(label, hits / by_judge if by_judge else NAN,
-                                    hits / by_reviewer if by_reviewer else NAN, by_judge, by_reviewer))
+        scores.append(
+            CategoryScore(
+                label,
+                hits / by_judge if by_judge else NAN,
+                hits / by_reviewer if by_reviewer else NAN,
+                by_judge,
+                by_reviewer,
+            )
+        )
     return scores
 
 

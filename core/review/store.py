@@ -50,8 +50,9 @@ def name_key(name: str, width: int = 40) -> str:
     return f"{readable}-{digest}"
 
 
-def keep_reviews(folder: str | os.PathLike[str], session: str, reviews: Sequence[Review],
-                 active: str | None = None) -> Kept:
+def keep_reviews(
+    folder: str | os.PathLike[str], session: str, reviews: Sequence[Review], active: str | None = None
+) -> Kept:
     """Write the session's reviews to `folder`, one file per reviewer, within the bounds in the module docstring;
     `active` is the reviewer who is reviewing now (always kept first). MathReelError when the folder cannot take
     the session (full of sessions, or a session folder that is not a real directory)."""
@@ -84,14 +85,17 @@ def _session_folder(folder: Path, session: str) -> Path:
         info = None
     if info is not None:
         if not stat.S_ISDIR(info.st_mode):
-            raise MathReelError(f"{home} is not a plain folder (a link or a file); reviews are kept in the session "
-                                "only")
+            raise MathReelError(
+                f"{home} is not a plain folder (a link or a file); reviews are kept in the session only"
+            )
         return home
     folder.mkdir(parents=True, exist_ok=True)
     with os.scandir(folder) as entries:
         if sum(1 for _ in zip(range(MAX_SESSIONS), entries, strict=False)) >= MAX_SESSIONS:
-            raise MathReelError(f"the reviews folder {folder} holds {MAX_SESSIONS:,} sessions already; reviews are "
-                                "kept in the session only")
+            raise MathReelError(
+                f"the reviews folder {folder} holds {MAX_SESSIONS:,} sessions already; reviews are "
+                "kept in the session only"
+            )
     home.mkdir(exist_ok=True)
     return home
 

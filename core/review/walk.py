@@ -13,8 +13,16 @@ from mathreel.core.review.model import Review
 
 def own_review(reviews: Sequence[Review], view: JudgeView, reviewer: str) -> Review | None:
     """`reviewer`'s review of exactly this judged response, if any."""
-    return next((r for r in reviews if r.question_id == view.question_id and r.reviewer == reviewer
-                 and r.response_fingerprint == view.fingerprint), None)
+    return next(
+        (
+            r
+            for r in reviews
+            if r.question_id == view.question_id
+            and r.reviewer == reviewer
+            and r.response_fingerprint == view.fingerprint
+        ),
+        None,
+    )
 
 
 def matching_views(answers: Iterable[tuple[str, str]], views: Mapping[str, JudgeView]) -> dict[str, JudgeView]:
@@ -27,8 +35,9 @@ def matching_views(answers: Iterable[tuple[str, str]], views: Mapping[str, Judge
     return found
 
 
-def unreviewed_ids(order: Sequence[str], views: Mapping[str, JudgeView], reviews: Sequence[Review],
-                   reviewer: str) -> list[str]:
+def unreviewed_ids(
+    order: Sequence[str], views: Mapping[str, JudgeView], reviews: Sequence[Review], reviewer: str
+) -> list[str]:
     """The ids of `order` that are judged and not yet reviewed by `reviewer`, in order."""
     return [qid for qid in order if qid in views and own_review(reviews, views[qid], reviewer) is None]
 

@@ -59,13 +59,21 @@ class ReadingToCheck:
 
     def labelled(self, label: str | None, reason: str = "") -> LabelledReading:
         """A person's reading of this answer (`label` None: no answer can be read), as a readings-file entry."""
-        return LabelledReading(self.response, self.options, label, reason, self.reading,
-                               self.letters if not self.options else (), self.kind,
-                               {"question_id": self.question_id})
+        return LabelledReading(
+            self.response,
+            self.options,
+            label,
+            reason,
+            self.reading,
+            self.letters if not self.options else (),
+            self.kind,
+            {"question_id": self.question_id},
+        )
 
 
-def readings_to_check(result: ResultFile, rows: Sequence[ScoredRow], reference: str | None = None
-                      ) -> list[ReadingToCheck]:
+def readings_to_check(
+    result: ResultFile, rows: Sequence[ScoredRow], reference: str | None = None
+) -> list[ReadingToCheck]:
     """The answers of a scored file a person should check, in the report's order.
 
     `rows` are the report's rows (`Report.rows`, scored from `result` with the robust reader). `reference` names
@@ -95,9 +103,23 @@ def readings_to_check(result: ResultFile, rows: Sequence[ScoredRow], reference: 
         kind = question.answer_kind if disputes else "free"  # "free": no reference reading to compare
         why = _why(row, theirs, tool.name if tool else "the official extractor", kind)
         if why:
-            found.append(ReadingToCheck(index, row.question_id, row.record, row.response,
-                                        question_options_key(question), letters, question.answer_kind,
-                                        row.extracted, row.method, row.strength, row.explanation, theirs, why))
+            found.append(
+                ReadingToCheck(
+                    index,
+                    row.question_id,
+                    row.record,
+                    row.response,
+                    question_options_key(question),
+                    letters,
+                    question.answer_kind,
+                    row.extracted,
+                    row.method,
+                    row.strength,
+                    row.explanation,
+                    theirs,
+                    why,
+                )
+            )
     return found
 
 
@@ -122,14 +144,23 @@ def check_reasons(report: Report) -> dict[str, str]:
     return found
 
 
-def labelled_row(row: ScoredRow, question: Question, label: str | None, reason: str = "",
-                 default_letters: tuple[str, ...] = ()) -> LabelledReading:
+def labelled_row(
+    row: ScoredRow, question: Question, label: str | None, reason: str = "", default_letters: tuple[str, ...] = ()
+) -> LabelledReading:
     """A person's reading of a scored row's answer to `question` (the question it was scored against), as the
     readings-file entry `mathreel score --readings` applies (`label` None: no answer can be read).
     `default_letters`: the benchmark's letters, for a question that lists no options."""
     letters = () if question.answer_kind == "free" or question.options else default_letters
-    return LabelledReading(row.response, question_options_key(question), label, reason, row.extracted, letters,
-                           question.answer_kind, {"question_id": row.question_id})
+    return LabelledReading(
+        row.response,
+        question_options_key(question),
+        label,
+        reason,
+        row.extracted,
+        letters,
+        question.answer_kind,
+        {"question_id": row.question_id},
+    )
 
 
 def _why(row: ScoredRow, theirs: str | None, name: str, kind: str) -> str:

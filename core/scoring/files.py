@@ -68,8 +68,11 @@ class ScoreRequest:
         plain(self, "judgments_source", str(self.judgments_source))
         plain(self, "default_frames", int(self.default_frames))
         judgments = self.judgments
-        plain(self, "judgments", _plain(judgments) if isinstance(judgments, str) else
-              None if judgments is None else tuple(judgments))
+        plain(
+            self,
+            "judgments",
+            _plain(judgments) if isinstance(judgments, str) else None if judgments is None else tuple(judgments),
+        )
         plain(self, "reviews", tuple(_plain(r) if isinstance(r, str) else r for r in self.reviews))
         plain(self, "readings", tuple(_plain(r) if isinstance(r, str) else r for r in self.readings))
         plain(self, "judgment_choices", tuple((str(name), tuple(held)) for name, held in self.judgment_choices))
@@ -104,8 +107,13 @@ def score_result(result: ResultFile, request: ScoreRequest) -> Report:
         judgments, judged = _chosen(request.judgment_choices, result)
     readings = _readings(request.readings) if request.readings else None
     try:
-        report = score(result, extractor=request.extractor, denominator=request.denominator,  # type: ignore[arg-type]
-                       judged=judged.answers if judged else None, readings=readings)
+        report = score(
+            result,
+            extractor=request.extractor,
+            denominator=request.denominator,  # type: ignore[arg-type]
+            judged=judged.answers if judged else None,
+            readings=readings,
+        )
     except InputError:
         raise
     except MathReelError as error:
@@ -114,16 +122,21 @@ def score_result(result: ResultFile, request: ScoreRequest) -> Report:
         report.detected.append(judged.note)
     elif request.judgment_choices:
         names = ", ".join(name for name, _ in request.judgment_choices)
-        report.detected.append(f"judge: none of the judgments given ({names}) judged this file's answers (same "
-                               "question and response); the rule reading counts")
+        report.detected.append(
+            f"judge: none of the judgments given ({names}) judged this file's answers (same "
+            "question and response); the rule reading counts"
+        )
     if request.reviews and judgments is not None:
         report.detected.extend(_reviewed(judgments, request.reviews))
     elif request.reviews:
-        report.detected.append("reviews: not applied; they correct a judge's verdicts, and no judgments given judged "
-                               "this file's answers")
+        report.detected.append(
+            "reviews: not applied; they correct a judge's verdicts, and no judgments given judged this file's answers"
+        )
     if readings is not None:
-        report.detected.append(f"labelled readings: {report.labelled} answers scored by a person's reading "
-                               f"({len(readings)} labelled in {readings.source})")
+        report.detected.append(
+            f"labelled readings: {report.labelled} answers scored by a person's reading "
+            f"({len(readings)} labelled in {readings.source})"
+        )
     report.run_settings = detect_run_settings(result, request.default_frames)
     return report
 
@@ -159,8 +172,9 @@ def _judged(judgments: list[Judgment], request: ScoreRequest, result: ResultFile
     return judged_answers(judgments, source, result.benchmark, result.mode, result.predictions)
 
 
-def _chosen(choices: Sequence[tuple[str, tuple[Judgment, ...]]],
-            result: ResultFile) -> tuple[list[Judgment] | None, JudgedUse | None]:
+def _chosen(
+    choices: Sequence[tuple[str, tuple[Judgment, ...]]], result: ResultFile
+) -> tuple[list[Judgment] | None, JudgedUse | None]:
     """The judged run of `choices` that applies to the most rows of `result` (the first on a tie), with what it
     gives; (None, None) when none of them judged any of the file's answers."""
     from mathreel.core.judge.answers import judged_answers

@@ -79,17 +79,27 @@ class Figure:
     accuracy_ci: Interval | None
 
     def text(self) -> str:
-        """"31.3 [28.9, 33.7] (800 groups) · 51.0% of 3200 questions [48.6, 53.4]"."""
+        """ "31.3 [28.9, 33.7] (800 groups) · 51.0% of 3200 questions [48.6, 53.4]"."""
         if self.score is None:
             return "-"
-        accuracy = "" if self.accuracy is None else (f" · {one_decimal(self.accuracy)}% of {self.questions} "
-                                                     f"questions {_ci_text(self.accuracy_ci)}")
+        accuracy = (
+            ""
+            if self.accuracy is None
+            else (f" · {one_decimal(self.accuracy)}% of {self.questions} questions {_ci_text(self.accuracy_ci)}")
+        )
         return f"{one_decimal(self.score)} {_ci_text(self.score_ci)} ({self.groups} groups){accuracy}"
 
     def to_dict(self) -> FigureJSON:
-        return {"score": _round(self.score), "score_ci": _pair(self.score_ci), "groups": self.groups,
-                "accuracy": _round(self.accuracy), "accuracy_ci": _pair(self.accuracy_ci),
-                "questions": self.questions, "correct": self.correct, "text": self.text()}
+        return {
+            "score": _round(self.score),
+            "score_ci": _pair(self.score_ci),
+            "groups": self.groups,
+            "accuracy": _round(self.accuracy),
+            "accuracy_ci": _pair(self.accuracy_ci),
+            "questions": self.questions,
+            "correct": self.correct,
+            "text": self.text(),
+        }
 
 
 @dataclass(frozen=True)
@@ -106,12 +116,19 @@ class Effect:
 
     def text(self) -> str:
         sign = "+" if self.change >= 0 else ""
-        return (f"{self.rule} changed the total by {sign}{self.change:.2f} ({self.total:.2f} with it, "
-                f"{self.without:.2f} without)")
+        return (
+            f"{self.rule} changed the total by {sign}{self.change:.2f} ({self.total:.2f} with it, "
+            f"{self.without:.2f} without)"
+        )
 
     def to_dict(self) -> EffectJSON:
-        return {"rule": self.rule, "total": _round(self.total), "without": _round(self.without),
-                "change": _round(self.change), "text": self.text()}
+        return {
+            "rule": self.rule,
+            "total": _round(self.total),
+            "without": _round(self.without),
+            "change": _round(self.change),
+            "text": self.text(),
+        }
 
 
 @dataclass
@@ -191,8 +208,10 @@ def form_groups(members: Sequence[Member], scheme: GroupScheme, by_position: boo
     if by_position:
         rows = [member for member in members if member[0].status != "missing"]
         size = scheme.size
-        return [(f"rows {start + 1}-{min(start + size, len(rows))}", rows[start:start + size])
-                for start in range(0, len(rows), size)]
+        return [
+            (f"rows {start + 1}-{min(start + size, len(rows))}", rows[start : start + size])
+            for start in range(0, len(rows), size)
+        ]
     grouped: dict[str, list[Member]] = {}
     for member in members:
         grouped.setdefault(scheme.key(member[1]), []).append(member)
@@ -201,16 +220,30 @@ def form_groups(members: Sequence[Member], scheme: GroupScheme, by_position: boo
     return list(grouped.items())
 
 
-def score_group(name: str, members: Sequence[Member], scheme: GroupScheme, policy: GroupPolicy,
-                marks_of: dict[str, int] | None = None) -> ScoredGroup:
+def score_group(
+    name: str,
+    members: Sequence[Member],
+    scheme: GroupScheme,
+    policy: GroupPolicy,
+    marks_of: dict[str, int] | None = None,
+) -> ScoredGroup:
     """One group scored under `policy` (`marks_of`: each status's mark under it, when the caller has it)."""
     marks_of = marks_of or mark_table(policy)
     statuses = tuple(row.status for row, _ in members)
     clusters = tuple(row.cluster for row, _ in members)
     marks = tuple(marks_of[status] for status in statuses)
     facts = scheme.describe([question for _, question in members], policy)
-    return ScoredGroup(name, clusters[-1], tuple(row.question_id for row, _ in members), statuses, clusters, marks,
-                       facts, scheme.score(facts, marks, statuses), _tallies(statuses, clusters))
+    return ScoredGroup(
+        name,
+        clusters[-1],
+        tuple(row.question_id for row, _ in members),
+        statuses,
+        clusters,
+        marks,
+        facts,
+        scheme.score(facts, marks, statuses),
+        _tallies(statuses, clusters),
+    )
 
 
 def mark_table(policy: GroupPolicy) -> dict[str, int]:
@@ -221,8 +254,10 @@ def mark_table(policy: GroupPolicy) -> dict[str, int]:
 def scored_groups(members: Sequence[Member], scheme: GroupScheme, policy: GroupPolicy) -> list[ScoredGroup]:
     """Every group of `members`, formed and scored under `policy`."""
     marks_of = mark_table(policy)
-    return [score_group(name, group, scheme, policy, marks_of)
-            for name, group in form_groups(members, scheme, policy.by_position)]
+    return [
+        score_group(name, group, scheme, policy, marks_of)
+        for name, group in form_groups(members, scheme, policy.by_position)
+    ]
 
 
 def _tallies(statuses: tuple[Status, ...], clusters: tuple[str, ...]) -> tuple[tuple[str, int, int], ...]:
@@ -239,8 +274,11 @@ def _tallies(statuses: tuple[Status, ...], clusters: tuple[str, ...]) -> tuple[t
 
 
 def score_groups(
-    rows: Sequence[ScoredRow], questions: Sequence[Question], scheme: GroupScheme,
-    policy: GroupPolicy = DEFAULT_GROUP_POLICY, reference: str | None = None,
+    rows: Sequence[ScoredRow],
+    questions: Sequence[Question],
+    scheme: GroupScheme,
+    policy: GroupPolicy = DEFAULT_GROUP_POLICY,
+    reference: str | None = None,
 ) -> GroupReport:
     """Form, score and aggregate the groups of one file's rows (`questions[i]` is the question of `rows[i]`, rows in
     file order with missing questions last). `reference` names the reproduction whose policy this is."""
@@ -256,10 +294,14 @@ def score_groups(
 
 def describe_policy(policy: GroupPolicy, reference: str | None) -> str:
     who = reference or "MathReel"
-    forming = ("consecutive rows of the file, four at a time (rows[i // 4])" if policy.by_position
-               else "each video's questions in question order")
+    forming = (
+        "consecutive rows of the file, four at a time (rows[i // 4])"
+        if policy.by_position
+        else "each video's questions in question order"
+    )
     unparsed = {0: "counts wrong", -1: "scores -1 (right in a logic chain, one off a relevance count)"}.get(
-        policy.unparsed_mark, f"scores {policy.unparsed_mark}")
+        policy.unparsed_mark, f"scores {policy.unparsed_mark}"
+    )
     return f"{who}: groups of {forming}; an unparsed answer {unparsed}"
 
 
@@ -275,15 +317,20 @@ def aggregate(groups: list[ScoredGroup], scheme: GroupScheme, policy: GroupPolic
         groups=groups,
         total=figure(scored),
         kinds=_split(scored, lambda g: g.facts.kind, scheme.kinds),
-        linear={kind: figure([g for g in scored if g.facts.kind == kind], linear=True)
-                for kind in scheme.linear_kinds if any(g.facts.kind == kind for g in scored)},
+        linear={
+            kind: figure([g for g in scored if g.facts.kind == kind], linear=True)
+            for kind in scheme.linear_kinds
+            if any(g.facts.kind == kind for g in scored)
+        },
         by={dim.key: _split(scored, _dimension_of(dim.key), dim.values) for dim in scheme.dimensions},
         unscored=[group.key for group in groups if group.result.score is None],
     )
     report.by = {key: cells for key, cells in report.by.items() if cells}
     if report.unscored:
-        report.warnings.append(f"{len(report.unscored)} groups could not be scored (unknown kind or structure) and "
-                               f"are left out of every figure: {_shown(report.unscored)}")
+        report.warnings.append(
+            f"{len(report.unscored)} groups could not be scored (unknown kind or structure) and "
+            f"are left out of every figure: {_shown(report.unscored)}"
+        )
     return report
 
 
@@ -292,8 +339,9 @@ def _dimension_of(key: str) -> Callable[[ScoredGroup], str]:
     return lambda group: group.facts.dims.get(key, "")
 
 
-def _split(groups: list[ScoredGroup], value_of: Callable[[ScoredGroup], str],
-           order: Sequence[str]) -> dict[str, Figure]:
+def _split(
+    groups: list[ScoredGroup], value_of: Callable[[ScoredGroup], str], order: Sequence[str]
+) -> dict[str, Figure]:
     """One Figure per value (known values in `order` first, then the others sorted); groups without a value skip."""
     split: dict[str, list[ScoredGroup]] = {}
     for group in groups:
@@ -342,12 +390,19 @@ def _effects(members: list[Member], scheme: GroupScheme, policy: GroupPolicy, to
     effects = []
     changes = []
     if policy.unparsed_mark != 0 and any(row.status == "unparsed" for row, _ in members):
-        changes.append(("its mark for an unparsed answer "
-                        f"({policy.unparsed_mark}, where MathReel counts it wrong)",
-                        dataclasses.replace(policy, unparsed_mark=0)))
+        changes.append(
+            (
+                f"its mark for an unparsed answer ({policy.unparsed_mark}, where MathReel counts it wrong)",
+                dataclasses.replace(policy, unparsed_mark=0),
+            )
+        )
     if policy.by_position:
-        changes.append(("grouping by row position instead of by video and question order",
-                        dataclasses.replace(policy, by_position=False)))
+        changes.append(
+            (
+                "grouping by row position instead of by video and question order",
+                dataclasses.replace(policy, by_position=False),
+            )
+        )
     for rule, other in changes:
         groups = scored_groups(members, scheme, other)
         without = figure([g for g in groups if g.result.score is not None]).score
@@ -369,19 +424,23 @@ def _order_notes(members: list[Member], scheme: GroupScheme, policy: GroupPolicy
             mixed.append(name)
     if not mixed:
         return ["rows are in video and question order: grouping by position forms the video groups"]
-    return [f"{len(mixed)} groups formed by row position mix videos or reorder a video's questions: "
-            f"{_shown(mixed)}"]
+    return [f"{len(mixed)} groups formed by row position mix videos or reorder a video's questions: {_shown(mixed)}"]
 
 
-def _check_sizes(report: GroupReport, groups: list[ScoredGroup], scheme: GroupScheme, policy: GroupPolicy,
-                 rows: int) -> None:
+def _check_sizes(
+    report: GroupReport, groups: list[ScoredGroup], scheme: GroupScheme, policy: GroupPolicy, rows: int
+) -> None:
     odd = [f"{group.key} ({len(group.question_ids)})" for group in groups if len(group.question_ids) != scheme.size]
     if policy.by_position and rows % scheme.size in (1, 2):
-        report.warnings.append(f"{rows} rows is not a multiple of {scheme.size} (nor one short): the reference script "
-                               "stops with an IndexError; the last group is scored from the rows there are")
+        report.warnings.append(
+            f"{rows} rows is not a multiple of {scheme.size} (nor one short): the reference script "
+            "stops with an IndexError; the last group is scored from the rows there are"
+        )
     elif odd:
-        report.warnings.append(f"{len(odd)} groups do not have {scheme.size} questions; a question a group lacks "
-                               f"counts wrong: {_shown(odd)}")
+        report.warnings.append(
+            f"{len(odd)} groups do not have {scheme.size} questions; a question a group lacks "
+            f"counts wrong: {_shown(odd)}"
+        )
 
 
 def _shown(items: Iterable[str]) -> str:

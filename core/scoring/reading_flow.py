@@ -12,9 +12,15 @@ if TYPE_CHECKING:
     from mathreel.core.scoring.row import ScoredRow
 
 StatusFilter = Literal["all", "not_correct", "wrong", "unparsed", "missing", "correct", "to_check"]
-STATUS_LABELS: dict[str, str] = {"all": "questions", "not_correct": "wrong or unparsed", "wrong": "wrong",
-                                 "unparsed": "unparsed", "missing": "missing", "correct": "correct",
-                                 "to_check": "readings to check"}
+STATUS_LABELS: dict[str, str] = {
+    "all": "questions",
+    "not_correct": "wrong or unparsed",
+    "wrong": "wrong",
+    "unparsed": "unparsed",
+    "missing": "missing",
+    "correct": "correct",
+    "to_check": "readings to check",
+}
 TO_CHECK = "to_check"  # the reading audit's list (`core.scoring.audit.check_reasons`), not a status
 QUOTED = re.compile(r"""(?:read(?: the line)? )(['"])(.+?)\1""", re.DOTALL)
 
@@ -28,8 +34,9 @@ def status_matches(status: str, wanted: str) -> bool:
     return status == wanted
 
 
-def select_rows(report: Report, status: str = "all", dim_filter: str = "",
-                only: set[str] | None = None) -> list[ScoredRow]:
+def select_rows(
+    report: Report, status: str = "all", dim_filter: str = "", only: set[str] | None = None
+) -> list[ScoredRow]:
     """The rows a filter keeps, in file order: a status (or TO_CHECK), a "dimension=value", and optionally a set
     of ids."""
     if status == TO_CHECK:
@@ -39,9 +46,13 @@ def select_rows(report: Report, status: str = "all", dim_filter: str = "",
         only = set(reasons) if only is None else only & set(reasons)
         status = "all"
     dim, _, value = dim_filter.partition("=")
-    return [row for row in report.rows
-            if status_matches(row.status, status) and (not dim or row.dims.get(dim) == value)
-            and (only is None or row.question_id in only)]
+    return [
+        row
+        for row in report.rows
+        if status_matches(row.status, status)
+        and (not dim or row.dims.get(dim) == value)
+        and (only is None or row.question_id in only)
+    ]
 
 
 def verdict_of(row: ScoredRow) -> tuple[str, str | None]:

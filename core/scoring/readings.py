@@ -62,8 +62,13 @@ class LabelledReading:
 
     def to_dict(self) -> dict[str, Any]:
         """The JSONL record (the format above), as the audit writes it."""
-        record: dict[str, Any] = {"response": self.response, "options": dict(self.options) or None,
-                                  "reading": self.reading, "label": self.label, "reason": self.reason}
+        record: dict[str, Any] = {
+            "response": self.response,
+            "options": dict(self.options) or None,
+            "reading": self.reading,
+            "label": self.label,
+            "reason": self.reason,
+        }
         if self.letters and not self.options:
             record["letters"] = list(self.letters)
         if self.kind:

@@ -18,8 +18,17 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.results.run_settings import DetectedRunSettings
     from mathreel.core.scoring.groups import GroupReport
 
-__all__ = ["SCHEMA_VERSION", "Cell", "Interval", "Overall", "Report", "Unit", "Upstream", "cross_key",
-           "split_cross_key"]
+__all__ = [
+    "SCHEMA_VERSION",
+    "Cell",
+    "Interval",
+    "Overall",
+    "Report",
+    "Unit",
+    "Upstream",
+    "cross_key",
+    "split_cross_key",
+]
 
 
 def _round(value: float | None, digits: int = 2) -> float | None:
@@ -54,7 +63,7 @@ class Interval:
         return iter((self.low, self.high))
 
     def text(self, none: str = "-") -> str:
-        """"[45.3, 93.7]", rounded half-up from full precision (`core.scoring.numbers`)."""
+        """ "[45.3, 93.7]", rounded half-up from full precision (`core.scoring.numbers`)."""
         return ci_text((self.low, self.high), none)
 
     def to_list(self) -> list[float]:
@@ -72,20 +81,25 @@ class Cell:
     ci: Interval | None
 
     def accuracy_text(self, none: str = "-") -> str:
-        """"77.8%", as `mathreel score` prints it (from full precision), or `none`."""
+        """ "77.8%", as `mathreel score` prints it (from full precision), or `none`."""
         return pct_text(self.accuracy, none)
 
     def ci_text(self, none: str = "-") -> str:
-        """"[45.3, 93.7]", or `none`."""
+        """ "[45.3, 93.7]", or `none`."""
         return none if self.ci is None else self.ci.text(none)
 
     def text(self, none: str = "-") -> str:
-        """"77.8% [45.3, 93.7]": accuracy and interval as one string (`none` without an accuracy)."""
+        """ "77.8% [45.3, 93.7]": accuracy and interval as one string (`none` without an accuracy)."""
         return none if self.accuracy is None else f"{self.accuracy_text(none)} {self.ci_text(none)}"
 
     def to_dict(self) -> CellJSON:
-        return {"n": self.n, "correct": self.correct, "accuracy": _round(self.accuracy),
-                "ci": None if self.ci is None else self.ci.to_list(), "text": self.text()}
+        return {
+            "n": self.n,
+            "correct": self.correct,
+            "accuracy": _round(self.accuracy),
+            "ci": None if self.ci is None else self.ci.to_list(),
+            "text": self.text(),
+        }
 
 
 @dataclass(frozen=True)

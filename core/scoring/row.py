@@ -12,8 +12,21 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.results.recorded import FileQuestion
     from mathreel.core.scoring.json_types import RowJSON, RuleJSON
 
-ROW_FIELDS = ("question_id", "group_id", "cluster", "dims", "response", "extracted", "method", "explanation", "gold",
-              "status", "official_answer", "record", "strength")
+ROW_FIELDS = (
+    "question_id",
+    "group_id",
+    "cluster",
+    "dims",
+    "response",
+    "extracted",
+    "method",
+    "explanation",
+    "gold",
+    "status",
+    "official_answer",
+    "record",
+    "strength",
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,8 +40,12 @@ class RuleReading:
     status: Status
 
     def to_dict(self) -> RuleJSON:
-        return {"extracted": self.extracted, "method": self.method, "explanation": self.explanation,
-                "status": self.status}
+        return {
+            "extracted": self.extracted,
+            "method": self.method,
+            "explanation": self.explanation,
+            "status": self.status,
+        }
 
 
 @dataclass(slots=True)

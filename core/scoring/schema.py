@@ -76,8 +76,7 @@ def report_schema() -> dict[str, Any]:
     """The JSON schema (draft 2020-12) of the object `mathreel score --json` prints (`Report.to_dict`)."""
     defs: dict[str, Any] = {}
     root = _object(json_types.ReportJSON, defs)
-    return {"$schema": DRAFT, "title": "MathReel score report",
-            **root, "$defs": dict(sorted(defs.items()))}
+    return {"$schema": DRAFT, "title": "MathReel score report", **root, "$defs": dict(sorted(defs.items()))}
 
 
 def schema_text() -> str:

@@ -69,7 +69,10 @@ def score(
 
 
 def _score(
-    result: ResultFile, extractor: ExtractorName, denominator: Denominator | None, judged: JudgedAnswers,
+    result: ResultFile,
+    extractor: ExtractorName,
+    denominator: Denominator | None,
+    judged: JudgedAnswers,
     readings: Readings | None,
 ) -> Report:
     bench = get_benchmark(result.benchmark)
@@ -80,8 +83,9 @@ def _score(
     tool = official_tool(bench, extractor if reproduce else "official")
     if reproduce and tool is None:
         offered = ", ".join(["robust", *bench.reproductions])
-        raise MathReelError(f"{bench.title} has no rule-based reference extractor {extractor!r}; "
-                            f"choose one of {offered}")
+        raise MathReelError(
+            f"{bench.title} has no rule-based reference extractor {extractor!r}; choose one of {offered}"
+        )
     if denominator is None:
         denominator = tool.denominator if reproduce and tool else "all"
     if denominator not in DENOMINATORS:
@@ -123,14 +127,17 @@ def _score(
         warnings=list(result.warnings) + (_group_warnings(units, rows) if grouped else []) + ([few] if few else []),
         excluded_from_overall=len(counted) - len(overall_units),
         rows=rows,
-        units={key: Unit(u.correct, u.cluster, u.answered or keep_unanswered, u.in_overall or only_outside)
-               for key, u in units.items()},
+        units={
+            key: Unit(u.correct, u.cluster, u.answered or keep_unanswered, u.in_overall or only_outside)
+            for key, u in units.items()
+        },
     )
     if bench.groups is not None:
         _score_groups(report, result, bench, extractor if reproduce else None)
     if only_outside:
-        report.detected.append("every question is outside the benchmark's usual overall (e.g. Text Only): "
-                               "the overall is theirs")
+        report.detected.append(
+            "every question is outside the benchmark's usual overall (e.g. Text Only): the overall is theirs"
+        )
     if tool is None:
         report.detected.append(f"no rule-based official extractor for {bench.title}: disagreements not computed")
     return report
@@ -274,12 +281,15 @@ def _group_warnings(units: dict[str, _Unit], rows: list[ScoredRow]) -> list[str]
     usual = sizes.most_common(1)[0][0] if sizes else 0
     odd = [f"{key} ({u.pairs})" for key, u in units.items() if u.pairs != usual]
     if odd:
-        warnings.append(f"{len(odd)} multi-binary groups have a different number of pairs than the usual {usual}: "
-                        f"{_shown(odd)}")
+        warnings.append(
+            f"{len(odd)} multi-binary groups have a different number of pairs than the usual {usual}: {_shown(odd)}"
+        )
     mixed = sorted({row.group_id for row in rows if row.dims != units[row.group_id].dims})
     if mixed:
-        warnings.append(f"{len(mixed)} multi-binary groups have pairs with different dimension values "
-                        f"(the first pair's are used): {_shown(mixed)}")
+        warnings.append(
+            f"{len(mixed)} multi-binary groups have pairs with different dimension values "
+            f"(the first pair's are used): {_shown(mixed)}"
+        )
     return warnings
 
 

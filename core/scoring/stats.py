@@ -27,8 +27,10 @@ def few_clusters_warning(clusters: int, unit: str) -> str | None:
     """The warning for a clustered SE over too few clusters, or None."""
     if clusters >= MIN_CLUSTERS:
         return None
-    return (f"only {clusters} clusters ({unit}): a clustered SE needs at least {MIN_CLUSTERS} clusters to mean "
-            "anything; read the naive SE and the Wilson interval instead")
+    return (
+        f"only {clusters} clusters ({unit}): a clustered SE needs at least {MIN_CLUSTERS} clusters to mean "
+        "anything; read the naive SE and the Wilson interval instead"
+    )
 
 
 def wilson_interval(correct: int, n: int, z: float = Z95) -> tuple[float, float] | None:
@@ -177,8 +179,10 @@ def _beta_fraction(a: float, b: float, x: float) -> float:
     d = 1 / (d if abs(d) > tiny else tiny)
     result = d
     for m in range(1, 500):
-        for numerator in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                          -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+        for numerator in (
+            m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+            -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1)),
+        ):
             d = 1 + numerator * d
             d = 1 / (d if abs(d) > tiny else tiny)
             c = 1 + numerator / c

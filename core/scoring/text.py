@@ -52,21 +52,25 @@ def format_report(report: Report) -> str:
     o = report.overall
     lines = [
         f"{report.source}",
-        f"{bench.title} / {report.mode}: {o.correct} of {o.n} {unit} correct = {_pct(o.accuracy)}  "
-        f"95% CI {_ci(o)}",
+        f"{bench.title} / {report.mode}: {o.correct} of {o.n} {unit} correct = {_pct(o.accuracy)}  95% CI {_ci(o)}",
         f"  SE {se_text(o.se)} naive, {se_text(o.clustered_se)} clustered by {o.clustered_by} ({o.clusters} clusters)",
         f"  denominator: {DENOMINATORS[report.denominator]}",
         f"  extractor: {extractor_text(report.extractor, report.official_extractor)}",
     ]
     if report.excluded_from_overall:
-        lines.append(f"  {report.excluded_from_overall} questions are outside the overall figure (benchmark rule) "
-                     "and appear only in the breakdowns")
+        lines.append(
+            f"  {report.excluded_from_overall} questions are outside the overall figure (benchmark rule) "
+            "and appear only in the breakdowns"
+        )
     if report.groups is not None:
         lines += group_lines(report.groups, bench)
     if report.upstream is not None:
         upstream = report.upstream
-        lines += ["", f"{upstream.name} (as the reference writes it):",
-                  json.dumps(upstream.value, indent=1, ensure_ascii=False)]
+        lines += [
+            "",
+            f"{upstream.name} (as the reference writes it):",
+            json.dumps(upstream.value, indent=1, ensure_ascii=False),
+        ]
     for dim, cells in report.by.items():
         lines += ["", *table(bench.dimension(dim).label, cells)]
     for name, rows in report.cross.items():
@@ -76,8 +80,8 @@ def format_report(report: Report) -> str:
         "",
         f"unparsed: {len(report.unparsed)}{_ids(report.unparsed)}",
         f"parse failures: {_pct(report.parse_failure_rate)} of the answers given; weak readings (to check): "
-        f"{len(report.weak)}{_ids(report.weak)}" + (f"; labelled readings applied: {report.labelled}"
-                                                     if report.labelled else ""),
+        f"{len(report.weak)}{_ids(report.weak)}"
+        + (f"; labelled readings applied: {report.labelled}" if report.labelled else ""),
         f"missing: {len(report.missing)}{_ids(report.missing)}",
         f"unknown ids: {len(report.unknown_ids)}{_ids(report.unknown_ids)}",
         f"robust vs official extractor disagreements: {len(report.disagreements)}{_ids(report.disagreements)}",
@@ -95,8 +99,10 @@ def group_table(title: str, figures: dict[str, Figure]) -> list[str]:
     lines = [f"{title:<{width}}  {header}"]
     for value, f in figures.items():
         score = "-" if f.score is None else one_decimal(f.score)
-        lines.append(f"{value:<{width}}  {f.groups:>6}  {score:>6}  {_interval(f.score_ci):<14}  {f.questions:>9}  "
-                     f"{pct_text(f.accuracy):>8}  {_interval(f.accuracy_ci)}")
+        lines.append(
+            f"{value:<{width}}  {f.groups:>6}  {score:>6}  {_interval(f.score_ci):<14}  {f.questions:>9}  "
+            f"{pct_text(f.accuracy):>8}  {_interval(f.accuracy_ci)}"
+        )
     return lines
 
 

@@ -59,23 +59,60 @@ def status_of(extraction: Extraction, right: bool) -> Status:
     return "unparsed" if extraction.answer is None else ("correct" if right else "wrong")
 
 
-def verdict_row(question: Question, response: str, used: Extraction, right: bool, official_answer: str | None = None,
-                record: int | str | None = None, full_response: str | None = None,
-                recorded: FileQuestion | None = None, rule: RuleReading | None = None) -> ScoredRow:
+def verdict_row(
+    question: Question,
+    response: str,
+    used: Extraction,
+    right: bool,
+    official_answer: str | None = None,
+    record: int | str | None = None,
+    full_response: str | None = None,
+    recorded: FileQuestion | None = None,
+    rule: RuleReading | None = None,
+) -> ScoredRow:
     """The ScoredRow of one read answer."""
-    return ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, response,
-                     used.answer, used.method, used.explanation, question.answer, status_of(used, right),
-                     official_answer, record, full_response, recorded, rule, used.strength)
+    return ScoredRow(
+        question.question_id,
+        question.group_id,
+        question.cluster,
+        question.dims,
+        response,
+        used.answer,
+        used.method,
+        used.explanation,
+        question.answer,
+        status_of(used, right),
+        official_answer,
+        record,
+        full_response,
+        recorded,
+        rule,
+        used.strength,
+    )
 
 
 def missing_row(question: Question) -> ScoredRow:
     """The ScoredRow of a question the file does not answer."""
-    return ScoredRow(question.question_id, question.group_id, question.cluster, question.dims, "", None,
-                     "none", "missing: the file has no answer for this question", question.answer, "missing")
+    return ScoredRow(
+        question.question_id,
+        question.group_id,
+        question.cluster,
+        question.dims,
+        "",
+        None,
+        "none",
+        "missing: the file has no answer for this question",
+        question.answer,
+        "missing",
+    )
 
 
 def score_rows(
-    result: ResultFile, bench: Benchmark, tool: OfficialTool | None, use_official: bool, judged: JudgedAnswers,
+    result: ResultFile,
+    bench: Benchmark,
+    tool: OfficialTool | None,
+    use_official: bool,
+    judged: JudgedAnswers,
     readings: Readings | None = None,
 ) -> tuple[list[ScoredRow], list[str]]:
     """One ScoredRow per answer and per missing question, and the ids the two extractors read differently.
@@ -125,8 +162,19 @@ def score_rows(
                     rule = RuleReading(used.answer, used.method, used.explanation, status_of(used, right))
                 used = labelled.extraction()
                 right = _labelled_right(used, gold, question.answer_kind)
-        append(verdict_row(question, response, used, right, official_answer, prediction.record,
-                           prediction.full_response, prediction.recorded, rule))
+        append(
+            verdict_row(
+                question,
+                response,
+                used,
+                right,
+                official_answer,
+                prediction.record,
+                prediction.full_response,
+                prediction.recorded,
+                rule,
+            )
+        )
     rows.extend(map(missing_row, result.missing))
     return rows, disagreements
 

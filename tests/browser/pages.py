@@ -10,7 +10,9 @@ from __future__ import annotations
 def wait_for_text(page, selector: str, text: str, timeout: float = 60_000) -> None:
     page.wait_for_function(
         "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
-        arg=[selector, text], timeout=timeout)
+        arg=[selector, text],
+        timeout=timeout,
+    )
 
 
 def open_tab(page, tab: str, ready: str) -> None:

@@ -23,8 +23,14 @@ MCQ_RUN = RESULTS / "videomathqa_mcq_synthetic-model-a_samples.jsonl"
 
 
 def cli_score(path: Path, env: dict[str, str]) -> dict:
-    out = subprocess.run([*mathreel_command(), "score", "--json", str(path)], env=env, capture_output=True,
-                         text=True, timeout=120, check=True)
+    out = subprocess.run(
+        [*mathreel_command(), "score", "--json", str(path)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     return json.loads(out.stdout)
 
 
@@ -52,27 +58,30 @@ def test_plotly_loads_after_the_first_view_before_any_chart_is_asked_for(page):
     assert chunk is not None  # this Gradio has the chunk the page preloads
     page.wait_for_selector("#browse-frames img")
     assert page.locator(".js-plotly-plot").count() == 0  # no chart has been drawn on the Browse tab
-    page.wait_for_function("name => performance.getEntriesByType('resource').some(e => e.name.endsWith(name))",
-                           arg=chunk, timeout=30_000)
+    page.wait_for_function(
+        "name => performance.getEntriesByType('resource').some(e => e.name.endsWith(name))", arg=chunk, timeout=30_000
+    )
     page.click("#tab-judge-button")
     page.wait_for_selector("#judge-score-chart .main-svg", timeout=30_000)
-    loads = page.evaluate("name => performance.getEntriesByType('resource').filter(e => e.name.endsWith(name))"
-                          ".length", chunk)
+    loads = page.evaluate(
+        "name => performance.getEntriesByType('resource').filter(e => e.name.endsWith(name)).length", chunk
+    )
     assert loads == 1  # the chart used the module the page had already loaded
 
 
 def test_choosing_a_question_shows_its_video_frames_and_subtitle_lines(page, server_env, monkeypatch):
     monkeypatch.setenv("MATHREEL_CACHE", server_env["MATHREEL_CACHE"])
     data = load_dataset("videomathqa", "mcq")
-    row, question = next((i, q) for i, q in enumerate(data.questions)
-                         if i > 0 and data.subtitle_path(q) is not None)
+    row, question = next((i, q) for i, q in enumerate(data.questions) if i > 0 and data.subtitle_path(q) is not None)
     view = build_view(data, question, num_frames=8)
     wait_for_text(page, "#browse-question", data.questions[0].question_id)
     page.click(f"#browse-table [data-testid='cell-{row}-0']")
     wait_for_text(page, "#browse-question", question.question_id)
     page.wait_for_function(
         "name => { const v = document.querySelector('#browse-video video'); return v && v.src.endsWith(name); }",
-        arg=view.video_path.name, timeout=30_000)
+        arg=view.video_path.name,
+        timeout=30_000,
+    )
     assert page.eval_on_selector("#browse-video video", "v => v.querySelectorAll('track').length") == 1
     page.wait_for_function("() => document.querySelectorAll('#browse-frames .thumbnail-item img').length >= 8")
     captions = page.locator("#browse-frames .caption-label").all_inner_texts()
@@ -95,16 +104,21 @@ def test_choosing_a_question_shows_its_video_frames_and_subtitle_lines(page, ser
     page.click("#browse-frames .thumbnail-item >> nth=5")
     page.wait_for_function(
         "t => Math.abs(document.querySelector('#browse-video video').currentTime - t) < 0.05",
-        arg=float(view.frames.times[5]), timeout=15_000)
+        arg=float(view.frames.times[5]),
+        timeout=15_000,
+    )
     assert page.outside_requests == []
 
 
-@pytest.mark.parametrize("name", [
-    "videomathqa_mcq_synthetic-model-a_samples.jsonl",
-    "videomathqa_mbin_synthetic-model-b_samples.jsonl",
-    "videomme_synthetic-model-a_results.json",
-    "mathverse_synthetic-model-b_output.json",
-])
+@pytest.mark.parametrize(
+    "name",
+    [
+        "videomathqa_mcq_synthetic-model-a_samples.jsonl",
+        "videomathqa_mbin_synthetic-model-b_samples.jsonl",
+        "videomme_synthetic-model-a_results.json",
+        "mathverse_synthetic-model-b_output.json",
+    ],
+)
 def test_uploaded_result_shows_the_same_accuracy_as_the_cli(page, server_env, name):
     expected = cli_score(RESULTS / name, server_env)["overall"]
     open_score_tab(page)
@@ -146,8 +160,9 @@ def test_a_scored_question_opens_in_browse_with_its_response(page, server_env):
     wait_for_text(page, "#browse-response", "Model response")
     assert page.is_visible("#browse-video video")
     # Choosing another question in the table keeps reading the same run: its response to that question shows.
-    other_row, other = next((i, q) for i, q in enumerate(load_dataset("videomathqa", "mcq").questions)
-                            if q.question_id != qid)
+    other_row, other = next(
+        (i, q) for i, q in enumerate(load_dataset("videomathqa", "mcq").questions) if q.question_id != qid
+    )
     page.click(f"#browse-table [data-testid='cell-{other_row}-0']")
     wait_for_text(page, "#browse-question", other.question_id)
     wait_for_text(page, "#browse-response", MCQ_RUN.name)

@@ -23,9 +23,27 @@ REVIEWS = DEMO / "reviews" / "videomathqa_mcq_synthetic-model-b_reviews.jsonl"
 def demo_bundle(tmp_path_factory: pytest.TempPathFactory) -> Path:
     out = tmp_path_factory.mktemp("bundle") / "site"
     mathreel = Path(sys.executable).with_name("mathreel")
-    run = subprocess.run([str(mathreel), "bundle", RUN_A, RUN_B, "--judge", JUDGE_A, "--judge", JUDGE_B,
-                          "--reviews", REVIEWS, "--annotations", DEMO / "videomathqa", "--out", out],
-                         capture_output=True, text=True, timeout=300)
+    run = subprocess.run(
+        [
+            str(mathreel),
+            "bundle",
+            RUN_A,
+            RUN_B,
+            "--judge",
+            JUDGE_A,
+            "--judge",
+            JUDGE_B,
+            "--reviews",
+            REVIEWS,
+            "--annotations",
+            DEMO / "videomathqa",
+            "--out",
+            out,
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert run.returncode == 0, run.stderr
     return out
 
@@ -132,8 +150,12 @@ def test_the_folder_served_by_a_static_server_works_the_same(browser, demo_bundl
     from helpers.appserver import free_port
 
     port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
-                              cwd=demo_bundle, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    server = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1"],
+        cwd=demo_bundle,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
     context = browser.new_context()
     try:
         page = context.new_page()

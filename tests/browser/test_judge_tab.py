@@ -48,8 +48,13 @@ def open_question(page, question_id: str) -> None:
 
 def chips(page) -> list[tuple[str, str]]:
     rows = page.locator("#judge-chips .judge-chip-row")
-    return [(rows.nth(i).locator(".judge-chip").inner_text().strip(),
-             rows.nth(i).locator(".judge-rationale").inner_text().strip()) for i in range(rows.count())]
+    return [
+        (
+            rows.nth(i).locator(".judge-chip").inner_text().strip(),
+            rows.nth(i).locator(".judge-rationale").inner_text().strip(),
+        )
+        for i in range(rows.count())
+    ]
 
 
 def test_demo_judgments_show_score_critique_and_chips_with_rationales(page):
@@ -81,8 +86,7 @@ def test_filter_by_error_category_and_score(page):
     choose_run(page, "videomathqa_mcq_synthetic-model-b (synthetic demo)")
     page.click("#judge-category input")
     page.get_by_role("option", name=category, exact=True).click()
-    page.wait_for_function(
-        "([sel, n]) => document.querySelectorAll(sel).length === n", arg=[ID_CELLS, len(expected)])
+    page.wait_for_function("([sel, n]) => document.querySelectorAll(sel).length === n", arg=[ID_CELLS, len(expected)])
     shown = sorted(t.strip() for t in page.locator(ID_CELLS).all_inner_texts())
     assert shown == expected
 
@@ -119,8 +123,9 @@ def test_judging_the_shown_question_from_the_page(page):
             return json.dumps({"answer": letter})
         if STEPS_CONTRACT in text:
             total = text.split("GROUND-TRUTH STEPS (N = ", 1)[1].split(")", 1)[0]
-            return json.dumps({"matched_steps": f"1/{total}", "final_answer_correct": 0, "critique": new_critique,
-                               "score": 3})
+            return json.dumps(
+                {"matched_steps": f"1/{total}", "final_answer_correct": 0, "critique": new_critique, "score": 3}
+            )
         assert ERRORS_CONTRACT in text
         return json.dumps({"primary": {"category": "Calculation errors", "rationale": "Live " + PAYLOAD}})
 
@@ -136,10 +141,13 @@ def test_judging_the_shown_question_from_the_page(page):
         try:
             wait_for_text(page, "#judge-card", "Re-judged live", timeout=90_000)
         except Exception as error:  # say what the page showed instead
-            shown = page.evaluate("() => [document.querySelector('#judge-error')?.innerText,"
-                                  " document.querySelector('#judge-card-box')?.innerText]")
-            raise AssertionError(f"no re-judged card after {len(judge.chat_requests)} judge calls; error box and "
-                                 f"card: {shown}") from error
+            shown = page.evaluate(
+                "() => [document.querySelector('#judge-error')?.innerText,"
+                " document.querySelector('#judge-card-box')?.innerText]"
+            )
+            raise AssertionError(
+                f"no re-judged card after {len(judge.chat_requests)} judge calls; error box and card: {shown}"
+            ) from error
         assert page.inner_text("#judge-score").strip() == "3"
         assert chips(page) == [("Calculation errors", "Live " + PAYLOAD)]
         assert len(judge.chat_requests) == 3
@@ -157,8 +165,9 @@ def test_a_judge_run_shows_its_progress_under_the_buttons(page):
         fill_kept(page, "#judge-base-url input, #judge-base-url textarea", judge.base_url)
         fill_kept(page, "#judge-model input, #judge-model textarea", DEFAULT_MODEL)
         page.click("#judge-one")
-        page.wait_for_selector("#judge-status [data-testid='status-tracker'] .progress-text", state="visible",
-                               timeout=30_000)
+        page.wait_for_selector(
+            "#judge-status [data-testid='status-tracker'] .progress-text", state="visible", timeout=30_000
+        )
 
 
 def test_a_judge_card_marks_gold_and_pick_and_opens_the_question_in_browse(page):
@@ -166,8 +175,11 @@ def test_a_judge_card_marks_gold_and_pick_and_opens_the_question_in_browse(page)
 
     cards = by_question(read_judgments(DEMO_B))
     dataset = load_dataset("videomathqa", "mcq")
-    card = next(c for c in cards if c.values("extract").get("answer")
-                and c.values("extract")["answer"] != dataset.question(c.question_id).answer)
+    card = next(
+        c
+        for c in cards
+        if c.values("extract").get("answer") and c.values("extract")["answer"] != dataset.question(c.question_id).answer
+    )
     question = dataset.question(card.question_id)
     open_judge_tab(page)
     choose_run(page, "videomathqa_mcq_synthetic-model-b (synthetic demo)")

@@ -42,8 +42,9 @@ def upload_and_open_first(page, path: Path) -> str:
 
 def at_position(page, text: str) -> None:
     """Wait until the position line starts with `text` ("4 of 18", not "14 of 18")."""
-    page.wait_for_function("t => (document.querySelector('#browse-position')?.innerText || '').trim().startsWith(t)",
-                           arg=text)
+    page.wait_for_function(
+        "t => (document.querySelector('#browse-position')?.innerText || '').trim().startsWith(t)", arg=text
+    )
 
 
 def walk_every_answer(page, own: dict[str, str], first: str, check: Callable[[str, str], None]) -> list[str]:

@@ -59,13 +59,16 @@ def test_ten_answers_walked_with_the_keyboard_keep_the_response_and_position(pag
         wait_for_text(page, "#browse-response", RUN_A.name)
     assert page.is_checked("#browse-cot input")
     assert page.locator("#browse-response mark.answer-read").count() >= 1 or "unparsed" in page.inner_text(
-        "#browse-response")
+        "#browse-response"
+    )
     page.keyboard.press("k")
     wait_for_text(page, "#browse-position", f"10 of {len(order)}")
     # The address follows the question shown (copied from the page a moment after it changes).
-    page.wait_for_function("([q, run]) => { const p = new URLSearchParams(window.location.search); "
-                           "return p.get('q') === q && p.get('run') === run && p.get('walk') === 'all'; }",
-                           arg=[order[9], RUN_A.name])
+    page.wait_for_function(
+        "([q, run]) => { const p = new URLSearchParams(window.location.search); "
+        "return p.get('q') === q && p.get('run') === run && p.get('walk') === 'all'; }",
+        arg=[order[9], RUN_A.name],
+    )
     shot(page, "reading_walk.png")
 
 
@@ -119,8 +122,10 @@ def test_narrow_layout_stacks_and_keeps_the_reading_bar(page):
     page.set_viewport_size({"width": 400, "height": 800})
     page.wait_for_timeout(300)  # layout settles after the resize
     assert page.evaluate("() => document.documentElement.scrollWidth") <= 400
-    columns = page.evaluate("() => getComputedStyle(document.querySelector('#browse-frames .grid-container'))"
-                            ".gridTemplateColumns.split(' ').length")
+    columns = page.evaluate(
+        "() => getComputedStyle(document.querySelector('#browse-frames .grid-container'))"
+        ".gridTemplateColumns.split(' ').length"
+    )
     assert columns == 2
     assert page.is_visible("#browse-next") and page.is_visible("#browse-prev")
     box = page.locator("#browse-response").bounding_box()
@@ -200,9 +205,12 @@ def test_walk_by_a_judge_error_category(page):
 def test_a_judgment_file_loaded_in_the_judge_tab_shows_beside_the_answer_in_browse(page, tmp_path):
     import json
 
-    judgments = [json.loads(line) for line in
-                 (demo_dir() / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl").read_text()
-                 .splitlines()]
+    judgments = [
+        json.loads(line)
+        for line in (demo_dir() / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl")
+        .read_text()
+        .splitlines()
+    ]
     first = scored(RUN_B).rows[0].question_id
     for j in judgments:
         if j["task"] == "steps" and j["status"] == "ok" and j["question_id"] == first:

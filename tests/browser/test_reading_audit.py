@@ -51,7 +51,12 @@ def test_confirm_with_y_then_correct_and_download_the_readings(page, tmp_path):
     records = [json.loads(line) for line in saved.read_text().splitlines()]
     assert [r["question_id"] for r in records] == to_check[:2]
     assert records[1]["label"] is None and records[1]["reading"] == row.extracted
-    cli = subprocess.run([str(MATHREEL), "score", str(RUN_A), "--readings", str(saved), "--json"],
-                         capture_output=True, text=True, timeout=120, check=True)
+    cli = subprocess.run(
+        [str(MATHREEL), "score", str(RUN_A), "--readings", str(saved), "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
     accuracy = json.loads(cli.stdout)["overall"]["accuracy"]
     wait_for_text(page, "#browse-audit-note", f"is now {accuracy:.1f}%")

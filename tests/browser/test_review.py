@@ -17,8 +17,10 @@ from mathreel.core.review import read_reviews
 pytestmark = pytest.mark.browser
 
 RUN = "videomathqa_mcq_synthetic-model-b (synthetic demo)"
-ORDER = [c.question_id for c in by_question(read_judgments(
-    demo_dir() / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl"))]
+ORDER = [
+    c.question_id
+    for c in by_question(read_judgments(demo_dir() / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl"))
+]
 
 
 def open_run(page) -> None:
@@ -66,8 +68,13 @@ def test_review_five_by_keyboard_download_reload_upload_and_continue(page, tmp_p
 
 def test_a_changed_category_and_a_flag_are_saved(page, tmp_path: Path) -> None:
     open_run(page)
-    wrong = next(c for c in by_question(read_judgments(
-        demo_dir() / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl")) if c.categories)
+    wrong = next(
+        c
+        for c in by_question(
+            read_judgments(demo_dir() / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl")
+        )
+        if c.categories
+    )
     page.click(f"#judge-questions [data-testid='cell-{ORDER.index(wrong.question_id)}-0']")
     wait_for_text(page, "#review-status", wrong.categories[0])
     page.click("#review-primary input")
@@ -79,7 +86,8 @@ def test_a_changed_category_and_a_flag_are_saved(page, tmp_path: Path) -> None:
     wait_for_text(page, "#review-progress", f"Reviewed 1 of {len(ORDER)}")
     saved = read_reviews(download(page, tmp_path / "r.jsonl"))
     assert [(r.question_id, r.category_verdict, r.primary, r.flag) for r in saved] == [
-        (wrong.question_id, "changed", "Calculation errors", "wrong_gold")]
+        (wrong.question_id, "changed", "Calculation errors", "wrong_gold")
+    ]
 
 
 def test_a_bad_review_file_is_one_line_and_keeps_the_reviews(page, tmp_path: Path) -> None:

@@ -37,10 +37,16 @@ def upload(page, *paths: Path) -> None:
 
 def chart_titled(page, title: str) -> str:
     """The selector of the Score chart whose title starts with `title`."""
-    page.wait_for_function("t => [...document.querySelectorAll('[id^=score-chart-] .js-plotly-plot')]"
-                           ".some(g => g.layout.title.text.startsWith(t))", arg=title)
-    index = page.evaluate("t => [...document.querySelectorAll('[id^=score-chart-]')].findIndex(c => "
-                          "c.querySelector('.js-plotly-plot')?.layout.title.text.startsWith(t))", title)
+    page.wait_for_function(
+        "t => [...document.querySelectorAll('[id^=score-chart-] .js-plotly-plot')]"
+        ".some(g => g.layout.title.text.startsWith(t))",
+        arg=title,
+    )
+    index = page.evaluate(
+        "t => [...document.querySelectorAll('[id^=score-chart-]')].findIndex(c => "
+        "c.querySelector('.js-plotly-plot')?.layout.title.text.startsWith(t))",
+        title,
+    )
     return f"#score-chart-{index}"
 
 
@@ -96,15 +102,20 @@ def test_an_error_names_the_pages_control_and_no_flag(page, tmp_path):
 
 def server_paths(server_env: dict[str, str]) -> list[str]:
     """The server's folders a page or a download must not name."""
-    folders = [demo_dir(), Path(server_env["MATHREEL_CACHE"]), Path(server_env["GRADIO_TEMP_DIR"]),
-               Path(tempfile.gettempdir()) / "mathreel-downloads"]
+    folders = [
+        demo_dir(),
+        Path(server_env["MATHREEL_CACHE"]),
+        Path(server_env["GRADIO_TEMP_DIR"]),
+        Path(tempfile.gettempdir()) / "mathreel-downloads",
+    ]
     return sorted({str(p) for folder in folders for p in (folder, folder.resolve())} - {"/tmp"})
 
 
 def test_no_server_path_in_the_page_or_the_downloads(page, server_env, tmp_path):
     ids = tmp_path / "ids_only.jsonl"
-    ids.write_text('{"question_id": "q001", "response": "C"}\n{"question_id": "q002", "response": "B"}\n',
-                   encoding="utf-8")
+    ids.write_text(
+        '{"question_id": "q001", "response": "C"}\n{"question_id": "q002", "response": "B"}\n', encoding="utf-8"
+    )
     open_tab(page, "score", "#score-upload")
     page.click("#score-benchmark input")
     page.get_by_role("option", name=MCQ_LABEL, exact=True).click()
@@ -138,11 +149,22 @@ def videomme_file(path: Path) -> Path:
         for k in range(3):
             gold = "ABCD"[(video + k) % 4]
             right = k < video % 4  # 0 to 3 of 3 right, by sub-category
-            lines.append(json.dumps({
-                "question_id": f"{video:03d}-{k + 1}", "videoID": f"vid{video:03d}", "duration": DURATIONS[video % 3],
-                "domain": DOMAINS[video % len(DOMAINS)], "sub_category": sub, "task_type": TASK_TYPES[k],
-                "question": f"Question {video}-{k}?", "options": [f"{x}. option {x}" for x in "ABCD"],
-                "answer": gold, "response": gold if right else "ABCD"[(video + k + 1) % 4]}))
+            lines.append(
+                json.dumps(
+                    {
+                        "question_id": f"{video:03d}-{k + 1}",
+                        "videoID": f"vid{video:03d}",
+                        "duration": DURATIONS[video % 3],
+                        "domain": DOMAINS[video % len(DOMAINS)],
+                        "sub_category": sub,
+                        "task_type": TASK_TYPES[k],
+                        "question": f"Question {video}-{k}?",
+                        "options": [f"{x}. option {x}" for x in "ABCD"],
+                        "answer": gold,
+                        "response": gold if right else "ABCD"[(video + k + 1) % 4],
+                    }
+                )
+            )
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
 
@@ -153,12 +175,15 @@ def test_a_long_category_axis_is_sorted_and_every_label_readable(page, tmp_path)
     open_tab(page, "score", "#score-upload")
     upload(page, path)
     chart = chart_titled(page, "Accuracy by sub-category")
-    figure = page.eval_on_selector(f"{chart} .js-plotly-plot",
-                                   "g => [g.data[0].orientation, g.layout.yaxis.categoryarray]")
+    figure = page.eval_on_selector(
+        f"{chart} .js-plotly-plot", "g => [g.data[0].orientation, g.layout.yaxis.categoryarray]"
+    )
     assert figure[0] == "h"
     assert [cells[v]["accuracy"] for v in figure[1]] == sorted(c["accuracy"] for c in cells.values())
-    boxes = page.eval_on_selector_all(f"{chart} .ytick text", "ts => ts.map(t => { const r = "
-                                      "t.getBoundingClientRect(); return [t.textContent, r.top, r.bottom]; })")
+    boxes = page.eval_on_selector_all(
+        f"{chart} .ytick text",
+        "ts => ts.map(t => { const r = t.getBoundingClientRect(); return [t.textContent, r.top, r.bottom]; })",
+    )
     assert sorted(label for label, _, _ in boxes) == sorted(cells)
     ordered = sorted(boxes, key=lambda box: box[1])
     assert all(upper[2] <= lower[1] + 0.5 for upper, lower in itertools.pairwise(ordered))  # no overlap
@@ -168,11 +193,14 @@ def test_a_charts_note_is_apart_from_its_legend(page):
     open_tab(page, "score", "#score-upload")
     upload(page, RUN_A, RUN_B)  # run B's file records no difficulty
     chart = chart_titled(page, "Accuracy by difficulty")
-    boxes = page.eval_on_selector(chart, """c => {
+    boxes = page.eval_on_selector(
+        chart,
+        """c => {
         const note = [...c.querySelectorAll('text')].find(t => t.textContent.startsWith('Not shown'));
         const legend = c.querySelector('.legend'); const svg = c.querySelector('.main-svg');
         const r = e => { const b = e.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; };
-        return {note: r(note), legend: r(legend), svg: r(svg)}; }""")
+        return {note: r(note), legend: r(legend), svg: r(svg)}; }""",
+    )
     note, legend, svg = boxes["note"], boxes["legend"], boxes["svg"]
     assert note[3] <= legend[1] or legend[3] <= note[1]  # one above the other, never over it
     assert note[0] >= svg[0] and note[2] <= svg[2]  # the whole note inside the chart
@@ -194,10 +222,15 @@ def test_the_score_tab_at_400_px(page):
     for chart in ("#score-chart-0", "#score-chart-1"):  # the chart draws at the width it has
         assert page.eval_on_selector(f"{chart} .main-svg", "s => s.getBoundingClientRect().width") <= 400
     # the runs table scrolls sideways; its headers and run names keep to one line each
-    assert page.eval_on_selector("#score-summary", "t => [...t.querySelectorAll('*')].some(e => "
-                                 "e.scrollWidth > e.clientWidth + 20 && getComputedStyle(e).overflowX === 'auto')")
-    heights = page.eval_on_selector_all("#score-summary [role=columnheader] .header", "hs => hs.map(h => "
-                                        "[h.textContent.trim(), h.getBoundingClientRect().height])")
+    assert page.eval_on_selector(
+        "#score-summary",
+        "t => [...t.querySelectorAll('*')].some(e => "
+        "e.scrollWidth > e.clientWidth + 20 && getComputedStyle(e).overflowX === 'auto')",
+    )
+    heights = page.eval_on_selector_all(
+        "#score-summary [role=columnheader] .header",
+        "hs => hs.map(h => [h.textContent.trim(), h.getBoundingClientRect().height])",
+    )
     line = min(height for _, height in heights)
     assert [name for name, height in heights if height >= 1.6 * line] == []
     name = page.locator("#score-summary [data-testid='cell-0-0'] span[title]")

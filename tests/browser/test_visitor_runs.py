@@ -28,8 +28,9 @@ def headline_of(path: Path) -> str:
 
 def upload_box_names(page) -> list[str]:
     """The files the Score tab's upload box lists."""
-    return page.eval_on_selector_all("#score-upload td.filename",
-                                     "cells => cells.map(c => c.getAttribute('aria-label'))")
+    return page.eval_on_selector_all(
+        "#score-upload td.filename", "cells => cells.map(c => c.getAttribute('aria-label'))"
+    )
 
 
 def test_the_demo_runs_load_in_one_click_and_browse_lists_them(page):

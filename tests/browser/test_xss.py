@@ -42,8 +42,17 @@ def payload_file(directory: Path) -> tuple[Path, list[str]]:
     scripts = script_payloads()
     questions = load_dataset("videomme", data_dir=demo_dir()).questions[: len(scripts)]
     responses = [template.format(q.answer) for template, q in zip(scripts, questions, strict=True)]
-    records = [{"question_id": q.question_id, "video_id": q.video_id, **q.dims, "options": list(q.options),
-                "answer": q.answer, "response": text} for q, text in zip(questions, responses, strict=True)]
+    records = [
+        {
+            "question_id": q.question_id,
+            "video_id": q.video_id,
+            **q.dims,
+            "options": list(q.options),
+            "answer": q.answer,
+            "response": text,
+        }
+        for q, text in zip(questions, responses, strict=True)
+    ]
     path = directory / "xss_payloads.jsonl"
     path.write_text("\n".join(json.dumps(r) for r in records) + "\n", encoding="utf-8")
     return path, responses
@@ -52,7 +61,9 @@ def payload_file(directory: Path) -> tuple[Path, list[str]]:
 def wait_for_text(page, selector: str, text: str, timeout: float = 60_000) -> None:
     page.wait_for_function(
         "([sel, text]) => { const el = document.querySelector(sel); return el && el.innerText.includes(text); }",
-        arg=[selector, text], timeout=timeout)
+        arg=[selector, text],
+        timeout=timeout,
+    )
 
 
 def assert_nothing_ran(page) -> None:

@@ -59,11 +59,13 @@ def server_env(tmp_path_factory: pytest.TempPathFactory) -> dict[str, str]:
     """Environment of the server (and of CLI runs compared with it): private caches under the test's tmp."""
     base = tmp_path_factory.mktemp("server")
     env = dict(os.environ)
-    env.update({
-        "MATHREEL_CACHE": str(base / "cache"),
-        "GRADIO_TEMP_DIR": str(base / "gradio"),
-        "GRADIO_ANALYTICS_ENABLED": "False",
-    })
+    env.update(
+        {
+            "MATHREEL_CACHE": str(base / "cache"),
+            "GRADIO_TEMP_DIR": str(base / "gradio"),
+            "GRADIO_ANALYTICS_ENABLED": "False",
+        }
+    )
     env.pop("MATHREEL_DATA", None)  # the embedded demo set
     return env
 
@@ -76,7 +78,9 @@ def serving(env: dict[str, str], log_dir: Path) -> Iterator[tuple[str, Path]]:
     with log.open("w") as out:
         process = subprocess.Popen(
             [*mathreel_command(), "serve", "--host", "127.0.0.1", "--port", str(port)],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
         )
     url = f"http://127.0.0.1:{port}/"
     try:

@@ -165,10 +165,18 @@ def refusals() -> list[Case]:
     cp1252 = jsonl([question(0, "A", "\u201cThe answer is A\u201d")]).decode().encode("cp1252")
     null_middle = run_records(3, 3)
     null_middle[1]["response"] = None
-    template_empty = [{"video_id": "001", "duration": "short", "domain": "Knowledge", "sub_category": "Astronomy",
-                       "questions": []}]
-    template_strings = [{"video_id": "001", "duration": "short", "domain": "Knowledge",
-                         "sub_category": "Astronomy", "questions": ["What is shown?"]}]
+    template_empty = [
+        {"video_id": "001", "duration": "short", "domain": "Knowledge", "sub_category": "Astronomy", "questions": []}
+    ]
+    template_strings = [
+        {
+            "video_id": "001",
+            "duration": "short",
+            "domain": "Knowledge",
+            "sub_category": "Astronomy",
+            "questions": ["What is shown?"],
+        }
+    ]
     mixed = [question(0, "A", "A"), {"model_answer": "B", "problem_version": "Text Lite", "question": "?"}]
     nan_gold = jsonl(run_records(2, 2)).replace(b'"answer": "A"', b'"answer": NaN')
     return [
@@ -193,8 +201,12 @@ def refusals() -> list[Case]:
         Case("json-object-not-records", "summary.json", as_json({"model": "x", "accuracy": 0.5}), ("layout",)),
         Case("jsonl-of-lists", "lists.jsonl", b'["001-1", "A"]\n["001-2", "B"]\n', ("object", "json")),
         Case("deeply-nested-array", "nested.json", _nested(100_000), ("nested", "deep", "json")),
-        Case("deeply-nested-response", "nested_response.jsonl",
-             b'{"question_id": "000-1", "response": ' + _nested(50_000) + b"}\n", ("nested", "deep", "json")),
+        Case(
+            "deeply-nested-response",
+            "nested_response.jsonl",
+            b'{"question_id": "000-1", "response": ' + _nested(50_000) + b"}\n",
+            ("nested", "deep", "json"),
+        ),
         Case("no-response-field", "noresponse.jsonl", jsonl(no_response), ("response",)),
         Case("response-null", "nullresponse.jsonl", jsonl(question(i, "A", None) for i in range(2)), ("response",)),
         Case("response-null-middle", "nullmiddle.jsonl", jsonl(null_middle), ("response",)),
@@ -205,67 +217,129 @@ def refusals() -> list[Case]:
         Case("binary-png", "image.csv", b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR" + bytes(200), ("binary",)),
         Case("binary-gzip", "results.jsonl.gz", gzip.compress(valid, mtime=0), ("binary", "utf-8")),
         Case("binary-nul-in-csv", "nulbyte.csv", b"question_id,response\n001-1,The answer\x00 is A\n", ("binary",)),
-        Case("utf16-le-bom", "utf16le.jsonl", codecs.BOM_UTF16_LE + valid.decode().encode("utf-16-le"),
-             ("utf-16 text",)),
-        Case("utf16-be-bom", "utf16be.csv",
-             codecs.BOM_UTF16_BE + csv_bytes(run_records(2, 1)).decode().encode("utf-16-be"),
-             ("utf-16 text",)),
+        Case(
+            "utf16-le-bom", "utf16le.jsonl", codecs.BOM_UTF16_LE + valid.decode().encode("utf-16-le"), ("utf-16 text",)
+        ),
+        Case(
+            "utf16-be-bom",
+            "utf16be.csv",
+            codecs.BOM_UTF16_BE + csv_bytes(run_records(2, 1)).decode().encode("utf-16-be"),
+            ("utf-16 text",),
+        ),
         Case("utf16-le-no-bom", "utf16le_nobom.jsonl", valid.decode().encode("utf-16-le"), ("utf-16 text",)),
         Case("latin1-csv", "latin1.csv", latin1, ("utf-8",)),
         Case("cp1252-jsonl", "cp1252.jsonl", cp1252, ("utf-8",)),
         Case("fake-parquet", "fake.parquet", b"PAR1" + bytes(range(256)) * 4 + b"PAR1", ("parquet",)),
         Case("huge-line-garbage", "huge.txt", b"x" * HUGE, ("layout",)),
-        Case("huge-line-truncated-json", "huge_truncated.jsonl",
-             b'{"question_id": "000-1", "answer": "A", "response": "' + b"y" * HUGE, ("truncated", "json")),
-        Case("html-page", "download.html", b"<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>\n",
-             ("layout",)),
+        Case(
+            "huge-line-truncated-json",
+            "huge_truncated.jsonl",
+            b'{"question_id": "000-1", "answer": "A", "response": "' + b"y" * HUGE,
+            ("truncated", "json"),
+        ),
+        Case(
+            "html-page",
+            "download.html",
+            b"<!DOCTYPE html><html><body><h1>404 Not Found</h1></body></html>\n",
+            ("layout",),
+        ),
         Case("csv-header-only", "header.csv", b"question_id,answer,response\r\n", ("header", "no rows")),
-        Case("csv-ragged-row", "ragged.csv", b"question_id,response\n001-1,The answer is A,extra,fields\n",
-             ("more fields",)),
+        Case(
+            "csv-ragged-row",
+            "ragged.csv",
+            b"question_id,response\n001-1,The answer is A,extra,fields\n",
+            ("more fields",),
+        ),
         Case("csv-without-id-or-response", "other.csv", b"name,score\nalice,3\nbob,4\n", ("layout",)),
-        Case("semicolon-csv", "semicolon.csv", csv_bytes(run_records(2, 1), delimiter=";"),
-             ("layout", "more fields")),
+        Case("semicolon-csv", "semicolon.csv", csv_bytes(run_records(2, 1), delimiter=";"), ("layout", "more fields")),
         Case("template-zero-questions", "template_empty.json", as_json(template_empty), ("no answered questions",)),
-        Case("template-question-not-object", "template_strings.json", as_json(template_strings),
-             ("not a json object",)),
+        Case(
+            "template-question-not-object", "template_strings.json", as_json(template_strings), ("not a json object",)
+        ),
         Case("mixed-layouts", "mixed.json", as_json(mixed), ("layout",)),
-        Case("unknown-benchmark", "notaxonomy.jsonl",
-             jsonl([{"question_id": "x1", "answer": "A", "response": "The answer is A."}]), ("benchmark",)),
-        Case("mathverse-file-as-videomme", "mathverse_as_videomme.json",
-             _other_benchmark("mathverse_synthetic-model-a_output.json"), ("mathverse",), benchmark_key="videomme:mcq"),
-        Case("videomathqa-file-as-videomme", "videomathqa_as_videomme.jsonl",
-             _other_benchmark("videomathqa_mcq_synthetic-model-a_samples.jsonl"), ("videomathqa",),
-             benchmark_key="videomme:mcq"),
-        Case("videomme-file-as-mathverse", "videomme_as_mathverse.json",
-             _other_benchmark("videomme_synthetic-model-a_results.json"), ("video-mme",),
-             benchmark_key="mathverse:default"),
-        Case("mode-the-benchmark-lacks", "badmode.jsonl", valid, ("mode", "mbin"), benchmark_key="videomme:mbin",
-             app=False),
-        Case("huge-integer", "bigint.jsonl", valid.replace(b'"answer": "A"', b'"answer": ' + b"9" * 5000, 1),
-             ("4300 digits",)),
-        Case("nul-after-sniff-csv", "late_nul.csv",
-             csv_bytes(run_records(200, 100)) + b"199-1,The answer\x00 is A\r\n", ("nul byte",)),
-        Case("dict-question-id", "dict_id.jsonl", jsonl([question(0, "A", "A", question_id={"id": "000-1"})]),
-             ("question id",)),
-        Case("list-question-id", "list_id.jsonl", jsonl([question(0, "A", "A", question_id=["000-1"])]),
-             ("question id",)),
-        Case("list-dimension-value", "list_dim.jsonl", jsonl([question(0, "A", "A", duration=["short"])]),
-             ("duration", "label")),
-        Case("lmms-empty-resps", "lmms_empty.jsonl",
-             jsonl([{"doc_id": 0, "doc": question(0, "A", None), "resps": [], "filtered_resps": []}]),
-             ("response",)),
+        Case(
+            "unknown-benchmark",
+            "notaxonomy.jsonl",
+            jsonl([{"question_id": "x1", "answer": "A", "response": "The answer is A."}]),
+            ("benchmark",),
+        ),
+        Case(
+            "mathverse-file-as-videomme",
+            "mathverse_as_videomme.json",
+            _other_benchmark("mathverse_synthetic-model-a_output.json"),
+            ("mathverse",),
+            benchmark_key="videomme:mcq",
+        ),
+        Case(
+            "videomathqa-file-as-videomme",
+            "videomathqa_as_videomme.jsonl",
+            _other_benchmark("videomathqa_mcq_synthetic-model-a_samples.jsonl"),
+            ("videomathqa",),
+            benchmark_key="videomme:mcq",
+        ),
+        Case(
+            "videomme-file-as-mathverse",
+            "videomme_as_mathverse.json",
+            _other_benchmark("videomme_synthetic-model-a_results.json"),
+            ("video-mme",),
+            benchmark_key="mathverse:default",
+        ),
+        Case(
+            "mode-the-benchmark-lacks",
+            "badmode.jsonl",
+            valid,
+            ("mode", "mbin"),
+            benchmark_key="videomme:mbin",
+            app=False,
+        ),
+        Case(
+            "huge-integer",
+            "bigint.jsonl",
+            valid.replace(b'"answer": "A"', b'"answer": ' + b"9" * 5000, 1),
+            ("4300 digits",),
+        ),
+        Case(
+            "nul-after-sniff-csv",
+            "late_nul.csv",
+            csv_bytes(run_records(200, 100)) + b"199-1,The answer\x00 is A\r\n",
+            ("nul byte",),
+        ),
+        Case(
+            "dict-question-id",
+            "dict_id.jsonl",
+            jsonl([question(0, "A", "A", question_id={"id": "000-1"})]),
+            ("question id",),
+        ),
+        Case(
+            "list-question-id", "list_id.jsonl", jsonl([question(0, "A", "A", question_id=["000-1"])]), ("question id",)
+        ),
+        Case(
+            "list-dimension-value",
+            "list_dim.jsonl",
+            jsonl([question(0, "A", "A", duration=["short"])]),
+            ("duration", "label"),
+        ),
+        Case(
+            "lmms-empty-resps",
+            "lmms_empty.jsonl",
+            jsonl([{"doc_id": 0, "doc": question(0, "A", None), "resps": [], "filtered_resps": []}]),
+            ("response",),
+        ),
     ]
 
 
 def valid_cases() -> list[Case]:
     """Awkward files that are valid and must score to known numbers."""
     bom_csv = codecs.BOM_UTF8 + csv_bytes(run_records(5, 3))
-    formula = [question(i, gold_of(i), FORMULAS[i].format(gold_of(i) if i % 2 == 0 else wrong_of(i)))
-               for i in range(len(FORMULAS))]
+    formula = [
+        question(i, gold_of(i), FORMULAS[i].format(gold_of(i) if i % 2 == 0 else wrong_of(i)))
+        for i in range(len(FORMULAS))
+    ]
     formula_ids = [question(0, "A", "The answer is A."), question(1, "B", "The answer is A.")]
     formula_ids[0]["question_id"], formula_ids[1]["question_id"] = "=1+2", "@SUM(A1:A9)"
-    scripts = [question(i, gold_of(i), SCRIPTS[i].format(gold_of(i) if i < 3 else wrong_of(i)))
-               for i in range(len(SCRIPTS))]
+    scripts = [
+        question(i, gold_of(i), SCRIPTS[i].format(gold_of(i) if i < 3 else wrong_of(i))) for i in range(len(SCRIPTS))
+    ]
     traversal = run_records(3, 2)
     for i, record in enumerate(traversal):
         record["question_id"] = ["../../etc/passwd", "..\\..\\windows\\win.ini", "/../../root/.ssh/id_rsa"][i]
@@ -279,29 +353,57 @@ def valid_cases() -> list[Case]:
     typed[2]["response"] = [f"The answer is {gold_of(2)}."]  # lmms-eval style list: first item
     typed[3]["response"] = [[f"The answer is {gold_of(3)}."]]
     keyed = {r["question_id"]: {k: v for k, v in r.items() if k != "question_id"} for r in run_records(3, 1)}
-    nan_dims = jsonl(run_records(3, 2, "The answer is {}.")).replace(b'"domain": "Knowledge"',
-                                                                     b'"domain": "Knowledge", "difficulty": NaN, '
-                                                                     b'"score": Infinity, "weight": -Infinity')
+    nan_dims = jsonl(run_records(3, 2, "The answer is {}.")).replace(
+        b'"domain": "Knowledge"', b'"domain": "Knowledge", "difficulty": NaN, "score": Infinity, "weight": -Infinity'
+    )
     huge = [question(0, "A", "Let me think. " + "z" * HUGE + " The answer is A.")]
     unicode_records = run_records(3, 2, "答案是 {}。 🎬")
     unicode_records[2]["response"] = "The answer is " + wrong_of(2) + " — naïve ∑ 🎬"
     blank_lines = jsonl(run_records(4, 3)).replace(b"\n", b"\n\n\n")
-    multiline = csv_bytes([question(i, gold_of(i), f"Line one,\n\"quoted\"\nThe answer is {gold_of(i)}.")
-                           for i in range(3)])
+    multiline = csv_bytes(
+        [question(i, gold_of(i), f'Line one,\n"quoted"\nThe answer is {gold_of(i)}.') for i in range(3)]
+    )
     return [
         Case("bom-csv", "bom.csv", bom_csv, n=5, correct=3, notes="UTF-8 BOM is valid CSV"),
         Case("bom-jsonl", "bom.jsonl", codecs.BOM_UTF8 + jsonl(run_records(4, 1)), n=4, correct=1),
-        Case("formula-injection-csv", "formulas.csv", csv_bytes(formula), n=5, correct=3,
-             responses={r["question_id"]: r["response"] for r in formula}),
+        Case(
+            "formula-injection-csv",
+            "formulas.csv",
+            csv_bytes(formula),
+            n=5,
+            correct=3,
+            responses={r["question_id"]: r["response"] for r in formula},
+        ),
         Case("formula-injection-ids", "formula_ids.csv", csv_bytes(formula_ids), n=2, correct=1),
-        Case("html-script-responses", "scripts.jsonl", jsonl(scripts), n=4, correct=3,
-             responses={r["question_id"]: r["response"] for r in scripts}),
+        Case(
+            "html-script-responses",
+            "scripts.jsonl",
+            jsonl(scripts),
+            n=4,
+            correct=3,
+            responses={r["question_id"]: r["response"] for r in scripts},
+        ),
         Case("path-traversal-ids", "traversal.jsonl", jsonl(traversal), n=3, correct=2),
-        Case("path-traversal-ids-joined", "traversal_joined.jsonl", jsonl(traversal_joined), n=len(demo), correct=0,
-             benchmark_key="videomme:mcq", annotations=True, notes="unknown ids; every annotated question missing"),
+        Case(
+            "path-traversal-ids-joined",
+            "traversal_joined.jsonl",
+            jsonl(traversal_joined),
+            n=len(demo),
+            correct=0,
+            benchmark_key="videomme:mcq",
+            annotations=True,
+            notes="unknown ids; every annotated question missing",
+        ),
         Case("duplicate-ids", "dupes.jsonl", jsonl(dupes), n=4, correct=2, notes="later duplicate dropped, warned"),
-        Case("missing-questions", "partial.jsonl", jsonl(joined), n=len(demo), correct=5, annotations=True,
-             benchmark_key="videomme:mcq"),
+        Case(
+            "missing-questions",
+            "partial.jsonl",
+            jsonl(joined),
+            n=len(demo),
+            correct=5,
+            annotations=True,
+            benchmark_key="videomme:mcq",
+        ),
         Case("wrong-types-number-and-list", "types.jsonl", jsonl(typed), n=4, correct=2),
         Case("object-keyed-by-id", "keyed.json", as_json(keyed), n=3, correct=1),
         Case("single-object-not-list", "single.json", as_json(question(0, "A", "The answer is A.")), n=1, correct=1),
@@ -309,18 +411,32 @@ def valid_cases() -> list[Case]:
         Case("huge-single-line", "huge.jsonl", jsonl(huge), n=1, correct=1),
         Case("crlf-jsonl", "crlf.jsonl", jsonl(run_records(3, 1), newline="\r\n"), n=3, correct=1),
         Case("cr-only-jsonl", "cr.jsonl", jsonl(run_records(3, 1), newline="\r"), n=3, correct=1),
-        Case("line-separators-in-responses", "u2028.jsonl",
-             jsonl(run_records(3, 2, "Step one.\u2028Step two.\u2029\u0085The answer is {}.")), n=3, correct=2,
-             notes="raw U+2028/U+2029/U+0085 inside JSON strings are not line ends"),
-        Case("fullwidth-gold", "fullwidth_gold.jsonl",
-             jsonl([question(0, "\uff21", "The answer is A."), question(1, "B", "The answer is B.")]), n=2,
-             correct=2, notes="full-width gold letters normalised (NFKC) with a note"),
-        Case("trailing-commas", "trailing.json", as_json(run_records(3, 3)).replace(b"}\n]", b"},\n]"), n=3,
-             correct=3),
+        Case(
+            "line-separators-in-responses",
+            "u2028.jsonl",
+            jsonl(run_records(3, 2, "Step one.\u2028Step two.\u2029\u0085The answer is {}.")),
+            n=3,
+            correct=2,
+            notes="raw U+2028/U+2029/U+0085 inside JSON strings are not line ends",
+        ),
+        Case(
+            "fullwidth-gold",
+            "fullwidth_gold.jsonl",
+            jsonl([question(0, "\uff21", "The answer is A."), question(1, "B", "The answer is B.")]),
+            n=2,
+            correct=2,
+            notes="full-width gold letters normalised (NFKC) with a note",
+        ),
+        Case("trailing-commas", "trailing.json", as_json(run_records(3, 3)).replace(b"}\n]", b"},\n]"), n=3, correct=3),
         Case("unicode-responses", "unicode.jsonl", jsonl(unicode_records), n=3, correct=2),
         Case("blank-lines-jsonl", "blank_lines.jsonl", blank_lines, n=4, correct=3),
-        Case("escaped-nul-in-response", "escaped_nul.jsonl", jsonl(run_records(2, 2, "\u0000The answer is {}.")),
-             n=2, correct=2),
+        Case(
+            "escaped-nul-in-response",
+            "escaped_nul.jsonl",
+            jsonl(run_records(2, 2, "\u0000The answer is {}.")),
+            n=2,
+            correct=2,
+        ),
         Case("tsv", "run.tsv", csv_bytes(run_records(3, 2), delimiter="\t"), n=3, correct=2),
         Case("csv-quoted-newlines", "multiline.csv", multiline, n=3, correct=3),
         Case("given-benchmark", "given.jsonl", jsonl(run_records(4, 4)), n=4, correct=4, benchmark_key="videomme:mcq"),

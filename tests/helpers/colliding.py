@@ -14,12 +14,18 @@ from mathreel.core.data import demo_dir
 
 # The demo's question 002-1, in another spelling: the one answer that belongs to a demo question.
 SAME_ID = "002-1"
-SAME = ("How much milk does the ingredient list on screen call for?",
-        ["(A) 120 ml", "(B) 200 ml", "(C) 250 ml", "(D) 2 cups"], "C")
+SAME = (
+    "How much milk does the ingredient list on screen call for?",
+    ["(A) 120 ml", "(B) 200 ml", "(C) 250 ml", "(D) 2 cups"],
+    "C",
+)
 
 OTHER = [
-    ("What decorations hang on the Christmas tree at the start of the video?",
-     ["A. Red baubles.", "B. Paper stars.", "C. Candy canes.", "D. Tinsel only."], "A"),
+    (
+        "What decorations hang on the Christmas tree at the start of the video?",
+        ["A. Red baubles.", "B. Paper stars.", "C. Candy canes.", "D. Tinsel only."],
+        "A",
+    ),
     ("How many people sit at the table?", ["A. 1.", "B. 2.", "C. 3.", "D. 4."], "C"),
     ("Which city is the documentary about?", ["A. Paris.", "B. Rome.", "C. Cairo.", "D. Lima."], "B"),
     ("What tool does the carpenter use first?", ["A. A saw.", "B. A hammer.", "C. A drill.", "D. A chisel."], "D"),
@@ -47,11 +53,26 @@ def colliding_file(path: Path, videos: int = 6) -> Path:
             text, choices, answer = SAME if qid == SAME_ID else OTHER[k % len(OTHER)]
             if qid != SAME_ID:
                 text = f"{text} (clip {qid})"
-            questions.append({"question_id": qid, "task_type": "Counting Problem", "question": text,
-                              "choices": choices, "answer": answer, "response": RESPONSES[k % len(RESPONSES)]})
+            questions.append(
+                {
+                    "question_id": qid,
+                    "task_type": "Counting Problem",
+                    "question": text,
+                    "choices": choices,
+                    "answer": answer,
+                    "response": RESPONSES[k % len(RESPONSES)],
+                }
+            )
             k += 1
-        data.append({"video_id": f"{v:03d}", "duration_category": "short", "video_category": "Life Record",
-                     "video_subcategory": "Holiday", "questions": questions})
+        data.append(
+            {
+                "video_id": f"{v:03d}",
+                "duration_category": "short",
+                "video_category": "Life Record",
+                "video_subcategory": "Holiday",
+                "questions": questions,
+            }
+        )
     path.write_text(json.dumps(data, indent=1), encoding="utf-8")
     return path
 

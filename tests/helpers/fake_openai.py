@@ -60,8 +60,10 @@ def status(code: int, message: str = "", *, retry_after: float | None = None) ->
 
 def context_length(limit: int = 8192, asked: int = 20000) -> Fault:
     """The 400 vLLM and OpenAI send when the prompt does not fit."""
-    text = (f"This model's maximum context length is {limit} tokens. However, you requested {asked} tokens "
-            "in the messages. Please reduce the length of the messages.")
+    text = (
+        f"This model's maximum context length is {limit} tokens. However, you requested {asked} tokens "
+        "in the messages. Please reduce the length of the messages."
+    )
     return Fault("status", 400, text, error_type="invalid_request_error")
 
 
@@ -335,8 +337,15 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             raise ValueError(f"unknown fault kind {fault.kind!r}")
 
-    def _error(self, http_status: int, message: str, error_type: str, *, code: str | None = None,
-               headers: dict[str, str] | None = None) -> None:
+    def _error(
+        self,
+        http_status: int,
+        message: str,
+        error_type: str,
+        *,
+        code: str | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
         body = {"error": {"message": message, "type": error_type, "param": None, "code": code}}
         self._send(http_status, json.dumps(body).encode(), "application/json", headers)
 
@@ -361,10 +370,13 @@ class _Handler(BaseHTTPRequestHandler):
         self.end_headers()
         base = _chunk_base(recorded)
         step = max(1, self.fake.stream_chunk_chars)
-        events = [{**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""},
-                                        "finish_reason": None}]}]
-        events += [{**base, "choices": [{"index": 0, "delta": {"content": text[i:i + step]}, "finish_reason": None}]}
-                   for i in range(0, len(text), step)]
+        events = [
+            {**base, "choices": [{"index": 0, "delta": {"role": "assistant", "content": ""}, "finish_reason": None}]}
+        ]
+        events += [
+            {**base, "choices": [{"index": 0, "delta": {"content": text[i : i + step]}, "finish_reason": None}]}
+            for i in range(0, len(text), step)
+        ]
         events.append({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
         if (recorded.body.get("stream_options") or {}).get("include_usage"):
             events.append({**base, "choices": [], "usage": _usage(recorded, text)})
@@ -385,8 +397,12 @@ def _usage(recorded: Recorded, text: str) -> dict[str, int]:
 
 
 def _chunk_base(recorded: Recorded) -> dict[str, Any]:
-    return {"id": f"chatcmpl-{uuid.uuid4().hex[:12]}", "object": "chat.completion.chunk",
-            "created": int(time.time()), "model": recorded.model}
+    return {
+        "id": f"chatcmpl-{uuid.uuid4().hex[:12]}",
+        "object": "chat.completion.chunk",
+        "created": int(time.time()),
+        "model": recorded.model,
+    }
 
 
 def _completion(recorded: Recorded, text: str) -> dict[str, Any]:
@@ -406,6 +422,16 @@ def serve(**settings: Any) -> FakeOpenAI:
 
 
 __all__ = [
-    "DEFAULT_MODEL", "DEFAULT_REPLY", "FakeOpenAI", "Fault", "Recorded", "context_length", "empty_choices",
-    "empty_text", "malformed", "serve", "slow", "status",
+    "DEFAULT_MODEL",
+    "DEFAULT_REPLY",
+    "FakeOpenAI",
+    "Fault",
+    "Recorded",
+    "context_length",
+    "empty_choices",
+    "empty_text",
+    "malformed",
+    "serve",
+    "slow",
+    "status",
 ]

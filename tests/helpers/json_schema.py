@@ -6,8 +6,22 @@ from __future__ import annotations
 
 from typing import Any
 
-KNOWN = {"$schema", "$id", "$defs", "title", "description", "type", "const", "enum", "properties", "required",
-         "additionalProperties", "items", "anyOf", "$ref"}
+KNOWN = {
+    "$schema",
+    "$id",
+    "$defs",
+    "title",
+    "description",
+    "type",
+    "const",
+    "enum",
+    "properties",
+    "required",
+    "additionalProperties",
+    "items",
+    "anyOf",
+    "$ref",
+}
 TYPES = {
     "object": lambda v: isinstance(v, dict),
     "array": lambda v: isinstance(v, list),

@@ -26,26 +26,33 @@ CONTENT_TYPES = (
     'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.styles+xml"/>'
     '<Override PartName="/xl/sharedStrings.xml" '
     'ContentType="application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"/>'
-    "</Types>")
+    "</Types>"
+)
 PACKAGE_RELS = (
     '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
     'relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/'
-    'relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>')
-WORKBOOK = (f'<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="{MAIN}" xmlns:r="{RELS}"><sheets>'
-            '<sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>')
+    'relationships/officeDocument" Target="xl/workbook.xml"/></Relationships>'
+)
+WORKBOOK = (
+    f'<?xml version="1.0" encoding="UTF-8"?><workbook xmlns="{MAIN}" xmlns:r="{RELS}"><sheets>'
+    '<sheet name="Sheet1" sheetId="1" r:id="rId1"/></sheets></workbook>'
+)
 WORKBOOK_RELS = (
     '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
     f'relationships"><Relationship Id="rId1" Type="{RELS}/worksheet" Target="worksheets/sheet1.xml"/>'
     f'<Relationship Id="rId2" Type="{RELS}/styles" Target="styles.xml"/>'
-    f'<Relationship Id="rId3" Type="{RELS}/sharedStrings" Target="sharedStrings.xml"/></Relationships>')
-STYLES = (f'<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="{MAIN}"><fonts count="1"><font><sz val="11"/>'
-          '<name val="Calibri"/></font></fonts><fills count="1"><fill><patternFill patternType="none"/></fill>'
-          '</fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
-          '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
-          '<cellXfs count="2">'
-          '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
-          '<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>'
-          "</cellXfs></styleSheet>")
+    f'<Relationship Id="rId3" Type="{RELS}/sharedStrings" Target="sharedStrings.xml"/></Relationships>'
+)
+STYLES = (
+    f'<?xml version="1.0" encoding="UTF-8"?><styleSheet xmlns="{MAIN}"><fonts count="1"><font><sz val="11"/>'
+    '<name val="Calibri"/></font></fonts><fills count="1"><fill><patternFill patternType="none"/></fill>'
+    '</fills><borders count="1"><border><left/><right/><top/><bottom/><diagonal/></border></borders>'
+    '<cellStyleXfs count="1"><xf numFmtId="0" fontId="0" fillId="0" borderId="0"/></cellStyleXfs>'
+    '<cellXfs count="2">'
+    '<xf numFmtId="0" fontId="0" fillId="0" borderId="0" xfId="0"/>'
+    '<xf numFmtId="14" fontId="0" fillId="0" borderId="0" xfId="0" applyNumberFormat="1"/>'
+    "</cellXfs></styleSheet>"
+)
 EMPTY_STRINGS = f'<?xml version="1.0" encoding="UTF-8"?><sst xmlns="{MAIN}" count="0" uniqueCount="0"></sst>'
 
 
@@ -69,22 +76,39 @@ def cell(column: int, row: int, value: object) -> str:
 
 
 def sheet(rows: Iterable[str], prolog: str = "") -> str:
-    return (f'<?xml version="1.0" encoding="UTF-8"?>{prolog}<worksheet xmlns="{MAIN}"><sheetData>'
-            + "".join(rows) + "</sheetData></worksheet>")
+    return (
+        f'<?xml version="1.0" encoding="UTF-8"?>{prolog}<worksheet xmlns="{MAIN}"><sheetData>'
+        + "".join(rows)
+        + "</sheetData></worksheet>"
+    )
 
 
 def table_rows(rows: Sequence[Sequence[object]], first: int = 1) -> list[str]:
-    return [f'<row r="{r}">' + "".join(cell(c, r, v) for c, v in enumerate(values) if v is not None) + "</row>"
-            for r, values in enumerate(rows, start=first)]
+    return [
+        f'<row r="{r}">' + "".join(cell(c, r, v) for c, v in enumerate(values) if v is not None) + "</row>"
+        for r, values in enumerate(rows, start=first)
+    ]
 
 
-def workbook(sheet_xml: str | bytes, *, styles: str | bytes = STYLES, strings: str | bytes = EMPTY_STRINGS,
-             extra: dict[str, bytes] | None = None, level: int = 9) -> bytes:
+def workbook(
+    sheet_xml: str | bytes,
+    *,
+    styles: str | bytes = STYLES,
+    strings: str | bytes = EMPTY_STRINGS,
+    extra: dict[str, bytes] | None = None,
+    level: int = 9,
+) -> bytes:
     """An .xlsx holding `sheet_xml` as its only sheet."""
     parts: dict[str, str | bytes] = {
-        "[Content_Types].xml": CONTENT_TYPES, "_rels/.rels": PACKAGE_RELS, "xl/workbook.xml": WORKBOOK,
-        "xl/_rels/workbook.xml.rels": WORKBOOK_RELS, "xl/styles.xml": styles, "xl/sharedStrings.xml": strings,
-        "xl/worksheets/sheet1.xml": sheet_xml, **(extra or {})}
+        "[Content_Types].xml": CONTENT_TYPES,
+        "_rels/.rels": PACKAGE_RELS,
+        "xl/workbook.xml": WORKBOOK,
+        "xl/_rels/workbook.xml.rels": WORKBOOK_RELS,
+        "xl/styles.xml": styles,
+        "xl/sharedStrings.xml": strings,
+        "xl/worksheets/sheet1.xml": sheet_xml,
+        **(extra or {}),
+    }
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=level) as book:
         for name, data in parts.items():
@@ -146,14 +170,20 @@ def wide_header(columns: int = 16_384) -> bytes:
 def many_rows(count: int, columns: int = 4) -> bytes:
     """`count` distinct small rows (row numbers and values differ, so it compresses like a real file)."""
     rows = table_rows([HEADER[:columns]])
-    rows += [f'<row r="{r}">' + "".join(f'<c r="{column_letters(c)}{r}"><v>{r * 7 + c}</v></c>'
-                                        for c in range(columns)) + "</row>" for r in range(2, count + 2)]
+    rows += [
+        f'<row r="{r}">'
+        + "".join(f'<c r="{column_letters(c)}{r}"><v>{r * 7 + c}</v></c>' for c in range(columns))
+        + "</row>"
+        for r in range(2, count + 2)
+    ]
     return workbook(sheet(rows))
 
 
 def billion_laughs() -> bytes:
-    prolog = ('<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">'
-              '<!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">]>')
+    prolog = (
+        '<!DOCTYPE lolz [<!ENTITY lol "lol"><!ENTITY lol1 "&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;&lol;">'
+        '<!ENTITY lol2 "&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;&lol1;">]>'
+    )
     return workbook(sheet(['<row r="1"><c r="A1" t="inlineStr"><is><t>&lol2;</t></is></c></row>'], prolog))
 
 
@@ -174,10 +204,10 @@ def lying_size() -> bytes:
     data = bytearray(many_rows(2000))
     name = b"xl/worksheets/sheet1.xml"
     at = data.find(name, data.find(b"PK\x01\x02"))
-    while at != -1 and data[at - 46: at - 42] != b"PK\x01\x02":
+    while at != -1 and data[at - 46 : at - 42] != b"PK\x01\x02":
         at = data.find(name, at + 1)
     entry = at - 46
-    data[entry + 24: entry + 28] = (100).to_bytes(4, "little")  # uncompressed size: 100 bytes
+    data[entry + 24 : entry + 28] = (100).to_bytes(4, "little")  # uncompressed size: 100 bytes
     return bytes(data)
 
 
@@ -191,7 +221,7 @@ def bad_shared_index() -> bytes:
 
 
 def deep_nesting(depth: int = 200_000) -> bytes:
-    return workbook(sheet(["<row r=\"1\">" + "<x>" * depth + "</x>" * depth + "</row>"]))
+    return workbook(sheet(['<row r="1">' + "<x>" * depth + "</x>" * depth + "</row>"]))
 
 
 def not_xml_sheet() -> bytes:
@@ -208,14 +238,22 @@ def vlmevalkit(rows: int = 2700, seed: int = 0) -> bytes:
     rng = random.Random(seed)
     records = []
     for index in range(rows):
-        records.append({
-            "index": index, "video": f"{index // 3:03d}", "duration": "short", "domain": "Knowledge",
-            "sub_category": "Humanity & History", "task_type": "Counting Problem",
-            "question": f"How many objects appear in scene {index}?",
-            "candidates": str([f"{letter}. {rng.randint(0, 99)}" for letter in "ABCD"]),
-            "answer": rng.choice("ABCD"), "prediction": rng.choice(["A", "B", "C", "D", "The answer is C."]),
-            "video_path": f"./video/{index // 3:03d}.mp4", "hit": rng.randint(0, 1),
-        })
+        records.append(
+            {
+                "index": index,
+                "video": f"{index // 3:03d}",
+                "duration": "short",
+                "domain": "Knowledge",
+                "sub_category": "Humanity & History",
+                "task_type": "Counting Problem",
+                "question": f"How many objects appear in scene {index}?",
+                "candidates": str([f"{letter}. {rng.randint(0, 99)}" for letter in "ABCD"]),
+                "answer": rng.choice("ABCD"),
+                "prediction": rng.choice(["A", "B", "C", "D", "The answer is C."]),
+                "video_path": f"./video/{index // 3:03d}.mp4",
+                "hit": rng.randint(0, 1),
+            }
+        )
     out = io.BytesIO()
     pd.DataFrame(records).to_excel(out, index=False, engine="openpyxl")
     return out.getvalue()
