@@ -28,7 +28,7 @@ fi
 
 "$venv/bin/ruff" check .
 "$venv/bin/ruff" format --check .
-MYPY="$venv/bin/mypy" bash scripts/typecheck.sh
+MYPY="$PWD/$venv/bin/mypy" bash scripts/typecheck.sh
 if [ "$#" -gt 0 ] && [[ "$1" != -* ]]; then
   # Explicit test paths: one run, as asked.
   "$venv/bin/python" -m pytest "$@"
