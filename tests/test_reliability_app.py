@@ -390,8 +390,8 @@ def test_pruning_never_follows_a_symlink_and_never_fails_the_download(
     stale.mkdir()
     (stale / "inner-link").symlink_to(victim / "notes.md")
     os.utime(stale, (old, old))
-    report = SimpleNamespace(rows_csv=lambda: "question_id,status\nq1,correct\n")
-    csv_path, json_path = downloads.write(SimpleNamespace(name="<run>.jsonl", report=report, summary={"n": 1}))
+    report = SimpleNamespace(rows_csv=lambda: "question_id,status\nq1,correct\n", to_dict=lambda: {"n": 1})
+    csv_path, json_path = downloads.write(SimpleNamespace(name="<run>.jsonl", report=report))
     assert sorted(p.name for p in victim.iterdir()) == ["b.parquet", "notes.md", "sub"]
     assert (victim / "notes.md").read_text() == "keep me"
     assert not stale.exists(), "an old download folder was not pruned"
