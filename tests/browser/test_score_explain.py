@@ -25,6 +25,9 @@ def test_a_cause_of_the_gap_opens_its_questions_in_browse(page):
     page.set_input_files("#score-upload input[type=file]", [str(RUN_A), str(RUN_B)])
     wait_for_text(page, "#score-headline", RUN_B.name)
     page.click("#score-explain button:has-text('Why does my number differ')")
+    # The open list is placed from where the box is; a tall window keeps it in view, with the judging boxes above
+    page.set_viewport_size({"width": 1280, "height": 2400})
+    page.locator("#score-explain-against").scroll_into_view_if_needed()
     page.click("#score-explain-against input")
     page.get_by_role("option", name=f"Run {RUN_B.name}", exact=True).click()
     page.click("#score-explain-go")
