@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mathreel.core.errors import InputError
 
@@ -77,7 +77,8 @@ def write_h264(
         stream.pix_fmt = pix_fmt
         stream.codec_context.thread_count = 1
         stream.codec_context.thread_type = "NONE"
-        options = {
+        # dict[str, Any]: PyAV types `options` as dict[str, str] in one release and dict[str, object] in another
+        options: dict[str, Any] = {
             "crf": str(crf),
             "preset": preset,
             "g": str(gop),
