@@ -54,7 +54,7 @@ def cause_row(path_a: Path, path_b: Path) -> tuple[int, str, int]:
     for row, ids in enumerate(lists):
         if ids and ids[0] in held:
             return row, ids[0], len(ids)
-    raise SystemExit("no cause starts with a question of the demo set: change the seeds")
+    raise SystemExit("no cause starts with a question of the demo set: generate the runs with other random seed values")
 
 
 def once(url: str, path_a: Path, path_b: Path, row: int, first: str, length: int) -> tuple[float, float, float]:
