@@ -263,13 +263,7 @@ def score_chart(runs: list[JudgedRun]) -> go.Figure:
             hovertemplate="%{x}<br>mean %{y:.2f}<br>n=%{customdata[0]}, judge failures "
             "%{customdata[1]}<extra>%{fullData.name}</extra>",
         )
-    figure.update_layout(
-        title={"text": "Mean step score (0-10) per run and category", "y": 0.97},
-        barmode="group",
-        height=400,
-        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
-        margin={"t": 110, "b": 90},
-    )
+    _grouped_runs_layout(figure, "Mean step score (0-10) per run and category", bottom=90)
     figure.update_yaxes(range=[0, 10])
     return figure
 
@@ -291,13 +285,7 @@ def error_chart(runs: list[JudgedRun]) -> go.Figure:
             hovertemplate="%{x}<br>%{y:.1f}% of analysed errors<br>primary %{customdata[0]}, named "
             "%{customdata[1]}<extra>%{fullData.name}</extra>",
         )
-    figure.update_layout(
-        title={"text": "Error categories per run (primary, % of analysed wrong answers)", "y": 0.97},
-        barmode="group",
-        height=400,
-        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
-        margin={"t": 110, "b": 120},
-    )
+    _grouped_runs_layout(figure, "Error categories per run (primary, % of analysed wrong answers)", bottom=120)
     figure.update_xaxes(tickangle=-25)
     return figure
 
@@ -360,3 +348,14 @@ def steps_figure(result: Any) -> go.Figure:
         yaxis_title="judge - reviewer",
     )
     return figure
+
+
+def _grouped_runs_layout(figure: go.Figure, title: str, bottom: int) -> None:
+    """The judge charts' layout: one bar per run in each group, the legend above the plot, room for the labels."""
+    figure.update_layout(
+        title={"text": title, "y": 0.97},
+        barmode="group",
+        height=400,
+        legend={"orientation": "h", "y": 1.02, "yanchor": "bottom"},
+        margin={"t": 110, "b": bottom},
+    )
