@@ -110,7 +110,7 @@ def timed_upload(
 
 
 def serve(port: int, tmp: Path) -> subprocess.Popen:
-    from appserver import mathreel_command, wait_until_answering
+    from helpers.appserver import mathreel_command, wait_until_answering
 
     env = dict(
         os.environ,
