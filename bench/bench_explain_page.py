@@ -65,13 +65,14 @@ def once(url: str, path_a: Path, path_b: Path, row: int, first: str, length: int
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
         try:
-            page = browser.new_page(viewport={"width": 1400, "height": 1000})
+            page = browser.new_page(viewport={"width": 1280, "height": 2400})  # the run list opens in view
             page.set_default_timeout(120_000)
             page.goto(url)
             open_tab(page, "score", "#score-upload")
             page.set_input_files("#score-upload input[type=file]", [str(path_a), str(path_b)])
             wait_for_text(page, "#score-headline", path_b.name, timeout=120_000)
             page.click("#score-explain button:has-text('Why does my number differ')")
+            page.locator("#score-explain-against").scroll_into_view_if_needed()
             page.click("#score-explain-against input")
             page.get_by_role("option", name=f"Run {path_b.name}", exact=True).click()
             page.wait_for_timeout(1000)  # settled: the page idle before the click measured
