@@ -17,10 +17,12 @@ Two kinds of file, each with 2,700 and 270,000 answers:
   statement scan.
 
 Every answer is to its own question (270,000 answers = 90,000 videos x 3 questions) with its own option texts,
-and the longer answers quote those texts or a clip time of their own, so no memo of (response, options) pairs
-can hide the cost: every answer goes through the extractors. "extract" is the robust extractor plus the
-official Video-MME one (run on every answer to count their disagreements); "aggregate" is everything else in
-`score` (rows, grouping, tables, intervals), timed with the extractor call replaced by a constant reading.
+and the longer answers quote those texts or a clip time of their own, so no memo can hide their cost: each goes
+through the extractors. The short forms ("B", "B.", "The answer is B.") are read once per letter set, as in any
+file (`core.scoring.reading_memo`: a reading that never looked at the option texts holds for every question).
+"extract" is the robust extractor plus the official Video-MME one (run on every answer read, to count their
+disagreements); "aggregate" is everything else in `score` (rows, memo look-ups, grouping, tables, intervals),
+timed with the extractor call replaced by a constant reading.
 Wall times depend on the machine's load: the script prints `os.getloadavg()` first and last.
 
 The official script (eval_your_results.py from the Video-MME README's link) is not part of MathReel: save it

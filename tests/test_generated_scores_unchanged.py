@@ -21,6 +21,9 @@ CASES = {
     "worst_300.jsonl.report.json": ["worst_300.jsonl"],
     "mix_300_template.json.report.json": ["mix_300_template.json"],
     "mix_300_template.json.official.report.json": ["mix_300_template.json", "--extractor", "official"],
+    # The same answers as an lmms-eval 0.4 samples log (no options; a prompt and a doc_hash per line; past the
+    # records a file keeps whole), its report written by the tree before the reading memo.
+    "lmms_300.jsonl.report.json": ["lmms_300.jsonl"],
 }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
+from sys import intern
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
@@ -198,7 +199,8 @@ class VideoMME(Benchmark):
             return lambda record: self._question(record, fields)
         single = [names[0] if names else None for names in fields]
         extras = fields.extras
-        return lambda record: self._question_single(record, single, extras)
+        shared: dict[tuple[str, str, str, str], dict[str, str]] = {}
+        return lambda record: self._question_single(record, single, extras, shared)
 
     def _question(self, record: Mapping[str, Any], fields: _FieldPlan) -> Question:
         durations, domains, sub_categories, tasks, option_fields, videos, extras, ids = fields
@@ -219,21 +221,26 @@ class VideoMME(Benchmark):
             {k: text(record[k]) for k in extras if k in record},
         )
 
-    def _question_single(self, record: Mapping[str, Any], keys: list[str | None], extras: tuple[str, ...]) -> Question:
-        def get(key: str | None) -> Any:
-            return None if key is None else record.get(key)
-
+    def _question_single(
+        self,
+        record: Mapping[str, Any],
+        keys: list[str | None],
+        extras: tuple[str, ...],
+        shared: dict[tuple[str, str, str, str], dict[str, str]],
+    ) -> Question:
+        get = record.get  # a key left out of the plan (None) reads as absent, without a lookup
         duration, domain, sub_category, task, options, video, _, question_id = keys
         return self._make(
             record,
-            text(get(duration)).lower(),
-            text(get(domain)),
-            text(get(sub_category)),
-            text(get(task)),
-            get(options),
-            text(get(video)),
-            text(get(question_id)),
-            {k: text(record[k]) for k in extras if k in record},
+            text(get(duration)).lower() if duration is not None else "",
+            text(get(domain)) if domain is not None else "",
+            text(get(sub_category)) if sub_category is not None else "",
+            text(get(task)) if task is not None else "",
+            get(options) if options is not None else None,
+            text(get(video)) if video is not None else "",
+            text(get(question_id)) if question_id is not None else "",
+            {k: text(record[k]) for k in extras if k in record} if extras else {},
+            shared,
         )
 
     def _make(
@@ -247,17 +254,18 @@ class VideoMME(Benchmark):
         video: str,
         question_id: str,
         extra: dict[str, str],
+        shared: dict[tuple[str, str, str, str], dict[str, str]] | None = None,
     ) -> Question:
-        """The Question of the fields read (dimensions in their fixed order, empty ones left out)."""
-        dims = {}
-        if duration:
-            dims["duration"] = duration
-        if domain:
-            dims["domain"] = domain
-        if sub_category:
-            dims["sub_category"] = sub_category
-        if task:
-            dims["task_type"] = task
+        """The Question of the fields read (dimensions in their fixed order, empty ones left out).
+
+        A file's reader passes `shared`: questions with the same dimension values share one dims dict (read only
+        after reading), and video ids are interned, since a large file repeats a few hundred combinations."""
+        key = (duration, domain, sub_category, task)
+        dims = shared.get(key) if shared is not None else None
+        if dims is None:
+            dims = _dims(*key)
+            if shared is not None and len(shared) < _SHARED_DIMS:
+                shared[key] = dims
         named = _ID_NAMES_VIDEO.fullmatch(question_id)
         get = record.get
         return Question(
@@ -267,7 +275,7 @@ class VideoMME(Benchmark):
             question=text(get("question")),
             answer=text(get("answer")).upper(),
             options=parse_options(options),
-            video_id=video or None,
+            video_id=(intern(video) if shared is not None else video) if video else None,
             dims=dims,
             extra=extra,
             cluster_key=named.group(1) if named else "",
@@ -286,6 +294,22 @@ class VideoMME(Benchmark):
         if subtitles is None:
             return body
         return SUBTITLES_HEADER + subtitles + "\n" + body
+
+
+_SHARED_DIMS = 4096  # distinct dimension combinations shared per file (Video-MME has a few hundred)
+
+
+def _dims(duration: str, domain: str, sub_category: str, task: str) -> dict[str, str]:
+    dims = {}
+    if duration:
+        dims["duration"] = intern(duration)
+    if domain:
+        dims["domain"] = intern(domain)
+    if sub_category:
+        dims["sub_category"] = intern(sub_category)
+    if task:
+        dims["task_type"] = intern(task)
+    return dims
 
 
 def _standard_body(question: Question, post_prompt: str) -> str:

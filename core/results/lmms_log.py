@@ -28,6 +28,11 @@ def doc_hash(prediction: Prediction) -> str | None:
 
 def log_notes(records: Sequence[dict[str, Any]], predictions: Sequence[Prediction]) -> list[str]:
     """Notes on line order, document hashes and raw replies kept beside the filtered answers."""
+    return record_notes(records) + reply_notes(predictions)
+
+
+def record_notes(records: Sequence[dict[str, Any]]) -> list[str]:
+    """The notes the records alone tell (line order, document hashes): taken before the reader lets them go."""
     notes = []
     doc_ids = [doc_id for record in records if isinstance(doc_id := record.get("doc_id"), int)]
     if any(after < before for before, after in pairwise(doc_ids)):
@@ -43,13 +48,18 @@ def log_notes(records: Sequence[dict[str, Any]], predictions: Sequence[Predictio
         )
     elif hashes:
         notes.append("doc_hash names each question's document, so two runs can be checked to have asked the same ones")
+    return notes
+
+
+def reply_notes(predictions: Sequence[Prediction]) -> list[str]:
+    """The note on raw replies kept beside the filtered answers."""
     kept = sum(1 for prediction in predictions if prediction.full_response is not None)
     if kept:
-        notes.append(
+        return [
             f"{kept} lines keep the raw reply (resps, with its reasoning text) beside the filtered answer "
             "(filtered_resps), which is what is scored"
-        )
-    return notes
+        ]
+    return []
 
 
 def doc_hash_conflicts(a: ResultFile, b: ResultFile) -> list[str]:

@@ -8,10 +8,25 @@ from typing import Any
 from mathreel.core.question import Question
 from mathreel.core.results.recorded import FileQuestion
 
+# Answers of a file whose whole record `Prediction.raw` keeps (run settings and provenance read the first 50).
+RECORDS_KEPT = 200
+NO_RECORD: dict[str, Any] = {}  # the `raw` of a later answer whose record holds nothing read per answer (never written)
+
+
+def kept_record(raw: dict[str, Any], index: int) -> dict[str, Any]:
+    """What a file's `index`-th answer keeps of its record: all of it for the first `RECORDS_KEPT`, then only the
+    fields read per answer (lmms-eval's `doc_hash`): a 270,000-answer file would otherwise hold every decoded
+    record beside its questions (hundreds of MB)."""
+    if index < RECORDS_KEPT:
+        return raw
+    value = raw.get("doc_hash")
+    return NO_RECORD if value is None else {"doc_hash": value}
+
 
 @dataclass(slots=True)
 class Prediction:
-    """A model's response to one question; `record` says where it is in the file, `raw` is the record as written.
+    """A model's response to one question; `record` says where it is in the file, `raw` is the record as written
+    (for a file's first `RECORDS_KEPT` answers; later answers keep only what is read per answer, `kept_record`).
 
     `question` is what the answer is scored against (the file's own question, or the annotations' one it was
     joined to); `recorded` is what the file itself recorded about the question, and how the two were joined.

@@ -17,7 +17,7 @@ from mathreel.core.results.bulk import gc_paused
 from mathreel.core.results.detect import all_metric_keys, detect_benchmark, detect_mode
 from mathreel.core.results.layouts import VLMEVAL_INDEX, Row, detect_layout, iter_rows, label_of, lmms_generation
 from mathreel.core.results.load import load_records
-from mathreel.core.results.model import Prediction, ResultFile
+from mathreel.core.results.model import Prediction, ResultFile, kept_record
 from mathreel.core.results.question_join import match_how, records_question
 from mathreel.core.results.question_key import text_key
 from mathreel.core.results.recorded import FileQuestion, RecordedPrompt, harness_prompts
@@ -66,6 +66,14 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
         notes.append(mode_note)
 
     result = ResultFile(source=source, benchmark=bench.name, mode=mode_key, format=fmt, notes=notes, layout=layout.key)
+    lmms_notes: list[str] = []
+    if layout.key == "lmms-eval":
+        from mathreel.core.results.lmms_log import record_notes
+
+        lmms_notes = record_notes(records)
+    # From here on the rows hold the records: each is let go once its answer is built (`_standalone`).
+    del evidence
+    records.clear()
     grouped = bench.mode(mode_key).grouped
     if annotations is None:
         _standalone(result, bench, rows, grouped)
@@ -83,9 +91,9 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
             "their questions by video and question)"
         )
     if layout.key == "lmms-eval":
-        from mathreel.core.results.lmms_log import log_notes
+        from mathreel.core.results.lmms_log import reply_notes
 
-        result.notes += log_notes(records, result.predictions)
+        result.notes += lmms_notes + reply_notes(result.predictions)
     _warn_absent_dimensions(result, bench)
     _note_clusters(result, bench)
     return result
@@ -207,7 +215,8 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
     append = result.predictions.append
     gold = GoldCheck(bench, mode)
     read, id_keys = _file_plan(bench, rows, mode)
-    for row in rows:
+    for index, row in enumerate(rows):
+        rows[index] = None  # type: ignore[call-overload]  # let the record go with its row
         question = _question(bench, row, mode, source, read, id_keys)
         gold.check(question, row.label)
         qid = question.question_id
@@ -221,7 +230,8 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
         if not question.answer:
             raise InputError(source, "no gold answer in the record", row.label, fix="annotations")
         recorded = FileQuestion(question, recorded_prompts(bench, row))
-        append(Prediction(question, _response(row, source), row.label, row.raw, recorded, row.full_response))
+        raw = kept_record(row.raw, len(result.predictions))
+        append(Prediction(question, _response(row, source), row.label, raw, recorded, row.full_response))
     gold.report(result)
     _warn_duplicates(result, duplicates)
 
@@ -255,8 +265,9 @@ def _joined(
         own_answer = str(row.fields.get("answer") or "").strip().upper()
         disagree += bool(own_answer) and question.answer_kind == "choice" and own_answer != question.answer
         recorded = recorded._replace(join=how)
+        raw = kept_record(row.raw, len(result.predictions))
         result.predictions.append(
-            Prediction(question, _response(row, result.source), row.label, row.raw, recorded, row.full_response)
+            Prediction(question, _response(row, result.source), row.label, raw, recorded, row.full_response)
         )
     result.missing = _in_answered_subset(result, bench, [q for key, q in annotated.items() if key not in used])
     result.unknown_ids = unknown

@@ -11,20 +11,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
+from functools import partial
 
 from mathreel.core.benchmarks import Benchmark
-from mathreel.core.choices import OptionTexts, distinct_letters, option_letters
 from mathreel.core.extract import extract_choice
-from mathreel.core.extract.choice import OptionMatcher
 from mathreel.core.extract.types import Extraction
 from mathreel.core.kinds import Denominator, Status
 from mathreel.core.question import Question
 from mathreel.core.results.model import ResultFile
 from mathreel.core.results.recorded import FileQuestion
+from mathreel.core.scoring.reading_memo import Choices, ReadingMemo, choices_of
 from mathreel.core.scoring.readings import Readings
 from mathreel.core.scoring.row import RuleReading, ScoredRow
 
-Choices = tuple[tuple[str, ...], OptionMatcher | None]  # the letters a question allows and its option texts
 # (question_id, record) -> the judge's extraction and, for free-form answers, its equivalence verdict.
 JudgedAnswers = Mapping[tuple[str, str], tuple[Extraction, bool | None]]
 _Reading = tuple[Extraction, str | None, bool]  # what `_read_choice_answer` returns
@@ -123,10 +122,11 @@ def score_rows(
     rows: list[ScoredRow] = []
     disagreements: list[str] = []
     append = rows.append
-    # Extractors are pure functions of (response, letters, options): the same answer to the same question
-    # (repeated runs, pooled files) is read once. Readings are kept per options tuple, so a file that asks
-    # every question once pays one lookup per answer and no more.
-    asked: dict[tuple[str, ...], _Asked] = {}
+    # Extractors are pure functions of (response, letters, options): the same answer read once (`reading_memo`).
+    memo: ReadingMemo[_Reading] = ReadingMemo(
+        partial(_read_choice_answer, tool=tool, use_official=use_official), default_letters
+    )
+    read = memo.read
     for prediction in result.predictions:
         question = prediction.question
         response = prediction.response
@@ -135,15 +135,7 @@ def score_rows(
         if question.answer_kind == "free":
             used, right = score_free(response, gold)
         else:
-            before = asked.get(question.options)
-            if before is None:
-                choices = question_choices(question, default_letters)
-                reading = _read_choice_answer(response, choices, tool, use_official)
-                asked[question.options] = _Asked(choices, response, reading)
-            elif before.response == response:
-                reading = before.reading
-            else:
-                reading = before.again(response, tool, use_official)
+            reading = read(question.options, response)
             used, official_answer, disagree = reading
             if disagree:
                 disagreements.append(question.question_id)
@@ -190,38 +182,14 @@ def _labelled_right(used: Extraction, gold: str, kind: str) -> bool:
     return math_equivalence(used.answer, gold).equal is True
 
 
-@dataclass(slots=True)
-class _Asked:
-    """A question's letters and option texts, the first answer read for it, and readings of any other answers."""
-
-    choices: Choices
-    response: str
-    reading: _Reading
-    others: dict[str, _Reading] | None = None
-
-    def again(self, response: str, tool: OfficialTool | None, use_official: bool) -> _Reading:
-        """The reading of another answer to the same question (read once, then kept)."""
-        if self.others is None:
-            self.others = {}
-        reading = self.others.get(response)
-        if reading is None:
-            reading = self.others[response] = _read_choice_answer(response, self.choices, tool, use_official)
-        return reading
-
-
 def question_choices(question: Question, default_letters: tuple[str, ...]) -> Choices:
-    """The letters a question allows and its option texts (the benchmark's letters when it lists no options).
-
-    Scoring asks this once per distinct options tuple. Only the letters are read here; the texts are split off
-    when a response is first read for its option text, which short answers never are.
-    """
-    if not question.options:
-        return default_letters, None
-    letters = option_letters(question.options)
-    return distinct_letters(letters), OptionMatcher(OptionTexts(question.options, letters))
+    """The letters a question allows and its option texts (the benchmark's letters when it lists no options)."""
+    return choices_of(question.options, default_letters)
 
 
-def _read_choice_answer(response: str, choices: Choices, tool: OfficialTool | None, use_official: bool) -> _Reading:
+def _read_choice_answer(
+    response: str, choices: Choices, tool: OfficialTool | None = None, use_official: bool = False
+) -> _Reading:
     """The extraction a choice answer is scored by, the official extractor's letter (None without one), and
     whether the robust and the official extractor read it differently.
 

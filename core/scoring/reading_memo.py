@@ -1,0 +1,109 @@
+"""Choice readings memoised across one scored file: a response that many answers share is read once.
+
+A reading depends on the response, the letters the question allows, the option texts, and the extractors in use
+(fixed for one `score` call). Most answers never need the option texts ("B", "B.", "The answer is B."), so their
+reading holds for every question with the same letters; the rest are read per question. Which kind a reading was
+is not guessed from the response's shape: the question's `OptionMatcher` is handed to the reader as a
+`_Watched` one, which turns back into a plain `OptionMatcher` the moment anything of it is looked at (its length,
+a text, a key). A reading after which the matcher is still `_Watched` never looked at the options, so it is the
+reading of that response under any options with the same letters (a question without options is read apart:
+a reader tells "no options" without looking at any). The result is exactly the extractor's, whatever
+rules the extractor follows now or later; tests/test_reading_memo.py checks it on the extraction corpora.
+
+Memory is bounded: each table is emptied when it reaches `LIMIT` entries (a later answer is then read again).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
+from mathreel.core.choices import OptionTexts, distinct_letters, option_letters
+from mathreel.core.extract.choice import OptionMatcher
+
+LIMIT = 1 << 16  # entries per table: ~10 MB at most, far more than the distinct short answers of any file
+Reading = TypeVar("Reading")
+Choices = tuple[tuple[str, ...], OptionMatcher | None]
+
+
+class _Watched(OptionMatcher):
+    """An `OptionMatcher` that becomes a plain one on first use: after a reading, still being `_Watched` proves the
+    reader never looked at the options. No slots of its own, so the class can be switched in place."""
+
+    __slots__ = ()
+
+    def __getattribute__(self, name: str) -> object:
+        object.__setattr__(self, "__class__", OptionMatcher)
+        return object.__getattribute__(self, name)
+
+
+def watch(matcher: OptionMatcher) -> None:
+    """Make `matcher` a `_Watched` one (again): `looked_at` then tells whether a reading used it."""
+    object.__setattr__(matcher, "__class__", _Watched)
+
+
+def looked_at(matcher: OptionMatcher) -> bool:
+    """Whether anything of `matcher` was looked at since it was last watched."""
+    return type(matcher) is not _Watched
+
+
+class ReadingMemo(Generic[Reading]):
+    """Readings of choice answers for one scoring pass: `read(options, response)` gives what `reader(response,
+    choices)` gives, reading each (response, letters) once when the options played no part, else each
+    (response, options) once."""
+
+    __slots__ = ("_by_letters", "_by_options", "_default", "_kept", "_reader")
+
+    def __init__(self, reader: Callable[[str, Choices], Reading], default_letters: tuple[str, ...]) -> None:
+        self._reader = reader
+        self._default = default_letters
+        # (response, letters, whether the question has no options) -> a reading that did not look at the options
+        self._by_letters: dict[tuple[str, tuple[str, ...], bool], Reading] = {}
+        # options -> (the question's choices, response -> its reading)
+        self._by_options: dict[tuple[str, ...], tuple[Choices, dict[str, Reading]]] = {}
+        self._kept = 0  # readings held in `_by_options`
+
+    def __len__(self) -> int:
+        """Readings held (both tables)."""
+        return len(self._by_letters) + self._kept
+
+    def read(self, options: tuple[str, ...], response: str) -> Reading:
+        """The reading of `response` to a question with `options` (the benchmark's letters when there are none)."""
+        letters = distinct_letters(option_letters(options)) if options else self._default
+        key = (response, letters, not options)  # "no options" the reader sees without looking at any
+        found = self._by_letters.get(key)
+        if found is not None:
+            return found
+        asked = self._by_options.get(options)
+        if asked is None:
+            if self._kept >= LIMIT:
+                self._by_options.clear()
+                self._kept = 0
+            asked = self._by_options[options] = (choices_of(options, self._default), {})
+            self._kept += 1
+        choices, readings = asked
+        found = readings.get(response)
+        if found is not None:
+            return found
+        matcher = choices[1]
+        if matcher is not None:
+            watch(matcher)
+        found = self._reader(response, choices)
+        if matcher is None or not looked_at(matcher):
+            if len(self._by_letters) >= LIMIT:
+                self._by_letters.clear()
+            self._by_letters[key] = found
+        else:
+            readings[response] = found
+            self._kept += 1
+        return found
+
+
+def choices_of(options: tuple[str, ...], default_letters: tuple[str, ...]) -> Choices:
+    """The letters a question with `options` allows and its option texts (`default_letters` and None without
+    options). Only the letters are read here; the texts are split off when a response is first read for its
+    option text, which short answers never are."""
+    if not options:
+        return default_letters, None
+    letters = option_letters(options)
+    return distinct_letters(letters), OptionMatcher(OptionTexts(options, letters))
