@@ -353,3 +353,6 @@ def test_a_cheap_upload_scored_inline_queues_its_checks_under_its_visitor(tmp_pa
     path.write_text('{"question_id": "q1", "response": "A"}\n')
     assert run_costed(math_budget.current_caller, (), str(path), DEFAULT_BUDGET, "visitor 7") == "visitor 7"
     assert run_costed(math_budget.current_caller, (), str(path), DEFAULT_BUDGET) is None
+    # visitor keys are "address/token": made-up tokens from one client share one queue in the pool
+    for token in ("token-1", "token-2"):
+        assert run_costed(math_budget.current_caller, (), str(path), DEFAULT_BUDGET, f"addr9/{token}") == "addr9"
