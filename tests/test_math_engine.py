@@ -193,7 +193,7 @@ def test_a_file_of_costly_answers_costs_its_budget_not_one_limit_each(monkeypatc
 def test_a_files_costly_checks_are_cut_sooner_then_not_run(monkeypatch: pytest.MonkeyPatch) -> None:
     """Costly answers past the screen: the first at the full limit per check, then at the lowered limit, then none
     run ("time limit"); the file's CPU stays near the costly ceiling however many there are (the limits are
-    scaled down here, as `set_deadline_for_tests` does; the real ones are 5 s, 1.5 s and 8 s)."""
+    scaled down here, as `set_deadline_for_tests` does; the real ones are 5 s, 1.5 s and 6.5 s)."""
     clear_memo()
     monkeypatch.setattr(math_budget, "COSTLY_CHECK_SECONDS", 0.3)
     monkeypatch.setattr(math_budget, "COSTLY_SECONDS", 0.6)

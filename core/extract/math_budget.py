@@ -18,10 +18,10 @@ FILE_BUDGET_PER_ANSWER = 0.05  # a 3,940-answer MathVerse file needs about 2 s i
 # may use COSTLY_SECONDS in all at the full limit per check; past that each check of the file is limited to
 # COSTLY_CHECK_SECONDS (an ordinary check still runs to its end), and once they reach COSTLY_CEILING_SECONDS the
 # file's remaining checks are not run ("time limit"). A file of costly answers the screen lets through thus costs
-# about 8 s, whatever its size, where the budget alone would give it 20 s + 0.05 s per answer.
+# about 7 s, whatever its size, where the budget alone would give it 20 s + 0.05 s per answer.
 COSTLY_CHECK_SECONDS = 1.5
 COSTLY_SECONDS = 5.0
-COSTLY_CEILING_SECONDS = 8.0
+COSTLY_CEILING_SECONDS = 6.5
 
 
 @dataclass
