@@ -11,8 +11,9 @@ It also reads the same VLMEvalKit-shaped .xlsx files the way MathReel read them 
 workbook must not pay for the limits.
 
 `--phrases`: a 12-answer Video-MME run one of whose responses is 1 MB of a repeated unit ("The answer is ",
-"answer ", "B is ", plain prose ...), read and scored in a fresh process, beside the count of "answer" in the file
-and the estimate: the letter reader's cost per "answer" (`core.cost.SECONDS_PER_ANSWER_WORD`).
+"answer ", "B is ", plain prose ...), read and scored in a fresh process, beside the count of "answer", "option"
+and "correct" in the file and the estimate: the letter reader's cost per such word
+(`core.cost.SECONDS_PER_ANSWER_WORD`).
 """
 
 from __future__ import annotations
@@ -154,13 +155,14 @@ PHRASE_UNITS = ("The answer is ", "answer ", "Answer: B. ", "B is ", "the correc
 
 
 def phrases(folder: Path) -> None:
-    """CPU of reading and scoring a run whose one response is 1 MB of each unit, per "answer" in the file."""
+    """CPU of reading and scoring a run whose one response is 1 MB of each unit, per "answer", "option" or
+    "correct" in the file."""
     from helpers import badinputs
 
     from mathreel.core.cost import upload_cost
 
     baseline = measure("-")["cpu"]
-    print('\n| 1 MB response of | "answer" in the file | measured CPU s | s per "answer" | estimate s | cheap |')
+    print('\n| 1 MB response of | "answer", "option", "correct" | measured CPU s | s per word | estimate s | cheap |')
     print("|---|---|---|---|---|---|")
     for unit in PHRASE_UNITS:
         records = badinputs.run_records(12, 7)
@@ -169,7 +171,7 @@ def phrases(folder: Path) -> None:
         data = badinputs.jsonl(records)
         path.write_bytes(data)
         cpu = measure(path)["cpu"] - baseline
-        count = data.count(b"nswer") + data.count(b"NSWER")
+        count = sum(data.count(word) for word in (b"nswer", b"NSWER", b"ption", b"PTION", b"orrect", b"ORRECT"))
         cost = upload_cost(path)
         print(
             f"| {unit!r} | {count:,} | {cpu:.2f} | {cpu / max(count, 1) * 1e6:.1f} us | {cost.seconds:.2f} | "

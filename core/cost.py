@@ -10,8 +10,9 @@ The estimate covers reading the file and the rule-based scoring, which are linea
 inflated XML, a parquet file's uncompressed pages); the figures per megabyte are measured by
 `bench/bench_upload_cost.py` and listed in bench/README.md. The letter reader's work also grows with the answer
 phrases it weighs ("The answer is " repeated through a 3 MB response costs it about 2 s, against 0.45 s for 3 MB
-of ordinary results), so a text file small enough to run inline is also costed by its count of "answer", and
-the larger of the two estimates counts. Free-form math answers have their own per-file budget in
+of ordinary results; "the correct option is (B) " 1.3 s), so a text file small enough to run inline is also costed
+by its count of the words the reader's statements start from ("answer", "option", "correct"), and the larger of
+the two estimates counts. Free-form math answers have their own per-file budget in
 the math-verify engine; a judge or an agreement over a review file is linear in the records (core.judge.parse,
 core.review.agreement) and is estimated here from the file's bytes like any JSON Lines file.
 """
@@ -53,9 +54,9 @@ _RATES: dict[str, _Rate] = {
     "parquet": _Rate(0.1, 0.23, 20, 26),
     "xlsx": _Rate(0.05, 0.2, 5, 8),
 }
-# CPU seconds the letter reader spends per "answer" in a text (measured: 4.5-7 us on responses made of answer
-# phrases, `bench/bench_upload_cost.py --phrases`; with a margin), and the largest file whose phrases are counted
-# (past it the bytes alone make a file costly).
+# CPU seconds the letter reader spends per "answer", "option" or "correct" in a text (measured: 5-9 us per word
+# on responses made of answer phrases, `bench/bench_upload_cost.py --phrases`; with a margin), and the largest file
+# whose words are counted (past it the bytes alone make a file costly).
 SECONDS_PER_ANSWER_WORD = 10e-6
 _COUNT_UP_TO = 8 * _MB
 # Inline in a server thread at most this much; past it, a worker with a budget (and the visitor's own queue).
@@ -136,9 +137,12 @@ def upload_cost(path: str | os.PathLike[str], what: str = "result file") -> Cost
 _TEXT = ("json", "jsonl", "csv", "tsv", "unknown")
 
 
+_WORDS = (b"nswer", b"NSWER", b"ption", b"PTION", b"orrect", b"ORRECT")
+
+
 def _answer_words(data: bytes) -> int:
-    """How many times "answer" (any of its usual cases) occurs in `data`."""
-    return data.count(b"nswer") + data.count(b"NSWER")
+    """How many times "answer", "option" or "correct" (in their usual cases) occur in `data`."""
+    return sum(data.count(word) for word in _WORDS)
 
 
 def _kind(head: bytes, source: str) -> Kind:

@@ -84,12 +84,12 @@ def test_reading_a_parquet_cells_bomb_is_refused_from_the_footer(tmp_path, monke
         load_records(path)
 
 
-def _answer_is_file(path: Path, mb: int) -> Path:
-    """A Video-MME run of 12 answers, one of them `mb` MB of "The answer is " repeated."""
+def _answer_is_file(path: Path, mb: int, unit: str = "The answer is ") -> Path:
+    """A Video-MME run of 12 answers, one of them `mb` MB of "The answer is " (or `unit`) repeated."""
     from helpers import badinputs
 
     records = badinputs.run_records(12, 7)
-    records[0]["response"] = "The answer is " * (mb * 1_000_000 // 14)
+    records[0]["response"] = unit * (mb * 1_000_000 // len(unit))
     path.write_bytes(badinputs.jsonl(records))
     return path
 
@@ -102,6 +102,7 @@ def test_a_response_of_answer_phrases_is_costed_by_its_phrases_not_its_bytes(tmp
     cost = upload_cost(_answer_is_file(tmp_path / "answer-is.jsonl", 3))
     assert cost.kind == "jsonl" and cost.refusal is None and not cost.cheap
     assert cost.seconds >= SECONDS_PER_ANSWER_WORD * 3_000_000 // 14
+    assert not upload_cost(_answer_is_file(tmp_path / "option.jsonl", 3, "the correct option is (B) ")).cheap
     ordinary = tmp_path / "ordinary.jsonl"
     line = json.dumps({"question_id": "q", "response": "Reasoning. " * 40 + "The answer is B.", "answer": "B"})
     ordinary.write_text((line + "\n") * 4_000)  # about 2 MB, as real 2,700-answer runs are
