@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from mathreel.webapp.settings import Settings
 
-# A Space listens on every interface; the environment (see webapp.settings.ENV) may say otherwise.
-SPACE_DEFAULTS = {"host": "0.0.0.0", "port": 7860}
+# A Space listens on every interface, behind Hugging Face's proxy (which appends the client's address to
+# X-Forwarded-For: fair shares go by it); the environment (see webapp.settings.ENV) may say otherwise.
+SPACE_DEFAULTS = {"host": "0.0.0.0", "port": 7860, "proxy_hops": 1}
 
 
 def settings_from_env(environ: Mapping[str, str] | None = None) -> Settings:

@@ -10,11 +10,17 @@ Phases, each bounded in requests and time:
   1. idle: one session;
   2. crowd: SESSIONS sessions at once;
   3. crowd + hostile (per --heavy kind): the same while one more visitor (one visitor token, several browser
-     tabs) sends costly uploads at once: `xlsx` (--hostile workbooks: ZIP bombs of a million rows and 150,000-row
+     tabs) sends costly work at once: `xlsx` (--hostile workbooks: ZIP bombs of a million rows and 150,000-row
      sheets, kilobytes to 2.6 MB that cost seconds each), `nested` (20,000 nested \\boxed{), `rows` (48 MB of long
-     rows). Prints each hostile upload's own outcome and when the last other visitor's upload finished.
+     rows), `math` (MathVerse files of 100 hostile answers each: exponent towers and factorials, powers of sums
+     that expand to thousands of terms, and products of powers the screen lets through), `judge` (the Judge tab
+     run over a 12-answer file against the visitor's own endpoint, which replies 1.9 MB of "{" to every call),
+     `reviews` (a 1.4 MB review file of 3,000 reviewers read as the Score tab's reviews, then a run scored with
+     them: the agreement). Prints each hostile job's own outcome, when the last other visitor's upload finished,
+     and the others' p50 / p95 against the same crowd alone (the issue's bar: under 2x).
 
-    python bench/bench_load.py [--sessions 30] [--rounds 2] [--heavy xlsx] [--hostile 6] [--score-seconds 10]
+    python bench/bench_load.py [--sessions 30] [--rounds 2] [--heavy xlsx,math,judge,reviews] [--hostile 6]
+                               [--score-seconds 10]
 
 gradio_client is made with download_files=False: the bench times events, not the client fetching the frames and
 video a browser fetches afterwards (from its cache when they were seen before).
@@ -23,7 +29,6 @@ video a browser fetches afterwards (from its cache when they were seen before).
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import secrets
 import statistics
@@ -60,9 +65,40 @@ def client_for(url: str) -> Any:
     return Client(url, verbose=False, download_files=False, httpx_kwargs={"timeout": 600})
 
 
+DEMO = ROOT / "assets" / "demo"
+DEMO_RESULTS = DEMO / "results" / "videomathqa_mcq_synthetic-model-b_samples.jsonl"
+DEMO_JUDGMENTS = DEMO / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl"
+DEMO_REVIEWS = DEMO / "reviews" / "videomathqa_mcq_synthetic-model-b_reviews.jsonl"
+KINDS = ("xlsx", "nested", "rows", "math", "judge", "reviews")
+
+
 def heavy_files(kind: str, directory: Path, count: int) -> list[Path]:
+    import json
+
     from helpers import xlsx_files as X
 
+    if kind == "math":
+        sys.path.insert(0, str(ROOT / "bench"))
+        from mathverse_load import HOSTILE_KINDS, hostile_records
+
+        paths = []
+        for name in HOSTILE_KINDS:
+            path = directory / f"hostile-math-{name}.json"
+            path.write_text(json.dumps(hostile_records(100, name)))
+            paths.append(path)
+        return paths
+    if kind == "judge":
+        path = directory / "to-judge.jsonl"
+        path.write_bytes(badinputs.known_accuracy_file(12, 7))
+        return [path]
+    if kind == "reviews":
+        base = [json.loads(line) for line in DEMO_REVIEWS.read_text().splitlines() if line.strip()]
+        categorised = [r for r in base if r.get("category_verdict")]
+        path = directory / "reviews-3000.jsonl"
+        path.write_text(
+            "".join(json.dumps({**categorised[i % len(categorised)], "reviewer": f"r{i}"}) + "\n" for i in range(3000))
+        )
+        return [path]
     if kind == "nested":
         return [nested_boxed_file(directory / "heavy-nested.jsonl", 20_000)]
     if kind == "rows":
@@ -148,42 +184,76 @@ def report(name: str, t: Timings) -> None:
         )
 
 
-def with_hostile(url: str, small: Path, heavy: list[Path], sessions: int, rounds: int) -> None:
-    """The crowd while one more visitor (one token, a tab per file) uploads every `heavy` file at once."""
+def hostile_job(kind: str, client: Any, path: Path, token: str, judge_url: str) -> str:
+    """One hostile visitor tab's work of `kind`, run to its end; what happened to it, in a few words."""
     from gradio_client import handle_file
 
+    if kind == "judge":  # the Judge tab over a file, against the visitor's own endpoint
+        client.submit(handle_file(str(path)), judge_url, "hostile-model", "", 4, api_name="/run_file").result(
+            timeout=900
+        )
+        return "judged"
+    if kind == "reviews":  # the reviews read (Score tab), then a run scored with them: the agreement
+        client.submit([handle_file(str(DEMO_JUDGMENTS))], [handle_file(str(path))], api_name="/judging").result(
+            timeout=900
+        )
+        path = DEMO_RESULTS
+    box, *_ = client.submit([handle_file(str(path))], "", "robust", "", False, token, api_name="/rescore").result(
+        timeout=900
+    )
+    return f"refused: {box['value'][:90]}" if box["visible"] else "scored"
+
+
+def with_hostile(
+    url: str, small: Path, kind: str, heavy: list[Path], sessions: int, rounds: int, crowd: Timings
+) -> None:
+    """The crowd while one more visitor (one token, a tab per file) sends every `heavy` job of `kind` at once;
+    the others' times against `crowd` (the same crowd alone)."""
+    from helpers.fake_openai import FakeOpenAI
+
     token, clients = secrets.token_urlsafe(32), [client_for(url) for _ in heavy]
+    endpoint = FakeOpenAI(reply="{" * 1_900_000).start() if kind == "judge" else None
+    judge_url = endpoint.base_url if endpoint else ""
     start = time.monotonic()
-    jobs = [
-        c.submit([handle_file(str(p))], "", "robust", "", False, token, api_name="/rescore")
-        for c, p in zip(clients, heavy, strict=True)
-    ]
     done: list[tuple[float, str]] = []
-    for job in jobs:  # each hostile upload's own finishing time, whatever order they finish in
-        job.add_done_callback(lambda finished: done.append(outcome(finished, start)))
-    timings = phase(url, small, sessions, rounds)
-    report(f"{sessions} sessions + {len(heavy)} hostile uploads ({heavy[0].suffix})", timings)
-    for job in jobs:
-        with contextlib.suppress(Exception):  # reported by outcome()
-            job.result(timeout=900)
-    for client in clients:
-        client.close()
+
+    def run(client: Any, path: Path) -> None:
+        try:
+            what = hostile_job(kind, client, path, token, judge_url)
+        except Exception as error:  # the bench reports whatever happened to the hostile visitor
+            what = f"failed: {type(error).__name__}: {str(error)[:90]}"
+        done.append((time.monotonic() - start, f"{path.name}: {what}"))
+
+    threads = [threading.Thread(target=run, args=(c, p), daemon=True) for c, p in zip(clients, heavy, strict=True)]
+    for thread in threads:
+        thread.start()
+    try:
+        timings = phase(url, small, sessions, rounds)
+        report(f"{sessions} sessions + {len(heavy)} hostile {kind}", timings)
+        for thread in threads:
+            thread.join(timeout=900)
+    finally:
+        for client in clients:
+            client.close()
+        if endpoint is not None:
+            endpoint.stop()
     done.sort()
     last_small = max(timings.upload_done) - start
     print(
-        f"  the others' last small upload finished at {last_small:.1f} s; hostile uploads finished at: "
+        f"  the others' last small upload finished at {last_small:.1f} s; hostile jobs finished at: "
         + "; ".join(f"{s:.1f} s {what}" for s, what in done),
         flush=True,
     )
+    against_crowd(kind, timings, crowd)
 
 
-def outcome(job: Any, start: float) -> tuple[float, str]:
-    try:
-        box, *_ = job.result(timeout=900)
-        what = f"refused: {box['value'][:90]}" if box["visible"] else "scored"
-    except Exception as error:  # the bench reports whatever happened to the hostile visitor
-        what = f"failed: {type(error).__name__}: {str(error)[:90]}"
-    return time.monotonic() - start, what
+def against_crowd(kind: str, timings: Timings, crowd: Timings) -> None:
+    """The others' p50 / p95 with the hostile visitor, over the same crowd's alone (the issue's bar: under 2x)."""
+    parts = []
+    for action, _, label in ACTIONS:
+        with_it, alone = timings.values[action], crowd.values[action]
+        parts.append(f"{label} {pct(with_it, 50) / pct(alone, 50):.2f}x / {pct(with_it, 95) / pct(alone, 95):.2f}x")
+    print(f"  others with hostile {kind} against the crowd alone (p50 / p95): " + "; ".join(parts), flush=True)
 
 
 @contextmanager
@@ -210,14 +280,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sessions", type=int, default=30)
     parser.add_argument("--rounds", type=int, default=2)
-    parser.add_argument("--heavy", default="xlsx", help="comma-separated: xlsx, nested, rows (empty: none)")
+    parser.add_argument("--heavy", default="xlsx", help=f"comma-separated: {', '.join(KINDS)} (empty: none)")
     parser.add_argument("--hostile", type=int, default=6, help="how many xlsx uploads the hostile visitor sends")
     parser.add_argument("--score-seconds", type=int, default=10)
     args = parser.parse_args()
 
     kinds = [kind for kind in args.heavy.split(",") if kind]
-    if not set(kinds) <= {"xlsx", "nested", "rows"}:
-        parser.error("--heavy takes xlsx, nested, rows")
+    if not set(kinds) <= set(KINDS):
+        parser.error(f"--heavy takes {', '.join(KINDS)}")
     with tempfile.TemporaryDirectory() as tmp:
         base = Path(tmp)
         small = base / "small.jsonl"
@@ -240,9 +310,10 @@ def main() -> None:
                 flush=True,
             )
             report("idle, 1 session", phase(url, small, 1, args.rounds * 3))
-            report(f"{args.sessions} sessions", phase(url, small, args.sessions, args.rounds))
-            for heavy in heavies:
-                with_hostile(url, small, heavy, args.sessions, args.rounds)
+            crowd = phase(url, small, args.sessions, args.rounds)
+            report(f"{args.sessions} sessions", crowd)
+            for kind, heavy in zip(kinds, heavies, strict=True):
+                with_hostile(url, small, kind, heavy, args.sessions, args.rounds, crowd)
 
 
 if __name__ == "__main__":

@@ -4,11 +4,16 @@ Each file (Video-MME answers as JSON, JSON Lines, CSV, parquet and a VLMEvalKit-
 read and scored in a fresh process; the CPU time and the peak memory added over a process that only imported the
 same modules are set beside the estimate. The constants in core/cost.py come from this table (with a margin).
 
-    PYTHONPATH=. .venv/bin/python bench/bench_upload_cost.py [--answers 2700,27000,135000] [--xlsx-only]
+    PYTHONPATH=. .venv/bin/python bench/bench_upload_cost.py [--answers 2700,27000,135000] [--xlsx-only] [--phrases]
 
 It also reads the same VLMEvalKit-shaped .xlsx files the way MathReel read them before its streamed reader
 (pandas.read_excel with openpyxl, then records) and with `core.results.xlsx`, each in a fresh process: a cheap
 workbook must not pay for the limits.
+
+`--phrases`: a 12-answer Video-MME run one of whose responses is 1 MB of a repeated unit ("The answer is ",
+"answer ", "B is ", plain prose ...), read and scored in a fresh process, beside the count of "answer", "option"
+and "correct" in the file and the estimate: the letter reader's cost per such word
+(`core.cost.SECONDS_PER_ANSWER_WORD`).
 """
 
 from __future__ import annotations
@@ -146,12 +151,47 @@ def compare_xlsx(answers: list[int], folder: Path) -> None:
         )
 
 
+PHRASE_UNITS = ("The answer is ", "answer ", "Answer: B. ", "B is ", "the correct option is (B) ", "Reasoning. ")
+
+
+def phrases(folder: Path) -> None:
+    """CPU of reading and scoring a run whose one response is 1 MB of each unit, per "answer", "option" or
+    "correct" in the file."""
+    from helpers import badinputs
+
+    from mathreel.core.cost import upload_cost
+
+    baseline = measure("-")["cpu"]
+    print('\n| 1 MB response of | "answer", "option", "correct" | measured CPU s | s per word | estimate s | cheap |')
+    print("|---|---|---|---|---|---|")
+    for unit in PHRASE_UNITS:
+        records = badinputs.run_records(12, 7)
+        records[0]["response"] = unit * (1_000_000 // len(unit))
+        path = folder / "phrases.jsonl"
+        data = badinputs.jsonl(records)
+        path.write_bytes(data)
+        cpu = measure(path)["cpu"] - baseline
+        count = sum(data.count(word) for word in (b"nswer", b"NSWER", b"ption", b"PTION", b"orrect", b"ORRECT"))
+        cost = upload_cost(path)
+        print(
+            f"| {unit!r} | {count:,} | {cpu:.2f} | {cpu / max(count, 1) * 1e6:.1f} us | {cost.seconds:.2f} | "
+            f"{cost.cheap} |",
+            flush=True,
+        )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--answers", default="2700,27000,135000")
     parser.add_argument("--xlsx-only", action="store_true", help="only the pandas / streamed xlsx comparison")
+    parser.add_argument("--phrases", action="store_true", help="only responses made of answer phrases")
     args = parser.parse_args()
     from mathreel.core.cost import upload_cost
+
+    if args.phrases:
+        with tempfile.TemporaryDirectory() as temp:
+            phrases(Path(temp))
+        return
 
     print(f"load {os.getloadavg()[0]:.1f}")
     sizes = [int(a) for a in args.answers.split(",")]

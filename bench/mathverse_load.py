@@ -3,10 +3,11 @@
 - `stability(rounds)`: the synthetic testmini output, plus heavy answers that are still decidable (0.4-0.8 s of
   sympy each), scored in fresh processes `rounds` times on the machine as it is and `rounds` times with
   2 x cores busy processes added; every answer's verdict and explanation is hashed, and the hashes compared.
-- `hostile_file(count)`: two files of `count` hostile answers scored by `mathreel score --json` in fresh processes:
-  screened kinds (exponent towers, huge factorials, deep nesting) and costly kinds the screen lets through
-  ((x+y+k)^{60} against (x+y+k+1)^{60}, which sympy expands until the CPU limit); wall time, the CLI's CPU and its
-  worker's CPU (`/usr/bin/time`-like, from `wait4`), and the verdicts.
+- `hostile_file(count)`: three files of `count` hostile answers scored in fresh processes: screened kinds
+  (exponent towers, huge factorials, deep nesting), (x+y+k)^{60} against (x+y+k+1)^{60} (which sympy expands until
+  the CPU limit; the screen once let it through, now it counts the expansion's 1,891 terms), and a costly kind the
+  screen still lets through ((x+y+k)^{20}(x+y+k+1)^{20}: two 231-term powers, multiplied); wall time, the scorer's
+  CPU and its worker's CPU, and the report's line on answers a limit left undecided.
 - `orphans(rounds)`: parents killed with SIGKILL (worker idle and mid-check, with and without the kernel's
   parent-death signal) and `mathreel score` stopped with SIGTERM and SIGINT; workers still running 5 s later.
 """
@@ -153,14 +154,25 @@ HOSTILE_SCREENED = [
 ]
 
 
-def hostile_records(count: int, screened: bool) -> list[dict]:
+HOSTILE_KINDS = {
+    "screened": "screened kinds (towers, factorials, nesting)",
+    "expansion": "(x+y+k)^{60}: screened by its expansion's size",
+    "costly": "costly kind past the screen ((x+y+k)^{20}(x+y+k+1)^{20})",
+}
+
+
+def hostile_records(count: int, kind: str) -> list[dict]:
+    """`count` MathVerse answers of one `HOSTILE_KINDS` kind."""
     records = []
     for i in range(count):
         k = i // len(HOSTILE_SCREENED) + 9
-        if screened:
+        if kind == "screened":
             answer, gold = HOSTILE_SCREENED[i % len(HOSTILE_SCREENED)].format(k=k), "1"
-        else:
+        elif kind == "expansion":
             answer, gold = f"z = (x+y+{i + 1})^{{60}}", f"(x+y+{i + 2})^{{60}}"
+        else:
+            answer = f"z = (x+y+{i + 1})^{{20}}(x+y+{i + 2})^{{20}}"
+            gold = f"(x+y+{i + 2})^{{20}}(x+y+{i + 3})^{{20}}"
         records.append(
             {
                 "sample_index": str(i + 1),
@@ -182,13 +194,12 @@ def _mathreel() -> str:
 
 
 def hostile_file(count: int) -> None:
-    """Score `count` hostile answers in one file, screened kinds and costly kinds, each in a fresh process."""
+    """Score `count` hostile answers in one file, per kind (`HOSTILE_KINDS`), each in a fresh process."""
     with tempfile.TemporaryDirectory() as folder:
-        for screened in (True, False):
-            path = Path(folder) / f"hostile_{'screened' if screened else 'costly'}.json"
-            path.write_text(json.dumps(hostile_records(count, screened)))
+        for name, kind in HOSTILE_KINDS.items():
+            path = Path(folder) / f"hostile_{name}.json"
+            path.write_text(json.dumps(hostile_records(count, name)))
             run = _child(path)
-            kind = "screened kinds (towers, factorials, nesting)" if screened else "costly kinds let through"
             print(
                 f"  {count} hostile answers, {kind}: wall {run['wall_s']} s, CPU: scorer {run['scorer_cpu_s']} s "
                 f"+ worker {run['worker_cpu_s']} s (its start included); {run['math_warning']}"
@@ -203,7 +214,8 @@ PARENT = textwrap.dedent("""
     print(worker_pids()[0], flush=True)
     if sys.argv[1] == "busy":
         set_deadline_for_tests(60)
-        threading.Thread(target=math_equivalence, args=("z = (x+y+1)^{90}", "(x+y+2)^{90}"), daemon=True).start()
+        costly = ("z = (x+y+1)^{20}(x+y+2)^{20}", "(x+y+2)^{20}(x+y+3)^{20}")
+        threading.Thread(target=math_equivalence, args=costly, daemon=True).start()
     threading.Event().wait()
 """)
 
@@ -235,7 +247,7 @@ def orphans(rounds: int) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "costly.json"
-        path.write_text(json.dumps(hostile_records(30, screened=False)))
+        path.write_text(json.dumps(hostile_records(30, "costly")))
         for label in (
             "SIGKILL idle",
             "SIGKILL busy",

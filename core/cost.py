@@ -8,7 +8,11 @@ is the time and memory a worker should allow it before it is stopped.
 
 The estimate covers reading the file and the rule-based scoring, which are linear in the bytes read (an xlsx's
 inflated XML, a parquet file's uncompressed pages); the figures per megabyte are measured by
-`bench/bench_upload_cost.py` and listed in bench/README.md. Free-form math answers have their own per-file budget in
+`bench/bench_upload_cost.py` and listed in bench/README.md. The letter reader's work also grows with the answer
+phrases it weighs ("The answer is " repeated through a 3 MB response costs it about 2 s, against 0.45 s for 3 MB
+of ordinary results; "the correct option is (B) " 1.3 s), so a text file small enough to run inline is also costed
+by its count of the words the reader's statements start from ("answer", "option", "correct"), and the larger of
+the two estimates counts. Free-form math answers have their own per-file budget in
 the math-verify engine; a judge or an agreement over a review file is linear in the records (core.judge.parse,
 core.review.agreement) and is estimated here from the file's bytes like any JSON Lines file.
 """
@@ -50,6 +54,11 @@ _RATES: dict[str, _Rate] = {
     "parquet": _Rate(0.1, 0.23, 20, 26),
     "xlsx": _Rate(0.05, 0.2, 5, 8),
 }
+# CPU seconds the letter reader spends per "answer", "option" or "correct" in a text (measured: 5-9 us per word
+# on responses made of answer phrases, `bench/bench_upload_cost.py --phrases`; with a margin), and the largest file
+# whose words are counted (past it the bytes alone make a file costly).
+SECONDS_PER_ANSWER_WORD = 10e-6
+_COUNT_UP_TO = 8 * _MB
 # Inline in a server thread at most this much; past it, a worker with a budget (and the visitor's own queue).
 CHEAP_SECONDS = 0.5
 CHEAP_MEMORY_MB = 100.0
@@ -96,8 +105,9 @@ class Cost:
 def upload_cost(path: str | os.PathLike[str], what: str = "result file") -> Cost:
     """The cost of reading `path` (a result, judgments or review file), from its size and container only.
 
-    Reads at most the first 64 KB and, for xlsx and parquet, the ZIP directory or the parquet footer. A file the
-    reader would refuse unread (a FIFO, a device, over the size limit) has `refusal` set and costs nothing."""
+    Reads the first 64 KB and, for xlsx and parquet, the ZIP directory or the parquet footer; a text file of at
+    most 8 MB is read whole, to count its answer phrases (`bytes.count`, milliseconds). A file the reader would
+    refuse unread (a FIFO, a device, over the size limit) has `refusal` set and costs nothing."""
     source = str(path)
     try:
         handle, size = open_input(path, what)
@@ -108,7 +118,8 @@ def upload_cost(path: str | os.PathLike[str], what: str = "result file") -> Cost
         data = None
         if head[:4] == b"PK\x03\x04" and Path(source).suffix.lower() in (".xlsx", ".xlsm"):
             data = head + handle.read()  # the ZIP's directory is at its end
-    kind = _kind(head, source)
+        kind = _kind(head, source)
+        phrases = _answer_words(head + handle.read(_COUNT_UP_TO)) if kind in _TEXT and size <= _COUNT_UP_TO else 0
     work, rows, refusal = size, None, None
     if kind == "xlsx" and data is not None:
         work, refusal = _xlsx_work(data, source)
@@ -118,8 +129,20 @@ def upload_cost(path: str | os.PathLike[str], what: str = "result file") -> Cost
         return Cost(source, kind, size, work, rows, 0.0, 0.0, refusal)
     rate = _RATES[kind]
     seconds = rate.seconds + rate.seconds_per_mb * work / _MB
+    seconds = max(seconds, rate.seconds + SECONDS_PER_ANSWER_WORD * phrases)
     memory = rate.memory_mb + rate.memory_per_mb * work / _MB
     return Cost(source, kind, size, work, rows, round(seconds, 3), round(memory, 1))
+
+
+_TEXT = ("json", "jsonl", "csv", "tsv", "unknown")
+
+
+_WORDS = (b"nswer", b"NSWER", b"ption", b"PTION", b"orrect", b"ORRECT")
+
+
+def _answer_words(data: bytes) -> int:
+    """How many times "answer", "option" or "correct" (in their usual cases) occur in `data`."""
+    return sum(data.count(word) for word in _WORDS)
 
 
 def _kind(head: bytes, source: str) -> Kind:

@@ -82,3 +82,50 @@ def test_reading_a_parquet_cells_bomb_is_refused_from_the_footer(tmp_path, monke
     monkeypatch.setenv("MATHREEL_MAX_INPUT_MB", "1")
     with pytest.raises(InputError, match=r"decodes to 200,000 cells .* raise it with MATHREEL_MAX_INPUT_MB"):
         load_records(path)
+
+
+def _answer_is_file(path: Path, mb: int, unit: str = "The answer is ") -> Path:
+    """A Video-MME run of 12 answers, one of them `mb` MB of "The answer is " (or `unit`) repeated."""
+    from helpers import badinputs
+
+    records = badinputs.run_records(12, 7)
+    records[0]["response"] = unit * (mb * 1_000_000 // len(unit))
+    path.write_bytes(badinputs.jsonl(records))
+    return path
+
+
+def test_a_response_of_answer_phrases_is_costed_by_its_phrases_not_its_bytes(tmp_path):
+    """3 MB of "The answer is ": the letter reader weighs each phrase (about 2 s of CPU), where 3 MB of ordinary
+    results take 0.45 s; by its bytes alone it was cheap and ran in the server's thread."""
+    from mathreel.core.cost import SECONDS_PER_ANSWER_WORD
+
+    cost = upload_cost(_answer_is_file(tmp_path / "answer-is.jsonl", 3))
+    assert cost.kind == "jsonl" and cost.refusal is None and not cost.cheap
+    assert cost.seconds >= SECONDS_PER_ANSWER_WORD * 3_000_000 // 14
+    assert not upload_cost(_answer_is_file(tmp_path / "option.jsonl", 3, "the correct option is (B) ")).cheap
+    ordinary = tmp_path / "ordinary.jsonl"
+    line = json.dumps({"question_id": "q", "response": "Reasoning. " * 40 + "The answer is B.", "answer": "B"})
+    ordinary.write_text((line + "\n") * 4_000)  # about 2 MB, as real 2,700-answer runs are
+    plain = upload_cost(ordinary)
+    assert plain.cheap and plain.seconds == round(0.05 + 0.13 * plain.work_bytes / 1024 / 1024, 3)
+
+
+def test_that_file_is_scored_in_a_child_on_the_server_and_scores_the_same(tmp_path, monkeypatch):
+    import mathreel.webapp.scored_runs as scored_runs
+    from mathreel.core.scoring.files import ScoreRequest, score_file
+    from mathreel.webapp.isolate import Budget
+    from mathreel.webapp.scored_runs import ScoreOptions, score_path
+
+    path = _answer_is_file(tmp_path / "answer-is.jsonl", 3)
+    children = []
+    real = scored_runs.run_isolated
+
+    def spy(fn, args, budget, source):
+        children.append(source)
+        return real(fn, args, budget, source)
+
+    monkeypatch.setattr(scored_runs, "run_isolated", spy)
+    served = score_path(str(path), ScoreOptions(budget=Budget(seconds=600, memory_mb=2048)))
+    assert children == [str(path)]
+    local = score_file(ScoreRequest(str(path)))
+    assert [(r.question_id, r.status) for r in served.rows] == [(r.question_id, r.status) for r in local.rows]

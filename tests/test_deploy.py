@@ -285,6 +285,17 @@ def test_space_settings_come_from_the_environment() -> None:
     assert (tuned.queue_size, tuned.cache_seconds, tuned.host) == (10, 600, "127.0.0.1")
 
 
+def test_the_space_trusts_its_one_proxy_for_the_clients_address_and_a_plain_server_none() -> None:
+    """Fair shares go by the client's address (webapp.visitor): on a Space, the entry Hugging Face's proxy adds
+    to X-Forwarded-For; elsewhere the TCP peer, unless MATHREEL_PROXY_HOPS says proxies are in front."""
+    from mathreel.webapp.settings import Settings
+
+    settings_from_env = space_app().settings_from_env
+    assert settings_from_env({}).proxy_hops == 1
+    assert settings_from_env({"MATHREEL_PROXY_HOPS": "2"}).proxy_hops == 2
+    assert Settings.from_env({}).proxy_hops == 0
+
+
 @pytest.mark.parametrize(
     ("name", "value"),
     [

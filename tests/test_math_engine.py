@@ -33,6 +33,15 @@ EXPANDED_10 = (
     "360 x y^{2} + 90 x y + 10 x + y^{10} + 10 y^{9} + 45 y^{8} + 120 y^{7} + 210 y^{6} + 252 y^{5} + "
     "210 y^{4} + 120 y^{3} + 45 y^{2} + 10 y + 1"
 )
+# Past any limit, and past the screen: each power multiplies out to 231 terms (under its limit of 400), their
+# product is what sympy grinds at for many seconds. (x+y+1)^{60} alone is 1,891 terms: screened.
+COSTLY = "z = (x+y+{k})^{{20}}(x+y+{k1})^{{20}}", "(x+y+{k1})^{{20}}(x+y+{k2})^{{20}}"
+
+
+def costly_pair(k: int) -> tuple[str, str]:
+    return COSTLY[0].format(k=k, k1=k + 1), COSTLY[1].format(k1=k + 1, k2=k + 2)
+
+
 # MathVerse-like answers that the fast path leaves to math-verify, plus the two heavy ones and one far past any
 # limit (sympy expands both sides for many seconds).
 PAIRS = [
@@ -47,7 +56,7 @@ PAIRS = [
     ("3\\sqrt{2}", "\\sqrt{18}"),
     ("y=-x^2+4x+1", "y = -(x-2)^2 + 5"),
     ("(x+y+1)^{10}", EXPANDED_10),
-    ("z = (x+y+1)^{60}", "(x+y+2)^{60}"),
+    costly_pair(1),
 ]
 CPU_LIMIT = 2.0
 
@@ -113,6 +122,10 @@ def test_a_stalled_worker_is_said_so_and_not_remembered() -> None:
         ("(10^{10})!", "factorial"),
         ("(" * 25 + "1" + ")" * 25, "nested"),
         ("+".join(["x"] * 500), "terms"),
+        ("(x+y+1)^{60}", "expands to 1,891 terms"),
+        ("z = \\left(x+y+9\\right)^{60}", "expands to 1,891 terms"),
+        ("(a+b+c+d)^{12}", "expands to 455 terms"),
+        ("(x+1)^{400}", "expands to 401 terms"),
     ],
 )
 def test_hostile_math_is_named_from_its_text(text: str, found: str) -> None:
@@ -125,7 +138,10 @@ def test_hostile_math_is_named_from_its_text(text: str, found: str) -> None:
         "2^{1000}",
         "2^{2^{2^{2^{2}}}}",
         "e^{x^2}",
-        "(x+y+1)^{60}",
+        "(x+y+1)^{26}",
+        "(x+1)^{300}",
+        "(x-1)^{2}(x+1)^{3}",
+        "(x^{a+b}+1)^{2}",
         "x^{y^{z}}",
         "20!",
         "10^{-3}",
@@ -157,7 +173,7 @@ def test_a_file_of_costly_answers_costs_its_budget_not_one_limit_each(monkeypatc
     monkeypatch.setattr(math_budget, "FILE_BUDGET_SECONDS", 1.0)
     monkeypatch.setattr(math_budget, "FILE_BUDGET_PER_ANSWER", 0.0)
     old = engine.set_deadline_for_tests(0.6)
-    pairs = [(f"z = (x+y+{k})^{{60}}", f"(x+y+{k + 1})^{{60}}") for k in range(1, 11)]
+    pairs = [costly_pair(k) for k in range(1, 11)]
     try:
         before = engine.worker_cpu_seconds()
         with math_budget.file_budget(len(pairs)) as budget:
@@ -172,6 +188,49 @@ def test_a_file_of_costly_answers_costs_its_budget_not_one_limit_each(monkeypatc
     assert len(spent) >= 8 and budget.refused == len(spent), [v.explanation for v in verdicts]
     assert used < 2.0, used  # the budget and one check's overshoot, not ten limits
     assert again.explanation == "math-verify took longer than 0.6 s of CPU time; a judge can decide"
+
+
+def test_a_files_costly_checks_are_cut_sooner_then_not_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Costly answers past the screen: the first at the full limit per check, then at the lowered limit, then none
+    run ("time limit"); the file's CPU stays near the costly ceiling however many there are (the limits are
+    scaled down here, as `set_deadline_for_tests` does; the real ones are 5 s, 1.5 s and 6.5 s)."""
+    clear_memo()
+    monkeypatch.setattr(math_budget, "COSTLY_CHECK_SECONDS", 0.3)
+    monkeypatch.setattr(math_budget, "COSTLY_SECONDS", 0.6)
+    monkeypatch.setattr(math_budget, "COSTLY_CEILING_SECONDS", 1.1)
+    old = engine.set_deadline_for_tests(0.6)
+    pairs = [costly_pair(k) for k in range(1, 9)]
+    try:
+        math_equivalence("2\\sqrt{7}", "\\sqrt{28}")  # a warm worker
+        before = engine.worker_cpu_seconds()
+        with math_budget.file_budget(len(pairs)) as budget:
+            verdicts = [math_equivalence(p, g) for p, g in pairs]
+            ordinary = math_equivalence("3\\sqrt{5}", "\\sqrt{45}")  # not run either, for this file
+            notes = [budget.note(v.explanation) for v in verdicts]
+        used = engine.worker_cpu_seconds() - before
+        assert math_equivalence("3\\sqrt{5}", "\\sqrt{45}").equal is True  # outside the file: decided
+    finally:
+        engine.set_deadline_for_tests(old)
+    said = [v.explanation for v in verdicts]
+    assert said[0] == "math-verify took longer than 0.6 s of CPU time; a judge can decide", said
+    assert said[1] == said[2] == "math-verify took longer than 0.3 s of CPU time; a judge can decide", said
+    spent = "math-verify's time for costly checks in this file (1.1 s of CPU time) is spent; a judge can decide"
+    assert said[3:] == [spent] * 5 and ordinary.explanation == spent, said
+    assert all(v.equal is None for v in verdicts) and notes == [None] * 8
+    assert budget.undecided == {"time limit": 8} and budget.refused == 6
+    assert 1.1 <= budget.costly < 1.1 + 0.6, budget.costly  # the ceiling and at most one lowered check over it
+    assert used < 2.0, used  # three checks, not eight limits
+    assert budget.warning().startswith("8 answers undecided by math-verify: time limit (8)")
+
+
+def test_ordinary_heavy_checks_never_count_as_costly() -> None:
+    """The heaviest decidable answers known (sympy for most of a second) stay under the costly mark: an ordinary
+    file's verdicts never meet the costly allowance."""
+    clear_memo()
+    with math_budget.file_budget(2) as budget:
+        verdicts = [math_equivalence("(x+y+1)^{10}", EXPANDED_10), math_equivalence("2\\sqrt{5}", "\\sqrt{20}")]
+    assert [v.equal for v in verdicts] == [True, True]
+    assert budget.costly == 0.0 and budget.spent < math_budget.COSTLY_CHECK_SECONDS, budget
 
 
 def test_callers_take_turns() -> None:
@@ -258,7 +317,7 @@ def test_a_worker_ended_by_its_cpu_rlimit_gives_the_same_verdict_as_one_interrup
         math_equivalence("2\\sqrt{7}", "\\sqrt{28}")  # a warm worker
         pids = engine.worker_pids()
         result: list = []
-        thread = threading.Thread(target=lambda: result.append(math_equivalence("z = (x+y+1)^{90}", "(x+y+2)^{90}")))
+        thread = threading.Thread(target=lambda: result.append(math_equivalence(*costly_pair(3))))
         thread.start()
         assert wait_until_busy(pids)
         for pid in pids:
@@ -294,3 +353,6 @@ def test_a_cheap_upload_scored_inline_queues_its_checks_under_its_visitor(tmp_pa
     path.write_text('{"question_id": "q1", "response": "A"}\n')
     assert run_costed(math_budget.current_caller, (), str(path), DEFAULT_BUDGET, "visitor 7") == "visitor 7"
     assert run_costed(math_budget.current_caller, (), str(path), DEFAULT_BUDGET) is None
+    # visitor keys are "address/token": made-up tokens from one client share one queue in the pool
+    for token in ("token-1", "token-2"):
+        assert run_costed(math_budget.current_caller, (), str(path), DEFAULT_BUDGET, f"addr9/{token}") == "addr9"

@@ -76,7 +76,8 @@ PARENT = textwrap.dedent("""
     print(worker_pids()[0], flush=True)
     if sys.argv[1] == "busy":  # the worker is mid-check (sympy expanding for a minute) when the parent dies
         set_deadline_for_tests(60)
-        threading.Thread(target=math_equivalence, args=("z = (x+y+1)^{90}", "(x+y+2)^{90}"), daemon=True).start()
+        costly = ("z = (x+y+1)^{20}(x+y+2)^{20}", "(x+y+2)^{20}(x+y+3)^{20}")
+        threading.Thread(target=math_equivalence, args=costly, daemon=True).start()
     threading.Event().wait()
 """)
 
@@ -108,9 +109,11 @@ def mathverse_file(folder: Path, answers: int = 30) -> Path:
             "problem_index": str(i + 1),
             "problem_version": "Text Lite",
             "question": f"Problem {i}",
-            "answer": f"(x+y+{i + 2})^{{60}}",
+            "answer": f"(x+y+{i + 2})^{{20}}(x+y+{i + 3})^{{20}}",
             "question_type": "free-form",
-            "model_answer": f"Working through the figure.\nTherefore, the answer is $z = (x+y+{i + 1})^{{60}}$.",
+            "model_answer": (
+                f"Working through the figure.\nTherefore, the answer is $z = (x+y+{i + 1})^{{20}}(x+y+{i + 2})^{{20}}$."
+            ),
             "metadata": {"split": "testmini", "subject": "Plane Geometry", "subfield": "Length"},
         }
         for i in range(answers)

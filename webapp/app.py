@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from mathreel.webapp.context import AppContext, DatasetCache, TabSpec
 from mathreel.webapp.settings import Settings
-from mathreel.webapp.visitor import STORAGE_KEY, VisitorStore, browser_secret, restorer
+from mathreel.webapp.visitor import STORAGE_KEY, VisitorStore, browser_secret, restorer, set_proxy_hops
 
 if TYPE_CHECKING:
     import gradio as gr
@@ -86,6 +86,7 @@ def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Block
     import gradio as gr
 
     specs = tabs if tabs is not None else tab_specs()
+    set_proxy_hops(settings.proxy_hops)  # whose share a costly job takes: the client's address (webapp.visitor)
     with gr.Blocks(
         title="MathReel",
         analytics_enabled=False,

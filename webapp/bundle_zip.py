@@ -1,12 +1,11 @@
 """The Score tab's evidence bundle: the session's runs as `mathreel bundle` writes them (one folder per benchmark and
-mode), zipped for download. Built in a queue of its own, one at a time, with a progress bar, so it never holds up
-scoring or browsing; the runs are read again from their uploads (a bundle needs each file as read, for the
-reference table), with the options they were scored with."""
+mode), zipped for download. Built in a queue of its own, one at a time, in a child process with a budget
+(webapp.isolate), so it never holds up scoring or browsing, nor the server's threads; the runs are read again from
+their uploads (a bundle needs each file as read, for the reference table), with the options they were scored
+with."""
 
 from __future__ import annotations
 
-import re
-import zipfile
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -55,22 +54,26 @@ def wire(ui: Any, settings: Any, downloads: Downloads, server: ServerPaths) -> N
 def _reporter(progress: Any) -> Any:
     if progress is None:
         return None
-    return lambda done, total: progress(done / max(total, 1), desc=f"question pages {done} of {total}")
+    return lambda done, total: progress(done / max(total, 1), desc=f"bundles {done} of {total}")
 
 
 def build_zip(runs: list[Run], settings: Any, downloads: Downloads, progress: Any = None) -> tuple[Path, str]:
-    """The zip of one bundle per benchmark and mode among `runs`, and a line saying what it holds."""
-    from mathreel.core.bundle import BundleRequest, plan_bundle, write_bundle
+    """The zip of one bundle per benchmark and mode among `runs`, and a line saying what it holds. Built in a child
+    process within the server's bundle budget (`bundle_budget`): reading, scoring and rendering every run again
+    is seconds to minutes of CPU that must not run in a server thread; past the budget, one line says which limit
+    stopped it."""
+    from mathreel.core.bundle import BundleRequest
+    from mathreel.core.bundle.zipped import zip_bundles
     from mathreel.core.errors import InputError
+    from mathreel.webapp.isolate import run_isolated
 
     if not runs:
         raise InputError("Score", "no runs to bundle: score a result file first (or load the demo runs)")
     folder = downloads.fresh()
-    site = folder / "mathreel-evidence"
     groups: dict[str, list[Run]] = {}
     for run in runs:
         groups.setdefault(run.key, []).append(run)
-    made = []
+    requests = []
     for key, members in groups.items():
         options = members[0].options
         request = BundleRequest(
@@ -83,17 +86,29 @@ def build_zip(runs: list[Run], settings: Any, downloads: Downloads, progress: An
             data=str(settings.data_root()),
             names=tuple(run.name for run in members),
         )
-        plan = plan_bundle(request)
-        write_bundle(plan, site / re.sub(r"[^A-Za-z0-9_-]+", "-", key), progress)
-        made.append(f"{key}: {len(members)} run{'s' if len(members) > 1 else ''}, {len(plan.pages)} questions")
-    target = folder / ZIP_NAME
-    with zipfile.ZipFile(target, "w") as archive:
-        for path in sorted(site.rglob("*")):
-            if path.is_file():
-                kind = zipfile.ZIP_STORED if path.suffix == ".jpg" else zipfile.ZIP_DEFLATED
-                archive.write(path, path.relative_to(folder), compress_type=kind)
-    size = target.stat().st_size / 1e6
-    return target, (
+        requests.append((key, request))
+    if progress is not None:
+        progress(0, len(requests))
+    target, made = run_isolated(zip_bundles, (requests, str(folder), ZIP_NAME), bundle_budget(settings), "the bundle")
+    if progress is not None:
+        progress(len(requests), len(requests))
+    size = Path(target).stat().st_size / 1e6
+    return Path(target), (
         f"The bundle ({size:.1f} MB): " + "; ".join(made) + ". Unzip it and open each folder's "
         "index.html; it works offline."
+    )
+
+
+def bundle_budget(settings: Any) -> Any:
+    """What one bundle may take in its child: the server's bundle time (MATHREEL_BUNDLE_SECONDS) and its memory
+    per scored file."""
+    from mathreel.webapp.isolate import Budget
+
+    return Budget(
+        seconds=settings.bundle_seconds,
+        memory_mb=settings.score_memory_mb,
+        what="building the bundle",
+        settings=("MATHREEL_BUNDLE_SECONDS", "MATHREEL_SCORE_MEMORY_MB"),
+        per="bundle",
+        elsewhere="`mathreel bundle`",
     )

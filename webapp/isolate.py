@@ -52,6 +52,9 @@ class Budget:
     seconds: float = 60.0
     memory_mb: int = 2048
     what: str = "scoring"
+    settings: tuple[str, str] = ("MATHREEL_SCORE_SECONDS", "MATHREEL_SCORE_MEMORY_MB")  # that raise the limits
+    per: str = "file"
+    elsewhere: str = "`mathreel score`"
 
 
 DEFAULT_BUDGET = Budget()
@@ -91,6 +94,8 @@ def _child(connection: Any, memory_mb: int, fn: Callable[..., Any], args: tuple[
         outcome: tuple[str, Any] = ("ok", fn(*args))
     except MemoryError:
         outcome = ("memory", None)
+    except ImportError as error:  # a library's shared object that no longer fits under the cap cannot be mapped
+        outcome = ("memory", None) if "failed to map" in str(error) else ("error", f"ImportError: {error}")
     except MathReelError as error:
         outcome = ("refused", (str(error), error.fix))
     except Exception as error:  # a bug: the parent logs it
@@ -122,7 +127,7 @@ def run_isolated(fn: Callable[..., Any], args: tuple[Any, ...], budget: Budget, 
             raise InputError(
                 source,
                 f"{budget.what} stopped after {budget.seconds:g} s, the server's limit per "
-                "file (MATHREEL_SCORE_SECONDS); `mathreel score` on your own machine has none",
+                f"{budget.per} ({budget.settings[0]}); {budget.elsewhere} on your own machine has none",
             )
         try:
             status, value = _received(receive, spool)
@@ -138,7 +143,7 @@ def run_isolated(fn: Callable[..., Any], args: tuple[Any, ...], budget: Budget, 
         raise InputError(
             source,
             f"{budget.what} needed more than {budget.memory_mb} MB, the server's limit per "
-            "file (MATHREEL_SCORE_MEMORY_MB); `mathreel score` on your own machine has none",
+            f"{budget.per} ({budget.settings[1]}); {budget.elsewhere} on your own machine has none",
         )
     if status == "refused":
         message, fix = value

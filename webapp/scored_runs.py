@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from mathreel.core.runs import unique_name
 from mathreel.core.view import DEFAULT_FRAMES
 from mathreel.webapp.errors import error_message, log
-from mathreel.webapp.fair_queue import FairQueue
+from mathreel.webapp.fair_queue import FairQueue, share_of
 from mathreel.webapp.isolate import DEFAULT_BUDGET, Budget, run_isolated
 from mathreel.webapp.server_paths import ServerPaths
 
@@ -102,13 +102,15 @@ def run_costed(fn: Callable[..., Any], args: tuple[Any, ...], path: str, budget:
     """fn(*args), which reads the upload `path`: in this thread when core.cost.upload_cost says the file is cheap
     (or refuses it unread), else (and for every workbook whatever its size: a 2 KB xlsx can describe a billion
     cells) in a child process within `budget`, when `visitor`'s turn comes (TURNS). Inline, the file's math-verify
-    checks queue under `visitor` in the shared worker pool (core.extract.equivalence_engine)."""
+    checks queue under `visitor`'s address in the shared worker pool (core.extract.equivalence_engine)."""
     from mathreel.core.cost import upload_cost
     from mathreel.core.extract.math_budget import math_caller
 
     cost = upload_cost(path)
     if cost.refusal is not None or (cost.cheap and cost.kind != "xlsx"):
-        with math_caller(visitor or None):  # its math-verify checks take the visitor's turns in the shared pool
+        # its math-verify checks take turns in the shared pool as its address (webapp.fair_queue): new browser
+        # tokens from one client add no queue of their own there either
+        with math_caller(share_of(visitor) or None):
             return fn(*args)
     with TURNS.turn(visitor, str(path)):
         return run_isolated(fn, args, budget, str(path))

@@ -37,6 +37,8 @@ class Settings:
     # What one uploaded file may cost: scoring runs in a child process killed past these (webapp.isolate).
     score_seconds: int = 60
     score_memory_mb: int = 2048
+    # What building one evidence bundle may take (webapp.bundle_zip: a child process, with score_memory_mb).
+    bundle_seconds: int = 180
     # Model and judge calls wait on the network for seconds to minutes: limits of their own.
     ask_concurrency: int = 4
     judge_concurrency: int = 2
@@ -47,6 +49,9 @@ class Settings:
     keep_days: int = 7
     keep_files: int = 20
     keep_mb: int = 100
+    # Proxies in front of the server that append the client's address to X-Forwarded-For: fair shares go by the
+    # client's address (webapp.visitor.visitor_key); 0 trusts no header (the TCP peer), the Space entry sets 1.
+    proxy_hops: int = 0
 
     @classmethod
     def from_env(
@@ -100,12 +105,14 @@ ENV: dict[str, str] = {
     "MATHREEL_SCORE_CONCURRENCY": "score_concurrency",
     "MATHREEL_SCORE_SECONDS": "score_seconds",
     "MATHREEL_SCORE_MEMORY_MB": "score_memory_mb",
+    "MATHREEL_BUNDLE_SECONDS": "bundle_seconds",
     "MATHREEL_ASK_CONCURRENCY": "ask_concurrency",
     "MATHREEL_JUDGE_CONCURRENCY": "judge_concurrency",
     "MATHREEL_QUEUE_SIZE": "queue_size",
     "MATHREEL_KEEP_DAYS": "keep_days",
     "MATHREEL_KEEP_FILES": "keep_files",
     "MATHREEL_KEEP_MB": "keep_mb",
+    "MATHREEL_PROXY_HOPS": "proxy_hops",
 }
 _FIELD_TYPES = {f.name: str(f.type) for f in fields(Settings)}
 

@@ -158,11 +158,48 @@ def _drop_unlisted(files: Path, keep: set[str]) -> None:
                 shutil.rmtree(entry.path, ignore_errors=True)
 
 
+# How many proxies in front of the server append the client's address to X-Forwarded-For (Settings.proxy_hops,
+# set when the app is built): 0 trusts no header (anyone can write one), 1 on a Hugging Face Space.
+_proxy_hops = 0
+
+
+def set_proxy_hops(hops: int) -> None:
+    """Trust the last `hops` entries of X-Forwarded-For (only the proxies in front of this server write them)."""
+    global _proxy_hops
+    _proxy_hops = max(0, hops)
+
+
 def visitor_key(token: Any, request: Any = None) -> str:
-    """Whose turn a costly file takes (webapp.scored_runs.TURNS): the visitor's browser token (every tab of one
-    browser shares it), else the page session; a hash, so no token is held in memory beyond the request."""
-    key = valid_token(token) or str(getattr(request, "session_hash", None) or "")
-    return hashlib.sha256(key.encode()).hexdigest()[:16] if key else ""
+    """Whose turn a costly file takes (webapp.fair_queue): "address/token", hashed. Fair shares go by the client's
+    address (a browser token costs nothing to forge; an address does), the browser token (every tab of one browser
+    shares it), else the page session, is the visitor within it. Hashes, so neither is held beyond the request."""
+    token_key = valid_token(token) or str(getattr(request, "session_hash", None) or "")
+    address = client_address(request)
+    member = hashlib.sha256(token_key.encode()).hexdigest()[:16] if token_key else ""
+    group = hashlib.sha256(address.encode()).hexdigest()[:16] if address else member
+    return f"{group}/{member}" if group or member else ""
+
+
+def client_address(request: Any) -> str:
+    """The client's address as Gradio's request gives it (`request.client.host`, the TCP peer), or, behind
+    `_proxy_hops` trusted proxies, the entry they added to X-Forwarded-For; "" when there is no request."""
+    if request is None:
+        return ""
+    peer = ""
+    try:
+        peer = str(getattr(getattr(request, "client", None), "host", None) or "")
+    except Exception:  # a request rebuilt from its pickled state may lack the field
+        peer = ""
+    if _proxy_hops <= 0:
+        return peer
+    try:
+        headers = getattr(request, "headers", None)
+        forwarded = str((headers.get("x-forwarded-for") if headers is not None else None) or "")
+    except Exception:
+        forwarded = ""
+    entries = [entry.strip() for entry in forwarded.split(",") if entry.strip()]
+    # the proxies append: the last `_proxy_hops` entries are theirs, whatever the client wrote before them
+    return entries[-_proxy_hops] if len(entries) >= _proxy_hops else peer
 
 
 def kept_runs(store: VisitorStore, settings: Settings, token: str) -> list[Run]:

@@ -10,7 +10,9 @@ The checks the workers run are in `mathverify_checks`; one worker process is `ma
 - *Per file.* Inside `math_budget.file_budget(answers)` (scoring one file) all checks together get a CPU budget
   that grows with the file's size (`math_budget`): a file of N hostile answers
   costs a bounded total, not N limits. Once spent, its remaining checks are undecidable (not cached: another
-  file's budget is its own). Hostile math that the text alone gives away never reaches a worker (`math_screen`).
+  file's budget is its own). Costly checks (over `math_budget.COSTLY_CHECK_SECONDS` each) have a smaller allowance
+  of their own: past it a check of that file is cut sooner, then none is run ("time limit"); ordinary checks never
+  come near it. Hostile math that the text alone gives away never reaches a worker (`math_screen`).
 - *Fair turns.* Checks queue per caller (`math_budget.math_caller(key)`, else the file being scored, else the
   thread) and the pool takes one from each waiting caller in turn: one caller's long queue never starves another.
 - *No orphans.* Workers die with the process that started them (`worker_guard`), and are stopped at exit.
@@ -25,7 +27,8 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import NamedTuple, cast
 
-from mathreel.core.extract.math_budget import FileBudget, current_budget, current_caller
+from mathreel.core.extract import math_budget
+from mathreel.core.extract.math_budget import FileBudget, costly_cap, current_budget, current_caller
 from mathreel.core.extract.mathverify_process import Outcome, WorkerProcess
 
 DEFAULT_DEADLINE = 5.0  # CPU seconds for one check; sympy on an ordinary answer takes 1-150 ms
@@ -56,32 +59,48 @@ def engine_read(response: str, gold: str) -> Checked:
 
 def _check(op: str, first: str, gold: str) -> Checked:
     budget = current_budget()
-    limit = DEFAULT_DEADLINE
+    limit, file_limited = DEFAULT_DEADLINE, False
     if budget is not None:
         left = budget.seconds - budget.spent
         if left <= 0:
             budget.refused += 1
             return Checked(None, _spent(budget), transient=True)
-        limit = min(limit, left)
+        cap = costly_cap(budget)
+        if cap is None:  # the file's costly checks have used their allowance: not run, for this file only
+            budget.refused += 1
+            return Checked(None, _costly_spent(), transient=True)
+        limit = min(limit, cap)
+        if left < limit:
+            limit, file_limited = left, True
     key = current_caller() or (budget.key if budget is not None else threading.get_ident())
     kind, payload, cpu = _POOL.run(key, [op, first, gold], limit)
     if budget is not None:
         budget.spent += cpu
+        if kind == "out_of_cpu" or cpu > math_budget.COSTLY_CHECK_SECONDS:
+            budget.costly += cpu
     if kind == "answer":
         equal, why, read = cast("tuple[bool | None, str, str | None]", payload)  # a worker's answer
         return Checked(equal, why, read)
     if kind == "out_of_cpu":
-        if budget is not None and limit < DEFAULT_DEADLINE:  # the file's budget ran out, not the check's own
+        if budget is not None and file_limited:  # the file's budget ran out, not the check's own
             budget.refused += 1
             return Checked(None, _spent(budget), transient=True)
         if budget is not None:
             budget.out_of_cpu += 1
-        return Checked(None, f"math-verify took longer than {limit:g} s of CPU time; a judge can decide")
+        why = f"math-verify took longer than {limit:g} s of CPU time; a judge can decide"
+        return Checked(None, why, transient=limit < DEFAULT_DEADLINE)  # a lowered limit is this file's alone
     return Checked(None, str(payload), transient=True)
 
 
 def _spent(budget: FileBudget) -> str:
     return f"math-verify's budget for this file ({budget.seconds:g} s of CPU time) is spent; a judge can decide"
+
+
+def _costly_spent() -> str:
+    return (
+        f"math-verify's time for costly checks in this file ({math_budget.COSTLY_CEILING_SECONDS:g} s of CPU "
+        "time) is spent; a judge can decide"
+    )
 
 
 @dataclass

@@ -13,6 +13,15 @@ from dataclasses import dataclass, field
 
 FILE_BUDGET_SECONDS = 20.0  # CPU seconds of math-verify per file, plus the allowance per answer below
 FILE_BUDGET_PER_ANSWER = 0.05  # a 3,940-answer MathVerse file needs about 2 s in all; it may use 217
+# Costly checks: a check that uses more than COSTLY_CHECK_SECONDS of CPU (an ordinary one takes 1-150 ms, the
+# heaviest decidable ones we know 0.4-0.8 s, up to 1.1 s on a saturated machine) is costly. A file's costly checks
+# may use COSTLY_SECONDS in all at the full limit per check; past that each check of the file is limited to
+# COSTLY_CHECK_SECONDS (an ordinary check still runs to its end), and once they reach COSTLY_CEILING_SECONDS the
+# file's remaining checks are not run ("time limit"). A file of costly answers the screen lets through thus costs
+# about 7 s, whatever its size, where the budget alone would give it 20 s + 0.05 s per answer.
+COSTLY_CHECK_SECONDS = 1.5
+COSTLY_SECONDS = 5.0
+COSTLY_CEILING_SECONDS = 6.5
 
 
 @dataclass
@@ -23,6 +32,7 @@ class FileBudget:
     spent: float = 0.0
     out_of_cpu: int = 0  # checks that ran out of their own limit
     refused: int = 0  # checks not run because the budget was spent
+    costly: float = 0.0  # CPU of the checks that used more than COSTLY_CHECK_SECONDS (or ran out of their limit)
     key: object = field(default_factory=object)  # its queue in the pool, unless the caller names one
     undecided: dict[str, int] = field(default_factory=dict)  # answers left undecided, by limit (see `note`)
 
@@ -48,6 +58,7 @@ _LIMITS = (
     ("s of CPU time; a judge", "time limit"),
     ("undecidable (hostile math)", "hostile math"),
     ("budget for this file", "file budget spent"),
+    ("time for costly checks in this file", "time limit"),
     ("undecidable (worker stalled)", "worker stalled"),
 )
 
@@ -86,6 +97,14 @@ def limit_reached(explanation: str) -> str | None:
     """ "time limit", "hostile math", "file budget spent" or "worker stalled" when an undecidable verdict's
     explanation says one of math-verify's limits left it so, else None."""
     return next((limit for words, limit in _LIMITS if words in explanation), None)
+
+
+def costly_cap(budget: FileBudget) -> float | None:
+    """The CPU limit the file's costly checks so far leave one more check (COSTLY_* above), or None when they
+    have used all they may and the check is not to run."""
+    if budget.costly >= COSTLY_CEILING_SECONDS:
+        return None
+    return max(COSTLY_CHECK_SECONDS, COSTLY_SECONDS - budget.costly)
 
 
 def current_budget() -> FileBudget | None:

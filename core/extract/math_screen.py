@@ -4,9 +4,11 @@ sympy evaluates integer powers and factorials eagerly: `10^{10^{10}}` is an inte
 seconds of CPU and gigabytes of memory before any comparison starts. A model never writes such a value as a final
 answer; a file built to stall a shared server does. This screen looks only at the text, in linear time, and names
 what it found: an exponent tower whose value would have more than `MAX_DIGITS` digits, a power of an expression
-raised above `MAX_SYMBOLIC_EXPONENT`, a factorial of more than `MAX_FACTORIAL`, parentheses nested deeper than
-`MAX_NESTING`, or (for an extracted answer, not a whole response) more than `MAX_TERMS` terms. What it lets
-through is still bounded by the worker's CPU limit per check and per file (`equivalence_engine`).
+raised above `MAX_SYMBOLIC_EXPONENT`, a power of a sum whose expansion has more than `MAX_EXPANDED_TERMS` terms
+(`(x+y+9)^{60}`: 1,891 terms, each with a coefficient of up to 30 digits, that sympy multiplies out for seconds
+before it can compare), a factorial of more than `MAX_FACTORIAL`, parentheses nested deeper than `MAX_NESTING`, or
+(for an extracted answer, not a whole response) more than `MAX_TERMS` terms. What it lets through is still bounded
+by the worker's CPU limit per check and per file (`equivalence_engine`).
 """
 
 from __future__ import annotations
@@ -16,6 +18,9 @@ import re
 
 MAX_DIGITS = 100_000  # 2^{300000} has 90,309 digits and takes sympy milliseconds; 10^{10^{10}} takes minutes
 MAX_SYMBOLIC_EXPONENT = 10_000  # (x+1)^{n} is expanded term by term by simplification
+# A power of a sum of t terms raised to n expands to C(n+t-1, t-1) terms: (x+y+1)^{10} to 66 (under a second of
+# sympy); (x+y+9)^{60} to 1,891 (past the 5 s limit per check). See `_expanded_terms`.
+MAX_EXPANDED_TERMS = 400
 MAX_FACTORIAL = 20_000  # 20000! takes sympy about 10 ms; 10^6! takes seconds
 MAX_NESTING = 20  # as for braces in `equivalence`: deeper is built to exhaust a recursive parser
 MAX_TERMS = 400  # an extracted answer with more terms than this is not a value
@@ -62,11 +67,42 @@ def _power_reason(text: str, start: int, end: int) -> str | None:
     if base_size is None:  # a symbol or an expression: only its expansion is costly
         if size > math.log10(MAX_SYMBOLIC_EXPONENT):
             return f"{_shown(base)} raised to {_shown(exponent)} (an exponent over {MAX_SYMBOLIC_EXPONENT:,})"
+        terms = _expanded_terms(base, size)
+        if terms > MAX_EXPANDED_TERMS:
+            return f"{_shown(base)}^{{{_shown(exponent)}}} expands to {terms:,} terms (more than {MAX_EXPANDED_TERMS})"
         return None
     digits = abs(base_size) * 10 ** min(size, 300)  # a fraction's power has as many digits below the point
     if digits > MAX_DIGITS:
         return f"{_shown(base)}^{{{_shown(exponent)}}} would have over {MAX_DIGITS:,} digits"
     return None
+
+
+def _expanded_terms(base: str, log_exponent: float) -> int:
+    """How many terms multiplying out `base` (a sum: "(x+y+9)") to the power 10^`log_exponent` gives, when the
+    exponent is a whole number: C(n+t-1, t-1) for a sum of t terms (an upper bound when some terms are alike);
+    1 for anything else (a single term, a fraction, a negative exponent)."""
+    n = round(10**log_exponent)
+    if n < 2 or abs(10**log_exponent - n) > 1e-6:
+        return 1
+    inner = _NOISE.sub("", base)
+    while inner and inner[0] in _CLOSE and _matching_end(inner) == len(inner) - 1:
+        inner = inner[1:-1]
+    t = _top_level_terms(inner)
+    return math.comb(n + t - 1, t - 1) if t > 1 else 1
+
+
+def _top_level_terms(text: str) -> int:
+    """Terms of a sum at its top level: "x+y-9" has 3, "x^{a+b}" and "-x" 1."""
+    depth, terms, previous = 0, 1, ""
+    for char in text:
+        if char in "{([":
+            depth += 1
+        elif char in "})]":
+            depth -= 1
+        elif char in "+-" and depth == 0 and previous and previous not in "+-*/^=(,":
+            terms += 1
+        previous = char
+    return terms
 
 
 def _shown(text: str) -> str:
