@@ -99,9 +99,13 @@ def once(url: str, path_a: Path, path_b: Path, row: int, first: str, length: int
             wait_for_text(page, "#score-headline", path_b.name, timeout=120_000)
             page.click("#score-explain button:has-text('Why does my number differ')")
             page.locator("#score-explain-against").scroll_into_view_if_needed()
-            page.click("#score-explain-against input")
-            page.get_by_role("option", name=f"Run {path_b.name}", exact=True).click()
-            page.wait_for_timeout(1000)  # settled: the page idle before the click measured
+            choose = f"Run {path_b.name}"
+            for _ in range(3):  # the choices are set again when the upload's runs land: choose until it holds
+                page.click("#score-explain-against input")
+                page.get_by_role("option", name=choose, exact=True).click()
+                page.wait_for_timeout(1000)  # settled: the page idle before the click measured
+                if page.eval_on_selector("#score-explain-against input", "e => e.value") == choose:
+                    break
             start = page.evaluate("() => performance.now()")
             page.click("#score-explain-go")
             page.wait_for_function(TABLE, polling="raf")

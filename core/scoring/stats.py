@@ -225,7 +225,7 @@ def cluster_bootstrap(tallies: Sequence[tuple[float, int]], draws: int, seed: in
     g = len(tallies)
     state = random.Random(seed).getstate()[1]  # 624 words and the position, as numpy's MT19937 state takes them
     generator = np.random.RandomState()
-    generator.set_state(("MT19937", np.array(state[:-1], dtype=np.uint32), state[-1]))
+    generator.set_state(("MT19937", np.array(state[:-1], dtype=np.uint32), int(state[-1]), 0, 0.0))
     sums = np.array([float(total) for total, _ in tallies])
     counts = np.array([count for _, count in tallies], dtype=np.int64)
     replicates: list[float] = []
