@@ -188,21 +188,10 @@ def _target(args: argparse.Namespace, runs: list[Run]) -> tuple[Target | None, P
 def _frames(args: argparse.Namespace, runs: list[Run]) -> FrameComparison:
     """A's and B's frame plans (the runs' own, the benchmark's default, or --plan) on one question's video."""
     from mathreel.core.data import load_dataset
-    from mathreel.core.explain.frames import FramePlan, compare_on_question
+    from mathreel.core.explain.frames import FramePlan, compare_on_question, plans_to_compare
     from mathreel.core.explain.provenance import provenance
 
-    bench = runs[0].bench
     own = [provenance(run.result, run.name).plan for run in runs[:2]]
-    default = FramePlan(bench.default_frames, bench.frame_sampler)
-    plans = [plan or default for plan in own]
-    if len(plans) == 1:
-        plans.append(default)
-    given = [FramePlan.parse(spec) for spec in args.plan]
-    if len(given) > 2:
-        raise InputError("--plan", "give at most two frame plans (A and B)")
-    if len(given) == 1:
-        plans[1] = given[0]
-    elif len(given) == 2:
-        plans = given
+    a, b = plans_to_compare(runs[0].bench, own, [FramePlan.parse(spec) for spec in args.plan])
     dataset = load_dataset(runs[0].result.benchmark, runs[0].result.mode, args.data)
-    return compare_on_question(dataset, args.frames_of, plans[0], plans[1])
+    return compare_on_question(dataset, args.frames_of, a, b)

@@ -63,6 +63,20 @@ def test_cluster_bootstrap_replicates_computed_independently_with_numpy():
     assert cluster_bootstrap(tallies, 500, seed=11) == ours and cluster_bootstrap(tallies, 500, seed=12) != ours
 
 
+def test_cluster_bootstrap_draws_are_exactly_random_choices_of_the_seed():
+    """The arrays draw the very clusters `random.Random(seed).choices` draws, replicate after replicate (the
+    interval a file got before the draws were vectorised is the one it gets now), across chunks of rows."""
+    rng = random.Random(2)
+    tallies = [(100.0 * rng.randint(-3, 3), rng.randint(1, 4)) for _ in range(257)]
+    for seed, draws in ((0, 2000), (7, 4099)):
+        loop = random.Random(seed)
+        expected = []
+        for _ in range(draws):
+            chosen = loop.choices(range(len(tallies)), k=len(tallies))
+            expected.append(sum(tallies[i][0] for i in chosen) / sum(tallies[i][1] for i in chosen))
+        assert cluster_bootstrap(tallies, draws, seed) == expected  # equal, not approximately
+
+
 def test_two_cluster_bootstrap_se_matches_the_exact_bootstrap_distribution():
     """Clusters (+1 of 1) and (0 of 1): the ideal bootstrap takes 100, 50, 50, 0 with equal chance, so its SE is
     sqrt(1250) = 35.36 points; 20,000 draws land within 1% of it."""

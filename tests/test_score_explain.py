@@ -4,8 +4,15 @@ questions and Browse walks it, and bad figures are one line in the page's words.
 
 from __future__ import annotations
 
+import base64
+import json
+import random
+import subprocess
+import sys
+import zlib
 from fractions import Fraction
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -97,3 +104,96 @@ def test_a_figure_typed_or_unreachable(runs):
 def test_no_run_is_a_message(runs):
     with pytest.raises(MathReelError, match="score a result file first"):
         se.explain_view([], None, se.NOTHING)
+
+
+def cli_explain(*args: str) -> str:
+    """What `mathreel explain` prints run beside the demo files, naming them as the page does (by file name); line
+    ends as printed."""
+    mathreel = Path(sys.executable).with_name("mathreel")
+    run = subprocess.run([str(mathreel), "explain", *args], capture_output=True, timeout=120, cwd=DEMO, check=True)
+    return run.stdout.decode("utf-8")
+
+
+@pytest.mark.parametrize(
+    ("name", "against", "figure", "flags"),
+    [
+        (V2_A, se.RUN + V2_B, "", (V2_A, V2_B)),
+        (V2_A, se.READER + "official", "", (V2_A, "--extractor", "robust", "--extractor", "official")),
+        (MCQ_A, se.FIGURE, "40", (MCQ_A, "--against", "40")),
+    ],
+    ids=["two runs", "two scorers", "a figure"],
+)
+def test_the_downloads_are_what_mathreel_explain_prints(runs, tmp_path, name, against, figure, flags):
+    view = se.comparison_view(se.explanation(runs, name, against, figure))
+    json_path, csv_path = se.write_downloads(tmp_path, view.found)
+    assert json.loads(Path(json_path).read_text(encoding="utf-8")) == json.loads(cli_explain(*flags, "--json"))
+    assert Path(csv_path).read_bytes().decode("utf-8") == cli_explain(*flags, "--csv")
+
+
+def test_one_click_shows_the_table_then_the_comparison(runs, tmp_path):
+    downloads = SimpleNamespace(fresh=lambda: tmp_path)
+    first, second = list(se.explain_steps(downloads, runs, V2_A, se.RUN + V2_B, ""))
+    assert first[1]["visible"] and first[1]["value"] is not None and first[4]["visible"] is False  # table, no causes
+    assert "McNemar p" in second[3] and second[4]["visible"] and len(second[6]) == len(second[4]["value"])
+    assert [Path(p).suffix for p in second[7]["value"]] == [".json", ".csv"]
+
+
+def test_a_failure_is_one_line_naming_the_file(runs, tmp_path, monkeypatch):
+    warned = []
+    monkeypatch.setattr("gradio.Warning", lambda *a, **k: warned.append(a))
+    downloads = SimpleNamespace(fresh=lambda: tmp_path)
+    updates = list(se.explain_steps(downloads, runs, MCQ_A, se.FIGURE, "about half"))
+    # the table came first; then the figure's problem, once, in the error box (no toast beside it)
+    assert len(updates) == 2 and warned == []
+    box = updates[-1][0]
+    assert box["visible"] and box["value"].count("Error") == 1
+    assert MCQ_A.replace("_", "\\_") in box["value"] and "about half" in box["value"] and "--" not in box["value"]
+    assert all(value == {"__type__": "update"} for value in updates[-1][1:])  # the rest left as it was
+    # no run at all: one update, the error
+    (only,) = list(se.explain_steps(downloads, [], None, se.NOTHING, ""))
+    assert "score a result file first" in only[0]["value"]
+
+
+def test_same_frames_side_by_side(runs):
+    from mathreel.core.data import load_dataset
+    from mathreel.core.explain.frames import FramePlan, compare_on_question
+
+    datasets = SimpleNamespace(get=lambda benchmark, mode: load_dataset(benchmark, mode))
+    text, table = se.same_frames(datasets, runs, MCQ_A, se.NOTHING, "q001", "", "8/midpoints")
+    found = compare_on_question(load_dataset("videomathqa", "mcq"), "q001", FramePlan(16), FramePlan(8, "midpoints"))
+    assert list(table["A frame"][: len(found.a_frames)]) == [row.index for row in found.a_frames]
+    assert list(table["B frame"][: len(found.b_frames)]) == [row.index for row in found.b_frames]
+    assert "different frames" in text and "len/(n+1) steps" in text
+    for bad, words in (("zero", "B's frame plan “zero”"), ("0", "B's frame plan “0”")):
+        with pytest.raises(MathReelError, match=words) as error:
+            se.same_frames(datasets, runs, MCQ_A, se.NOTHING, "q001", "", bad)
+        assert "--plan" not in str(error.value)
+    with pytest.raises(MathReelError, match="Question “nope”"):
+        se.same_frames(datasets, runs, MCQ_A, se.NOTHING, "nope", "", "")
+
+
+def test_a_cause_walk_list_travels_in_the_address(runs):
+    from urllib.parse import parse_qsl
+
+    from mathreel.webapp.browse import link_query, url_walk
+
+    view = se.explain_view(runs, V2_A, se.RUN + V2_B)
+    walk = rd.Walk.of(view.walks[0])
+    query = link_query("videomme-v2:mcq", walk.ids[0], walk)
+    assert url_walk(dict(parse_qsl(query))) == walk  # the same list, its name and run come back
+    assert "list=" in query
+    # a cause of 1,437 questions of a 2,700-answer Video-MME run fits in an address
+    every = [f"{video:03d}-{k}" for video in range(1, 901) for k in (1, 2, 3)]
+    cause = tuple(sorted(random.Random(1).sample(every, 1437), key=every.index))
+    assert rd.unpack_ids(rd.pack_ids(cause)) == cause
+    params = dict(parse_qsl(query))
+    for tampered in (params["list"][:-3], "AAAA", "%%%", rd.pack_ids(("a",) * 5) + "x"):
+        assert url_walk({**params, "list": tampered}).ids == ()  # a bad list: the run's own list instead
+    bomb = base64.urlsafe_b64encode(zlib.compress(b"a\n" * 1_000_000, 9)).decode()  # 2 MB from a short address
+    assert len(bomb) < rd.LINK_LIST_LIMIT and rd.unpack_ids(bomb) == ()
+    # a list too long for an address stays out of it (the link then walks the run)
+    long_walk = rd.Walk(run=V2_A, status="all", ids=tuple(f"{i:x}{i * 7919 % 104729}" for i in range(20_000)))
+    assert "list=" not in link_query("videomme-v2:mcq", "q", long_walk)
+    # the list's name is shown as text
+    named = rd.Walk(run=V2_A, status="all", ids=("a",), listed="*bold* <b>x</b>")
+    assert "\\*bold\\*" in rd.position_text(["a"], "a", named) and "<b>" not in rd.position_text(["a"], "a", named)

@@ -645,7 +645,8 @@ def judged_reading(judged: Any, ref: str) -> Reading:
 
 def link_query(key: str, ref: str, walk: Walk) -> str:
     """The query string of a link to this view: benchmark, question, and the walked run with its list (the walk
-    filter, a dimension value, only where the runs disagree) when a run is walked."""
+    filter, a dimension value, only where the runs disagree, or a list handed over whole, such as a cause's
+    questions: packed, with its name) when a run is walked."""
     params = {"benchmark": key, "q": ref}
     if walk.run:
         params["run"] = walk.run
@@ -655,6 +656,10 @@ def link_query(key: str, ref: str, walk: Walk) -> str:
             params["dim"] = walk.dim_filter
         if walk.disagree:
             params["disagree"] = "1"
+        packed = rd.pack_ids(walk.ids) if walk.ids else ""
+        if packed:
+            params["list"] = packed
+            params["listed"] = walk.listed
     return urlencode(params)
 
 
@@ -665,12 +670,15 @@ def url_target(params: dict[str, str], keys: list[str]) -> tuple[str | None, dic
 
 
 def url_walk(params: dict[str, str]) -> Walk | None:
-    """The walk a link names (run, walk filter, dimension value, disagreement); None when it names no run."""
+    """The walk a link names (run, walk filter, dimension value, disagreement, a packed list and its name); None
+    when it names no run."""
     if not params.get("run"):
         return None
     statuses = {value for _, value in walk_filters()}
     status = params.get("walk") if params.get("walk") in statuses else Walk().status
-    return Walk(params["run"], status, params.get("dim") or "", params.get("disagree") == "1")
+    ids = rd.unpack_ids(params.get("list") or "")
+    listed = (params.get("listed") or "")[:200] if ids else ""
+    return Walk(params["run"], status, params.get("dim") or "", params.get("disagree") == "1", ids=ids, listed=listed)
 
 
 def saved_position(saved: str | None, max_days: int, now: float) -> dict[str, str]:
@@ -1307,6 +1315,21 @@ def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseL
         w = Walk.of(walk)
         return gr.update(value=w.run), w.status, w.disagree
 
+    follow = follow_values(handlers)
+    n_view = len(ui.view_inputs)
+    # open's outputs win where they meet follow's (frames, subtitles), as when open ran after follow
+    followed = [c for c in [*ui.view_inputs, ui.settings_note] if all(c is not p for p in ui.page_outputs)]
+
+    def jump(
+        target: dict, walk: dict, runs: list, raw: bool, reviews: list, reviewer: str, judged: Any, *view: Any
+    ) -> tuple:
+        """walk_controls, follow and open in one handler: the walked run's settings, then its question."""
+        settings = follow(runs, walk)
+        used = view if handlers.follow_run(runs, walk) is None else settings  # no settings of its own: keep the view
+        page = open_question(target, runs, walk, raw, reviews, reviewer, judged, *used[:n_view])
+        by_output = dict(zip(map(id, [*ui.view_inputs, ui.settings_note]), settings, strict=True))
+        return (*walk_controls(walk), *(by_output[id(c)] for c in followed), *page)
+
     return BrowseLinks(
         open=open_question,
         open_inputs=[*ui.read_inputs[1:], *ui.view_inputs],
@@ -1322,6 +1345,9 @@ def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseL
         refresh_list=(list_fn, [ui.benchmark, ui.search], ui.list_outputs),
         progress=progress_on(ui.gallery),
         list_progress=progress_on(ui.list_note),
+        jump=jump,
+        jump_inputs=[*ui.read_inputs[2:], *ui.view_inputs],
+        jump_outputs=[ui.read_run, ui.walk_status, ui.disagree, *followed, *ui.page_outputs],
     )
 
 

@@ -54,6 +54,11 @@ class BrowseLinks:
     refresh_list: tuple[Callable[..., tuple], list[Any], list[Any]]  # (fn, inputs, outputs) of the question table
     progress: dict[str, Any]  # event options for `open`/`follow`/`walk_controls` (webapp.context.progress_on)
     list_progress: dict[str, Any]  # the same for `refresh_list`
+    # `jump(target, walk, runs, *jump_inputs)` -> values for `jump_outputs`: what walk_controls, follow and open
+    # give, in one handler, so another tab opens a question on a walk in one round trip instead of four.
+    jump: Callable[..., tuple] | None = None
+    jump_inputs: list[Any] | None = None
+    jump_outputs: list[Any] | None = None
 
 
 @dataclass

@@ -689,7 +689,7 @@ def build(context: AppContext) -> None:
     _wire(ui, handlers, {**score_group, **progress}, {**view_group, **progress})
     score_kept.wire(context, ui, handlers.kept, {**score_group, **progress})
     bundle_zip.wire(ui, settings, handlers.downloads, handlers.server)
-    score_explain.wire(context, ui, ui.explain, view_group)
+    score_explain.wire(context, ui, ui.explain, view_group, handlers.downloads)
     score_groups.wire(ui, ui.groups, {**view_group, **progress})
     _wire_open_in_browse(context, ui.questions, ui.runs, ui.run_pick, ui.status, ui.dim_filter, view_group)
 

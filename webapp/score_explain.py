@@ -10,12 +10,13 @@ flow. Everything is `core.explain` (the same object as `mathreel explain --json`
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
 from mathreel.webapp.context import AppContext, progress_on, select_handler
-from mathreel.webapp.errors import guarded
 from mathreel.webapp.html import plain
 from mathreel.webapp.reading_flow import Walk
 
@@ -157,14 +158,11 @@ def references_of(run: Run) -> Any:
 
 
 def explanation(runs: list[Run] | None, name: str | None, against: str, figure: str = "") -> Explanation:
-    """core's explanation of the run shown against what `against` names (`figure` for a figure), as `mathreel
-    explain` gives it, with the run's reference table (worked out once per run)."""
+    """core's explanation of the run shown against what `against` names (`figure` for a figure): exactly what
+    `mathreel explain` gives for the same files and scorers (the one-file reference table worked out once per
+    run)."""
     from mathreel.core.errors import MathReelError
-    from mathreel.core.explain.explanation import Explanation, explain
-    from mathreel.core.explain.gap import Number, decompose
-    from mathreel.core.explain.paired import paired
-    from mathreel.core.explain.provenance import provenance
-    from mathreel.core.explain.target import against as to_figure
+    from mathreel.core.explain.explanation import explain
 
     run = _shown_run(runs, name)
     mine = explain_run(run)
@@ -173,21 +171,13 @@ def explanation(runs: list[Run] | None, name: str | None, against: str, figure: 
         other = next((r for r in runs or [] if r.name == against.removeprefix(RUN)), None)
         if other is None:
             raise MathReelError(f"{against.removeprefix(RUN)} is no longer among your runs")
-        found = explain([mine, explain_run(other)], [scorer, scorer_of(other)])
-        found.references = references_of(run)
-        return found
-    # one file: what `explain` does for it, without working its reference table out again
-    found = Explanation([mine], [provenance(mine.result, mine.name)], references=references_of(run))
+        return explain([mine, explain_run(other)], [scorer, scorer_of(other)])
+    scorers, target, paper = [scorer], None, None
     if against.startswith(READER):
-        second = scorer_of(run, against.removeprefix(READER))
-        if second != scorer:
-            found.gap = decompose(Number(mine, scorer), Number(mine, second))
-            found.paired = paired(Number(mine, scorer), Number(mine, second))
+        scorers.append(scorer_of(run, against.removeprefix(READER)))
     elif against == FIGURE:
-        target, found.paper = _figure(figure, mine)
-        found.target = to_figure(mine, scorer, target)
-        found.gap = found.target.gap
-    return found
+        target, paper = _figure(figure, mine)
+    return explain([mine], scorers, target, paper, references=references_of(run))
 
 
 # -- the panel's values ------------------------------------------------------------------------------------------
@@ -204,6 +194,7 @@ class ExplainView:
     lists: pd.DataFrame | None = None
     flips: pd.DataFrame | None = None
     walks: list[dict[str, Any]] = field(default_factory=list)
+    found: Explanation | None = None  # what was explained (its JSON and CSV are the downloads)
 
 
 def _pct(value: Any) -> str:
@@ -356,10 +347,8 @@ def walk_lists(found: Explanation, run: str) -> tuple[pd.DataFrame | None, list[
     return pd.DataFrame(rows, columns=CAUSE_COLUMNS), walks
 
 
-def explain_view(runs: list[Run] | None, name: str | None, against: str, figure: str = "") -> ExplainView:
-    """Everything the panel shows for the run shown against `against`."""
-    found = explanation(runs, name, against, figure)
-    references, sources = reference_frame(found.references)
+def comparison_view(found: Explanation) -> ExplainView:
+    """What the panel shows of a comparison (the reference table aside): summary, walk lists, flips."""
     lists, walks = walk_lists(found, found.runs[0].name)
     summary = "\n\n".join(
         part
@@ -367,9 +356,14 @@ def explain_view(runs: list[Run] | None, name: str | None, against: str, figure:
         if part
     )
     notes = "\n".join(f"- {plain(note)}" for note in found.notes)
-    return ExplainView(
-        references, sources, summary + ("\n\n" + notes if notes else ""), lists, _flip_rows(found), walks
-    )
+    return ExplainView(None, "", summary + ("\n\n" + notes if notes else ""), lists, _flip_rows(found), walks, found)
+
+
+def explain_view(runs: list[Run] | None, name: str | None, against: str, figure: str = "") -> ExplainView:
+    """Everything the panel shows for the run shown against `against`."""
+    view = comparison_view(explanation(runs, name, against, figure))
+    view.references, view.sources = reference_frame(references_of(_shown_run(runs, name)))
+    return view
 
 
 def open_target(runs: list[Run] | None, walks: list[dict[str, Any]] | None, index: int) -> tuple[str, str, dict] | None:
@@ -381,6 +375,104 @@ def open_target(runs: list[Run] | None, walks: list[dict[str, Any]] | None, inde
     if run is None or not walk.ids:
         return None
     return run.key, walk.ids[0], walk.to_dict()
+
+
+# -- downloads and "same frames?" --------------------------------------------------------------------------------
+
+
+def explanation_json(found: Explanation) -> dict[str, Any]:
+    """The `mathreel explain --json` object of `found`, each file named as the visitor knows it (its name, as the
+    command gives it when run beside the files) and no server path in any text."""
+    from mathreel.webapp.server_paths import ServerPaths
+
+    paths = ServerPaths.of()
+
+    def scrubbed(value: Any) -> Any:
+        if isinstance(value, str):
+            return paths.scrub(value)
+        if isinstance(value, list):
+            return [scrubbed(item) for item in value]
+        if isinstance(value, dict):
+            return {key: scrubbed(item) for key, item in value.items()}
+        return value
+
+    data = found.to_dict()
+    for run, entry in zip(found.runs, data["runs"], strict=True):
+        entry["source"] = run.name
+    return scrubbed(data)
+
+
+def write_downloads(folder: Path, found: Explanation) -> list[str]:
+    """The explanation as `mathreel explain --json` and `--csv` print it, in two files of `folder`."""
+    import json
+    import re
+
+    stem = re.sub(r"[^A-Za-z0-9._-]+", "_", Path(found.runs[0].name).stem) or "run"
+    json_path, csv_path = folder / f"{stem}-explain.json", folder / f"{stem}-explain.csv"
+    json_path.write_text(
+        json.dumps(explanation_json(found), ensure_ascii=False, indent=1) + "\n", encoding="utf-8", newline=""
+    )
+    csv_path.write_text(found.rows_csv(), encoding="utf-8", newline="")
+    return [str(json_path), str(csv_path)]
+
+
+FRAME_COLUMNS = ["#", "A frame", "A time (s)", "A subtitles", "B frame", "B time (s)", "B subtitles"]
+
+
+def _plan(text: str, side: str) -> Any:
+    """A frame plan typed in the panel ("16", "64/midpoints", "1fps/64"), or None for the run's own."""
+    from mathreel.core.errors import InputError, MathReelError
+    from mathreel.core.explain.frames import FramePlan
+
+    if not (text or "").strip():
+        return None
+    try:
+        return FramePlan.parse(text)
+    except InputError as error:
+        raise MathReelError(f"{side}'s frame plan “{text.strip()}”: {error.problem}") from None
+
+
+def same_frames(
+    datasets: Any, runs: list[Run] | None, name: str | None, against: str, question: str, plan_a: str, plan_b: str
+) -> tuple[str, pd.DataFrame]:
+    """ "Same frames?": A's and B's frame plans (the runs' detected ones, the benchmark's default, or typed) on one
+    question's video, frame by frame with the subtitle lines each sees (`core.explain.frames`)."""
+    import pandas as pd
+
+    from mathreel.core.errors import InputError, MathReelError
+    from mathreel.core.explain.frames import compare_on_question, plans_to_compare
+    from mathreel.core.explain.provenance import provenance
+
+    run = _shown_run(runs, name)
+    sides = [run]
+    if (against or "").startswith(RUN):
+        sides += [r for r in runs or [] if r.name == against.removeprefix(RUN)][:1]
+    read = [explain_run(side) for side in sides]
+    a, b = plans_to_compare(read[0].bench, [provenance(r.result, r.name).plan for r in read])
+    a, b = _plan(plan_a, "A") or a, _plan(plan_b, "B") or b
+    ref = (question or "").strip() or (run.report.rows[0].question_id if run.report.rows else "")
+    try:
+        found = compare_on_question(datasets.get(run.report.benchmark, run.report.mode), ref, a, b)
+    except InputError as error:
+        raise MathReelError(f"Question “{ref}”: {error.problem}") from None
+    verdict = "the same frames" if found.same_frames else f"different frames ({len(found.shared)} indices shared)"
+    lines = [
+        f"**Same frames? {verdict}; {'the same' if found.same_subtitles else 'different'} subtitle lines** "
+        f"({found.total_frames} frames at {found.fps:g} fps)",
+        f"A: {plain(a.describe())} · B: {plain(b.describe())}",
+    ]
+    for side, only in (("A", found.only_a_lines), ("B", found.only_b_lines)):
+        if only:
+            lines.append(f"_Subtitle lines only {side} sees:_ {plain(' / '.join(only))}")
+    lines += [f"_{plain(note)}_" for note in found.notes]
+    rows = []
+    for k in range(max(len(found.a_frames), len(found.b_frames))):
+        cells: list[Any] = [k + 1]
+        for frames in (found.a_frames, found.b_frames):
+            row = frames[k] if k < len(frames) else None
+            cells += [row.index, round(row.time, 2), " / ".join(row.subtitles)] if row else ["", "", ""]
+        rows.append(cells)
+    return "\n\n".join(lines), pd.DataFrame(rows, columns=FRAME_COLUMNS)
 
 
 # -- layout and wiring -------------------------------------------------------------------------------------------
@@ -446,76 +538,149 @@ def layout() -> ExplainUI:
             max_height=360,
             elem_id="score-explain-flips",
         )
+        ui.files = gr.File(
+            label="The explanation as `mathreel explain --json` and `--csv` give it",
+            file_count="multiple",
+            interactive=False,
+            visible=False,
+            elem_id="score-explain-files",
+        )
         ui.walks = gr.State([])
+        _frames_layout(ui)
     return ui
 
 
-def show_references(runs: list[Run] | None, name: str | None) -> tuple:
-    """First, the run's reference table (error box, table, sources), the comparison cleared: shown before the gap
-    is worked out."""
+def _frames_layout(ui: ExplainUI) -> None:
     import gradio as gr
 
-    frame, sources = reference_frame(references_of(_shown_run(runs, name)))
-    return (
-        gr.update(value="", visible=False),
-        gr.update(value=frame, visible=frame is not None),
-        sources,
-        "",
-        gr.update(visible=False),
-        gr.update(visible=False),
-        [],
+    gr.Markdown(
+        "**Same frames?** The frames and subtitle lines of two frame plans on one question's video: A's and B's "
+        "(the runs' detected plans, or the benchmark's default), or type a plan such as 16, 64/midpoints, 1fps/64."
+    )
+    with gr.Row(elem_classes=["stack-narrow"]):
+        ui.frames_question = gr.Textbox(
+            label="Question id", placeholder="the run's first question", elem_id="score-explain-frames-q", scale=2
+        )
+        ui.plan_a = gr.Textbox(label="A's plan", placeholder="detected", elem_id="score-explain-plan-a", scale=1)
+        ui.plan_b = gr.Textbox(label="B's plan", placeholder="detected", elem_id="score-explain-plan-b", scale=1)
+        ui.frames_button = gr.Button("Compare frames", elem_id="score-explain-frames-go", scale=1)
+    ui.frames_summary = gr.Markdown("", elem_id="score-explain-frames-summary")
+    ui.frames_table = gr.Dataframe(
+        headers=FRAME_COLUMNS,
+        interactive=False,
+        wrap=True,
+        visible=False,
+        max_height=420,
+        elem_id="score-explain-frames",
     )
 
 
-def show(runs: list[Run] | None, name: str | None, against: str, figure: str) -> tuple:
-    """Then the comparison: error box, summary, walk lists, flips, walks."""
+def failure(error: Exception, runs: list[Run] | None, name: str | None) -> str:
+    """The panel's one error line: what was explained (the file by its name) and the problem in the page's
+    words; a bug is logged with its traceback."""
+    from mathreel.core.errors import MathReelError
+    from mathreel.webapp.errors import error_box, error_message, log
+
+    if not isinstance(error, MathReelError):
+        log.error("explain failed", exc_info=error)
+    message = error_message(error)
+    run = _named(runs, name)
+    if run is not None and run.name not in message:
+        message = f"Explaining {run.name}: {message}"
+    return error_box(message)
+
+
+def explain_steps(downloads: Any, runs: list[Run] | None, name: str | None, against: str, figure: str) -> Iterator:
+    """One click, two updates: the run's reference table as soon as it is ready (the comparison cleared), then
+    the comparison (summary, walk lists, flips, downloads). A failure is one line in the error box, once."""
     import gradio as gr
 
-    found = explain_view(runs, name, against or NOTHING, figure)
-    return (
-        gr.update(value="", visible=False),
-        found.summary,
-        gr.update(value=found.lists, visible=found.lists is not None),
-        gr.update(value=found.flips, visible=found.flips is not None),
-        found.walks,
-    )
+    hidden = gr.update(value="", visible=False)
+    try:
+        frame, sources = reference_frame(references_of(_shown_run(runs, name)))
+        off = gr.update(visible=False)
+        yield hidden, gr.update(value=frame, visible=frame is not None), sources, "", off, off, [], off
+        view = comparison_view(explanation(runs, name, against or NOTHING, figure))
+        files = write_downloads(downloads.fresh(), view.found) if view.found is not None else None
+        yield (
+            hidden,
+            gr.skip(),
+            gr.skip(),
+            view.summary,
+            gr.update(value=view.lists, visible=view.lists is not None),
+            gr.update(value=view.flips, visible=view.flips is not None),
+            view.walks,
+            gr.update(value=files, visible=bool(files)),
+        )
+    except Exception as error:  # the page must survive anything a handler meets
+        skip = gr.skip()
+        yield gr.update(value=failure(error, runs, name), visible=True), skip, skip, skip, skip, skip, skip, skip
 
 
-def wire(context: AppContext, score_ui: Any, ui: ExplainUI, group: dict[str, Any]) -> None:
-    """Offer the comparisons of the run shown, explain on the button, and open a walk list in Browse."""
+def wire(context: AppContext, score_ui: Any, ui: ExplainUI, group: dict[str, Any], downloads: Any) -> None:
+    """Offer the comparisons of the run shown, explain on the button (one event, two updates), compare frames,
+    and open a walk list in Browse."""
     import gradio as gr
 
     options = {**group, **progress_on(ui.note)}
-    first = [ui.error, ui.references, ui.sources, ui.summary, ui.lists, ui.flips, ui.walks]
-    then = [ui.error, ui.summary, ui.lists, ui.flips, ui.walks]
+    outputs = [ui.error, ui.references, ui.sources, ui.summary, ui.lists, ui.flips, ui.walks, ui.files]
 
     def choices(runs: list[Run] | None, name: str | None) -> Any:
         return gr.update(choices=against_choices(runs, name), value=NOTHING)
 
     for source in (score_ui.run_pick, score_ui.runs):
         source.change(choices, [score_ui.runs, score_ui.run_pick], ui.against, **options)
-    ui.button.click(
-        guarded(0, len(first))(show_references), [score_ui.runs, score_ui.run_pick], first, **options
-    ).success(guarded(0, len(then))(show), [score_ui.runs, score_ui.run_pick, ui.against, ui.figure], then, **options)
+
+    def steps(runs: list[Run] | None, name: str | None, against: str, figure: str) -> Iterator:
+        yield from explain_steps(downloads, runs, name, against, figure)
+
+    inputs = [score_ui.runs, score_ui.run_pick, ui.against, ui.figure]
+    ui.button.click(steps, inputs, outputs, **options)
+
+    def frames(runs: list[Run] | None, name: str | None, against: str, question: str, a: str, b: str) -> tuple:
+        try:
+            text, table = same_frames(context.datasets, runs, name, against, question, a, b)
+        except Exception as error:  # the page must survive anything a handler meets
+            return gr.update(value=failure(error, runs, name), visible=True), gr.skip(), gr.skip()
+        return gr.update(value="", visible=False), text, gr.update(value=table, visible=True)
+
+    ui.frames_button.click(
+        frames,
+        [score_ui.runs, score_ui.run_pick, ui.against, ui.frames_question, ui.plan_a, ui.plan_b],
+        [ui.error, ui.frames_summary, ui.frames_table],
+        **options,
+    )
+    _wire_browse(context, score_ui, ui, group)
+
+
+def _wire_browse(context: AppContext, score_ui: Any, ui: ExplainUI, group: dict[str, Any]) -> None:
+    """A click on a walk list opens Browse on its first question, walking only that list: one event (the tab,
+    the walk, Browse's controls, settings and page), then Browse's question table."""
+    import gradio as gr
+
     browse = context.browse
     if browse is None:
         return
     target = gr.State(None)
 
     @select_handler
-    def pick(runs: list, walks: list, evt: gr.SelectData) -> tuple:  # every annotation resolvable at run time
+    def pick(evt: gr.SelectData, runs: list, walks: list, *browse_values: Any) -> tuple:  # evt first: see wire
         index = evt.index[0] if isinstance(evt.index, (list, tuple)) else evt.index
         found = open_target(runs, walks, int(index or 0))
         if found is None:
-            return gr.skip(), gr.skip(), None, gr.skip(), "_That list holds no question to read._"
+            skips = [gr.skip()] * (4 + len(browse.jump_outputs))
+            return (*skips, "_That list holds no question to read._")
         key, ref, walk = found
-        return gr.Tabs(selected="browse"), gr.update(value=key), {"key": key, "ref": ref}, walk, ""
+        place = {"key": key, "ref": ref}
+        opened = browse.jump(place, walk, runs, *browse_values)
+        return (gr.Tabs(selected="browse"), gr.update(value=key), place, walk, *opened, "")
 
     shown, listed = {**group, **browse.progress}, {**group, **browse.list_progress}
     ui.lists.select(
-        pick, [score_ui.runs, ui.walks], [context.tabs, browse.benchmark, target, browse.walk, ui.note], **shown
-    ).then(browse.walk_controls, [browse.walk], browse.walk_outputs, **shown).then(
-        browse.follow, [score_ui.runs, browse.walk], browse.follow_outputs, **shown
-    ).then(browse.open, [target, score_ui.runs, *browse.open_inputs], browse.outputs, **shown).then(
-        browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed
-    ).then(None, None, None, js="() => document.querySelector('#browse-reading')?.scrollIntoView()")
+        pick,
+        [score_ui.runs, ui.walks, *browse.jump_inputs],
+        [context.tabs, browse.benchmark, target, browse.walk, *browse.jump_outputs, ui.note],
+        **shown,
+    ).then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed).then(
+        None, None, None, js="() => document.querySelector('#browse-reading')?.scrollIntoView()"
+    )

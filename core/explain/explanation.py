@@ -111,9 +111,11 @@ def explain(
     frames: FrameComparison | None = None,
     seed: int = SEED,
     draws: int = DRAWS,
+    references: ReferenceTable | None = None,
 ) -> Explanation:
     """Explain one run (its references; against `target`; or between `scorers[0]` and `scorers[1]`), two runs
-    (A with `scorers[0]`, B with the last scorer) or more (the pairwise matrix under `scorers[0]`)."""
+    (A with `scorers[0]`, B with the last scorer) or more (the pairwise matrix under `scorers[0]`). `references`:
+    the one run's reference table when the caller already has it (the web page works it out once per run)."""
     if not runs:
         raise MathReelError("give at least one result file")
     if not scorers or len(scorers) > 2:
@@ -130,7 +132,7 @@ def explain(
     a, b = scorers[0], scorers[-1]
     if len(runs) == 1:
         run = runs[0]
-        found.references = reference_table(run, scorings)
+        found.references = references or reference_table(run, scorings)
         if target is not None:
             if a != b:
                 raise MathReelError("a figure is explained from one scoring of the file: give one scorer")

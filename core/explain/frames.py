@@ -187,6 +187,24 @@ def _lines(rows: Sequence[FrameRow]) -> list[str]:
     return list(dict.fromkeys(text for row in rows for text in row.subtitles))
 
 
+def plans_to_compare(
+    bench: Benchmark, plans: Sequence[FramePlan | None], given: Sequence[FramePlan] = ()
+) -> tuple[FramePlan, FramePlan]:
+    """A's and B's frame plans: the runs' detected `plans` (a run whose plan is not known takes the benchmark's
+    default; one run is set against the default), replaced by `given` (one: B's; two: A's and B's)."""
+    if len(given) > 2:
+        raise InputError("--plan", "give at most two frame plans (A and B)")
+    default = FramePlan(bench.default_frames, bench.frame_sampler)
+    sides = [plan or default for plan in plans[:2]]
+    if len(sides) < 2:
+        sides += [default] * (2 - len(sides))
+    if len(given) == 1:
+        sides[1] = given[0]
+    elif len(given) == 2:
+        sides = list(given)
+    return sides[0], sides[1]
+
+
 def compare_on_question(dataset: Dataset, question_id: str, a: FramePlan, b: FramePlan) -> FrameComparison:
     """`compare_frames` on the video of one question of `dataset` (its frame count, rate, presentation times and
     subtitle units, read without decoding a frame)."""

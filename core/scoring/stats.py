@@ -204,21 +204,36 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[low] + (h - low) * (sorted_values[high] - sorted_values[low])
 
 
+_BOOTSTRAP_CELLS = 1 << 20  # clusters drawn per chunk of replicates (8 MB of indices)
+
+
 def cluster_bootstrap(tallies: Sequence[tuple[float, int]], draws: int, seed: int) -> list[float]:
     """Bootstrap replicates of a ratio of sums over clusters: `tallies` holds (sum of values, count) per cluster,
-    in a fixed order; each replicate draws as many clusters as there are, with replacement, from
-    `random.Random(seed)` (`choices`), and gives sum(values) / sum(counts). Same tallies and seed, same replicates."""
+    in a fixed order; each replicate draws as many clusters as there are, with replacement, and gives
+    sum(values) / sum(counts). Same tallies and seed, same replicates.
+
+    The draws are those of `random.Random(seed).choices(range(len(tallies)), k=len(tallies))`, replicate after
+    replicate: numpy's Mersenne Twister is started from that generator's state and its doubles are made the same
+    way (53 bits from two 32-bit words), so the indices are the same, drawn and summed as arrays (a loop of Python
+    calls took 0.3 s for 2,000 draws over 900 videos). Chunks of rows bound the memory for many draws."""
     import random
+
+    import numpy as np
 
     if not tallies:
         return []
-    rng = random.Random(seed)
-    sums = [float(total) for total, _ in tallies]
-    counts = [count for _, count in tallies]
-    population = range(len(tallies))
-    replicates = []
-    for _ in range(draws):
-        chosen = rng.choices(population, k=len(tallies))
-        n = sum(counts[i] for i in chosen)
-        replicates.append(sum(sums[i] for i in chosen) / n if n else 0.0)
+    g = len(tallies)
+    state = random.Random(seed).getstate()[1]  # 624 words and the position, as numpy's MT19937 state takes them
+    generator = np.random.RandomState()
+    generator.set_state(("MT19937", np.array(state[:-1], dtype=np.uint32), int(state[-1]), 0, 0.0))
+    sums = np.array([float(total) for total, _ in tallies])
+    counts = np.array([count for _, count in tallies], dtype=np.int64)
+    replicates: list[float] = []
+    rows = max(1, _BOOTSTRAP_CELLS // g)
+    for start in range(0, draws, rows):
+        k = min(rows, draws - start)
+        chosen = (generator.random_sample((k, g)) * float(g)).astype(np.int64)  # floor(random() * n), as choices
+        n = counts[chosen].sum(axis=1)
+        total = sums[chosen].sum(axis=1)
+        replicates.extend(np.where(n > 0, total / np.maximum(n, 1), 0.0).tolist())
     return replicates
