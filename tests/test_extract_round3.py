@@ -152,3 +152,42 @@ def test_a_value_stated_first_and_a_different_conclusion_are_a_conflict() -> Non
 def test_a_plain_list_after_an_unbolded_sentence_is_not_an_answer_first() -> None:
     found = extract_free_answer("We have 3 apples.\n1. Take 2 more.\n2. Now the total is 5.")
     assert found.answer == "5"
+
+
+TREES = {"A": "maple tree", "B": "birch tree", "C": "oak tree", "D": "pine tree"}
+YESNO = {"A": "Yes", "B": "No"}
+
+
+@pytest.mark.parametrize(
+    ("response", "options", "expected"),
+    [
+        ("Final Answer: E. 14 km", KM, None),  # a period, then another option's value
+        ("The answer is D. Oak tree", TREES, None),  # a period, then another option's whole text
+        ("The answer is D. Oak trees shed their leaves; pines do not.", TREES, "D"),  # a sentence of its own
+        ("<answer>(E) 14 km</answer>", KM, None),
+        ('{"answer": "E. 14 km"}', KM, None),
+        ("**Answer: E – 41 km**", KM, "E"),
+        ("Therefore the answer is {\\bf B}.", TREES, "B"),
+        ("There isn't enough information in the frames to say.", YESNO, None),
+        ("The clip is short, so it is unclear; maybe yes.", YESNO, None),
+        ("It looks like yes, though it depends on the angle.", YESNO, None),
+    ],
+)
+def test_more_ways_of_stating_a_letter_with_other_text_and_of_not_committing(
+    response: str, options: dict, expected: str | None
+) -> None:
+    found = extract_choice(response, tuple(options), options)
+    assert found.answer == expected, found.explanation
+    assert extract_choice_full(response, tuple(options), options) == found
+
+
+@pytest.mark.parametrize(
+    ("response", "answer"),
+    [
+        ("Two boxes of 250 pens.\nA: 500 pens", "500"),
+        ("####500", "500"),
+        ("A pole is 19 m tall. Here's how to find its shadow: the angle gives 4 m, so the shadow is 4 m.", "4 m"),
+    ],
+)
+def test_more_answer_lines_and_an_explanation_that_is_the_working(response: str, answer: str) -> None:
+    assert extract_free_answer(response).answer == answer

@@ -61,11 +61,21 @@ _BARE_MAX = 40  # longer texts are never a bare letter, so skip the regex
 # Markdown, the end-of-answer tokens some models leave in their output ("D<eoa>", "B.<|im_end|>", "</s>"), and a
 # LaTeX bold or upright wrapper around a letter ("\\textbf{B}", "\\mathbf{(C)}": the letter is kept).
 _MARKDOWN = lazy_regex(
-    r"\*\*?|__|`+|^#+\s*|" + END_TOKEN_PATTERN + r"|\\(?:textbf|mathbf|boldsymbol|bm|text|mathrm|textrm|emph|textit"
-    r"|mathit|underline)[ \t]*\{[ \t]*(?P<keep>[(\[]?[A-Za-z][)\]]?)[ \t]*\}",
+    r"\*\*?|__|`+|^#+\s*|" + END_TOKEN_PATTERN + r"|(?:\\(?:textbf|mathbf|boldsymbol|bm|text|mathrm|textrm|emph|textit"
+    r"|mathit|underline)[ \t]*\{|\{[ \t]*\\(?:bf|it|rm)[ \t]+)[ \t]*(?P<keep>[(\[]?[A-Za-z][)\]]?)[ \t]*\}",
     re.M,
 )
-_LATEX_MARKS = ("\\text", "\\math", "\\bm", "\\bold", "\\emph", "\\under")  # one of these lets the wrapper rule run
+_LATEX_MARKS = (
+    "\\text",
+    "\\math",
+    "\\bm",
+    "\\bold",
+    "\\emph",
+    "\\under",
+    "\\bf",
+    "\\it",
+    "\\rm",
+)  # one of these lets the wrapper rule run
 
 # After a letter: not part of a word ("Based", "I'm").
 _NOT_WORD = r"(?![A-Za-z0-9'’])"
@@ -585,22 +595,31 @@ def _label_or_text(found: Extraction, options: OptionMatcher) -> Extraction:
 
 # What a stated letter is said with ("The answer is (E) 14 km", "Answer: D - oak tree", "B: 3/4 of the tank"): after
 # blanks and a dash, colon, comma or "=", up to the end of the sentence; a period right after the letter ends it.
-_SAID_WITH = lazy_regex(r"[ \t]*(?:[-–—:：,=][ \t]*)?(?P<said>[^\s.!?。][^\n]{0,119})")
+_SAID_WITH = lazy_regex(r"(?P<period>\.)?[ \t]*(?:[-–—:：,=][ \t]*)?(?P<said>[^\s.!?。][^\n]{0,119})")
 _SAID_END = lazy_regex(r"[!?;。]|\.(?=\s|$)")
 
 
 def _stated_with(found: Extraction, text: str, end: int, options: OptionMatcher) -> Extraction:
     """`found`, or a conflict when the text the letter is stated with (from `end`) is another option's or a value
     no option has (`OptionMatcher.contradiction`)."""
+    if found.answer is None or text[end:].lstrip(".:-–— \t").rstrip(" \t.!\n") == options[found.answer]:
+        return found  # "The answer is B. Walking." with B's own text, as it most often is
     said = _SAID_WITH.match(text, end)
-    if said is None or found.answer is None:
+    if said is None:
         return found
-    rest = said.group("said")
-    stop = _SAID_END.search(rest)
-    why = options.contradiction(found.answer, rest[: stop.start()] if stop else rest)
+    rest = _first_clause(said.group("said"))
+    if rest == options[found.answer] or (said.group("period") and not options.restates(rest)):
+        return found  # its own text; "The answer is B. Running is wrong." goes on to a sentence of its own
+    why = options.contradiction(found.answer, rest)
     if why is None:
         return found
     return conflict(f"{found.explanation} gives option {found.answer} ({options[found.answer]!r})", why, found.method)
+
+
+def _first_clause(said: str) -> str:
+    """What a letter is stated with, up to the end of its sentence ("Walking. This is shown at 0:12" -> "Walking")."""
+    stop = _SAID_END.search(said)
+    return (said[: stop.start()] if stop else said).strip(" \t.,;:!")
 
 
 def _checked_line(found: Extraction, line: str, options: OptionMatcher) -> Extraction:
@@ -610,7 +629,10 @@ def _checked_line(found: Extraction, line: str, options: OptionMatcher) -> Extra
     if shaped is None or shaped.group(1) != found.answer:
         return found
     letter = shaped.group(1)
-    why = options.contradiction(letter, line[shaped.end() :])
+    said = _first_clause(line[shaped.end() :])
+    if said == options[letter]:
+        return found  # "B. Walking": its own text, as it most often is
+    why = options.contradiction(letter, said)
     if why is None:
         return found
     return conflict(f"{found.explanation} gives option {letter} ({options[letter]!r})", why, found.method)
@@ -643,22 +665,23 @@ def _closing_run(text: str, statements: list[_Statement]) -> Extraction | None:
     last = statements[-1]
     if last.method != "answer-phrase":
         return None
-    run = [(last.letter, quote(last.snippet))]
+    run: list[tuple[str, str]] = [(last.letter, last.snippet)]  # (letter, what said it)
     later = last
     for statement in reversed(statements[:-1]):
         if statement.kind != "answer" or statement.method != "answer-phrase":
             break
         if not _BACK_TO_BACK.fullmatch(text, statement.end, later.pos):
             break
-        run.insert(0, (statement.letter, quote(statement.snippet)))
+        run.insert(0, (statement.letter, statement.snippet))
         later = statement
-    run.extend((letter, f"the line {letter!r} at the end") for letter in _letter_lines_after(text, last.end))
-    final, described = run[-1]
-    other = next(((letter, said) for letter, said in reversed(run) if letter != final), None)
+    if "\n" in text[last.end :]:
+        run.extend((letter, f"({letter})") for letter in _letter_lines_after(text, last.end))
+    final, said = run[-1]
+    other = next(((letter, what) for letter, what in reversed(run) if letter != final), None)
     if other is None:
         return None
     return conflict(
-        f"{other[1]!r} gives {other[0]}", f"{described!r} gives {final} (several final answers)", "final-run"
+        f"{quote(other[1])!r} gives {other[0]}", f"{quote(said)!r} gives {final} (several final answers)", "final-run"
     )
 
 
@@ -830,9 +853,10 @@ def _short_form(short: re.Match[str], letters: Sequence[str], options: Mapping[s
     found = _leading_line([line.strip()], False, letters)
     if found is None:
         return None
-    if options:
-        found = _checked_line(found, line.strip(), option_matcher(options))
-    return _line_span(found, short.string, line.strip())
+    line = line.strip()
+    if options and found.answer is not None and line[3 + (line[0] in "([") :].rstrip(" .") != options[found.answer]:
+        found = _checked_line(found, line, option_matcher(options))  # not "B. Walking" with B's own text
+    return _line_span(found, short.string, line)
 
 
 def _ends_in_letter(line: str) -> bool:
@@ -1402,11 +1426,16 @@ _UNDECIDED = lazy_regex(
     r"|\bno\s+(?:option|choice|answer)\s+(?:matches|fits|is\s+correct|is\s+right|applies)\b|\b(?:matches|fits)\s+none\b"
     r"|\b(?:does\s+not|doesn't|doesn’t|do\s+not|don't|don’t)\s+match\s+any\b"
     r"|\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+(?:be\s+)?(?:determined|answered|decided|tell|decide|determine|say"
-    r"|be\s+sure)\b|\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+(?:confidently|definitively|reliably|be\s+certain)\b"
-    r"|\bno\s+way\s+to\s+(?:tell|know|determine|say|be\s+sure)\b|\b(?:unable|not\s+able)\s+to\s+(?:determine|tell|decide|answer)\b|\bi(?:'m|’m|\s+am)\s+(?:sorry|unsure"
+    r"|be\s+sure)\b|\b(?:unable|not\s+able)\s+to\s+(?:determine|tell|decide|answer)\b|\bi(?:'m|’m|\s+am)\s+(?:sorry|unsure"
     r"|not\s+sure)\b|\bas\s+an\s+ai\b)"
     r"|无法|不确定|抱歉"
 )
+_DECLINED = lazy_regex(
+    r"(?i:\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+(?:confidently|definitively|reliably|be\s+certain)\b"
+    r"|\bno\s+way\s+to\s+(?:tell|know|determine|say|be\s+sure)\b"
+    r"|\b(?:not|n't|n’t)\s+enough\s+(?:information|evidence|detail|data)\b|\binsufficient\s+(?:information|evidence)\b)"
+)
+_DECLINED_WORDS = ("confident", "definitive", "reliabl", "certain", "no way", "enough", "insufficient")
 # Every alternative of `_UNDECIDED` holds one of these ("not among the options" holds "option", "can't" "can").
 _UNDECIDED_WORDS = (
     "none",
@@ -1419,7 +1448,6 @@ _UNDECIDED_WORDS = (
     "able",
     "sorry",
     "sure",
-    "way",
     " ai",
     "无法",
     "不确定",
@@ -1429,11 +1457,12 @@ _UNDECIDED_WORDS = (
 
 def _undecided(text: str, options: OptionMatcher | None) -> Extraction | None:
     """Unparsed when the response declines, cannot decide or says no option fits, unless an option itself says so
-    ("None of these"). `_UNDECIDED` is searched only when one of the words it needs occurs (the search is slow)."""
+    ("None of these"). `_UNDECIDED` and `_DECLINED` are searched only when one of the words they need occurs (the
+    search is slow)."""
     lower = text.lower()
-    if not any(word in lower for word in _UNDECIDED_WORDS):
-        return None
-    undecided = _UNDECIDED.search(text)
+    undecided = _UNDECIDED.search(text) if any(word in lower for word in _UNDECIDED_WORDS) else None
+    if undecided is None and any(word in lower for word in _DECLINED_WORDS):
+        undecided = _DECLINED.search(text)  # "I cannot confidently give a yes or no answer", "no way to tell"
     if undecided is None or (options and options.declines()):
         return None
     refusal = _REFUSAL.search(text)
@@ -1612,9 +1641,6 @@ def _option_text_fallback(text: str, options: OptionMatcher) -> Extraction | Non
     never as a number of the working. A negated clause that gives an option ("didn't take the bus") ends the
     search with no answer."""
     clauses = [c for c in _CLAUSE_SPLIT.split(text.strip()) if c.strip()]
-    hedged = _HEDGED.search(" ".join(clauses[-_CONCLUSION:])[-_CONCLUSION * _LONGEST_CLAUSE :])
-    if hedged is not None:
-        return unparsed("hedge", f"the conclusion does not commit: {quote(hedged.group(0))!r}", "option-text")
     for clause in reversed(clauses[-_CONCLUSION:]):
         clause = clause[-_LONGEST_CLAUSE:]  # a conclusion is a sentence, not a page: its end is what it states
         decided, letter = options.match_conclusion(clause)
@@ -1624,6 +1650,9 @@ def _option_text_fallback(text: str, options: OptionMatcher) -> Extraction | Non
             return None  # the conclusion states a value that no option has: no earlier value is its answer
         if _NEGATION.search(clause) and not _NEGATION.search(options[letter]):  # "None of these" may be an option
             return None
+        hedged = _HEDGED.search(" ".join(clauses[-_CONCLUSION:])[-_CONCLUSION * _LONGEST_CLAUSE :])
+        if hedged is not None:  # "... would probably increase. However, the outcome would depend on many factors."
+            return unparsed("hedge", f"the conclusion does not commit: {quote(hedged.group(0))!r}", "option-text")
         detail = f"the conclusion gives option {letter} ({options[letter]!r}): {quote(clause)!r}"
         return Extraction(letter, "option-text", detail, None, "option-text")
     return None
@@ -1636,7 +1665,8 @@ _HEDGED = lazy_regex(
     r"|\bdepends?\s+on\s+(?:many|several|various|other|a\s+(?:lot|number|variety)\s+of)\b"
     r"|\b(?:hard|difficult|impossible)\s+to\s+(?:say|tell|determine|know|judge)\b|\bcould\s+go\s+either\s+way\b"
     r"|\b(?:may|might)\s+or\s+(?:may|might)\s+not\b|\bor\s+(?:it\s+)?(?:may|might)\s+not\b"
-    r"|\bnot\s+(?:entirely\s+|completely\s+)?(?:certain|sure|clear)\b)"
+    r"|\b(?:though|although|but|however),?\s+(?:it\s+|this\s+|that\s+)?(?:all\s+)?depends\b"
+    r"|\bnot\s+(?:entirely\s+|completely\s+)?(?:certain|sure|clear)\b|\b(?:unclear|uncertain|inconclusive)\b)"
 )
 _LONGEST_CLAUSE = 500  # characters of a concluding clause read for option text
 _MAX_MARKS = 8  # places a clause states a value, the last ones: each is tokenised to the clause's end
@@ -1702,12 +1732,16 @@ class OptionMatcher(Mapping[str, str]):
         return self._keys
 
     def value_keys(self) -> dict[str, _Value]:
-        """Letter -> (math tokens, the same without trailing units) of each option that holds a digit: these are
-        compared as math (`option_math`), operators included, never by their words."""
+        """Letter -> (math tokens, the same without trailing units) of each option that is a value: numbers and
+        units ("14 km", "60°"), or a number with operators ("5+\\sqrt{2}", "\\frac{2}{3}"). These are compared as
+        math (`option_math`), operators included, never by their words; options in words that hold a number ("The
+        man waves 3 times") are matched by their words."""
         if self._values is None:
             self._values = {}
             for letter, option in self._texts.items():
-                if any(char.isdigit() for char in option):
+                if _option_keys(option)[3] or (
+                    any(c.isdigit() for c in option) and any(c in _MATH_SIGNS for c in option)
+                ):
                     tokens = math_tokens(option)
                     if tokens:
                         self._values[letter] = (tokens, value_core(tokens, _UNIT_WORDS))
@@ -1745,12 +1779,24 @@ class OptionMatcher(Mapping[str, str]):
             tiers = tuple(tuple((letter, key) for letter, key in tier if letter not in values) for tier in tiers)
         return _single_hit(tokens, tiers)
 
+    def restates(self, said: str) -> bool:
+        """Whether `said`, after "The answer is E." on the same line, is an option's value or its whole text
+        ("14 km", "Oak tree"), not a sentence of its own."""
+        tokens = _tokens(said)
+        if not tokens:
+            return False
+        if tokens[0][0].isdigit():
+            return True
+        plain = _plain(said)
+        return any(_plain(text) == plain for text in self._texts.values())
+
     def contradiction(self, letter: str, said: str) -> str | None:
         """Why the text a stated letter comes with contradicts it, or None when it agrees or only explains: a value
         that is another option's or no option's ("(E) 14 km" where E is 41 km), or, opening it, another option's
         words ("D - oak tree" where D is the pine tree; "B - Yes, ..." where B is No). Kept per (letter, text)."""
         said = said.strip(" \t.,;:!")
-        if not said or letter not in self._texts:
+        own = self._texts.get(letter)
+        if not said or own is None or said == own:
             return None
         if self._said is None:
             self._said = {}
@@ -1758,7 +1804,7 @@ class OptionMatcher(Mapping[str, str]):
         if key not in self._said:
             if len(self._said) >= _SAID_MEMO:
                 self._said.clear()
-            self._said[key] = None if _plain(said) == _plain(self._texts[letter]) else self._contradiction(letter, said)
+            self._said[key] = None if _plain(said) == _plain(own) else self._contradiction(letter, said)
         return self._said[key]
 
     def _contradiction(self, letter: str, said: str) -> str | None:
@@ -1894,6 +1940,7 @@ def _inside(run: tuple[str, ...], other: tuple[str, ...]) -> bool:
 
 
 _SAID_MEMO = 512  # (letter, text) pairs an `OptionMatcher` keeps
+_MATH_SIGNS = frozenset("+*/^\\=√×÷−")  # with a digit, an option holding one of these is a value
 
 
 def _drop_contained(hits: set[str], keys: Mapping[str, tuple[str, ...]]) -> set[str]:

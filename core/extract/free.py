@@ -136,6 +136,7 @@ def _read(text: str) -> Extraction:
 
 # A last line that gives the answer as grade-school-math outputs do: "#### 500", "A: 500" (after the working).
 _ANSWER_LINE = lazy_regex(r"[ \t>*_]*(?:#{4}|A[ \t]*[:：])[ \t]*(?P<value>\S[^\n]*)")
+_LEADING_NUMBER = lazy_regex(r"(-?\d[\d,]*(?:\.\d+)?(?:/\d+)?)[ \t]+[A-Za-z][A-Za-z \t]*")
 
 
 def _answer_line(text: str) -> Extraction | None:
@@ -146,7 +147,8 @@ def _answer_line(text: str) -> Extraction | None:
         return None
     value = _clean(_MARKDOWN.sub("", match.group("value")))
     if value and not is_math(value):
-        value = stated_value(value) or number_word(value) or ""
+        leading = _LEADING_NUMBER.fullmatch(value)  # "A: 500 pens"
+        value = stated_value(value) or number_word(value) or (leading.group(1) if leading else "")
     if not value:
         return None
     return Extraction(value, "answer-line", f"the last line gives the answer: {quote(lines[-1])!r}", None, "explicit")
@@ -162,8 +164,9 @@ def _closing_lines(text: str) -> list[str]:
 
 # Where an explanation that follows the answer starts: "Here's how:", "Explanation:", "Here is why", "Steps:".
 _EXPLANATION = lazy_regex(
-    r"(?:^|(?<=[.!?:])[ \t]+)[ \t>*_#]*(?:here(?:'s|’s|\s+is|\s+are)\s+(?:how|why|the\s+(?:steps|breakdown|reasoning"
-    r"|explanation|working|calculation|solution|step-by-step|details))\b|(?:explanation|reasoning|solution|working"
+    r"(?:^|(?<=[.!?:])[ \t]+)[ \t>*_#]*(?:here(?:'s|’s|\s+is)\s+(?:how|why)(?=[ \t]*[:.\n]|\s+(?:I|we)\b)"
+    r"|here(?:'s|’s|\s+is|\s+are)\s+the\s+(?:steps|breakdown|reasoning|explanation|working|calculation|solution"
+    r"|step-by-step|details)\b|(?:explanation|reasoning|solution|working"
     r"|steps|justification|step-by-step(?:\s+solution)?)[ \t*_]*[:：]|to\s+see\s+why\b|let\s+me\s+explain\b"
     r"|let['’]s\s+(?:break|walk)\b)",
     re.I | re.M,
@@ -177,8 +180,8 @@ _OPENS_CONCLUSION = lazy_regex(r"\W*(?i:so|thus|hence|therefore|in\s+total|altog
 def _answer_first(text: str) -> Extraction | None:
     """The value stated before an explanation ("The height is **19** cm. Here's how: 1. ... 2. ..." reads 19;
     "The area is 24. Here's why: ..." reads 24): a bold value, else the value the last sentence before it states;
-    before a plain numbered or bulleted list, only a bold value. A last sentence that opens as a conclusion and
-    states another value ("So the height is 20 cm.") is a conflict."""
+    before a plain numbered or bulleted list, only a bold value. A value the explanation's last sentence concludes
+    that differs is a conflict ("So the height is 20 cm."; for a bold value, only where that sentence opens so)."""
     opener = _EXPLANATION.search(text)
     head = text[: opener.start()] if opener is not None else ""
     bold_only = False
@@ -189,7 +192,7 @@ def _answer_first(text: str) -> Extraction | None:
         head, bold_only = text[: listed.start()], True
     if not head.strip() or len(head) > _HEAD_MAX:
         return None
-    value = _bold_value(head)
+    value = bold = _bold_value(head)
     if value is None and not bold_only:
         sentences = _SENTENCE_BREAK.split(_MARKDOWN.sub("", head).strip())
         value = stated_value(sentences[-1]) if sentences else None
@@ -197,7 +200,10 @@ def _answer_first(text: str) -> Extraction | None:
         return None
     after = _last_line(text[len(head) :])
     closing = _SENTENCE_BREAK.split(_MARKDOWN.sub("", _closing_lines(text)[-1]))[-1]
-    if after.parsed and _OPENS_CONCLUSION.match(closing) and _unlabelled(after.answer) != _unlabelled(value):
+    # a bold value stands unless a last sentence that opens as a conclusion differs; a plain one, unless a last
+    # sentence that concludes ("..., so the height is 20 cm.") does
+    concludes = _OPENS_CONCLUSION.match(closing) if bold is not None else _CONCLUDES.search(closing)
+    if after.parsed and concludes and _unlabelled(after.answer) != _unlabelled(value):
         return conflict(
             f"the value stated first, before the explanation, is {quote(value, 40)!r}",
             f"the explanation concludes {quote(after.answer or '', 40)!r}",
