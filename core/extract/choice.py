@@ -665,15 +665,16 @@ def _closing_run(text: str, statements: list[_Statement]) -> Extraction | None:
     last = statements[-1]
     if last.method != "answer-phrase":
         return None
-    run: list[tuple[str, str]] = [(last.letter, last.snippet)]  # (letter, what said it)
+    run: list[tuple[str, str]] = [(last.letter, last.snippet)]  # (letter, what said it), latest first until reversed
     later = last
     for statement in reversed(statements[:-1]):
         if statement.kind != "answer" or statement.method != "answer-phrase":
             break
         if not _BACK_TO_BACK.fullmatch(text, statement.end, later.pos):
             break
-        run.insert(0, (statement.letter, statement.snippet))
+        run.append((statement.letter, statement.snippet))
         later = statement
+    run.reverse()
     if "\n" in text[last.end :]:
         run.extend((letter, f"({letter})") for letter in _letter_lines_after(text, last.end))
     final, said = run[-1]
