@@ -191,3 +191,9 @@ def test_more_ways_of_stating_a_letter_with_other_text_and_of_not_committing(
 )
 def test_more_answer_lines_and_an_explanation_that_is_the_working(response: str, answer: str) -> None:
     assert extract_free_answer(response).answer == answer
+
+
+def test_a_letter_with_no_option_text_is_read_without_the_check() -> None:
+    options = {"A": "4 km", "B": "14 km"}  # letters A-E allowed, texts for two
+    for response in ("E. 14 km", "The answer is (E) 14 km.", "\\boxed{(E) 14 km}"):
+        assert extract_choice(response, tuple("ABCDE"), options).answer == "E", response

@@ -13,9 +13,12 @@ Order of evidence, strongest first (each reading's `Extraction.strength`):
    option fits.
 A response that goes on to a question of its own ("Question: ...", "Human: ...") is read up to it; a `<think>` block
 never closed is read only from an answer line of its own at its end. A container holding a value that is no
-option's is unparsed ("no option matches"); options whose texts are letters ("A. B", "B. A and C") are read by
-their text where the response gives it, and a letter that is both an unmarked statement's and another option's
-text is a conflict.
+option's is unparsed ("no option matches"); a letter stated with another option's text or value ("The answer is
+(E) 14 km" where E is 41 km), final answers back to back that name different letters ("Answer: A\nAnswer: D"), and
+a box holding an option's value after a statement naming another letter are conflicts; option values are compared
+as math, operators included (`option_math`), and a hedged conclusion gives no option text; options whose texts are
+letters ("A. B", "B. A and C") are read by their text where the response gives it, and a letter that is both an
+unmarked statement's and another option's text is a conflict.
 
 Capital letters inside words and sentences ("Based", "A man", "the Dog", "I think") are never read, and
 nothing is guessed: when the evidence runs out the result is unparsed with what was seen.
@@ -65,17 +68,8 @@ _MARKDOWN = lazy_regex(
     r"|mathit|underline)[ \t]*\{|\{[ \t]*\\(?:bf|it|rm)[ \t]+)[ \t]*(?P<keep>[(\[]?[A-Za-z][)\]]?)[ \t]*\}",
     re.M,
 )
-_LATEX_MARKS = (
-    "\\text",
-    "\\math",
-    "\\bm",
-    "\\bold",
-    "\\emph",
-    "\\under",
-    "\\bf",
-    "\\it",
-    "\\rm",
-)  # one of these lets the wrapper rule run
+# One of these in a response lets the wrapper rule run.
+_LATEX_MARKS = ("\\text", "\\math", "\\bm", "\\bold", "\\emph", "\\under", "\\bf", "\\it", "\\rm")
 
 # After a letter: not part of a word ("Based", "I'm").
 _NOT_WORD = r"(?![A-Za-z0-9'’])"
@@ -602,18 +596,20 @@ _SAID_END = lazy_regex(r"[!?;。]|\.(?=\s|$)")
 def _stated_with(found: Extraction, text: str, end: int, options: OptionMatcher) -> Extraction:
     """`found`, or a conflict when the text the letter is stated with (from `end`) is another option's or a value
     no option has (`OptionMatcher.contradiction`)."""
-    if found.answer is None or text[end:].lstrip(".:-–— \t").rstrip(" \t.!\n") == options[found.answer]:
+    letter = found.answer or ""
+    own = options.get(letter)
+    if own is None or text[end:].lstrip(".:-–— \t").rstrip(" \t.!\n") == own:
         return found  # "The answer is B. Walking." with B's own text, as it most often is
     said = _SAID_WITH.match(text, end)
     if said is None:
         return found
     rest = _first_clause(said.group("said"))
-    if rest == options[found.answer] or (said.group("period") and not options.restates(rest)):
+    if rest == own or (said.group("period") and not options.restates(rest)):
         return found  # its own text; "The answer is B. Running is wrong." goes on to a sentence of its own
-    why = options.contradiction(found.answer, rest)
+    why = options.contradiction(letter, rest)
     if why is None:
         return found
-    return conflict(f"{found.explanation} gives option {found.answer} ({options[found.answer]!r})", why, found.method)
+    return conflict(f"{found.explanation} gives option {letter} ({own!r})", why, found.method)
 
 
 def _first_clause(said: str) -> str:
@@ -630,7 +626,7 @@ def _checked_line(found: Extraction, line: str, options: OptionMatcher) -> Extra
         return found
     letter = shaped.group(1)
     said = _first_clause(line[shaped.end() :])
-    if said == options[letter]:
+    if said == options.get(letter, said):
         return found  # "B. Walking": its own text, as it most often is
     why = options.contradiction(letter, said)
     if why is None:
@@ -855,7 +851,7 @@ def _short_form(short: re.Match[str], letters: Sequence[str], options: Mapping[s
     if found is None:
         return None
     line = line.strip()
-    if options and found.answer is not None and line[3 + (line[0] in "([") :].rstrip(" .") != options[found.answer]:
+    if options and found.answer is not None and line[3 + (line[0] in "([") :].rstrip(" .") != options.get(found.answer):
         found = _checked_line(found, line, option_matcher(options))  # not "B. Walking" with B's own text
     return _line_span(found, short.string, line)
 
