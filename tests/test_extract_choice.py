@@ -248,7 +248,7 @@ def test_fast_path_gives_the_full_reading_on_generated_short_responses() -> None
     for response, letters, options in cases:
         assert extract_choice(response, letters, options) == extract_choice_full(response, letters, options), response
         short = choice._FAST.fullmatch(response.strip(" \t\n"))
-        shortcut += short is not None and choice._short_form(short, letters) is not None
+        shortcut += short is not None and choice._short_form(short, letters, options) is not None
     assert shortcut > len(cases) // 4  # the shortcut really answered a good share of them
 
 

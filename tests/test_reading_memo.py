@@ -59,7 +59,8 @@ def test_the_corpora_hold_both_kinds_of_reading() -> None:
         _read_choice_answer(response, (letters, matcher))
         looked += looked_at(matcher)
         untouched += not looked_at(matcher)
-    assert looked > 100 and untouched > 20, (looked, untouched)
+    # an option line ("B. Walking") looks at the options too: its text must be the letter's own (#22, third round)
+    assert looked > 100 and untouched > 15, (looked, untouched)
 
 
 @pytest.mark.parametrize("extractor", ["robust", "official"])

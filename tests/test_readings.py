@@ -50,6 +50,11 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     # option, options whose texts are letters, a cut-off restart after a conclusion; choice and free-form
     assert {f"R{n}" for n in range(1, 7)} <= classes
     assert {entry.extra["class"] for entry in FREE} >= {"R1", "R2", "R3"}
+    # the third round's: a letter stated with another option's text or value, several final answers, values
+    # compared as math, hedged conclusions, bold letters, an answer tag after an unclosed <think>; free-form
+    # "#### 500" / "A: 500" lines and a value stated before its explanation
+    assert {f"S{n}" for n in range(1, 8)} <= {entry.extra["class"] for entry in CHOICE}
+    assert {entry.extra["class"] for entry in FREE} >= {"S7", "S8"}
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 

@@ -13,9 +13,12 @@ Order of evidence, strongest first (each reading's `Extraction.strength`):
    option fits.
 A response that goes on to a question of its own ("Question: ...", "Human: ...") is read up to it; a `<think>` block
 never closed is read only from an answer line of its own at its end. A container holding a value that is no
-option's is unparsed ("no option matches"); options whose texts are letters ("A. B", "B. A and C") are read by
-their text where the response gives it, and a letter that is both an unmarked statement's and another option's
-text is a conflict.
+option's is unparsed ("no option matches"); a letter stated with another option's text or value ("The answer is
+(E) 14 km" where E is 41 km), final answers back to back that name different letters ("Answer: A\nAnswer: D"), and
+a box holding an option's value after a statement naming another letter are conflicts; option values are compared
+as math, operators included (`option_math`), and a hedged conclusion gives no option text; options whose texts are
+letters ("A. B", "B. A and C") are read by their text where the response gives it, and a letter that is both an
+unmarked statement's and another option's text is a conflict.
 
 Capital letters inside words and sentences ("Based", "A man", "the Dog", "I think") are never read, and
 nothing is guessed: when the evidence runs out the result is unparsed with what was seen.
@@ -35,6 +38,7 @@ from functools import lru_cache
 from typing import Literal, NamedTuple, cast
 
 from mathreel.core.extract.lazy import lazy_regex
+from mathreel.core.extract.option_math import fold, math_tokens, occurs, same_number, value_core
 from mathreel.core.extract.structured import JsonAnswer, json_answer
 from mathreel.core.extract.text import (
     END_TOKEN_PATTERN,
@@ -57,8 +61,15 @@ _BARE = lazy_regex(
     r"[\s*_`'\"“”‘’(\[{<]*(?:(?i:option|choice|answer|letter)\s*[:：]?\s*[(\[]?)?([A-Za-z])[\s*_`'\"“”‘’)\]}>.:,;!。]*"
 )
 _BARE_MAX = 40  # longer texts are never a bare letter, so skip the regex
-# Markdown, and the end-of-answer tokens some models leave in their output ("D<eoa>", "B.<|im_end|>", "</s>").
-_MARKDOWN = lazy_regex(r"\*\*?|__|`+|^#+\s*|" + END_TOKEN_PATTERN, re.M)
+# Markdown, the end-of-answer tokens some models leave in their output ("D<eoa>", "B.<|im_end|>", "</s>"), and a
+# LaTeX bold or upright wrapper around a letter ("\\textbf{B}", "\\mathbf{(C)}": the letter is kept).
+_MARKDOWN = lazy_regex(
+    r"\*\*?|__|`+|^#+\s*|" + END_TOKEN_PATTERN + r"|(?:\\(?:textbf|mathbf|boldsymbol|bm|text|mathrm|textrm|emph|textit"
+    r"|mathit|underline)[ \t]*\{|\{[ \t]*\\(?:bf|it|rm)[ \t]+)[ \t]*(?P<keep>[(\[]?[A-Za-z][)\]]?)[ \t]*\}",
+    re.M,
+)
+# One of these in a response lets the wrapper rule run.
+_LATEX_MARKS = ("\\text", "\\math", "\\bm", "\\bold", "\\emph", "\\under", "\\bf", "\\it", "\\rm")
 
 # After a letter: not part of a word ("Based", "I'm").
 _NOT_WORD = r"(?![A-Za-z0-9'’])"
@@ -241,11 +252,13 @@ class _Statement(NamedTuple):
     method: str
     snippet: str
     end: int  # where the statement ends (pos + len(snippet) unless the snippet was edited)
+    # "value": a box whose value is the option's (not its letter); for kind "conflict": what contradicts the letter
+    detail: str = ""
 
 
-def _said(pos: int, kind: str, letter: str, method: str, snippet: str) -> _Statement:
+def _said(pos: int, kind: str, letter: str, method: str, snippet: str, detail: str = "") -> _Statement:
     """A statement that ends where its snippet does."""
-    return _Statement(pos, kind, letter, method, snippet, pos + len(snippet))
+    return _Statement(pos, kind, letter, method, snippet, pos + len(snippet), detail)
 
 
 def extract_choice(
@@ -290,7 +303,7 @@ def _read(
     if shortcut:
         short = _FAST.fullmatch(text.strip(" \t\n"))
         if short:
-            found = _short_form(short, letters)
+            found = _short_form(short, letters, options)
             if found is not None:
                 return _traced(_shifted(found, len(text) - len(text.lstrip(" \t\n"))), trace)
     return _traced(_full_reading(text, letters, options), trace)
@@ -437,7 +450,16 @@ def _read_body(
     last explicit statement, then the response's shape and its option text."""
     finals = _tag_and_json(text, lower, letters, options)
     trace = None
-    if "*" in text or "`" in text or "_" in text or "#" in text or "<e" in lower or "<|" in text or "</s>" in lower:
+    if (
+        "*" in text
+        or "`" in text
+        or "_" in text
+        or "#" in text
+        or "<e" in lower
+        or "<|" in text
+        or "</s>" in lower
+        or ("\\" in text and any(mark in text for mark in _LATEX_MARKS))
+    ):
         text, trace = delete(text, _MARKDOWN)
         if not text.strip():
             return unparsed("empty response", "nothing but markdown")
@@ -453,7 +475,12 @@ def _read_body(
     statements = _statements(text, lower, letters, matcher)
     boxes = [s for s in statements if s.method == "boxed"] if "box" in text else None
     if boxes:
-        finals.append(_box_final(boxes, text, trace))
+        final = _box_final(boxes, text, trace)
+        if not finals and final.found.answer == boxes[-1].letter:
+            against = _box_against_statement(boxes[-1], statements)  # "The answer is (C). ... \\boxed{7}" (A's value)
+            if against is not None:
+                return against
+        finals.append(final)
     if finals:
         others = [_origin(s, trace) for s in statements if s.method != "boxed"]
         return _container_verdict(finals, others, letters)
@@ -479,6 +506,12 @@ def _read_body(
             said = _phrase_option_text(text, last.pos, matcher)  # "The answer is A and C."
             if said is not None:
                 return _traced(said, trace)
+        if found.parsed and last.kind == "answer":
+            closing = _closing_run(text, statements)  # "The answer is (C).\nThe answer is (F).\n(A)"
+            if closing is not None:
+                return closing
+            if matcher is not None:
+                found = _stated_with(found, text, last.end, matcher)  # "The answer is (E) 14 km." (B's value)
         if matcher is not None and found.parsed and not _LABEL_MARK.search(last.snippet):
             found = _label_or_text(found, matcher)
         return _traced(found, trace)
@@ -552,6 +585,119 @@ def _label_or_text(found: Extraction, options: OptionMatcher) -> Extraction:
         f"{found.answer} is also the whole text of option {other}",
         found.method,
     )
+
+
+# What a stated letter is said with ("The answer is (E) 14 km", "Answer: D - oak tree", "B: 3/4 of the tank"): after
+# blanks and a dash, colon, comma or "=", up to the end of the sentence; a period right after the letter ends it.
+_SAID_WITH = lazy_regex(r"(?P<period>\.)?[ \t]*(?:[-–—:：,=][ \t]*)?(?P<said>[^\s.!?。][^\n]{0,119})")
+_SAID_END = lazy_regex(r"[!?;。]|\.(?=\s|$)")
+
+
+def _stated_with(found: Extraction, text: str, end: int, options: OptionMatcher) -> Extraction:
+    """`found`, or a conflict when the text the letter is stated with (from `end`) is another option's or a value
+    no option has (`OptionMatcher.contradiction`)."""
+    letter = found.answer or ""
+    own = options.get(letter)
+    if own is None or text[end:].lstrip(".:-–— \t").rstrip(" \t.!\n") == own:
+        return found  # "The answer is B. Walking." with B's own text, as it most often is
+    said = _SAID_WITH.match(text, end)
+    if said is None:
+        return found
+    rest = _first_clause(said.group("said"))
+    if rest == own or (said.group("period") and not options.restates(rest)):
+        return found  # its own text; "The answer is B. Running is wrong." goes on to a sentence of its own
+    why = options.contradiction(letter, rest)
+    if why is None:
+        return found
+    return conflict(f"{found.explanation} gives option {letter} ({own!r})", why, found.method)
+
+
+def _first_clause(said: str) -> str:
+    """What a letter is stated with, up to the end of its sentence ("Walking. This is shown at 0:12" -> "Walking")."""
+    stop = _SAID_END.search(said)
+    return (said[: stop.start()] if stop else said).strip(" \t.,;:!")
+
+
+def _checked_line(found: Extraction, line: str, options: OptionMatcher) -> Extraction:
+    """A line read as its letter ("B - Yes, they are parallel"), or a conflict when the text after the letter is
+    another option's or a value no option has."""
+    shaped = _OPTION_LINE.match(line)
+    if shaped is None or shaped.group(1) != found.answer:
+        return found
+    letter = shaped.group(1)
+    said = _first_clause(line[shaped.end() :])
+    if said == options.get(letter, said):
+        return found  # "B. Walking": its own text, as it most often is
+    why = options.contradiction(letter, said)
+    if why is None:
+        return found
+    return conflict(f"{found.explanation} gives option {letter} ({options[letter]!r})", why, found.method)
+
+
+def _box_against_statement(box: _Statement, statements: list[_Statement]) -> Extraction | None:
+    """A conflict when a box holds an option's value (not its letter) and the last answer statement before it names
+    another letter: "The correct answer is (C). ... so the length is \\boxed{7}" where 7 is option A's."""
+    if box.detail != "value":
+        return None
+    said = [s for s in statements if s.pos < box.pos and s.kind == "answer" and s.method == "answer-phrase"]
+    if not said or said[-1].letter == box.letter:
+        return None
+    return conflict(
+        f"{quote(said[-1].snippet)!r} gives {said[-1].letter}",
+        f"{quote(box.snippet)!r} holds option {box.letter}'s value",
+        "boxed",
+    )
+
+
+# Between two final statements back to back: blanks and punctuation ("The answer is (C).\nThe answer is (F).").
+_BACK_TO_BACK = lazy_regex(r"[\s.,;:!)\]*]*(?:(?i:the)\s+)?")
+
+
+def _closing_run(text: str, statements: list[_Statement]) -> Extraction | None:
+    """A conflict when the response ends with several final answers that name different letters: answer
+    statements back to back (nothing but blanks and punctuation between them) and letters alone on the
+    lines after the last ("The answer is (C).\nThe answer is (F).\n(A)\n(C)", "Answer: A\nAnswer: D", "The answer
+    is D.\n\nB"): a few-shot continuation, not a last word. A correction ("Wait, it is D") is no such run."""
+    last = statements[-1]
+    if last.method != "answer-phrase":
+        return None
+    run: list[tuple[str, str]] = [(last.letter, last.snippet)]  # (letter, what said it), latest first until reversed
+    later = last
+    for statement in reversed(statements[:-1]):
+        if statement.kind != "answer" or statement.method != "answer-phrase":
+            break
+        if not _BACK_TO_BACK.fullmatch(text, statement.end, later.pos):
+            break
+        run.append((statement.letter, statement.snippet))
+        later = statement
+    run.reverse()
+    if "\n" in text[last.end :]:
+        run.extend((letter, f"({letter})") for letter in _letter_lines_after(text, last.end))
+    final, said = run[-1]
+    other = next(((letter, what) for letter, what in reversed(run) if letter != final), None)
+    if other is None:
+        return None
+    return conflict(
+        f"{quote(other[1])!r} gives {other[0]}", f"{quote(said)!r} gives {final} (several final answers)", "final-run"
+    )
+
+
+def _letter_lines_after(text: str, end: int) -> list[str]:
+    """The letters alone on the lines after `end` ("...is D.\n\nB"), when the rest of `end`'s line is only
+    punctuation and every later line is a letter alone; else none."""
+    line_end = text.find("\n", end)
+    if line_end < 0 or text[end:line_end].strip(" \t.,;:!)]*"):
+        return []
+    found = []
+    for line in text[line_end + 1 :].splitlines():
+        line = line.strip()
+        if not line:
+            continue
+        bare = _bare(line)
+        if bare is None or not (bare.group(1).isupper() or _LOWER_LINE.fullmatch(line)):
+            return []
+        found.append(bare.group(1).upper())
+    return found
 
 
 def _origin(statement: _Statement, trace: Trace | None) -> _Statement:
@@ -684,7 +830,7 @@ def _gives(final: _Final) -> str:
     return f"{final.name} gives {answer}" if answer else f"{final.name} gives no answer ({final.found.explanation})"
 
 
-def _short_form(short: re.Match[str], letters: Sequence[str]) -> Extraction | None:
+def _short_form(short: re.Match[str], letters: Sequence[str], options: Mapping[str, str] | None) -> Extraction | None:
     """What the full reading gives a response `_FAST` matched, or None when it must read it itself.
 
     An answer phrase ("The best answer is: B") is the response's only statement, so it is read as such. An
@@ -702,7 +848,12 @@ def _short_form(short: re.Match[str], letters: Sequence[str]) -> Extraction | No
     if _ends_in_letter(line):
         return None  # "D: B" -- a closing letter may disagree with the opening one: the full reading decides
     found = _leading_line([line.strip()], False, letters)
-    return _line_span(found, short.string, line.strip()) if found is not None else None
+    if found is None:
+        return None
+    line = line.strip()
+    if options and found.answer is not None and line[3 + (line[0] in "([") :].rstrip(" .") != options.get(found.answer):
+        found = _checked_line(found, line, option_matcher(options))  # not "B. Walking" with B's own text
+    return _line_span(found, short.string, line)
 
 
 def _ends_in_letter(line: str) -> bool:
@@ -754,6 +905,8 @@ def _verdict(statements: list[_Statement], letters: Sequence[str]) -> Extraction
         return Extraction(
             last.letter, last.method, f"read {where}", (last.pos, last.end), _STRENGTH_OF.get(last.method, "explicit")
         )
+    if last.kind == "conflict":
+        return conflict(f"{where} gives option {last.letter}", last.detail, last.method)
     if last.kind == "none":
         return unparsed("no answer stated", f"the final statement gives no letter: {where}", last.method)
     if last.kind == "no-match":
@@ -1138,19 +1291,25 @@ def _boxed_statements(text: str, letters: Sequence[str], options: OptionMatcher 
             continue  # the next box starts inside this one
         inner = _unwrap_latex_text(text[inner_start:end])
         letter = _letter_of(inner)
-        kind = "answer"
+        kind, detail = "answer", ""
         if letter is not None and letter.islower():
             letter = letter.upper() if letter.upper() in letters else None  # else a variable: \\boxed{x}
         elif letter is None and inner:
             letter = options.match(inner) if options else None
+            detail = "value" if letter is not None else ""
             if letter is None and _VALUE.search(inner):
                 # \\boxed{20} among options 12, 15, 18, or with no option texts to match: no option, never a guess
                 letter, kind = "", "no-match"
+        elif letter is not None and options:
+            shaped = _OPTION_LINE.match(inner)  # "\\boxed{(A) 15^\\circ}": the text must be A's
+            if shaped is not None:
+                detail = options.contradiction(letter, inner[shaped.end() :]) or ""
+                kind = "conflict" if detail else kind
         if letter is None:
             continue
         if kind == "answer" and letter not in letters:
             kind = "invalid"
-        found.append(_said(pos, kind, letter, "boxed", text[pos : end + 1]))
+        found.append(_said(pos, kind, letter, "boxed", text[pos : end + 1], detail))
     return found
 
 
@@ -1202,6 +1361,8 @@ def _fallback(text: str, letters: Sequence[str], options: OptionMatcher | None) 
     option_lines = [m.group(1) for line in lines if (m := _OPTION_LINE.match(line))]
     listing = len(set(option_lines)) >= 2
     found = _shape_reading(text, lines, option_lines, listing, letters)
+    if found is not None and options and found.method in ("leading-letter", "final-line"):
+        found = _checked_line(found, lines[0] if found.method == "leading-letter" else lines[-1], options)
     if found is None:
         found = _undecided(text, options)
     if found is None:
@@ -1266,6 +1427,12 @@ _UNDECIDED = lazy_regex(
     r"|not\s+sure)\b|\bas\s+an\s+ai\b)"
     r"|无法|不确定|抱歉"
 )
+_DECLINED = lazy_regex(
+    r"(?i:\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+(?:confidently|definitively|reliably|be\s+certain)\b"
+    r"|\bno\s+way\s+to\s+(?:tell|know|determine|say|be\s+sure)\b"
+    r"|\b(?:not|n't|n’t)\s+enough\s+(?:information|evidence|detail|data)\b|\binsufficient\s+(?:information|evidence)\b)"
+)
+_DECLINED_WORDS = ("confident", "definitive", "reliabl", "certain", "no way", "enough", "insufficient")
 # Every alternative of `_UNDECIDED` holds one of these ("not among the options" holds "option", "can't" "can").
 _UNDECIDED_WORDS = (
     "none",
@@ -1287,11 +1454,12 @@ _UNDECIDED_WORDS = (
 
 def _undecided(text: str, options: OptionMatcher | None) -> Extraction | None:
     """Unparsed when the response declines, cannot decide or says no option fits, unless an option itself says so
-    ("None of these"). `_UNDECIDED` is searched only when one of the words it needs occurs (the search is slow)."""
+    ("None of these"). `_UNDECIDED` and `_DECLINED` are searched only when one of the words they need occurs (the
+    search is slow)."""
     lower = text.lower()
-    if not any(word in lower for word in _UNDECIDED_WORDS):
-        return None
-    undecided = _UNDECIDED.search(text)
+    undecided = _UNDECIDED.search(text) if any(word in lower for word in _UNDECIDED_WORDS) else None
+    if undecided is None and any(word in lower for word in _DECLINED_WORDS):
+        undecided = _DECLINED.search(text)  # "I cannot confidently give a yes or no answer", "no way to tell"
     if undecided is None or (options and options.declines()):
         return None
     refusal = _REFUSAL.search(text)
@@ -1314,11 +1482,14 @@ def _final_line(lines: list[str], listing: bool, letters: Sequence[str]) -> Extr
     bare = _bare(last)
     if bare and len(lines) > 1 and (bare.group(1).isupper() or _LOWER_LINE.fullmatch(last)):
         letter = bare.group(1).upper()
-        before = _bare(lines[-2])
-        if before and before.group(1).upper() != letter and before.group(1).upper() in letters:
-            return conflict(
-                f"the line before last gives {before.group(1).upper()}", f"the last gives {letter}", "final-line"
-            )
+        for back, line in enumerate(reversed(lines[:-1]), 2):  # a column of letters ("(D)\n(D)\n(A)\n(G)")
+            before = _bare(line)
+            if before is None or not (before.group(1).isupper() or _LOWER_LINE.fullmatch(line)):
+                break
+            other = before.group(1).upper()
+            if other != letter and other in letters:
+                where = "the line before last" if back == 2 else f"the line {back} from the end"
+                return conflict(f"{where} gives {other}", f"the last gives {letter}", "final-line")
         return _line_letter(letter, letters, "final-line", last)
     shaped = _OPTION_LINE.match(last) or _LOWER_OPTION_LINE.match(last)
     if shaped and not listing and len(lines) > 1:
@@ -1476,12 +1647,24 @@ def _option_text_fallback(text: str, options: OptionMatcher) -> Extraction | Non
             return None  # the conclusion states a value that no option has: no earlier value is its answer
         if _NEGATION.search(clause) and not _NEGATION.search(options[letter]):  # "None of these" may be an option
             return None
+        hedged = _HEDGED.search(" ".join(clauses[-_CONCLUSION:])[-_CONCLUSION * _LONGEST_CLAUSE :])
+        if hedged is not None:  # "... would probably increase. However, the outcome would depend on many factors."
+            return unparsed("hedge", f"the conclusion does not commit: {quote(hedged.group(0))!r}", "option-text")
         detail = f"the conclusion gives option {letter} ({options[letter]!r}): {quote(clause)!r}"
         return Extraction(letter, "option-text", detail, None, "option-text")
     return None
 
 
 _CONCLUSION = 3  # clauses
+# A conclusion that hedges: "the outcome would depend on many factors", "it is hard to say", "might or might not".
+_HEDGED = lazy_regex(
+    r"(?i:\b(?:would|will|could|may|might|can)\s+(?:all\s+)?depend\b|\bit\s+(?:all\s+)?depends\b"
+    r"|\bdepends?\s+on\s+(?:many|several|various|other|a\s+(?:lot|number|variety)\s+of)\b"
+    r"|\b(?:hard|difficult|impossible)\s+to\s+(?:say|tell|determine|know|judge)\b|\bcould\s+go\s+either\s+way\b"
+    r"|\b(?:may|might)\s+or\s+(?:may|might)\s+not\b|\bor\s+(?:it\s+)?(?:may|might)\s+not\b"
+    r"|\b(?:though|although|but|however),?\s+(?:it\s+|this\s+|that\s+)?(?:all\s+)?depends\b"
+    r"|\bnot\s+(?:entirely\s+|completely\s+)?(?:certain|sure|clear)\b|\b(?:unclear|uncertain|inconclusive)\b)"
+)
 _LONGEST_CLAUSE = 500  # characters of a concluding clause read for option text
 _MAX_MARKS = 8  # places a clause states a value, the last ones: each is tokenised to the clause's end
 # Where a clause states its value: "is", "=", "so", "leaves", ... (the value follows).
@@ -1500,13 +1683,15 @@ class OptionMatcher(Mapping[str, str]):
     a mapping that splits the dataset's "A. text" options only then); it must not change afterwards.
     """
 
-    __slots__ = ("_declines", "_keys", "_lettered", "_texts")
+    __slots__ = ("_declines", "_keys", "_lettered", "_said", "_texts", "_values")
 
     def __init__(self, texts: Mapping[str, str]) -> None:
         self._texts = texts
         self._keys: _AllKeys | None = None
         self._declines: bool | None = None
         self._lettered: _Lettered | Literal[False] | None = None
+        self._values: dict[str, _Value] | None = None
+        self._said: dict[tuple[str, str], str | None] | None = None
 
     def lettered(self) -> _Lettered | None:
         """For options whose texts hold letters ("A. B", "B. A and C", "C. A only"): (plain text -> option letter for
@@ -1543,13 +1728,134 @@ class OptionMatcher(Mapping[str, str]):
             self._keys = (tiers, numeric)
         return self._keys
 
+    def value_keys(self) -> dict[str, _Value]:
+        """Letter -> (math tokens, the same without trailing units) of each option that is a value: numbers and
+        units ("14 km", "60°"), or a number with operators ("5+\\sqrt{2}", "\\frac{2}{3}"). These are compared as
+        math (`option_math`), operators included, never by their words; options in words that hold a number ("The
+        man waves 3 times") are matched by their words."""
+        if self._values is None:
+            self._values = {}
+            for letter, option in self._texts.items():
+                if _option_keys(option)[3] or (
+                    any(c.isdigit() for c in option) and any(c in _MATH_SIGNS for c in option)
+                ):
+                    tokens = math_tokens(option)
+                    if tokens:
+                        self._values[letter] = (tokens, value_core(tokens, _UNIT_WORDS))
+        return self._values
+
+    def value_hits(self, text: str, at_start: bool = False) -> tuple[bool, str | None]:
+        """(whether the value options decide, the one whose value `text` holds (at its start, with `at_start`)):
+        the whole value first ("14 km"), then its number alone ("14 kilometres"); several that differ decide that
+        there is none."""
+        values = self.value_keys()
+        if not values:
+            return False, None
+        tokens = math_tokens(text)
+        for tier in (0, 1):
+            hits = {letter for letter, keys in values.items() if keys[tier] and occurs(tokens, keys[tier], at_start)}
+            if len(hits) > 1:
+                hits = {a for a in hits if not any(b != a and _inside(values[a][tier], values[b][tier]) for b in hits)}
+            if hits:
+                return True, hits.pop() if len(hits) == 1 else None
+        return False, None
+
     def match(self, text: str) -> str | None:
         """The single option whose words appear in `text` as a run (articles, plural endings, LaTeX commands and
-        a parenthesised aside aside), or, for "60°" options, whose number does."""
+        a parenthesised aside aside), or whose value `text` holds as math (`value_hits`)."""
         tokens = _tokens(text)
         if not tokens:
             return None
-        return _single_hit(tokens, self._prepared()[0])
+        values = self.value_keys()
+        if values and any(token[0].isdigit() for token in tokens):
+            decided, letter = self.value_hits(text)
+            if decided:
+                return letter
+        tiers: tuple[_Keys, ...] = self._prepared()[0]
+        if values:
+            tiers = tuple(tuple((letter, key) for letter, key in tier if letter not in values) for tier in tiers)
+        return _single_hit(tokens, tiers)
+
+    def restates(self, said: str) -> bool:
+        """Whether `said`, after "The answer is E." on the same line, is an option's value or its whole text
+        ("14 km", "Oak tree"), not a sentence of its own."""
+        tokens = _tokens(said)
+        if not tokens:
+            return False
+        if tokens[0][0].isdigit():
+            return True
+        plain = _plain(said)
+        return any(_plain(text) == plain for text in self._texts.values())
+
+    def contradiction(self, letter: str, said: str) -> str | None:
+        """Why the text a stated letter comes with contradicts it, or None when it agrees or only explains: a value
+        that is another option's or no option's ("(E) 14 km" where E is 41 km), or, opening it, another option's
+        words ("D - oak tree" where D is the pine tree; "B - Yes, ..." where B is No). Kept per (letter, text)."""
+        said = said.strip(" \t.,;:!")
+        own = self._texts.get(letter)
+        if not said or own is None or said == own:
+            return None
+        if self._said is None:
+            self._said = {}
+        key = (letter, said)
+        if key not in self._said:
+            if len(self._said) >= _SAID_MEMO:
+                self._said.clear()
+            self._said[key] = None if _plain(said) == _plain(own) else self._contradiction(letter, said)
+        return self._said[key]
+
+    def _contradiction(self, letter: str, said: str) -> str | None:
+        tokens = _tokens(said)
+        if not tokens:
+            return None
+        own = self.value_keys().get(letter)
+        if own is not None or tokens[0][0].isdigit():
+            whose = self._value_against(letter, own, said)
+            if whose is not None or own is not None:
+                return whose and f"the text it is stated with, {quote(said, 40)!r}, is {whose}"
+        other = self._words_against(letter, tokens)
+        if other is None:
+            return None
+        return f"the text it is stated with, {quote(said, 40)!r}, is option {other}'s ({self._texts[other]!r})"
+
+    def _value_against(self, letter: str, own: _Value | None, said: str) -> str | None:
+        """Whose value `said` states when it is not `own` (the stated letter's value, None for a word option):
+        "option B's value ('14 km')", "no option's value"; None when it agrees or states no value."""
+        said_math = math_tokens(said)
+        if own is not None and (
+            occurs(said_math, own[0]) or (own[1] and occurs(said_math, own[1])) or same_number(said_math, own)
+        ):
+            return None
+        other = self.value_hits(said, at_start=True)[1]
+        if other is not None and other != letter:
+            return f"option {other}'s value ({self._texts[other]!r})"
+        opens = bool(said_math) and (said_math[0][0].isdigit() or said_math[0] in ("-", "sqrt", "pi"))
+        return "no option's value" if own is not None and opens else None
+
+    def _words_against(self, letter: str, tokens: tuple[str, ...]) -> str | None:
+        """The other option whose words `tokens` give instead of the letter's: they open with them, or hold them
+        where they hold the letter's own words only as part of them ("A. Walking fast", A "Walking")."""
+        keys = {option: _option_keys(text) for option, text in self._texts.items()}
+        mine = keys[letter]
+        if not mine[0]:
+            return None
+        if _contains_run(tokens, mine[0]) or (mine[1] and _contains_run(tokens, mine[1])):
+            return next(
+                (
+                    o
+                    for o, (run, *_) in keys.items()
+                    if o != letter and _inside(mine[0], run) and _contains_run(tokens, run)
+                ),
+                None,
+            )
+        return next(
+            (
+                o
+                for o, (run, *_) in keys.items()
+                if o != letter and run and tokens[: len(run)] == run and not _contains_run(mine[0], run)
+            ),
+            None,
+        )
 
     def match_conclusion(self, clause: str) -> tuple[bool, str | None]:
         """(whether the clause decides, the single option it gives): a number option only as the value the clause
@@ -1561,10 +1867,10 @@ class OptionMatcher(Mapping[str, str]):
         tiers, numeric = self._prepared()
         stated = False
         if numeric:
-            value = next(_stated_values(clause), None)
-            if value is not None:
-                decided, letter = _one_of({letter for letter, key in numeric if value[: len(key)] == key}, numeric)
-                if decided:
+            start = next(_stated_values(clause), None)
+            if start is not None:
+                decided, letter = self.value_hits(clause[start:], at_start=True)
+                if decided and (letter is None or letter in dict(numeric)):
                     return True, letter
                 stated = True  # a value no number option has: only a word option ("None of these") may still fit
         numbers = {letter for letter, _ in numeric}
@@ -1574,6 +1880,7 @@ class OptionMatcher(Mapping[str, str]):
 
 
 _Lettered = tuple[dict[str, str], dict[str, str]]
+_Value = tuple[tuple[str, ...], tuple[str, ...]]  # an option value's math tokens, and the same without its units
 # A capital standing alone in an option's text; "A" or "I" before a lower-case word is an article or a pronoun
 # ("A woman sings"), unless the word joins letters ("A and C", "A only").
 _TEXT_LETTER = lazy_regex(
@@ -1614,14 +1921,23 @@ def _one_of(hits: set[str], keys: _Keys) -> tuple[bool, str | None]:
     return True, hits.pop() if len(hits) == 1 else None
 
 
-def _stated_values(clause: str) -> Iterator[tuple[str, ...]]:
-    """The tokens after each place the clause states a value, latest first (the last `_MAX_MARKS`), where they
-    start with a number; the clause itself when it starts with one ("15 pens.")."""
+def _stated_values(clause: str) -> Iterator[int]:
+    """Where a value starts after each place the clause states one, latest first (the last `_MAX_MARKS`), where the
+    tokens there start with a number; the clause's start when it starts with one ("15 pens.")."""
     marks = [match.end() for match in _STATED.finditer(clause)][-_MAX_MARKS:]
     for end in (*reversed(marks), 0):
-        tokens = _tokens(clause[end:])
+        tokens = _tokens(clause[end : end + 40])
         if tokens and tokens[0][0].isdigit():
-            yield tokens
+            yield end
+
+
+def _inside(run: tuple[str, ...], other: tuple[str, ...]) -> bool:
+    """Whether `run` is a shorter part of `other` ("14" of "14 km")."""
+    return len(other) > len(run) and _contains_run(other, run)
+
+
+_SAID_MEMO = 512  # (letter, text) pairs an `OptionMatcher` keeps
+_MATH_SIGNS = frozenset("+*/^\\=√×÷−")  # with a digit, an option holding one of these is a value
 
 
 def _drop_contained(hits: set[str], keys: Mapping[str, tuple[str, ...]]) -> set[str]:
@@ -1658,16 +1974,7 @@ def _tokens(text: str) -> tuple[str, ...]:
     return tuple(map(_fold, _TOKENS.findall(lower)))
 
 
-@lru_cache(maxsize=8192)
-def _fold(word: str) -> str:
-    """One spelling for a word's singular and plural ("houses", "house" -> "hous"; "buses", "bus" -> "bus")."""
-    if len(word) <= 3 or not word.isalpha():
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        word = word[:-1]
-    return word[:-1] if word.endswith("e") and len(word) > 3 else word
+_fold = fold  # one spelling for a word's singular and plural ("houses", "house" -> "hous"), as `option_math` folds
 
 
 _UNIT_WORDS = frozenset(map(_fold, _UNIT_WORDS_SPELLED))

@@ -11,6 +11,8 @@ math signs are read as ASCII/LaTeX first (`plain_math`), and a response that goe
 
 from __future__ import annotations
 
+import re
+
 from mathreel.core.extract.free_sentence import is_math, number_word, stated_value
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.plain_math import plain_math
@@ -81,7 +83,7 @@ def extract_free_answer(response: str | None) -> Extraction:
     return _read(text)
 
 
-_FIRM_METHODS = frozenset({"boxed", "answer-phrase", "json", "answer-tag", "final-line"})
+_FIRM_METHODS = frozenset({"boxed", "answer-phrase", "json", "answer-tag", "final-line", "answer-line"})
 
 
 def _unclosed_think_answer(response: str) -> Extraction | None:
@@ -120,10 +122,105 @@ def _read(text: str) -> Extraction:
     if boxed is not None:
         later = _last_phrase(text[_end_of_last_box(text) :])  # "\\boxed{255} ... The final answer is 10,455."
         return later if later is not None and later.answer is not None and is_math(later.answer) else boxed
+    line = _answer_line(text) if "####" in text or "A:" in text or "A：" in text or "A :" in text else None
+    if line is not None:
+        return line
     phrase = _last_phrase(text)
     if phrase is not None:
         return phrase
+    first = _answer_first(text)
+    if first is not None:
+        return first
     return _last_line(text)
+
+
+# A last line that gives the answer as grade-school-math outputs do: "#### 500", "A: 500" (after the working).
+_ANSWER_LINE = lazy_regex(r"[ \t>*_]*(?:#{4}|A[ \t]*[:：])[ \t]*(?P<value>\S[^\n]*)")
+_LEADING_NUMBER = lazy_regex(r"(-?\d[\d,]*(?:\.\d+)?(?:/\d+)?)[ \t]+[A-Za-z][A-Za-z \t]*")
+
+
+def _answer_line(text: str) -> Extraction | None:
+    """The value of a last line "#### 500" or "A: 500" (closing pleasantries aside); None when it holds no math."""
+    lines = _closing_lines(text)
+    match = _ANSWER_LINE.fullmatch(lines[-1]) if lines else None
+    if match is None:
+        return None
+    value = _clean(_MARKDOWN.sub("", match.group("value")))
+    if value and not is_math(value):
+        leading = _LEADING_NUMBER.fullmatch(value)  # "A: 500 pens"
+        value = stated_value(value) or number_word(value) or (leading.group(1) if leading else "")
+    if not value:
+        return None
+    return Extraction(value, "answer-line", f"the last line gives the answer: {quote(lines[-1])!r}", None, "explicit")
+
+
+def _closing_lines(text: str) -> list[str]:
+    """The response's non-empty lines, stripped, without closing pleasantries ("Hope this helps!")."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    while len(lines) > 1 and _PLEASANTRY.match(_MARKDOWN.sub("", lines[-1])):
+        lines.pop()
+    return lines
+
+
+# Where an explanation that follows the answer starts: "Here's how:", "Explanation:", "Here is why", "Steps:".
+_EXPLANATION = lazy_regex(
+    r"(?:^|(?<=[.!?:])[ \t]+)[ \t>*_#]*(?:here(?:'s|’s|\s+is)\s+(?:how|why)(?=[ \t]*[:.\n]|\s+(?:I|we)\b)"
+    r"|here(?:'s|’s|\s+is|\s+are)\s+the\s+(?:steps|breakdown|reasoning|explanation|working|calculation|solution"
+    r"|step-by-step|details)\b|(?:explanation|reasoning|solution|working"
+    r"|steps|justification|step-by-step(?:\s+solution)?)[ \t*_]*[:：]|to\s+see\s+why\b|let\s+me\s+explain\b"
+    r"|let['’]s\s+(?:break|walk)\b)",
+    re.I | re.M,
+)
+_LIST_START = lazy_regex(r"^[ \t]*(?:\d+[.)]|[-*•])[ \t]", re.M)  # a numbered or bulleted line
+_BOLD = lazy_regex(r"\*\*([^*\n]{1,60})\*\*|__([^_\n]{1,60})__")
+_HEAD_MAX = 300  # characters before the explanation: an answer stated first is short
+_OPENS_CONCLUSION = lazy_regex(r"\W*(?i:so|thus|hence|therefore|in\s+total|altogether|finally)\b")
+
+
+def _answer_first(text: str) -> Extraction | None:
+    """The value stated before an explanation ("The height is **19** cm. Here's how: 1. ... 2. ..." reads 19;
+    "The area is 24. Here's why: ..." reads 24): a bold value, else the value the last sentence before it states;
+    before a plain numbered or bulleted list, only a bold value. A value the explanation's last sentence concludes
+    that differs is a conflict ("So the height is 20 cm."; for a bold value, only where that sentence opens so)."""
+    opener = _EXPLANATION.search(text)
+    head = text[: opener.start()] if opener is not None else ""
+    bold_only = False
+    if not head.strip():
+        listed = _LIST_START.search(text)
+        if listed is None or ("**" not in text[: listed.start()] and "__" not in text[: listed.start()]):
+            return None
+        head, bold_only = text[: listed.start()], True
+    if not head.strip() or len(head) > _HEAD_MAX:
+        return None
+    value = bold = _bold_value(head)
+    if value is None and not bold_only:
+        sentences = _SENTENCE_BREAK.split(_MARKDOWN.sub("", head).strip())
+        value = stated_value(sentences[-1]) if sentences else None
+    if value is None:
+        return None
+    after = _last_line(text[len(head) :])
+    closing = _SENTENCE_BREAK.split(_MARKDOWN.sub("", _closing_lines(text)[-1]))[-1]
+    # a bold value stands unless a last sentence that opens as a conclusion differs; a plain one, unless a last
+    # sentence that concludes ("..., so the height is 20 cm.") does
+    concludes = _OPENS_CONCLUSION.match(closing) if bold is not None else _CONCLUDES.search(closing)
+    if after.parsed and concludes and _unlabelled(after.answer) != _unlabelled(value):
+        return conflict(
+            f"the value stated first, before the explanation, is {quote(value, 40)!r}",
+            f"the explanation concludes {quote(after.answer or '', 40)!r}",
+            "answer-first",
+        )
+    return Extraction(
+        value, "answer-first", f"the value stated before the explanation: {quote(value)!r}", None, "shape"
+    )
+
+
+def _bold_value(head: str) -> str | None:
+    """The last bold math value of `head` ("**19**", "**$42**", "**x = 6**" reads 6)."""
+    for match in reversed(list(_BOLD.finditer(head))):
+        value = _DOLLARS.sub("", match.group(1) or match.group(2)).strip().rstrip(".").strip()
+        if value and is_math(value) and any(char.isdigit() for char in value):
+            return stated_value(value) or value if "=" in value else value
+    return None
 
 
 def _json_reading(key: str, value: object, boxed: Extraction | None) -> Extraction:
@@ -270,9 +367,9 @@ def _last_line(text: str) -> Extraction:
     """A last line that is only math, else the value its last sentence states ("... is 14 cm.", "L = 14"), or,
     after a closing remark with no value ("This matches the scale."), the sentence before it that concludes.
     Closing pleasantries ("Hope this helps!") are not the last line."""
-    lines = [line.strip() for line in text.splitlines() if line.strip()]
-    while len(lines) > 1 and _PLEASANTRY.match(_MARKDOWN.sub("", lines[-1])):
-        lines.pop()
+    lines = _closing_lines(text)
+    if not lines:
+        return unparsed("no final answer", "nothing after the value stated first")
     last = _DOLLARS.sub("", _MARKDOWN.sub("", _MATH_DELIMS.sub("", lines[-1]))).strip().rstrip(".").strip()
     if is_math(last) and not _CONNECTIVE.search(last):
         return Extraction(last, "final-line", f"the last line is only math: {quote(last)!r}", None, "shape")

@@ -75,6 +75,7 @@ _NAMED = lazy_regex(r"(?<![\w\\)}^])(?P<name>[A-Za-z](?:_\{?\w+\}?)?)\s*=(?!=)")
 _LIST_SEPARATOR = lazy_regex(r"\s*(?:,\s*(?:(?:and|or)\s+)?|\s(?:and|or)\s+)$", re.I)
 _SINGLE_SYMBOL = lazy_regex(r"\s*[A-Za-z](?:_\{?\w+\}?)?\s*")
 _LETTER = lazy_regex(r"[A-Za-z]")
+_COMMAND = lazy_regex(r"\\[A-Za-z]+")  # "\\frac", "\\sqrt", "\\times": operators, not variables
 _UNITS = (
     "zero",
     "one",
@@ -181,9 +182,7 @@ def _result_of(value: str) -> str:
     if cut < 0:
         return value
     left, right = value[:cut], value[cut + 1 :].strip()
-    if right and (
-        not _LETTER.search(left.replace("\\frac", "").replace("\\sqrt", "")) or _SINGLE_SYMBOL.fullmatch(left)
-    ):
+    if right and (not _LETTER.search(_COMMAND.sub("", left)) or _SINGLE_SYMBOL.fullmatch(left)):
         return right
     return value
 

@@ -224,14 +224,21 @@ def _stands_alone(text: str, at: int) -> bool:
 
 
 def delete(text: str, pattern: re.Pattern[str]) -> tuple[str, Trace]:
-    """`text` without `pattern`'s matches, and the trace back to `text`; linear in its length."""
+    """`text` without `pattern`'s matches, and the trace back to `text`; linear in its length. Where the pattern
+    has a group named "keep" and it matched, that group stays (`\\textbf{B}` -> `B`)."""
     parts: list[str] = []
     pieces: list[tuple[int, int]] = []
     size = last = 0
+    keeps = "keep" in pattern.groupindex
     for match in pattern.finditer(text):
         parts.append(text[last : match.start()])
         pieces.append((size, last))
         size += match.start() - last
+        kept = match.group("keep") if keeps else None
+        if kept:
+            parts.append(kept)
+            pieces.append((size, match.start("keep")))
+            size += len(kept)
         last = match.end()
     parts.append(text[last:])
     pieces.append((size, last))
