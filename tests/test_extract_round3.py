@@ -9,7 +9,7 @@ import pytest
 
 from mathreel.core.extract import extract_choice, extract_free_answer
 from mathreel.core.extract.choice import OptionMatcher, extract_choice_full
-from mathreel.core.extract.option_math import math_tokens, occurs, same_number
+from mathreel.core.extract.option_math import math_tokens, numeric_value, occurs, same_number, same_value
 
 KM = {"A": "4 km", "B": "14 km", "C": "24 km", "D": "40 km", "E": "41 km"}
 
@@ -197,3 +197,63 @@ def test_a_letter_with_no_option_text_is_read_without_the_check() -> None:
     options = {"A": "4 km", "B": "14 km"}  # letters A-E allowed, texts for two
     for response in ("E. 14 km", "The answer is (E) 14 km.", "\\boxed{(E) 14 km}"):
         assert extract_choice(response, tuple("ABCDE"), options).answer == "E", response
+
+
+ARC = {"A": "$\\frac{7}{4} \\pi + 3$", "B": "$3\\pi$", "C": "$\\frac{7}{4}\\pi$", "D": "22*\\pi/7", "E": "$7 + \\pi$"}
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        # one value, its factors in another order, or pi as a sign: the option, by value
+        ("So the perimeter is $\\boxed{\\frac{7\\pi}{4} + 3}$.", "A"),
+        ("Answer: (D) 22π/7", "D"),
+        ("The length is \\boxed{\\frac{22}{7}\\pi}.", "D"),
+        ("The answer is (C) $\\frac{7\\pi}{4}$.", "C"),
+        # a different value is still no option, and still a conflict with the letter stated
+        ("So the perimeter is $\\boxed{\\frac{7\\pi}{4} + 2}$.", None),
+        ("Answer: (D) 22π/9", None),
+        ("So the perimeter is $\\boxed{7\\pi + 1}$.", None),
+    ],
+)
+def test_an_option_value_written_another_way_is_read_by_its_value(response: str, expected: str | None) -> None:
+    assert extract_choice(response, tuple(ARC), ARC).answer == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("\\frac{5\\pi}{3} + 2", 5 * 3.141592653589793 / 3 + 2),
+        ("(12+3\\sqrt{3})/4", (12 + 3 * 3**0.5) / 4),
+        ("\\sqrt[3]{8}", 2.0),
+        ("60^\\circ", 60.0),
+        ("\\frac23", 2 / 3),
+        ("2x", None),
+        ("14 km", None),
+        ("3, 4", None),
+        ("(2", None),
+        ("1 2", None),
+        ("10^{10^{10}}", None),
+        ("\\sqrt{-4}", None),
+        ("1/0", None),
+    ],
+)
+def test_numeric_value_reads_arithmetic_only(text: str, value: float | None) -> None:
+    found = numeric_value(text)
+    assert (found is None) if value is None else (found is not None and same_value(found, value))
+
+
+@pytest.mark.parametrize(
+    ("response", "answer"),
+    [
+        (
+            "The width of the frame is **24** cm.\n\nHere is how I got the answer:\n\n1. The two sides add to 48.\n"
+            "2. Half of that is 24.",
+            "24",
+        ),
+        ("The answer:\n\n- first, the area is 6\n- then 6 * 2 = 12\n\nSo the total is 12.", "12"),
+        ("The answer:\n\n12", "12"),
+    ],
+)
+def test_a_list_of_steps_after_an_answer_phrase_is_the_working_not_the_value(response: str, answer: str) -> None:
+    assert extract_free_answer(response).answer == answer

@@ -38,7 +38,15 @@ from functools import lru_cache
 from typing import Literal, NamedTuple, cast
 
 from mathreel.core.extract.lazy import lazy_regex
-from mathreel.core.extract.option_math import fold, math_tokens, occurs, same_number, value_core
+from mathreel.core.extract.option_math import (
+    fold,
+    math_tokens,
+    numeric_value,
+    occurs,
+    same_number,
+    same_value,
+    value_core,
+)
 from mathreel.core.extract.structured import JsonAnswer, json_answer
 from mathreel.core.extract.text import (
     END_TOKEN_PATTERN,
@@ -1683,7 +1691,7 @@ class OptionMatcher(Mapping[str, str]):
     a mapping that splits the dataset's "A. text" options only then); it must not change afterwards.
     """
 
-    __slots__ = ("_declines", "_keys", "_lettered", "_said", "_texts", "_values")
+    __slots__ = ("_declines", "_keys", "_lettered", "_numbers", "_said", "_texts", "_values")
 
     def __init__(self, texts: Mapping[str, str]) -> None:
         self._texts = texts
@@ -1692,6 +1700,7 @@ class OptionMatcher(Mapping[str, str]):
         self._lettered: _Lettered | Literal[False] | None = None
         self._values: dict[str, _Value] | None = None
         self._said: dict[tuple[str, str], str | None] | None = None
+        self._numbers: dict[str, float | None] | None = None
 
     def lettered(self) -> _Lettered | None:
         """For options whose texts hold letters ("A. B", "B. A and C", "C. A only"): (plain text -> option letter for
@@ -1758,7 +1767,22 @@ class OptionMatcher(Mapping[str, str]):
                 hits = {a for a in hits if not any(b != a and _inside(values[a][tier], values[b][tier]) for b in hits)}
             if hits:
                 return True, hits.pop() if len(hits) == 1 else None
-        return False, None
+        return self._numeric_hit(text, values)
+
+    def _numeric_hit(self, text: str, values: dict[str, _Value]) -> tuple[bool, str | None]:
+        """`value_hits` for a text that is nothing but arithmetic, by value: `\\frac{5\\pi}{3}+2` is the option
+        `\\frac{5}{3}\\pi + 2`, `16π/5` is `16*\\pi/5`. Undecided when the text or no option is a number."""
+        said = numeric_value(text)
+        if said is None:
+            return False, None
+        hits = {letter for letter in values if (own := self.number_of(letter)) is not None and same_value(said, own)}
+        return (True, hits.pop()) if len(hits) == 1 else (False, None)
+
+    def number_of(self, letter: str) -> float | None:
+        """The value of an option that is nothing but arithmetic (`option_math.numeric_value`), else None."""
+        if self._numbers is None:
+            self._numbers = {key: numeric_value(text) for key, text in self._texts.items()}
+        return self._numbers.get(letter)
 
     def match(self, text: str) -> str | None:
         """The single option whose words appear in `text` as a run (articles, plural endings, LaTeX commands and
@@ -1826,6 +1850,9 @@ class OptionMatcher(Mapping[str, str]):
             occurs(said_math, own[0]) or (own[1] and occurs(said_math, own[1])) or same_number(said_math, own)
         ):
             return None
+        number, own_number = numeric_value(said), self.number_of(letter)
+        if number is not None and own_number is not None and same_value(number, own_number):
+            return None  # one value written another way: "16π/5" for 16*\pi/5
         other = self.value_hits(said, at_start=True)[1]
         if other is not None and other != letter:
             return f"option {other}'s value ({self._texts[other]!r})"

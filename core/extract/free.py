@@ -34,6 +34,8 @@ _PHRASE = lazy_regex(
     r"|answer(?:\s*is)?\s*[:：=]))\s*(?:[:：]\s*)?(?P<rest>\S[^\n]*)"
     r"|答案\s*(?:[】\]］]\s*)?(?:(?:是|为)\s*)?(?:[:：]\s*)?(?P<zh>[^\s。是为:：][^\n。]*)"
 )
+# A numbered or bulleted step opening a line: "1. We know ...", "2) Then", "- First".
+_LIST_AFTER = lazy_regex(r"(?:\d{1,2}[.)]|[-*•])\s+[^\W\d]")
 # Where a phrase's answer stops: the end of the sentence or an explanation.
 _CLAUSE_END = lazy_regex(r"(?<!\d)\.(?:\s|$)|(?<=\d)\.(?:\s|$)|[;。]|\s(?i:because|since|as|which|so)\s")
 _MARKDOWN = lazy_regex(r"\*\*?|`+")
@@ -336,6 +338,10 @@ def _last_phrase(text: str) -> Extraction | None:
     plain = _MARKDOWN.sub("", text)
     matches = [m for m in _PHRASE.finditer(plain) if not _SUPPOSED.search(plain, max(0, m.start() - 30), m.start())]
     for match in reversed(matches):
+        if _LIST_AFTER.match(plain, match.start("rest") if match.group("rest") else match.end()) and "\n" in (
+            plain[match.start() : match.start("rest")] if match.group("rest") else ""
+        ):
+            continue  # "Here's how I got the answer:\n\n1. We know ...": the working's first step, no value
         answer = _clean(match.group("rest") or match.group("zh"))
         if answer:
             answer = _innermost(answer)

@@ -11,8 +11,10 @@ so the recursive descent over braces stays shallow and the work small.
 
 from __future__ import annotations
 
+import math
 from fractions import Fraction
 from functools import lru_cache
+from typing import ClassVar
 
 from mathreel.core.extract.lazy import lazy_regex
 
@@ -168,3 +170,138 @@ def _number(tokens: tuple[str, ...], prefix: bool) -> Fraction | None:
     if at < len(tokens) and (not prefix or _touches(tokens[at])) and not (prefix and tokens[at] in _ONE_LETTER_UNITS):
         return None
     return -value if tokens[:1] == ("-",) else value
+
+
+_NUMERIC_SIGNS = str.maketrans({"−": "-", "×": "*", "·": "*", "÷": "/", "√": "\\sqrt ", "π": "\\pi ", "$": " "})
+_NUMERIC_DROP = lazy_regex(r"\\left|\\right|\\[,;!: ]|\\displaystyle|\\boxed|\^\s*\{?\s*\\circ\s*\}?|°|\\circ\b")
+_NUMERIC_PIECE = lazy_regex(r"\d+(?:\.\d+)?|\.\d+|\\[a-zA-Z]+|[-+*/^(){}\[\]]|\S")
+_NUMERIC_LIMIT = 1e12  # larger magnitudes are not option values; they are refused, never rounded
+
+
+def numeric_value(text: str) -> float | None:
+    """The value of `text` when it is nothing but arithmetic on numbers and pi (`\\frac{5\\pi}{3} + 2`,
+    `16*\\pi/5`, `(12+3\\sqrt{3})/4`), else None: a variable, a word or an unbalanced bracket makes it no number.
+    This lets two spellings of one value agree where their math tokens are in another order."""
+    text = _NUMERIC_DROP.sub(" ", text[:MAX_MATH].translate(_NUMERIC_SIGNS)).strip().rstrip(".")
+    pieces = _NUMERIC_PIECE.findall(text)
+    if not pieces:
+        return None
+    parser = _Arithmetic(pieces)
+    try:
+        value = parser.expression()
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+    if parser.at != len(pieces) or value != value or abs(value) > _NUMERIC_LIMIT:
+        return None
+    return value
+
+
+def same_value(a: float, b: float) -> bool:
+    """Whether two values are one value written two ways (a relative 1e-9: never a rounding)."""
+    return abs(a - b) <= 1e-9 * max(1.0, abs(a), abs(b))
+
+
+class _Arithmetic:
+    """Recursive descent over +, -, *, /, ^, implicit products, brackets, `\\frac`, `\\sqrt` and `\\pi`; any
+    other piece raises ValueError. The input is at most MAX_MATH characters, so the depth stays small."""
+
+    _CLOSING: ClassVar[dict[str, str]] = {"(": ")", "{": "}", "[": "]"}
+
+    def __init__(self, pieces: list[str]) -> None:
+        self.pieces = pieces
+        self.at = 0
+
+    def _peek(self) -> str:
+        return self.pieces[self.at] if self.at < len(self.pieces) else ""
+
+    def _take(self) -> str:
+        piece = self._peek()
+        if not piece:
+            raise ValueError("the expression ends early")
+        self.at += 1
+        return piece
+
+    def expression(self) -> float:
+        value = self._term()
+        while self._peek() in ("+", "-"):
+            value = value + self._term() if self._take() == "+" else value - self._term()
+        return value
+
+    def _term(self) -> float:
+        value = self._power()
+        while True:
+            piece = self._peek()
+            if piece in ("*", "\\times", "\\cdot"):
+                self.at += 1
+                value *= self._power()
+            elif piece in ("/", "\\div"):
+                self.at += 1
+                value /= self._power()
+            elif piece and (piece in self._CLOSING or piece in ("\\pi", "\\frac", "\\dfrac", "\\tfrac", "\\sqrt")):
+                value *= self._power()  # an implicit product: 5\pi, 3\sqrt{3}, \frac{5}{3}\pi, 2(x)
+            else:
+                return value
+
+    def _power(self) -> float:
+        base = self._unary()
+        if self._peek() != "^":
+            return base
+        self.at += 1
+        exponent = self._unary() if self._peek() != "{" else self._group()
+        if abs(exponent) > 64:
+            raise ValueError("an exponent too large for an option value")
+        return float(base**exponent)
+
+    def _unary(self) -> float:
+        if self._peek() == "-":
+            self.at += 1
+            return -self._unary()
+        if self._peek() == "+":
+            self.at += 1
+            return self._unary()
+        return self._primary()
+
+    def _group(self) -> float:
+        opening = self._take()
+        closing = self._CLOSING.get(opening)
+        if closing is None:
+            raise ValueError("a group expected")
+        value = self.expression()
+        if self._take() != closing:
+            raise ValueError("an unbalanced bracket")
+        return value
+
+    def _argument(self) -> float:
+        """A command's argument: a braced group, or one digit (`\\frac23`, `\\sqrt3`)."""
+        if self._peek() == "{":
+            return self._group()
+        piece = self._take()
+        if not piece.isdigit():
+            raise ValueError("a command's argument expected")
+        if len(piece) > 1:  # \frac23 is 2/3: the rest of the digits is the next argument
+            self.pieces[self.at - 1 : self.at] = [piece[0], piece[1:]]
+        return float(piece[0])
+
+    def _primary(self) -> float:
+        piece = self._peek()
+        if piece in self._CLOSING:
+            return self._group()
+        self.at += 1
+        if piece and (piece[0].isdigit() or piece[0] == "."):
+            if self._peek()[:1].isdigit():
+                raise ValueError("two numbers side by side")
+            return float(piece)
+        if piece == "\\pi":
+            return math.pi
+        if piece in ("\\frac", "\\dfrac", "\\tfrac"):
+            numerator = self._argument()
+            return numerator / self._argument()
+        if piece == "\\sqrt":
+            index = 2.0
+            if self._peek() == "[":
+                index = self._group()
+            radicand = self._argument()
+            if radicand < 0 or index <= 0:
+                raise ValueError("no real root")
+            return float(radicand ** (1.0 / index))
+        raise ValueError(f"not arithmetic: {piece!r}")
