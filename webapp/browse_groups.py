@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from mathreel.core.data import Dataset
     from mathreel.core.question import Question
+    from mathreel.core.scoring import Report
 
 QUESTION_PREVIEW = 70
 STATUS_MARKS = {"correct": "✓", "wrong": "✗", "unparsed": "?", "missing": "—"}
@@ -64,12 +65,12 @@ def group_markdown(dataset: Dataset, question: Question) -> str:
     return "\n".join(lines)
 
 
-def group_scoring(report: Any, ref: str, run_name: str) -> str:
+def group_scoring(report: Report, ref: str, run_name: str) -> str:
     """How the walked run's group containing `ref` scored: its explanation ("3 of 4 right: 56.25 in a relevance
     group") and each answer's status, mark and part; "" when the run is not scored in groups."""
-    groups = getattr(report, "groups", None)
+    groups = report.groups
     group = groups.containing(ref) if groups is not None else None
-    if group is None:
+    if groups is None or group is None:
         return ""
     lines = [
         f"#### Group score in {html.escape(run_name)}",
