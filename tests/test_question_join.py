@@ -9,18 +9,29 @@ template in both generations, MathVerse's official output, and a plain id-only f
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
 from helpers.jsonl import write_jsonl
 from helpers.lmms_logs import OPTION_PROMPT, REAL, colliding_log, demo_videomme, lmms04_line
 
-from mathreel.core.data import demo_dir, load_dataset
+from mathreel.core.data import Dataset, demo_dir, load_dataset
 from mathreel.core.results import read_results
-from mathreel.core.results.question_join import join_question, join_rows, match_how
+from mathreel.core.results.question_join import QuestionJoin, join_question, match_how
 from mathreel.core.results.question_key import option_keys, text_key
 from mathreel.core.results.recorded import FileQuestion
 from mathreel.core.scoring import score
+from mathreel.core.scoring.row import ScoredRow
+
+
+def join_rows(rows: Iterable[ScoredRow], dataset: Dataset) -> dict[str, QuestionJoin]:
+    """`join_question` for every answered row of a scored file, by question id."""
+    return {
+        row.question_id: join_question(row.recorded, row.question_id, dataset)
+        for row in rows
+        if row.status != "missing"
+    }
 
 
 def retyped_demo_log(path: Path) -> Path:

@@ -18,16 +18,6 @@ QUESTION_PREVIEW = 70
 STATUS_MARKS = {"correct": "✓", "wrong": "✗", "unparsed": "?", "missing": "—"}
 
 
-def members(dataset: Dataset, question: Question) -> list[Question]:
-    """The questions of `question`'s group in group order (empty for a benchmark not scored in groups)."""
-    scheme = dataset.bench.groups
-    if scheme is None:
-        return []
-    key = scheme.key(question)
-    found = [q for q in dataset.questions if scheme.key(q) == key]
-    return sorted(found, key=scheme.position)
-
-
 def _cell(value: Any) -> str:
     return html.escape(str(value), quote=False).replace("|", "\\|").replace("\n", " ")
 
@@ -37,9 +27,11 @@ def group_markdown(dataset: Dataset, question: Question) -> str:
     its place, id, taxonomy, question and answer. "" for a benchmark not scored in groups."""
     from mathreel.core.benchmarks.base import DEFAULT_GROUP_POLICY
 
-    group = members(dataset, question)
     scheme = dataset.bench.groups
-    if scheme is None or not group:
+    if scheme is None:
+        return ""
+    group = dataset.scored_group(question)
+    if not group:
         return ""
     facts = scheme.describe(group, DEFAULT_GROUP_POLICY)
     what = [f"{_cell(facts.kind) or 'unknown kind'} group"]

@@ -43,7 +43,6 @@ FIXES = {
     "judge_base_url": "fill in “Judge base URL” under “Run the judge”",
     "judge_model": "fill in “Judge model” under “Run the judge”",
 }
-EMPTY = "_No judgments loaded. Upload a `mathreel judge` output file, or run the judge below._"
 
 
 @dataclass
