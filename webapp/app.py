@@ -1,6 +1,6 @@
 """The app shell: builds the tabs listed in TABS and launches Gradio with tight serving limits.
 
-Tabs are modules exposing `TAB = TabSpec(...)`; adding a tab (ask, judge) is one line in TABS.
+Tabs are modules exposing `TAB = TabSpec(...)`; adding a tab is one line in TABS.
 """
 
 from __future__ import annotations

@@ -383,8 +383,8 @@ def build(context: AppContext) -> None:
             lambda *_: handlers.failed("the Browse tab is needed to choose a question"), ui.inputs, ui.outputs
         )
         return
-    # Follow the question once Browse's page has settled, so this tab's 13 outputs are not sent while the new
-    # frames are being painted.
+    # Follow the question once Browse's page has settled, so this tab's outputs are not sent while the new frames
+    # are being painted.
     source = browse.state
     browse.settled.change(
         handlers.on_question,
