@@ -364,7 +364,7 @@ def long_video_root(video_cache: Path) -> tuple[Path, Path]:
     sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
     sys.path.insert(0, str(Path(__file__).resolve().parent))
     from bench_frames import repeated
-    from test_data import make_videomathqa, vmqa_record
+    from helpers.datasets import make_videomathqa, vmqa_record
 
     from mathreel.core.media.writer import numbered_frame, write_h264
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# mypy on mathreel.core and mathreel.cli (configured in pyproject.toml). The packages live in core/ and cli/ at the
-# repository's top but are imported as mathreel.core and mathreel.cli, which mypy cannot map from the folders, so it
-# reads them through a tree of links laid out as installed (kept in .mypy_cache/, so mypy's cache stays valid between
-# runs). MYPY names the mypy to run (default .venv's). Extra arguments go to mypy.
+# mypy on mathreel.core, mathreel.cli and mathreel.webapp (configured in pyproject.toml). The packages live in core/,
+# cli/ and webapp/ at the repository's top but are imported as mathreel.*, which mypy cannot map from the folders, so
+# it reads them through a tree of links laid out as installed (kept in .mypy_cache/, so mypy's cache stays valid
+# between runs). MYPY names the mypy to run (default .venv's). Extra arguments go to mypy.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 mypy="${MYPY:-$root/.venv/bin/mypy}"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from test_question_join import REAL, colliding_log, demo_videomme
+from helpers.lmms_logs import REAL, colliding_log, demo_videomme
 
 from mathreel.core.answer_view import answer_view, file_view
 from mathreel.core.data import demo_dir, load_dataset

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from test_data import closed_port, make_videomathqa, vmqa_record
-from test_view import CUES, FPS, TOTAL, covering, write_srt, write_video
+from helpers.clip import CUES, FPS, TOTAL, covering, write_srt, write_video
+from helpers.datasets import closed_port, make_videomathqa, vmqa_record
 
 MATHREEL = [sys.executable, "-c", "import sys; from cli import main; sys.exit(main())"]
 

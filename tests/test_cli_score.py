@@ -8,8 +8,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
-from tests.test_results import lmms_generation, write_jsonl
+from helpers.jsonl import write_jsonl
+from helpers.lmms_logs import lmms_generation
 
 DATA = Path(__file__).parent / "data" / "results"
 MATHREEL = Path(sys.executable).with_name("mathreel")

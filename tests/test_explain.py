@@ -8,12 +8,13 @@ plays: "Based on the video, the answer is D." is D to the robust reader and B to
 
 from __future__ import annotations
 
-import json
 import re
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
+from helpers.explain_lines import videomme_line
+from helpers.jsonl import write_jsonl
 from helpers.v2files import TOY, Spec, rows, write_official_tsv
 
 from mathreel.core.benchmarks import BENCHMARKS, get_benchmark
@@ -29,25 +30,8 @@ from mathreel.core.scoring import score
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "assets" / "demo" / "results"
-OPTIONS = ["A. red", "B. green", "C. blue", "D. yellow"]
 MISREAD = "Based on the video, the answer is D."  # robust: D; the official script: B
 REFUSAL = "I cannot tell."
-
-
-def videomme_line(qid: str, response: str, answer: str = "D", video: str | None = None) -> dict:
-    return {
-        "question_id": qid,
-        "video_id": video or f"v{int(qid[1:]) // 2:02d}",
-        "duration": "short",
-        "options": OPTIONS,
-        "answer": answer,
-        "response": response,
-    }
-
-
-def write_lines(path: Path, lines: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    return path
 
 
 def known_pair(tmp_path: Path) -> tuple[Run, Run]:
@@ -58,8 +42,8 @@ def known_pair(tmp_path: Path) -> tuple[Run, Run]:
     del b["q19"]  # only in A
     b["q21"] = "C"  # only in B, wrong
     b["q01"] = b["q02"] = "A"  # B answers two differently, wrongly
-    file_a = write_lines(tmp_path / "a.jsonl", [videomme_line(q, r) for q, r in a.items()])
-    file_b = write_lines(
+    file_a = write_jsonl(tmp_path / "a.jsonl", [videomme_line(q, r) for q, r in a.items()])
+    file_b = write_jsonl(
         tmp_path / "b.jsonl", [videomme_line(q, r, answer="A" if q == "q20" else "D") for q, r in b.items()]
     )
     return load_run(str(file_a), "videomme"), load_run(str(file_b), "videomme")
@@ -134,7 +118,7 @@ def test_multi_binary_grouping_counts_the_pairs_that_break_a_question(tmp_path):
                     "category": "Chart",
                 }
             )
-    run = load_run(str(write_lines(tmp_path / "mbin.jsonl", lines)), "videomathqa", "mbin")
+    run = load_run(str(write_jsonl(tmp_path / "mbin.jsonl", lines)), "videomathqa", "mbin")
     gap = decompose(Number(run, Scorer(unit="pair")), Number(run, Scorer()))
     grouping = gap.steps[-1]
     assert (gap.a_figure, gap.b_figure) == (Fraction(700, 12), Fraction(100, 3))
@@ -184,7 +168,7 @@ def judged_run(tmp_path: Path) -> Run:
         }
         for i, response in enumerate(["C", "the third one, I think", "hmm, three?", "B"], start=1)
     ]
-    path = write_lines(tmp_path / "judged.jsonl", lines)
+    path = write_jsonl(tmp_path / "judged.jsonl", lines)
     result = read_results(path, benchmark="videomathqa", mode="mcq")
     judgments = [
         Judgment(
@@ -348,7 +332,7 @@ def test_v2_unit_spec_groups_of_other_structures(tmp_path):
 
 
 def test_a_figure_with_nothing_counted_is_undefined_not_a_crash(tmp_path):
-    path = write_lines(tmp_path / "refusals.jsonl", [videomme_line(f"q0{i}", REFUSAL) for i in (1, 2)])
+    path = write_jsonl(tmp_path / "refusals.jsonl", [videomme_line(f"q0{i}", REFUSAL) for i in (1, 2)])
     run = load_run(str(path), "videomme")
     gap = decompose(Number(run, Scorer()), Number(run, Scorer(denominator="answered")))
     assert gap.b_figure is None and gap.total is None and not gap.parts_add_up()
@@ -362,8 +346,8 @@ def test_duplicated_answers_are_named_and_move_no_figure(tmp_path):
     from mathreel.core.explain.explanation import explain
 
     lines = [videomme_line(q, "D") for q in ("q01", "q02", "q03")]
-    run_a = load_run(str(write_lines(tmp_path / "a.jsonl", lines)), "videomme")
-    run_b = load_run(str(write_lines(tmp_path / "b.jsonl", [*lines, videomme_line("q02", "A")])), "videomme")
+    run_a = load_run(str(write_jsonl(tmp_path / "a.jsonl", lines)), "videomme")
+    run_b = load_run(str(write_jsonl(tmp_path / "b.jsonl", [*lines, videomme_line("q02", "A")])), "videomme")
     found = explain([run_a, run_b], [Scorer()])
     assert found.gap.total == 0 and all(not step.changes for step in found.gap.steps)
     assert "answers 1 question more than once (q02)" in found.notes[0]
@@ -385,7 +369,7 @@ def test_steps_join_across_a_figure_that_counts_nothing(tmp_path):
         for q in (1, 2)
         for k in (1, 2, 3, 4)
     ]
-    run = load_run(str(write_lines(tmp_path / "mbin.jsonl", lines)), "videomathqa", "mbin")
+    run = load_run(str(write_jsonl(tmp_path / "mbin.jsonl", lines)), "videomathqa", "mbin")
     gap = decompose(Number(run, Scorer()), Number(run, Scorer("robust", "answered", "pair")))
     assert (gap.a_figure, gap.b_figure) == (0, 100) and gap.parts_add_up()
     joined = gap.steps[-1]

@@ -10,6 +10,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.explain_lines import OPTIONS
+from helpers.jsonl import write_jsonl
 from scipy import stats as scipy_stats
 from statsmodels.stats.contingency_tables import mcnemar as statsmodels_mcnemar
 
@@ -18,7 +20,6 @@ from mathreel.core.explain.paired import paired, pairwise
 from mathreel.core.explain.runs import load_run
 from mathreel.core.explain.scorers import Scorer
 from mathreel.core.scoring.stats import cluster_bootstrap, mcnemar_exact, percentile, t_quantile
-from tests.test_explain import OPTIONS, write_lines
 
 
 def test_mcnemar_by_hand():
@@ -106,8 +107,8 @@ def many_cluster_runs(tmp_path: Path, videos: int = 60) -> tuple[Number, Number]
                         "response": "D" if right else "A",
                     }
                 )
-    run_a = load_run(str(write_lines(tmp_path / "a.jsonl", lines_a)), "videomme")
-    run_b = load_run(str(write_lines(tmp_path / "b.jsonl", lines_b)), "videomme")
+    run_a = load_run(str(write_jsonl(tmp_path / "a.jsonl", lines_a)), "videomme")
+    run_b = load_run(str(write_jsonl(tmp_path / "b.jsonl", lines_b)), "videomme")
     return Number(run_a, Scorer()), Number(run_b, Scorer())
 
 
@@ -167,8 +168,8 @@ def test_few_clusters_use_t_critical_values_and_say_so(tmp_path):
                         "response": "D" if marks[k] == "R" else "A",
                     }
                 )
-    a = Number(load_run(str(write_lines(tmp_path / "a.jsonl", lines_a)), "videomme"), Scorer())
-    b = Number(load_run(str(write_lines(tmp_path / "b.jsonl", lines_b)), "videomme"), Scorer())
+    a = Number(load_run(str(write_jsonl(tmp_path / "a.jsonl", lines_a)), "videomme"), Scorer())
+    b = Number(load_run(str(write_jsonl(tmp_path / "b.jsonl", lines_b)), "videomme"), Scorer())
     found = paired(a, b, seed=0, draws=2000)
     interval = found.interval
     t = scipy_stats.t.ppf(0.975, 3)
@@ -196,9 +197,9 @@ def test_flips_per_dimension_value(tmp_path):
                 "response": response,
             }
         )
-    run = load_run(str(write_lines(tmp_path / "a.jsonl", lines)), "videomme")
+    run = load_run(str(write_jsonl(tmp_path / "a.jsonl", lines)), "videomme")
     other = [dict(line, response="A") if line["duration"] == "long" else line for line in lines]
-    run_b = load_run(str(write_lines(tmp_path / "b.jsonl", other)), "videomme")
+    run_b = load_run(str(write_jsonl(tmp_path / "b.jsonl", other)), "videomme")
     found = paired(Number(run, Scorer()), Number(run_b, Scorer()))
     by = found.by["duration"]
     assert (by["short"].both, by["short"].neither) == (1, 1) and (by["long"].only_a, by["long"].n) == (2, 2)

@@ -12,6 +12,8 @@ import tempfile
 from fractions import Fraction
 from pathlib import Path
 
+from helpers.explain_lines import OPTIONS
+from helpers.jsonl import write_jsonl
 from helpers.v2files import Spec, rows, write_official_tsv
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -20,7 +22,6 @@ from mathreel.core.explain.gap import Number, decompose, figure_of
 from mathreel.core.explain.runs import Scorings, load_run
 from mathreel.core.explain.scorers import known_scorers
 from mathreel.core.scoring import score
-from tests.test_explain import OPTIONS, write_lines
 
 RESPONSES = (
     "D",
@@ -37,7 +38,7 @@ RESPONSES = (
 
 
 def videomme_file(path: Path, answers: dict[int, tuple[int, str]]) -> Path:
-    return write_lines(
+    return write_jsonl(
         path,
         [
             {
@@ -69,7 +70,7 @@ def mbin_file(path: Path, answers: dict[int, tuple[int, str]]) -> Path:
                     "video_id": f"v{q // 2}",
                 }
             )
-    return write_lines(path, lines)
+    return write_jsonl(path, lines)
 
 
 def v2_file(path: Path, answers: dict[int, tuple[int, str]]) -> Path:

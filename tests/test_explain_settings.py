@@ -9,6 +9,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.jsonl import write_jsonl
 
 from mathreel.core.benchmarks import get_benchmark
 from mathreel.core.errors import InputError
@@ -18,7 +19,6 @@ from mathreel.core.media.frames import open_video
 from mathreel.core.media.subtitles import read_srt
 from mathreel.core.media.writer import write_h264
 from mathreel.core.results import read_results
-from tests.test_explain import write_lines
 
 ROOT = Path(__file__).resolve().parents[1]
 DEMO = ROOT / "assets" / "demo" / "results"
@@ -100,7 +100,7 @@ def test_lmms_eval_results_json_beside_the_samples_gives_frames_model_and_commit
             },
         }
     ]
-    samples = write_lines(tmp_path / "20250101_120000_samples_videomme.jsonl", lines)
+    samples = write_jsonl(tmp_path / "20250101_120000_samples_videomme.jsonl", lines)
     (tmp_path / "20250101_120000_results.json").write_text(
         json.dumps(
             {
@@ -122,7 +122,7 @@ def test_lmms_eval_results_json_beside_the_samples_gives_frames_model_and_commit
 
 
 def test_without_a_record_every_setting_is_a_stated_guess(tmp_path):
-    path = write_lines(
+    path = write_jsonl(
         tmp_path / "plain.jsonl",
         [{"question_id": "001-1", "options": ["A. x", "B. y"], "answer": "A", "response": "A"}],
     )

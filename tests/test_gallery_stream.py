@@ -4,7 +4,7 @@ frames; nothing for a question without a video or with cached frames. Real datas
 from __future__ import annotations
 
 import pytest
-from test_data import make_videomathqa, vmqa_record
+from helpers.datasets import make_videomathqa, vmqa_record
 
 from mathreel.core.media.frames import sample_frames
 from mathreel.core.media.writer import numbered_frame, write_h264

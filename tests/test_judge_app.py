@@ -4,11 +4,8 @@ of its own, never into the run it came from."""
 from __future__ import annotations
 
 import pytest
-import test_judge_runs
+from helpers.fake_judge import DEMO, endpoint
 from helpers.fake_openai import DEFAULT_MODEL
-from test_judge_runs import DEMO, _endpoint
-
-fake_judge = test_judge_runs.server  # the fake judge server fixture, shared with core's judge-run tests
 
 
 def test_a_file_judged_from_the_page_uses_the_cache_and_reports_progress(fake_judge, tmp_path, monkeypatch):
@@ -16,12 +13,12 @@ def test_a_file_judged_from_the_page_uses_the_cache_and_reports_progress(fake_ju
 
     monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))
     seen: list[tuple[int, int]] = []
-    run = judge_results_file(DEMO, _endpoint(fake_judge), None, 2, lambda done, desc="": seen.append(done))
+    run = judge_results_file(DEMO, endpoint(fake_judge), None, 2, lambda done, desc="": seen.append(done))
     assert run.name == f"videomathqa_mcq_synthetic-model-b_samples · {DEFAULT_MODEL}"
     assert {j.question_id for j in run.judgments} and seen and seen[-1][0] == seen[-1][1]
     assert "annotated steps" in run.note or run.note == ""
     asked = len(fake_judge.requests)
-    again = judge_results_file(DEMO, _endpoint(fake_judge), None, 2, lambda *a, **k: None)
+    again = judge_results_file(DEMO, endpoint(fake_judge), None, 2, lambda *a, **k: None)
     failed = sum(j.failed for j in run.judgments)
     assert 0 < failed < len(run.judgments)
     assert len(fake_judge.requests) - asked == failed  # good replies came from the cache; failed calls asked again
@@ -41,7 +38,7 @@ def test_a_rejudged_question_goes_to_its_own_run_and_the_demo_run_is_unchanged(f
     from mathreel.core.data import load_dataset
 
     question = load_dataset(demo.benchmark, demo.mode).question(qid)
-    fresh = rejudge_question(demo, qid, question, _endpoint(fake_judge), lambda *a, **k: None)
+    fresh = rejudge_question(demo, qid, question, endpoint(fake_judge), lambda *a, **k: None)
     assert fresh.name != demo.name and "synthetic demo" not in fresh.name
     assert {j.question_id for j in fresh.judgments} == {qid}
     after = add_rejudged(runs, fresh, qid)
@@ -49,7 +46,7 @@ def test_a_rejudged_question_goes_to_its_own_run_and_the_demo_run_is_unchanged(f
     from mathreel.core.errors import MathReelError
 
     with pytest.raises(MathReelError, match="is not in"):
-        rejudge_question(demo, "nope", question, _endpoint(fake_judge), lambda *a, **k: None)
+        rejudge_question(demo, "nope", question, endpoint(fake_judge), lambda *a, **k: None)
 
 
 def test_the_judged_question_shows_the_frames_browse_samples_and_its_video(tmp_path, monkeypatch):

@@ -2,34 +2,11 @@
 
 from __future__ import annotations
 
-import json
-
 import pytest
-from helpers.fake_openai import DEFAULT_MODEL, FakeOpenAI
+from helpers.fake_judge import DEMO, endpoint
 
 from mathreel.core.errors import InputError, MathReelError
-from mathreel.core.judge import judge_endpoint
 from mathreel.core.judge.runs import failures, open_cache, prepare, rejudge_question
-
-KEY = "sk-runs-test"
-DEMO = "assets/demo/results/videomathqa_mcq_synthetic-model-b_samples.jsonl"
-
-
-def _reply(recorded) -> str:
-    text = recorded.text
-    if text.startswith("You read a model's answer"):
-        return json.dumps({"answer": "B"})
-    return "no card at all"
-
-
-@pytest.fixture(scope="module")
-def server():
-    with FakeOpenAI(api_key=KEY, reply=_reply) as fake:
-        yield fake
-
-
-def _endpoint(server):
-    return judge_endpoint(server.base_url, DEFAULT_MODEL, api_key=KEY, timeout_s=5.0, backoff_s=0.01, max_attempts=1)
 
 
 def test_steps_come_from_the_dataset_only_when_a_task_reads_them():
@@ -40,24 +17,24 @@ def test_steps_come_from_the_dataset_only_when_a_task_reads_them():
     assert extract_only.tasks == ("extract",)
 
 
-def test_a_file_judged_then_one_question_again_in_its_place(server, tmp_path):
+def test_a_file_judged_then_one_question_again_in_its_place(fake_judge, tmp_path):
     job = prepare(DEMO, tasks="extract")
-    run = job.run(_endpoint(server), concurrency=2, cache=open_cache(tmp_path / "cache"))
+    run = job.run(endpoint(fake_judge), concurrency=2, cache=open_cache(tmp_path / "cache"))
     assert len(run.judgments) == 12 and not any(j.failed for j in run.judgments)
     first = run.judgments[0].question_id
     case = next(c for c in job.cases if c.question.question_id == first)
-    before = len(server.requests)
-    again = rejudge_question(run.judgments, first, case.question, _endpoint(server), benchmark="videomathqa")
-    assert len(server.requests) == before + 1  # no cache given: its one task asked again
+    before = len(fake_judge.requests)
+    again = rejudge_question(run.judgments, first, case.question, endpoint(fake_judge), benchmark="videomathqa")
+    assert len(fake_judge.requests) == before + 1  # no cache given: its one task asked again
     assert [(j.question_id, j.task) for j in again] == [(j.question_id, j.task) for j in run.judgments]
     assert again[0] is not run.judgments[0] and again[1:] == run.judgments[1:]
     with pytest.raises(MathReelError, match="no judgments"):
-        rejudge_question(run.judgments, "nope", case.question, _endpoint(server), benchmark="videomathqa")
+        rejudge_question(run.judgments, "nope", case.question, endpoint(fake_judge), benchmark="videomathqa")
 
 
-def test_failures_are_named_and_counted(server):
+def test_failures_are_named_and_counted(fake_judge):
     job = prepare(DEMO, tasks="errors")
-    run = job.run(_endpoint(server), concurrency=2)
+    run = job.run(endpoint(fake_judge), concurrency=2)
     lines, verdict = failures(run.judgments, 2, "out.jsonl")
     failed = sum(j.failed for j in run.judgments)
     assert failed and verdict is not None and verdict.startswith(f"{failed} of ")

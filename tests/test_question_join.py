@@ -1,90 +1,37 @@
 """The join rule: a result file's answer is joined to a dataset question only when the question the file recorded
 is that question (text and options, or the recorded prompt), never by id alone.
 
-Every file is written here in the layout its harness writes: an lmms-eval >= 0.4 Video-MME log (no `doc`, the
-prompt in `input`, ids `NNN-k` that collide with the demo set's), the Video-MME result template in both
-generations, MathVerse's official output, and a plain id-only file.
+Every file is written in the layout its harness writes: an lmms-eval >= 0.4 Video-MME log (no `doc`, the prompt
+in `input`, ids `NNN-k` that collide with the demo set's; tests/helpers/lmms_logs.py), the Video-MME result
+template in both generations, MathVerse's official output, and a plain id-only file.
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
+from helpers.jsonl import write_jsonl
+from helpers.lmms_logs import OPTION_PROMPT, REAL, colliding_log, demo_videomme, lmms04_line
 
-from mathreel.core.data import demo_dir, load_dataset
+from mathreel.core.data import Dataset, demo_dir, load_dataset
 from mathreel.core.results import read_results
-from mathreel.core.results.question_join import join_question, join_rows, match_how
+from mathreel.core.results.question_join import QuestionJoin, join_question, match_how
 from mathreel.core.results.question_key import option_keys, text_key
 from mathreel.core.results.recorded import FileQuestion
 from mathreel.core.scoring import score
-
-OPTION_PROMPT = (
-    "Select the best answer to the following multiple-choice question based on the video and the "
-    "subtitles. Respond with only the letter (A, B, C, or D) of the correct option."
-)
-
-# Questions of a real Video-MME run under the demo set's ids: same ids, other questions.
-REAL = {
-    "001-1": (
-        "When demonstrating the Germany modern Christmas tree is initially decorated with apples, candles and "
-        "berries, which kind of the decoration has the largest number?",
-        ["A. Apples.", "B. Candles.", "C. Berries.", "D. The three kinds are of the same number."],
-        "C",
-    ),
-    "001-2": (
-        "What is the genre of this video?",
-        [
-            "A. It is a news report that introduces the history behind Christmas decorations.",
-            "B. It is a documentary on the evolution of Christmas holiday recipes.",
-            "C. It is a travel vlog exploring Christmas markets around the world.",
-            "D. It is a tutorial on DIY Christmas ornament crafting.",
-        ],
-        "A",
-    ),
-    "002-1": (
-        "Which of the following features/items is not discussed in the video in relation to the tomb?",
-        ["A. Inkstone.", "B. Niche.", "C. Jade.", "D. Sacrificial table."],
-        "C",
-    ),
-}
+from mathreel.core.scoring.row import ScoredRow
 
 
-def demo_videomme():
-    return load_dataset("videomme", "mcq", data_dir=demo_dir())
-
-
-def lmms04_line(index: int, qid: str, question: str, options: list[str], gold: str, response: str) -> dict:
-    """One line as lmms-eval >= 0.4 writes it for Video-MME: no `doc`, no `resps`, the prompt in `input`."""
+def join_rows(rows: Iterable[ScoredRow], dataset: Dataset) -> dict[str, QuestionJoin]:
+    """`join_question` for every answered row of a scored file, by question id."""
     return {
-        "doc_id": index,
-        "target": gold,
-        "filtered_resps": [response],
-        "doc_hash": "74234e98afe7498fb5daf1f36ac2d78acc339464f950703b8c019892f982b90b",
-        "videomme_perception_score": {
-            "question_id": qid,
-            "duration": "short",
-            "category": "Knowledge",
-            "sub_category": "Humanity & History",
-            "task_category": "Counting Problem",
-            "pred_answer": response[:1],
-            "answer": gold,
-        },
-        "input": "\n".join([OPTION_PROMPT, question, *options, "The best answer is:"]),
+        row.question_id: join_question(row.recorded, row.question_id, dataset)
+        for row in rows
+        if row.status != "missing"
     }
-
-
-def write_jsonl(path: Path, lines: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(line) + "\n" for line in lines), encoding="utf-8")
-    return path
-
-
-def colliding_log(path: Path) -> Path:
-    """A real-format lmms-eval 0.4 log whose ids are the demo's and whose questions are not."""
-    return write_jsonl(
-        path, [lmms04_line(i, qid, q, opts, gold, "B.") for i, (qid, (q, opts, gold)) in enumerate(REAL.items())]
-    )
 
 
 def retyped_demo_log(path: Path) -> Path:

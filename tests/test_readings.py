@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from helpers.jsonl import write_jsonl
 
 from mathreel.core.errors import InputError
 from mathreel.core.extract import extract_choice, math_equivalence
@@ -18,7 +19,6 @@ from mathreel.core.results import read_results
 from mathreel.core.scoring import score
 from mathreel.core.scoring.audit import readings_to_check
 from mathreel.core.scoring.readings import parse_reading, read_readings
-from tests.test_results import write_jsonl
 
 DATA = Path(__file__).parent / "data"
 CLASSES = read_readings(DATA / "readings_classes.jsonl")

@@ -7,78 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers.jsonl import write_jsonl
+from helpers.lmms_logs import RESPONSES, lmms_generation
 
 from mathreel.core.errors import InputError
 from mathreel.core.results import read_results
 
 DATA = Path(__file__).parent / "data" / "results"
-
-# lmms-eval's Video-MME worked example: the three questions of the Video-MME aggregation.
-WORKED = [
-    {
-        "question_id": "q001",
-        "duration": "short",
-        "category": "Life Record",
-        "sub_category": "Daily Life",
-        "task_category": "Action Recognition",
-        "pred_answer": "B",
-        "answer": "B",
-        "score": 1.0,
-        "videoID": "vid_001",
-    },
-    {
-        "question_id": "q002",
-        "duration": "medium",
-        "category": "Knowledge",
-        "sub_category": "Geography",
-        "task_category": "Information Synopsis",
-        "pred_answer": "A",
-        "answer": "C",
-        "score": 0.0,
-        "videoID": "vid_002",
-    },
-    {
-        "question_id": "q003",
-        "duration": "long",
-        "category": "Sports Competition",
-        "sub_category": "Basketball",
-        "task_category": "Temporal Reasoning",
-        "pred_answer": "D",
-        "answer": "D",
-        "score": 1.0,
-        "videoID": "vid_003",
-    },
-]
-RESPONSES = ["Based on the video, the person is walking. The answer is B.", "A", "The best answer is D."]
-DOC_KEYS = {"domain": "category", "task_type": "task_category"}
-
-
-def _doc(metric: dict) -> dict:
-    """The dataset doc behind a metric dict (the harness renames domain and task_type in the metric dict)."""
-    doc = {k: v for k, v in metric.items() if k not in ("pred_answer", "score", "category", "task_category")}
-    doc.update({new: metric[old] for new, old in DOC_KEYS.items()})
-    doc["options"] = ["A. Running", "B. Walking", "C. Jumping", "D. Standing"]
-    return doc
-
-
-def lmms_generation(generation: int) -> list[dict]:
-    """The worked example as each lmms-eval --log_samples generation writes it."""
-    records = []
-    for index, (metric, response) in enumerate(zip(WORKED, RESPONSES, strict=True)):
-        record = {"doc_id": index, "target": metric["answer"], "videomme_perception_score": metric}
-        if generation == 1:
-            record.update(doc=_doc(metric), resps=[[response]], filtered_resps=[response])
-        elif generation == 2:
-            record.update(resps=[[response]], filtered_resps=[response])
-        else:
-            record.update(filtered_resps=response)
-        records.append(record)
-    return records
-
-
-def write_jsonl(path: Path, records: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return path
 
 
 def test_videomme_template_with_trailing_commas():

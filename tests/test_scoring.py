@@ -10,11 +10,12 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from helpers.jsonl import write_jsonl
+from helpers.lmms_logs import lmms_generation
 
 from mathreel.core.results import read_results
 from mathreel.core.scoring import paired_difference, score
 from mathreel.core.scoring.stats import Z95, clustered_se, naive_se, wilson_interval
-from tests.test_results import lmms_generation, write_jsonl
 
 DATA = Path(__file__).parent / "data" / "results"
 

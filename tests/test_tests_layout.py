@@ -1,6 +1,6 @@
 """How the tests share code: what several test modules use (fakes, file builders, the app server, a schema check)
-lives in tests/helpers/ and is imported as `helpers.<module>`; a test module does not import another test module
-(the ones that still do are listed and the list may only shrink)."""
+lives in tests/helpers/ and is imported as `helpers.<module>` (fixtures several modules use are in conftest.py);
+a test module does not import another test module."""
 
 from __future__ import annotations
 
@@ -8,22 +8,6 @@ import ast
 from pathlib import Path
 
 TESTS = Path(__file__).resolve().parent
-# Test modules that still import another test module's builders: each may only disappear from this list.
-STILL_IMPORTING_TESTS = {
-    "test_answer_view.py": {"test_question_join"},
-    "test_cli_data_show.py": {"test_data", "test_view"},
-    "test_cli_score.py": {"test_results"},
-    "test_explain_paired.py": {"test_explain"},
-    "test_explain_property.py": {"test_explain"},
-    "test_explain_settings.py": {"test_explain"},
-    "test_gallery_stream.py": {"test_data"},
-    "test_judge_app.py": {"test_judge_runs"},
-    "test_reading_audit.py": {"test_reading"},
-    "test_readings.py": {"test_results"},
-    "test_scoring.py": {"test_results"},
-    "test_view.py": {"test_data"},
-    "test_webapp.py": {"test_data"},
-}
 
 
 def imported_test_modules(path: Path) -> set[str]:
@@ -59,7 +43,7 @@ def test_test_modules_do_not_import_each_other():
     found = {
         path.name: imported for path in sorted(TESTS.rglob("test_*.py")) if (imported := imported_test_modules(path))
     }
-    assert found == STILL_IMPORTING_TESTS
+    assert found == {}, "move what they share into tests/helpers/"
 
 
 def test_the_import_check_sees_both_spellings(tmp_path):

@@ -15,7 +15,7 @@ from mathreel.core.scoring.numbers import one_decimal
 from mathreel.core.view import build_view
 from mathreel.webapp.browse import BrowseHandlers, render_question
 from mathreel.webapp.browse_events import view_of
-from mathreel.webapp.browse_groups import group_markdown, group_scoring, members
+from mathreel.webapp.browse_groups import group_markdown, group_scoring
 from mathreel.webapp.context import DatasetCache
 from mathreel.webapp.html import plain
 from mathreel.webapp.score_groups import groups_by_table, groups_markdown
@@ -48,7 +48,7 @@ def run(request):
 def test_a_question_shows_its_group_in_order_with_kind_structure_and_taxonomy(dataset):
     scheme = dataset.bench.groups
     for question in dataset.questions:
-        group = members(dataset, question)
+        group = dataset.scored_group(question)
         assert [scheme.position(q) for q in group] == sorted(scheme.position(q) for q in group)
         assert {scheme.key(q) for q in group} == {scheme.key(question)} and question in group
         text = group_markdown(dataset, question)
@@ -58,7 +58,7 @@ def test_a_question_shows_its_group_in_order_with_kind_structure_and_taxonomy(da
         assert f"**{dataset.ref(question)}**" in text  # the question shown, in bold
     header = render_question(dataset, "003-2", view_of(4, False, False, False)).header
     assert "Group 003" in header and "H. " in header  # eight options, then its group
-    structures = {scheme.describe(members(dataset, q), scheme_policy()).structure for q in dataset.questions}
+    structures = {scheme.describe(dataset.scored_group(q), scheme_policy()).structure for q in dataset.questions}
     assert len(structures) == 3  # the demo set has every chain structure
 
 

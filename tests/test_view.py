@@ -6,7 +6,8 @@ import json
 
 import numpy as np
 import pytest
-from test_data import (
+from helpers.clip import CUES, FPS, TOTAL, covering, write_srt, write_video
+from helpers.datasets import (
     PNG_BYTES,
     make_videomathqa,
     make_videomme,
@@ -18,28 +19,7 @@ from test_data import (
 from mathreel.core.data import load_dataset
 from mathreel.core.errors import InputError
 from mathreel.core.media.subtitles import NO_SUBTITLES
-from mathreel.core.media.writer import write_h264
 from mathreel.core.view import build_view, pairs_of
-
-FPS = 10
-TOTAL = 30  # 3 s
-# Cue text -> (start, end) seconds. With 4 frames the times are 0.0, 0.9, 1.9, 2.9 s: "two" covers no frame.
-CUES = {"one": (0.0, 1.0), "two": (1.0, 1.5), "three": (1.5, 2.0), "four": (2.5, 3.0)}
-
-
-def srt_time(seconds: float) -> str:
-    ms = round(seconds * 1000)
-    return f"{ms // 3600000:02d}:{ms // 60000 % 60:02d}:{ms // 1000 % 60:02d},{ms % 1000:03d}"
-
-
-def write_srt(path, cues: dict[str, tuple[float, float]]) -> None:
-    blocks = [f"{i}\n{srt_time(s)} --> {srt_time(e)}\n{text}\n" for i, (text, (s, e)) in enumerate(cues.items(), 1)]
-    path.write_text("\n".join(blocks), encoding="utf-8")
-
-
-def write_video(path) -> None:
-    frames = (np.full((48, 64, 3), 8 * i, dtype=np.uint8) for i in range(TOTAL))
-    write_h264(path, frames, FPS)
 
 
 @pytest.fixture
@@ -55,10 +35,6 @@ def vmqa(tmp_path, monkeypatch):
     write_video(root / "videos" / "silent.mkv")
     write_srt(root / "subtitles" / "clip.srt", CUES)
     return root
-
-
-def covering(t: float) -> list[str]:
-    return [text for text, (start, end) in CUES.items() if start <= t < end]
 
 
 def test_frames_and_frame_aligned_subtitles(vmqa):

@@ -14,7 +14,8 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
-from test_data import PNG_BYTES, make_videomathqa, mathverse_record, vmqa_record
+from helpers.datasets import PNG_BYTES, make_videomathqa, mathverse_record, vmqa_record
+from helpers.jsonl import write_jsonl
 
 from mathreel.core.data import load_dataset
 from mathreel.core.errors import InputError
@@ -90,11 +91,6 @@ def vmqa(tmp_path, monkeypatch) -> Path:
     write_srt(root / "subtitles" / "clip0.srt")
     write_srt(root / "subtitles" / "clip1.srt")
     return root
-
-
-def write_jsonl(path: Path, records: list[dict]) -> Path:
-    path.write_text("".join(json.dumps(r) + "\n" for r in records), encoding="utf-8")
-    return path
 
 
 def results_file(path: Path, answers: dict[str, str]) -> Path:

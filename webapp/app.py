@@ -1,6 +1,6 @@
 """The app shell: builds the tabs listed in TABS and launches Gradio with tight serving limits.
 
-Tabs are modules exposing `TAB = TabSpec(...)`; adding a tab (ask, judge) is one line in TABS.
+Tabs are modules exposing `TAB = TabSpec(...)`; adding a tab is one line in TABS.
 """
 
 from __future__ import annotations
@@ -114,6 +114,7 @@ def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Block
         def after_restore(fn: Any, inputs: Any, outputs: Any, **options: Any) -> Any:
             return restored.then(fn, inputs, outputs, **options)
 
+        tab_items: dict[str, Any] = {}
         with gr.Tabs(elem_id="mathreel-tabs") as tab_container:
             context = AppContext(
                 settings=settings,
@@ -121,13 +122,13 @@ def build_app(settings: Settings, tabs: list[TabSpec] | None = None) -> gr.Block
                 tabs=tab_container,
                 runs=runs,
                 app_load=after_restore,
-                tab_items={},
+                tab_items=tab_items,
                 visitor=visitor,
                 store=store,
             )
             for spec in specs:
                 with gr.Tab(spec.label, id=spec.id, elem_id=f"tab-{spec.id}") as tab:
-                    context.tab_items[spec.id] = tab
+                    tab_items[spec.id] = tab
                     spec.build(context)
     app.queue(max_size=settings.queue_size, default_concurrency_limit=settings.browse_concurrency)
     return app

@@ -54,11 +54,6 @@ FILE_ONLY = (
 )
 
 
-def browse_state(context: AppContext) -> Any:
-    """Browse's per-user state ({"key", "ref", ...}): the question the user chose there, or None without Browse."""
-    return context.browse.state if context.browse is not None else None
-
-
 def mode_choices(key: str) -> list[tuple[str, str]]:
     """(label, mode key) of every mode of the benchmark in Browse's key, e.g. MCQ and multi-binary."""
     from mathreel.core.benchmarks import get_benchmark
@@ -375,7 +370,7 @@ def build(context: AppContext) -> None:
     ui = layout(context.settings)
     handlers = AskHandlers(context, ui.gallery.GRADIO_CACHE)
     settings = context.settings
-    source = browse_state(context)
+    browse = context.browse  # Browse's per-user state ({"key", "ref", ...}) is the question chosen there
     view_group = {
         "concurrency_id": "ask-view",
         "concurrency_limit": settings.browse_concurrency,
@@ -383,14 +378,15 @@ def build(context: AppContext) -> None:
     }
     ask_group = {"concurrency_id": "ask", "concurrency_limit": settings.ask_concurrency, **progress_on(ui.verdict)}
     ui.pick.input(handlers.choose_request, [ui.requests, ui.pick], [ui.prompt, ui.gallery], **view_group)
-    if source is None:  # no question can be chosen, so the mode radio never shows either
+    if browse is None:  # no question can be chosen, so the mode radio never shows either
         ui.ask_button.click(
             lambda *_: handlers.failed("the Browse tab is needed to choose a question"), ui.inputs, ui.outputs
         )
         return
-    # Follow the question once Browse's page has settled, so this tab's 13 outputs are not sent while the new
-    # frames are being painted.
-    context.browse.settled.change(
+    # Follow the question once Browse's page has settled, so this tab's outputs are not sent while the new frames
+    # are being painted.
+    source = browse.state
+    browse.settled.change(
         handlers.on_question,
         [source],
         [ui.header, ui.mode, ui.subs, ui.frames_n, ui.style, ui.prompt_style, *ui.outputs],
@@ -471,4 +467,4 @@ def _reported(error: BaseException, api_key: str) -> str:
 
 TAB = TabSpec(id="ask", label="Ask", build=build)
 
-__all__ = ["TAB", "AskHandlers", "AskUI", "browse_state", "build", "layout", "mode_choices"]
+__all__ = ["TAB", "AskHandlers", "AskUI", "build", "layout", "mode_choices"]

@@ -23,7 +23,7 @@ from mathreel.webapp.browse_events import BrowseUI, then_rest, values_for, view_
 from mathreel.webapp.browse_file import file_header, file_metadata, file_prompt, file_steps, join_line, shown_prompt
 from mathreel.webapp.browse_groups import group_markdown, group_scoring
 from mathreel.webapp.browse_review import judge_box, wire_review
-from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler
+from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler, with_request
 from mathreel.webapp.errors import error_message, failed, guarded, log, warn
 from mathreel.webapp.gallery_stream import previews
 from mathreel.webapp.present import frame_items, seconds_text
@@ -514,6 +514,7 @@ class BrowseHandlers:
             page = QuestionPage(ref=ref, header=unjoined, prompt="", steps=file_steps(), metadata="", on_server=False)
             question = None
         else:
+            assert dataset is not None  # only an answer read from its file (the first branch) comes without one
             page = render_question(dataset, ref, view, reading.pick)
             page.header += join_line(answer)
             question = dataset.question(ref)
@@ -675,7 +676,8 @@ def url_walk(params: dict[str, str]) -> Walk | None:
     if not params.get("run"):
         return None
     statuses = {value for _, value in walk_filters()}
-    status = params.get("walk") if params.get("walk") in statuses else Walk().status
+    named = params.get("walk")
+    status = named if named is not None and named in statuses else Walk().status
     ids = rd.unpack_ids(params.get("list") or "")
     listed = (params.get("listed") or "")[:200] if ids else ""
     return Walk(params["run"], status, params.get("dim") or "", params.get("disagree") == "1", ids=ids, listed=listed)
@@ -1065,7 +1067,7 @@ def switch_stream(
 
     gallery = next(i for i, c in enumerate(ui.first_outputs) if c is ui.gallery)
     try:
-        if ref:
+        if ref and view.num_frames is not None:  # Browse's frame box always gives a count
             for items in previews(handlers.datasets, key, ref, view.num_frames):
                 values: list[Any] = [gr.skip()] * len(ui.first_outputs)
                 values[gallery] = gr.update(value=items, visible=True)
@@ -1269,7 +1271,7 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
             judge_runs,
         )
 
-    from_url.__annotations__["request"] = gr.Request  # resolved here: annotations are postponed
+    with_request(from_url)
     inputs = [ui.benchmark, *ui.view_inputs, ui.target, *ui.read_inputs]
     listed = {**group, **progress_on(ui.list_note)}
     controls = [ui.cot, ui.subs, ui.full_subs, ui.style]

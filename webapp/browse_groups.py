@@ -12,19 +12,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from mathreel.core.data import Dataset
     from mathreel.core.question import Question
+    from mathreel.core.scoring import Report
 
 QUESTION_PREVIEW = 70
 STATUS_MARKS = {"correct": "✓", "wrong": "✗", "unparsed": "?", "missing": "—"}
-
-
-def members(dataset: Dataset, question: Question) -> list[Question]:
-    """The questions of `question`'s group in group order (empty for a benchmark not scored in groups)."""
-    scheme = dataset.bench.groups
-    if scheme is None:
-        return []
-    key = scheme.key(question)
-    found = [q for q in dataset.questions if scheme.key(q) == key]
-    return sorted(found, key=scheme.position)
 
 
 def _cell(value: Any) -> str:
@@ -36,9 +27,11 @@ def group_markdown(dataset: Dataset, question: Question) -> str:
     its place, id, taxonomy, question and answer. "" for a benchmark not scored in groups."""
     from mathreel.core.benchmarks.base import DEFAULT_GROUP_POLICY
 
-    group = members(dataset, question)
     scheme = dataset.bench.groups
-    if scheme is None or not group:
+    if scheme is None:
+        return ""
+    group = dataset.scored_group(question)
+    if not group:
         return ""
     facts = scheme.describe(group, DEFAULT_GROUP_POLICY)
     what = [f"{_cell(facts.kind) or 'unknown kind'} group"]
@@ -64,12 +57,12 @@ def group_markdown(dataset: Dataset, question: Question) -> str:
     return "\n".join(lines)
 
 
-def group_scoring(report: Any, ref: str, run_name: str) -> str:
+def group_scoring(report: Report, ref: str, run_name: str) -> str:
     """How the walked run's group containing `ref` scored: its explanation ("3 of 4 right: 56.25 in a relevance
     group") and each answer's status, mark and part; "" when the run is not scored in groups."""
-    groups = getattr(report, "groups", None)
+    groups = report.groups
     group = groups.containing(ref) if groups is not None else None
-    if group is None:
+    if groups is None or group is None:
         return ""
     lines = [
         f"#### Group score in {html.escape(run_name)}",

@@ -64,10 +64,12 @@ def by_accuracy(runs: Sequence[NamedReport], dimension: str, values: list[str]) 
     """`values` from the lowest accuracy of the first run that has the dimension to the highest (values it lacks
     last, in their order)."""
     cells = next((by[dimension] for _, by in runs if by.get(dimension)), {})
-    ranked = sorted(
-        (v for v in values if v in cells), key=lambda v: _acc(cells[v]) if _acc(cells[v]) is not None else -1.0
-    )
-    return ranked + [v for v in values if v not in cells]
+
+    def accuracy(value: str) -> float:  # a value without a figure ranks lowest
+        figure = _acc(cells[value])
+        return -1.0 if figure is None else figure
+
+    return sorted((v for v in values if v in cells), key=accuracy) + [v for v in values if v not in cells]
 
 
 def accuracy_bars(runs: Sequence[NamedReport], dimension: str, label: str) -> go.Figure:

@@ -56,9 +56,9 @@ class BrowseLinks:
     list_progress: dict[str, Any]  # the same for `refresh_list`
     # `jump(target, walk, runs, *jump_inputs)` -> values for `jump_outputs`: what walk_controls, follow and open
     # give, in one handler, so another tab opens a question on a walk in one round trip instead of four.
-    jump: Callable[..., tuple] | None = None
-    jump_inputs: list[Any] | None = None
-    jump_outputs: list[Any] | None = None
+    jump: Callable[..., tuple]
+    jump_inputs: list[Any]
+    jump_outputs: list[Any]
 
 
 @dataclass

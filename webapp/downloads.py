@@ -16,6 +16,7 @@ import re
 import shutil
 import tempfile
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +37,7 @@ class Downloads:
         folder.mkdir(mode=0o700)
         return folder
 
-    def hand_over(self, files: list[tuple[str | Path, str]]) -> list[str]:
+    def hand_over(self, files: Sequence[tuple[str | Path, str]]) -> list[str]:
         """Copies of server files ((path, name)) that the page may be given, e.g. as an upload box's value: Gradio
         serves only files of its own folders and the temporary one, and copies them into its cache. Linked rather
         than copied where the file system allows."""

@@ -35,6 +35,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from mathreel.core.judge import Judgment
+    from mathreel.core.question import Question
 
 ANY = ""  # "no filter" in the category dropdown
 # An error that a setting gets past (core.errors.Fix), worded as this tab's control.
@@ -42,7 +43,6 @@ FIXES = {
     "judge_base_url": "fill in “Judge base URL” under “Run the judge”",
     "judge_model": "fill in “Judge model” under “Run the judge”",
 }
-EMPTY = "_No judgments loaded. Upload a `mathreel judge` output file, or run the judge below._"
 
 
 @dataclass
@@ -396,9 +396,7 @@ class JudgeHandlers:
 
         run = find_run(runs_of(runs), chosen.run)
         qid = self.shown_id(run, chosen)
-        if qid is None:
-            return [], None
-        if self.question_of(run, qid) is None:
+        if run is None or qid is None or self.question_of(run, qid) is None:
             return [], None
         view = build_view(self.datasets.get(run.benchmark, run.mode), qid, num_frames=self.settings.default_frames)
         return frame_items(view), str(view.video_path) if view.video_path else None
@@ -437,7 +435,9 @@ class JudgeHandlers:
 
         run = find_run(runs_of(runs), chosen.run)
         qid = self.shown_id(run, chosen)
-        question = self.question_of(run, qid) if qid else None
+        if run is None or not qid:
+            return True
+        question = self.question_of(run, qid)
         if question is None or not question.video_id:
             return True
         video = self.datasets.get(run.benchmark, run.mode).find_video(question)
@@ -452,7 +452,7 @@ class JudgeHandlers:
             return None
         return chosen.question_id or by_question(run.judgments)[0].question_id
 
-    def question_of(self, run: JudgedRun, qid: str) -> Any:
+    def question_of(self, run: JudgedRun, qid: str) -> Question | None:
         """The server's question of the judged answer by the one join rule (`webapp.shown_answer.judged_join`: a
         result file holding the judged response must record that question), never the id alone; None otherwise."""
         from mathreel.webapp.shown_answer import judged_join
@@ -469,9 +469,9 @@ class JudgeHandlers:
         from mathreel.core.judge.views import by_question
 
         run = find_run(runs_of(runs), chosen.run)
-        cards = by_question(run.judgments) if run else []
+        cards = by_question(run.judgments) if run is not None else []
         found = next((c for c in cards if c.question_id == chosen.question_id), cards[0] if cards else None)
-        if found is None:
+        if run is None or found is None:
             return "", "", "", "", "", ""
         question = self.question_of(run, found.question_id)
         lender = question.steps if question is not None else ()
@@ -651,7 +651,8 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
         show_detail(event.then(overview, [ui.runs, ui.selection, *filters], ui.all_outputs, **view))
 
     judged = [ui.error, ui.runs, ui.selection]
-    chain(context.app_load(lambda: None, None, None))
+    if context.app_load is not None:
+        chain(context.app_load(lambda: None, None, None))
     chain(ui.upload.upload(handlers.add_uploads, [ui.runs, ui.upload], [ui.runs, ui.selection], **view))
     chain(ui.run_pick.input(handlers.choose_run, ui.run_pick, ui.selection, **view))
     ui.shown.then(

@@ -22,7 +22,7 @@ if TYPE_CHECKING:
     from mathreel.webapp.scored_runs import Run
 
 # KaTeX delimiters for gr.Markdown (Gradio ships KaTeX); `$` last so `$$` wins.
-LATEX = [
+LATEX: list[dict[str, str | bool]] = [
     {"left": "$$", "right": "$$", "display": True},
     {"left": "\\[", "right": "\\]", "display": True},
     {"left": "\\(", "right": "\\)", "display": False},
@@ -188,7 +188,9 @@ def judged_of(
     from mathreel.core.review.walk import matching_views
 
     best: tuple[JudgedRun | None, dict[str, JudgeView]] = (None, {})
-    for judged, views in session_judged(judge_runs) if run is not None else ():
+    if run is None:
+        return best
+    for judged, views in session_judged(judge_runs):
         if f"{judged.benchmark}:{judged.mode}" != run.key:
             continue
         found = matching_views(((r.question_id, r.response or "") for r in run.report.rows), views)
@@ -375,7 +377,9 @@ def judged_response(judged: JudgedRun | None, ref: str) -> tuple[str, str | None
     judge's reading of the answer, and that answer (None when the judge read none, or judged no such answer)."""
     from mathreel.core.judge.views import by_question
 
-    card = next((c for c in by_question(judged.judgments) if c.question_id == ref), None) if judged else None
+    if judged is None:
+        return "", None
+    card = next((c for c in by_question(judged.judgments) if c.question_id == ref), None)
     if card is None:
         return "", None
     response = next((j.response for j in card.by_task.values() if j.response), "")
@@ -407,7 +411,9 @@ def judge_line(view: JudgeView | None) -> str:
 
 def settings_note(run: Run | None) -> str:
     """Which prompt settings the run used and where each came from, for the line above the prompt."""
-    used = run.settings_used() if run is not None else None
+    if run is None:
+        return ""
+    used = run.settings_used()
     if used is None:
         return ""
     lines = "; ".join(html.escape(line) for line in used.lines())

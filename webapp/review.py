@@ -89,6 +89,14 @@ class QuestionView:
     then: Callable[[Any], Any]
 
 
+@dataclass
+class _AgreementView:
+    """The agreement accordion's button and what it fills: summary, heatmap, differences, flagged, export."""
+
+    button: Any
+    outputs: list[Any]
+
+
 def build_panel(
     context: AppContext, runs_state: Any, selection: Any, find: Callable[[Any, Any], Any], shown: QuestionView
 ) -> ReviewPanel:
@@ -100,7 +108,7 @@ def build_panel(
     return _wire_panel(context, c, agreement_view, (runs_state, selection), find, shown)
 
 
-def _panel_layout(context: AppContext) -> tuple[ReviewControls, Any]:
+def _panel_layout(context: AppContext) -> tuple[ReviewControls, _AgreementView]:
     """The review box and the agreement accordion (the shared review state exists before them)."""
     import gradio as gr
 
@@ -159,7 +167,7 @@ def _record(
         except Exception as failure:  # shown in the panel; the session's reviews stay as they were
             return error_outputs(error_message(failure), n_outputs)
         after = type(chosen)(
-            run.name, next_unreviewed(views, updated, review.reviewer, view.question_id) or view.question_id
+            run.name, next_unreviewed(views, updated, review.reviewer, review.question_id) or review.question_id
         )
         return (
             gr.update(visible=False),
@@ -193,7 +201,7 @@ def _walk_next(find: Callable[[Any, Any], Any], shown: QuestionView, n_outputs: 
 def _wire_panel(
     context: AppContext,
     c: ReviewControls,
-    agreement_view: Any,
+    agreement_view: _AgreementView,
     states: tuple[Any, Any],
     find: Callable[[Any, Any], Any],
     shown: QuestionView,
@@ -228,7 +236,7 @@ def _wire_panel(
     if tab is not None:
         tab.select(fill, fill_inputs, c.fill_outputs, show_progress="hidden", **view_opts)
     session.reviewer.change(fill, fill_inputs, c.fill_outputs, **view_opts)
-    agreement_view.click(
+    agreement_view.button.click(
         with_request(_compute(find)),
         [runs_state, selection, session.reviews],
         agreement_view.outputs,
@@ -238,8 +246,8 @@ def _wire_panel(
     return ReviewPanel(fill, c.fill_outputs)
 
 
-def _agreement_box() -> Any:
-    """The agreement accordion; returns its button with `.outputs` (summary, heatmap, differences, flagged, export)."""
+def _agreement_box() -> _AgreementView:
+    """The agreement accordion, its button and what the button fills."""
     import gradio as gr
 
     with gr.Accordion("Agreement: judge vs people", open=False, elem_id="review-agreement-box"):
@@ -256,8 +264,7 @@ def _agreement_box() -> Any:
             elem_id="review-flagged",
         )
         export = gr.DownloadButton("Export flagged questions (CSV)", value=None, elem_id="review-export")
-    agree.outputs = [summary, heat, diffs, flagged, export]
-    return agree
+    return _AgreementView(agree, [summary, heat, diffs, flagged, export])
 
 
 def _compute(find: Callable[[Any, Any], Any]) -> Callable[..., tuple]:

@@ -10,7 +10,7 @@ the same runs).
 from __future__ import annotations
 
 from types import SimpleNamespace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from mathreel.core.kinds import DENOMINATORS
 from mathreel.core.scoring.text import extractor_text
@@ -105,7 +105,12 @@ def summary_table(runs: list[Run]) -> pd.DataFrame:
 
 # The runs table's columns in pixels: wide enough for each header and its values, so a narrow screen scrolls the
 # table sideways instead of wrapping a header or a value one letter per line.
-SUMMARY_WIDTHS = ["200px", "110px", "80px", "84px", "110px", "56px", "76px", "88px", "76px", "130px", "220px", "110px"]
+SUMMARY_WIDTHS: list[str | int] = [
+    "200px", "110px", "80px", "84px", "110px", "56px", "76px", "88px", "76px", "130px", "220px", "110px"
+]  # fmt: skip
+# Its cell types: the run's name is HTML (run_cell), the rest plain text.
+_PLAIN: list[Literal["str"]] = ["str"] * (len(SUMMARY_WIDTHS) - 1)
+SUMMARY_TYPES: list[Literal["html", "str"]] = ["html", *_PLAIN]
 
 
 def run_cell(name: str) -> str:
@@ -373,7 +378,7 @@ def layout(settings: Any, context: AppContext | None = None) -> ScoreUI:
         wrap=True,
         elem_id="score-summary",
         column_widths=SUMMARY_WIDTHS,
-        datatype=["html", *["str"] * 11],
+        datatype=SUMMARY_TYPES,
     )
     ui.breakdown = gr.Dataframe(
         label="Breakdown by dimension (accuracy, 95% CI, n)",
@@ -638,7 +643,7 @@ class ScoreHandlers:
         run_b = find_run(runs, name_b) if name_b else None
         text, diff = paired_markdown(run_a, run_b)
         figure = None
-        if diff is not None:
+        if diff is not None and run_a is not None and run_b is not None:  # a difference needs both runs
             label = f"{charts.short_name(run_a.name, 16)} − {charts.short_name(run_b.name, 16)}"
             figure = charts.paired_difference_bar(label, diff["difference"], diff["ci"])
         return gr.update(visible=len(runs) > 1), text, gr.update(value=figure, visible=figure is not None)
@@ -648,7 +653,7 @@ class ScoreHandlers:
 
         run = find_run(runs, name)
         ref = self.references.get(run.report.benchmark) if run else None
-        if ref is None:
+        if run is None or ref is None:
             return gr.update(visible=False), gr.update(choices=[], value=None), gr.update(choices=[], value=None)
         tables = table_choices(ref)
         settings_ = ref.setting_choices(run.report.mode)
@@ -661,7 +666,7 @@ class ScoreHandlers:
     def reference(self, runs: list[Run], name: str | None, table: str | None, setting: str | None) -> tuple:
         run = find_run(runs, name)
         ref = self.references.get(run.report.benchmark) if run else None
-        if ref is None or not table or not setting:
+        if run is None or ref is None or not table or not setting:
             return None, ""
         peers = comparable(runs, run)
         note = f"_Source: {ref.source}. " + " ".join(ref.notes) + "_"
@@ -681,7 +686,6 @@ def build(context: AppContext) -> None:
     session = review_session(context)
     ui.session_judged, ui.session_reviews = session.judged, session.reviews
     handlers = ScoreHandlers(settings, context.store)
-    with_request(handlers.rescore.__func__)
     TURNS.slots = settings.score_concurrency
     score_group = {"concurrency_id": "score", "concurrency_limit": settings.score_events}
     view_group = {"concurrency_id": "score-view", "concurrency_limit": settings.browse_concurrency}

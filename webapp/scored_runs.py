@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from mathreel.core.review.model import Review
     from mathreel.core.scoring import Report
     from mathreel.core.scoring.readings import LabelledReading
+    from mathreel.webapp.settings import Settings
 
 AUTO = ""  # "detect it from the file" in the benchmark dropdown; "scorer's default" in the denominator one
 
@@ -122,7 +123,13 @@ def display_name(path: str, taken: set[str]) -> str:
 
 
 def score_options(
-    settings: Any, key: str, extractor: str, denominator: str, use_data: bool, judged: tuple = (), reviews: tuple = ()
+    settings: Settings,
+    key: str | None,
+    extractor: str | None,
+    denominator: str | None,
+    use_data: bool | None,
+    judged: tuple[tuple[str, tuple[Judgment, ...]], ...] = (),
+    reviews: tuple[Review, ...] = (),
 ) -> ScoreOptions:
     """The Score tab's choices as ScoreOptions on this server (its dataset, its budget per file), with the judged
     runs and reviews to apply (`judge_inputs`)."""
@@ -150,16 +157,23 @@ def judge_inputs(
     judged: list[tuple[str, tuple[Judgment, ...]]] = []
     reviews: list[Review] = []
     errors: list[str] = []
-    for paths, read, into in ((judgment_paths, read_judgments, judged), (review_paths, read_reviews, reviews)):
-        for path in paths or []:
-            name = unique_name(Path(path).name, {n for n, _ in judged}) if into is judged else ""
-            try:
-                held = run_costed(read, (str(path),), path, READING)
-            except Exception as error:  # reported per file; the others still count
-                errors.append(error_message(error).replace(str(path), Path(path).name))
-                continue
-            into.extend([(name, tuple(held))] if into is judged else held)
+    for path in judgment_paths or []:
+        judgments: list[Judgment] | None = _read_costed(read_judgments, path, errors)
+        if judgments is not None:
+            judged.append((unique_name(Path(path).name, {n for n, _ in judged}), tuple(judgments)))
+    for path in review_paths or []:
+        reviews.extend(_read_costed(read_reviews, path, errors) or [])
     return tuple(judged), tuple(reviews), errors
+
+
+def _read_costed(read: Callable[[str], list[Any]], path: str, errors: list[str]) -> list[Any] | None:
+    """read(path) within the reading budget (run_costed), or None with its message added to `errors` (naming the
+    file as uploaded): a bad file is reported and the others still count."""
+    try:
+        return run_costed(read, (str(path),), path, READING)
+    except Exception as error:  # reported per file; the others still count
+        errors.append(error_message(error).replace(str(path), Path(path).name))
+        return None
 
 
 def with_session(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import tempfile
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -63,8 +63,8 @@ class ServerPaths:
     def _patterns(self) -> list[tuple[re.Pattern[str], str | None]]:
         """(pattern, label) longest folder first, so a folder inside another is named by the inner one; label None:
         an upload folder (the file's name is kept)."""
-        folders = [(folder, label) for folder, label in self.named] + [(folder, None) for folder in self.uploads]
-        folders = [(folder.rstrip("/"), label) for folder, label in folders if folder.rstrip("/")]  # never "/"
+        every: list[tuple[str, str | None]] = [*self.named, *((folder, None) for folder in self.uploads)]
+        folders = [(folder.rstrip("/"), label) for folder, label in every if folder.rstrip("/")]  # never "/"
         folders.sort(key=lambda pair: len(pair[0]), reverse=True)
         return [(re.compile(re.escape(folder) + _TAIL), label) for folder, label in folders]
 
@@ -75,8 +75,12 @@ class ServerPaths:
         for path, name in self.files:
             text = text.replace(path, name)
         for pattern, label in self._patterns:
-            text = pattern.sub(lambda match, label=label: _shown(match.group(1), label), text)
+            text = pattern.sub(partial(_shown_match, label), text)
         return text
+
+
+def _shown_match(label: str | None, match: re.Match[str]) -> str:
+    return _shown(match.group(1), label)
 
 
 def _shown(tail: str, label: str | None) -> str:

@@ -47,7 +47,9 @@ def file_answer(key: str, runs: list[Run] | None, walk_value: dict | None, ref: 
     from mathreel.core.results.question_join import QuestionJoin
 
     run = run_named(runs, Walk.of(walk_value).run)
-    row = row_of(run, ref) if run is not None and run.key == key else None
+    if run is None or run.key != key:
+        return None
+    row = row_of(run, ref)
     if row is None:
         return None
     title = get_benchmark(run.report.benchmark).title

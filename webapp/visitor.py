@@ -208,10 +208,10 @@ def kept_runs(store: VisitorStore, settings: Settings, token: str) -> list[Run]:
     files, options = store.load(token)
     if not files:
         return []
-    chosen = {key: options.get(key) for key in ("key", "extractor", "denominator", "use_data")}
-    runs, errors = score_uploads(
-        [str(path) for path, _ in files], score_options(settings, **chosen), visitor=visitor_key(token)
+    chosen = score_options(
+        settings, options.get("key"), options.get("extractor"), options.get("denominator"), options.get("use_data")
     )
+    runs, errors = score_uploads([str(path) for path, _ in files], chosen, visitor=visitor_key(token))
     for message in errors:
         log.info("a kept run no longer scores: %s", message)
     return runs

@@ -92,7 +92,6 @@ class MathVerse(Benchmark):
         Dimension("subject", "Subject", SUBJECTS),
         Dimension("subfield", "Subfield", SUBFIELDS),
     )
-    main_versions = MAIN_VERSIONS
     # The older official output writes `problem_id` where the dataset has `sample_index`.
     id_fields = ("sample_index", "question_id", "id", "problem_id")
     cluster_unit = "problem"  # the five versions of one problem are correlated; there is no video

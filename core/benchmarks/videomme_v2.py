@@ -50,7 +50,6 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 LETTERS = ("A", "B", "C", "D", "E", "F", "G", "H")
 GROUP_TYPES = ("relevance", "logic")
 LEVELS = ("1", "2", "3")
-STRUCTURES = ("[1,2,3,4]", "[1,[2,3],4]", "[[1,2],3,4]")
 
 _OFFICIAL = "MME-Benchmarks/Video-MME-v2 evaluation/test_video_mme_v2.py@013b6c92f1c4"
 _LMMS_EVAL = "EvolvingLMMs-Lab/lmms-eval lmms_eval/tasks/videomme_v2/utils.py@394a8e4bc2d6"

@@ -9,7 +9,7 @@ The readers and policies are the benchmark's own (`Benchmark.reproductions`); no
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal, get_args
+from typing import TYPE_CHECKING, Any, Literal
 
 from mathreel.core.benchmarks.base import DEFAULT_GROUP_POLICY, GroupPolicy
 from mathreel.core.errors import MathReelError
@@ -21,7 +21,6 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 # What one scored item is: a benchmark question (a multi-binary question's pairs together), each row alone (a
 # multi-binary pair counted by itself), or a group of questions scored together (Video-MME-v2's groups).
 Unit = Literal["question", "pair", "group"]
-UNITS: tuple[Unit, ...] = get_args(Unit)
 MATHREEL_POLICY = "mathreel"  # the group policy name of MathReel's own rule (DEFAULT_GROUP_POLICY)
 ROBUST = "robust"
 

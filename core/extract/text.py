@@ -5,8 +5,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
-from collections.abc import Sequence
-from typing import overload
 
 from mathreel.core.extract.lazy import lazy_regex
 
@@ -119,37 +117,6 @@ def boxed_spans(text: str) -> list[tuple[int, int, int]]:
         if end is not None:
             found.append((match.start(), match.end(), end))
     return found
-
-
-class _Boxes(Sequence[tuple[int, str]]):
-    """(position, content) pairs of `boxed_spans`, each content sliced only when asked for."""
-
-    __slots__ = ("_spans", "_text")
-
-    def __init__(self, text: str, spans: list[tuple[int, int, int]]) -> None:
-        self._text, self._spans = text, spans
-
-    def __len__(self) -> int:
-        return len(self._spans)
-
-    @overload
-    def __getitem__(self, index: int) -> tuple[int, str]: ...
-    @overload
-    def __getitem__(self, index: slice) -> list[tuple[int, str]]: ...
-    def __getitem__(self, index: int | slice) -> tuple[int, str] | list[tuple[int, str]]:
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self)))]
-        start, inner, end = self._spans[index]
-        return start, self._text[inner:end]
-
-
-def boxed_contents(text: str) -> Sequence[tuple[int, str]]:
-    """(position, content) of every complete `\\boxed{...}`, nested braces balanced; truncated ones are skipped.
-
-    A sequence that slices each content when it is read, so asking for the last box of a deeply nested
-    response costs one copy, not one per level.
-    """
-    return _Boxes(text, boxed_spans(text))
 
 
 def _brace_pairs(text: str) -> dict[int, int]:

@@ -11,7 +11,6 @@ from typing import Literal
 # - "shape": the form of the response ("B", "B. Walking", a last line "C", the value a last sentence states);
 # - "option-text": an option's words or value in the response's conclusion, without its letter.
 Strength = Literal["container", "explicit", "shape", "option-text"]
-STRENGTHS: tuple[Strength, ...] = ("container", "explicit", "shape", "option-text")
 
 # Readings a person should check (the audit's "readings to check"): they rest on weaker evidence than a stated
 # answer: a tentative statement ("probably C"), a letter closing a sentence of prose, a lone "(C)", the value a

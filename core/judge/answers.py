@@ -24,7 +24,6 @@ from mathreel.core.judge.fingerprint import response_fingerprint
 from mathreel.core.judge.model import Judgment
 
 JudgedAnswers = dict[tuple[str, str], tuple[Extraction, bool | None]]
-RowKey = tuple[str, str]  # (question id, record) of a result-file row, as the scorer looks judgments up
 
 IGNORED_WHY = {
     "response": "judged a different response",

@@ -139,7 +139,3 @@ class PyAVReader:
                 return frame
             break
         raise InputError(self.source, f"the video ends or skips before frame {index} of the {self.total} it declares")
-
-
-def open_pyav(path: Path, decoder_threads: int = 0) -> PyAVReader:
-    return PyAVReader(path, decoder_threads=decoder_threads)

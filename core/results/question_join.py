@@ -18,7 +18,6 @@ in a dataset and decides ("the dataset's question" | "not on this server"), for 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
@@ -31,7 +30,6 @@ from mathreel.core.results.recorded import FileQuestion, JoinHow
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.data import Dataset
-    from mathreel.core.scoring.row import ScoredRow
 
 NOT_ON_SERVER = "video and frames for these questions are not on this server"
 
@@ -178,13 +176,3 @@ def _gold_note(own: Question | None, candidate: Question) -> str:
     if own is not None and own.answer and candidate.answer and own.answer != candidate.answer:
         return f" (the file's gold answer {own.answer} differs from the server's {candidate.answer})"
     return ""
-
-
-def join_rows(rows: Iterable[ScoredRow], dataset: Dataset, *, by_id: bool = False) -> dict[str, QuestionJoin]:
-    """`join_question` for every answered row of a scored file, by question id: what a page walking a run asks once
-    (a few milliseconds for 2,700 answers; the keys are cached)."""
-    return {
-        row.question_id: join_question(row.recorded, row.question_id, dataset, by_id=by_id)
-        for row in rows
-        if row.status != "missing"
-    }

@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     from mathreel.core.scoring.report import Report
     from mathreel.core.scoring.row import ScoredRow
 
-StatusFilter = Literal["all", "not_correct", "wrong", "unparsed", "missing", "correct", "to_check"]
 STATUS_LABELS: dict[str, str] = {
     "all": "questions",
     "not_correct": "wrong or unparsed",
@@ -26,7 +25,7 @@ QUOTED = re.compile(r"""(?:read(?: the line)? )(['"])(.+?)\1""", re.DOTALL)
 
 
 def status_matches(status: str, wanted: str) -> bool:
-    """True when a row of `status` belongs under the filter `wanted` (a StatusFilter)."""
+    """True when a row of `status` belongs under the filter `wanted` (a key of STATUS_LABELS)."""
     if wanted == "all":
         return True
     if wanted == "not_correct":

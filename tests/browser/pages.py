@@ -1,10 +1,20 @@
-"""Page helpers shared by the browser tests: waiting for text and opening a tab once the app has loaded.
+"""Page helpers shared by the browser tests: waiting for text, opening a tab once the app has loaded, and drilling
+down from a scored demo run to one of its answers in Browse.
 
 A plain module rather than conftest.py, because test modules import these functions by name (pytest does not
 mean conftest.py to be imported) and call them on pages the `page` fixture did not open.
 """
 
 from __future__ import annotations
+
+from pathlib import Path
+
+from mathreel.core.data import demo_dir
+from mathreel.core.results import read_results
+from mathreel.core.scoring import Report, score
+
+RUN_A = demo_dir() / "results" / "videomathqa_mcq_synthetic-model-a_samples.jsonl"
+RUN_B = demo_dir() / "results" / "videomathqa_mcq_synthetic-model-b_samples.jsonl"
 
 
 def wait_for_text(page, selector: str, text: str, timeout: float = 60_000) -> None:
@@ -31,3 +41,20 @@ def fill_kept(page, selector: str, value: str, attempts: int = 3) -> None:
         if page.input_value(selector) == value:
             return
     raise AssertionError(f"{selector} did not keep {value!r}")
+
+
+def scored(path: Path) -> Report:
+    return score(read_results(path))
+
+
+def drill_down(page, *paths: Path, row: int = 0) -> str:
+    """Upload `paths` in Score and open row `row` of the first run's per-question table in Browse."""
+    open_tab(page, "score", "#score-upload")
+    page.set_input_files("#score-upload input[type=file]", [str(p) for p in paths])
+    wait_for_text(page, "#score-headline", "accuracy")
+    page.wait_for_selector(f"#score-questions [data-testid='cell-{row}-0']")
+    qid = page.inner_text(f"#score-questions [data-testid='cell-{row}-0']").strip()
+    page.click(f"#score-questions [data-testid='cell-{row}-0']")
+    wait_for_text(page, "#browse-question", qid)
+    wait_for_text(page, "#browse-position", " of ")
+    return qid

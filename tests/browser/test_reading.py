@@ -7,36 +7,14 @@ import tempfile
 from pathlib import Path
 
 import pytest
-from pages import open_tab, wait_for_text
+from pages import RUN_A, RUN_B, drill_down, open_tab, scored, wait_for_text
 
 from mathreel.core.data import demo_dir
-from mathreel.core.results import read_results
-from mathreel.core.scoring import score
 from mathreel.core.scoring.reading_flow import disagreeing, select_rows
 
 pytestmark = pytest.mark.browser
 
-RESULTS = demo_dir() / "results"
-RUN_A = RESULTS / "videomathqa_mcq_synthetic-model-a_samples.jsonl"
-RUN_B = RESULTS / "videomathqa_mcq_synthetic-model-b_samples.jsonl"
 SHOTS = Path(tempfile.gettempdir()) / "mathreel-shots"  # screenshots to look at, never committed
-
-
-def scored(path: Path):
-    return score(read_results(path))
-
-
-def drill_down(page, *paths: Path, row: int = 0) -> str:
-    """Upload `paths` in Score and open row `row` of the first run's per-question table in Browse."""
-    open_tab(page, "score", "#score-upload")
-    page.set_input_files("#score-upload input[type=file]", [str(p) for p in paths])
-    wait_for_text(page, "#score-headline", "accuracy")
-    page.wait_for_selector(f"#score-questions [data-testid='cell-{row}-0']")
-    qid = page.inner_text(f"#score-questions [data-testid='cell-{row}-0']").strip()
-    page.click(f"#score-questions [data-testid='cell-{row}-0']")
-    wait_for_text(page, "#browse-question", qid)
-    wait_for_text(page, "#browse-position", " of ")
-    return qid
 
 
 def shot(page, name: str) -> None:

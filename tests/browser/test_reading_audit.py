@@ -9,8 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from pages import wait_for_text
-from test_reading import RUN_A, drill_down, scored
+from pages import RUN_A, drill_down, scored, wait_for_text
 
 from mathreel.core.scoring.audit import check_reasons
 from mathreel.core.scoring.reading_flow import TO_CHECK, select_rows
