@@ -523,11 +523,14 @@ class ScoreHandlers:
         judging: Any = None,
         session_judged: list | None = None,
         session_reviews: list | None = None,
+        judgment_paths: list[str] | None = None,
+        review_paths: list[str] | None = None,
         request: Any = None,
     ) -> tuple:
         """Score the files in the upload box (a file among the `held` runs, read the same way, is not scored
-        again) with the judgments and reviews given (`judging`) and the session's own, and keep them for the
-        visitor; their costly files take the visitor's turns (webapp.fair_queue)."""
+        again) with the judgments and reviews given (`judging`, read from the judging boxes' files
+        `judgment_paths` and `review_paths`) and the session's own, and keep them all for the visitor; their
+        costly files take the visitor's turns (webapp.fair_queue)."""
         import gradio as gr
 
         options = self.options(key, ext, denom, use_data, judging, session_judged, session_reviews)
@@ -536,7 +539,7 @@ class ScoreHandlers:
         )
         for message in errors:
             warn(message)
-        over = self.kept.keep(visitor, runs, options)
+        over = self.kept.keep(visitor, runs, options, judgment_paths, review_paths)
         if over:
             warn(f"Not kept for your next visit (over this server's limit per visitor): {', '.join(over)}")
         box = gr.update(value=error_box(errors), visible=bool(errors))
@@ -724,6 +727,8 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
         ui.judging,
         ui.session_judged,
         ui.session_reviews,
+        ui.judge_files,
+        ui.review_files,
     ]
     picked = [ui.runs, ui.error, ui.run_pick, ui.run_a, ui.run_b]
     score_outputs = [*picked, *overview_outputs]
@@ -739,13 +744,27 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
         judging: Any = None,
         session_judged: Any = None,
         session_reviews: Any = None,
+        judgment_paths: Any = None,
+        review_paths: Any = None,
         request: Any = None,
     ) -> Any:
         """The files scored, their headline and runs table shown at once, then the runs with every chart, in one
         event (a chained event costs a round trip of the queue). No output is sent twice: a generator's later
         updates reach the page and the API as differences, so a value sent again would arrive as no value."""
         scored = handlers.rescore(
-            paths, key, ext, denom, use_data, held, visitor, judging, session_judged, session_reviews, request
+            paths,
+            key,
+            ext,
+            denom,
+            use_data,
+            held,
+            visitor,
+            judging,
+            session_judged,
+            session_reviews,
+            judgment_paths,
+            review_paths,
+            request,
         )
         skip = gr.skip()
         yield (*[skip] * len(picked), *scored[len(picked) :], *[skip] * (len(overview_outputs) - 2))
