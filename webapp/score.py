@@ -61,11 +61,16 @@ JUDGE_NOTE = (
     "question table shows the rule reading beside the judge's._"
 )
 # Waits (in the page, 5 s at most) until every chart shown is drawn: the tables that follow (2,700 rows for a real
-# file) are then rendered after the charts rather than between them (bench/README.md).
-CHARTS_DRAWN_JS = """async () => {
+# file) are then rendered after the charts rather than between them (bench/README.md). Its input is the cross-table
+# choice: when there is one, the heatmap is awaited too, even before its group is on screen (it is mounted last, and
+# was drawn after the 2,700-row table when only the charts on screen were awaited: 2 s later at load 11).
+CHARTS_DRAWN_JS = """async (cross) => {
   const started = performance.now();
-  const drawn = () => [...document.querySelectorAll('[id^=score-chart-], #score-heatmap')]
-    .filter(p => p.offsetParent !== null).every(p => p.querySelector('.main-svg'));
+  const drawn = () => {
+    const bars = [...document.querySelectorAll('[id^=score-chart-]')].filter(p => p.offsetParent !== null);
+    const heatmap = document.querySelector('#score-heatmap .main-svg');
+    return bars.every(p => p.querySelector('.main-svg')) && (!cross || !!heatmap);
+  };
   while (!drawn() && performance.now() - started < 5000) await new Promise(r => setTimeout(r, 40));
 }"""
 RESPONSE_PREVIEW = 160
@@ -778,7 +783,7 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
         """After (re)scoring (which drew the overview) or choosing another run: redraw what depends on the runs."""
         if not drawn:
             event = event.then(overview, [ui.runs, ui.run_pick], overview_outputs, **view_group)
-        event.then(None, None, None, js=CHARTS_DRAWN_JS).then(
+        event.then(None, ui.cross_pick, None, js=CHARTS_DRAWN_JS).then(
             detail, [ui.runs, ui.run_pick, ui.status], detail_outputs, **view_group
         ).then(*paired, **view_group).then(
             handlers.reference_choices,
