@@ -217,16 +217,17 @@ def bench_server(files: list[Path], repeats: int) -> None:
     for path in files:
         stages: dict[str, list[float]] = {}
         for attempt in range(repeats + 1):
-            marks = [("start", time.perf_counter())]
+            marks = [("start", time.perf_counter(), time.thread_time())]
             runs = handlers.rescore([str(path)], "", "robust", "", False)[0]
-            marks.append(("score + headline (rescore)", time.perf_counter()))
+            marks.append(("score + headline (rescore)", time.perf_counter(), time.thread_time()))
             handlers.render_overview(runs, runs[0].name)
-            marks.append(("all charts (render_overview)", time.perf_counter()))
+            marks.append(("all charts (render_overview)", time.perf_counter(), time.thread_time()))
             handlers.render_detail(runs, runs[0].name, "all")
-            marks.append(("question table, downloads", time.perf_counter()))
+            marks.append(("question table, downloads", time.perf_counter(), time.thread_time()))
             if attempt:
-                for (_, before), (label, after) in itertools.pairwise(marks):
+                for (_, before, cpu_before), (label, after, cpu_after) in itertools.pairwise(marks):
                     stages.setdefault(label, []).append(after - before)
+                    stages.setdefault(f"  {label.split(' (')[0]}: CPU", []).append(cpu_after - cpu_before)
         print(f"\n{path.name}")
         for label, values in stages.items():
             print(f"  {label:<32} {ms(values)}")

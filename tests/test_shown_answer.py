@@ -259,3 +259,65 @@ def test_a_judged_response_opened_in_browse_is_shown_only_with_a_question_a_resu
     assert "records no question text" in page["header"] and value(page["frames"]) in ([], None)
     assert "my own reply" in value(page["response"])
     assert handlers.preview_ref("videomathqa:mcq", ref, [], walk, [mine]) is None
+
+
+def own_responses_file(tmp_path: Path, source: Path) -> Path:
+    """The demo result file `source` with every answer's response replaced by the visitor's own (its bytes, and its
+    responses, not the demo's): what a visitor uploads in Score before loading its judgments in Judge."""
+    lines = []
+    for line in source.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        qid = record["videomathqa_perception_score"]["question_id"]
+        record["resps"] = [[f"my own reply to {qid}. The best answer is C."]]
+        record["filtered_resps"] = [f"my own reply to {qid}. The best answer is C."]
+        lines.append(json.dumps(record))
+    path = tmp_path / f"mine_{source.name}"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_the_judge_tab_joins_a_judged_answer_through_the_visitors_runs_in_score(tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    from mathreel.webapp.judge import JudgeHandlers, Selection, scored_choices
+    from mathreel.webapp.judged_runs import JudgedRun, load_demo_runs
+    from mathreel.webapp.settings import Settings
+
+    monkeypatch.setenv("MATHREEL_CACHE", str(tmp_path / "cache"))
+    settings = Settings(default_frames=2)
+    handlers = JudgeHandlers(SimpleNamespace(datasets=Datasets(demo_dir()), settings=settings))
+    demo_run = next(r for r in load_demo_runs() if (r.benchmark, r.mode) == ("videomathqa", "mcq"))
+    mine = JudgedRun(
+        "mine",
+        [replace(j, response=f"my own reply to {j.question_id}. The best answer is C.") for j in demo_run.judgments],
+    )
+    ref = mine.judgments[0].question_id
+    question = load_dataset("videomathqa", "mcq", demo_dir()).question(ref)
+    source = demo_dir() / "results" / "videomathqa_mcq_synthetic-model-b_samples.jsonl"
+    path = own_responses_file(tmp_path, source)
+    chosen = Selection("mine", ref)
+
+    # Its result file not loaded: the judged answer is under no question, and has no frames.
+    assert handlers.question_of(mine, ref) is None
+    assert question.question not in handlers.detail([mine], chosen)[0]
+    assert handlers.media([mine], chosen) == ([], None)
+
+    # Loaded in Score, read with the server's dataset (an id-only file: the visitor said so): joined through it.
+    scored, errors = score_uploads([str(path)], ScoreOptions(annotations=str(demo_dir())))
+    assert errors == []
+    assert handlers.question_of(mine, ref, scored) == question
+    header, response, steps, *_ = handlers.detail([mine], chosen, scored)
+    assert question.question in header and "my own reply" in response
+    assert question.steps[0] in steps and "annotated steps from the server" in steps
+    frames, video = handlers.media([mine], chosen, scored)
+    assert len(frames) == 2 and video
+    view = handlers.question_view([mine], chosen, scored)
+    assert question.question in view[0]
+
+    # The same file read without the dataset records no question text: its ids alone join nothing.
+    unjoined, _ = score_uploads([str(path)], ScoreOptions())
+    assert handlers.question_of(mine, ref, unjoined) is None
+
+    # The Judge tab offers the visitor's runs to judge without uploading the file again.
+    offered = scored_choices(scored, None)
+    assert offered["choices"] == [(scored[0].name, scored[0].name)] or offered["choices"] == [scored[0].name]

@@ -129,3 +129,52 @@ def test_the_browser_secret_is_the_same_across_restarts(store):
     first = browser_secret(store)
     assert browser_secret(VisitorStore(store.root)) == first and len(first) >= 24
     assert oct((store.root / ".browser-secret").stat().st_mode & 0o777) == "0o600"
+
+
+JUDGED_B = demo_dir() / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl"
+REVIEWS_B = demo_dir() / "reviews" / "videomathqa_mcq_synthetic-model-b_reviews.jsonl"
+RUN_MCQ_B = RESULTS / "videomathqa_mcq_synthetic-model-b_samples.jsonl"
+
+
+def test_judgments_and_reviews_are_kept_beside_the_runs_under_the_same_bound(store, tmp_path):
+    token = new_token()
+    judging = {"judgments": [(str(JUDGED_B), JUDGED_B.name)], "reviews": [(str(REVIEWS_B), REVIEWS_B.name)]}
+    assert store.save(token, [(str(RUN_MCQ_B), RUN_MCQ_B.name)], {}, judging) == []
+    kept = store.load_judging(token)
+    assert [name for _, name in kept["judgments"]] == [JUDGED_B.name]
+    assert [path.read_bytes() for path, _ in kept["reviews"]] == [REVIEWS_B.read_bytes()]
+    assert store.load_judging(new_token()) == {"judgments": [], "reviews": []}  # another visitor's key: nothing
+    extra = tmp_path / "more.jsonl"
+    extra.write_text('{"question_id": "q1", "response": "A"}\n')
+    over = store.save(token, [(str(RUN_MCQ_B), RUN_MCQ_B.name), (str(extra), extra.name)], {}, judging)
+    assert over == [REVIEWS_B.name]  # keep_files = 3 counts every file, the result files first
+    store.save(token, [], {}, {"judgments": [(str(JUDGED_B), JUDGED_B.name)]})  # judgments alone are kept too
+    assert store.load(token)[0] == [] and len(store.load_judging(token)["judgments"]) == 1
+    store.save(token, [], {})
+    assert not store.folder(token).exists()
+
+
+def test_kept_runs_score_again_with_their_judgments_and_reviews_as_on_upload(store):
+    from mathreel.webapp.score import ScoreHandlers
+
+    handlers = ScoreHandlers(Settings(), store)
+    judging, _ = handlers.judging([str(JUDGED_B)], [str(REVIEWS_B)])
+    token = new_token()
+    shown, *_ = handlers.rescore(
+        [str(RUN_MCQ_B)], "", "robust", "", False, None, token, judging, None, None, [str(JUDGED_B)], [str(REVIEWS_B)]
+    )
+    plain, *_ = handlers.rescore([str(RUN_MCQ_B)], "", "robust", "", False)
+    assert shown[0].report.overall.accuracy != plain[0].report.overall.accuracy  # the judge counts
+    again = kept_runs(store, Settings(), token)
+    assert again[0].report.to_dict() == shown[0].report.to_dict()
+    # on load the judging boxes get the kept files back and the state they were scored with
+    values = handlers.kept.kept_values(again, token)
+    judgments, reviews, state = values[5:]
+    assert [Path(p).name for p in judgments] == [JUDGED_B.name] and [Path(p).name for p in reviews] == [REVIEWS_B.name]
+    assert state == judging
+    # so the upload box's change event reuses the restored runs: the same options, nothing scored again
+    reused, *_ = handlers.rescore(
+        [str(RUN_MCQ_B)], "", "robust", "", False, again, token, state, None, None, judgments, reviews
+    )
+    assert reused[0].report is again[0].report
+    assert handlers.kept.kept_values([], new_token()) == handlers.kept.kept_values(None, None)  # nothing kept

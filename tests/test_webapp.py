@@ -746,6 +746,33 @@ def test_a_long_category_axis_is_horizontal_bars_sorted_by_accuracy_one_readable
     assert len(bars[0].name) <= 24 and "a_run_with_a_long_file_name_samples.jsonl" in bars[0].hovertemplate
 
 
+def test_every_score_figure_is_valid_plotly_with_the_white_look_and_a_compact_template(vmqa, tmp_path):
+    """The Score figures are built unvalidated (fast, charts._figure): here Plotly validates each one whole, so a
+    misspelt property fails, and the template kept is Plotly's white one minus what no Score chart draws."""
+    import plotly.graph_objects as go
+    import plotly.io as pio
+
+    path = results_file(tmp_path / "run.jsonl", {"q0": "B", "q1": "A", "q2": "D", "q3": "B"})
+    by = score(read_results(path)).by
+    without = {k: v for k, v in by.items() if k != "category"}
+    many = {"sub_category": {f"value number {i}": Cell(10, i, 10.0 * i, Interval(0.0, 100.0)) for i in range(9)}}
+    figures = [
+        charts.accuracy_bars([("a.jsonl", by), ("b.jsonl", without)], "category", "Category"),
+        charts.accuracy_bars([("a.jsonl", many)], "sub_category", "Sub-category"),
+        charts.cross_heatmap({"short": {"OCR": Cell(2, 1, 50.0, Interval(9.5, 90.5))}}, "t"),
+        charts.paired_difference_bar("a − b", 4.2, [1.0, 7.5]),
+    ]
+    white = pio.templates["plotly_white"].to_plotly_json()
+    for figure in figures:
+        checked = go.Figure(figure.to_dict())  # validated: raises on any property Plotly does not know
+        assert checked.to_plotly_json()["data"] == figure.to_plotly_json()["data"]
+        template = figure.to_plotly_json()["layout"]["template"]
+        assert template["layout"]["plot_bgcolor"] == white["layout"]["plot_bgcolor"]
+        assert template["layout"]["xaxis"] == white["layout"]["xaxis"]
+        assert template["data"]["bar"] == white["data"]["bar"]
+        assert len(figure.to_json()) < len(go.Figure(figure.to_dict()).update_layout(template=white).to_json()) - 4000
+
+
 def test_an_mcq_run_under_an_mbin_column_is_flagged_and_the_note_names_no_internal_wording():
     from mathreel.webapp.reference import mode_warning
 

@@ -254,6 +254,9 @@ def layout(context: AppContext, handlers: JudgeHandlers) -> JudgeUI:
 
     # The session's judged runs, shared with Browse (its judge card and review box beside a scored run).
     ui = JudgeUI(runs=review_session(context).judged, selection=gr.State(Selection()), media_due=gr.State(False))
+    # The visitor's scored runs (the Score tab's): a judged answer is shown under a question only when one of them,
+    # or one of the demo's result files, holds it and records that question (webapp.shown_answer.judged_join).
+    ui.scored = context.runs if context.runs is not None else gr.State([])
     gr.Markdown(
         "LLM-judge results: the paper's step-wise evaluation (0-10 against the annotated steps) and error "
         "analysis of wrong CoT answers. Load `mathreel judge` output files, or run the judge below. The "
@@ -291,11 +294,12 @@ def layout(context: AppContext, handlers: JudgeHandlers) -> JudgeUI:
         ui.view_outputs,
         lambda event: event.then(
             handlers.due_media,
-            [ui.runs, ui.selection, ui.media_due],
+            [ui.runs, ui.selection, ui.media_due, ui.scored],
             [ui.frames, ui.video],
             show_progress="hidden",
             **view,
         ),
+        ui.scored,
     )
     ui.review = build_panel(
         context, ui.runs, ui.selection, lambda runs, chosen: find_run(runs_of(runs), chosen.run), ui.shown
@@ -371,7 +375,11 @@ def _judge_form(ui: JudgeUI) -> None:
             ui.concurrency = gr.Slider(1, 32, value=8, step=1, label="Concurrent calls", elem_id="judge-concurrency")
         with gr.Row():
             ui.judge_one = gr.Button("Judge the shown question again", elem_id="judge-one")
-            ui.to_judge = gr.File(label="Result file to judge", elem_id="judge-results-upload", height=100)
+            with gr.Column():
+                ui.to_judge = gr.File(label="Result file to judge", elem_id="judge-results-upload", height=100)
+                ui.to_judge_run = gr.Dropdown(
+                    [], value=None, label="… or one of your runs in Score", elem_id="judge-results-run"
+                )
             ui.judge_file = gr.Button("Judge the uploaded result file", elem_id="judge-file")
         # Where a judge run's progress shows (the buttons have no progress display of their own)
         ui.judge_status = gr.Markdown("", elem_id="judge-status", min_height=48)
@@ -389,47 +397,49 @@ class JudgeHandlers:
         self.datasets = context.datasets
         self.settings = context.settings
 
-    def media(self, runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
+    def media(self, runs: list[JudgedRun] | None, chosen: Selection, scored: list | None = None) -> tuple:
         """The shown question's frames (exact, from the frame cache Browse shares) and its video; empty when the
-        server's dataset has no video for it."""
+        server's dataset has no video for it, or no result file records the judged answer as its question."""
         from mathreel.core.view import build_view
 
         run = find_run(runs_of(runs), chosen.run)
         qid = self.shown_id(run, chosen)
-        if run is None or qid is None or self.question_of(run, qid) is None:
+        if run is None or qid is None or self.question_of(run, qid, scored) is None:
             return [], None
         view = build_view(self.datasets.get(run.benchmark, run.mode), qid, num_frames=self.settings.default_frames)
         return frame_items(view), str(view.video_path) if view.video_path else None
 
-    def question_view(self, runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
+    def question_view(self, runs: list[JudgedRun] | None, chosen: Selection, scored: list | None = None) -> tuple:
         """Values for JudgeUI.view_outputs: the question's detail, and its frames and video when they are sampled
         already (else the frames cleared and `due_media` samples them next, so the card does not wait for a
         decode). A media failure is a toast; the frames stay as they were."""
         import gradio as gr
 
         try:
-            ready = self.frames_cached(runs, chosen)
-            media = self.media(runs, chosen) if ready else ([], gr.skip())
+            ready = self.frames_cached(runs, chosen, scored)
+            media = self.media(runs, chosen, scored) if ready else ([], gr.skip())
         except Exception as error:  # the page must survive anything a handler meets
             log.warning("judge media failed", exc_info=True)
             warn(error_message(error))
             ready, media = True, (gr.skip(), gr.skip())
-        return (*self.detail(runs, chosen), *media, not ready)
+        return (*self.detail(runs, chosen, scored), *media, not ready)
 
-    def due_media(self, runs: list[JudgedRun] | None, chosen: Selection, due: bool) -> tuple:
+    def due_media(
+        self, runs: list[JudgedRun] | None, chosen: Selection, due: bool, scored: list | None = None
+    ) -> tuple:
         """The frames and video `question_view` left for later (nothing when it showed them)."""
         import gradio as gr
 
         if not due:
             return gr.skip(), gr.skip()
         try:
-            return self.media(runs, chosen)
+            return self.media(runs, chosen, scored)
         except Exception as error:  # the page must survive anything a handler meets
             log.warning("judge media failed", exc_info=True)
             warn(error_message(error))
             return gr.skip(), gr.skip()
 
-    def frames_cached(self, runs: list[JudgedRun] | None, chosen: Selection) -> bool:
+    def frames_cached(self, runs: list[JudgedRun] | None, chosen: Selection, scored: list | None = None) -> bool:
         """Whether the shown question's frames are in the frame cache (or it has no video: nothing to sample)."""
         from mathreel.core.media.frames import cached_frames
 
@@ -437,7 +447,7 @@ class JudgeHandlers:
         qid = self.shown_id(run, chosen)
         if run is None or not qid:
             return True
-        question = self.question_of(run, qid)
+        question = self.question_of(run, qid, scored)
         if question is None or not question.video_id:
             return True
         video = self.datasets.get(run.benchmark, run.mode).find_video(question)
@@ -452,20 +462,21 @@ class JudgeHandlers:
             return None
         return chosen.question_id or by_question(run.judgments)[0].question_id
 
-    def question_of(self, run: JudgedRun, qid: str) -> Question | None:
+    def question_of(self, run: JudgedRun, qid: str, scored: list | None = None) -> Question | None:
         """The server's question of the judged answer by the one join rule (`webapp.shown_answer.judged_join`: a
-        result file holding the judged response must record that question), never the id alone; None otherwise."""
+        result file holding the judged response, among the visitor's runs (`scored`, the Score tab's) or the demo's
+        own, must record that question), never the id alone; None otherwise."""
         from mathreel.webapp.shown_answer import judged_join
 
         try:
             dataset = self.datasets.get(run.benchmark, run.mode)
             response = next((j.response for j in run.judgments if j.question_id == qid and j.response), "")
-            return judged_join(dataset, qid, response).question
+            return judged_join(dataset, qid, response, scored).question
         except Exception:  # not in the server's dataset: shown as such
             log.debug("no server question for judged %s", qid, exc_info=True)
             return None
 
-    def detail(self, runs: list[JudgedRun] | None, chosen: Selection) -> tuple:
+    def detail(self, runs: list[JudgedRun] | None, chosen: Selection, scored: list | None = None) -> tuple:
         from mathreel.core.judge.views import by_question
 
         run = find_run(runs_of(runs), chosen.run)
@@ -473,7 +484,7 @@ class JudgeHandlers:
         found = next((c for c in cards if c.question_id == chosen.question_id), cards[0] if cards else None)
         if run is None or found is None:
             return "", "", "", "", "", ""
-        question = self.question_of(run, found.question_id)
+        question = self.question_of(run, found.question_id, scored)
         lender = question.steps if question is not None else ()
         source = "annotated steps from the server's dataset" if lender else "the server's dataset has no steps here"
         response_text = next((j.response for j in found.by_task.values() if j.response), "")
@@ -526,7 +537,14 @@ class JudgeHandlers:
         return question_table(find_run(runs_of(runs), chosen.run), cat, lo, hi)
 
     def run_one(
-        self, runs: list[JudgedRun] | None, chosen: Selection, url: str, name: str, api_key: str, progress: Any
+        self,
+        runs: list[JudgedRun] | None,
+        chosen: Selection,
+        url: str,
+        name: str,
+        api_key: str,
+        progress: Any,
+        scored: list | None = None,
     ) -> tuple:
         """The shown question judged again, into a run of its own."""
         import gradio as gr
@@ -538,7 +556,7 @@ class JudgeHandlers:
         if run is None:
             raise _user_error("no run is shown")
         qid = chosen.question_id or by_question(run.judgments)[0].question_id
-        question = self.question_of(run, qid)
+        question = self.question_of(run, qid, scored)
         if question is None:
             raise _user_error(f"{qid} is not in the server's dataset, so it cannot be judged again here")
         fresh = rejudge_question(run, qid, question, page_endpoint(url, name, api_key), progress)
@@ -554,12 +572,17 @@ class JudgeHandlers:
         k: float,
         progress: Any,
         visitor: str = "",
+        scored: list | None = None,
+        scored_name: str | None = None,
     ) -> tuple:
-        """An uploaded result file judged as `mathreel judge` judges it, added as a run."""
+        """An uploaded result file judged as `mathreel judge` judges it, added as a run: the file in the box, else
+        the visitor's run in Score chosen (`scored_name` among `scored`)."""
         import gradio as gr
 
+        chosen = next((r for r in scored or [] if r.name == scored_name and r.path), None) if scored_name else None
+        path = path or (chosen.path if chosen is not None else None)
         if not path:
-            raise _user_error("upload a result file to judge first")
+            raise _user_error("upload a result file to judge, or choose one of your runs in Score, first")
         runs = runs_of(runs)
         data_dir = str(self.settings.data_dir) if self.settings.data_dir else None
         budget = Budget(self.settings.score_seconds, self.settings.score_memory_mb)
@@ -602,11 +625,12 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
         url: str,
         name: str,
         api_key: str,
+        scored: Any = None,
         progress: gr.Progress = track,
         request: Any = None,
     ) -> tuple:
         with JUDGE_TURNS.turn(visitor_key(None, request), "the judge"):
-            return handlers.run_one(runs, chosen, url, name, api_key, progress)
+            return handlers.run_one(runs, chosen, url, name, api_key, progress, scored)
 
     @guarded(0, 3, FIXES)
     @with_request
@@ -617,30 +641,32 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
         name: str,
         api_key: str,
         k: float,
+        scored_name: str | None = None,
+        scored: Any = None,
         progress: gr.Progress = track,
         request: Any = None,
     ) -> tuple:
         visitor = visitor_key(None, request)
         with JUDGE_TURNS.turn(visitor, "the judge"):
-            return handlers.run_file(runs, path, url, name, api_key, k, progress, visitor)
+            return handlers.run_file(runs, path, url, name, api_key, k, progress, visitor, scored, scored_name)
 
     session = review_session(context)
     shown_outputs = [*review.fill_outputs, *ui.view_outputs]
 
-    def show(runs: Any, chosen: Selection, held: list, name: str) -> tuple:
+    def show(runs: Any, chosen: Selection, held: list, name: str, scored: Any = None) -> tuple:
         """The question shown and its review panel, in one event."""
-        return (*review.fill(runs, chosen, held, name), *handlers.question_view(runs, chosen))
+        return (*review.fill(runs, chosen, held, name), *handlers.question_view(runs, chosen, scored))
 
     @select_handler
-    def choose_question(runs: Any, chosen: Selection, held: list, name: str, evt: gr.SelectData) -> tuple:
+    def choose_question(runs: Any, chosen: Selection, held: list, name: str, scored: Any, evt: gr.SelectData) -> tuple:
         picked = Selection(chosen.run, str((evt.row_value or [""])[0]) or None)
-        return picked, *show(runs, picked, held, name)
+        return picked, *show(runs, picked, held, name, scored)
 
     def show_detail(event: Any) -> None:
         ui.shown.then(
             event.then(
                 show,
-                [ui.runs, ui.selection, session.reviews, session.reviewer],
+                [ui.runs, ui.selection, session.reviews, session.reviewer, ui.scored],
                 shown_outputs,
                 show_progress="hidden",
                 **view,
@@ -658,19 +684,35 @@ def _wire(context: AppContext, ui: JudgeUI, handlers: JudgeHandlers, review: Any
     ui.shown.then(
         ui.questions.select(
             choose_question,
-            [ui.runs, ui.selection, session.reviews, session.reviewer],
+            [ui.runs, ui.selection, session.reviews, session.reviewer, ui.scored],
             [ui.selection, *shown_outputs],
             **view,
         )
     )
     for control in filters:
         control.input(handlers.filter_questions, [ui.runs, ui.selection, *filters], ui.questions, **view)
-    chain(ui.judge_one.click(run_one, [ui.runs, ui.selection, ui.base_url, ui.model, ui.key], judged, **work))
+    chain(
+        ui.judge_one.click(run_one, [ui.runs, ui.selection, ui.base_url, ui.model, ui.key, ui.scored], judged, **work)
+    )
     chain(
         ui.judge_file.click(
-            run_file, [ui.runs, ui.to_judge, ui.base_url, ui.model, ui.key, ui.concurrency], judged, **work
+            run_file,
+            [ui.runs, ui.to_judge, ui.base_url, ui.model, ui.key, ui.concurrency, ui.to_judge_run, ui.scored],
+            judged,
+            **work,
         )
     )
+    tab = (context.tab_items or {}).get("judge")
+    if tab is not None:  # the visitor's runs in Score, offered to judge when the tab is opened
+        tab.select(scored_choices, [ui.scored, ui.to_judge_run], ui.to_judge_run, show_progress="hidden", **view)
+
+
+def scored_choices(scored: list | None, current: str | None) -> Any:
+    """The visitor's runs in Score, to judge one without uploading its file again (the current choice kept)."""
+    import gradio as gr
+
+    names = [run.name for run in scored or [] if run.path]
+    return gr.update(choices=names, value=current if current in names else None)
 
 
 def browse_target(

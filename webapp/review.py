@@ -81,12 +81,19 @@ class ReviewPanel:
 @dataclass
 class QuestionView:
     """The Judge tab's view of a question, which a review that walks on sets in its own event (one event per key
-    rather than a chain of them): `render(runs, selection)` -> values for `outputs`; `then(event)` chains what
-    follows it (the frames of a question not sampled yet)."""
+    rather than a chain of them): `render(runs, selection, scored)` -> values for `outputs`; `then(event)` chains
+    what follows it (the frames of a question not sampled yet); `scored`: the state of the visitor's scored runs,
+    which the question is joined through (None: the view reads none)."""
 
     render: Callable[..., tuple]
     outputs: list[Any]
     then: Callable[[Any], Any]
+    scored: Any = None
+
+    @property
+    def inputs(self) -> list[Any]:
+        """What the view reads besides the judged runs and the selection."""
+        return [] if self.scored is None else [self.scored]
 
 
 @dataclass
@@ -158,6 +165,7 @@ def _record(
         steps: float | None,
         why_flag: str,
         why: str,
+        scored: Any = None,
         request: Any = None,
     ) -> tuple:
         edits = (first, others, text, points, steps, why_flag, why)
@@ -175,7 +183,7 @@ def _record(
             after,
             session_file(updated, session_id(request)),
             *fill(runs, after, updated, review.reviewer),
-            *shown.render(runs, after),
+            *shown.render(runs, after, scored),
         )
 
     return handler
@@ -187,13 +195,13 @@ def _walk_next(find: Callable[[Any, Any], Any], shown: QuestionView, n_outputs: 
 
     fill = _fill(find)
 
-    def walk_next(runs: Any, chosen: Any, held: list, name: str) -> tuple:
+    def walk_next(runs: Any, chosen: Any, held: list, name: str, scored: Any = None) -> tuple:
         run, view, views = shown_question(find, runs, chosen)
         after = next_unreviewed(views, held, name, view.question_id if view else None)
         if run is None or not after:
             return (gr.skip(),) * n_outputs
         picked = type(chosen)(run.name, after)
-        return picked, *fill(runs, picked, held, name), *shown.render(runs, picked)
+        return picked, *fill(runs, picked, held, name), *shown.render(runs, picked, scored)
 
     return walk_next
 
@@ -213,7 +221,7 @@ def _wire_panel(
     session = review_session(context)
     fill = _fill(find)
     fill_inputs = [runs_state, selection, session.reviews, session.reviewer]
-    edits = [runs_state, selection, session.reviews, session.reviewer, *c.edits]
+    edits = [runs_state, selection, session.reviews, session.reviewer, *c.edits, *shown.inputs]
     walked = [*c.fill_outputs, *shown.outputs]
     saves = [c.error, session.reviews, selection, c.download, *walked]
     for button, accept_it in ((c.accept, True), (c.save, False)):
@@ -223,7 +231,7 @@ def _wire_panel(
     shown.then(
         c.walk.click(
             _walk_next(find, shown, 1 + len(walked)),
-            fill_inputs,
+            [*fill_inputs, *shown.inputs],
             [selection, *walked],
             show_progress="hidden",
             **view_opts,

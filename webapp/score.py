@@ -61,11 +61,16 @@ JUDGE_NOTE = (
     "question table shows the rule reading beside the judge's._"
 )
 # Waits (in the page, 5 s at most) until every chart shown is drawn: the tables that follow (2,700 rows for a real
-# file) are then rendered after the charts rather than between them (bench/README.md).
-CHARTS_DRAWN_JS = """async () => {
+# file) are then rendered after the charts rather than between them (bench/README.md). Its input is the cross-table
+# choice: when there is one, the heatmap is awaited too, even before its group is on screen (it is mounted last, and
+# was drawn after the 2,700-row table when only the charts on screen were awaited: 2 s later at load 11).
+CHARTS_DRAWN_JS = """async (cross) => {
   const started = performance.now();
-  const drawn = () => [...document.querySelectorAll('[id^=score-chart-], #score-heatmap')]
-    .filter(p => p.offsetParent !== null).every(p => p.querySelector('.main-svg'));
+  const drawn = () => {
+    const bars = [...document.querySelectorAll('[id^=score-chart-]')].filter(p => p.offsetParent !== null);
+    const heatmap = document.querySelector('#score-heatmap .main-svg');
+    return bars.every(p => p.querySelector('.main-svg')) && (!cross || !!heatmap);
+  };
   while (!drawn() && performance.now() - started < 5000) await new Promise(r => setTimeout(r, 40));
 }"""
 RESPONSE_PREVIEW = 160
@@ -528,11 +533,14 @@ class ScoreHandlers:
         judging: Any = None,
         session_judged: list | None = None,
         session_reviews: list | None = None,
+        judgment_paths: list[str] | None = None,
+        review_paths: list[str] | None = None,
         request: Any = None,
     ) -> tuple:
         """Score the files in the upload box (a file among the `held` runs, read the same way, is not scored
-        again) with the judgments and reviews given (`judging`) and the session's own, and keep them for the
-        visitor; their costly files take the visitor's turns (webapp.fair_queue)."""
+        again) with the judgments and reviews given (`judging`, read from the judging boxes' files
+        `judgment_paths` and `review_paths`) and the session's own, and keep them all for the visitor; their
+        costly files take the visitor's turns (webapp.fair_queue)."""
         import gradio as gr
 
         options = self.options(key, ext, denom, use_data, judging, session_judged, session_reviews)
@@ -541,7 +549,7 @@ class ScoreHandlers:
         )
         for message in errors:
             warn(message)
-        over = self.kept.keep(visitor, runs, options)
+        over = self.kept.keep(visitor, runs, options, judgment_paths, review_paths)
         if over:
             warn(f"Not kept for your next visit (over this server's limit per visitor): {', '.join(over)}")
         box = gr.update(value=error_box(errors), visible=bool(errors))
@@ -728,6 +736,8 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
         ui.judging,
         ui.session_judged,
         ui.session_reviews,
+        ui.judge_files,
+        ui.review_files,
     ]
     picked = [ui.runs, ui.error, ui.run_pick, ui.run_a, ui.run_b]
     score_outputs = [*picked, *overview_outputs]
@@ -743,13 +753,27 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
         judging: Any = None,
         session_judged: Any = None,
         session_reviews: Any = None,
+        judgment_paths: Any = None,
+        review_paths: Any = None,
         request: Any = None,
     ) -> Any:
         """The files scored, their headline and runs table shown at once, then the runs with every chart, in one
         event (a chained event costs a round trip of the queue). No output is sent twice: a generator's later
         updates reach the page and the API as differences, so a value sent again would arrive as no value."""
         scored = handlers.rescore(
-            paths, key, ext, denom, use_data, held, visitor, judging, session_judged, session_reviews, request
+            paths,
+            key,
+            ext,
+            denom,
+            use_data,
+            held,
+            visitor,
+            judging,
+            session_judged,
+            session_reviews,
+            judgment_paths,
+            review_paths,
+            request,
         )
         skip = gr.skip()
         yield (*[skip] * len(picked), *scored[len(picked) :], *[skip] * (len(overview_outputs) - 2))
@@ -763,7 +787,7 @@ def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: d
         """After (re)scoring (which drew the overview) or choosing another run: redraw what depends on the runs."""
         if not drawn:
             event = event.then(overview, [ui.runs, ui.run_pick], overview_outputs, **view_group)
-        event.then(None, None, None, js=CHARTS_DRAWN_JS).then(
+        event.then(None, ui.cross_pick, None, js=CHARTS_DRAWN_JS).then(
             detail, [ui.runs, ui.run_pick, ui.status], detail_outputs, **view_group
         ).then(*paired, **view_group).then(
             handlers.reference_choices,

@@ -1,6 +1,7 @@
 """The Score tab's runs across visits: the demo runs one click away, and a visitor's kept runs (webapp.visitor) put
-back in the upload box when the page loads, so the tab shows them as it shows an upload: the box's change event
-scores (reusing the runs already restored) and draws every view.
+back in the upload box when the page loads, with the judgment and review files they were scored with back in the
+judging boxes, so the tab shows them as it shows an upload: the box's change event scores (reusing the runs already
+restored, with the same judgments) and draws every view.
 """
 
 from __future__ import annotations
@@ -54,23 +55,45 @@ class KeptRuns:
         self.store = store
         self.handed = Downloads(cache_seconds)  # copies the upload box may be given (Gradio serves only its own)
 
-    def keep(self, token: Any, runs: list[Run], options: ScoreOptions) -> list[str]:
-        """Keep `runs` (their files, as named) and `options` for the visitor; the names over the bounds."""
+    def keep(
+        self,
+        token: Any,
+        runs: list[Run],
+        options: ScoreOptions,
+        judgments: list[str] | None = None,
+        reviews: list[str] | None = None,
+    ) -> list[str]:
+        """Keep `runs` (their files, as named), `options` and the judgment and review files they were scored with
+        (the judging boxes' paths) for the visitor; the names over the bounds."""
         token = valid_token(token)
         if self.store is None or token is None:
             return []
-        return self.store.save(token, [(run.path, run.name) for run in runs if run.path], options_kept(options))
+        judging = {"judgments": _named(judgments), "reviews": _named(reviews)}
+        files = [(run.path, run.name) for run in runs if run.path]
+        return self.store.save(token, files, options_kept(options), judging)
 
-    def kept_values(self, runs: list[Run] | None) -> tuple:
-        """On load: the upload box holding the restored runs' files and the options they were read with (nothing
-        changes when there are none)."""
+    def kept_values(self, runs: list[Run] | None, token: Any = None) -> tuple:
+        """On load: the upload box holding the restored runs' files and the options they were read with, and the
+        judging boxes holding the judgment and review files kept with them, with what they hold read (the judging
+        state the runs were scored with again, so the box's change event reuses them). Nothing changes when
+        nothing is kept."""
         import gradio as gr
 
-        if not runs or runs[0].options is None:
-            return (gr.skip(),) * 5
-        chosen = options_kept(runs[0].options)
-        files = self.handed.hand_over([(run.path, run.name) for run in runs])
-        return files, chosen["key"], chosen["extractor"], chosen["denominator"], chosen["use_data"]
+        token = valid_token(token)
+        judging = self.store.load_judging(token) if self.store is not None and token else {}
+        boxes = [self.handed.hand_over(judging.get(kind, [])) or None for kind in ("judgments", "reviews")]
+        if runs and runs[0].options is not None:
+            options = runs[0].options
+            chosen = options_kept(options)
+            files = self.handed.hand_over([(run.path, run.name) for run in runs])
+            held = (options.judged, options.reviews)
+            return files, chosen["key"], chosen["extractor"], chosen["denominator"], chosen["use_data"], *boxes, held
+        if not any(boxes):
+            return (gr.skip(),) * 8
+        from mathreel.webapp.scored_runs import judge_inputs
+
+        judged, reviews, _errors = judge_inputs(*boxes)  # a file that no longer reads is left out, as on upload
+        return (*(gr.skip(),) * 5, *boxes, (judged, reviews))
 
     def with_demo(self, current: list[str] | None) -> list[str]:
         """The upload box's files and the demo runs not in it yet (by name)."""
@@ -95,6 +118,11 @@ class KeptRuns:
         present = {Path(path).name for path in current or []}
         wanted = [(path, path.name) for path in files if path.name not in present]
         return [*(current or []), *self.handed.hand_over(wanted)]
+
+
+def _named(paths: list[str] | None) -> list[tuple[str, str]]:
+    """Upload-box paths as (path, the name the file was uploaded as)."""
+    return [(str(path), Path(path).name) for path in paths or []]
 
 
 def demo_judging_files(kind: str) -> list[Path]:
@@ -140,7 +168,10 @@ def wire(context: AppContext, ui: Any, kept: KeptRuns, group: dict[str, Any]) ->
     """On load, the kept runs back in the box; the demo button adds the demo runs to it. Either way the box's
     change event scores and draws as for an upload."""
     options = [ui.bench, ui.extractor, ui.denominator, ui.join]
+    judging = [ui.judge_files, ui.review_files, ui.judging]
     if context.app_load is not None:
-        context.app_load(kept.kept_values, ui.runs, [ui.upload, *options], show_progress="hidden", **group)
+        context.app_load(
+            kept.kept_values, [ui.runs, ui.visitor], [ui.upload, *options, *judging], show_progress="hidden", **group
+        )
     if ui.demo is not None:
         ui.demo.click(kept.with_demo, ui.upload, ui.upload, **group)

@@ -26,7 +26,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mathreel.webapp.errors import log
-from mathreel.webapp.scored_runs import digest, score_options, score_uploads
+from mathreel.webapp.scored_runs import digest, judge_inputs, score_options, score_uploads
 
 if TYPE_CHECKING:
     from mathreel.webapp.scored_runs import Run
@@ -50,10 +50,19 @@ def valid_token(value: Any) -> str | None:
 
 @dataclass
 class Kept:
-    """What a visitor's folder holds: the files (name, digest, size in bytes) and the options they were read with."""
+    """What a visitor's folder holds: the result files (name, digest, size in bytes), the options they were read
+    with, and the judgment and review files they were scored with (the Score tab's judging boxes)."""
 
     files: list[dict[str, Any]] = field(default_factory=list)
     options: dict[str, Any] = field(default_factory=dict)
+    judgments: list[dict[str, Any]] = field(default_factory=list)
+    reviews: list[dict[str, Any]] = field(default_factory=list)
+
+    def listed(self) -> list[dict[str, Any]]:
+        return [*self.files, *self.judgments, *self.reviews]
+
+
+JUDGING = ("judgments", "reviews")  # the Score tab's judging boxes, kept beside the result files
 
 
 class VisitorStore:
@@ -75,46 +84,67 @@ class VisitorStore:
         """The visitor's folder, named by a hash of the token (the folder name does not give the token away)."""
         return self.root / hashlib.sha256(token.encode()).hexdigest()[:40]
 
-    def save(self, token: str, files: list[tuple[str, str]], options: dict[str, Any]) -> list[str]:
-        """Keep `files` ((path, name as uploaded), in order) and `options` as the visitor's runs, in place of what
-        was kept before; an empty list forgets them. Returns the names not kept (over a per-visitor bound)."""
+    def save(
+        self,
+        token: str,
+        files: list[tuple[str, str]],
+        options: dict[str, Any],
+        judging: dict[str, list[tuple[str, str]]] | None = None,
+    ) -> list[str]:
+        """Keep `files` ((path, name as uploaded), in order), `options` and the `judging` files (judgments and
+        reviews, as `files`) as the visitor's runs, in place of what was kept before; nothing at all forgets them.
+        One bound for all of them, the result files first. Returns the names not kept (over a per-visitor bound)."""
         folder = self.folder(token)
         kept, skipped, total = Kept(options=options), [], 0
-        for path, given in files:
-            name = Path(given).name if Path(given).name not in ("", ".", "..") else "file"
-            size = os.path.getsize(path)
-            if len(kept.files) >= self.keep_files or total + size > self.keep_bytes:
-                skipped.append(name)
-                continue
-            sha = digest(path)
-            target = folder / "files" / sha / name
-            if not target.is_file():
-                target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-                shutil.copyfile(path, target)
-            kept.files.append({"name": name, "digest": sha, "size": size})
-            total += size
+        sections = [("files", files), *((kind, (judging or {}).get(kind, [])) for kind in JUDGING)]
+        for section, given_files in sections:
+            for path, given in given_files:
+                name = Path(given).name if Path(given).name not in ("", ".", "..") else "file"
+                size = os.path.getsize(path)
+                if len(kept.listed()) >= self.keep_files or total + size > self.keep_bytes:
+                    skipped.append(name)
+                    continue
+                sha = digest(path)
+                target = folder / "files" / sha / name
+                if not target.is_file():
+                    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+                    shutil.copyfile(path, target)
+                getattr(kept, section).append({"name": name, "digest": sha, "size": size})
+                total += size
         with self._lock:
-            if not kept.files:
+            if not kept.listed():
                 shutil.rmtree(folder, ignore_errors=True)
             else:
                 _write_manifest(folder, kept)
-                _drop_unlisted(folder / "files", {f["digest"] for f in kept.files})
+                _drop_unlisted(folder / "files", {f["digest"] for f in kept.listed()})
         self.prune()
         return skipped
 
     def load(self, token: str) -> tuple[list[tuple[Path, str]], dict[str, Any]]:
-        """The visitor's kept files ((path, name)) and options; nothing when none are kept. A visit restarts the
-        expiry clock."""
+        """The visitor's kept result files ((path, name)) and options; nothing when none are kept. A visit restarts
+        the expiry clock."""
         self.prune()
-        folder = self.folder(token)
-        try:
-            kept = Kept(**json.loads((folder / MANIFEST).read_text(encoding="utf-8")))
-        except (OSError, ValueError, TypeError):
+        kept = self._kept(token)
+        if kept is None:
             return [], {}
         with contextlib.suppress(OSError):
-            os.utime(folder / MANIFEST)
-        files = [(folder / "files" / f["digest"] / f["name"], f["name"]) for f in kept.files]
-        return [(path, name) for path, name in files if path.is_file()], kept.options
+            os.utime(self.folder(token) / MANIFEST)
+        return self._present(token, kept.files), kept.options
+
+    def load_judging(self, token: str) -> dict[str, list[tuple[Path, str]]]:
+        """The visitor's kept judgment and review files ((path, name)) by kind ("judgments", "reviews")."""
+        kept = self._kept(token) or Kept()
+        return {kind: self._present(token, getattr(kept, kind)) for kind in JUDGING}
+
+    def _kept(self, token: str) -> Kept | None:
+        try:
+            return Kept(**json.loads((self.folder(token) / MANIFEST).read_text(encoding="utf-8")))
+        except (OSError, ValueError, TypeError):
+            return None
+
+    def _present(self, token: str, listed: list[dict[str, Any]]) -> list[tuple[Path, str]]:
+        files = [(self.folder(token) / "files" / f["digest"] / f["name"], f["name"]) for f in listed]
+        return [(path, name) for path, name in files if path.is_file()]
 
     def prune(self, now: float | None = None) -> None:
         """Remove the folders of visitors not seen for `keep_days` (at most once an hour; a failure is logged)."""
@@ -203,16 +233,25 @@ def client_address(request: Any) -> str:
 
 
 def kept_runs(store: VisitorStore, settings: Settings, token: str) -> list[Run]:
-    """The visitor's kept files read and scored again, with the options they were read with (a file that no
-    longer scores is left out and logged: the visitor sees the others)."""
+    """The visitor's kept files read and scored again, with the options they were read with and the judgments and
+    reviews kept beside them, so the figures are those shown before (a file that no longer scores is left out and
+    logged: the visitor sees the others)."""
     files, options = store.load(token)
     if not files:
         return []
+    judging = store.load_judging(token)
+    judged, reviews, errors = judge_inputs(*([str(path) for path, _ in judging[kind]] for kind in JUDGING))
     chosen = score_options(
-        settings, options.get("key"), options.get("extractor"), options.get("denominator"), options.get("use_data")
+        settings,
+        options.get("key"),
+        options.get("extractor"),
+        options.get("denominator"),
+        options.get("use_data"),
+        judged=judged,
+        reviews=reviews,
     )
-    runs, errors = score_uploads([str(path) for path, _ in files], chosen, visitor=visitor_key(token))
-    for message in errors:
+    runs, failed = score_uploads([str(path) for path, _ in files], chosen, visitor=visitor_key(token))
+    for message in [*errors, *failed]:
         log.info("a kept run no longer scores: %s", message)
     return runs
 
@@ -262,8 +301,8 @@ def browser_secret(store: VisitorStore) -> str:
 def expiry_text(store: VisitorStore) -> str:
     """What the page says about keeping a visitor's runs."""
     return (
-        f"Your runs are kept on this server for this browser only, under a random key in its local storage, for "
-        f"{store.keep_days} days after your last visit (at most {store.keep_files} files, "
-        f"{store.keep_bytes // (1024 * 1024)} MB): a reload or a link opened in this browser brings them back; "
-        "nobody else can list or open them. Clearing the files above forgets them."
+        f"Your runs, and the judgments and reviews they are scored with, are kept on this server for this browser "
+        f"only, under a random key in its local storage, for {store.keep_days} days after your last visit (at most "
+        f"{store.keep_files} files, {store.keep_bytes // (1024 * 1024)} MB): a reload or a link opened in this "
+        "browser brings them back; nobody else can list or open them. Clearing the files above forgets them."
     )

@@ -4,6 +4,7 @@ of it and cannot fetch the files kept for the first. Expected figures come from 
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 from urllib.parse import quote
 
@@ -116,3 +117,65 @@ def test_clearing_the_files_forgets_them(page):
     page.wait_for_timeout(3000)  # a kept run would be back by now
     assert "Upload a result file to see scores" in page.inner_text("#score-headline")
     assert upload_box_names(page) == []
+
+
+RUN_B = demo_dir() / "results" / "videomathqa_mcq_synthetic-model-b_samples.jsonl"
+JUDGED_B = demo_dir() / "judgments" / "videomathqa_mcq_synthetic-model-b_judgments.jsonl"
+REVIEWS_B = demo_dir() / "reviews" / "videomathqa_mcq_synthetic-model-b_reviews.jsonl"
+
+
+def judged_headline() -> str:
+    """Run B's accuracy with its judgments and reviews, as core gives it (`mathreel score --judge --reviews`)."""
+    from mathreel.core.judge import read_judgments
+    from mathreel.core.scoring.files import ScoreRequest, score_file
+
+    judged = score_file(
+        ScoreRequest(str(RUN_B), judgments=tuple(read_judgments(str(JUDGED_B))), reviews=(str(REVIEWS_B),))
+    )
+    return judged.to_dict()["overall"]["text"].split(" ")[0] + " accuracy"
+
+
+def figures_text(page) -> str:
+    """The headline's text without the progress timer Gradio may show on it ("0.5s")."""
+    lines = page.inner_text("#score-headline").splitlines()
+    return "\n".join(line for line in lines if not re.fullmatch(r"[\d.]+s", line.strip()))
+
+
+def box_names(page, box: str) -> list[str]:
+    return page.eval_on_selector_all(f"#{box} td.filename", "cells => cells.map(c => c.getAttribute('aria-label'))")
+
+
+def test_judgments_and_reviews_come_back_with_the_runs_for_this_browser_only(page, browser, server):
+    expected = judged_headline()
+    assert expected != headline_of(RUN_B) + " accuracy"  # the judge changes the headline
+    open_tab(page, "score", "#score-upload")
+    page.set_input_files("#score-upload input[type=file]", [str(RUN_B)])
+    wait_for_text(page, "#score-headline", f"{headline_of(RUN_B)} accuracy")
+    page.set_input_files("#score-judgments input[type=file]", [str(JUDGED_B)])
+    wait_for_text(page, "#score-judgments", JUDGED_B.name)
+    page.set_input_files("#score-reviews input[type=file]", [str(REVIEWS_B)])
+    wait_for_text(page, "#score-headline", "Reading counted: the judge's")
+    wait_for_text(page, "#score-headline", expected)
+    wait_for_text(page, "#score-headline", "come from people")  # the reviews counted too
+    before = figures_text(page)
+    page.wait_for_timeout(1000)  # the keeping is done with the scoring event
+
+    page.reload()
+    open_tab(page, "score", "#score-upload")
+    wait_for_text(page, "#score-headline", expected)
+    wait_for_text(page, "#score-questions", "Rule reading (not counted)")
+    assert figures_text(page) == before  # every figure and note as before the reload
+    assert box_names(page, "score-judgments") == [JUDGED_B.name]
+    assert box_names(page, "score-reviews") == [REVIEWS_B.name]
+    assert "judgments and reviews" in page.inner_text("#score-kept")
+
+    other = browser.new_context().new_page()
+    try:
+        other.goto(server)
+        open_tab(other, "score", "#score-upload")
+        other.wait_for_timeout(3000)  # kept files would be back by now
+        assert "Upload a result file to see scores" in other.inner_text("#score-headline")
+        assert box_names(other, "score-judgments") == [] and box_names(other, "score-reviews") == []
+        assert JUDGED_B.name not in other.inner_text("body")
+    finally:
+        other.context.close()
