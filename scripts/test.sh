@@ -14,6 +14,8 @@ if [ -n "${MATHREEL_PYTHON:-}" ]; then
   venv=".venv-$("$python" -c 'import sys; print("%d.%d" % sys.version_info[:2])')"
 fi
 browser="${MATHREEL_BROWSER:-1}"
+cores=$(nproc 2>/dev/null || echo 2)
+workers="${MATHREEL_TEST_WORKERS:-$((cores < 4 ? cores : 4))}"
 
 if [ "$browser" != 0 ] && ! command -v chromium >/dev/null 2>&1; then
   sudo_cmd=""
@@ -35,7 +37,10 @@ if [ "$#" -gt 0 ] && [[ "$1" != -* ]]; then
 else
   # The browser tests run in a process of their own: Playwright's sync API keeps an event loop in the main
   # thread, which would break the asyncio.run of the client and judge tests if they shared one process.
-  "$venv/bin/python" -m pytest --ignore=tests/browser "$@"
+  # pytest-xdist: one worker per core (at most 4; MATHREEL_TEST_WORKERS overrides, 0 runs in this process). The
+  # tests that load the whole machine on purpose (busy processes, scoring budgets) share the xdist group "machine",
+  # so they run one after another on one worker, never beside each other.
+  "$venv/bin/python" -m pytest --ignore=tests/browser -n "$workers" --dist loadgroup "$@"
   if [ "$browser" != 0 ]; then
     "$venv/bin/python" -m pytest tests/browser "$@"
   fi

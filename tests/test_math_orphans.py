@@ -18,7 +18,10 @@ import pytest
 
 from mathreel.core.extract.worker_guard import PDEATHSIG_ENV
 
-pytestmark = pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc")
+pytestmark = [
+    pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads processes from /proc"),
+    pytest.mark.xdist_group("machine"),
+]
 WAIT = 30.0  # how long a worker may take to go (it goes within a second; a loaded machine is slow)
 
 
