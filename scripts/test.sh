@@ -5,7 +5,7 @@
 #
 # MATHREEL_PYTHON picks another interpreter (its venv is .venv-<version>); MATHREEL_BROWSER=0 leaves the browser
 # tests out. .ci/run uses both to run the suite on the oldest and newest supported Python it finds.
-# pytest runs on every core (pytest-xdist, at most 4 workers); MATHREEL_TEST_WORKERS=0 runs it in one process.
+# The tests but the browser ones run on every core (pytest-xdist, at most 4 workers; MATHREEL_TEST_WORKERS=0: one).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -43,7 +43,8 @@ else
   # so they run one after another on one worker, never beside each other.
   "$venv/bin/python" -m pytest --ignore=tests/browser -n "$workers" --dist loadgroup "$@"
   if [ "$browser" != 0 ]; then
-    # Each worker has its own server and Chromium: a browser test spends most of its time waiting on the page.
-    "$venv/bin/python" -m pytest tests/browser -n "$workers" --dist loadgroup "$@"
+    # One process: under pytest-xdist test_reading's ten-answer keyboard walk timed out (2 runs of 2), not yet
+    # understood, so the browser tests stay serial.
+    "$venv/bin/python" -m pytest tests/browser "$@"
   fi
 fi
