@@ -82,6 +82,7 @@ def wait_for(condition: Any, what: str) -> None:
     raise AssertionError(f"never saw: {what}")
 
 
+@pytest.mark.xdist_group("machine")
 def test_one_visitors_over_budget_uploads_do_not_hold_up_anothers(app_url: str, tmp_path: Path) -> None:
     from mathreel.webapp.scored_runs import TURNS
 

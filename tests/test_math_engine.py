@@ -71,6 +71,7 @@ def _busy(count: int) -> list[subprocess.Popen[bytes]]:
     return [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(count)]
 
 
+@pytest.mark.xdist_group("machine")
 def test_verdicts_are_the_same_on_a_loaded_machine() -> None:
     old = engine.set_deadline_for_tests(CPU_LIMIT)
     try:

@@ -125,6 +125,7 @@ def test_the_app_still_serves_after_every_bad_input(generated: dict, client: Any
     assert not box["visible"] and picker["value"] == "bom.csv"
 
 
+@pytest.mark.xdist_group("machine")
 def test_twenty_sessions_at_once_each_get_their_own_score(server: str, tmp_path: Path) -> None:  # noqa: F811
     files = []
     for i in range(SESSIONS):
@@ -543,6 +544,7 @@ def nested_boxed_file(path: Path, levels: int) -> Path:
     return path
 
 
+@pytest.mark.xdist_group("machine")
 def test_a_costly_upload_is_stopped_with_one_line_while_others_score_and_browse(
     in_process: Any, tmp_path: Path
 ) -> None:
