@@ -156,10 +156,13 @@ def test_a_scoring_child_killed_at_its_budget_leaves_no_worker(tmp_path: Path) -
     path = mathverse_file(tmp_path, answers=60)
     seen: set[int] = set()
     done = threading.Event()
+    # Workers this test process already had (the in-process pool of an earlier test on the same pytest or xdist
+    # worker) are alive by design: only the scoring child's workers are watched.
+    own = set(workers_under(os.getpid()))
 
     def watch() -> None:
         while not done.is_set():
-            seen.update(workers_under(os.getpid()))
+            seen.update(set(workers_under(os.getpid())) - own)
             time.sleep(0.1)
 
     watcher = threading.Thread(target=watch, daemon=True)
