@@ -48,10 +48,15 @@ def test_keyframes_first_then_exact_frames_then_the_cache_entry(video, tmp_path,
             assert _number(item.path) == item.shown_index  # read while the generator is paused, as a viewer does
     first, last = snapshots[0], snapshots[-1]
     assert [item.index for item in first] == [0, 59, 119, 179, 239, 299]
-    assert [item.shown_index for item in first] == [0, 50, 100, 200, 250, 250]  # nearest keyframes
-    assert [item.shown_time for item in first] == pytest.approx([k / FPS for k in (0, 50, 100, 200, 250, 250)])
     assert [item.time for item in first] == pytest.approx([i / FPS for i in (0, 59, 119, 179, 239, 299)])
-    assert not any(item.exact for item in first)
+    # The viewer is handed the latest gallery: on a busy machine some exact frames may land before it first looks.
+    # Every position of the first snapshot is its nearest keyframe, marked approximate, or already its exact frame.
+    for item, keyframe in zip(first, (0, 50, 100, 200, 250, 250), strict=True):
+        shown = item.index if item.exact else keyframe
+        assert item.shown_index == shown and item.shown_time == pytest.approx(shown / FPS)
+    # The keyframe previews were written whatever the viewer saw, each the keyframe's own picture.
+    (folder,) = (frames_dir(tmp_path) / PREVIEWS).iterdir()
+    assert {_number(path) for path in folder.iterdir()} == {0, 50, 100, 200, 250}
     assert all(item.exact and item.shown_index == item.index for item in last)
     for before, after in itertools.pairwise(snapshots):
         assert all(b.exact <= a.exact for b, a in zip(before, after, strict=True))  # exact stays exact
@@ -64,7 +69,7 @@ def test_keyframes_first_then_exact_frames_then_the_cache_entry(video, tmp_path,
     assert entries == sorted([cached.paths[0].parent.name, PREVIEWS])  # the entry, and the previews' own folder
     # every preview the viewer was handed is still there after the last snapshot: a page fetches it a moment later
     shown = {item.path for snapshot in snapshots for item in snapshot if not item.exact}
-    assert shown and all(path.is_file() and _number(path) >= 0 for path in shown)
+    assert all(path.is_file() and _number(path) >= 0 for path in shown)
 
 
 def test_previews_outlive_their_generator_until_their_lifetime_is_over(video, tmp_path):
