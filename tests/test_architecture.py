@@ -369,3 +369,32 @@ def test_the_size_check_counts_statements_not_lines(tmp_path):
     wrapped = "    call(\n" + "".join(f"        {i},\n" for i in range(80)) + "    )"  # one statement, 82 lines
     (folder / "m.py").write_text(f"def long():\n{body}\n\ndef short():\n{wrapped}\n    return 1\n", encoding="utf-8")
     assert long_functions("pkg", tmp_path) == {"pkg/m.py:long": 41}
+
+
+_BARE_IMPORT = r"(?<![\w.])(?:from\s+(?:core|cli|webapp)(?:\.\w+)*\s+import|import\s+(?:core|cli|webapp)\b)"
+
+
+def bare_imports_in_strings(root: Path) -> list[str]:
+    """Code run in a subprocess (`python -c "..."`) that imports the source folders by their bare names: it works
+    only from the repository's root, and ruff's import ban cannot see inside strings."""
+    import re
+
+    found = []
+    for path in sorted(root.rglob("*.py")):
+        if any(part.startswith(".") or part in ("build", "node_modules") for part in path.relative_to(root).parts):
+            continue
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and re.search(_BARE_IMPORT, node.value):
+                found.append(f"{path.relative_to(root)}:{node.lineno}")
+    return found
+
+
+def test_no_code_string_imports_core_cli_or_webapp_by_their_bare_names():
+    assert bare_imports_in_strings(ROOT) == []
+
+
+def test_the_bare_name_check_can_fail(tmp_path):
+    bare = "from " + "cli import main; main()"  # split, so that this file itself passes the check
+    (tmp_path / "t.py").write_text(f'CODE = "{bare}"\nOK = "from mathreel.cli import main"\n')
+    assert bare_imports_in_strings(tmp_path) == ["t.py:1"]

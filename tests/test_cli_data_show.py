@@ -13,7 +13,7 @@ import pytest
 from helpers.clip import CUES, FPS, TOTAL, covering, write_srt, write_video
 from helpers.datasets import closed_port, make_videomathqa, vmqa_record
 
-MATHREEL = [sys.executable, "-c", "import sys; from cli import main; sys.exit(main())"]
+MATHREEL = [sys.executable, "-c", "import sys; from mathreel.cli import main; sys.exit(main())"]
 
 
 def mathreel(*args: str, env: dict[str, str]) -> subprocess.CompletedProcess[str]:

@@ -244,7 +244,7 @@ def test_hub_dataset_without_internet_gives_a_clear_message(tmp_path):
         "HF_HOME": str(tmp_path / "hf"),
         "HF_HUB_DISABLE_TELEMETRY": "1",
     }
-    code = "from core.data import load_dataset; load_dataset('videomathqa', data_dir='hf:MBZUAI/VideoMathQA')"
+    code = "from mathreel.core.data import load_dataset; load_dataset('videomathqa', data_dir='hf:MBZUAI/VideoMathQA')"
     done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode != 0
     last = done.stderr.strip().splitlines()[-1]

@@ -257,3 +257,21 @@ def test_numeric_value_reads_arithmetic_only(text: str, value: float | None) -> 
 )
 def test_a_list_of_steps_after_an_answer_phrase_is_the_working_not_the_value(response: str, answer: str) -> None:
     assert extract_free_answer(response).answer == answer
+
+
+STEPS = {"A": "②①④③", "B": "①②③④", "C": "④③②①", "D": "③④①②"}
+
+
+@pytest.mark.parametrize(
+    ("response", "expected"),
+    [
+        ("The answer is (A) ②①④③.", "A"),
+        ("C. ④③②①", "C"),
+        ("The answer is (B) ②①④③.", None),  # B is ①②③④: the letter contradicts its text
+        ("B", "B"),
+    ],
+)
+def test_options_written_in_circled_digits_are_words_not_numbers(response: str, expected: str | None) -> None:
+    """Circled digits pass `str.isdigit` but are no number: the order of steps in a Video-MME option. Reading them
+    as one crashed the scoring of a whole real file."""
+    assert extract_choice(response, tuple(STEPS), STEPS).answer == expected

@@ -532,7 +532,7 @@ def test_serve_refuses_a_missing_data_directory(tmp_path):
         [
             sys.executable,
             "-c",
-            "from cli import main; raise SystemExit(main())",
+            "from mathreel.cli import main; raise SystemExit(main())",
             "serve",
             "--data",
             str(tmp_path / "nope"),

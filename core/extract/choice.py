@@ -1744,7 +1744,8 @@ class OptionMatcher(Mapping[str, str]):
         man waves 3 times") are matched by their words."""
         if self._values is None:
             self._values = {}
-            for letter, option in self._texts.items():
+            for letter, raw in self._texts.items():
+                option = fold_letters(raw)[0]  # as the response is read: "②①④③" is "2143" in both
                 if _option_keys(option)[3] or (
                     any(c.isdigit() for c in option) and any(c in _MATH_SIGNS for c in option)
                 ):
@@ -1781,7 +1782,7 @@ class OptionMatcher(Mapping[str, str]):
     def number_of(self, letter: str) -> float | None:
         """The value of an option that is nothing but arithmetic (`option_math.numeric_value`), else None."""
         if self._numbers is None:
-            self._numbers = {key: numeric_value(text) for key, text in self._texts.items()}
+            self._numbers = {key: numeric_value(fold_letters(text)[0]) for key, text in self._texts.items()}
         return self._numbers.get(letter)
 
     def match(self, text: str) -> str | None:
@@ -1817,6 +1818,8 @@ class OptionMatcher(Mapping[str, str]):
         words ("D - oak tree" where D is the pine tree; "B - Yes, ..." where B is No). Kept per (letter, text)."""
         said = said.strip(" \t.,;:!")
         own = self._texts.get(letter)
+        if own is not None:
+            own = fold_letters(own)[0]  # the response was folded so: "②①④③" is read as "2143" in both
         if not said or own is None or said == own:
             return None
         if self._said is None:
@@ -1862,7 +1865,7 @@ class OptionMatcher(Mapping[str, str]):
     def _words_against(self, letter: str, tokens: tuple[str, ...]) -> str | None:
         """The other option whose words `tokens` give instead of the letter's: they open with them, or hold them
         where they hold the letter's own words only as part of them ("A. Walking fast", A "Walking")."""
-        keys = {option: _option_keys(text) for option, text in self._texts.items()}
+        keys = {option: _option_keys(fold_letters(text)[0]) for option, text in self._texts.items()}
         mine = keys[letter]
         if not mine[0]:
             return None

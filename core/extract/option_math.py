@@ -24,6 +24,7 @@ _SIGNS = str.maketrans({"−": "-", "×": "*", "·": "*", "÷": "/", "√": " \\
 _DEGREES = lazy_regex(r"\^\s*\{?\s*\\circ\s*\}?|°|\\circ\b|\\degree\b")
 _THOUSANDS = lazy_regex(r"(?<![\d.])(\d{1,3}(?:,\d{3})+)(?![\d,])")
 _PIECE = lazy_regex(r"\\[a-z]+|\d+(?:\.\d+)?|[^\W\d_]+|[-+*/^{}=]")
+_ASCII_NUMBER = lazy_regex(r"[0-9]+(?:\.[0-9]+)?")
 _FRACTIONS = frozenset({"\\frac", "\\dfrac", "\\tfrac", "\\cfrac"})
 _WORD_OPERATORS = {"\\times": "*", "\\cdot": "*", "\\div": "/", "\\pi": "pi", "\\sqrt": "sqrt"}
 _ARTICLES = frozenset({"a", "an", "the"})
@@ -155,14 +156,20 @@ def same_number(said: tuple[str, ...], value: tuple[tuple[str, ...], tuple[str, 
     return stated is not None and own is not None and stated == own
 
 
+def _is_number(token: str) -> bool:
+    """Whether a token is a number Fraction reads: ASCII digits with an optional decimal part. Not every character
+    `str.isdigit` accepts is one ("②①④③", the order of four steps in a Video-MME option, is a word here)."""
+    return _ASCII_NUMBER.fullmatch(token) is not None
+
+
 def _number(tokens: tuple[str, ...], prefix: bool) -> Fraction | None:
     """The value of a leading "-"? number ("/" number)? (the whole of `tokens` unless `prefix`), or None."""
     at = 1 if tokens[:1] == ("-",) else 0
-    if at >= len(tokens) or not tokens[at][0].isdigit():
+    if at >= len(tokens) or not _is_number(tokens[at]):
         return None
     value = Fraction(tokens[at])
     at += 1
-    if tokens[at : at + 1] == ("/",) and at + 1 < len(tokens) and tokens[at + 1][0].isdigit():
+    if tokens[at : at + 1] == ("/",) and at + 1 < len(tokens) and _is_number(tokens[at + 1]):
         denominator = Fraction(tokens[at + 1])
         if not denominator:
             return None
@@ -287,8 +294,8 @@ class _Arithmetic:
         if piece in self._CLOSING:
             return self._group()
         self.at += 1
-        if piece and (piece[0].isdigit() or piece[0] == "."):
-            if self._peek()[:1].isdigit():
+        if piece and (piece[0].isdecimal() or piece[0] == "."):
+            if self._peek()[:1].isdecimal():
                 raise ValueError("two numbers side by side")
             return float(piece)
         if piece == "\\pi":

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from pages import open_tab, wait_for_text
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from mathreel.core.data import demo_dir
 from mathreel.core.explain.explanation import explain
@@ -30,9 +31,16 @@ def open_panel(page, *runs: Path) -> None:
     open_tab(page, "score", "#score-upload")
     page.set_input_files("#score-upload input[type=file]", [str(run) for run in runs])
     wait_for_text(page, "#score-headline", runs[-1].name)
-    page.click("#score-explain button:has-text('Why does my number differ')")
     page.set_viewport_size({"width": 1280, "height": 2400})
-    page.locator("#score-explain-against").scroll_into_view_if_needed()
+    against = page.locator("#score-explain-against")
+    for _ in range(3):  # the charts drawn after the headline move the panel down: a click can land where it was
+        page.click("#score-explain button:has-text('Why does my number differ')")
+        try:
+            against.wait_for(state="visible", timeout=10_000)
+            break
+        except PlaywrightTimeout:
+            continue
+    against.scroll_into_view_if_needed()
 
 
 def explain_against_b(page) -> None:
