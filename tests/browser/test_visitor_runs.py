@@ -136,9 +136,10 @@ def judged_headline() -> str:
 
 
 def figures_text(page) -> str:
-    """The headline's text without the progress timer Gradio may show on it ("0.5s")."""
+    """The headline's text without the progress timer Gradio may show on it ("0.5s", "processing | 0.1/0.0s")."""
     lines = page.inner_text("#score-headline").splitlines()
-    return "\n".join(line for line in lines if not re.fullmatch(r"[\d.]+s", line.strip()))
+    timer = r"(?:processing \| )?[\d.]+(?:/[\d.]+)?s"
+    return "\n".join(line for line in lines if not re.fullmatch(timer, line.strip()))
 
 
 def box_names(page, box: str) -> list[str]:
