@@ -241,7 +241,7 @@ _REFUSAL = lazy_regex(
 _SENTENCE_SPLIT = lazy_regex(r"(?<=[.!?。！？])\s+|\n+")
 _NEGATION = lazy_regex(r"(?i:\b(?:not|never|no|neither|nor|none|cannot)\b|n['’]t\b)|不是|并非|没有")
 # Numbers and words, articles left out ("a", "an", "the" are not tokens).
-_TOKENS = lazy_regex(r"\d+(?:\.\d+)?|(?!(?:a|an|the)(?![^\W\d_]))[^\W\d_]+")
+_TOKENS = lazy_regex(r"\d+(?:\.\d+)?|(?<![^\W\d_])(?!(?:a|an|the)(?![^\W\d_]))[^\W\d_]+")
 _UNIT_WORDS_SPELLED = frozenset(
     {
         *("degrees", "degree", "deg", "cm", "mm", "m", "km", "meters", "meter", "metres", "metre", "inches", "inch"),
@@ -346,8 +346,10 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
     if "think>" in lower:
         text, think_note = strip_think(response)
         if not text.strip():
-            return _unclosed_think_answer(response, letters, options) or unparsed(
-                "no answer after reasoning", think_note
+            return (
+                _unclosed_think_answer(response, letters, options)
+                or _letter_before_think(response, letters, options)
+                or unparsed("no answer after reasoning", think_note)
             )
         close = lower.rfind("</think>")
         offset = close + len("</think>") if close >= 0 else 0
@@ -365,7 +367,7 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
     for start in follow_up_starts(text, lower):
         before = _read_body(text[:start], lower[:start], letters, options, bool(offset))
         if before.parsed:
-            note = "; read up to the follow-up question the response goes on to ask itself"
+            note = "; read up to the follow-up question or turn the response goes on to invent"
             return _shifted(replace(before, explanation=before.explanation + note), offset)
     return _shifted(_read_body(text, lower, letters, options, bool(offset)), offset)
 
@@ -395,8 +397,35 @@ def _think_last_letter(response: str, letters: Sequence[str]) -> Extraction | No
     return replace(found, explanation=found.explanation + note)
 
 
+def _letter_before_think(response: str, letters: Sequence[str], options: Mapping[str, str] | None) -> Extraction | None:
+    """A capital letter alone that opens the response before a `<think>` block that is closed and that nothing
+    follows ("B\n<think>...so it is the bridge.\n</think>"): the model answered first and reasoned after. A
+    conflict when the reasoning concludes another option; None when the block holds further think tags."""
+    lower = response.lower()
+    opened, close = lower.find("<think>"), lower.rfind("</think>")
+    if opened <= 0 or close < opened:
+        return None
+    bare = _bare(response[:opened])
+    if bare is None or not bare.group(1).isupper():
+        return None
+    found = _bare_letter(bare.group(1), letters, response[:opened].strip(), bare.span(1))
+    body = response[opened + len("<think>") : close]
+    if not found.parsed or "think>" in body.lower():
+        return None
+    reasoning = _read(body, letters, options, shortcut=True) if body.strip() else None
+    if reasoning is not None and reasoning.parsed and reasoning.answer != found.answer:
+        return conflict(
+            f"the letter before <think> gives {found.answer}",
+            f"the reasoning in it concludes {reasoning.answer} ({quote(reasoning.explanation, 60)})",
+            "bare-letter",
+        )
+    note = "; the response opens with it, then reasons in a <think> block and ends"
+    return replace(found, explanation=found.explanation + note)
+
+
 _LETTER_ALONE = lazy_regex(r"[A-Z]\.?")
 _FIRM_METHODS = frozenset({"bare-letter", "answer-phrase", "boxed", "json"})
+_TAG_METHODS = _FIRM_METHODS | {"leading-letter"}  # an answer tag opening with its letter and its text
 _OPENING = 25  # characters: an answer phrase must open the last paragraph ("Answer: C", "The final answer is C.")
 
 
@@ -442,10 +471,25 @@ def _closing_tag_after_think(
     if len(END_TOKENS.sub("", rest).strip(" \t\n.`*")) > _AFTER_TAG_MAX:
         return None
     found = _read(response[start:end], letters, options, shortcut=True)
-    if not found.parsed or found.method not in _FIRM_METHODS:
+    if found.parsed and found.method == "option-text":
+        found = _letter_with_own_text(found, response[start:end]) or found
+    if not found.parsed or found.method not in _TAG_METHODS:
         return None
     note = "; the <think> block is never closed: read the answer tag that ends the response"
     return _shifted(replace(found, explanation=found.explanation + note), start)
+
+
+_OPENING_LETTER = lazy_regex(r"\s*[(\[]?(?P<l>[A-Z])(?:[)\].:]|\s+-)?\s")
+
+
+def _letter_with_own_text(found: Extraction, content: str) -> Extraction | None:
+    """An answer tag's content read as option text that opens with that option's letter ("D the dog's lead in the
+    the", D being "the dog's lead"): the letter, read as stated; None when the opening is no such letter."""
+    opening = _OPENING_LETTER.match(content)
+    if opening is None or opening.group("l") != found.answer:
+        return None
+    detail = f"the answer tag opens with {found.answer} and its own text: {quote(content)!r}"
+    return Extraction(found.answer, "leading-letter", detail, opening.span("l"), "container")
 
 
 _TAG_CLOSE = lazy_regex(r"^\s*</[a-z_]*answer[a-z]*>|^\s*</[a-z_]*$")
@@ -520,6 +564,8 @@ def _read_body(
                 return closing
             if matcher is not None:
                 found = _stated_with(found, text, last.end, matcher)  # "The answer is (E) 14 km." (B's value)
+                if found.parsed and last.method == "answer-phrase":
+                    found = _prose_against_line(found, text, last, matcher)  # "... is the kettle.\nAnswer: C - mug"
         if matcher is not None and found.parsed and not _LABEL_MARK.search(last.snippet):
             found = _label_or_text(found, matcher)
         return _traced(found, trace)
@@ -618,6 +664,50 @@ def _stated_with(found: Extraction, text: str, end: int, options: OptionMatcher)
     if why is None:
         return found
     return conflict(f"{found.explanation} gives option {letter} ({own!r})", why, found.method)
+
+
+# A clause that concludes what something is: "... is the kettle, since ...", "... would be the jar." (not "was": a
+# first thought given up; not "is not").
+_CONCLUDED = lazy_regex(
+    r"(?i:\b(?:is|would\s+be|must\s+be|should\s+be|it['’]s)\s+)(?P<rest>[^.,;:!?\n]{1,80}?)"
+    r"(?=\s*(?:[.,;:!?\n]|$)|\s+(?i:since|because|as|which|so)\b)"
+)
+_PROSE_SENTENCES = 2  # the sentences before an answer line that are its prose conclusion
+
+
+def _prose_against_line(found: Extraction, text: str, stated: _Statement, options: OptionMatcher) -> Extraction:
+    """A conflict when an answer line states its letter with that option's own text ("Answer: C - mug") and the
+    prose conclusion just before it says, of exactly one other option, that the answer is it ("The thing that
+    boils the water is the kettle, since ...") while never naming the stated option: two final answers. Word
+    options only; a ruled-out option ("It is not the kettle") or one the prose names beside the stated one is
+    no conflict."""
+    letter = found.answer or ""
+    line_start = text.rfind("\n", 0, stated.pos) + 1
+    if text[line_start : stated.pos].strip() or not text[:line_start].strip():
+        return found  # not an answer line of its own after prose
+    own = options.get(letter)
+    said = _SAID_WITH.match(text, stated.end)
+    if own is None or said is None:
+        return found
+    own_key = _option_keys(own)
+    if own_key[3] or not own_key[0] or _tokens(_first_clause(said.group("said"))) != own_key[0]:
+        return found  # no word option stated with its own text
+    prose = text[:line_start]
+    if _contains_run(_tokens(prose), own_key[0]):
+        return found  # the prose names the stated option too
+    named = set()
+    for sentence in _SENTENCE_SPLIT.split(prose.strip())[-_PROSE_SENTENCES:]:
+        for clause in _CONCLUDED.finditer(sentence):
+            words = _tokens(clause.group("rest"))
+            named.update(o for o, text_o in options.items() if o != letter and _option_keys(text_o)[0] == words)
+    if len(named) != 1:
+        return found
+    other = named.pop()
+    return conflict(
+        f"the prose concludes option {other} ({options[other]!r})",
+        f"the answer line gives {letter} ({own!r})",
+        found.method,
+    )
 
 
 def _first_clause(said: str) -> str:

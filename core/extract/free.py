@@ -80,7 +80,7 @@ def extract_free_answer(response: str | None) -> Extraction:
     for start in follow_up_starts(text, text.lower()):
         before = _read(text[:start])
         if before.parsed:
-            note = "; read up to the follow-up question the response goes on to ask itself"
+            note = "; read up to the follow-up question or turn the response goes on to invent"
             return Extraction(before.answer, before.method, before.explanation + note, None, before.strength)
     return _read(text)
 

@@ -213,21 +213,22 @@ def delete(text: str, pattern: re.Pattern[str]) -> tuple[str, Trace]:
 
 
 # A line that opens a new question or a new turn: "Question:", "Question 2:", "**Q:**", "New question:", "问题：",
-# "Human:", "User:", "### Instruction:".
+# "Human:", "User:", "Assistant:", "### Instruction:", a heading "### Instruction" or "### Response" alone.
 _FOLLOW_UP = lazy_regex(
-    r"^[ \t>#*_]*(?:(?i:(?:new|next|another|follow-up)\s+)?(?i:question|q)(?:[ \t]*\d+)?|(?i:human|user|instruction)"
-    r"|问题|質問|질문)[ \t*_]*[:：]",
+    r"^[ \t>#*_]*(?:(?i:(?:new|next|another|follow-up)\s+)?(?i:question|q)(?:[ \t]*\d+)?"
+    r"|(?i:human|user|instruction|assistant)|问题|質問|질문)[ \t*_]*[:：]"
+    r"|^[ \t]*#{2,4}[ \t]*(?i:instruction|response|input)[ \t]*$",
     re.M,
 )
 MAX_FOLLOW_UPS = 3  # markers tried, in order; each try reads the text before it once
 
 
 def follow_up_starts(text: str, lower: str) -> list[int]:
-    """Where lines that open a new question start ("Question: ..."), except at the very start of `text` (a
-    restated question): a model that invents a follow-up and answers it too is read up to the first of these
-    whose text before it holds an answer. At most `MAX_FOLLOW_UPS`. `lower` is `text` in lower case: without a
-    colon and a question word in it, nothing is searched."""
-    if not (":" in text or "：" in text) or not (
+    """Where lines that open a new question or turn start ("Question: ...", "Assistant: ..."), except at the very
+    start of `text` (a restated question): a model that invents a follow-up and answers it too is read up to the
+    first of these whose text before it holds an answer. At most `MAX_FOLLOW_UPS`. `lower` is `text` in lower
+    case: without a colon (or "##") and a question or turn word in it, nothing is searched."""
+    if not (":" in text or "：" in text or "##" in text) or not (
         "q" in lower
         or "问题" in text
         or "質問" in text
@@ -235,6 +236,9 @@ def follow_up_starts(text: str, lower: str) -> list[int]:
         or "user" in lower
         or "human" in lower
         or "instruction" in lower
+        or "assistant" in lower
+        or "response" in lower
+        or "input" in lower
     ):
         return []
     starts = []
