@@ -133,7 +133,65 @@ def _read(text: str) -> Extraction:
     first = _answer_first(text)
     if first is not None:
         return first
-    return _last_line(text)
+    loop = _cut_off_loop(text)
+    if loop is not None:
+        return loop
+    last = _last_line(text)
+    if not last.parsed:
+        return _comparison(text) or last
+    return last
+
+
+# Reasons a response holds no answer that no other reader may go looking for one in: it loops and is cut off,
+# or it only compares two things. `free_verdict` gives math-verify no whole-response reading of these.
+LOOP, COMPARISON = "repetition loop", "comparison with no asked value"
+NO_ANSWER_READINGS = (LOOP, COMPARISON)
+_UNITS_SPLIT = lazy_regex(r"(?<=[.!?])\s+|\s*\n\s*")
+_LOOP_MIN = 3  # times the unit the cut-off text begins must have been written before
+_LOOP_MAX_UNITS = 2_000  # sentences looked at, the last ones
+
+
+def _cut_off_loop(text: str) -> Extraction | None:
+    """Unparsed when the response is a degenerate loop cut off mid-way: its last sentence is an unfinished copy of a
+    sentence it has already written at least `_LOOP_MIN` times ("... angle CBE = 60.\nSince ABCD is a squ"). Such
+    a response never concludes; a value from its working is no answer. A loop after a box or an answer phrase
+    never gets here."""
+    units = [unit for unit in _UNITS_SPLIT.split(text.strip()[-200_000:]) if unit][-_LOOP_MAX_UNITS:]
+    if len(units) <= _LOOP_MIN:
+        return None
+    tail, written = units[-1], units[:-1]
+    counts: dict[str, int] = {}
+    for unit in written:
+        counts[unit] = counts.get(unit, 0) + 1
+    times = max((n for unit, n in counts.items() if unit != tail and unit.startswith(tail)), default=0)
+    repeated = sum(n for n in counts.values() if n >= _LOOP_MIN)
+    if times < _LOOP_MIN or repeated * 10 < len(written) * 6:
+        return None  # most of the response must be the loop
+    return unparsed(LOOP, f"the response repeats its working ({times} times) and is cut off: {quote(tail, 40)!r}")
+
+
+# A comparison: "... is higher, at $2,315,000.10, whereas ...", "... is greater than the average ... after 10 years".
+_COMPARES = lazy_regex(r"(?i:\b(?:than|whereas|compared\s+(?:to|with))\b)")
+_CONCLUDING_WORD = lazy_regex(r"(?i:\b(?:so|thus|hence|therefore|total|altogether|difference|answer)\b)|=")
+_NUMBER = lazy_regex(r"(?<![\w.])\d[\d,]*(?:\.\d+)?")
+_IN_PHRASE = lazy_regex(r"(?i:\b(?:in|after|for|of|over|from|since|during|before|within|on|per|until)\s+\$?)$")
+_COMPARISON_MAX = 300  # characters: a one-sentence answer
+
+
+def _comparison(text: str) -> Extraction | None:
+    """Unparsed when the whole response is one sentence comparing two things and stating no value of its own:
+    several different numbers ("... in 1990 is higher, at $2,315,000.10, whereas ... in 1975 ... $812,400.25"), or
+    numbers only inside a phrase ("... greater than the average ... after 10 years"). "There are 3 more apples than
+    oranges." states 3 and is read as it was."""
+    plain = text.strip()
+    if len(plain) > _COMPARISON_MAX or "\n" in plain or not _COMPARES.search(plain) or _CONCLUDING_WORD.search(plain):
+        return None
+    numbers = list(_NUMBER.finditer(plain))
+    distinct = {number.group(0).replace(",", "") for number in numbers}
+    in_phrases = all(_IN_PHRASE.search(plain, max(0, n.start() - 12), n.start()) for n in numbers)
+    if len(distinct) < 2 and not (numbers and in_phrases):
+        return None
+    return unparsed(COMPARISON, f"the response only compares: {quote(plain)!r}")
 
 
 # A last line that gives the answer as grade-school-math outputs do: "#### 500", "A: 500" (after the working).

@@ -7,7 +7,8 @@ worker process, under the same per-check CPU limit, and its reading is verified 
 shown as "math-verify read '…' from the response". Undecidable stays undecidable when math-verify reads no math
 either, fails, or runs out of time, when only the question can settle the pair (degrees against radians), and when
 the response gives two different final answers (a conflict is never settled by a third reading), and when a
-`<think>` block is never closed and ends with no answer line (a value from the reasoning is not an answer). A JSON
+`<think>` block is never closed and ends with no answer line (a value from the reasoning is not an answer), and
+when the response is a loop of its working cut off mid-way or one sentence that only compares (`free`). A JSON
 answer field is what math-verify reads then, decoded, never the raw JSON around it (whose stray fragments it
 would read).
 """
@@ -17,7 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mathreel.core.extract.equivalence import Equivalence, Unmemoised, math_equivalence, memoised
-from mathreel.core.extract.free import extract_free_answer
+from mathreel.core.extract.free import NO_ANSWER_READINGS, extract_free_answer
 from mathreel.core.extract.math_budget import current_budget
 from mathreel.core.extract.math_screen import hostile_reason
 from mathreel.core.extract.types import Extraction, quote
@@ -58,7 +59,7 @@ def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
         extraction.answer is None
         and response is not None
         and _is_one_short_line(response)
-        and not (extraction.explanation.startswith("conflict"))
+        and not extraction.explanation.startswith(("conflict", *NO_ANSWER_READINGS))
     ):  # "Even", "28 percent": the answer itself
         extraction = Extraction(
             response.strip(), "whole-response", "the response is one short line, read whole", None, "shape"
@@ -73,7 +74,7 @@ def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
         not isinstance(response, str)
         or not response.strip()
         or not isinstance(gold, str)
-        or extraction.explanation.startswith(("conflict", "no answer after reasoning"))
+        or extraction.explanation.startswith(("conflict", "no answer after reasoning", *NO_ANSWER_READINGS))
     ):
         return FreeVerdict(extraction, verdict)
     if extraction.method == "json":
