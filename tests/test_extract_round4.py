@@ -37,9 +37,12 @@ def test_the_class_corpus_holds_the_fourth_rounds_classes() -> None:
     assert sum(entry.label is None for entry in fourth) >= 10 and sum(entry.label is not None for entry in fourth) >= 20
 
 
-def test_a_prose_conclusion_against_an_answer_line_names_both() -> None:
-    found = _choice("The thing used to boil the water here is the kettle, since it sits on the hob.\n\nAnswer: C - mug")
-    assert found.answer is None and found.explanation.startswith("conflict")
+@pytest.mark.parametrize(
+    "line", ["Answer: C - mug", "**Answer:** (C) mug", "Final answer: C. Mug", "So the answer is C - mug.", "C. mug"]
+)
+def test_a_prose_conclusion_against_an_answer_line_names_both(line: str) -> None:
+    found = _choice(f"The thing used to boil the water here is the kettle, since it sits on the hob.\n\n{line}")
+    assert found.answer is None and found.explanation.startswith("conflict"), found
     assert "option A ('kettle')" in found.explanation and "C ('mug')" in found.explanation
 
 

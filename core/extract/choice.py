@@ -565,7 +565,9 @@ def _read_body(
             if matcher is not None:
                 found = _stated_with(found, text, last.end, matcher)  # "The answer is (E) 14 km." (B's value)
                 if found.parsed and last.method == "answer-phrase":
-                    found = _prose_against_line(found, text, last, matcher)  # "... is the kettle.\nAnswer: C - mug"
+                    found = _prose_against_line(
+                        found, text, last.pos, last.end, matcher
+                    )  # "... kettle.\nAnswer: C - mug"
         if matcher is not None and found.parsed and not _LABEL_MARK.search(last.snippet):
             found = _label_or_text(found, matcher)
         return _traced(found, trace)
@@ -673,35 +675,37 @@ _CONCLUDED = lazy_regex(
     r"(?=\s*(?:[.,;:!?\n]|$)|\s+(?i:since|because|as|which|so)\b)"
 )
 _PROSE_SENTENCES = 2  # the sentences before an answer line that are its prose conclusion
+_LINE_OPENING = lazy_regex(r"[^\w\n]*(?:(?i:so|thus|therefore|hence),?[ \t]+)?(?:(?i:the|my)[ \t]+)?")
 
 
-def _prose_against_line(found: Extraction, text: str, stated: _Statement, options: OptionMatcher) -> Extraction:
+def _prose_against_line(found: Extraction, text: str, pos: int, end: int, options: OptionMatcher) -> Extraction:
     """A conflict when an answer line states its letter with that option's own text ("Answer: C - mug") and the
     prose conclusion just before it says, of exactly one other option, that the answer is it ("The thing that
     boils the water is the kettle, since ...") while never naming the stated option: two final answers. Word
     options only; a ruled-out option ("It is not the kettle") or one the prose names beside the stated one is
-    no conflict."""
+    no conflict. The statement starts at `pos`; its letter ends at `end`."""
     letter = found.answer or ""
-    line_start = text.rfind("\n", 0, stated.pos) + 1
-    if text[line_start : stated.pos].strip() or not text[:line_start].strip():
+    line_start = text.rfind("\n", 0, pos) + 1
+    if not _LINE_OPENING.fullmatch(text, line_start, pos) or not text[:line_start].strip():
         return found  # not an answer line of its own after prose
     own = options.get(letter)
-    said = _SAID_WITH.match(text, stated.end)
+    said = _SAID_WITH.match(text, end)
     if own is None or said is None:
         return found
     own_key = _option_keys(own)
     if own_key[3] or not own_key[0] or _tokens(_first_clause(said.group("said"))) != own_key[0]:
         return found  # no word option stated with its own text
     prose = text[:line_start]
-    if _contains_run(_tokens(prose), own_key[0]):
-        return found  # the prose names the stated option too
     named = set()
-    for sentence in _SENTENCE_SPLIT.split(prose.strip())[-_PROSE_SENTENCES:]:
-        for clause in _CONCLUDED.finditer(sentence):
+    for sentence in _SENTENCE_SPLIT.split(prose[-_PROSE_SENTENCES * _LONGEST_CLAUSE :].strip())[-_PROSE_SENTENCES:]:
+        for clause in _CONCLUDED.finditer(sentence[-_LONGEST_CLAUSE:]):
             words = _tokens(clause.group("rest"))
             named.update(o for o, text_o in options.items() if o != letter and _option_keys(text_o)[0] == words)
     if len(named) != 1:
-        return found
+        return found  # no single other option concluded
+    lower = prose.lower().replace("°", " degrees ").replace("\\circ", " degrees ")  # as `_tokens` reads them
+    if all(word in lower for word in own_key[0]) and _contains_run(_tokens(prose), own_key[0]):
+        return found  # the prose names the stated option too (its word stems are looked for first: cheap)
     other = named.pop()
     return conflict(
         f"the prose concludes option {other} ({options[other]!r})",
@@ -1461,6 +1465,10 @@ def _fallback(text: str, letters: Sequence[str], options: OptionMatcher | None) 
     found = _shape_reading(text, lines, option_lines, listing, letters)
     if found is not None and options and found.method in ("leading-letter", "final-line"):
         found = _checked_line(found, lines[0] if found.method == "leading-letter" else lines[-1], options)
+        shaped = _OPTION_LINE.match(lines[-1]) if found.method == "final-line" and found.parsed else None
+        if shaped is not None:  # "... is the kettle.\nC. mug"
+            at = text.rfind(lines[-1])
+            found = _prose_against_line(found, text, at, at + shaped.end(), options) if at > 0 else found
     if found is None:
         found = _undecided(text, options)
     if found is None:

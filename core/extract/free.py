@@ -146,7 +146,7 @@ def _read(text: str) -> Extraction:
 # or it only compares two things. `free_verdict` gives math-verify no whole-response reading of these.
 LOOP, COMPARISON = "repetition loop", "comparison with no asked value"
 NO_ANSWER_READINGS = (LOOP, COMPARISON)
-_UNITS_SPLIT = lazy_regex(r"(?<=[.!?])\s+|\s*\n\s*")
+_UNITS_SPLIT = lazy_regex(r"(?<=[.!?])\s+")  # sentences, inside a line (one way to match: linear)
 _LOOP_MIN = 3  # times the unit the cut-off text begins must have been written before
 _LOOP_MAX_UNITS = 2_000  # sentences looked at, the last ones
 
@@ -156,7 +156,8 @@ def _cut_off_loop(text: str) -> Extraction | None:
     sentence it has already written at least `_LOOP_MIN` times ("... angle CBE = 60.\nSince ABCD is a squ"). Such
     a response never concludes; a value from its working is no answer. A loop after a box or an answer phrase
     never gets here."""
-    units = [unit for unit in _UNITS_SPLIT.split(text.strip()[-200_000:]) if unit][-_LOOP_MAX_UNITS:]
+    lines = text[-200_000:].splitlines()
+    units = [unit.strip() for line in lines for unit in _UNITS_SPLIT.split(line) if unit.strip()][-_LOOP_MAX_UNITS:]
     if len(units) <= _LOOP_MIN:
         return None
     tail, written = units[-1], units[:-1]
