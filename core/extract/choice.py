@@ -696,7 +696,7 @@ def _prose_against_line(found: Extraction, text: str, pos: int, end: int, option
     if own_key[3] or not own_key[0] or _tokens(_first_clause(said.group("said"))) != own_key[0]:
         return found  # no word option stated with its own text
     prose = text[:line_start]
-    named = set()
+    named: set[str] = set()
     for sentence in _SENTENCE_SPLIT.split(prose[-_PROSE_SENTENCES * _LONGEST_CLAUSE :].strip())[-_PROSE_SENTENCES:]:
         for clause in _CONCLUDED.finditer(sentence[-_LONGEST_CLAUSE:]):
             words = _tokens(clause.group("rest"))
