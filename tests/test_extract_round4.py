@@ -77,10 +77,15 @@ def test_a_letter_before_a_closed_think_block() -> None:
     assert "<think>" in found.explanation
     against = _choice("B\n<think>\nThe boat carries the cars across, so the answer is C.\n</think>", BRIDGE)
     assert against.answer is None and "gives B" in against.explanation and "concludes C" in against.explanation
-    # a lower-case word, a sentence, nested tags: not a letter written first
+    # a short firm statement written first reads the same way
+    assert _choice("The answer is B.\n<think>\nIt is a bridge.\n</think>", BRIDGE).answer == "B"
+    assert _choice("Answer: B\n\n<think>\nok\n</think>\n", BRIDGE).answer == "B"
+    assert _choice("The answer is B.\n<think>\nso the answer is A.\n</think>", BRIDGE).answer is None
+    # a lower-case word, prose, nested tags: no answer written first
     for response in (
         "a\n<think>\nIt is the bridge.\n</think>",
         "Bridges\n<think>\nIt is the bridge.\n</think>",
+        "The picture shows a bridge.\n<think>\nok\n</think>",
         "B\n<think>\nfirst <think> second\n</think>",
     ):
         assert _choice(response, BRIDGE).answer is None, response
@@ -94,6 +99,8 @@ def test_an_answer_tag_after_a_garbled_think_block() -> None:
     assert found.span is not None and response[found.span[0] : found.span[1]] == "D"
     assert _choice("<think>\nthe the <think>\n\n<answer>D. the dog's lead</answer>", dog).answer == "D"
     assert _choice("<think>\nthe the <think>\n\n<answer>D the hat</answer>", dog).answer is None  # C's text
+    assert _choice("<think>\nthe the <think>\n\n<answer>The dog's lead.</answer>", dog).answer == "D"  # whole text
+    assert _choice("<think>\nthe the <think>\n\n<answer>the dog's lead or the hat</answer>", dog).answer is None
     assert _choice("<think>\nthe the <think>\n\nthe the the", dog).answer is None  # no container follows
 
 

@@ -400,32 +400,40 @@ def _think_last_letter(response: str, letters: Sequence[str]) -> Extraction | No
 
 
 def _letter_before_think(response: str, letters: Sequence[str], options: Mapping[str, str] | None) -> Extraction | None:
-    """A capital letter alone that opens the response before a `<think>` block that is closed and that nothing
-    follows ("B\n<think>...so it is the bridge.\n</think>"): the model answered first and reasoned after. A
-    conflict when the reasoning concludes another option; None when the block holds further think tags."""
+    """A capital letter alone (or a short firm statement: "The answer is B.") that opens the response before a
+    `<think>` block that is closed and that nothing follows ("B\n<think>...so it is the bridge.\n</think>"): the
+    model answered first and reasoned after. A conflict when the reasoning concludes another option; None when the
+    block holds further think tags."""
     lower = response.lower()
     opened, close = lower.find("<think>"), lower.rfind("</think>")
     if opened <= 0 or close < opened:
         return None
-    bare = _bare(response[:opened])
-    if bare is None or not bare.group(1).isupper():
+    before = response[:opened]
+    bare = _bare(before)
+    if bare is not None and bare.group(1).isupper():
+        found = _bare_letter(bare.group(1), letters, before.strip(), bare.span(1))
+    elif bare is None and len(before) <= _LAST_LINE_MAX:  # "The answer is B.\n<think>...</think>"
+        found = _read(before, letters, options, shortcut=True)
+        if found.method not in _FIRM_METHODS or (found.span is not None and found.span[0] > _OPENING):
+            return None
+    else:
         return None
-    found = _bare_letter(bare.group(1), letters, response[:opened].strip(), bare.span(1))
     body = response[opened + len("<think>") : close]
     if not found.parsed or "think>" in body.lower():
         return None
     reasoning = _read(body, letters, options, shortcut=True) if body.strip() else None
     if reasoning is not None and reasoning.parsed and reasoning.answer != found.answer:
         return conflict(
-            f"the letter before <think> gives {found.answer}",
+            f"the answer before <think> gives {found.answer}",
             f"the reasoning in it concludes {reasoning.answer} ({quote(reasoning.explanation, 60)})",
-            "bare-letter",
+            found.method,
         )
     note = "; the response opens with it, then reasons in a <think> block and ends"
     return replace(found, explanation=found.explanation + note)
 
 
 _LETTER_ALONE = lazy_regex(r"[A-Z]\.?")
+_LAST_LINE_MAX = 80  # characters of a statement written before a <think> block
 _FIRM_METHODS = frozenset({"bare-letter", "answer-phrase", "boxed", "json"})
 _TAG_METHODS = _FIRM_METHODS | {"leading-letter"}  # an answer tag opening with its letter and its text
 _OPENING = 25  # characters: an answer phrase must open the last paragraph ("Answer: C", "The final answer is C.")
@@ -473,9 +481,13 @@ def _closing_tag_after_think(
     if len(END_TOKENS.sub("", rest).strip(" \t\n.`*")) > _AFTER_TAG_MAX:
         return None
     found = _read(response[start:end], letters, options, shortcut=True)
-    if found.parsed and found.method == "option-text":
-        found = _letter_with_own_text(found, response[start:end]) or found
-    if not found.parsed or found.method not in _TAG_METHODS:
+    if found.parsed and found.method == "option-text" and options:
+        content = response[start:end]
+        if _plain(content) == _plain(options[found.answer or ""]):  # "<answer>the dog's lead</answer>": its whole text
+            found = replace(found, strength="container")
+        else:
+            found = _letter_with_own_text(found, content) or found
+    if not found.parsed or (found.method not in _TAG_METHODS and found.strength != "container"):
         return None
     note = "; the <think> block is never closed: read the answer tag that ends the response"
     return _shifted(replace(found, explanation=found.explanation + note), start)
