@@ -578,7 +578,7 @@ def _read_body(
                 return closing
             if matcher is not None:
                 found = _stated_with(found, text, last.end, matcher)  # "The answer is (E) 14 km." (B's value)
-                if found.parsed and last.method == "answer-phrase":
+                if found.parsed and last.method == "answer-phrase" and text.rfind("\n", 0, last.pos) > 0:
                     found = _prose_against_line(
                         found, text, last.pos, last.end, matcher
                     )  # "... kettle.\nAnswer: C - mug"
