@@ -158,7 +158,11 @@ def _cut_off_loop(text: str) -> Extraction | None:
     sentence it has already written at least `_LOOP_MIN` times ("... angle CBE = 60.\nSince ABCD is a squ"). Such
     a response never concludes; a value from its working is no answer. A loop after a box or an answer phrase
     never gets here."""
-    lines = text[-200_000:].splitlines()
+    text = text[-200_000:].rstrip()
+    tail = _UNITS_SPLIT.split(text[text.rfind("\n") + 1 :])[-1].strip()
+    if not tail or text.count(tail) <= _LOOP_MIN:
+        return None  # the unfinished sentence is not written out that often: no loop (counted at C speed first)
+    lines = text.splitlines()
     units = [unit.strip() for line in lines for unit in _UNITS_SPLIT.split(line) if unit.strip()][-_LOOP_MAX_UNITS:]
     if len(units) <= _LOOP_MIN:
         return None
