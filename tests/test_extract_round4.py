@@ -38,10 +38,19 @@ def test_the_class_corpus_holds_the_fourth_rounds_classes() -> None:
 
 
 @pytest.mark.parametrize(
-    "line", ["Answer: C - mug", "**Answer:** (C) mug", "Final answer: C. Mug", "So the answer is C - mug.", "C. mug"]
+    "line",
+    [
+        "\n\nAnswer: C - mug",
+        "\n**Answer:** (C) mug",
+        "\nFinal answer: C. Mug",
+        "\n\nSo the answer is C - mug.",
+        "\nC. mug",
+        " Answer: C - mug",  # a sentence of its own on the same line
+        " The answer is C - mug.",
+    ],
 )
 def test_a_prose_conclusion_against_an_answer_line_names_both(line: str) -> None:
-    found = _choice(f"The thing used to boil the water here is the kettle, since it sits on the hob.\n\n{line}")
+    found = _choice(f"The thing used to boil the water here is the kettle, since it sits on the hob.{line}")
     assert found.answer is None and found.explanation.startswith("conflict"), found
     assert "option A ('kettle')" in found.explanation and "C ('mug')" in found.explanation
 
@@ -51,11 +60,13 @@ def test_a_prose_conclusion_against_an_answer_line_names_both(line: str) -> None
     [
         "It is not the kettle, because it has no spout.\n\nAnswer: C - mug",  # ruled out
         "Options A and B are out.\n\nAnswer: C - mug",
+        "It is not the kettle, because it has no spout. Answer: C - mug",
+        "Options A and B are out. Answer: C - mug",
         "The kettle is the one on the hob, and the mug is what he drinks from.\nAnswer: C - mug",  # C named too
         "It was the kettle at first.\nAnswer: C - mug",  # "was": a thought given up
         "It could be the kettle.\nAnswer: C - mug",  # not a conclusion
         "The thing on the hob is the kettle.\nAnswer: C",  # the line gives no text of its own
-        "The thing on the hob is the kettle. The answer is C - mug.",  # no answer line of its own
+        "Is it the kettle? Answer: C - mug",  # a question, not a conclusion
         "Answer: C - mug",
     ],
 )

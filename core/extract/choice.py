@@ -578,7 +578,11 @@ def _read_body(
                 return closing
             if matcher is not None:
                 found = _stated_with(found, text, last.end, matcher)  # "The answer is (E) 14 km." (B's value)
-                if found.parsed and last.method == "answer-phrase" and text.rfind("\n", 0, last.pos) > 0:
+                if (
+                    found.parsed
+                    and last.method == "answer-phrase"
+                    and (text.rfind("\n", 0, last.pos) > 0 or _after_sentence(text, last.pos))
+                ):
                     found = _prose_against_line(
                         found, text, last.pos, last.end, matcher
                     )  # "... kettle.\nAnswer: C - mug"
@@ -689,6 +693,14 @@ _CONCLUDED = lazy_regex(
     r"(?=\s*(?:[.,;:!?\n]|$)|\s+(?i:since|because|as|which|so)\b)"
 )
 _PROSE_SENTENCES = 2  # the sentences before an answer line that are its prose conclusion
+_SENTENCE_GAPS = (". ", "! ", "? ")
+
+
+def _after_sentence(text: str, pos: int) -> bool:
+    """Whether a sentence ends somewhere before `pos` (cheap string searches)."""
+    return text.rfind(". ", 0, pos) > 0 or text.rfind("! ", 0, pos) > 0 or text.rfind("? ", 0, pos) > 0
+
+
 _LINE_OPENING = lazy_regex(r"[^\w\n]*(?:(?i:so|thus|therefore|hence),?[ \t]+)?(?:(?i:the|my)[ \t]+)?")
 
 
@@ -697,19 +709,23 @@ def _prose_against_line(found: Extraction, text: str, pos: int, end: int, option
     prose conclusion just before it says, of exactly one other option, that the answer is it ("The thing that
     boils the water is the kettle, since ...") while never naming the stated option: two final answers. Word
     options only; a ruled-out option ("It is not the kettle") or one the prose names beside the stated one is
-    no conflict. The statement starts at `pos`; its letter ends at `end`."""
-    letter = found.answer or ""
-    line_start = text.rfind("\n", 0, pos) + 1
-    if not _LINE_OPENING.fullmatch(text, line_start, pos) or not text[:line_start].strip():
-        return found  # not an answer line of its own after prose
-    own = options.get(letter)
+    no conflict. The statement starts at `pos` (a line or a sentence of its own); its letter ends at `end`."""
     said = _SAID_WITH.match(text, end)
-    if own is None or said is None:
-        return found
-    own_key = _option_keys(own)
-    if own_key[3] or not own_key[0] or _tokens(_first_clause(said.group("said"))) != own_key[0]:
+    if said is None:
+        return found  # the letter is stated alone ("The answer is B."): most answers end here
+    letter = found.answer or ""
+    own = options.get(letter)
+    own_key = _option_keys(own) if own is not None else None
+    if not own_key or own_key[3] or not own_key[0] or _tokens(_first_clause(said.group("said"))) != own_key[0]:
         return found  # no word option stated with its own text
-    prose = text[:line_start]
+    cut = text.rfind("\n", 0, pos) + 1
+    if not _LINE_OPENING.fullmatch(text, cut, pos):  # "... on the hob. Answer: C - mug": a sentence of its own
+        cut = max(text.rfind(gap, cut, pos) for gap in _SENTENCE_GAPS) + 1
+        if cut <= 0 or not _LINE_OPENING.fullmatch(text, cut, pos):
+            return found
+    if not text[:cut].strip():
+        return found  # not an answer line (or sentence) of its own after prose
+    prose = text[:cut]
     named: set[str] = set()
     for sentence in _SENTENCE_SPLIT.split(prose[-_PROSE_SENTENCES * _LONGEST_CLAUSE :].strip())[-_PROSE_SENTENCES:]:
         for clause in _CONCLUDED.finditer(sentence[-_LONGEST_CLAUSE:]):
