@@ -198,3 +198,11 @@ def test_a_one_sentence_comparison_is_no_answer_and_math_verify_is_not_asked(res
 def test_plain_conclusions_and_asked_differences_still_read(response: str, gold: str) -> None:
     verdict = free_verdict(response, gold)
     assert verdict.correct, verdict
+
+
+def test_math_verify_reads_only_up_to_an_invented_turn() -> None:
+    turn = "\nAssistant: The chart shows 0.85 % growth in 2 years."
+    verdict = free_verdict("I cannot tell the growth from the chart." + turn, "2")
+    assert verdict.extraction.answer is None and verdict.equivalence.equal is None
+    verdict = free_verdict("The growth over the period is\n\n$$7$$ years" + turn, "7")
+    assert verdict.extraction.answer == "7" and verdict.correct

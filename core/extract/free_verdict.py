@@ -8,7 +8,8 @@ shown as "math-verify read '…' from the response". Undecidable stays undecidab
 either, fails, or runs out of time, when only the question can settle the pair (degrees against radians), and when
 the response gives two different final answers (a conflict is never settled by a third reading), and when a
 `<think>` block is never closed and ends with no answer line (a value from the reasoning is not an answer), and
-when the response is a loop of its working cut off mid-way or one sentence that only compares (`free`). A JSON
+when the response is a loop of its working cut off mid-way or one sentence that only compares (`free`); it reads
+only up to a question or turn the response invents ("Assistant: ..."). A JSON
 answer field is what math-verify reads then, decoded, never the raw JSON around it (whose stray fragments it
 would read).
 """
@@ -21,6 +22,7 @@ from mathreel.core.extract.equivalence import Equivalence, Unmemoised, math_equi
 from mathreel.core.extract.free import NO_ANSWER_READINGS, extract_free_answer
 from mathreel.core.extract.math_budget import current_budget
 from mathreel.core.extract.math_screen import hostile_reason
+from mathreel.core.extract.text import follow_up_starts
 from mathreel.core.extract.types import Extraction, quote
 
 # math-verify reads at most the last this-many characters of a response. Its work is bounded by its CPU limit;
@@ -81,6 +83,10 @@ def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
         if extraction.answer is None:
             return FreeVerdict(extraction, verdict)
         response = extraction.answer  # the decoded field: the JSON around it is not math-verify's to read
+    else:
+        starts = follow_up_starts(response, response.lower())
+        if starts:  # a question or turn the response invents ("Assistant: ...") is no part of its answer
+            response = response[: starts[0]]
     tail = response[-MAX_RESPONSE:]
     equal, why, read = memoised(("read", tail, gold), lambda: _engine_read(tail, gold))
     if equal is None or read is None:
