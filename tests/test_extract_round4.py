@@ -56,6 +56,19 @@ def test_a_prose_conclusion_against_an_answer_line_names_both(line: str) -> None
 
 
 @pytest.mark.parametrize(
+    "prose",
+    [
+        "It's the kettle that boils the water.",
+        "The object used to boil water is a kettle.",
+        "So it is the kettle here.",
+    ],
+)
+def test_other_concluding_clauses(prose: str) -> None:
+    assert _choice(f"{prose}\nAnswer: C - mug").answer is None
+    assert _choice(f"{prose}\nAnswer: A - kettle").answer == "A"
+
+
+@pytest.mark.parametrize(
     "response",
     [
         "It is not the kettle, because it has no spout.\n\nAnswer: C - mug",  # ruled out

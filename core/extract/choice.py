@@ -690,7 +690,7 @@ def _stated_with(found: Extraction, text: str, end: int, options: OptionMatcher)
 # first thought given up; not "is not").
 _CONCLUDED = lazy_regex(
     r"(?i:\b(?:is|would\s+be|must\s+be|should\s+be|it['’]s)\s+)(?P<rest>[^.,;:!?\n]{1,80}?)"
-    r"(?=\s*(?:[.,;:!?\n]|$)|\s+(?i:since|because|as|which|so)\b)"
+    r"(?=\s*(?:[.,;:!?\n]|$)|\s+(?i:since|because|as|which|so|that|here)\b)"
 )
 _PROSE_SENTENCES = 2  # the sentences before an answer line that are its prose conclusion
 _SENTENCE_GAPS = (". ", "! ", "? ")
