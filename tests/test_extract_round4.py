@@ -101,6 +101,9 @@ def test_a_letter_before_a_closed_think_block() -> None:
     assert "<think>" in found.explanation
     against = _choice("B\n<think>\nThe boat carries the cars across, so the answer is C.\n</think>", BRIDGE)
     assert against.answer is None and "gives B" in against.explanation and "concludes C" in against.explanation
+    # an end token or a stray period after the block is nothing after it
+    assert _choice("B\n<think>\nIt is a bridge.\n</think><|im_end|>", BRIDGE).answer == "B"
+    assert _choice("B\n<think>\nIt is a bridge.\n</think>\n\n.", BRIDGE).answer == "B"
     # a short firm statement written first reads the same way
     assert _choice("The answer is B.\n<think>\nIt is a bridge.\n</think>", BRIDGE).answer == "B"
     assert _choice("Answer: B\n\n<think>\nok\n</think>\n", BRIDGE).answer == "B"

@@ -347,12 +347,14 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
     text, lower, offset = response, response.lower(), 0
     if "think>" in lower:
         text, think_note = strip_think(response)
-        if not text.strip():
-            return (
-                _unclosed_think_answer(response, letters, options)
-                or _letter_before_think(response, letters, options)
-                or unparsed("no answer after reasoning", think_note)
+        if not text.strip() or not END_TOKENS.sub("", text).strip(" \t\n.*`"):  # nothing, or "</think><|im_end|>"
+            found = _unclosed_think_answer(response, letters, options) or _letter_before_think(
+                response, letters, options
             )
+            if found is not None:
+                return found
+            if not text.strip():
+                return unparsed("no answer after reasoning", think_note)
         close = lower.rfind("</think>")
         offset = close + len("</think>") if close >= 0 else 0
         if "never closed" in think_note:  # text before a <think> left open: read it, else the block's answer line
