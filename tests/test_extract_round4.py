@@ -178,6 +178,7 @@ def test_a_loop_cut_off_mid_way_is_no_answer_and_math_verify_is_not_asked() -> N
         ("The answer is 5.\n" * 12 + "The answer is", "5"),  # an answer phrase repeated
         ("So the angle is \\boxed{150}.\n" + LOOP_LINES * 5 + "Since AB", "150"),  # a loop after the box
         (LOOP_LINES * 2 + "So angle ABE = 150.", "150"),  # repeated working that concludes
+        ("x = 5.\n" * 6 + "x = 5", "5"),  # the same value, the last copy finished but for its period
         ("Step 1 done.\nStep 1 done.\nStep 1 done.\nWe get x = 9.\nStep 2: y = 4 and z = 1 and so x = 9", "9"),
     ],
 )

@@ -170,7 +170,9 @@ def _cut_off_loop(text: str) -> Extraction | None:
     counts: dict[str, int] = {}
     for unit in written:
         counts[unit] = counts.get(unit, 0) + 1
-    times = max((n for unit, n in counts.items() if unit != tail and unit.startswith(tail)), default=0)
+    times = max(  # an unfinished copy: "x = 5" after "x = 5." written out is finished, only its period left off
+        (n for unit, n in counts.items() if unit.rstrip(" .!?") != tail and unit.startswith(tail)), default=0
+    )
     repeated = sum(n for n in counts.values() if n >= _LOOP_MIN)
     if times < _LOOP_MIN or repeated * 10 < len(written) * 6:
         return None  # most of the response must be the loop
