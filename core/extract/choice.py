@@ -584,10 +584,8 @@ def _read_body(
                     found.parsed
                     and last.method == "answer-phrase"
                     and (text.rfind("\n", 0, last.pos) > 0 or _after_sentence(text, last.pos))
-                ):
-                    found = _prose_against_line(
-                        found, text, last.pos, last.end, matcher
-                    )  # "... kettle.\nAnswer: C - mug"
+                ):  # "... is the kettle.\nAnswer: C - mug"
+                    found = _prose_against_line(found, text, last.pos, last.end, matcher)
         if matcher is not None and found.parsed and not _LABEL_MARK.search(last.snippet):
             found = _label_or_text(found, matcher)
         return _traced(found, trace)
