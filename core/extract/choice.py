@@ -522,6 +522,10 @@ def _read_body(
             if per_part is not None:
                 return per_part
             if matcher is not None:
+                against = _result_before(text, last, matcher)  # "... so angle 2 = 50°.\nThe answer is (D) 100°."
+                if against is not None:
+                    return _traced(against, trace)
+            if matcher is not None:
                 found = _stated_with(found, text, last.end, matcher)  # "The answer is (E) 14 km." (B's value)
         if matcher is not None and found.parsed and not _LABEL_MARK.search(last.snippet):
             found = _label_or_text(found, matcher)
@@ -636,6 +640,38 @@ def _one_per_part(text: str, last: _Statement, letters: Sequence[str]) -> Extrac
         f"{quote(last.snippet)!r} gives {last.letter} for one part",
         f"{other.group('l')} for another ({quote(text[last.end : other.end()].strip(), 40)!r})",
         "answer-phrase",
+    )
+
+
+# A line that ends in a computed result: "... so angle 4 = 70°.", "the total is 18.", "面积为 48".
+_RESULT_AT_END = lazy_regex(
+    r"(?:=|\b(?i:is|equals)\b|是|为)[ \t$]*(?P<v>[-−]?\d[\d,]*(?:\.\d+)?(?:[ \t]*(?:°|\^\\circ|\^\{\\circ\}|%"
+    r"|[A-Za-z]{1,5}(?:[²³23]|\^[23])?))?)[ \t$]*[.。]?[ \t]*$"
+)
+
+
+def _result_before(text: str, last: _Statement, options: OptionMatcher) -> Extraction | None:
+    """A conflict when the final answer statement opens its own line and the line right before it ends in a computed
+    value that is another option's or no option's, while the letter's option is a value ("... so angle 2 = 50°.\n
+    Therefore, the correct option is (D) 100°." where D is 100°): the working and the letter disagree."""
+    if last.letter not in options.value_keys():
+        return None
+    line_start = text.rfind("\n", 0, last.pos)
+    if line_start < 0 or any(char.isdigit() for char in text[line_start : last.pos]):
+        return None
+    above = text[:line_start].rstrip()
+    previous = above[above.rfind("\n") + 1 :].strip()
+    result = _RESULT_AT_END.search(previous) if previous and previous[-1:] not in ":：" else None
+    if result is None:
+        return None
+    value = result.group("v").strip()
+    why = options.contradiction(last.letter, value)
+    if why is None:
+        return None
+    return conflict(
+        f"{quote(last.snippet)!r} gives option {last.letter} ({options[last.letter]!r})",
+        f"the line before it ends in {quote(value, 40)!r}, {why.rpartition(', is ')[2] or why}",
+        last.method,
     )
 
 
