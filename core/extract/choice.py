@@ -134,6 +134,7 @@ _JOIN = r"(?:\s+" + _VERB + r"(?:\s*[:：])?|\s*[:：=]|\s+[-–—]|[ \t]*\n)\s
 _ANSWER_NOUN = (
     r"(?<!each\s)(?<!every\s)\b(?:(?:final|correct|best|right|my|most\s+appropriate|most\s+likely)\s+)?"
     r"(?:answer(?:\s+(?:to|for)\s+(?:this|the)\s+question)?|option|choice|conclusion|final(?=\s*[:：]))"
+    r"(?:\s+letter)?"  # "The correct option letter is C."
 )
 
 # "the answer is D", "Answer: B", "correct option would be (C)", "Final answer\nB", "answer is not A".
