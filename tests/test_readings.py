@@ -55,6 +55,11 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     # "#### 500" / "A: 500" lines and a value stated before its explanation
     assert {f"S{n}" for n in range(1, 8)} <= {entry.extra["class"] for entry in CHOICE}
     assert {entry.extra["class"] for entry in FREE} >= {"S7", "S8"}
+    # the fourth round's: free-form declines (their numbers are the question's), a lower-case sub-part heading, one
+    # letter per part, a value stated as the answer then another option's letter, a letter against the result the line
+    # before it computes
+    assert {"T2", "T3", "T4", "T5"} <= {entry.extra["class"] for entry in CHOICE}
+    assert "T1" in {entry.extra["class"] for entry in FREE}
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 

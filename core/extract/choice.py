@@ -136,6 +136,7 @@ _JOIN = r"(?:\s+" + _VERB + r"(?:\s*[:：])?|\s*[:：=]|\s+[-–—]|[ \t]*\n)\s
 _ANSWER_NOUN = (
     r"(?<!each\s)(?<!every\s)\b(?:(?:final|correct|best|right|my|most\s+appropriate|most\s+likely)\s+)?"
     r"(?:answer(?:\s+(?:to|for)\s+(?:this|the)\s+question)?|option|choice|conclusion|final(?=\s*[:：]))"
+    r"(?:\s+letter)?"  # "The correct option letter is C."
 )
 
 # "the answer is D", "Answer: B", "correct option would be (C)", "Final answer\nB", "answer is not A".
@@ -578,6 +579,13 @@ def _read_body(
             closing = _closing_run(text, statements)  # "The answer is (C).\nThe answer is (F).\n(A)"
             if closing is not None:
                 return closing
+            per_part = _one_per_part(text, last, letters)  # "The answer is (B) for work and (A) for heat."
+            if per_part is not None:
+                return per_part
+            if matcher is not None:
+                against = _result_before(text, last, matcher)  # "... so angle 2 = 50°.\nThe answer is (D) 100°."
+                if against is not None:
+                    return _traced(against, trace)
             if matcher is not None:
                 found = _stated_with(found, text, last.end, matcher)  # "The answer is (E) 14 km." (B's value)
                 if (
@@ -588,8 +596,8 @@ def _read_body(
                     found = _prose_against_line(found, text, last.pos, last.end, matcher)
         if matcher is not None and found.parsed and not _LABEL_MARK.search(last.snippet):
             found = _label_or_text(found, matcher)
-        return _traced(found, trace)
-    found = _fallback(text, letters, matcher)
+        return _traced(_value_then_letter(found, text, letters, matcher), trace)
+    found = _value_then_letter(_fallback(text, letters, matcher), text, letters, matcher)
     if (
         matcher is not None
         and (not found.parsed or found.method in ("option-text", "closing-letter"))
@@ -742,6 +750,85 @@ def _prose_against_line(found: Extraction, text: str, pos: int, end: int, option
         f"the answer line gives {letter} ({own!r})",
         found.method,
     )
+
+
+# After a stated letter, another for another part: "(B) for work and (A) for heat", "(C) for the first part and (D)".
+_PER_PART = lazy_regex(r"[ \t]*[)\]]?[ \t]+for\b[^\n.;]{1,60}?\band\s+[(\[]?(?P<l>[A-Z])[)\]]?[ \t]+for\b")
+
+
+def _one_per_part(text: str, last: _Statement, letters: Sequence[str]) -> Extraction | None:
+    """A conflict when the final statement gives one letter per part of the question: two answers, not one."""
+    other = _PER_PART.match(text, last.end)
+    if other is None or other.group("l") == last.letter or other.group("l") not in letters:
+        return None
+    return conflict(
+        f"{quote(last.snippet)!r} gives {last.letter} for one part",
+        f"{other.group('l')} for another ({quote(text[last.end : other.end()].strip(), 40)!r})",
+        "answer-phrase",
+    )
+
+
+# A line that ends in a computed result: "... so angle 4 = 70°.", "the total is 18.", "面积为 48".
+_RESULT_AT_END = lazy_regex(
+    r"(?:=|\b(?i:is|equals)\b|是|为)[ \t$]*(?P<v>[-−]?\d[\d,]*(?:\.\d+)?(?:[ \t]*(?:°|\^\\circ|\^\{\\circ\}|%"
+    r"|[A-Za-z]{1,5}(?:[²³23]|\^[23])?))?)[ \t$]*[.。]?[ \t]*$"
+)
+
+
+def _result_before(text: str, last: _Statement, options: OptionMatcher) -> Extraction | None:
+    """A conflict when the final answer statement opens its own line and the line right before it ends in a computed
+    value that is another option's or no option's, while the letter's option is a value ("... so angle 2 = 50°.\n
+    Therefore, the correct option is (D) 100°." where D is 100°): the working and the letter disagree."""
+    if last.letter not in options.value_keys():
+        return None
+    line_start = text.rfind("\n", 0, last.pos)
+    if line_start < 0 or any(char.isdigit() for char in text[line_start : last.pos]):
+        return None
+    above = text[:line_start].rstrip()
+    previous = above[above.rfind("\n") + 1 :].strip()
+    result = _RESULT_AT_END.search(previous) if previous and previous[-1:] not in ":：" else None
+    if result is None:
+        return None
+    value = result.group("v").strip()
+    why = options.contradiction(last.letter, value)
+    if why is None:
+        return None
+    return conflict(
+        f"{quote(last.snippet)!r} gives option {last.letter} ({options[last.letter]!r})",
+        f"the line before it ends in {quote(value, 40)!r}, {why.rpartition(', is ')[2] or why}",
+        last.method,
+    )
+
+
+# An answer stated as a value, then the letter it is said to be: "So the answer is 72, which corresponds to option
+# (B).", "答案是55°，对应选项是（D）". Searched only where "correspond" or "对应" occurs, in the response's end.
+_VALUE_THEN_LETTER = lazy_regex(
+    r"(?:(?i:answer\s+(?:is|would\s+be))|答案\s*(?:是|为))\s*(?P<v>[^,，。;\n]{1,40}?)\s*[,，]?\s*"
+    r"(?:(?i:which|that)\s+)?(?:(?i:corresponds?|corresponding)\s+(?i:to)|对应(?:的)?)\s*(?:(?i:the)\s+)?"
+    r"(?:(?i:option|choice|answer)|选项)?\s*(?:是\s*)?[(（]?(?P<l>[A-Z])[)）]?(?![A-Za-z])"
+)
+_VALUE_THEN_LETTER_TAIL = 300  # characters: the concluding part of the response
+
+
+def _value_then_letter(
+    found: Extraction, text: str, letters: Sequence[str], options: OptionMatcher | None
+) -> Extraction:
+    """`found`, or a conflict when the response's conclusion states a value as the answer and then a letter whose
+    option has another value ("答案是55°，对应选项是（D）" where D is 150°)."""
+    if options is None or not found.parsed or ("orrespond" not in text and "对应" not in text):
+        return found
+    tail_start = max(0, len(text) - _VALUE_THEN_LETTER_TAIL)
+    matches = list(_VALUE_THEN_LETTER.finditer(text, tail_start))
+    if not matches:
+        return found
+    said = matches[-1]
+    letter, value = said.group("l"), said.group("v").strip()
+    if letter not in letters:
+        return found
+    why = options.contradiction(letter, value)
+    if why is None:
+        return found
+    return conflict(f"{quote(said.group(0))!r} gives option {letter} ({options[letter]!r})", why, found.method)
 
 
 def _first_clause(said: str) -> str:
@@ -1627,7 +1714,9 @@ def _final_line(lines: list[str], listing: bool, letters: Sequence[str]) -> Extr
                 where = "the line before last" if back == 2 else f"the line {back} from the end"
                 return conflict(f"{where} gives {other}", f"the last gives {letter}", "final-line")
         return _line_letter(letter, letters, "final-line", last)
-    shaped = _OPTION_LINE.match(last) or _LOWER_OPTION_LINE.match(last)
+    # a lower-case "(a)" opening a long line is a sub-part's heading ("(a) Average cost method: the average ..."),
+    # not an answer ("b) 115 Btu")
+    shaped = _OPTION_LINE.match(last) or (_LOWER_OPTION_LINE.match(last) if len(last) <= _WHOLE_MAX else None)
     if shaped and not listing and len(lines) > 1:
         return _line_letter(shaped.group(1).upper(), letters, "final-line", last)
     return None

@@ -8,8 +8,10 @@ shown as "math-verify read '…' from the response". Undecidable stays undecidab
 either, fails, or runs out of time, when only the question can settle the pair (degrees against radians), and when
 the response gives two different final answers (a conflict is never settled by a third reading), and when a
 `<think>` block is never closed and ends with no answer line (a value from the reasoning is not an answer), and
-when the response is a loop of its working cut off mid-way or one sentence that only compares (`free`); it reads
-only up to a question or turn the response invents ("Assistant: ..."). A JSON
+when the response is a loop of its working cut off mid-way or one sentence that only compares (`free`), and when it
+declines ("it is impossible to determine how many bars exceed 40": the 40 is the question's, and math-verify would
+read it and could score it right); it reads only up to a question or turn the response invents ("Assistant: ...").
+A JSON
 answer field is what math-verify reads then, decoded, never the raw JSON around it (whose stray fragments it
 would read).
 """
@@ -19,11 +21,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from mathreel.core.extract.equivalence import Equivalence, Unmemoised, math_equivalence, memoised
-from mathreel.core.extract.free import NO_ANSWER_READINGS, extract_free_answer
+from mathreel.core.extract.free import NO_ANSWER_READINGS, declines, extract_free_answer
 from mathreel.core.extract.math_budget import current_budget
 from mathreel.core.extract.math_screen import hostile_reason
 from mathreel.core.extract.text import follow_up_starts
-from mathreel.core.extract.types import Extraction, quote
+from mathreel.core.extract.types import Extraction, quote, unparsed
 
 # math-verify reads at most the last this-many characters of a response. Its work is bounded by its CPU limit;
 # this bounds what crosses the pipe and what the memo holds. Final answers are at the end, and math-verify
@@ -79,6 +81,9 @@ def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
         or extraction.explanation.startswith(("conflict", "no answer after reasoning", *NO_ANSWER_READINGS))
     ):
         return FreeVerdict(extraction, verdict)
+    declined = declines(response)
+    if declined is not None:
+        return FreeVerdict(unparsed("no answer stated", f"the response declines: {quote(declined)!r}"), verdict)
     if extraction.method == "json":
         if extraction.answer is None:
             return FreeVerdict(extraction, verdict)
