@@ -1133,10 +1133,13 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
         return step
 
     page_inputs = [ui.state, ui.panels, *ui.read_inputs, *ui.view_inputs]
+    # A key pressed while the previous step is still finishing runs after it, not never (Gradio's default for a
+    # click drops a submission made while its event is pending: a quick "j j" walked one answer).
     for button, delta in ((ui.next, 1), (ui.prev, -1)):
-        then_rest(
-            button.click(stepper(delta), page_inputs, ui.first_outputs, show_progress="hidden", **group), ui, group
+        step_event = button.click(
+            stepper(delta), page_inputs, ui.first_outputs, show_progress="hidden", trigger_mode="always_last", **group
         )
+        then_rest(step_event, ui, group)
 
     def set_walk(run: str | None, status: str, disagree: bool, walk: dict | None) -> dict:
         return {

@@ -50,6 +50,19 @@ def test_ten_answers_walked_with_the_keyboard_keep_the_response_and_position(pag
     shot(page, "reading_walk.png")
 
 
+def test_two_quick_presses_walk_two_answers(page):
+    """A key pressed while the previous step is still on its way is kept (Gradio drops a click made while its
+    event is pending, unless told otherwise)."""
+    order = [row.question_id for row in select_rows(scored(RUN_A), "all")]
+    drill_down(page, RUN_A)
+    wait_for_text(page, "#browse-position", f"1 of {len(order)}")
+    page.locator("body").press("Escape")
+    page.keyboard.press("j")
+    page.keyboard.press("j")
+    wait_for_text(page, "#browse-position", f"3 of {len(order)}")
+    wait_for_text(page, "#browse-question", order[2])
+
+
 def test_wrong_answers_only_and_the_shared_link_reopens_the_question(page, server):
     wrong = [row.question_id for row in select_rows(scored(RUN_A), "wrong")]
     drill_down(page, RUN_A)
