@@ -26,6 +26,7 @@ from mathreel.webapp.browse_review import judge_box, wire_review
 from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler, with_request
 from mathreel.webapp.errors import error_message, failed, guarded, log, warn
 from mathreel.webapp.gallery_stream import previews
+from mathreel.webapp.html import plain
 from mathreel.webapp.present import frame_items, seconds_text
 from mathreel.webapp.reading_flow import LATEX, Walk, walk_filters
 from mathreel.webapp.review_state import review_session
@@ -665,9 +666,37 @@ def link_query(key: str, ref: str, walk: Walk) -> str:
 
 
 def url_target(params: dict[str, str], keys: list[str]) -> tuple[str | None, dict[str, Any]]:
-    """From a shared link's query (benchmark, q, run): the benchmark key to show (None: keep) and the target."""
-    key = params.get("benchmark") if params.get("benchmark") in keys else None
-    return key, {"ref": params.get("q") or "", "run": params.get("run") or ""}
+    """From a shared link's query (benchmark, q, run): the benchmark key to show (None: keep) and the target.
+
+    A bare benchmark name (`videomme`) means its first mode. A key the app does not know keeps the default view
+    (its question id and run belong to another benchmark) and puts a `notice` in the target naming the known keys,
+    so a mistyped link is said to be one instead of silently opening the first benchmark."""
+    named = (params.get("benchmark") or "").strip()
+    if named and ":" not in named:
+        named = next((k for k in keys if k.startswith(f"{named}:")), named)
+    if named and named not in keys:
+        return None, {"ref": "", "run": "", "notice": unknown_benchmark_note(named, keys)}
+    return named or None, {"ref": params.get("q") or "", "run": params.get("run") or ""}
+
+
+def unknown_benchmark_note(named: str, keys: list[str]) -> str:
+    """The page's words for a link whose benchmark key is not one of `keys`."""
+    shown = plain(named[:80])
+    known = ", ".join(f"`{key}`" for key in keys)
+    return (
+        f"The link names the benchmark **{shown}**, which this app does not know. Known: {known}. "
+        "Showing the first benchmark instead."
+    )
+
+
+def with_notice(values: tuple, target: dict | None) -> tuple:
+    """Page values (PAGE_OUTPUTS order, the error box first) with the target's notice shown in the error box."""
+    import gradio as gr
+
+    notice = (target or {}).get("notice")
+    if not notice:
+        return values
+    return (gr.update(value=notice, visible=True), *values[1:])
 
 
 def url_walk(params: dict[str, str]) -> Walk | None:
@@ -903,8 +932,10 @@ def build(context: AppContext) -> None:
     ui.page_outputs = [getattr(ui, names.get(n, n)) for n in PAGE_OUTPUTS]
     ui.view_inputs = [ui.frames_n, ui.cot, ui.subs, ui.full_subs, ui.interleave, ui.fps, ui.style]
     ui.read_inputs = [runs, ui.walk, ui.raw, session.reviews, session.reviewer, session.judged]
-    # A switch shows the frames (and where it is in the list) first; the rest after the browser paints them.
-    ui.first_outputs = [ui.error, ui.state, ui.header, ui.gallery, ui.position, ui.link]
+    # A switch shows the frames (and where it is in the list) first; the rest after the browser paints them. The
+    # answer goes with its question (response and the runs' columns beside the header): sent later, the previous
+    # answer's verdict sat under the new question until the second phase came back (0.1-0.8 s, longer under load).
+    ui.first_outputs = [ui.error, ui.state, ui.header, ui.gallery, ui.position, ui.link, ui.response, ui.compare]
     ui.rest_outputs = [c for c in ui.page_outputs if all(c is not f for f in ui.first_outputs)]
     list_fn = _wire_list(context, ui, handlers, group)
     _wire_page(context, ui, handlers, group)
@@ -1225,7 +1256,7 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
         if not (params.get("benchmark") or params.get("q")):
             params = saved_position(saved, context.settings.keep_days, time.time())
         key, target = url_target(params, keys)
-        walk = url_walk(params)
+        walk = None if target.get("notice") else url_walk(params)
         names = [r.name for r in runs or []]
         run = gr.update(
             choices=[("(none)", ""), *((n, n) for n in names)], value=walk.run if walk and walk.run in names else ""
@@ -1260,8 +1291,8 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
         """The linked question or the first one (API order: key and view settings first, as before links)."""
         ref = handlers.first_ref(key, (target or {}).get("ref"), runs, walk)
         if ref is None:
-            return values_for(ui, None, ui.page_outputs)
-        return handlers.show(
+            return with_notice(values_for(ui, None, ui.page_outputs), target)
+        shown = handlers.show(
             key,
             ref,
             view_of(n, use_cot, use_subs, use_full, interleave, fps, style),
@@ -1273,6 +1304,7 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
             reviewer,
             judge_runs,
         )
+        return with_notice(shown, target)
 
     with_request(from_url)
     inputs = [ui.benchmark, *ui.view_inputs, ui.target, *ui.read_inputs]

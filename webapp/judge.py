@@ -733,7 +733,8 @@ def browse_target(
 
 def _wire_open_in_browse(context: AppContext, button: Any, runs_state: Any, selection: Any, group: dict) -> None:
     """The button switches to Browse on the judged question and its judged response: the session's run that holds
-    it (walked there, with the prompt and frames it used), else the response as the judge saw it."""
+    it (walked there, with the prompt and frames it used), else the response as the judge saw it. One event (the
+    tab, the walk, Browse's controls, settings and page, through `BrowseLinks.jump`), then Browse's question table."""
     import gradio as gr
 
     browse = context.browse
@@ -741,21 +742,21 @@ def _wire_open_in_browse(context: AppContext, button: Any, runs_state: Any, sele
         return
     target = gr.State(None)
 
-    def pick(runs: list[JudgedRun] | None, chosen: Selection, scored: list | None) -> tuple:
+    def pick(runs: list[JudgedRun] | None, chosen: Selection, scored: list | None, *values: Any) -> tuple:
         found = browse_target(load_demo_runs() if runs is None else runs, chosen, scored)
         if found is None:
-            return gr.skip(), gr.skip(), None, gr.skip()
+            return (gr.skip(), gr.skip(), None, *[gr.skip()] * (1 + len(browse.jump_outputs)))
         where, walk = found
-        return gr.Tabs(selected="browse"), gr.update(value=where["key"]), where, walk
+        opened = browse.jump(where, walk, scored or [], *values)
+        return (gr.Tabs(selected="browse"), gr.update(value=where["key"]), where, walk, *opened)
 
     shown, listed = {**group, **browse.progress}, {**group, **browse.list_progress}
     button.click(
-        pick, [runs_state, selection, context.runs], [context.tabs, browse.benchmark, target, browse.walk], **shown
-    ).then(browse.walk_controls, [browse.walk], browse.walk_outputs, **shown).then(
-        browse.follow, [context.runs, browse.walk], browse.follow_outputs, **shown
-    ).then(browse.open, [target, context.runs, *browse.open_inputs], browse.outputs, **shown).then(
-        browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed
-    )
+        pick,
+        [runs_state, selection, context.runs, *browse.jump_inputs],
+        [context.tabs, browse.benchmark, target, browse.walk, *browse.jump_outputs],
+        **shown,
+    ).then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed)
 
 
 def _user_error(message: str) -> Exception:

@@ -842,7 +842,8 @@ def _wire_open_in_browse(
     group: dict[str, Any],
 ) -> None:
     """Clicking a scored question switches to Browse and shows it with the run's response, walking the same list
-    (status and dimension filter) with the prompt and frames the run used."""
+    (status and dimension filter) with the prompt and frames the run used: one event (the tab, the walk, Browse's
+    controls, settings and page, through `BrowseLinks.jump`), then Browse's question table."""
     import gradio as gr
 
     browse = context.browse
@@ -851,22 +852,27 @@ def _wire_open_in_browse(
     target = gr.State(None)
 
     @select_handler
-    def pick(runs: list[Run], name: str | None, state_filter: str, dim_value: str, evt: gr.SelectData) -> tuple:
+    def pick(
+        evt: gr.SelectData, runs: list[Run], name: str | None, state_filter: str, dim_value: str, *values: Any
+    ) -> tuple:
         run = find_run(runs, name)
         qid = str((evt.row_value or [""])[0])
         if run is None or not any(r.question_id == qid for r in run.report.rows):
-            return gr.skip(), gr.skip(), None, gr.skip()
+            return (gr.skip(), gr.skip(), None, *[gr.skip()] * (1 + len(browse.jump_outputs)))
         walk = {"run": run.name, "status": state_filter or "all", "dim_filter": dim_value or "", "disagree": False}
-        return gr.Tabs(selected="browse"), gr.update(value=run.key), {"key": run.key, "ref": qid}, walk
+        place = {"key": run.key, "ref": qid}
+        opened = browse.jump(place, walk, runs, *values)
+        return (gr.Tabs(selected="browse"), gr.update(value=run.key), place, walk, *opened)
 
     shown, listed = {**group, **browse.progress}, {**group, **browse.list_progress}
     questions.select(
-        pick, [runs_state, run_pick, status, dim_filter], [context.tabs, browse.benchmark, target, browse.walk], **shown
-    ).then(browse.walk_controls, [browse.walk], browse.walk_outputs, **shown).then(
-        browse.follow, [runs_state, browse.walk], browse.follow_outputs, **shown
-    ).then(browse.open, [target, runs_state, *browse.open_inputs], browse.outputs, **shown).then(
-        browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed
-    ).then(None, None, None, js="() => document.querySelector('#browse-reading')?.scrollIntoView()")
+        pick,
+        [runs_state, run_pick, status, dim_filter, *browse.jump_inputs],
+        [context.tabs, browse.benchmark, target, browse.walk, *browse.jump_outputs],
+        **shown,
+    ).then(browse.refresh_list[0], browse.refresh_list[1], browse.refresh_list[2], **listed).then(
+        None, None, None, js="() => document.querySelector('#browse-reading')?.scrollIntoView()"
+    )
 
 
 TAB = TabSpec(id="score", label="Score", build=build)

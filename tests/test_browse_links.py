@@ -1,0 +1,125 @@
+"""Page addresses a newcomer types or shares: an unknown `?benchmark=` key is said to be unknown (with the known
+ones) and the default view kept, a bare benchmark name opens its first mode; and the other tabs open Browse on a
+question in one round trip (`BrowseLinks.jump`), as Explain does.
+
+The load handlers are the app's own (found by name among the built app's events) run on the embedded demo set.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+from helpers.colliding import colliding_file, file_questions
+
+from mathreel.webapp.benchmark_keys import benchmark_choices
+from mathreel.webapp.browse import PAGE_OUTPUTS, url_target
+from mathreel.webapp.settings import Settings
+
+KEYS = [key for _, key in benchmark_choices()]
+
+
+@pytest.fixture(scope="module")
+def app() -> Any:
+    from mathreel.webapp.app import build_app
+
+    return build_app(Settings())
+
+
+def handler(app: Any, name: str) -> Any:
+    found = [fn.fn for fn in app.fns.values() if fn.name == name]
+    assert found, name
+    return found[0]
+
+
+def load_view(app: Any, query: dict[str, str]) -> tuple[tuple, tuple]:
+    """What the page's load chain gives for an address: from_url's values, then the first question's page."""
+    request = SimpleNamespace(query_params=query)
+    key, target, walk, *_ = handler(app, "from_url")(None, [], request)
+    shown_key = key["value"] if isinstance(key, dict) and "value" in key else KEYS[0]
+    page = handler(app, "first_question")(shown_key, 8, False, False, False, False, 0.0, "", target, [], walk)
+    return (key, target, walk), page
+
+
+def text_of(update: Any) -> str:
+    return str(update.get("value", "")) if isinstance(update, dict) else str(update)
+
+
+def test_an_unknown_benchmark_key_is_named_with_the_known_ones_and_the_default_view_kept(app):
+    (key, target, walk), page = load_view(app, {"benchmark": "videomath", "q": "001-1", "run": "mine.json"})
+    error = page[PAGE_OUTPUTS.index("error")]
+    assert error["visible"] is True
+    message = text_of(error)
+    assert "**videomath**" in message and "does not know" in message
+    assert all(f"`{k}`" in message for k in KEYS)
+    assert walk is None and target["ref"] == ""  # the id and run belong to the unknown benchmark: not used
+    assert not isinstance(key, dict) or "value" not in key  # the benchmark chooser is left on its default
+    default = page[PAGE_OUTPUTS.index("state")]
+    assert default["key"] == KEYS[0] and default["ref"]  # the default benchmark's first question is shown
+
+
+def test_a_known_key_and_a_bare_benchmark_name_open_the_question_without_a_notice(app):
+    (key, _, _), page = load_view(app, {"benchmark": "videomme", "q": "002-1"})
+    assert key["value"] == "videomme:mcq"
+    assert page[PAGE_OUTPUTS.index("state")]["ref"] == "002-1"
+    assert "does not know" not in text_of(page[PAGE_OUTPUTS.index("error")])
+    assert url_target({"benchmark": "videomathqa:mbin"}, KEYS)[0] == "videomathqa:mbin"
+    assert url_target({"benchmark": "<img src=x>"}, KEYS)[1]["notice"].count("<img") == 0  # escaped
+
+
+def test_every_event_that_shows_a_question_shows_its_answer_in_the_same_update(app):
+    """A question switch comes in two phases (frames first, the rest after the paint): the answer must come with
+    the question's header, or the previous answer's verdict ("correct · read D · gold D") sits under the new
+    question, with its own gold and pick, until the second phase is back."""
+    by_id = {"browse-question", "browse-response", "browse-compare"}
+    switches = []
+    for fn in app.fns.values():
+        ids = {getattr(c, "elem_id", None) for c in fn.outputs} & by_id
+        if "browse-question" in ids:
+            switches.append(fn.name)
+            assert ids == by_id, f"{fn.name} shows the question without its answer"
+    assert {"next_question", "previous_question", "select_row"} <= set(switches)
+
+
+def event_ids(components: list) -> list[str | None]:
+    return [getattr(c, "elem_id", None) for c in components]
+
+
+def test_score_judge_and_explain_open_browse_in_one_event(app):
+    """Each opens Browse through `BrowseLinks.jump` (one round trip), not a chain of walk controls, settings and
+    page events."""
+    opening = [fn for fn in app.fns.values() if fn.name == "pick" and "browse-question" in event_ids(fn.outputs)]
+    assert len(opening) == 3  # Score's row, Judge's "open in Browse", Explain's list
+    assert not [fn.name for fn in app.fns.values() if fn.name in {"walk_controls", "open_question"}]
+
+
+def test_a_scored_row_opens_its_own_question_and_answer_in_that_event(app, tmp_path: Path):
+    """Score's row click on a real-format file whose ids collide with the demo's: the one event shows the file's
+    question (with the collision warning), the file's response and the walk's position."""
+    from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
+
+    path = colliding_file(tmp_path / "videomme_template.json")
+    own = file_questions(path)
+    runs, errors = score_uploads([str(path)], ScoreOptions())
+    assert errors == []
+    pick = next(
+        fn
+        for fn in app.fns.values()
+        if fn.name == "pick" and "score-run" in event_ids(fn.inputs) and "browse-question" in event_ids(fn.outputs)
+    )
+    values = [getattr(c, "value", None) for c in pick.inputs[4:]]  # Browse's controls as the page starts them
+    qid = "001-2"
+    out = dict(
+        zip(
+            event_ids(pick.outputs),
+            pick.fn(SimpleNamespace(row_value=[qid], index=[1, 0]), runs, runs[0].name, "all", "", *values),
+            strict=True,
+        )
+    )
+    header, response = str(out["browse-question"]), str(out["browse-response"])
+    assert own[qid] in header and "is not the server's question" in header
+    row = next(r for r in runs[0].report.rows if r.question_id == qid)
+    assert row.response.strip() in response
+    assert "2 of 18" in str(out["browse-position"])
