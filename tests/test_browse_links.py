@@ -69,6 +69,33 @@ def test_a_known_key_and_a_bare_benchmark_name_open_the_question_without_a_notic
     assert url_target({"benchmark": "<img src=x>"}, KEYS)[1]["notice"].count("<img") == 0  # escaped
 
 
+def scored_colliding(tmp_path: Path) -> tuple[list, dict[str, str]]:
+    """A real-format Video-MME file whose ids collide with the demo's, scored as the Score tab scores it."""
+    from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
+
+    path = colliding_file(tmp_path / "videomme_template.json")
+    runs, errors = score_uploads([str(path)], ScoreOptions())
+    assert errors == []
+    return runs, file_questions(path)
+
+
+def test_next_sends_the_new_question_with_its_own_answer_each_in_its_place(app, tmp_path: Path):
+    """`j` from 001-1: the one update names 001-2 in the header, holds 001-2's response (not 001-1's) in the
+    response panel and the position in the position line (the outputs and values in the same order)."""
+    runs, own = scored_colliding(tmp_path)
+    step = next(fn for fn in app.fns.values() if fn.name == "next_question")
+    walk = {"run": runs[0].name, "status": "all", "dim_filter": "", "disagree": False}
+    view = [getattr(c, "value", None) for c in step.inputs[8:]]
+    *_, last = step.fn({"key": "videomme:mcq", "ref": "001-1"}, None, runs, walk, False, [], "reviewer", None, *view)
+    out = dict(zip(event_ids(step.outputs), last, strict=True))
+    rows = {r.question_id: r for r in runs[0].report.rows}
+    assert own["001-2"] in text_of(out["browse-question"])
+    response = text_of(out["browse-response"])
+    assert rows["001-2"].response in response and f"gold **{rows['001-2'].gold}**" in response
+    assert rows["001-1"].response not in response
+    assert text_of(out["browse-position"]).startswith("**2 of 18**")
+
+
 def test_every_event_that_shows_a_question_shows_its_answer_in_the_same_update(app):
     """A question switch comes in two phases (frames first, the rest after the paint): the answer must come with
     the question's header, or the previous answer's verdict ("correct · read D · gold D") sits under the new
@@ -98,12 +125,7 @@ def test_score_judge_and_explain_open_browse_in_one_event(app):
 def test_a_scored_row_opens_its_own_question_and_answer_in_that_event(app, tmp_path: Path):
     """Score's row click on a real-format file whose ids collide with the demo's: the one event shows the file's
     question (with the collision warning), the file's response and the walk's position."""
-    from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
-
-    path = colliding_file(tmp_path / "videomme_template.json")
-    own = file_questions(path)
-    runs, errors = score_uploads([str(path)], ScoreOptions())
-    assert errors == []
+    runs, own = scored_colliding(tmp_path)
     pick = next(
         fn
         for fn in app.fns.values()

@@ -935,7 +935,8 @@ def build(context: AppContext) -> None:
     # A switch shows the frames (and where it is in the list) first; the rest after the browser paints them. The
     # answer goes with its question (response and the runs' columns beside the header): sent later, the previous
     # answer's verdict sat under the new question until the second phase came back (0.1-0.8 s, longer under load).
-    ui.first_outputs = [ui.error, ui.state, ui.header, ui.gallery, ui.position, ui.link, ui.response, ui.compare]
+    first = [ui.error, ui.state, ui.header, ui.gallery, ui.position, ui.link, ui.response, ui.compare]
+    ui.first_outputs = [c for c in ui.page_outputs if any(c is f for f in first)]  # values_for keeps this order
     ui.rest_outputs = [c for c in ui.page_outputs if all(c is not f for f in ui.first_outputs)]
     list_fn = _wire_list(context, ui, handlers, group)
     _wire_page(context, ui, handlers, group)
