@@ -53,7 +53,7 @@ def test_an_unknown_benchmark_key_is_named_with_the_known_ones_and_the_default_v
     assert error["visible"] is True
     message = text_of(error)
     assert "**videomath**" in message and "does not know" in message
-    assert all(f"`{k}`" in message for k in KEYS)
+    assert all(f"`{k}`" in message for k in KEYS) and f"Showing {benchmark_choices()[0][0]} instead" in message
     assert walk is None and target["ref"] == ""  # the id and run belong to the unknown benchmark: not used
     assert not isinstance(key, dict) or "value" not in key  # the benchmark chooser is left on its default
     default = page[PAGE_OUTPUTS.index("state")]

@@ -683,9 +683,10 @@ def unknown_benchmark_note(named: str, keys: list[str]) -> str:
     """The page's words for a link whose benchmark key is not one of `keys`."""
     shown = plain(named[:80])
     known = ", ".join(f"`{key}`" for key in keys)
+    first = next((label for label, key in benchmark_choices() if key == keys[0]), keys[0]) if keys else "the list"
     return (
         f"The link names the benchmark **{shown}**, which this app does not know. Known: {known}. "
-        "Showing the first benchmark instead."
+        f"Showing {first} instead."
     )
 
 
