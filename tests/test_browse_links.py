@@ -145,3 +145,17 @@ def test_a_scored_row_opens_its_own_question_and_answer_in_that_event(app, tmp_p
     row = next(r for r in runs[0].report.rows if r.question_id == qid)
     assert row.response.strip() in response
     assert "2 of 18" in str(out["browse-position"])
+
+
+def test_next_at_the_end_of_the_list_says_so_and_leaves_the_page(app, tmp_path: Path, capsys):
+    """`j` on the last answer (and `k` on the first) used to show the same question again, saying nothing: a reader
+    at "18 of 18" pressed on and saw no change."""
+    runs, _ = scored_colliding(tmp_path)
+    walk = {"run": runs[0].name, "status": "all", "dim_filter": "", "disagree": False}
+    for name, ref, word in (("next_question", "006-3", "last"), ("previous_question", "001-1", "first")):
+        step = next(fn for fn in app.fns.values() if fn.name == name)
+        view = [getattr(c, "value", None) for c in step.inputs[8:]]
+        shown = {"key": "videomme:mcq", "ref": ref}
+        *_, last = step.fn(shown, None, runs, walk, False, [], "reviewer", None, *view)
+        assert f"the {word} answer of the list" in capsys.readouterr().out  # gr.Info outside a page prints it
+        assert all(isinstance(v, dict) and v.get("__type__") == "update" and len(v) == 1 for v in last)  # skips

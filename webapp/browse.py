@@ -1148,6 +1148,10 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
             except Exception as error:  # the page must survive anything a handler meets
                 yield failed(step.__name__, error, 0, len(ui.first_outputs))
                 return
+            if target is not None and target == st.get("ref"):  # at an end of the list: say so, show it again not
+                gr.Info(f"This is the {'last' if delta > 0 else 'first'} answer of the list.")
+                yield values_for(ui, None, ui.first_outputs)
+                return
             media = handlers.preview_ref(key, target, runs_value, walk, judge_runs)
             yield from switch_stream(
                 ui,
