@@ -1,6 +1,7 @@
-"""Page addresses a newcomer types or shares: an unknown `?benchmark=` key is said to be unknown (with the known
-ones) and the default view kept, a bare benchmark name opens its first mode; and the other tabs open Browse on a
-question in one round trip (`BrowseLinks.jump`), as Explain does.
+"""What a newcomer meets opening their own file in Browse: an unknown `?benchmark=` key in the address is said to
+be unknown (with the known ones) and the default view kept, a bare benchmark name opens its first mode; the other
+tabs open Browse on a question in one round trip (`BrowseLinks.jump`), as Explain does; a question always comes
+with its own answer; the ends of a walk are said; the settings line names only what the benchmark has.
 
 The load handlers are the app's own (found by name among the built app's events) run on the embedded demo set.
 """
@@ -19,6 +20,7 @@ from mathreel.webapp.browse import PAGE_OUTPUTS, url_target
 from mathreel.webapp.settings import Settings
 
 KEYS = [key for _, key in benchmark_choices()]
+REPO = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
@@ -159,3 +161,20 @@ def test_next_at_the_end_of_the_list_says_so_and_leaves_the_page(app, tmp_path: 
         *_, last = step.fn(shown, None, runs, walk, False, [], "reviewer", None, *view)
         assert f"the {word} answer of the list" in capsys.readouterr().out  # gr.Info outside a page prints it
         assert all(isinstance(v, dict) and v.get("__type__") == "update" and len(v) == 1 for v in last)  # skips
+
+
+def test_the_settings_line_names_only_what_the_benchmark_has(tmp_path: Path):
+    """MathVerse's real 5-answer output: no "Frames: 8" or subtitles over a diagram question; Video-MME: frames and
+    subtitles but no chain of thought (it has none)."""
+    from mathreel.webapp.reading_flow import settings_note
+    from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
+
+    mathverse, errors = score_uploads([str(REPO / "tests/data/results/mathverse_output.json")], ScoreOptions())
+    assert errors == []
+    note = settings_note(mathverse[0])
+    assert note.startswith("_The prompt follows mathverse_output.json: Chain of thought:")
+    assert "Frames" not in note and "Subtitles" not in note
+    videomme, _ = scored_colliding(tmp_path)
+    note = settings_note(videomme[0])
+    assert note.startswith("_Prompt and frames follow") and "Frames: " in note and "Subtitles in prompt" in note
+    assert "Chain of thought" not in note

@@ -413,8 +413,20 @@ def settings_note(run: Run | None) -> str:
     """Which prompt settings the run used and where each came from, for the line above the prompt."""
     if run is None:
         return ""
+    from mathreel.core.benchmarks import get_benchmark
+    from mathreel.core.prompt_styles import prompt_choices
+
     used = run.settings_used()
     if used is None:
         return ""
-    lines = "; ".join(html.escape(line) for line in used.lines())
-    return f"_Prompt and frames follow {html.escape(run.name)}: {lines}._"
+    # Only the settings the benchmark has: MathVerse (images) has no frames or subtitles, Video-MME no chain of
+    # thought; "Frames: 8 (the default)" over a diagram question only puzzled. used.lines(): cot, subtitles, frames.
+    choices = prompt_choices(run.report.benchmark)
+    layout = get_benchmark(run.report.benchmark).layout
+    video = layout is not None and layout.has_video
+    shown = [line for line, has in zip(used.lines(), (choices.cot, choices.subtitles, video), strict=True) if has]
+    if not shown:
+        return ""
+    lines = "; ".join(html.escape(line) for line in shown)
+    what = "Prompt and frames follow" if video else "The prompt follows"
+    return f"_{what} {html.escape(run.name)}: {lines}._"
