@@ -178,3 +178,16 @@ def test_the_settings_line_names_only_what_the_benchmark_has(tmp_path: Path):
     note = settings_note(videomme[0])
     assert note.startswith("_Prompt and frames follow") and "Frames: " in note and "Subtitles in prompt" in note
     assert "Chain of thought" not in note
+
+
+def test_the_headline_says_why_n_is_smaller_than_the_file():
+    """MathVerse's real output of 5 answers scores n = 4 with nothing unparsed or missing: the headline says one
+    answer is outside the overall figure by the benchmark's rule, as `mathreel score` does."""
+    from mathreel.webapp.score import headline_markdown
+    from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
+
+    runs, _ = score_uploads([str(REPO / "tests/data/results/mathverse_output.json")], ScoreOptions())
+    text = headline_markdown(runs)
+    assert "n = 4" in text and "1 answer is outside the overall figure by the benchmark's rule" in text
+    videomme, _ = score_uploads([str(REPO / "tests/data/results/videomme_template.json")], ScoreOptions())
+    assert "outside the overall figure" not in headline_markdown(videomme)

@@ -145,6 +145,12 @@ def headline_markdown(runs: list[Run]) -> str:
                 else ""
             )
         )
+        if report.excluded_from_overall:  # else n is smaller than the file with nothing unparsed or missing
+            k = report.excluded_from_overall
+            parts.append(
+                f"_{k} {'answer is' if k == 1 else 'answers are'} outside the overall figure by the benchmark's rule "
+                "and counted only in the breakdowns._"
+            )
         extractor = extractor_text(report.extractor, report.official_extractor)
         parts.append(f"_Denominator: {DENOMINATORS[report.denominator]}. Extractor: {plain(extractor)}._")
         counted = reading_counted(run)
