@@ -175,6 +175,9 @@ class Benchmark:
     headline_cross: tuple[str, str] | None = None
     # Keys of the lmms-eval metric dict that identify this benchmark's sample logs.
     metric_keys: tuple[str, ...] = ()
+    # Result-file layouts (`core.results.layouts` keys) only this benchmark's tools write: a file in one of them is
+    # this benchmark's without a vote over its rows (`core.results.detect`).
+    result_layouts: tuple[str, ...] = ()
     # Prompt variants `build_prompt` can produce (the first is the default), and whether a CoT prompt exists.
     prompt_styles: tuple[str, ...] = ("default",)
     supports_cot: bool = False

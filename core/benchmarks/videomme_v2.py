@@ -296,6 +296,7 @@ class VideoMMEV2(Benchmark):
         Dimension("third_head", "Third head (as the row gives it)"),
     )
     metric_keys = METRIC_KEYS
+    result_layouts = ("videomme-v2-official", "vlmevalkit-v2")  # prediction tables carrying group_structure
     groups = VideoMMEV2Groups()
     official_scorer = OfficialScorer(
         "Video-MME-v2 test_video_mme_v2.py",

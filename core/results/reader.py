@@ -55,7 +55,7 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
     annotation_records = _annotation_records(annotations) if annotations is not None else None
     evidence = [row.fields for row in rows]
     try:
-        bench, why = detect_benchmark(records, evidence, source, benchmark)
+        bench, why = detect_benchmark(records, evidence, source, benchmark, layout.key)
     except InputError:
         if annotations is None or benchmark is not None:
             raise

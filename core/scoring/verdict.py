@@ -14,7 +14,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from mathreel.core.benchmarks import Benchmark
-from mathreel.core.extract import extract_choice
+from mathreel.core.extract.choice import extract_choice
 from mathreel.core.extract.types import Extraction
 from mathreel.core.kinds import Denominator, Status
 from mathreel.core.question import Question
