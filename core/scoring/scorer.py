@@ -11,6 +11,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import chain, compress
 from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING
 
 from mathreel.core.benchmarks import Benchmark, extractor_names, get_benchmark
 from mathreel.core.benchmarks.base import DEFAULT_GROUP_POLICY
@@ -20,11 +21,13 @@ from mathreel.core.kinds import DENOMINATORS, Denominator, ExtractorName
 from mathreel.core.question import Question
 from mathreel.core.results.bulk import gc_paused
 from mathreel.core.results.model import ResultFile
-from mathreel.core.scoring.readings import Readings
 from mathreel.core.scoring.report import Cell, Interval, Overall, Report, Unit, Upstream, cross_key
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import binary_se, clustered_binary_se, few_clusters_warning, wilson_interval
 from mathreel.core.scoring.verdict import JudgedAnswers, official_tool, score_rows
+
+if TYPE_CHECKING:  # pragma: no cover - typing only (labelled readings are rare)
+    from mathreel.core.scoring.readings import Readings
 
 __all__ = ["cell", "cluster_unit", "official_tool", "overall_cell", "score"]
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import partial
+from typing import TYPE_CHECKING
 
 from mathreel.core.benchmarks import Benchmark
 from mathreel.core.extract.choice import extract_choice
@@ -21,8 +22,10 @@ from mathreel.core.question import Question
 from mathreel.core.results.model import ResultFile
 from mathreel.core.results.recorded import FileQuestion
 from mathreel.core.scoring.reading_memo import Choices, ReadingMemo, choices_of
-from mathreel.core.scoring.readings import Readings
 from mathreel.core.scoring.row import RuleReading, ScoredRow
+
+if TYPE_CHECKING:  # pragma: no cover - typing only (labelled readings are rare)
+    from mathreel.core.scoring.readings import Readings
 
 # (question_id, record) -> the judge's extraction and, for free-form answers, its equivalence verdict.
 JudgedAnswers = Mapping[tuple[str, str], tuple[Extraction, bool | None]]
