@@ -92,8 +92,8 @@ def detect_benchmark(
         return by_key[0], f"benchmark: {by_key[0].name} (lmms-eval metric key {by_key[1]})"
     owner = benchmark_by_layout(layout) if given is None else None
     if owner is not None:
-        dims = known_dimensions(owner, rows)
-        why = f"field values match its taxonomy: {', '.join(dims)}" if dims else f"its own result layout, {layout}"
+        known = known_dimensions(owner, rows)
+        why = f"field values match its taxonomy: {', '.join(known)}" if known else f"its own result layout, {layout}"
         return owner, f"benchmark: {owner.name} ({why})"
     votes, matched = taxonomy_votes(rows)
     leader = votes.most_common(1)[0][0] if votes else None

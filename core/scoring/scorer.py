@@ -8,7 +8,6 @@ built from counts per combination of dimension values, so a 270,000-answer file 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from itertools import chain, compress
 from operator import attrgetter, itemgetter
 from typing import TYPE_CHECKING
@@ -34,17 +33,29 @@ __all__ = ["cell", "cluster_unit", "official_tool", "overall_cell", "score"]
 _SHOWN = 10
 
 
-@dataclass(slots=True)
 class _Unit:
-    """What is scored once: a question, or a multi-binary group of pairs."""
+    """What is scored once: a question, or a multi-binary group of pairs. A plain class with slots (a dataclass
+    costs a compile per generated method at every start)."""
 
-    question: Question
-    cluster: str
-    dims: dict[str, str]
-    in_overall: bool = True  # the benchmark's rule for its headline figure (MathVerse: not Text Only)
-    correct: bool = True
-    answered: bool = True
-    pairs: int = 0
+    __slots__ = ("answered", "cluster", "correct", "dims", "in_overall", "pairs", "question")
+
+    def __init__(
+        self,
+        question: Question,
+        cluster: str,
+        dims: dict[str, str],
+        in_overall: bool = True,  # the benchmark's rule for its headline figure (MathVerse: not Text Only)
+        correct: bool = True,
+        answered: bool = True,
+        pairs: int = 0,
+    ) -> None:
+        self.question = question
+        self.cluster = cluster
+        self.dims = dims
+        self.in_overall = in_overall
+        self.correct = correct
+        self.answered = answered
+        self.pairs = pairs
 
 
 def score(

@@ -10,9 +10,9 @@ a few seconds and the CLI must not import numpy.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from mathreel.core.benchmarks import Benchmark
 from mathreel.core.extract.choice import extract_choice
@@ -32,11 +32,11 @@ JudgedAnswers = Mapping[tuple[str, str], tuple[Extraction, bool | None]]
 _Reading = tuple[Extraction, str | None, bool]  # what `_read_choice_answer` returns
 
 
-@dataclass(frozen=True)
-class OfficialTool:
+class OfficialTool(NamedTuple):
     """A reference scorer's rule-based extractor and the denominator policy that scorer uses.
 
-    `letter` gives just the letter `extract` reads (its cheap twin, for counting disagreements).
+    `letter` gives just the letter `extract` reads (its cheap twin, for counting disagreements). A NamedTuple: a
+    dataclass costs a compile per method at every start.
     """
 
     name: str
