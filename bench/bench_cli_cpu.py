@@ -17,18 +17,23 @@ child (getrusage), which a loaded machine disturbs far less than wall time; the 
 `--no-cache` removes the tree's `__pycache__` folders before each run and forbids writing new ones (a fresh
 install's first run); by default the bytecode is cached, as users have it. The official script, run as a script, is
 compiled on every run either way (Python caches no bytecode for `__main__`); the standard library's is cached.
-`--python PATH` runs every child (trees, official script, floor) under another interpreter, e.g. a venv with a
-non-editable install (`--tree NAME=installed` then runs the installed package: no PYTHONPATH).
+`--instructions` counts each child's instructions under valgrind (callgrind's Ir, PYTHONHASHSEED=0) instead of
+timing it: about 50 times slower, but a busy machine does not move the count (two runs differ by ~2%), so the ratio
+to the official script can be taken at any load. `--python PATH` runs every child (trees, official script, floor)
+under another interpreter, e.g. a venv with a non-editable install (`--tree NAME=installed` then runs the installed
+package: no PYTHONPATH).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 MAIN = "import sys; from mathreel.cli import main; sys.exit(main(sys.argv[1:]))"
@@ -83,6 +88,7 @@ def main() -> None:
     parser.add_argument("--in-process", action="store_true", help="read + score in one process instead")
     parser.add_argument("--official", type=Path, metavar="PATH", help="the official eval_your_results.py, run alike")
     parser.add_argument("--python", default=sys.executable, help="interpreter for every child (default: this one)")
+    parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of CPU")
     args = parser.parse_args()
     trees = {
         name: None if path == "installed" else Path(path).resolve()
@@ -94,6 +100,10 @@ def main() -> None:
     )
     times: dict[tuple[str, str], list[float]] = {}
     failed: set[str] = set()
+    global MEASURE
+    MEASURE = instructions if args.instructions else cpu
+    unit = "M instructions" if args.instructions else "s CPU"
+    digits = ".0f" if args.instructions else ".3f"
     for _ in range(1 if args.in_process else args.repeats):
         if args.official and not args.in_process:
             times.setdefault(("", FLOOR), []).append(child_cpu([args.python, "-c", "pass"], os.environ))
@@ -125,8 +135,8 @@ def main() -> None:
         anchor = medians.get((file_name, OFFICIAL))
         ratio = f"; {medians[file_name, name] / anchor:.2f}x the official script" if anchor and name != OFFICIAL else ""
         print(
-            f"{file_name or 'python -c pass'} [{name}]: median {medians[file_name, name]:.3f} s CPU (min "
-            f"{min(spent):.3f}, max {max(spent):.3f}, {len(spent)} runs){ratio}"
+            f"{file_name or 'python -c pass'} [{name}]: median {medians[file_name, name]:{digits}} {unit} (min "
+            f"{min(spent):{digits}}, max {max(spent):{digits}}, {len(spent)} runs){ratio}"
         )
     print(f"load average at the end: {load()}")
 
@@ -142,20 +152,39 @@ OFFICIAL_FLAGS = (
 )
 
 
-def child_cpu(command: list[str], env: dict[str, str] | os._Environ[str]) -> float:
-    """User + system CPU of one child run to completion (its output discarded)."""
+def cpu(command: list[str], env: dict[str, str] | os._Environ[str]) -> tuple[float, int]:
+    """User + system CPU of one child run to completion (its output discarded), and its exit status."""
     before = children_cpu()
-    subprocess.run(command, env=env, cwd="/", stdout=subprocess.DEVNULL, check=True)
-    return children_cpu() - before
+    run = subprocess.run(command, env=env, cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return children_cpu() - before, run.returncode
+
+
+def instructions(command: list[str], env: dict[str, str] | os._Environ[str]) -> tuple[float, int]:
+    """Millions of instructions of one child run under callgrind (deterministic hashing), and its exit status."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "callgrind.out"
+        valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command]
+        run = subprocess.run(valgrind, env={**env, "PYTHONHASHSEED": "0"}, cwd="/", capture_output=True, text=True)
+        found = re.search(r"Collected : (\d+)", run.stderr)
+    return (int(found.group(1)) / 1e6 if found else float("nan")), run.returncode
+
+
+MEASURE = cpu
+
+
+def child_cpu(command: list[str], env: dict[str, str] | os._Environ[str]) -> float:
+    """What one child run costs (`MEASURE`); a failed run stops the bench with its command."""
+    spent, status = MEASURE(command, env)
+    if status != 0:
+        raise SystemExit(f"failed ({status}): {' '.join(command)}")
+    return spent
 
 
 def official_cpu(python: str, script: Path, path: Path) -> float | None:
-    """CPU of the official script on `path`, or None when it fails on the file (a layout it does not read)."""
+    """What the official script costs on `path`, or None when it fails on the file (a layout it does not read)."""
     command = [python, str(script.resolve()), "--results_file", str(path.resolve()), *OFFICIAL_FLAGS]
-    before = children_cpu()
-    run = subprocess.run(command, cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    spent = children_cpu() - before
-    return spent if run.returncode == 0 else None
+    spent, status = MEASURE(command, os.environ)
+    return spent if status == 0 else None
 
 
 if __name__ == "__main__":
