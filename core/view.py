@@ -205,7 +205,6 @@ def _prompt_subtitles(view: ModelView, full: bool, interleaved: bool) -> PromptS
     )
 
 
-
 def pairs_of(dataset: Dataset, group_id: str) -> list[Question]:
     """The multi-binary pairs of one benchmark question (a group id, or the id / ref of any of its pairs)."""
     pairs = dataset.pairs(group_id)
