@@ -4,22 +4,36 @@ source trees side by side (interleaved run by run, so a busy machine weighs on e
     .venv/bin/python bench/bench_cli_cpu.py --tree before=/tmp/old --tree after=. --repeats 9 FILE...
     .venv/bin/python bench/bench_cli_cpu.py --tree after=. --no-cache FILE...        # every module compiled afresh
     .venv/bin/python bench/bench_cli_cpu.py --tree after=. --in-process BIG.jsonl    # read/score CPU, peak RSS
+    .venv/bin/python bench/bench_cli_cpu.py --tree after=. --official eval_your_results.py TEMPLATE.json
+
+`--official PATH` runs the official Video-MME script (BradyFU/Video-MME evaluation/eval_your_results.py, every
+breakdown asked for) on each file, interleaved with the trees in the same rounds, and prints each tree's median as a
+ratio to it; `python -c pass` is timed the same way (the floor every process pays). The script reads the first
+generation template's keys only: a file it fails on is reported and left out of its rows.
 
 A tree is a checkout of the repository (`git archive COMMIT | tar -x -C /tmp/old` makes an older one); each run
 sets PYTHONPATH to it, so the same interpreter and packages serve every tree. Times are user + system CPU of the
 child (getrusage), which a loaded machine disturbs far less than wall time; the load average is printed.
 `--no-cache` removes the tree's `__pycache__` folders before each run and forbids writing new ones (a fresh
-install's first run); by default the bytecode is cached, as users have it.
+install's first run); by default the bytecode is cached, as users have it. The official script, run as a script, is
+compiled on every run either way (Python caches no bytecode for `__main__`); the standard library's is cached.
+`--instructions` counts each child's instructions under valgrind (callgrind's Ir, PYTHONHASHSEED=0) instead of
+timing it: about 50 times slower, but a busy machine does not move the count (two runs differ by ~2%), so the ratio
+to the official script can be taken at any load. `--python PATH` runs every child (trees, official script, floor)
+under another interpreter, e.g. a venv with a non-editable install (`--tree NAME=installed` then runs the installed
+package: no PYTHONPATH).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import resource
 import statistics
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 MAIN = "import sys; from mathreel.cli import main; sys.exit(main(sys.argv[1:]))"
@@ -45,9 +59,12 @@ def children_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def environment(tree: Path, cached: bool) -> dict[str, str]:
-    env = dict(os.environ, PYTHONPATH=str(tree))
-    if cached:
+def environment(tree: Path | None, cached: bool) -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONPATH", None)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    if cached or tree is None:
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         return env
     env["PYTHONDONTWRITEBYTECODE"] = "1"
@@ -69,20 +86,44 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--no-cache", action="store_true", help="compile every MathReel module on every run")
     parser.add_argument("--in-process", action="store_true", help="read + score in one process instead")
+    parser.add_argument("--official", type=Path, metavar="PATH", help="the official eval_your_results.py, run alike")
+    parser.add_argument("--python", default=sys.executable, help="interpreter for every child (default: this one)")
+    parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of CPU")
     args = parser.parse_args()
-    trees = {name: Path(path).resolve() for name, _, path in (t.partition("=") for t in args.tree)}
+    trees = {
+        name: None if path == "installed" else Path(path).resolve()
+        for name, _, path in (t.partition("=") for t in args.tree)
+    }
     print(
         f"load average (1, 5, 15 min): {load()} on {os.cpu_count()} cores; "
-        f"{'no bytecode cache' if args.no_cache else 'bytecode cached'}"
+        f"{'no bytecode cache' if args.no_cache else 'bytecode cached'}; interpreter {args.python}"
     )
     times: dict[tuple[str, str], list[float]] = {}
+    failed: set[str] = set()
+    global MEASURE
+    MEASURE = instructions if args.instructions else cpu
+    unit = "M instructions" if args.instructions else "s CPU"
+    digits = ".0f" if args.instructions else ".3f"
+    if not args.no_cache and not args.in_process:  # one untimed run per tree writes its bytecode
+        for tree in trees.values():
+            command = [args.python, "-c", MAIN, "score", str(args.files[0].resolve()), "--json"]
+            subprocess.run(command, env=environment(tree, True), cwd="/", capture_output=True)
     for _ in range(1 if args.in_process else args.repeats):
+        if args.official and not args.in_process:
+            times.setdefault(("", FLOOR), []).append(child_cpu([args.python, "-c", "pass"], os.environ))
         for path in args.files:
+            if args.official and not args.in_process and path.name not in failed:
+                spent = official_cpu(args.python, args.official, path)
+                if spent is None:
+                    failed.add(path.name)
+                    print(f"{path.name}: the official script fails on this file; left out")
+                else:
+                    times.setdefault((path.name, OFFICIAL), []).append(spent)
             for name, tree in trees.items():
                 env = environment(tree, not args.no_cache)
                 if args.in_process:
                     run = subprocess.run(
-                        [sys.executable, "-c", IN_PROCESS, str(path.resolve())],
+                        [args.python, "-c", IN_PROCESS, str(path.resolve())],
                         env=env,
                         cwd="/",
                         capture_output=True,
@@ -91,21 +132,63 @@ def main() -> None:
                     )
                     print(f"{path.name} [{name}]: {run.stdout.strip()}")
                     continue
-                before = children_cpu()
-                subprocess.run(
-                    [sys.executable, "-c", MAIN, "score", str(path.resolve()), "--json"],
-                    env=env,
-                    cwd="/",
-                    stdout=subprocess.DEVNULL,
-                    check=True,
-                )
-                times.setdefault((path.name, name), []).append(children_cpu() - before)
+                command = [args.python, "-c", MAIN, "score", str(path.resolve()), "--json"]
+                times.setdefault((path.name, name), []).append(child_cpu(command, env))
+    medians = {key: statistics.median(spent) for key, spent in times.items()}
     for (file_name, name), spent in times.items():
+        anchor = medians.get((file_name, OFFICIAL))
+        ratio = f"; {medians[file_name, name] / anchor:.2f}x the official script" if anchor and name != OFFICIAL else ""
         print(
-            f"{file_name} [{name}]: median {statistics.median(spent):.3f} s CPU (min {min(spent):.3f}, "
-            f"max {max(spent):.3f}, {len(spent)} runs)"
+            f"{file_name or 'python -c pass'} [{name}]: median {medians[file_name, name]:{digits}} {unit} (min "
+            f"{min(spent):{digits}}, max {max(spent):{digits}}, {len(spent)} runs){ratio}"
         )
     print(f"load average at the end: {load()}")
+
+
+FLOOR, OFFICIAL = "floor", "official"
+# The official script with every breakdown it offers (its README's command, all durations).
+OFFICIAL_FLAGS = (
+    "--video_duration_type",
+    "short,medium,long",
+    "--return_categories_accuracy",
+    "--return_sub_categories_accuracy",
+    "--return_task_types_accuracy",
+)
+
+
+def cpu(command: list[str], env: dict[str, str] | os._Environ[str]) -> tuple[float, int]:
+    """User + system CPU of one child run to completion (its output discarded), and its exit status."""
+    before = children_cpu()
+    run = subprocess.run(command, env=env, cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return children_cpu() - before, run.returncode
+
+
+def instructions(command: list[str], env: dict[str, str] | os._Environ[str]) -> tuple[float, int]:
+    """Millions of instructions of one child run under callgrind (deterministic hashing), and its exit status."""
+    with tempfile.TemporaryDirectory() as folder:
+        out = Path(folder) / "callgrind.out"
+        valgrind = ["valgrind", "--tool=callgrind", f"--callgrind-out-file={out}", *command]
+        run = subprocess.run(valgrind, env={**env, "PYTHONHASHSEED": "0"}, cwd="/", capture_output=True, text=True)
+        found = re.search(r"Collected : (\d+)", run.stderr)
+    return (int(found.group(1)) / 1e6 if found else float("nan")), run.returncode
+
+
+MEASURE = cpu
+
+
+def child_cpu(command: list[str], env: dict[str, str] | os._Environ[str]) -> float:
+    """What one child run costs (`MEASURE`); a failed run stops the bench with its command."""
+    spent, status = MEASURE(command, env)
+    if status != 0:
+        raise SystemExit(f"failed ({status}): {' '.join(command)}")
+    return spent
+
+
+def official_cpu(python: str, script: Path, path: Path) -> float | None:
+    """What the official script costs on `path`, or None when it fails on the file (a layout it does not read)."""
+    command = [python, str(script.resolve()), "--results_file", str(path.resolve()), *OFFICIAL_FLAGS]
+    spent, status = MEASURE(command, os.environ)
+    return spent if status == 0 else None
 
 
 if __name__ == "__main__":

@@ -115,6 +115,7 @@ def run(args: argparse.Namespace) -> int:
             judgments=args.judge[index] if args.judge else None,
             reviews=tuple(args.reviews),
             readings=tuple(args.readings),
+            run_settings=False,  # the app's prompt settings: neither the table nor the JSON shows them
         )
         result = read_request(request)
         report = score_result(result, request)

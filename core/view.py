@@ -9,6 +9,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from mathreel.core.defaults import DEFAULT_FRAMES as DEFAULT_FRAMES  # re-exported (the app reads it here)
 from mathreel.core.errors import InputError
 from mathreel.core.message import Message, PromptSubtitles
 from mathreel.core.question import Question
@@ -202,12 +203,6 @@ def _prompt_subtitles(view: ModelView, full: bool, interleaved: bool) -> PromptS
         source=str(view.subtitle_path or ""),
         missing=view.notes[0] if view.notes else "the video is missing",
     )
-
-
-# The frame count the app shows a question with, and assumes a scored file used when it records none (`mathreel
-# score`, the Score tab): few enough to sample quickly. A benchmark's reference setting is `Benchmark.default_frames`,
-# which `mathreel show` and `mathreel run` use when no --frames is given.
-DEFAULT_FRAMES = 8
 
 
 def pairs_of(dataset: Dataset, group_id: str) -> list[Question]:

@@ -1,4 +1,4 @@
-"""Each decision has one home the rest reads: the default frame count (`core.view.DEFAULT_FRAMES`, beside each
+"""Each decision has one home the rest reads: the default frame count (`core.defaults.DEFAULT_FRAMES`, beside each
 benchmark's own `default_frames`), the extractors a benchmark offers (`core.benchmarks.extractor_names`), and the
 facts a benchmark declares and the web app shows (`browse_fields`, `full_question`, `has_versions`)."""
 

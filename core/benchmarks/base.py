@@ -11,13 +11,13 @@ from typing import TYPE_CHECKING, Any
 
 from mathreel.core.errors import InputError
 from mathreel.core.fields import first_text
-from mathreel.core.message import Message, PromptSubtitles
 from mathreel.core.question import Question
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.kinds import Denominator
     from mathreel.core.media.frame_cache import SampledFrames
     from mathreel.core.media.subtitles import Cue
+    from mathreel.core.message import Message, PromptSubtitles
     from mathreel.core.reference import Reference
     from mathreel.core.scoring.json_types import UpstreamName
     from mathreel.core.scoring.report import Report
@@ -175,6 +175,9 @@ class Benchmark:
     headline_cross: tuple[str, str] | None = None
     # Keys of the lmms-eval metric dict that identify this benchmark's sample logs.
     metric_keys: tuple[str, ...] = ()
+    # Result-file layouts (`core.results.layouts` keys) only this benchmark's tools write: a file in one of them is
+    # this benchmark's without a vote over its rows (`core.results.detect`).
+    result_layouts: tuple[str, ...] = ()
     # Prompt variants `build_prompt` can produce (the first is the default), and whether a CoT prompt exists.
     prompt_styles: tuple[str, ...] = ("default",)
     supports_cot: bool = False
@@ -343,6 +346,8 @@ class Benchmark:
             raise InputError(f"{self.name} prompt", f"{self.title} has no interleaved subtitles", question.question_id)
         lines = None if subtitles is None else subtitle_block(question, subtitles)
         text = self.build_prompt(question, cot=cot, subtitles=None if lines is None else "\n".join(lines), style=style)
+        from mathreel.core.message import Message  # prompts only: scoring never builds one
+
         return Message.frames_then_text(frames, text, subtitles=lines or ())
 
     def subtitle_cues(self, path: Path) -> list[Cue]:

@@ -94,6 +94,7 @@ class MathVerse(Benchmark):
     )
     # The older official output writes `problem_id` where the dataset has `sample_index`.
     id_fields = ("sample_index", "question_id", "id", "problem_id")
+    result_layouts = ("mathverse",)  # the official evaluation's output (model_answer beside problem_version)
     cluster_unit = "problem"  # the five versions of one problem are correlated; there is no video
     subset_dimension = "problem_version"  # lmms-eval and VLMEvalKit run one version per task/file
     browse_fields = ("problem_index",)

@@ -130,6 +130,7 @@ class VideoMME(Benchmark):
     headline_cross = ("duration", "task_type")
     browse_fields = ("url",)
     metric_keys = ("videomme_perception_score",)
+    result_layouts = ("videomme-template",)  # the official result template: videos with their questions
     # The official eval_your_results.py drops unparsed answers from the denominator; lmms-eval counts them wrong.
     official_scorer = OfficialScorer(
         "Video-MME eval_your_results.py",

@@ -36,12 +36,12 @@ from mathreel.core.benchmarks.base import (
 )
 from mathreel.core.errors import InputError
 from mathreel.core.fields import first_text, parse_options, text
-from mathreel.core.message import Message, PromptSubtitles
 from mathreel.core.question import Question
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.media.frame_cache import SampledFrames
     from mathreel.core.media.subtitles import Cue
+    from mathreel.core.message import Message, PromptSubtitles
     from mathreel.core.scoring.groups import ScoredGroup
     from mathreel.core.scoring.json_types import UpstreamName
     from mathreel.core.scoring.report import Report
@@ -296,6 +296,7 @@ class VideoMMEV2(Benchmark):
         Dimension("third_head", "Third head (as the row gives it)"),
     )
     metric_keys = METRIC_KEYS
+    result_layouts = ("videomme-v2-official", "vlmevalkit-v2")  # prediction tables carrying group_structure
     groups = VideoMMEV2Groups()
     official_scorer = OfficialScorer(
         "Video-MME-v2 test_video_mme_v2.py",
@@ -406,6 +407,8 @@ class VideoMMEV2(Benchmark):
     ) -> Message:
         """Official: frames, the frame-description text, the question text (interleaved: each frame followed by the
         subtitle segments of its interval); lmms-eval: frames then one text; evalscope: the text, then frames."""
+        from mathreel.core.message import Message  # prompts only: scoring never builds one
+
         self.check_prompt_request(question, cot=cot, style=style)
         if subtitles is not None and subtitles.interleaved:
             return self._interleaved(question, frames, cot, style, subtitles)
@@ -451,6 +454,7 @@ class VideoMMEV2(Benchmark):
         self, question: Question, frames: int, cot: bool, style: str, subtitles: PromptSubtitles
     ) -> Message:
         from mathreel.core.media.words import interval_label
+        from mathreel.core.message import Message
 
         if style != "default":
             raise InputError(

@@ -12,11 +12,13 @@ so the recursive descent over braces stays shallow and the work small.
 from __future__ import annotations
 
 import math
-from fractions import Fraction
 from functools import lru_cache
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from mathreel.core.extract.lazy import lazy_regex
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from fractions import Fraction
 
 MAX_MATH = 160  # characters of a value read as math; a value is short, and the brace recursion stays shallow
 _OPERATORS = frozenset({"+", "-", "*", "/", "^", "sqrt"})
@@ -167,6 +169,8 @@ def _number(tokens: tuple[str, ...], prefix: bool) -> Fraction | None:
     at = 1 if tokens[:1] == ("-",) else 0
     if at >= len(tokens) or not _is_number(tokens[at]):
         return None
+    from fractions import Fraction  # numbers in option texts only: `fractions` imports `decimal`
+
     value = Fraction(tokens[at])
     at += 1
     if tokens[at : at + 1] == ("/",) and at + 1 < len(tokens) and _is_number(tokens[at + 1]):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.types import Extraction, unparsed
@@ -59,9 +59,9 @@ _LMMS_V2_PHRASES = (
 )
 
 
-@dataclass(frozen=True)
-class _Rule:
-    """One reference script's constants: its phrase list, its capital-letter class and that class's label."""
+class _Rule(NamedTuple):
+    """One reference script's constants: its phrase list, its capital-letter class and that class's label (a
+    NamedTuple: a dataclass costs a compile per method at every start)."""
 
     name: str
     phrases: tuple[str, ...]

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathreel.core.benchmarks import Benchmark, get_benchmark
-from mathreel.core.extract import extract_choice
+from mathreel.core.extract.choice import extract_choice
 from mathreel.core.extract.free_verdict import free_verdict
 from mathreel.core.judge import prompts
 from mathreel.core.judge.model import Case, Judgment

@@ -33,6 +33,24 @@ def benchmark_by_metric_key(records: Sequence[dict[str, Any]]) -> tuple[Benchmar
     return None
 
 
+def benchmark_by_layout(layout: str | None) -> Benchmark | None:
+    """The one benchmark whose own result layout `layout` is (`Benchmark.result_layouts`), if any."""
+    owners = [bench for bench in BENCHMARKS.values() if layout in bench.result_layouts]
+    return owners[0] if len(owners) == 1 else None
+
+
+def known_dimensions(bench: Benchmark, rows: Iterable[dict[str, Any]]) -> list[str]:
+    """The dimensions of `bench` whose known values the sampled rows use, in the benchmark's order; stops at the
+    first row by which every dimension with known values has matched (no later row can add one)."""
+    possible = {d.key for d in bench.dimensions if d.values}
+    matched: set[str] = set()
+    for number, fields in enumerate(rows):
+        if number >= _SAMPLE or matched >= possible:
+            break
+        matched.update(_known_dims(bench, fields))
+    return [d.key for d in bench.dimensions if d.key in matched]
+
+
 def taxonomy_votes(rows: Iterable[dict[str, Any]]) -> tuple[Counter[str], dict[str, set[str]]]:
     """Per benchmark, how many sampled rows it explains best by known dimension values (exact label matches),
     and which of its dimensions matched."""
@@ -59,12 +77,24 @@ def _known_dims(bench: Benchmark, fields: dict[str, Any]) -> list[str]:
 
 
 def detect_benchmark(
-    records: Sequence[dict[str, Any]], rows: Sequence[dict[str, Any]], source: str, given: str | None
+    records: Sequence[dict[str, Any]],
+    rows: Sequence[dict[str, Any]],
+    source: str,
+    given: str | None,
+    layout: str | None = None,
 ) -> tuple[Benchmark, str]:
-    """The benchmark and a note saying why; a file that evidently belongs to another benchmark than `given` fails."""
+    """The benchmark and a note saying why; a file that evidently belongs to another benchmark than `given` fails.
+
+    Where the format names its benchmark (an lmms-eval metric key, a layout only one benchmark writes) no vote is
+    taken: the vote builds a Question per sampled row for every benchmark."""
     by_key = benchmark_by_metric_key(records)
-    if given is None and by_key:  # the format names its benchmark: no vote needed (it costs a Question per row)
+    if given is None and by_key:
         return by_key[0], f"benchmark: {by_key[0].name} (lmms-eval metric key {by_key[1]})"
+    owner = benchmark_by_layout(layout) if given is None else None
+    if owner is not None:
+        known = known_dimensions(owner, rows)
+        why = f"field values match its taxonomy: {', '.join(known)}" if known else f"its own result layout, {layout}"
+        return owner, f"benchmark: {owner.name} ({why})"
     votes, matched = taxonomy_votes(rows)
     leader = votes.most_common(1)[0][0] if votes else None
     if given is not None:

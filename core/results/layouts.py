@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from mathreel.core.benchmarks import BENCHMARKS
 from mathreel.core.errors import InputError
@@ -31,8 +31,10 @@ class Row:
     full_response: str | None = None  # the unfiltered reply, when the file keeps it beside `response`
 
 
-@dataclass(frozen=True)
-class Layout:
+class Layout(NamedTuple):
+    """A result-file layout: its key, its description, whether a record has its shape, and the record's rows
+    (a NamedTuple, not a dataclass: made once per process, where a dataclass costs a compile per method)."""
+
     key: str
     description: str
     matches: Callable[[dict[str, Any], tuple[str, ...]], bool]

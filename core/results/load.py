@@ -7,7 +7,6 @@ this truncated downloads, spreadsheets saved in the wrong encoding and the occas
 from __future__ import annotations
 
 import codecs
-import csv
 import io
 import json
 import re
@@ -285,6 +284,8 @@ def _looks_like_csv(text: str) -> bool:
 
 
 def _csv_records(text: str, source: str, delimiter: str) -> list[dict[str, Any]]:
+    import csv  # CSV files only
+
     reader = csv.DictReader(io.StringIO(text, newline=""), delimiter=delimiter)
     if not reader.fieldnames:
         raise InputError(source, "the CSV file has no header row")

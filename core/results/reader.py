@@ -18,8 +18,6 @@ from mathreel.core.results.detect import all_metric_keys, detect_benchmark, dete
 from mathreel.core.results.layouts import VLMEVAL_INDEX, Row, detect_layout, iter_rows, label_of, lmms_generation
 from mathreel.core.results.load import load_records
 from mathreel.core.results.model import Prediction, ResultFile, kept_record
-from mathreel.core.results.question_join import match_how, records_question
-from mathreel.core.results.question_key import text_key
 from mathreel.core.results.recorded import FileQuestion, RecordedPrompt, harness_prompts
 
 QuestionReader = Callable[[Mapping[str, Any]], Question]
@@ -55,7 +53,7 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
     annotation_records = _annotation_records(annotations) if annotations is not None else None
     evidence = [row.fields for row in rows]
     try:
-        bench, why = detect_benchmark(records, evidence, source, benchmark)
+        bench, why = detect_benchmark(records, evidence, source, benchmark, layout.key)
     except InputError:
         if annotations is None or benchmark is not None:
             raise
@@ -247,6 +245,8 @@ def _joined(
     mismatched: list[str] = []
     disagree = 0
     used: set[str] = set()
+    from mathreel.core.results.question_join import match_how, records_question
+
     ids = [_row_id(row, bench, result) for row in rows]
     for (key, count), qid, row in zip(keyed(ids), ids, rows, strict=True):
         if count > 1 and not grouped:
@@ -428,6 +428,8 @@ def _vlmeval_ids(result: ResultFile, rows: list[Row], annotated: dict[str, Quest
     """Give each VLMEvalKit row the id of its dataset question: by (video, question text) where that pair is
     unique in the dataset, else by its index (the row's position in the dataset) when the question texts agree.
     A row matching neither keeps an id no question has, so it is reported as unknown, never joined wrongly."""
+    from mathreel.core.results.question_key import text_key
+
     pairs: dict[tuple[str, str], str | None] = {}
     for qid, question in annotated.items():
         pair = (question.video_id or "", text_key(question.question))

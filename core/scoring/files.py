@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from mathreel.core.defaults import DEFAULT_FRAMES
 from mathreel.core.errors import InputError, MathReelError
-from mathreel.core.view import DEFAULT_FRAMES
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.judge.answers import JudgedUse
@@ -59,6 +59,7 @@ class ScoreRequest:
     readings: tuple[str | LabelledReading, ...] = ()
     judgment_choices: tuple[tuple[str, tuple[Judgment, ...]], ...] = ()
     default_frames: int = DEFAULT_FRAMES  # the frame count assumed when the file does not record one (run settings)
+    run_settings: bool = True  # detect the prompt settings (`Report.run_settings`); the command line prints none
 
     def __post_init__(self) -> None:
         plain = object.__setattr__
@@ -67,6 +68,7 @@ class ScoreRequest:
         plain(self, "extractor", str(self.extractor))
         plain(self, "judgments_source", str(self.judgments_source))
         plain(self, "default_frames", int(self.default_frames))
+        plain(self, "run_settings", bool(self.run_settings))
         judgments = self.judgments
         plain(
             self,
@@ -84,7 +86,7 @@ def score_file(request: ScoreRequest) -> Report:
     """Read and score `request.path` as asked; the judge's extractions replace the rule reading of the answers they
     judged (the rule reading is kept beside them on each row), and reviews add the step scores and error categories
     with people's verdicts in place. The report also carries the prompt settings the run used
-    (`Report.run_settings`), so nothing needs to read the file again."""
+    (`Report.run_settings`, unless the request asks for none), so nothing needs to read the file again."""
     return score_result(read_request(request), request)
 
 
@@ -98,7 +100,6 @@ def read_request(request: ScoreRequest) -> ResultFile:
 
 def score_result(result: ResultFile, request: ScoreRequest) -> Report:
     """`score_file`'s second half: `result` (read by `read_request`) scored with the request's judge and reviews."""
-    from mathreel.core.results.run_settings import detect_run_settings
     from mathreel.core.scoring.scorer import score
 
     judgments = _judgments(request)
@@ -137,7 +138,10 @@ def score_result(result: ResultFile, request: ScoreRequest) -> Report:
             f"labelled readings: {report.labelled} answers scored by a person's reading "
             f"({len(readings)} labelled in {readings.source})"
         )
-    report.run_settings = detect_run_settings(result, request.default_frames)
+    if request.run_settings:
+        from mathreel.core.results.run_settings import detect_run_settings
+
+        report.run_settings = detect_run_settings(result, request.default_frames)
     return report
 
 

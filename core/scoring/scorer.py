@@ -8,9 +8,9 @@ built from counts per combination of dimension values, so a 270,000-answer file 
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
 from itertools import chain, compress
 from operator import attrgetter, itemgetter
+from typing import TYPE_CHECKING
 
 from mathreel.core.benchmarks import Benchmark, extractor_names, get_benchmark
 from mathreel.core.benchmarks.base import DEFAULT_GROUP_POLICY
@@ -20,28 +20,42 @@ from mathreel.core.kinds import DENOMINATORS, Denominator, ExtractorName
 from mathreel.core.question import Question
 from mathreel.core.results.bulk import gc_paused
 from mathreel.core.results.model import ResultFile
-from mathreel.core.scoring.readings import Readings
 from mathreel.core.scoring.report import Cell, Interval, Overall, Report, Unit, Upstream, cross_key
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import binary_se, clustered_binary_se, few_clusters_warning, wilson_interval
 from mathreel.core.scoring.verdict import JudgedAnswers, official_tool, score_rows
+
+if TYPE_CHECKING:  # pragma: no cover - typing only (labelled readings are rare)
+    from mathreel.core.scoring.readings import Readings
 
 __all__ = ["cell", "cluster_unit", "official_tool", "overall_cell", "score"]
 
 _SHOWN = 10
 
 
-@dataclass(slots=True)
 class _Unit:
-    """What is scored once: a question, or a multi-binary group of pairs."""
+    """What is scored once: a question, or a multi-binary group of pairs. A plain class with slots (a dataclass
+    costs a compile per generated method at every start)."""
 
-    question: Question
-    cluster: str
-    dims: dict[str, str]
-    in_overall: bool = True  # the benchmark's rule for its headline figure (MathVerse: not Text Only)
-    correct: bool = True
-    answered: bool = True
-    pairs: int = 0
+    __slots__ = ("answered", "cluster", "correct", "dims", "in_overall", "pairs", "question")
+
+    def __init__(
+        self,
+        question: Question,
+        cluster: str,
+        dims: dict[str, str],
+        in_overall: bool = True,  # the benchmark's rule for its headline figure (MathVerse: not Text Only)
+        correct: bool = True,
+        answered: bool = True,
+        pairs: int = 0,
+    ) -> None:
+        self.question = question
+        self.cluster = cluster
+        self.dims = dims
+        self.in_overall = in_overall
+        self.correct = correct
+        self.answered = answered
+        self.pairs = pairs
 
 
 def score(

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Collection, Sequence
-from fractions import Fraction
 
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 CI_METHOD = "95% Wilson score interval"
@@ -123,6 +122,8 @@ def mcnemar_exact(only_a: int, only_b: int) -> float:
     if n == 0:
         return 1.0
     if n <= _EXACT_SUM_UP_TO:
+        from fractions import Fraction  # paired comparisons only: `fractions` imports `decimal`
+
         tail = sum(math.comb(n, k) for k in range(low + 1))
         return min(1.0, float(Fraction(2 * tail, 2**n)))
     logs = [math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1) - n * math.log(2) for k in range(low + 1)]

@@ -10,30 +10,33 @@ a few seconds and the CLI must not import numpy.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
+from typing import TYPE_CHECKING, NamedTuple
 
 from mathreel.core.benchmarks import Benchmark
-from mathreel.core.extract import extract_choice
+from mathreel.core.extract.choice import extract_choice
 from mathreel.core.extract.types import Extraction
 from mathreel.core.kinds import Denominator, Status
 from mathreel.core.question import Question
 from mathreel.core.results.model import ResultFile
 from mathreel.core.results.recorded import FileQuestion
 from mathreel.core.scoring.reading_memo import Choices, ReadingMemo, choices_of
-from mathreel.core.scoring.readings import Readings
 from mathreel.core.scoring.row import RuleReading, ScoredRow
+
+if TYPE_CHECKING:  # pragma: no cover - typing only (labelled readings are rare)
+    from mathreel.core.scoring.readings import Readings
 
 # (question_id, record) -> the judge's extraction and, for free-form answers, its equivalence verdict.
 JudgedAnswers = Mapping[tuple[str, str], tuple[Extraction, bool | None]]
 _Reading = tuple[Extraction, str | None, bool]  # what `_read_choice_answer` returns
 
 
-@dataclass(frozen=True)
-class OfficialTool:
+class OfficialTool(NamedTuple):
     """A reference scorer's rule-based extractor and the denominator policy that scorer uses.
 
-    `letter` gives just the letter `extract` reads (its cheap twin, for counting disagreements).
+    `letter` gives just the letter `extract` reads (its cheap twin, for counting disagreements). A NamedTuple: a
+    dataclass costs a compile per method at every start.
     """
 
     name: str
