@@ -89,6 +89,9 @@ class GroupPolicy:
 
 
 DEFAULT_GROUP_POLICY = GroupPolicy()
+# A record as `Benchmark.values_reader` reads it: question id, question, gold, options, video id (None without one),
+# dimensions, cluster key; `Benchmark.question_of` makes the Question of it.
+QuestionValues = tuple[str, str, str, tuple[str, ...], str | None, dict[str, str], str]
 
 
 @dataclass(frozen=True)
@@ -283,6 +286,15 @@ class Benchmark:
         """`question_from_record` for records whose fields are all among `keys` (one file's, known before its rows
         are read): a benchmark may drop, once per file, the lookups of fields no record has. Same Questions."""
         return lambda record: self.question_from_record(record, mode)
+
+    def values_reader(self, keys: AbstractSet[str], mode: str) -> Callable[[Mapping[str, Any]], QuestionValues] | None:
+        """What `question_reader` reads of each record as a plain tuple (`question_of` makes the Question), for a
+        large file read into columns (`core.results.columnar`); None where the benchmark does not offer it."""
+        return None
+
+    def question_of(self, values: QuestionValues, extra: dict[str, str] | None = None) -> Question:
+        """The Question of values read by `values_reader` (the same Question `question_reader` builds)."""
+        raise NotImplementedError
 
     def record_id(self, record: Mapping[str, Any]) -> str:
         """The question id a record carries (the first non-empty of `id_fields`), without building the Question."""

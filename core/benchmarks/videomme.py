@@ -10,7 +10,7 @@ from sys import intern
 from types import MappingProxyType
 from typing import Any, NamedTuple
 
-from mathreel.core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode, OfficialScorer
+from mathreel.core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode, OfficialScorer, QuestionValues
 from mathreel.core.fields import first_text, parse_options, text
 from mathreel.core.question import Question
 
@@ -198,10 +198,36 @@ class VideoMME(Benchmark):
         fields = _FieldPlan(*(tuple(key for key in names if key in keys) for names in _ALL_FIELDS))
         if any(len(names) > 1 for names in fields[:-2]) or len(fields.ids) > 1:
             return lambda record: self._question(record, fields)
-        single = [names[0] if names else None for names in fields]
+        read = _SingleKeyReader([names[0] if names else None for names in fields])
         extras = fields.extras
-        shared: dict[tuple[str, str, str, str], dict[str, str]] = {}
-        return lambda record: self._question_single(record, single, extras, shared)
+        if not extras:
+            return lambda record: self.question_of(read(record))
+        return lambda record: self.question_of(read(record), {k: text(record[k]) for k in extras if k in record})
+
+    def values_reader(self, keys: AbstractSet[str], mode: str) -> Callable[[Mapping[str, Any]], QuestionValues] | None:
+        """What `question_reader` reads of each record, as a tuple (`question_of` makes the Question of it), for a
+        large file read into columns; None where a field has several spellings among `keys` or the records carry
+        extra fields (then each record is read into its Question)."""
+        fields = _FieldPlan(*(tuple(key for key in names if key in keys) for names in _ALL_FIELDS))
+        if any(len(names) > 1 for names in fields[:-2]) or len(fields.ids) > 1 or fields.extras:
+            return None
+        return _SingleKeyReader([names[0] if names else None for names in fields])
+
+    def question_of(self, values: QuestionValues, extra: dict[str, str] | None = None) -> Question:
+        """The Question of values read from a record (`values_reader`)."""
+        question_id, asked, answer, options, video, dims, cluster_key = values
+        return Question(
+            benchmark=self.name,
+            mode="mcq",
+            question_id=question_id,
+            question=asked,
+            answer=answer,
+            options=options,
+            video_id=video,
+            dims=dims,
+            extra={} if extra is None else extra,
+            cluster_key=cluster_key,
+        )
 
     def _question(self, record: Mapping[str, Any], fields: _FieldPlan) -> Question:
         durations, domains, sub_categories, tasks, option_fields, videos, extras, ids = fields
@@ -210,7 +236,7 @@ class VideoMME(Benchmark):
             options = record.get(key)
             if options is not None:
                 break
-        return self._make(
+        values = self._values(
             record,
             first_text(record, durations).lower(),
             first_text(record, domains),
@@ -219,32 +245,10 @@ class VideoMME(Benchmark):
             options,
             first_text(record, videos),
             first_text(record, ids),
-            {k: text(record[k]) for k in extras if k in record},
         )
+        return self.question_of(values, {k: text(record[k]) for k in extras if k in record})
 
-    def _question_single(
-        self,
-        record: Mapping[str, Any],
-        keys: list[str | None],
-        extras: tuple[str, ...],
-        shared: dict[tuple[str, str, str, str], dict[str, str]],
-    ) -> Question:
-        get = record.get  # a key left out of the plan (None) reads as absent, without a lookup
-        duration, domain, sub_category, task, options, video, _, question_id = keys
-        return self._make(
-            record,
-            text(get(duration)).lower() if duration is not None else "",
-            text(get(domain)) if domain is not None else "",
-            text(get(sub_category)) if sub_category is not None else "",
-            text(get(task)) if task is not None else "",
-            get(options) if options is not None else None,
-            text(get(video)) if video is not None else "",
-            text(get(question_id)) if question_id is not None else "",
-            {k: text(record[k]) for k in extras if k in record} if extras else {},
-            shared,
-        )
-
-    def _make(
+    def _values(
         self,
         record: Mapping[str, Any],
         duration: str,
@@ -254,32 +258,19 @@ class VideoMME(Benchmark):
         options: Any,
         video: str,
         question_id: str,
-        extra: dict[str, str],
-        shared: dict[tuple[str, str, str, str], dict[str, str]] | None = None,
-    ) -> Question:
-        """The Question of the fields read (dimensions in their fixed order, empty ones left out).
-
-        A file's reader passes `shared`: questions with the same dimension values share one dims dict (read only
-        after reading), and video ids are interned, since a large file repeats a few hundred combinations."""
-        key = (duration, domain, sub_category, task)
-        dims = shared.get(key) if shared is not None else None
-        if dims is None:
-            dims = _dims(*key)
-            if shared is not None and len(shared) < _SHARED_DIMS:
-                shared[key] = dims
+    ) -> QuestionValues:
+        """The Question's values of the fields read (dimensions in their fixed order, empty ones left out)."""
+        dims = _dims(duration, domain, sub_category, task)
         named = _ID_NAMES_VIDEO.fullmatch(question_id)
         get = record.get
-        return Question(
-            benchmark=self.name,
-            mode="mcq",
-            question_id=question_id,
-            question=text(get("question")),
-            answer=text(get("answer")).upper(),
-            options=parse_options(options),
-            video_id=(intern(video) if shared is not None else video) if video else None,
-            dims=dims,
-            extra=extra,
-            cluster_key=named.group(1) if named else "",
+        return (
+            question_id,
+            text(get("question")),
+            text(get("answer")).upper(),
+            parse_options(options),
+            video or None,
+            dims,
+            named.group(1) if named else "",
         )
 
     def build_prompt(
@@ -298,6 +289,73 @@ class VideoMME(Benchmark):
 
 
 _SHARED_DIMS = 4096  # distinct dimension combinations shared per file (Video-MME has a few hundred)
+_SHARED_VIDEOS = 1 << 17  # video ids remembered per file (raw value -> interned id)
+_MISS: Any = object()
+
+
+class _SingleKeyReader:
+    """A file's reader of `QuestionValues` where each field has one key (or none: `get(None)` reads as absent).
+
+    A large file repeats a few hundred dimension combinations and a few values per video: questions with the same
+    dimension values share one dims dict (read only after reading), found by the fields' raw text without reading
+    them again, and video ids are interned once each."""
+
+    __slots__ = ("_by_raw", "_keys", "_shared", "_videos")
+
+    def __init__(self, keys: list[str | None]) -> None:
+        self._keys: list[Any] = keys  # None where the file has no key for the field: `get(None)` is None
+        self._shared: dict[tuple[str, str, str, str], dict[str, str]] = {}
+        self._by_raw: dict[tuple[Any, Any, Any, Any], dict[str, str]] = {}
+        self._videos: dict[str, str | None] = {}
+
+    def __call__(self, record: Mapping[str, Any]) -> QuestionValues:
+        get = record.get
+        duration, domain, sub_category, task, options, video, _, question_id = self._keys
+        raw = (get(duration), get(domain), get(sub_category), get(task))
+        try:  # only text or absent values are kept as keys, and no other value equals one of those
+            dims = self._by_raw.get(raw)
+        except TypeError:  # a list or dict value (refused later as a dimension that is a JSON value)
+            dims = None
+        if dims is None:
+            dims = self._dims(raw)
+        named_video = get(video)
+        found = self._videos.get(named_video, _MISS) if named_video.__class__ is str else _MISS
+        if found is _MISS:
+            found = self._video(named_video)
+        qid = text(get(question_id))
+        named = _ID_NAMES_VIDEO.fullmatch(qid)
+        return (
+            qid,
+            text(get("question")),
+            text(get("answer")).upper(),
+            parse_options(get(options)),
+            found,
+            dims,
+            named.group(1) if named else "",
+        )
+
+    def _dims(self, raw: tuple[Any, Any, Any, Any]) -> dict[str, str]:
+        key = (text(raw[0]).lower(), text(raw[1]), text(raw[2]), text(raw[3]))
+        dims = self._shared.get(key)
+        if dims is None:
+            dims = _dims(*key)
+            if len(self._shared) < _SHARED_DIMS:
+                self._shared[key] = dims
+        if _plain_key(raw) and len(self._by_raw) < _SHARED_DIMS:
+            self._by_raw[raw] = dims
+        return dims
+
+    def _video(self, value: Any) -> str | None:
+        video = text(value)
+        found = intern(video) if video else None
+        if value.__class__ is str and len(self._videos) < _SHARED_VIDEOS:
+            self._videos[value] = found
+        return found
+
+
+def _plain_key(raw: tuple[Any, ...]) -> bool:
+    """Raw values that key a cache safely: text or absent (1, 1.0 and True are equal keys but read differently)."""
+    return all(value is None or value.__class__ is str for value in raw)
 
 
 def _dims(duration: str, domain: str, sub_category: str, task: str) -> dict[str, str]:

@@ -88,7 +88,7 @@ def provenance(result: ResultFile, name: str = "") -> Provenance:
     """What the run behind `result` used, setting by setting (see the module docstring)."""
     bench = get_benchmark(result.benchmark)
     found = Provenance(name or Path(result.source).name)
-    raws = [p.raw for p in result.predictions[:SAMPLE] if isinstance(p.raw, dict)]
+    raws = [p.raw for p in result.first_predictions(SAMPLE) if isinstance(p.raw, dict)]
     task, prompt = _first(raws, _task_name), _first(raws, first_prompt_text)
     config = _lmms_config(result) if result.layout == "lmms-eval" else {}
     dataset = _vlmeval_dataset(result)

@@ -215,20 +215,41 @@ def _stream_jsonl(handle: BinaryIO, source: str) -> list[dict[str, Any]]:
     never held whole, only the records. Lines are decoded in batches; a batch that fails is redone line by line
     to name the bad line."""
     records: list[dict[str, Any]] = []
-    batch: list[tuple[int, str]] = []
-    for number, line in _stream_lines(handle, source):
-        batch.append((number, line))
-        if len(batch) >= _BATCH:
-            records += _batch_records(batch, source, False)
-            batch = []
-    records += _batch_records(batch, source, True)
+    batch: list[tuple[int, bytes]] = []
+    for number, raw, _ in bounded_lines(handle, source):
+        if raw.strip():  # an ASCII-blank line is blank as text too (skipped); other blank text is left to the batch
+            batch.append((number, raw))
+            if len(batch) >= _BATCH:
+                records += _raw_batch_records(batch, source, False)
+                batch = []
+    records += _raw_batch_records(batch, source, True)
     if not records:
         raise InputError(source, "the file is empty")
     return records
 
 
-def _stream_lines(handle: BinaryIO, source: str) -> Iterator[tuple[int, str]]:
-    for number, raw, _ in bounded_lines(handle, source):
+def _raw_batch_records(batch: list[tuple[int, bytes]], source: str, final: bool) -> list[dict[str, Any]]:
+    """Lines as read, decoded as one UTF-8 text and one JSON array when every line is a JSON object; else line by
+    line as text (`_batch_records`), which names the line with bad bytes, a NUL or bad JSON."""
+    if not batch:
+        return []
+    lines = [raw for _, raw in batch]
+    if batch[0][0] == 1:
+        lines[0] = lines[0].removeprefix(codecs.BOM_UTF8)
+    try:
+        text = b",".join(lines).decode("utf-8")
+        records = None if "\x00" in text else json.loads("[" + text + "]")
+    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        records = None
+    if records is not None and len(records) == len(batch) and all(r.__class__ is dict for r in records):
+        for (number, _), record in zip(batch, records, strict=True):
+            record.setdefault("__line__", number)
+        return records
+    return _batch_records([*_text_lines(batch, source)], source, final)
+
+
+def _text_lines(batch: list[tuple[int, bytes]], source: str) -> Iterator[tuple[int, str]]:
+    for number, raw in batch:
         try:
             line = raw.decode("utf-8-sig" if number == 1 else "utf-8")
         except UnicodeDecodeError as error:

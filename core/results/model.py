@@ -59,3 +59,11 @@ class ResultFile:
     layout: str = ""  # the key of the layout detected (core.results.layouts: "lmms-eval", "vlmevalkit", ...)
     # Ids answered more than once (outside grouped modes): the places of the answers after the first, not scored.
     duplicates: dict[str, list[str | int]] = field(default_factory=dict)
+
+    def answer_count(self) -> int:
+        """How many answers the file gives (without building them, for a file read into columns)."""
+        return len(self.predictions)
+
+    def first_predictions(self, count: int) -> list[Prediction]:
+        """The file's first `count` answers (run settings and provenance look at a sample)."""
+        return self.predictions[:count]

@@ -44,6 +44,14 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
     records, container = load_records(path)
     metric_keys = all_metric_keys()
     layout = detect_layout(records[0], source, label_of(records[0], 0), metric_keys)
+    if layout.key == "plain" and annotations is None:  # a large run's usual file: read into columns if it can be
+        from mathreel.core.results.columnar import read_columns
+
+        columnar = read_columns(records, container, layout, source, benchmark, mode)
+        if columnar is not None:
+            return columnar
+        if not records:  # let go while reading into columns: read again for the row reader
+            records, container = load_records(path)
     rows = list(iter_rows(records, layout, source, metric_keys))
     if not rows:
         raise InputError(source, "the file holds no answered questions")

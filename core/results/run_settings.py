@@ -53,10 +53,10 @@ def detect_run_settings(result: ResultFile, default_frames: int | None = None) -
         from mathreel.core.benchmarks import get_benchmark
 
         default_frames = get_benchmark(result.benchmark).default_frames
-    raws = [p.raw for p in result.predictions[:SAMPLE] if isinstance(p.raw, dict)]
+    raws = [p.raw for p in result.first_predictions(SAMPLE) if isinstance(p.raw, dict)]
     task = next((t for t in map(_task_name, raws) if t), "")
     prompt = next((p for p in map(first_prompt_text, raws) if p), "")
-    cot, cot_source = _detect_cot(task, prompt, [p.response for p in result.predictions[:SAMPLE]])
+    cot, cot_source = _detect_cot(task, prompt, [p.response for p in result.first_predictions(SAMPLE)])
     subs, subs_source = _detect_subtitles(task, prompt)
     frames, frames_source = _detect_frames(task, raws, default_frames)
     return DetectedRunSettings(

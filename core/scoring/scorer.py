@@ -20,9 +20,10 @@ from mathreel.core.kinds import DENOMINATORS, Denominator, ExtractorName
 from mathreel.core.question import Question
 from mathreel.core.results.bulk import gc_paused
 from mathreel.core.results.model import ResultFile
-from mathreel.core.scoring.report import Cell, Interval, Overall, Report, Unit, Upstream, cross_key
+from mathreel.core.scoring.report import Cell, Overall, Report, Unit, Upstream
 from mathreel.core.scoring.row import ScoredRow
-from mathreel.core.scoring.stats import binary_se, clustered_binary_se, few_clusters_warning, wilson_interval
+from mathreel.core.scoring.stats import few_clusters_warning
+from mathreel.core.scoring.tables import cell, overall_of, tables_of
 from mathreel.core.scoring.verdict import JudgedAnswers, official_tool, score_rows
 
 if TYPE_CHECKING:  # pragma: no cover - typing only (labelled readings are rare)
@@ -74,7 +75,7 @@ def score(
     """
     from mathreel.core.extract.math_budget import file_budget  # one math-verify CPU budget per file
 
-    with gc_paused(), file_budget(len(result.predictions)) as budget:
+    with gc_paused(), file_budget(result.answer_count()) as budget:
         report = _score(result, extractor, denominator, judged or {}, readings)
     undecided = budget.warning()
     if undecided:
@@ -106,6 +107,11 @@ def _score(
         raise MathReelError(f"unknown denominator {denominator!r}; choose one of {', '.join(DENOMINATORS)}")
 
     grouped = bench.mode(result.mode).grouped
+    if getattr(result, "columns", None) is not None and not judged and not readings and not grouped:
+        from mathreel.core.scoring.columnar import scorable, score_columns
+
+        if bench.groups is None and scorable(result, bench):
+            return score_columns(result, bench, tool, reproduce, extractor, denominator)  # type: ignore[arg-type]
     rows, disagreements = score_rows(result, bench, tool, reproduce, judged, readings)
     units = _units(rows, result, grouped, bench)
     keep_unanswered = denominator == "all"
@@ -196,11 +202,6 @@ def _score_groups(report: Report, result: ResultFile, bench: Benchmark, reproduc
         report.upstream = Upstream(*upstream)
 
 
-def cell(n: int, correct: int) -> Cell:
-    """A Cell from counts: accuracy in percent with its Wilson interval."""
-    return Cell(n, correct, 100 * correct / n if n else None, Interval.of(wilson_interval(correct, n)))
-
-
 def cluster_unit(bench: Benchmark, units: list[_Unit]) -> str:
     """What the clusters are, by the benchmark's rule: "video", "problem", "question", or the mix, most first."""
     kinds = Counter(bench.cluster_label(unit.question) for unit in units)
@@ -209,20 +210,7 @@ def cluster_unit(bench: Benchmark, units: list[_Unit]) -> str:
 
 def overall_cell(units: list[_Unit], clustered_by: str = "video") -> Overall:
     """The headline cell with the naive and the clustered standard errors, from counts per cluster."""
-    clusters = list(map(_CLUSTER, units))
-    sizes = Counter(clusters)
-    rights = Counter(compress(clusters, map(_CORRECT, units)))
-    n, correct = len(units), rights.total()
-    return Overall(
-        n,
-        correct,
-        100 * correct / n if n else None,
-        Interval.of(wilson_interval(correct, n)),
-        se=binary_se(correct, n),
-        clustered_se=clustered_binary_se([(size, rights[cluster]) for cluster, size in sizes.items()]),
-        clusters=len(sizes),
-        clustered_by=clustered_by,
-    )
+    return overall_of(list(map(_CLUSTER, units)), list(map(_CORRECT, units)), clustered_by)
 
 
 def _tables(
@@ -234,29 +222,7 @@ def _tables(
     has a few hundred combinations, so the tables are built from those instead of re-reading every unit per table.
     """
     keys = [d.key for d in bench.dimensions]
-    combos = Counter(zip(_dimension_values(units, keys), map(_CORRECT, units), strict=True))
-    position = {key: i for i, key in enumerate(keys)}
-    by_tallies: dict[str, dict[str, list[int]]] = {key: {} for key in keys}
-    for (values, correct), count in combos.items():
-        for key, value in zip(keys, values, strict=True):
-            if value is not None:
-                _add(by_tallies[key], value, count, correct)
-    by = {key: _cells(bench, key, tallies) for key, tallies in by_tallies.items() if tallies}
-    cross = {}
-    for row_dim, col_dim in bench.cross_dimensions:
-        if row_dim not in by or col_dim not in by:
-            continue
-        r, c = position[row_dim], position[col_dim]
-        rows: dict[str, dict[str, list[int]]] = {}
-        for (values, correct), count in combos.items():
-            row_value, col_value = values[r], values[c]
-            if row_value is not None:
-                row = rows.setdefault(row_value, {})
-                if col_value is not None:
-                    _add(row, col_value, count, correct)
-        order = bench.dimension(row_dim).order(set(rows))
-        cross[cross_key(row_dim, col_dim)] = {value: _cells(bench, col_dim, rows[value]) for value in order}
-    return by, cross
+    return tables_of(bench, Counter(zip(_dimension_values(units, keys), map(_CORRECT, units), strict=True)))
 
 
 def _dimension_values(units: list[_Unit], keys: list[str]) -> list[tuple[str | None, ...]]:
@@ -273,19 +239,6 @@ def _dimension_values(units: list[_Unit], keys: list[str]) -> list[tuple[str | N
 _CORRECT, _DIMS, _CLUSTER, _IN_OVERALL, _QUESTION = map(
     attrgetter, ("correct", "dims", "cluster", "in_overall", "question")
 )
-
-
-def _add(tallies: dict[str, list[int]], value: str, count: int, correct: bool) -> None:
-    tally = tallies.get(value)
-    if tally is None:
-        tally = tallies[value] = [0, 0]
-    tally[0] += count
-    tally[1] += count if correct else 0
-
-
-def _cells(bench: Benchmark, dimension: str, tallies: dict[str, list[int]]) -> dict[str, Cell]:
-    """Cells in the benchmark's display order for the dimension (unknown values after the known ones)."""
-    return {value: cell(*tallies[value]) for value in bench.dimension(dimension).order(set(tallies))}
 
 
 def _group_warnings(units: dict[str, _Unit], rows: list[ScoredRow]) -> list[str]:

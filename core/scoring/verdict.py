@@ -29,7 +29,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only (labelled readings are rare)
 
 # (question_id, record) -> the judge's extraction and, for free-form answers, its equivalence verdict.
 JudgedAnswers = Mapping[tuple[str, str], tuple[Extraction, bool | None]]
-_Reading = tuple[Extraction, str | None, bool]  # what `_read_choice_answer` returns
+ChoiceReading = tuple[Extraction, str | None, bool]  # what `_read_choice_answer` returns
+_Reading = ChoiceReading
 
 
 class OfficialTool(NamedTuple):
@@ -126,9 +127,7 @@ def score_rows(
     disagreements: list[str] = []
     append = rows.append
     # Extractors are pure functions of (response, letters, options): the same answer read once (`reading_memo`).
-    memo: ReadingMemo[_Reading] = ReadingMemo(
-        partial(_read_choice_answer, tool=tool, use_official=use_official), default_letters
-    )
+    memo: ReadingMemo[_Reading] = ReadingMemo(choice_reader(tool, use_official), default_letters)
     read = memo.read
     for prediction in result.predictions:
         question = prediction.question
@@ -188,6 +187,11 @@ def _labelled_right(used: Extraction, gold: str, kind: str) -> bool:
 def question_choices(question: Question, default_letters: tuple[str, ...]) -> Choices:
     """The letters a question allows and its option texts (the benchmark's letters when it lists no options)."""
     return choices_of(question.options, default_letters)
+
+
+def choice_reader(tool: OfficialTool | None, use_official: bool) -> Callable[[str, Choices], ChoiceReading]:
+    """`_read_choice_answer` with the file's extractors fixed: what a `ReadingMemo` reads with."""
+    return partial(_read_choice_answer, tool=tool, use_official=use_official)
 
 
 def _read_choice_answer(

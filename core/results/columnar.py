@@ -1,0 +1,222 @@
+"""Large plain result files read into columns: one tuple of question values and one response per answer, with a
+`Question` and a `Prediction` built only when someone asks for them.
+
+A 270,000-answer run spent most of its reading time building a Question, a Row, a FileQuestion and a Prediction
+per answer that `mathreel score --json` never looks at. Here a file whose records are flat, carry their gold
+answers and spell each field one way (`Benchmark.values_reader`) is read into `AnswerColumns`; scoring reads the
+columns (`core.scoring.columnar`) and `ColumnarResult.predictions` builds the same Predictions the row reader builds
+on first use (the drill-down, `--rows`, a judge's join).
+
+Anything unusual (a duplicate id, a gold answer that is not a plain letter, an id or dimension that is a JSON
+value, a missing response, prompts kept per record) sends the whole file back to the row reader
+(`core.results.reader`), whose messages and notes are the ones users get: this path only ever gives what that one
+gives, faster.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+from operator import itemgetter
+from typing import Any
+
+from mathreel.core.benchmarks import BENCHMARKS, Benchmark
+from mathreel.core.benchmarks.base import QuestionValues
+from mathreel.core.errors import InputError
+from mathreel.core.results.detect import detect_benchmark, detect_mode
+from mathreel.core.results.layouts import RESPONSE_KEYS, Layout, response_value
+from mathreel.core.results.model import NO_RECORD, RECORDS_KEPT, Prediction, ResultFile
+from mathreel.core.results.recorded import FileQuestion
+
+# Record keys that make a row more than its question values and response: harness prompts kept per answer, a
+# lmms-eval document hash, an object document's keys. A file with any of them is read row by row.
+_ROW_KEYS = frozenset(("prompt", "input", "arguments", "doc_hash", "__key__"))
+
+
+class _RowByRow(Exception):
+    """The file needs the row reader (something about it is unusual); raised before anything is returned."""
+
+
+@dataclass(slots=True)
+class AnswerColumns:
+    """Per answer, in file order: the question values (`Benchmark.values_reader`), the response, and the record's
+    line (None in a JSON array, whose rows are labelled by position); the first `RECORDS_KEPT` records whole."""
+
+    benchmark: str
+    values: list[QuestionValues]
+    responses: list[str]
+    lines: list[Any]
+    kept: list[dict[str, Any]]
+
+    def __len__(self) -> int:
+        return len(self.responses)
+
+    def label(self, index: int) -> str | int:
+        """Where answer `index` is in the file, as the row reader labels it (`layouts.label_of`)."""
+        line = self.lines[index]
+        return f"line {line}" if line is not None else index + 1
+
+
+class ColumnarResult(ResultFile):
+    """A ResultFile read into columns: `predictions` are built on first use, the same ones the row reader builds
+    (the first few alone by `first_predictions`, which run settings and provenance read)."""
+
+    columns: AnswerColumns
+    _built: list[Prediction]
+    _complete: bool
+
+    def __init__(self, columns: AnswerColumns, **fields: Any) -> None:
+        self._built, self._complete = [], False
+        super().__init__(**fields)
+        self.columns = columns
+
+    @property  # a dataclass field in the base, built on first use here
+    def predictions(self) -> list[Prediction]:
+        if not self._complete:
+            self._build(len(self.columns))
+            self._complete = True
+        return self._built
+
+    @predictions.setter
+    def predictions(self, value: list[Prediction]) -> None:
+        # The base class's __init__ sets the (empty) default; a caller's list replaces the columns' answers.
+        if value or getattr(self, "columns", None) is not None:
+            self._built, self._complete = list(value), True
+
+    def answer_count(self) -> int:
+        return len(self._built) if self._complete else len(self.columns)
+
+    def first_predictions(self, count: int) -> list[Prediction]:
+        if not self._complete:
+            self._build(min(count, len(self.columns)))
+        return self._built[:count]
+
+    def _build(self, stop: int) -> None:
+        """Predictions up to `stop`, each as `reader._standalone` makes it (kept ones are reused: one object each)."""
+        columns, built = self.columns, self._built
+        bench = BENCHMARKS[columns.benchmark]
+        question_of, kept = bench.question_of, columns.kept
+        for index in range(len(built), stop):
+            question = question_of(columns.values[index])
+            raw = kept[index] if index < RECORDS_KEPT else NO_RECORD
+            built.append(
+                Prediction(
+                    question, columns.responses[index], columns.label(index), raw, FileQuestion(question, ()), None
+                )
+            )
+
+
+def read_columns(
+    records: list[dict[str, Any]],
+    container: str,
+    layout: Layout,
+    source: str,
+    benchmark: str | None,
+    mode: str | None,
+) -> ColumnarResult | None:
+    """The file read into columns, or None when it needs the row reader: `records` are then as they were, or
+    emptied when they were let go while reading (the caller reads the file again).
+
+    Called only for the plain layout without annotations: every record is the question's own, with its gold."""
+    if "__key__" in records[0]:
+        return None
+    try:
+        bench, why = detect_benchmark(records, records, source, benchmark)
+        mode_key, mode_note = detect_mode(bench, records, source, mode)
+    except InputError:
+        return None  # the row reader reports it, after checking every record's layout as it always has
+    if bench.mode(mode_key).grouped or bench.groups is not None:
+        return None
+    keys: set[str] = set().union(*records)
+    if not _ROW_KEYS.isdisjoint(keys) or not keys.isdisjoint(bench.prompt_fields):
+        return None
+    read = bench.values_reader(keys, mode_key)
+    answers = [key for key in RESPONSE_KEYS if key in keys]
+    if read is None or len(answers) != 1:
+        return None
+    try:
+        columns = _columns(records, bench, read, answers[0], mode_key)
+    except _RowByRow:
+        records.clear()  # some were let go: the caller reads the file again
+        return None
+    notes = [f"layout: {layout.description} [{container}]", why, *([mode_note] if mode_note else [])]
+    result = ColumnarResult(
+        columns, source=source, benchmark=bench.name, mode=mode_key, format=layout.description, notes=notes
+    )
+    result.layout = layout.key
+    _warn_absent_dimensions(result, bench, columns)
+    _note_clusters(result, bench, columns)
+    return result
+
+
+def _columns(records: list[dict[str, Any]], bench: Benchmark, read: Any, answer_key: str, mode: str) -> AnswerColumns:
+    """Every record's values and response; `_RowByRow` at the first record the row reader would treat apart."""
+    letters = frozenset(bench.letters(mode))
+    values: list[QuestionValues] = []
+    responses: list[str] = []
+    lines: list[Any] = []
+    add_values, add_response, add_line = values.append, responses.append, lines.append
+    kept = records[:RECORDS_KEPT]
+    for index, record in enumerate(records):
+        records[index] = None  # type: ignore[call-overload]  # each record is let go once read: memory peaks lower
+        response = record.get(answer_key)
+        if response.__class__ is not str:
+            response = response_value(response)
+            if response is None:
+                raise _RowByRow
+        try:
+            found = read(record)
+        except (ValueError, TypeError, KeyError, AttributeError):
+            raise _RowByRow from None
+        question_id = found[0]
+        if found[2] not in letters or not question_id or question_id[0] in "[{":
+            raise _RowByRow  # no gold, a gold to check, no id, an id that may be a JSON value
+        add_values(found)
+        add_response(response)
+        add_line(record.get("__line__"))
+    columns = AnswerColumns(bench.name, values, responses, lines, kept)
+    if len(set(map(itemgetter(0), values))) < len(values):
+        raise _RowByRow  # repeated ids: the row reader scores the first and says which
+    for dims in _distinct_dims(columns):
+        if any(value[:1] in "[{" for value in dims.values()):
+            raise _RowByRow  # a dimension that may be a JSON value
+    return columns
+
+
+def _warn_absent_dimensions(result: ResultFile, bench: Benchmark, columns: AnswerColumns) -> None:
+    """`reader._warn_absent_dimensions` over the columns."""
+    present = {key for dims in _distinct_dims(columns) for key in dims}
+    absent = [f"{dim.label} ({dim.key})" for dim in bench.dimensions if dim.key not in present]
+    if absent:
+        result.warnings.append(
+            f"no {', '.join(absent)} in the file for any question: "
+            f"{'that breakdown is' if len(absent) == 1 else 'those breakdowns are'} absent"
+        )
+
+
+def _distinct_dims(columns: AnswerColumns) -> Iterator[dict[str, str]]:
+    seen: set[int] = set()
+    for values in columns.values:
+        dims = values[5]
+        if id(dims) not in seen:
+            seen.add(id(dims))
+            yield dims
+
+
+def _note_clusters(result: ResultFile, bench: Benchmark, columns: AnswerColumns) -> None:
+    """`reader._note_clusters` over the columns (video id: values[4], cluster key: values[6])."""
+    values = columns.values
+    if all(v[4] for v in values):
+        return
+    keyed = sum(1 for v in values if not v[4] and v[6])
+    unit = bench.cluster_unit
+    why = "its id names the video" if unit == "video" else f"the versions of one {unit} are correlated"
+    if not keyed:
+        result.notes.append("no video ids in the data: clustered SE uses each question as its own cluster")
+    elif keyed == len(values):
+        result.notes.append(f"no video ids in the data: clustered SE groups questions by {unit} ({why})")
+    else:
+        result.notes.append(
+            f"clustered SE groups questions by video where the data names it, else by {unit} "
+            f"({why}), else each question alone"
+        )
