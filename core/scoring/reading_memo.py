@@ -69,7 +69,8 @@ class ReadingMemo(Generic[Reading]):
 
     def read(self, options: tuple[str, ...], response: str) -> Reading:
         """The reading of `response` to a question with `options` (the benchmark's letters when there are none)."""
-        letters = distinct_letters(option_letters(options)) if options else self._default
+        named = option_letters(options) if options else None
+        letters = self._default if named is None else distinct_letters(named)
         key = (response, letters, not options)  # "no options" the reader sees without looking at any
         found = self._by_letters.get(key)
         if found is not None:
@@ -79,7 +80,9 @@ class ReadingMemo(Generic[Reading]):
             if self._kept >= LIMIT:
                 self._by_options.clear()
                 self._kept = 0
-            asked = self._by_options[options] = (choices_of(options, self._default), {})
+            # `choices_of(options, ...)`, with the letters already read
+            choices = (letters, None if named is None else OptionMatcher(OptionTexts(options, named)))
+            asked = self._by_options[options] = (choices, {})
             self._kept += 1
         choices, readings = asked
         found = readings.get(response)
