@@ -138,6 +138,18 @@ def bounded_lines(handle: BinaryIO, source: str, limit: int = MAX_LINE_BYTES) ->
     """(line number, line with its line end, whether it had one) for each line; lines end at LF, CRLF or a lone CR
     (`bytes.splitlines`, which knows only these). The file is read in chunks, and a line over `limit` bytes is
     refused as soon as it passes the limit, so memory stays within a chunk plus one line."""
+    for first, lines, last_ended in bounded_line_runs(handle, source, limit):
+        last = len(lines) - 1
+        for offset, line in enumerate(lines):
+            yield first + offset, line, offset < last or last_ended
+
+
+def bounded_line_runs(
+    handle: BinaryIO, source: str, limit: int = MAX_LINE_BYTES
+) -> Iterator[tuple[int, list[bytes], bool]]:
+    """`bounded_lines` a chunk at a time: (number of the first line, the lines with their line ends, whether the
+    last one had one), for a reader that handles a chunk's lines together. Lines before a line over `limit` are
+    given before it is refused, as `bounded_lines` gives them."""
     number = 0
     parts: list[bytes] = []  # the unfinished line, in pieces (joined only once its end arrives)
     held = 0
@@ -150,18 +162,21 @@ def bounded_lines(handle: BinaryIO, source: str, limit: int = MAX_LINE_BYTES) ->
             continue
         lines = (b"".join(parts) + chunk if parts else chunk).splitlines(keepends=True)
         tail = lines.pop() if not lines[-1].endswith(b"\n") else b""  # a CR at the end may be half a CRLF
-        for line in lines:
-            number += 1
-            if len(line) > limit:
-                raise InputError(source, f"a line is longer than {limit // (1024 * 1024)} MiB", f"line {number}")
-            yield number, line, True
+        if lines and max(map(len, lines)) > limit:
+            long = next(i for i, line in enumerate(lines) if len(line) > limit)
+            if long:
+                yield number + 1, lines[:long], True
+            raise InputError(source, f"a line is longer than {limit // (1024 * 1024)} MiB", f"line {number + long + 1}")
+        if lines:
+            yield number + 1, lines, True
+        number += len(lines)
         parts, held = ([tail], len(tail)) if tail else ([], 0)
     if parts:
         line = b"".join(parts)
         number += 1
         if len(line) > limit:
             raise InputError(source, f"a line is longer than {limit // (1024 * 1024)} MiB", f"line {number}")
-        yield number, line, line.endswith((b"\n", b"\r"))
+        yield number, [line], line.endswith((b"\n", b"\r"))
 
 
 def jsonl_values(path: str | os.PathLike[str], what: str) -> Iterator[tuple[int, Any]]:

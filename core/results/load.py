@@ -16,7 +16,7 @@ from typing import Any, BinaryIO
 
 from mathreel.core.errors import InputError
 from mathreel.core.reading import LIMIT_ENV as LIMIT_ENV  # the variable that raises the size limit, named in errors
-from mathreel.core.reading import bounded_lines, lines_of, open_input, parquet_records, refuse_nul
+from mathreel.core.reading import bounded_line_runs, lines_of, open_input, parquet_records, refuse_nul
 from mathreel.core.results.layouts import ID_KEYS, RESPONSE_KEYS
 
 # A JSON string (skipped over) or a comma followed only by whitespace and a closing bracket (dropped).
@@ -211,17 +211,17 @@ def _starts_with_object_line(handle: BinaryIO) -> bool:
 
 
 def _stream_jsonl(handle: BinaryIO, source: str) -> list[dict[str, Any]]:
-    """A large JSON Lines file read line by line (`core.reading.bounded_lines`): the text is
-    never held whole, only the records. Lines are decoded in batches; a batch that fails is redone line by line
-    to name the bad line."""
+    """A large JSON Lines file read a chunk at a time (`core.reading.bounded_line_runs`): the text is never held
+    whole, only the records. Lines are decoded in batches; a batch that fails is redone line by line to name the bad
+    line."""
     records: list[dict[str, Any]] = []
     batch: list[tuple[int, bytes]] = []
-    for number, raw, _ in bounded_lines(handle, source):
-        if raw.strip():  # an ASCII-blank line is blank as text too (skipped); other blank text is left to the batch
-            batch.append((number, raw))
-            if len(batch) >= _BATCH:
-                records += _raw_batch_records(batch, source, False)
-                batch = []
+    for first, lines, _ in bounded_line_runs(handle, source):
+        # an ASCII-blank line is blank as text too (skipped); other blank text is left to the batch
+        batch += [(number, raw) for number, raw in enumerate(lines, start=first) if raw.strip()]
+        while len(batch) >= _BATCH:
+            records += _raw_batch_records(batch[:_BATCH], source, False)
+            del batch[:_BATCH]
     records += _raw_batch_records(batch, source, True)
     if not records:
         raise InputError(source, "the file is empty")
