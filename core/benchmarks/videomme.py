@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Mapping
 from collections.abc import Set as AbstractSet
+from operator import itemgetter
 from sys import intern
 from types import MappingProxyType
 from typing import Any, NamedTuple
@@ -198,7 +199,7 @@ class VideoMME(Benchmark):
         fields = _FieldPlan(*(tuple(key for key in names if key in keys) for names in _ALL_FIELDS))
         if any(len(names) > 1 for names in fields[:-2]) or len(fields.ids) > 1:
             return lambda record: self._question(record, fields)
-        read = _SingleKeyReader([names[0] if names else None for names in fields])
+        read = _SingleKeyReader([names[0] if names else None for names in fields], keys)
         extras = fields.extras
         if not extras:
             return lambda record: self.question_of(read(record))
@@ -211,7 +212,7 @@ class VideoMME(Benchmark):
         fields = _FieldPlan(*(tuple(key for key in names if key in keys) for names in _ALL_FIELDS))
         if any(len(names) > 1 for names in fields[:-2]) or len(fields.ids) > 1 or fields.extras:
             return None
-        return _SingleKeyReader([names[0] if names else None for names in fields])
+        return _SingleKeyReader([names[0] if names else None for names in fields], keys)
 
     def question_of(self, values: QuestionValues, extra: dict[str, str] | None = None) -> Question:
         """The Question of values read from a record (`values_reader`)."""
@@ -300,38 +301,59 @@ class _SingleKeyReader:
     dimension values share one dims dict (read only after reading), found by the fields' raw text without reading
     them again, and video ids are interned once each."""
 
-    __slots__ = ("_by_raw", "_keys", "_shared", "_videos")
+    __slots__ = ("_by_raw", "_fetch", "_keys", "_shared", "_videos")
 
-    def __init__(self, keys: list[str | None]) -> None:
+    def __init__(self, keys: list[str | None], present: AbstractSet[str]) -> None:
         self._keys: list[Any] = keys  # None where the file has no key for the field: `get(None)` is None
+        duration, domain, sub_category, task, options, video, _, question_id = keys
+        read = (duration, domain, sub_category, task, video, question_id, "question", "answer", options)
+        # Every field in one call where the file's records have each (a record lacking one is read field by field)
+        self._fetch = itemgetter(*read) if all(key in present for key in read) else None
         self._shared: dict[tuple[str, str, str, str], dict[str, str]] = {}
         self._by_raw: dict[tuple[Any, Any, Any, Any], dict[str, str]] = {}
         self._videos: dict[str, str | None] = {}
 
     def __call__(self, record: Mapping[str, Any]) -> QuestionValues:
-        get = record.get
-        duration, domain, sub_category, task, options, video, _, question_id = self._keys
-        raw = (get(duration), get(domain), get(sub_category), get(task))
+        try:
+            fields = self._fetch(record)  # type: ignore[misc]  # None: a field without a key (TypeError)
+        except (KeyError, TypeError):
+            fields = self._get(record)
+        raw = fields[:4]
         try:  # only text or absent values are kept as keys, and no other value equals one of those
             dims = self._by_raw.get(raw)
         except TypeError:  # a list or dict value (refused later as a dimension that is a JSON value)
             dims = None
         if dims is None:
             dims = self._dims(raw)
-        named_video = get(video)
+        named_video = fields[4]
         found = self._videos.get(named_video, _MISS) if named_video.__class__ is str else _MISS
         if found is _MISS:
             found = self._video(named_video)
-        qid = text(get(question_id))
+        qid = text(fields[5])
         named = _ID_NAMES_VIDEO.fullmatch(qid)
         return (
             qid,
-            text(get("question")),
-            text(get("answer")).upper(),
-            parse_options(get(options)),
+            text(fields[6]),
+            text(fields[7]).upper(),
+            parse_options(fields[8]),
             found,
             dims,
             named.group(1) if named else "",
+        )
+
+    def _get(self, record: Mapping[str, Any]) -> tuple[Any, ...]:
+        get = record.get
+        duration, domain, sub_category, task, options, video, _, question_id = self._keys
+        return (
+            get(duration),
+            get(domain),
+            get(sub_category),
+            get(task),
+            get(video),
+            get(question_id),
+            get("question"),
+            get("answer"),
+            get(options),
         )
 
     def _dims(self, raw: tuple[Any, Any, Any, Any]) -> dict[str, str]:
