@@ -37,9 +37,13 @@ def _outcome(read: object) -> object:
     return result.notes, result.warnings, result.predictions, result.duplicates
 
 
-@pytest.mark.parametrize("name", ["mix_300.jsonl", "worst_300.jsonl"])
-def test_columns_read_and_score_as_rows_do(name, monkeypatch):
+@pytest.mark.parametrize("name", ["mix_300.jsonl", "worst_300.jsonl", "mix_300.json"])
+def test_columns_read_and_score_as_rows_do(name, monkeypatch, tmp_path):
     path = DATA / name
+    if name.endswith(".json"):  # the same records as one JSON array: answers labelled by position
+        path = tmp_path / name
+        lines = (DATA / "mix_300.jsonl").read_text(encoding="utf-8").splitlines()
+        path.write_text("[" + ",\n".join(lines) + "]", encoding="utf-8")
     fast, slow = read_results(path), _by_rows(path, monkeypatch)
     assert type(fast) is ColumnarResult and type(slow) is ResultFile
     head = fast.first_predictions(5)  # built alone first, then reused by the whole list: one object per answer
