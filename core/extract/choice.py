@@ -779,15 +779,13 @@ def _result_before(text: str, last: _Statement, options: OptionMatcher) -> Extra
     """A conflict when the final answer statement opens its own line and the line right before it ends in a computed
     value that is another option's or no option's, while the letter's option is a value ("... so angle 2 = 50°.\n
     Therefore, the correct option is (D) 100°." where D is 100°): the working and the letter disagree."""
-    if last.letter not in options.value_keys():
-        return None
     line_start = text.rfind("\n", 0, last.pos)
     if line_start < 0 or any(char.isdigit() for char in text[line_start : last.pos]):
         return None
     above = text[:line_start].rstrip()
     previous = above[above.rfind("\n") + 1 :].strip()
     result = _RESULT_AT_END.search(previous) if previous and previous[-1:] not in ":：" else None
-    if result is None:
+    if result is None or last.letter not in options.value_keys():  # the options' values last: they cost most
         return None
     value = result.group("v").strip()
     why = options.contradiction(last.letter, value)
