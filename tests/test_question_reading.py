@@ -176,3 +176,35 @@ def test_the_judge_rule_reading_sees_the_question() -> None:
 
     question = Question("videomme", "mcq", "q1", FEWER, "B", YES_NO)
     assert rule_choice(Case(question, STATED), get_benchmark("videomme")).answer == "B"
+
+
+@pytest.mark.parametrize(
+    ("question", "response", "expected"),
+    [
+        ("Is line A longer than line B?", "Line A is longer than line B.", "A"),  # letters only as names
+        ("Is line A longer than line B?", "Line B is longer than line A.", "B"),
+        ("Is line A longer than line B?", "Line A is longer than line C.", None),
+        (
+            "Are there more red cubes than blue spheres in the image?",
+            "There are more red cubes (4) than blue spheres (2).",
+            "A",
+        ),
+        ("Is the tree not taller than the house?", "The tree is taller than the house.", None),  # a negated question
+        ("Is the rope longer than the pole?", "Probably the rope is longer than the pole.", None),
+        ("Is the rope longer than the pole?", "The rope is longer than the pole, I think.", None),
+        ("Is the rope longer than the pole?", "<think>Compare them.</think>The rope is longer than the pole.", "A"),
+        ("Is the rope longer than the pole?", "The pole is shorter than the rope.", "A"),
+        ("Is the rope longer than the pole?", "The rope is as long as the pole.", "B"),
+        ("Is the rope as long as the pole?", "The rope is the same length as the pole.", "A"),
+        ("Is the rope longer than the pole?", "The rope is the same age as the pole.", None),  # another measure
+        ("Is the rope longer than the pole?", "The rope is longer than the rope.", None),
+    ],
+)
+def test_restated_comparisons_written_after_the_reader(question, response, expected) -> None:
+    """Regression cases written with the reader in view (the class corpus holds the blind ones)."""
+    found = extract_choice(response, ("A", "B"), {"A": "Yes", "B": "No"}, question)
+    assert found.answer == expected, found.explanation
+    if expected is not None:
+        start, end = found.span or (0, 0)
+        said = response[start:end]  # the concluding sentence, to the end of the response
+        assert said[0].isupper() and not response[end:].strip() and (" than " in said or " as " in said)

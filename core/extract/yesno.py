@@ -4,7 +4,8 @@
 cubes is equal to the number of blue spheres." means No, though the response names neither option. The reading is
 kept narrow, because a misread is worse than no reading:
 - the options are exactly a Yes/No pair (any letters, any order, case and end punctuation aside);
-- nothing else was read ("no letter found"): a stronger reading always wins;
+- nothing else was read ("no letter found", or letters only named: "Line A is longer than line B."): a stronger
+  reading always wins;
 - only the response's concluding sentence is read, never one in the working; a conditional or hedged sentence, a
   question, a sentence cut off, and a `<think>` block never closed are not read;
 - its two subjects are the question's (the same words, articles aside; either order, the relation turned round)
@@ -25,7 +26,8 @@ from mathreel.core.extract.text import strip_think
 from mathreel.core.extract.types import Extraction, conflict, quote
 
 METHOD = "restated-comparison"
-_NO_ANSWER = "no letter found"  # the fallback's reason when nothing at all was read
+# the reasons of a reading that found nothing: no letter at all, or letters only as names ("line A is longer")
+_NO_ANSWER = ("no letter found", "no explicit answer")
 
 Relation = str  # "gt" | "lt" | "eq"
 _INVERSE = {"gt": "lt", "lt": "gt", "eq": "eq"}
@@ -74,6 +76,10 @@ _ASKED = (  # the question's comparison, in lower case, without its "?"
     lazy_regex(r"are there (?P<rel>more|fewer|less) (?P<x>.+?) than (?P<y>.+)"),
     lazy_regex(r"are there as many (?P<x>.+?) as (?P<y>.+)"),
     lazy_regex(rf"(?:is|are) (?P<x>.+?) (?P<adj>{_ADJ}) than (?P<y>.+)"),
+    lazy_regex(
+        rf"(?:is|are) (?P<x>.+?) (?:the same (?P<dim>{_DIM}) as|equal in (?P<dim2>{_DIM}) to|as (?P<base>{_BASE}) as)"
+        r" (?P<y>.+)"
+    ),
 )
 _STATED = (  # the concluding sentence's comparison, in lower case
     lazy_regex(
