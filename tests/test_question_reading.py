@@ -208,3 +208,18 @@ def test_restated_comparisons_written_after_the_reader(question, response, expec
         start, end = found.span or (0, 0)
         said = response[start:end]  # the concluding sentence, to the end of the response
         assert said[0].isupper() and not response[end:].strip() and (" than " in said or " as " in said)
+
+
+def test_browse_keeps_one_correction_per_question_for_yes_no_options(tmp_path) -> None:
+    """Two questions with the same Yes/No options and the same response: correcting the second keeps the first."""
+    from mathreel.core.scoring.files import ScoreRequest, score_file
+    from mathreel.webapp.browse_audit import corrected, scored_question
+    from mathreel.webapp.scored_runs import Run, ScoreOptions
+
+    path = _yes_no_file(tmp_path)
+    run = Run(path.name, score_file(ScoreRequest(str(path))), str(path), options=ScoreOptions())
+    held: list[dict] = []
+    for row in run.report.rows[:2]:
+        run, held = corrected(run, labelled_row(row, scored_question(row, None), None, "not visible"), held)
+    assert len(held) == 2 and [record["question"] for record in held] == [GREATER, FEWER]
+    assert run.report.labelled == 2 and [row.extracted for row in run.report.rows[:2]] == [None, None]
