@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import NamedTuple
 
 from mathreel.core.extract.lazy import lazy_regex
@@ -94,7 +95,9 @@ _STATED = (  # the concluding sentence's comparison, in lower case
         r" (?P<y>.+)"
     ),
 )
-_QUESTION_CLAUSE = lazy_regex(r"([^.!?\n:：]+)\?")
+_CLAUSE_STOPS = ".!?\n:："  # what ends the text before a question clause
+_CLAUSE_MAX = 300  # characters: a longer question clause is not a comparison read here
+_CLAUSES_READ = 4  # question marks, from the last: a question text may hold many, the asked one is near the end
 _CONNECTOR = lazy_regex(
     r"(?:so|thus|therefore|hence|overall|clearly|finally|in conclusion|in summary|in short|yes|no)\b,?\s*"
 )
@@ -202,11 +205,23 @@ def _concluding(response: str, pair: tuple[str, str], question: str) -> Extracti
     )
 
 
+@lru_cache(maxsize=256)
 def _asked(question: str) -> _Comparison | None:
-    """The comparison the question asks about: the one question clause that is one, else None."""
+    """The comparison the question asks about: the one question clause that is one (of the last few), else None.
+    Cached: every answer to a question asks it again. Each clause is read within `_CLAUSE_MAX` characters before
+    its "?", so a long question costs no more than a short one."""
     found: set[_Comparison] = set()
-    for clause in _QUESTION_CLAUSE.findall(question.lower()):
-        comparison = _match(_ASKED, _MARKS.sub("", clause).strip())
+    lower = question.lower()
+    end = len(lower)
+    for _ in range(_CLAUSES_READ):
+        end = lower.rfind("?", 0, end)
+        if end < 0:
+            break
+        window = max(0, end - _CLAUSE_MAX)
+        start = max(lower.rfind(stop, window, end) for stop in _CLAUSE_STOPS) + 1
+        if start == 0 and window > 0:
+            continue  # no clause start within reach
+        comparison = _match(_ASKED, " ".join(_MARKS.sub("", lower[start:end]).split()))
         if comparison is not None:
             found.add(comparison)
     return found.pop() if len(found) == 1 else None
