@@ -223,3 +223,17 @@ def test_browse_keeps_one_correction_per_question_for_yes_no_options(tmp_path) -
         run, held = corrected(run, labelled_row(row, scored_question(row, None), None, "not visible"), held)
     assert len(held) == 2 and [record["question"] for record in held] == [GREATER, FEWER]
     assert run.report.labelled == 2 and [row.extracted for row in run.report.rows[:2]] == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("question", "expected"),
+    [
+        ("Look at the image. " * 20_000 + GREATER, "A"),  # the asked clause is found however long the text before
+        ("x" * 200_000 + "?", None),  # a clause with no start within reach is not read
+        ("Which? " * 20_000 + GREATER, "A"),  # many question marks: only the last few are read
+        (GREATER + " " + FEWER, None),  # two comparisons asked: neither is read
+        (GREATER + "\nA. Yes\nB. No\nAnswer with the option's letter.", "A"),
+    ],
+)
+def test_the_asked_comparison_is_found_in_long_and_odd_question_texts(question, expected) -> None:
+    assert extract_choice(STATED, ("A", "B"), {"A": "Yes", "B": "No"}, question).answer == expected
