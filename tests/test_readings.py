@@ -60,6 +60,10 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     # before it computes
     assert {"T2", "T3", "T4", "T5"} <= {entry.extra["class"] for entry in CHOICE}
     assert "T1" in {entry.extra["class"] for entry in FREE}
+    # the fifth round's: Yes/No questions answered by restating their comparison, read with the question's text
+    restated = [entry for entry in CHOICE if entry.extra["class"] == "U1"]
+    assert len(restated) >= 30 and all(entry.question for entry in restated)
+    assert sum(entry.label is None for entry in restated) >= 15
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 
@@ -68,9 +72,9 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
 def test_choice_reading_is_the_label(entry) -> None:
     letters = tuple(dict(entry.options)) or entry.letters
     options = dict(entry.options) or None
-    found = extract_choice(entry.response, letters, options)
+    found = extract_choice(entry.response, letters, options, entry.question or None)
     assert found.answer == entry.label, (entry.reason, found.explanation)
-    assert extract_choice_full(entry.response, letters, options) == found
+    assert extract_choice_full(entry.response, letters, options, entry.question or None) == found
     assert found.explanation
     assert (found.strength is not None) == found.parsed
 

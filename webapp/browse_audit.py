@@ -88,7 +88,8 @@ def corrected(run: Run, entry: LabelledReading, held: list[dict]) -> tuple[Run, 
     from mathreel.core.scoring.readings import parse_reading
 
     record = entry.to_dict()
-    kept = [r for r in held if (r.get("response"), r.get("options")) != (record["response"], record["options"])]
+    same = (record["response"], record["options"], record.get("question"))  # the question: Yes/No options only
+    kept = [r for r in held if (r.get("response"), r.get("options"), r.get("question")) != same]
     kept.append(record)
     readings = tuple(parse_reading(value, "corrections", index) for index, value in enumerate(kept, 1))
     if not run.path:

@@ -63,6 +63,7 @@ from mathreel.core.extract.text import (
     unclosed_think_tail,
 )
 from mathreel.core.extract.types import Extraction, Strength, conflict, quote, unparsed
+from mathreel.core.extract.yesno import with_question
 
 DEFAULT_LETTERS = ("A", "B", "C", "D")
 
@@ -276,27 +277,32 @@ def extract_choice(
     response: str | None,
     letters: Sequence[str] = DEFAULT_LETTERS,
     options: Mapping[str, str] | None = None,
+    question: str | None = None,
 ) -> Extraction:
     """The letter `response` means among `letters`, or unparsed with the reason (never a guess).
 
     `options` maps letter -> option text (without the letter) so a response that gives only the text
     ("Walking") can be read; pass an `OptionMatcher` (`option_matcher`) to reuse its word keys across calls.
-    The result's `span` is where in `response` the answer was read.
+    The result's `span` is where in `response` the answer was read. `question` (the question's text) lets a
+    Yes/No question answered by restating its comparison be read (`yesno`); nothing else depends on it.
     """
-    return _read(response, letters, options, shortcut=True)
+    found = _read(response, letters, options, shortcut=True)
+    return with_question(found, response, options, question) if question and response else found
 
 
 def extract_choice_full(
     response: str | None,
     letters: Sequence[str] = DEFAULT_LETTERS,
     options: Mapping[str, str] | None = None,
+    question: str | None = None,
 ) -> Extraction:
     """`extract_choice` without the short-form shortcut: every rule, in order.
 
     It gives the same result as `extract_choice` on every input; it exists so tests and benchmarks can check
     that and measure what the shortcut saves.
     """
-    return _read(response, letters, options, shortcut=False)
+    found = _read(response, letters, options, shortcut=False)
+    return with_question(found, response, options, question) if question and response else found
 
 
 def _read(

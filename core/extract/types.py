@@ -14,12 +14,12 @@ Strength = Literal["container", "explicit", "shape", "option-text"]
 
 # Readings a person should check (the audit's "readings to check"): they rest on weaker evidence than a stated
 # answer: a tentative statement ("probably C"), a letter closing a sentence of prose, a lone "(C)", the value a
-# last sentence states, the value stated before an explanation, math-verify's own pick from the whole response, and
-# option text.
+# last sentence states, the value stated before an explanation, math-verify's own pick from the whole response, a
+# Yes/No answer read from a sentence restating the question's comparison (`yesno`), and option text.
 WEAK_METHODS = frozenset(
     {
         *("tentative", "closing-letter", "paren-letter", "option-text", "last-sentence", "whole-response"),
-        *("math-verify", "answer-first"),
+        *("math-verify", "answer-first", "restated-comparison"),
     }
 )
 

@@ -93,7 +93,7 @@ def rule_choice(case: Case, bench: Benchmark):
     """The robust rule extractor's reading of a choice response."""
     question = case.question
     options = question.option_texts if question.options else None
-    return extract_choice(case.response, allowed_letters(question, bench), options)
+    return extract_choice(case.response, allowed_letters(question, bench), options, question.question)
 
 
 def final_answer(case: Case, bench: Benchmark, earlier: Earlier) -> tuple[str | None, bool | None, str]:

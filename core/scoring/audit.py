@@ -19,7 +19,7 @@ from mathreel.core.errors import MathReelError
 from mathreel.core.files import OutputKind
 from mathreel.core.question import Question
 from mathreel.core.results.model import ResultFile
-from mathreel.core.scoring.readings import LabelledReading, OptionsKey, question_options_key
+from mathreel.core.scoring.readings import LabelledReading, OptionsKey, question_key, question_options_key
 from mathreel.core.scoring.report import Report
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.verdict import official_tool, question_choices
@@ -56,6 +56,7 @@ class ReadingToCheck:
     explanation: str
     reference: str | None  # what the reference extractor read (choice answers with a reference; else None)
     why: str  # "weak reading (option-text)", "conflict", "lmms-mcq-extract reads C"
+    question: str = ""  # the question's text, kept with a correction where it is part of the match (Yes/No options)
 
     def labelled(self, label: str | None, reason: str = "") -> LabelledReading:
         """A person's reading of this answer (`label` None: no answer can be read), as a readings-file entry."""
@@ -68,6 +69,7 @@ class ReadingToCheck:
             self.letters if not self.options else (),
             self.kind,
             {"question_id": self.question_id},
+            question_key(self.question, self.options),
         )
 
 
@@ -118,6 +120,7 @@ def readings_to_check(
                     row.explanation,
                     theirs,
                     why,
+                    question.question,
                 )
             )
     return found
@@ -151,15 +154,17 @@ def labelled_row(
     readings-file entry `mathreel score --readings` applies (`label` None: no answer can be read).
     `default_letters`: the benchmark's letters, for a question that lists no options."""
     letters = () if question.answer_kind == "free" or question.options else default_letters
+    options = question_options_key(question)
     return LabelledReading(
         row.response,
-        question_options_key(question),
+        options,
         label,
         reason,
         row.extracted,
         letters,
         question.answer_kind,
         {"question_id": row.question_id},
+        question_key(question.question, options),
     )
 
 

@@ -24,7 +24,7 @@ from mathreel.core.scoring.stats import few_clusters_warning
 from mathreel.core.scoring.tables import overall_of, tables_of
 from mathreel.core.scoring.verdict import ChoiceReading, OfficialTool, choice_reader, verdict_row
 
-_IDS, _GOLDS, _OPTIONS, _VIDEOS, _DIMS, _KEYS = map(itemgetter, (0, 2, 3, 4, 5, 6))
+_IDS, _ASKED, _GOLDS, _OPTIONS, _VIDEOS, _DIMS, _KEYS = map(itemgetter, (0, 1, 2, 3, 4, 5, 6))
 
 
 def scorable(result: Any, bench: Benchmark) -> bool:
@@ -117,7 +117,7 @@ def score_columns(
     """`scorer._score` of a file read into columns, with no judge and no labelled readings."""
     values = result.columns.values
     memo: ReadingMemo[ChoiceReading] = ReadingMemo(choice_reader(tool, use_official), bench.letters(result.mode))
-    readings = list(map(memo.read, map(_OPTIONS, values), result.columns.responses))
+    readings = list(map(memo.read, map(_OPTIONS, values), result.columns.responses, map(_ASKED, values)))
     used = [reading[0] for reading in readings]
     answers = [extraction.answer for extraction in used]
     correct = list(map(eq, answers, map(_GOLDS, values)))

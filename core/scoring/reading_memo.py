@@ -10,6 +10,11 @@ reading of that response under any options with the same letters (a question wit
 a reader tells "no options" without looking at any). The result is exactly the extractor's, whatever
 rules the extractor follows now or later; tests/test_reading_memo.py checks it on the extraction corpora.
 
+The question's text matters only for options that are a Yes/No pair (`core.extract.yesno`: "The number of red cubes
+is equal to the number of blue spheres" answers No to "Is the number of red cubes greater ...?"): for those the
+reader is given it and a reading that looked at the options is kept per (options, question); for every other option
+set the reader never sees the question, so its readings are shared across questions as before.
+
 Memory is bounded: each table is emptied when it reaches `LIMIT` entries (a later answer is then read again).
 """
 
@@ -20,6 +25,7 @@ from typing import Generic, TypeVar
 
 from mathreel.core.choices import OptionTexts, distinct_letters, option_letters
 from mathreel.core.extract.choice import OptionMatcher
+from mathreel.core.extract.yesno import may_be_yes_no
 
 LIMIT = 1 << 16  # entries per table: ~10 MB at most, far more than the distinct short answers of any file
 Reading = TypeVar("Reading")
@@ -48,27 +54,29 @@ def looked_at(matcher: OptionMatcher) -> bool:
 
 
 class ReadingMemo(Generic[Reading]):
-    """Readings of choice answers for one scoring pass: `read(options, response)` gives what `reader(response,
-    choices)` gives, reading each (response, letters) once when the options played no part, else each
-    (response, options) once."""
+    """Readings of choice answers for one scoring pass: `read(options, response, question)` gives what
+    `reader(response, choices)` gives (`reader(response, choices, question=question)` for Yes/No options), reading each
+    (response, letters) once when the options played no part, else each (response, options) once (and per question
+    for Yes/No options)."""
 
     __slots__ = ("_by_letters", "_by_options", "_default", "_kept", "_reader")
 
-    def __init__(self, reader: Callable[[str, Choices], Reading], default_letters: tuple[str, ...]) -> None:
+    def __init__(self, reader: Callable[..., Reading], default_letters: tuple[str, ...]) -> None:
         self._reader = reader
         self._default = default_letters
         # (response, letters, whether the question has no options) -> a reading that did not look at the options
         self._by_letters: dict[tuple[str, tuple[str, ...], bool], Reading] = {}
-        # options -> (the question's choices, response -> its reading)
-        self._by_options: dict[tuple[str, ...], tuple[Choices, dict[str, Reading]]] = {}
+        # options -> (the question's choices, response (and question, for Yes/No options) -> its reading, Yes/No)
+        self._by_options: dict[tuple[str, ...], tuple[Choices, dict[object, Reading], bool]] = {}
         self._kept = 0  # readings held in `_by_options`
 
     def __len__(self) -> int:
         """Readings held (both tables)."""
         return len(self._by_letters) + self._kept
 
-    def read(self, options: tuple[str, ...], response: str) -> Reading:
-        """The reading of `response` to a question with `options` (the benchmark's letters when there are none)."""
+    def read(self, options: tuple[str, ...], response: str, question: str = "") -> Reading:
+        """The reading of `response` to a question with `options` (the benchmark's letters when there are none);
+        `question`, the question's text, is used only when the options are a Yes/No pair."""
         named = option_letters(options) if options else None
         letters = self._default if named is None else distinct_letters(named)
         key = (response, letters, not options)  # "no options" the reader sees without looking at any
@@ -82,22 +90,24 @@ class ReadingMemo(Generic[Reading]):
                 self._kept = 0
             # `choices_of(options, ...)`, with the letters already read
             choices = (letters, None if named is None else OptionMatcher(OptionTexts(options, named)))
-            asked = self._by_options[options] = (choices, {})
+            asked = self._by_options[options] = (choices, {}, may_be_yes_no(options))
             self._kept += 1
-        choices, readings = asked
-        found = readings.get(response)
+        choices, readings, yes_no = asked
+        asks = yes_no and bool(question)
+        kept: object = (response, question) if asks else response
+        found = readings.get(kept)
         if found is not None:
             return found
         matcher = choices[1]
         if matcher is not None:
             watch(matcher)
-        found = self._reader(response, choices)
+        found = self._reader(response, choices, question=question) if asks else self._reader(response, choices)
         if matcher is None or not looked_at(matcher):
             if len(self._by_letters) >= LIMIT:
                 self._by_letters.clear()
             self._by_letters[key] = found
         else:
-            readings[response] = found
+            readings[kept] = found
             self._kept += 1
         return found
 

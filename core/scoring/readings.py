@@ -11,12 +11,16 @@ A readings file is JSONL, one answer per line:
   text for free-form ones; null means no answer can be read (the answer counts as unparsed);
 - `reading`: what the rules read when it was labelled (null: nothing), kept so a reader change can be audited;
 - `reason`: why the label is what it is, in words;
+- `question`: the question's text; it is part of the match only where the options are a Yes/No pair, whose answers
+  a reader may read from the question (`core.extract.yesno`): there the same response can mean Yes to one question
+  and No to another;
 - optional: `kind` ("choice" or "free"), `gold`, `id`, `class`, `question_id`: kept, not used to match.
 
 An answer matches an entry when its response (blanks around it aside) and its question's options (letter and text,
-blanks folded) are the same: never by id alone, since ids repeat across files and benchmarks. The web app's audit
-saves corrections in this format, and `mathreel score --readings FILE` applies them; tests/data holds corpora in it
-that the test suite reads as regression cases.
+blanks folded) are the same, and for Yes/No options its question's text (blanks folded) when the entry gives one:
+never by id alone, since ids repeat across files and benchmarks. The web app's audit saves corrections in this
+format, and `mathreel score --readings FILE` applies them; tests/data holds corpora in it that the test suite reads
+as regression cases.
 """
 
 from __future__ import annotations
@@ -29,6 +33,7 @@ from typing import Any
 from mathreel.core.choices import OptionTexts
 from mathreel.core.errors import InputError
 from mathreel.core.extract.types import Extraction, unparsed
+from mathreel.core.extract.yesno import yes_no_letters
 from mathreel.core.question import Question
 
 OptionsKey = tuple[tuple[str, str], ...]  # (letter, text) in the options' order
@@ -48,10 +53,15 @@ class LabelledReading:
     letters: tuple[str, ...] = ()
     kind: str | None = None  # "choice" | "free" | None (either)
     extra: Mapping[str, Any] = field(default_factory=dict)  # id, class, gold, question_id: kept for the record
+    question: str = ""  # the question's text ("" when not recorded)
 
     @property
-    def key(self) -> tuple[str, OptionsKey]:
-        return response_key(self.response), self.options
+    def key(self) -> tuple[str, OptionsKey] | tuple[str, OptionsKey, str]:
+        """(response, options), and the question's text for Yes/No options when the entry gives it."""
+        asked = question_key(self.question, self.options)
+        return (
+            (response_key(self.response), self.options, asked) if asked else (response_key(self.response), self.options)
+        )
 
     def extraction(self) -> Extraction:
         """The reading scoring uses for a matching answer: the label, or unparsed when the label is null."""
@@ -73,6 +83,8 @@ class LabelledReading:
             record["letters"] = list(self.letters)
         if self.kind:
             record["kind"] = self.kind
+        if self.question:
+            record["question"] = self.question
         return {**record, **self.extra}
 
 
@@ -81,7 +93,7 @@ class Readings:
     """Labelled readings by (response, options); the last entry for the same answer wins."""
 
     source: str
-    entries: dict[tuple[str, OptionsKey], LabelledReading] = field(default_factory=dict)
+    entries: dict[tuple[str, OptionsKey] | tuple[str, OptionsKey, str], LabelledReading] = field(default_factory=dict)
 
     def __len__(self) -> int:
         return len(self.entries)
@@ -94,7 +106,9 @@ class Readings:
 
     def lookup(self, question: Question, response: str) -> LabelledReading | None:
         """The entry for this answer to this question, if one was labelled (and is of the question's kind)."""
-        found = self.entries.get((response_key(response), question_options_key(question)))
+        options, said = question_options_key(question), response_key(response)
+        asked = question_key(question.question, options)
+        found = (self.entries.get((said, options, asked)) if asked else None) or self.entries.get((said, options))
         if found is None or (found.kind is not None and found.kind != question.answer_kind):
             return None
         return found
@@ -102,6 +116,13 @@ class Readings:
 
 def response_key(response: str) -> str:
     return response.strip() if isinstance(response, str) else ""
+
+
+def question_key(question: str, options: OptionsKey) -> str:
+    """The question's text as part of a match key (blanks folded): only for Yes/No options, else ""."""
+    if not question or not isinstance(question, str) or yes_no_letters(dict(options)) is None:
+        return ""
+    return " ".join(question.split())
 
 
 def options_key(options: Mapping[str, str] | None) -> OptionsKey:
@@ -152,8 +173,13 @@ def parse_reading(value: Any, source: str, line: int | str) -> LabelledReading:
     reason = value.get("reason") or ""
     if not isinstance(reason, str):
         raise InputError(source, "'reason' must be text", line)
+    question = value.get("question") or ""
+    if not isinstance(question, str):
+        raise InputError(source, "'question' must be the question's text", line)
     extra = {name: value[name] for name in _KEPT if name in value}
-    return LabelledReading(response, options_key(options), label, reason, reading, tuple(letters), kind, extra)
+    return LabelledReading(
+        response, options_key(options), label, reason, reading, tuple(letters), kind, extra, question
+    )
 
 
 def _text_or_none(value: Any, name: str, source: str, line: int | str) -> str | None:

@@ -137,7 +137,7 @@ def score_rows(
         if question.answer_kind == "free":
             used, right = score_free(response, gold)
         else:
-            reading = read(question.options, response)
+            reading = read(question.options, response, question.question)
             used, official_answer, disagree = reading
             if disagree:
                 disagreements.append(question.question_id)
@@ -189,21 +189,26 @@ def question_choices(question: Question, default_letters: tuple[str, ...]) -> Ch
     return choices_of(question.options, default_letters)
 
 
-def choice_reader(tool: OfficialTool | None, use_official: bool) -> Callable[[str, Choices], ChoiceReading]:
+def choice_reader(tool: OfficialTool | None, use_official: bool) -> Callable[..., ChoiceReading]:
     """`_read_choice_answer` with the file's extractors fixed: what a `ReadingMemo` reads with."""
     return partial(_read_choice_answer, tool=tool, use_official=use_official)
 
 
 def _read_choice_answer(
-    response: str, choices: Choices, tool: OfficialTool | None = None, use_official: bool = False
+    response: str,
+    choices: Choices,
+    tool: OfficialTool | None = None,
+    use_official: bool = False,
+    question: str | None = None,
 ) -> _Reading:
     """The extraction a choice answer is scored by, the official extractor's letter (None without one), and
-    whether the robust and the official extractor read it differently.
+    whether the robust and the official extractor read it differently. `question` (the question's text) reaches
+    the robust reader (`extract_choice`); the reference extractors never read it.
 
     Unless the official reading is the one scored, only its letter is taken (`OfficialTool.letter`).
     """
     letters, texts = choices
-    robust = extract_choice(response, letters, texts)
+    robust = extract_choice(response, letters, texts, question)
     if tool is None:
         return robust, None, False
     if use_official or tool.letter is None:
@@ -217,7 +222,8 @@ def read_answer(question: Question, response: str, default_letters: tuple[str, .
     """One answer read by the robust extractor (with the option texts) and whether it is right."""
     if question.answer_kind == "free":
         return score_free(response, question.answer)
-    used = _read_choice_answer(response, question_choices(question, default_letters), None, False)[0]
+    choices = question_choices(question, default_letters)
+    used = _read_choice_answer(response, choices, question=question.question)[0]
     return used, used.answer == question.answer
 
 
