@@ -49,6 +49,7 @@ from mathreel.core.extract.option_math import (
     same_value,
     value_core,
 )
+from mathreel.core.extract.program import assigned_answer, program_only
 from mathreel.core.extract.structured import JsonAnswer, json_answer
 from mathreel.core.extract.text import (
     END_TOKEN_PATTERN,
@@ -63,6 +64,7 @@ from mathreel.core.extract.text import (
     unclosed_think_tail,
 )
 from mathreel.core.extract.types import Extraction, Strength, conflict, quote, unparsed
+from mathreel.core.extract.unfinished import cut_off
 from mathreel.core.extract.yesno import with_question
 
 DEFAULT_LETTERS = ("A", "B", "C", "D")
@@ -73,10 +75,15 @@ _BARE = lazy_regex(
 )
 _BARE_MAX = 40  # longer texts are never a bare letter, so skip the regex
 # Markdown, the end-of-answer tokens some models leave in their output ("D<eoa>", "B.<|im_end|>", "</s>"), and a
-# LaTeX bold or upright wrapper around a letter ("\\textbf{B}", "\\mathbf{(C)}": the letter is kept).
+# LaTeX bold or upright wrapper or inline-math delimiters around a letter ("\\textbf{B}", "\\mathbf{(C)}",
+# "\\( \\text{A} \\)", "\\(C\\)": the letter is kept).
+_WRAPPER = (
+    r"\\(?:textbf|mathbf|boldsymbol|bm|text|mathrm|textrm|emph|textit|mathit|underline)[ \t]*\{"
+    r"|\{[ \t]*\\(?:bf|it|rm)[ \t]+"
+)
 _MARKDOWN = lazy_regex(
-    r"\*\*?|__|`+|^#+\s*|" + END_TOKEN_PATTERN + r"|(?:\\(?:textbf|mathbf|boldsymbol|bm|text|mathrm|textrm|emph|textit"
-    r"|mathit|underline)[ \t]*\{|\{[ \t]*\\(?:bf|it|rm)[ \t]+)[ \t]*(?P<keep>[(\[]?[A-Za-z][)\]]?)[ \t]*\}",
+    r"\*\*?|__|`+|^#+\s*|" + END_TOKEN_PATTERN + r"|(?:\\[(\[][ \t]*(?:" + _WRAPPER + r")?|" + _WRAPPER + r")"
+    r"[ \t]*(?P<keep>[(\[]?[A-Za-z][)\]]?)[ \t]*(?:\}(?:[ \t]*\\[)\]])?|\\[)\]])",
     re.M,
 )
 # One of these in a response lets the wrapper rule run.
@@ -534,6 +541,7 @@ def _read_body(
         or "<|" in text
         or "</s>" in lower
         or ("\\" in text and any(mark in text for mark in _LATEX_MARKS))
+        or "\\(" in text
     ):
         text, trace = delete(text, _MARKDOWN)
         if not text.strip():
@@ -1595,9 +1603,28 @@ def _fallback(text: str, letters: Sequence[str], options: OptionMatcher | None) 
     if found is None:
         found = _paren_letter(text, listing, letters)
     if found is None and options:
+        unread = _no_conclusion(text, letters, options)
+        if unread is not None:
+            return unread
         prose = "\n".join(line for line in lines if not _OPTION_LINE.match(line)) if listing else text
         found = _option_text_fallback(prose, options) if prose else None
     return found if found is not None else _why_unparsed(text, letters)
+
+
+def _no_conclusion(text: str, letters: Sequence[str], options: OptionMatcher) -> Extraction | None:
+    """Where the option-text reading must not look: a response that is only a program (its values are inputs; the
+    literal it assigns to `answer`, if any, is read instead), or one cut off mid-working (no conclusion)."""
+    if program_only(text):
+        literal = assigned_answer(text)
+        if literal is None:
+            return unparsed("no answer stated", "the response is only a program; what it prints is not stated")
+        found = _read(literal, letters, options, shortcut=True)
+        note = f"the program assigns its answer: {quote(literal)!r}"
+        return Extraction(found.answer, found.method, f"{note}; {found.explanation}", None, found.strength)
+    stop = cut_off(text)
+    if stop is not None:
+        return unparsed("no answer stated", f"the response is cut off mid-working ({quote(stop)!r}): no conclusion")
+    return None
 
 
 def _shape_reading(
