@@ -87,3 +87,25 @@ def test_a_program_is_not_scored_right_by_the_numbers_it_starts_from() -> None:
     verdict = free_verdict("a = 200\nb = 300\nprint(a + b)", "200")
     assert verdict.extraction.answer is None and not verdict.correct
     assert verdict.extraction.explanation.startswith("program with no stated output")
+
+
+W5_OPTIONS = {"A": "$906.29", "B": "$1,003.68", "C": "4 m", "D": "1 m"}
+
+
+@pytest.mark.parametrize(
+    ("text", "reading"),
+    [
+        ("Summing them:\n\\[ 109.09 + 97.35 + 85.50 + 711.78 = 1,003.72 \\]\nAnswer: B", "B"),  # rounding on the way
+        ("So it is approximately 4,300 x 0.2 = 860. The answer is (A).", "A"),  # an estimate
+        ("Solving gives $x=1$ and $y=4$. The answer is (D).", "D"),  # two named values, not one result
+        ("Summing them gives 109.09 + 897.35 = 1,006.44.\nAnswer: B", None),  # no option's value, beyond rounding
+    ],
+)
+def test_the_result_before_the_letter_allows_rounding_estimates_and_named_pairs(text: str, reading: str | None) -> None:
+    assert extract_choice(text, tuple(W5_OPTIONS), W5_OPTIONS).answer == reading
+
+
+def test_a_conflict_before_an_invented_question_is_the_reading() -> None:
+    text = "So the side is 7 / 2 = 3.5.\n\nThe answer is C.\n\nQuestion: What is 2 + 2?\nThe answer is A."
+    found = extract_choice(text, ("A", "B", "C"), {"A": "3.5", "B": "4", "C": "7"})
+    assert found.answer is None and found.explanation.startswith("conflict")
