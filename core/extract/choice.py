@@ -795,6 +795,7 @@ _RESULT_AT_END = lazy_regex(
 _MATH_CLOSE = lazy_regex(r"(?:[ \t]*(?:\\[)\]]|\$\$?))+[ \t]*\Z")  # "... = 232.\\]", "... $\\frac{8}{3}$"
 # Before an answer statement on the same line: the words that may open its sentence ("So the", "Therefore the").
 _LEAD_IN = lazy_regex(r"(?:(?i:so|thus|therefore|hence),?[ \t]+)?(?:(?i:the|my)[ \t]+)?[ \t]*\Z")
+_LEAD_IN_MAX = 30  # characters: "Therefore, the " and blanks
 _COMPUTED = lazy_regex(r"=|(?i:\b(?:so|thus|therefore|hence|total|will\s+be|comes\s+to|result)\b)")
 
 
@@ -860,8 +861,10 @@ def _sentence_before(text: str, pos: int) -> str | None:
     "so the total will be $96.40"); None otherwise (a given value, "We are told that the base is 4.", is not a
     result)."""
     line_start = text.rfind("\n", 0, pos) + 1
+    if text.rfind(".", line_start, pos) < 0 and text.rfind("。", line_start, pos) < 0:
+        return None  # nothing ends a sentence before the statement on its line
     head = text[line_start:pos]
-    lead = _LEAD_IN.search(head)
+    lead = _LEAD_IN.search(head, max(0, len(head) - _LEAD_IN_MAX))
     head = head[: lead.start()].rstrip() if lead else head.rstrip()
     if head[-1:] not in ".。":
         return None
