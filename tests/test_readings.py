@@ -64,6 +64,10 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     restated = [entry for entry in CHOICE if entry.extra["class"] == "U1"]
     assert len(restated) >= 30 and all(entry.question for entry in restated)
     assert sum(entry.label is None for entry in restated) >= 15
+    # the fifth round's: a response cut off mid-working, a response that is only a program, a letter in inline math,
+    # a negative amount of money and a rate
+    assert {"W1", "W2", "W3", "W5"} <= {entry.extra["class"] for entry in CHOICE}
+    assert {"W2", "W4"} <= {entry.extra["class"] for entry in FREE}
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 

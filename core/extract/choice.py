@@ -49,6 +49,7 @@ from mathreel.core.extract.option_math import (
     same_value,
     value_core,
 )
+from mathreel.core.extract.program import assigned_answer, program_only
 from mathreel.core.extract.structured import JsonAnswer, json_answer
 from mathreel.core.extract.text import (
     END_TOKEN_PATTERN,
@@ -63,6 +64,7 @@ from mathreel.core.extract.text import (
     unclosed_think_tail,
 )
 from mathreel.core.extract.types import Extraction, Strength, conflict, quote, unparsed
+from mathreel.core.extract.unfinished import cut_off
 from mathreel.core.extract.yesno import with_question
 
 DEFAULT_LETTERS = ("A", "B", "C", "D")
@@ -73,10 +75,15 @@ _BARE = lazy_regex(
 )
 _BARE_MAX = 40  # longer texts are never a bare letter, so skip the regex
 # Markdown, the end-of-answer tokens some models leave in their output ("D<eoa>", "B.<|im_end|>", "</s>"), and a
-# LaTeX bold or upright wrapper around a letter ("\\textbf{B}", "\\mathbf{(C)}": the letter is kept).
+# LaTeX bold or upright wrapper or inline-math delimiters around a letter ("\\textbf{B}", "\\mathbf{(C)}",
+# "\\( \\text{A} \\)", "\\(C\\)": the letter is kept).
+_WRAPPER = (
+    r"\\(?:textbf|mathbf|boldsymbol|bm|text|mathrm|textrm|emph|textit|mathit|underline)[ \t]*\{"
+    r"|\{[ \t]*\\(?:bf|it|rm)[ \t]+"
+)
 _MARKDOWN = lazy_regex(
-    r"\*\*?|__|`+|^#+\s*|" + END_TOKEN_PATTERN + r"|(?:\\(?:textbf|mathbf|boldsymbol|bm|text|mathrm|textrm|emph|textit"
-    r"|mathit|underline)[ \t]*\{|\{[ \t]*\\(?:bf|it|rm)[ \t]+)[ \t]*(?P<keep>[(\[]?[A-Za-z][)\]]?)[ \t]*\}",
+    r"\*\*?|__|`+|^#+\s*|" + END_TOKEN_PATTERN + r"|(?:\\[(\[][ \t]*(?:" + _WRAPPER + r")?|" + _WRAPPER + r")"
+    r"[ \t]*(?P<keep>[(\[]?[A-Za-z][)\]]?)[ \t]*(?:\}(?:[ \t]*\\[)\]])?|\\[)\]])",
     re.M,
 )
 # One of these in a response lets the wrapper rule run.
@@ -377,7 +384,7 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
         lower = text.lower()
     for start in follow_up_starts(text, lower):
         before = _read_body(text[:start], lower[:start], letters, options, bool(offset))
-        if before.parsed:
+        if before.parsed or before.explanation.startswith("conflict"):  # a conflict is a reading too
             note = "; read up to the follow-up question or turn the response goes on to invent"
             return _shifted(replace(before, explanation=before.explanation + note), offset)
     return _shifted(_read_body(text, lower, letters, options, bool(offset)), offset)
@@ -523,6 +530,8 @@ def _read_body(
 ) -> Extraction:
     """Answer containers first (an `<answer>` tag, a JSON answer field, `\\boxed{}`: they must agree), then the
     last explicit statement, then the response's shape and its option text."""
+    if program_only(text):
+        return _program_reading(text, letters, options)
     finals = _tag_and_json(text, lower, letters, options)
     trace = None
     if (
@@ -534,6 +543,7 @@ def _read_body(
         or "<|" in text
         or "</s>" in lower
         or ("\\" in text and any(mark in text for mark in _LATEX_MARKS))
+        or "\\(" in text
     ):
         text, trace = delete(text, _MARKDOWN)
         if not text.strip():
@@ -774,34 +784,93 @@ def _one_per_part(text: str, last: _Statement, letters: Sequence[str]) -> Extrac
     )
 
 
-# A line that ends in a computed result: "... so angle 4 = 70°.", "the total is 18.", "面积为 48".
+# A line that ends in a computed result: "... so angle 4 = 70°.", "the total is 18.", "面积为 48", "will be $96.40",
+# "= \\frac{8}{3}", "是4√3".
 _RESULT_AT_END = lazy_regex(
-    r"(?:=|\b(?i:is|equals)\b|是|为)[ \t$]*(?P<v>[-−]?\d[\d,]*(?:\.\d+)?(?:[ \t]*(?:°|\^\\circ|\^\{\\circ\}|%"
-    r"|[A-Za-z]{1,5}(?:[²³23]|\^[23])?))?)[ \t$]*[.。]?[ \t]*$"
+    r"(?:=|\b(?i:is|equals|(?:will|would|must)\s+be)\b|是|为)[ \t$]*(?:\\[(\[][ \t]*)?"
+    r"(?P<v>[-−]?(?:\\frac\{\d+\}\{\d+\}|√\d+|\d[\d,]*(?:\.\d+)?(?:/\d+|√\d+)?)"
+    r"(?:[ \t]*(?:°|\^\\circ|\^\{\\circ\}|%|[A-Za-z]{1,5}(?:[²³23]|\^[23]|/[A-Za-z]{1,3})?))?)"
+    r"[ \t$]*[.。]?[ \t]*$"
 )
+_MATH_CLOSE = lazy_regex(r"(?:[ \t]*(?:\\[)\]]|\$\$?))+[ \t]*\Z")  # "... = 232.\\]", "... $\\frac{8}{3}$"
+# Before an answer statement on the same line: the words that may open its sentence ("So the", "Therefore the").
+_LEAD_IN = lazy_regex(r"(?:(?i:so|thus|therefore|hence),?[ \t]+)?(?:(?i:the|my)[ \t]+)?[ \t]*\Z")
+_LEAD_IN_MAX = 30  # characters: "Therefore, the " and blanks
+_COMPUTED = lazy_regex(r"=|(?i:\b(?:so|thus|therefore|hence|total|will\s+be|comes\s+to|result)\b)")
 
 
 def _result_before(text: str, last: _Statement, options: OptionMatcher) -> Extraction | None:
-    """A conflict when the final answer statement opens its own line and the line right before it ends in a computed
-    value that is another option's or no option's, while the letter's option is a value ("... so angle 2 = 50°.\n
-    Therefore, the correct option is (D) 100°." where D is 100°): the working and the letter disagree."""
-    line_start = text.rfind("\n", 0, last.pos)
-    if line_start < 0 or any(char.isdigit() for char in text[line_start : last.pos]):
+    """A conflict when the final answer statement follows a computed value that is another option's or no option's,
+    while the letter's option is a value: the line right before it ends in that value and the statement opens its own
+    line ("... so angle 2 = 50°.\nTherefore, the correct option is (D) 100°." where D is 100°), or, on one line, the
+    sentence before it computes the value ("... so its speed is 120 / 2 = 60 km/h. So the answer is C.")."""
+    before = _line_before(text, last.pos)
+    if before is None:
+        before = _sentence_before(text, last.pos)
+    if not before:
         return None
-    above = text[:line_start].rstrip()
-    previous = above[above.rfind("\n") + 1 :].strip()
-    result = _RESULT_AT_END.search(previous) if previous and previous[-1:] not in ":：" else None
-    if result is None or last.letter not in options.value_keys():  # the options' values last: they cost most
+    before = before.rstrip(" \t.。")
+    closing = _MATH_CLOSE.search(before) if "\\" in before or "$" in before else None
+    before = before[: closing.start()].rstrip(" \t.。") if closing else before
+    if not before or before[-1:] in ":：":
+        return None
+    result = _RESULT_AT_END.search(before)
+    if result is None or _APPROXIMATE.search(before) or _NAMED_PAIR.search(before, max(0, result.start() - 60)):
+        return None  # an estimate, or "x = 1 and y = 4": not one result to hold the letter against
+    if last.letter not in options.value_keys():  # the options' values last: they cost most
         return None
     value = result.group("v").strip()
     why = options.contradiction(last.letter, value)
-    if why is None:
+    if why is None or _rounded_to(value, options[last.letter]):
         return None
     return conflict(
         f"{quote(last.snippet)!r} gives option {last.letter} ({options[last.letter]!r})",
-        f"the line before it ends in {quote(value, 40)!r}, {why.rpartition(', is ')[2] or why}",
+        f"the working right before it ends in {quote(value, 40)!r}, {why.rpartition(', is ')[2] or why}",
         last.method,
     )
+
+
+_APPROXIMATE = lazy_regex(r"(?i:\b(?:approx|approximately|about|roughly|around|estimated?|nearly)\b)|≈|\\approx")
+_NAMED_PAIR = lazy_regex(r"\b[A-Za-z]\s*=\s*[-−]?\d[\d.,]*[\s$]*(?:,|\band\b)[\s$]*[A-Za-z]\s*=")
+_NUMBER = lazy_regex(r"[-−]?\d[\d,]*(?:\.\d+)?")
+_ROUNDING = 1e-4  # relative: "= 1,003.72" then the option "$1,003.68" is one amount, rounded on the way
+
+
+def _rounded_to(value: str, option: str) -> bool:
+    """Whether the one number in `value` is within rounding of the one number in `option`: within 0.01% of it, or
+    within one unit of the option's last decimal place ("3.46" and the option "3.5")."""
+    ours, theirs = _NUMBER.findall(value), _NUMBER.findall(option)
+    if len(ours) != 1 or len(theirs) != 1:
+        return False
+    a, b = (float(n.replace(",", "").replace("−", "-")) for n in (ours[0], theirs[0]))
+    places = len(theirs[0].partition(".")[2])
+    return a != b and (abs(a - b) <= _ROUNDING * abs(b) or (places > 0 and abs(a - b) <= 10.0**-places))
+
+
+def _line_before(text: str, pos: int) -> str | None:
+    """The last non-blank line before the line that `pos` opens (the words before `pos` hold no digit), or None."""
+    line_start = text.rfind("\n", 0, pos)
+    if line_start < 0 or any(char.isdigit() for char in text[line_start:pos]):
+        return None
+    above = text[:line_start].rstrip()
+    return above[above.rfind("\n") + 1 :].strip()
+
+
+def _sentence_before(text: str, pos: int) -> str | None:
+    """The sentence before the one `pos` opens on its line, when that sentence computes something ("= 60 km/h",
+    "so the total will be $96.40"); None otherwise (a given value, "We are told that the base is 4.", is not a
+    result)."""
+    line_start = text.rfind("\n", 0, pos) + 1
+    if text.rfind(".", line_start, pos) < 0 and text.rfind("。", line_start, pos) < 0:
+        return None  # nothing ends a sentence before the statement on its line
+    head = text[line_start:pos]
+    lead = _LEAD_IN.search(head, max(0, len(head) - _LEAD_IN_MAX))
+    head = head[: lead.start()].rstrip() if lead else head.rstrip()
+    if head[-1:] not in ".。":
+        return None
+    sentence_start = max(head.rfind(". ", 0, len(head) - 1) + 2, head.rfind("。", 0, len(head) - 1) + 1, 0)
+    sentence = head[sentence_start:]
+    return sentence if _COMPUTED.search(sentence) else None
 
 
 # An answer stated as a value, then the letter it is said to be: "So the answer is 72, which corresponds to option
@@ -1595,9 +1664,31 @@ def _fallback(text: str, letters: Sequence[str], options: OptionMatcher | None) 
     if found is None:
         found = _paren_letter(text, listing, letters)
     if found is None and options:
+        unread = _no_conclusion(text)
+        if unread is not None:
+            return unread
         prose = "\n".join(line for line in lines if not _OPTION_LINE.match(line)) if listing else text
         found = _option_text_fallback(prose, options) if prose else None
     return found if found is not None else _why_unparsed(text, letters)
+
+
+def _program_reading(text: str, letters: Sequence[str], options: Mapping[str, str] | None) -> Extraction:
+    """A response that is only a program states no answer (its values and string literals are inputs, `choice ==
+    "decrease"` a test); the literal it assigns to `answer`, if any, is read as its answer."""
+    literal = assigned_answer(text)
+    if literal is None:
+        return unparsed("no answer stated", "the response is only a program; what it prints is not stated")
+    found = _read(literal, letters, options, shortcut=True)
+    note = f"the program assigns its answer: {quote(literal)!r}"
+    return Extraction(found.answer, found.method, f"{note}; {found.explanation}", None, found.strength)
+
+
+def _no_conclusion(text: str) -> Extraction | None:
+    """Where the option-text reading must not look: a response cut off mid-working has no conclusion."""
+    stop = cut_off(text)
+    if stop is not None:
+        return unparsed("no answer stated", f"the response is cut off mid-working ({quote(stop)!r}): no conclusion")
+    return None
 
 
 def _shape_reading(

@@ -18,6 +18,7 @@ import re
 from mathreel.core.extract.free_sentence import is_math, number_word, stated_value
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.plain_math import plain_math
+from mathreel.core.extract.program import assigned_answer, program_only
 from mathreel.core.extract.structured import json_answer, render
 from mathreel.core.extract.text import (
     END_TOKENS,
@@ -108,6 +109,12 @@ def extract_free_answer(response: str | None) -> Extraction:
     text, think_note = strip_think(response)
     if not text.strip():
         return _unclosed_think_answer(response) or unparsed("no answer after reasoning", think_note)
+    if program_only(text):
+        literal = assigned_answer(text)
+        if literal is None:
+            return unparsed(PROGRAM, "the response is only a program; what it prints is not stated")
+        why = f"the program assigns its answer: {quote(literal)!r}"
+        return Extraction(literal, "program-answer", why, None, "shape")
     text = plain_math(text)
     for start in follow_up_starts(text, text.lower()):
         before = _read(text[:start])
@@ -176,8 +183,8 @@ def _read(text: str) -> Extraction:
 
 # Reasons a response holds no answer that no other reader may go looking for one in: it loops and is cut off,
 # or it only compares two things. `free_verdict` gives math-verify no whole-response reading of these.
-LOOP, COMPARISON = "repetition loop", "comparison with no asked value"
-NO_ANSWER_READINGS = (LOOP, COMPARISON)
+LOOP, COMPARISON, PROGRAM = "repetition loop", "comparison with no asked value", "program with no stated output"
+NO_ANSWER_READINGS = (LOOP, COMPARISON, PROGRAM)
 _UNITS_SPLIT = lazy_regex(r"(?<=[.!?])\s+")  # sentences, inside a line (one way to match: linear)
 _LOOP_MIN = 3  # times the unit the cut-off text begins must have been written before
 _LOOP_MAX_UNITS = 2_000  # sentences looked at, the last ones

@@ -34,6 +34,7 @@ _QUOTES = "'\"‘’“”`"
 _LONGEST_VALUE = 240  # characters: a math line is at most 200 (`_MATH_LINE`), with room for quotes and "$"
 _CURRENCY_S = lazy_regex(r"S(\d[\d,]*(?:\.\d+)?)")  # "$36" read by OCR as "S36"
 _HAS_VALUE = lazy_regex(r"[\d\\π√]")
+_RATE = lazy_regex(r"\s+(?i:per)\s+[A-Za-z]+\Z")  # "per day", "per ticket" after a value
 _PROSE_WORD = lazy_regex(r"(?<!\\)\b[a-zA-Z]{4,}\b")
 _MATH_LINE = lazy_regex(r"(?:[\s\d.,+\-*/^()=<>≤≥≠\[\]{}\\a-zA-Z_°%π√:|]|!=){1,200}")  # "x >= 5", "x != 3" too
 _UNIT_PROSE = frozenset(
@@ -200,6 +201,9 @@ def _cleaned(tail: str) -> str:
     value = tail.strip().rstrip(",.;:!").strip().replace("$", "").strip().strip(_QUOTES).strip()
     if value[:3].lower() == "at ":
         value = value[3:].strip()
+    rate = _RATE.search(value)  # "-2 per day": the value is -2; math-verify reads no "per day"
+    if rate is not None and rate.start() > 0:
+        value = value[: rate.start()]
     return value.rstrip(".").strip()
 
 

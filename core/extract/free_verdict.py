@@ -22,6 +22,7 @@ from dataclasses import dataclass
 
 from mathreel.core.extract.equivalence import Equivalence, Unmemoised, math_equivalence, memoised
 from mathreel.core.extract.free import NO_ANSWER_READINGS, declines, extract_free_answer
+from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.math_budget import current_budget
 from mathreel.core.extract.math_screen import hostile_reason
 from mathreel.core.extract.text import follow_up_starts
@@ -92,12 +93,24 @@ def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
         starts = follow_up_starts(response, response.lower())
         if starts:  # a question or turn the response invents ("Assistant: ...") is no part of its answer
             response = response[: starts[0]]
-    tail = response[-MAX_RESPONSE:]
+    tail = _without_currency(response[-MAX_RESPONSE:])
     equal, why, read = memoised(("read", tail, gold), lambda: _engine_read(tail, gold))
     if equal is None or read is None:
         return FreeVerdict(extraction, Equivalence(None, f"{verdict.explanation}; {why}"))
     reading = Extraction(read, "math-verify", f"math-verify read {quote(read)!r} from the response")
     return FreeVerdict(reading, Equivalence(equal, why))
+
+
+def _without_currency(response: str) -> str:
+    """`response` with its dollar signs dropped when every one is a currency sign ("from $5 to $2, a change of -$3"):
+    math-verify reads "$" as a math delimiter, and "$5 to $" as math, losing the sign of "-$3"."""
+    if "$" not in response or _NOT_CURRENCY.search(response):
+        return response
+    return _CURRENCY.sub("-", response).replace("$", "")
+
+
+_NOT_CURRENCY = lazy_regex(r"\\?\$(?![\d.])|\\\$")  # a "$" that opens or closes math, or an escaped one
+_CURRENCY = lazy_regex(r"[-\u2212]\$")  # a minus before the sign: "-$3" is -3
 
 
 def _is_one_short_line(response: str | None) -> bool:

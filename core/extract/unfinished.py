@@ -1,0 +1,33 @@
+"""Responses cut off in the middle of their working (the output length ran out).
+
+A response that stops at "... The perimeter is then $4 \\times" or "... and then if we also include the blocks on
+the" has no conclusion: the last finished sentence is working, and its value ("each side is 6") is not the answer.
+The option-text reading reads a response's conclusion, so it reads nothing from a response cut off like this. The
+signs are only those no finished sentence ends with: an operator, an open bracket, a LaTeX command, an unclosed
+`\\(` or `\\[`, or a lower-case word that cannot end a sentence ("the", "of", "is"; never a capital letter, which
+may be the answer). A response that just lacks its final period ("so the perimeter is 12") is finished.
+"""
+
+from __future__ import annotations
+
+from mathreel.core.extract.lazy import lazy_regex
+
+_ENDS_OPEN = lazy_regex(
+    r"(?:[=+\-/^,(\[{]|\\(?!(?:blacksquare|square|qed|Box|checkmark|end|right|rangle|rbrace)\b)[A-Za-z]+|\\[(\[]"
+    r"|(?<![\w'’])(?:the|a|an|of|to|and|or|with|by|from|into|than|if|is|are|was|were|which|that|whose|because|since"
+    r"|gives?))[ \t]*\Z"
+)
+_TAIL = 200  # characters looked at: where the response stops
+_LAST_WORD = 24  # characters searched for the sign: the longest word or LaTeX command, with blanks after it
+_SHORTEST = 60  # characters: a shorter text is an answer written loosely ("D the dog's lead in the"), not working
+
+
+def cut_off(text: str) -> str | None:
+    """The end of `text` when it stops mid-working (see the module docstring), or None when it could be finished."""
+    tail = text.rstrip()[-_TAIL:]
+    if len(tail.lstrip()) < _SHORTEST:
+        return None
+    opened = tail.count("\\(") > tail.count("\\)") or tail.count("\\[") > tail.count("\\]")
+    if not opened and _ENDS_OPEN.search(tail, max(0, len(tail) - _LAST_WORD)) is None:
+        return None
+    return tail[-40:].lstrip()
