@@ -265,7 +265,12 @@ def _match(patterns: tuple[re.Pattern[str], ...], text: str) -> _Comparison | No
 def _subject(phrase: str) -> tuple[str, ...]:
     """A subject phrase's words, articles, a trailing "in the image" and count notes "(4)" aside."""
     phrase = _COUNT_NOTE.sub("", _PLACE.sub("", phrase.strip()))
-    return tuple(word for word in _WORDS.findall(phrase) if word not in _ARTICLES)
+    return tuple(_stem(word) for word in _WORDS.findall(phrase) if word not in _ARTICLES)
+
+
+def _stem(word: str) -> str:
+    """A noun without its plural ending, the same for "bus", "buses" and a question's "buss", "cube" and "cubes"."""
+    return word.rstrip("es") if len(word) > 3 else word
 
 
 def _answer(asked: _Comparison, stated: _Comparison, pair: tuple[str, str]) -> str | None:
