@@ -789,7 +789,7 @@ def _one_per_part(text: str, last: _Statement, letters: Sequence[str]) -> Extrac
 _RESULT_AT_END = lazy_regex(
     r"(?:=|\b(?i:is|equals|(?:will|would|must)\s+be)\b|是|为)[ \t$]*(?:\\[(\[][ \t]*)?"
     r"(?P<v>[-−]?(?:\\frac\{\d+\}\{\d+\}|√\d+|\d[\d,]*(?:\.\d+)?(?:/\d+|√\d+)?)"
-    r"(?:[ \t]*(?:°|\^\\circ|\^\{\\circ\}|%|[A-Za-z]{1,5}(?:[²³23]|\^[23]|/[A-Za-z]{1,3})?))?)"
+    r"(?:[ \t$]*(?:\\[)\]])?[ \t]*(?:°|\^\\circ|\^\{\\circ\}|%|[A-Za-z]{1,5}(?:[²³23]|\^[23]|/[A-Za-z]{1,3})?))?)"
     r"[ \t$]*[.。]?[ \t]*$"
 )
 _MATH_CLOSE = lazy_regex(r"(?:[ \t]*(?:\\[)\]]|\$\$?))+[ \t]*\Z")  # "... = 232.\\]", "... $\\frac{8}{3}$"
@@ -804,7 +804,7 @@ def _result_before(text: str, last: _Statement, options: OptionMatcher) -> Extra
     while the letter's option is a value: the line right before it ends in that value and the statement opens its own
     line ("... so angle 2 = 50°.\nTherefore, the correct option is (D) 100°." where D is 100°), or, on one line, the
     sentence before it computes the value ("... so its speed is 120 / 2 = 60 km/h. So the answer is C.")."""
-    before = _line_before(text, last.pos)
+    before = _line_before(text, last.pos, last.letter)
     if before is None:
         before = _sentence_before(text, last.pos)
     if not before:
@@ -819,7 +819,7 @@ def _result_before(text: str, last: _Statement, options: OptionMatcher) -> Extra
         return None  # an estimate, or "x = 1 and y = 4": not one result to hold the letter against
     if last.letter not in options.value_keys():  # the options' values last: they cost most
         return None
-    value = result.group("v").strip()
+    value = " ".join(result.group("v").replace("\\)", " ").replace("\\]", " ").replace("$", " ").split())
     why = options.contradiction(last.letter, value)
     if why is None or _rounded_to(value, options[last.letter]):
         return None
@@ -847,13 +847,27 @@ def _rounded_to(value: str, option: str) -> bool:
     return a != b and (abs(a - b) <= _ROUNDING * abs(b) or (places > 0 and abs(a - b) <= 10.0**-places))
 
 
-def _line_before(text: str, pos: int) -> str | None:
-    """The last non-blank line before the line that `pos` opens (the words before `pos` hold no digit), or None."""
+def _line_before(text: str, pos: int, letter: str) -> str | None:
+    """The last non-blank line before the line that `pos` opens (the words before `pos` hold no digit), or None. A
+    short line that only restates `letter` ("This matches option (C) 80 km/h.") is passed over for the one above."""
     line_start = text.rfind("\n", 0, pos)
     if line_start < 0 or any(char.isdigit() for char in text[line_start:pos]):
         return None
     above = text[:line_start].rstrip()
-    return above[above.rfind("\n") + 1 :].strip()
+    line = above[above.rfind("\n") + 1 :].strip()
+    restated = _RESTATED.search(line) if len(line) <= _RESTATED_MAX and "=" not in line else None
+    if restated is not None and restated.group("l") == letter and above.rfind("\n") > 0:
+        above = above[: above.rfind("\n")].rstrip()
+        line = above[above.rfind("\n") + 1 :].strip()
+    return line
+
+
+# A line between the working and the answer line that names the letter it is about to give.
+_RESTATED = lazy_regex(
+    r"(?i:\b(?:matches|is|corresponds\s+to|gives|to)\s+(?:the\s+)?(?:option|choice|answer))\s*[(\[]?(?P<l>[A-Z])[)\]]?"
+    r"(?![A-Za-z])"
+)
+_RESTATED_MAX = 80  # characters
 
 
 def _sentence_before(text: str, pos: int) -> str | None:
