@@ -20,7 +20,7 @@ from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_han
 from mathreel.webapp.downloads import Downloads
 from mathreel.webapp.errors import error_box, error_message, guarded, warn
 from mathreel.webapp.html import plain
-from mathreel.webapp.present import cell_parts, cell_text, ci_text, pct, se_text
+from mathreel.webapp.present import cell_parts, cell_text, ci_text, se_text
 from mathreel.webapp.reference import comparison_table, load_references, mode_warning, table_choices
 from mathreel.webapp.review_state import review_session
 from mathreel.webapp.scored_runs import (
@@ -301,10 +301,16 @@ def paired_markdown(run_a: Run | None, run_b: Run | None) -> tuple[str, dict[str
         return error_box(error_message(error)), None
     if diff["difference"] is None:
         return "_The two runs share no scored question._", None
+    from mathreel.core.explain.text import agreeing_places, figure_text, signed_text
+    from mathreel.core.plural import plural
+
+    # As many decimals as make the two accuracies and their difference agree (no "+0.0" between 59.4 and 59.5).
+    places = agreeing_places(diff["accuracy_b"], diff["accuracy_a"])
+    a, b = figure_text(diff["accuracy_a"], places), figure_text(diff["accuracy_b"], places)
     text = (
-        f"**{plain(run_a.name)} − {plain(run_b.name)}: {diff['difference']:+.1f} points**, "
+        f"**{plain(run_a.name)} − {plain(run_b.name)}: {signed_text(diff['difference'], places)} points**, "
         f"95% CI {ci_text(diff['ci'])} "
-        f"on the {diff['n']} questions both scored ({pct(diff['accuracy_a'])} vs {pct(diff['accuracy_b'])}); "
+        f"on the {diff['n']} {plural(diff['n'], 'question')} both scored ({a}% vs {b}%); "
         f"only in A: {diff['only_a']}, only in B: {diff['only_b']}.\n\n_{diff['method']}._"
     )
     return text, diff

@@ -293,13 +293,15 @@ def paired_text(found: Explanation) -> str:
 
 def gap_text(found: Explanation) -> str:
     """The gap in one line, with both ends, and what could not be reached."""
-    from mathreel.core.explain.text import gap_line
+    from mathreel.core.explain.text import figure_text, gap_line, gap_places
 
     gap = found.gap
     if gap is None:
         return ""
+    places = gap_places(gap)  # as many decimals as make the two figures and the gap agree
+    a, b = figure_text(gap.a_figure, places, "—"), figure_text(gap.b_figure, places, "—")
     lines = [
-        f"#### Gap: {plain(gap.a)} = {_pct(gap.a_figure)} → {plain(gap.b)} = {_pct(gap.b_figure)}",
+        f"#### Gap: {plain(gap.a)} = {a} → {plain(gap.b)} = {b}",
         f"**{plain(gap_line(gap))}**",
         "",
     ]
