@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Literal
 
 from mathreel.core.kinds import DENOMINATORS
+from mathreel.core.plural import counted, plural
 from mathreel.core.scoring.text import extractor_text
 from mathreel.webapp import bundle_zip, charts, score_explain, score_groups, score_kept
 from mathreel.webapp.benchmark_keys import benchmark_choices, extractor_choices
@@ -140,7 +141,7 @@ def headline_markdown(runs: list[Run]) -> str:
             f"({o.correct} correct) · unparsed {len(report.unparsed)} · missing {len(report.missing)}"
             + (
                 f" · clustered SE {se_text(o.clustered_se)}, clustered by {plain(o.clustered_by)}"
-                f" ({o.clusters} clusters)"
+                f" ({counted(o.clusters, 'cluster')})"
                 if o.clustered_se is not None
                 else ""
             )
@@ -153,9 +154,9 @@ def headline_markdown(runs: list[Run]) -> str:
             )
         extractor = extractor_text(report.extractor, report.official_extractor)
         parts.append(f"_Denominator: {DENOMINATORS[report.denominator]}. Extractor: {plain(extractor)}._")
-        counted = reading_counted(run)
-        if counted:
-            parts.append(counted)
+        judge_reading = reading_counted(run)
+        if judge_reading:
+            parts.append(judge_reading)
         details = [f"- {plain(note)}" for note in report.detected]
         details += [f"- ⚠️ {plain(warning)}" for warning in report.warnings]
         if details:
@@ -170,7 +171,8 @@ def reading_counted(run: Run) -> str:
     if not replaced:
         return ""
     return (
-        f"_Reading counted: the judge's for the {replaced} answers it judged, the rule reading elsewhere; the "
+        f"_Reading counted: the judge's for the {counted(replaced, 'answer')} it judged, the rule reading "
+        "elsewhere; the "
         "question table shows the rule reading beside the judge's._"
     )
 
@@ -302,7 +304,6 @@ def paired_markdown(run_a: Run | None, run_b: Run | None) -> tuple[str, dict[str
     if diff["difference"] is None:
         return "_The two runs share no scored question._", None
     from mathreel.core.explain.text import agreeing_places, figure_text, signed_text
-    from mathreel.core.plural import plural
 
     # As many decimals as make the two accuracies and their difference agree (no "+0.0" between 59.4 and 59.5).
     places = agreeing_places(diff["accuracy_b"], diff["accuracy_a"])

@@ -16,6 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from mathreel.core.plural import counted
 from mathreel.webapp.context import AppContext, progress_on, select_handler
 from mathreel.webapp.html import plain
 from mathreel.webapp.reading_flow import Walk
@@ -282,7 +283,8 @@ def paired_text(found: Explanation) -> str:
         f"| **A wrong** | {o.only_b} | {o.neither} |",
         "",
         f"A − B **{difference} pt** on {o.n} shared; exact McNemar p = **{o.p_value:.4g}**; 95% interval "
-        f"{shown} pt ({plain(interval.method)}; {interval.clusters} clusters by {plain(interval.clustered_by)}).",
+        f"{shown} pt ({plain(interval.method)}; {counted(interval.clusters, 'cluster')} by "
+        f"{plain(interval.clustered_by)}).",
     ]
     if interval.note:
         lines.append(f"\n_{plain(interval.note)}_")

@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from mathreel.core.explain.gap import Gap, Step
+from mathreel.core.plural import counted
 from mathreel.core.scoring.numbers import one_decimal
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -231,7 +232,7 @@ def paired_lines(found: Paired) -> list[str]:
     lines = [
         f"paired, per {found.unit}: A = {found.a}, B = {found.b}",
         f"  {_flips(found.overall)}",
-        f"  95% interval of A - B: {shown} pt, {interval.method}; {interval.clusters} clusters "
+        f"  95% interval of A - B: {shown} pt, {interval.method}; {counted(interval.clusters, 'cluster')} "
         f"({interval.clustered_by})",
     ]
     if interval.note:
