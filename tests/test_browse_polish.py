@@ -17,6 +17,7 @@ import pytest
 
 from mathreel.core.data import demo_dir, load_dataset
 from mathreel.core.view import ViewSettings
+from mathreel.webapp import reading_flow as rd
 from mathreel.webapp.browse import PAGE_OUTPUTS, BrowseHandlers, page_updates, render_question
 from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
 from mathreel.webapp.shown_answer import RECORDED
@@ -127,3 +128,19 @@ def test_the_controls_follow_the_video_and_interleaving_only_where_the_benchmark
         )
     )
     assert back["interleave"] == gr.update(visible=False, value=False)  # a v2 tick does not follow to VideoMathQA
+
+
+@pytest.mark.parametrize(
+    ("walk", "said"),
+    [
+        (rd.Walk("run.jsonl", "to_check"), "_No readings to check in run.jsonl._"),
+        (rd.Walk("run.jsonl", "all", "duration=short"), "_No questions with duration = short in run.jsonl._"),
+        (rd.Walk("run.jsonl", "wrong", "duration=short"), "_No wrong questions with duration = short in run.jsonl._"),
+        (
+            rd.Walk("run.jsonl", "unparsed", disagree=True),
+            "_No unparsed questions where the runs disagree in run.jsonl._",
+        ),
+    ],
+)
+def test_an_empty_walk_list_says_what_it_lacks_in_words(walk, said):
+    assert rd.position_text([], "", walk) == said
