@@ -319,7 +319,7 @@ def settings_text(found: Explanation) -> str:
     parts = []
     for provenance in found.settings:
         items = [
-            f"{plain(s.label)}: {plain(s.text)}{' _(a guess)_' if s.guess else ''}"
+            f"{plain(s.label)}: {plain(s.text)}{' _(a guess)_' if s.marked_guess else ''}"
             for s in provenance.settings.values()
         ]
         parts.append(f"**{plain(provenance.run)}**: " + " · ".join(items))

@@ -62,6 +62,11 @@ class Setting:
     source: str
     guess: bool
 
+    @property
+    def marked_guess(self) -> bool:
+        """Whether the text shown is marked "(a guess)": a guessed value is; "not recorded" is no guess to mark."""
+        return self.guess and self.value is not None
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "key": self.key,

@@ -145,7 +145,7 @@ def format_explanation(found: Explanation) -> str:
 def settings_lines(found: Provenance) -> list[str]:
     lines = [f"{found.run}: settings"]
     for setting in found.settings.values():
-        guess = " (a guess)" if setting.guess else ""
+        guess = " (a guess)" if setting.marked_guess else ""
         lines.append(f"  {setting.label}: {setting.text}{guess} [{setting.source}]")
     return lines
 
