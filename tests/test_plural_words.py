@@ -49,7 +49,7 @@ def test_no_count_is_put_before_a_plural_noun_by_hand():
     goes through core.plural instead; counts that are never one (a video's frames, a configured limit) and names
     that are no count are allowed by name."""
     allowed = {"total_frames", "frames", "keep_files", "keep_days"}
-    allowed |= {"title", "label", "name"}  # not counts: "Video-MME questions", "{run} answers another benchmark"
+    allowed |= {"title", "label", "name", "base"}  # not counts: "Video-MME questions", "{run} answers another ..."
     nouns = "questions|answers|clusters|ids|records|responses|reviews|judgments|pairs|groups"
     pattern = re.compile(r"\{([A-Za-z_][\w.\[\]'()]*)\} (" + nouns + r")\b")
     found = []
