@@ -9,6 +9,7 @@ import argparse
 import json
 
 from mathreel.core.benchmarks import BENCHMARKS
+from mathreel.core.plural import counted
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -69,10 +70,12 @@ def run(args: argparse.Namespace) -> int:
             )
         )
         return 0
-    print(f"{len(checks)} of {len(result.predictions)} answers to check in {args.file}")
+    print(f"{len(checks)} of {counted(len(result.predictions), 'answer')} to check in {args.file}")
     for check in checks:
         print(f"  {check.question_id}: read {check.reading or 'nothing'} ({check.method}): {check.why}")
-    if args.out:
+    if args.out and not checks:
+        print(f"wrote {args.out}: empty, no reading to check")
+    elif args.out:
         print(
             f"wrote {args.out}: edit the labels that are wrong, then `mathreel score {args.file} --readings {args.out}`"
         )

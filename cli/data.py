@@ -11,6 +11,7 @@ from typing import Any
 
 from mathreel.core.benchmarks import BENCHMARKS
 from mathreel.core.errors import InputError
+from mathreel.core.plural import plural
 
 DATA_HELP = (
     "data location: a benchmark's own root, a folder holding "
@@ -117,7 +118,10 @@ def render_table(dataset: Any, questions: list[Any], width: int = 120) -> str:
         text = " ".join((question.question or dataset.bench.full_question(question)).split())
         lines.append(_row([*row, _cut(text, room)], widths))
     title = dataset.bench.title
-    lines.append(f"{len(questions)} of {len(dataset.questions)} {title} {dataset.mode} questions from {dataset.source}")
+    lines.append(
+        f"{len(questions)} of {len(dataset.questions)} {title} {dataset.mode} "
+        f"{plural(len(dataset.questions), 'question')} from {dataset.source}"
+    )
     return "\n".join(lines)
 
 

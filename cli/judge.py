@@ -13,6 +13,7 @@ import time
 from typing import Any, TextIO
 
 from mathreel.core.benchmarks import BENCHMARKS
+from mathreel.core.plural import counted
 
 _SHOWN_FAILURES = 5
 
@@ -114,13 +115,13 @@ def run(args: argparse.Namespace) -> int:
         print(job.note, file=sys.stderr)
     result = job.result
     print(
-        f"judging {len(job.cases)} responses of {args.results} ({result.benchmark} {result.mode}) with "
+        f"judging {counted(len(job.cases), 'response')} of {args.results} ({result.benchmark} {result.mode}) with "
         f"{endpoint.describe()}",
         file=sys.stderr,
     )
     judged = job.run(endpoint, concurrency=args.concurrency, cache=cache, on_progress=Progress(sys.stderr))
     path = write_judgments(out, judged.judgments, inputs=inputs)
-    print(f"wrote {len(judged.judgments)} judgments to {path} (judge {endpoint.model})")
+    print(f"wrote {counted(len(judged.judgments), 'judgment')} to {path} (judge {endpoint.model})")
     for line in summary_lines(judged.judgments, judged.not_applicable):
         print(line)
     lines, verdict = failures(judged.judgments, _SHOWN_FAILURES, str(path))

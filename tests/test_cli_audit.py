@@ -50,3 +50,19 @@ def test_audit_refuses_to_replace_a_file_it_did_not_write(tmp_path: Path) -> Non
     again = _mathreel("audit", RUN, "--out", tmp_path / "a.jsonl")
     assert again.returncode == 0 and _mathreel("audit", RUN, "--out", tmp_path / "a.jsonl").returncode == 0
     assert _mathreel("audit", RUN, "--out", RUN).returncode == 2  # its own input
+
+
+def test_a_file_with_nothing_to_check_asks_for_no_edit(tmp_path: Path) -> None:
+    """Every answer a bare letter the official extractor reads alike: nothing to check, and no request to edit."""
+    source = [json.loads(line) for line in RUN.read_text(encoding="utf-8").splitlines()]
+    plain = tmp_path / "letters_samples.jsonl"
+    for record in source:
+        letter = record["target"] if isinstance(record.get("target"), str) and len(record["target"]) == 1 else "A"
+        record["resps"], record["filtered_resps"] = [[letter]], [letter]
+    plain.write_text("".join(json.dumps(r) + "\n" for r in source), encoding="utf-8")
+    assert check_reasons(score(read_results(plain))) == {}
+    out = tmp_path / "readings.jsonl"
+    run = _mathreel("audit", plain, "--out", out)
+    assert run.returncode == 0, run.stderr
+    assert f"0 of {len(source)} answers to check" in run.stdout
+    assert "empty, no reading to check" in run.stdout and "edit the labels" not in run.stdout

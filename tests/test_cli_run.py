@@ -293,7 +293,7 @@ def test_mathverse_sends_the_diagram(server, tmp_path, capsys):
     assert len(seen.image_urls) == 1 and seen.image_urls[0].startswith("data:image/jpeg;base64,")
     assert seen.text == record["query_wo"]
     assert lines(out)[0]["mathreel"]["image"] is True
-    assert "1 of 1 questions correct" in capsys.readouterr().out
+    assert "1 of 1 question correct" in capsys.readouterr().out
 
 
 VICTIMS = {  # files a user may point --out at by mistake; none may change

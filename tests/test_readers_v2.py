@@ -118,4 +118,4 @@ def test_two_runs_asked_from_different_documents_are_flagged(tmp_path):
     run = subprocess.run([str(MATHREEL), "score", str(a), str(b), "--json"], capture_output=True, text=True, check=True)
     first, second = json.loads(run.stdout)
     assert not any("different documents" in w for w in first["warnings"])
-    assert any("1 questions were built from different documents" in w and "001-1" in w for w in second["warnings"])
+    assert any("1 question was built from different documents" in w and "001-1" in w for w in second["warnings"])

@@ -146,8 +146,8 @@ def test_score_with_reviews_uses_peoples_verdicts_and_says_how_many(tmp_path: Pa
     write_reviews(tmp_path / "r.jsonl", reviews)
     notes = score_notes("--judge", str(JUDGMENTS), "--reviews", str(tmp_path / "r.jsonl"))
     assert notes[0] == (
-        "reviews: 1 error-category verdicts (1 changed) and 2 step scores (1 changed) come from "
-        "people; 1 reviews match no judged response and are left out"
+        "reviews: 1 error-category verdict (1 changed) and 2 step scores (1 changed) come from "
+        "people; 1 review matches no judged response and is left out"
     )
     assert notes[1] == f"reviews: mean step score with reviews applied {79 / 12:.2f} / 10 over 12 questions"
     assert "Calculation errors 1" in notes[2]

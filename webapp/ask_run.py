@@ -23,6 +23,7 @@ from mathreel.core.client.endpoint import (
     strip_credentials,
 )
 from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.plural import counted
 from mathreel.core.view import DEFAULT_FRAMES
 from mathreel.webapp.benchmark_keys import split_key
 from mathreel.webapp.html import plain
@@ -251,7 +252,8 @@ def status_markdown(run: AskRun) -> str:
     right = sum(r.status == "correct" for r in rows)
     head = "✓ Correct" if run.score.correct else "✗ Wrong"
     return (
-        f"### {head}: {right} of {len(rows)} pairs right\nA multi-binary question counts as correct only when "
+        f"### {head}: {right} of {counted(len(rows), 'pair')} right\n"
+        "A multi-binary question counts as correct only when "
         "every pair is right, as the benchmark scores it."
     )
 
@@ -355,7 +357,7 @@ def question_summary(dataset: Dataset, questions: Sequence[Question]) -> str:
     text = first.question or bench.full_question(first)
     if len(text) > 300:
         text = text[:299] + "…"
-    count = f" · {len(questions)} pairs, each asked separately" if len(questions) > 1 else ""
+    count = f" · {counted(len(questions), 'pair')}, each asked separately" if len(questions) > 1 else ""
     media = "a video" if first.video_id else ("a diagram" if dataset.image_path(first) else "text only")
     label = first.group_id if len(questions) > 1 else dataset.ref(first)
     return f"**{plain(bench.title)} · {plain(label)}** ({plain(mode.label)}{count}; asked with {media})\n\n" + plain(

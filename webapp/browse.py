@@ -326,6 +326,9 @@ PAGE_OUTPUTS = (
     "frames_n",
     "subs",
     "full_subs",
+    "interleave",
+    "fps",
+    "media",
     "panels",
     "position",
     "compare",
@@ -360,6 +363,7 @@ def shown_panels(page: QuestionPage, response_md: str = "", compare: str = "") -
         "response": bool(response_md),
         "compare": bool(compare),
         "video_controls": video,
+        "media": video or page.image_path is not None,
         "ref": page.ref,
     }
 
@@ -375,6 +379,24 @@ def panel(value: Any, name: str, now: dict[str, Any], before: dict[str, Any] | N
     if before is None or before.get(name) != now[name]:
         return gr.update(value=value, visible=now[name])
     return value
+
+
+def interleaves(key: str) -> bool:
+    """Whether benchmark `key` has a prompt with the subtitles between the frames ("Subtitles between the
+    frames" shows only on its videos)."""
+    from mathreel.core.benchmarks import get_benchmark
+
+    return get_benchmark(split_key(key)[0]).interleaved_subtitles
+
+
+def shown_or_skip(name: str, now: dict[str, Any], before: dict[str, Any] | None, **more: Any) -> Any:
+    """A control's visibility (and `more`) when its flag changes, else a skip (the user's setting stays as it is).
+    A flag is a bool, or a word where "shown" is visible."""
+    import gradio as gr
+
+    if before is not None and before.get(name) == now[name]:
+        return gr.skip()
+    return gr.update(visible=now[name] in (True, "shown"), **more)
 
 
 def page_updates(
@@ -395,8 +417,11 @@ def page_updates(
         "cue_times": page.cue_times,
         "on_server": page.on_server,
     }
-    same = before is not None and before.get("video_controls") == now["video_controls"]
-    controls = gr.skip() if same else gr.update(visible=now["video_controls"])
+    has_interleave = interleaves(key)
+    now["interleave"] = ("shown" if now["video_controls"] else "hidden") if has_interleave else "none"
+    controls = shown_or_skip("video_controls", now, before)
+    # Unticked on a benchmark without it: a tick kept from Video-MME-v2 would still ask for it there.
+    interleave = shown_or_skip("interleave", now, before, **({} if has_interleave else {"value": False}))
     video = (
         gr.skip()
         if same_question
@@ -424,6 +449,9 @@ def page_updates(
         controls,
         controls,
         controls,
+        interleave,
+        controls,
+        shown_or_skip("media", now, before),
         now,
         reading.position,
         panel(reading.compare, "compare", now, before),
@@ -769,7 +797,9 @@ def layout(settings: Any) -> BrowseUI:
     ui.error = gr.Markdown("", visible=False, elem_id="browse-error", elem_classes=["error-box"])
     _reading_bar(ui)
     with gr.Row(elem_classes=["stack-narrow"]):
-        with gr.Column(scale=3):
+        # Hidden with nothing to show (an answer read from its file, a question without video or diagram), so the
+        # question takes the row instead of sitting beside an empty player.
+        with gr.Column(scale=3, elem_id="browse-media") as ui.media:
             ui.video = gr.Video(
                 label="Video (with subtitle track)",
                 show_label=False,

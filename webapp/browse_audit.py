@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
+from mathreel.core.plural import counted
 from mathreel.core.scoring.reading_flow import TO_CHECK
 from mathreel.webapp import reading_flow as rd
 from mathreel.webapp.browse_events import BrowseUI, goto_handler, then_rest
@@ -236,8 +237,8 @@ def _recorder(confirm: bool, dataset_of: Callable[[dict], Any], downloads: Any) 
         updated = [again if r.name == run.name else r for r in runs_value]
         after = ids[ids.index(ref) + 1] if ref in ids and ids.index(ref) + 1 < len(ids) else None
         note = (
-            f"Saved: {len(kept)} correction(s) this session. {run.name} is now "
-            f"{again.report.overall.accuracy:.1f}% ({again.report.labelled} answers read by a person)."
+            f"Saved: {counted(len(kept), 'correction')} this session. {run.name} is now "
+            f"{again.report.overall.accuracy:.1f}% ({counted(again.report.labelled, 'answer')} read by a person)."
         )
         return (
             gr.update(value=note, visible=True),

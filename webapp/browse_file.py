@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from mathreel.core.view import ViewSettings
 
 FILE_MARK = "read from the file"  # in the header of an answer read on its own
+NO_TEXT = "the file records no question text"  # how core.answer_view's note on a missing question text begins
 
 
 def _marks_line(letter: str, text: str, gold: bool, picked: bool) -> str:
@@ -36,14 +37,15 @@ def file_header(answer: AnswerView) -> str:
     from mathreel.core.benchmarks import get_benchmark
 
     title = get_benchmark(answer.benchmark).title
-    notes = " · ".join(plain(n) for n in answer.notes)
+    # The note on the question's text is said once, where the text would be.
+    notes = " · ".join(plain(n) for n in answer.notes if not (n.startswith(NO_TEXT) and not answer.question))
     lines = [
         f"### {title} · {plain(answer.question_id)} · {FILE_MARK}",
         "",
         f"<div class='file-note' id='browse-file-note'>⚠ {notes}</div>",
         "",
     ]
-    lines.append(plain(answer.question) if answer.question else "_The file records no question text._")
+    lines.append(plain(answer.question) if answer.question else f"_{_no_text(answer)}._")
     lines.append("")
     if answer.options:
         source = " (options read from the recorded prompt)" if answer.options_source == "prompt" else ""
@@ -54,6 +56,12 @@ def file_header(answer: AnswerView) -> str:
         lines.append(f"**Answer (gold in the file):** {plain(answer.gold) or '—'}")
         lines.append(f"\n**Model's answer:** {plain(answer.extracted) if answer.extracted else 'none read'}")
     return "\n".join(lines)
+
+
+def _no_text(answer: AnswerView) -> str:
+    """The sentence standing where the question's text would be: where to read it instead, if anywhere."""
+    text = "The file records no question text"
+    return f"{text}: it is in the recorded prompt below" if answer.prompts else text
 
 
 def join_line(answer: AnswerView | None) -> str:
@@ -75,6 +83,7 @@ def file_metadata(answer: AnswerView) -> str:
         except Exception:  # a dimension the file has and the benchmark does not declare
             label = key
         rows.append((label, value))
+    # Where each part came from; the notes are in the header above, said once.
     rows.append(("Question", "the file" if answer.question_source else "not recorded"))
     rows.append(
         (
@@ -82,7 +91,6 @@ def file_metadata(answer: AnswerView) -> str:
             {"file": "the file", "prompt": "read from the recorded prompt"}.get(answer.options_source, "not recorded"),
         )
     )
-    rows.extend(("Note", note) for note in answer.notes)
     body = "\n".join(f"| {plain(label)} | {plain(value)} |" for label, value in rows)
     return "| Field | Value |\n|---|---|\n" + body
 

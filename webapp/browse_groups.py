@@ -9,6 +9,8 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING, Any
 
+from mathreel.core.plural import counted
+
 if TYPE_CHECKING:
     from mathreel.core.data import Dataset
     from mathreel.core.question import Question
@@ -41,7 +43,7 @@ def group_markdown(dataset: Dataset, question: Question) -> str:
     dims = [d for d in scheme.dimensions if any(q.dims.get(d.key) for q in group)]
     head = ["Q", "ID", *(d.label for d in dims), "Question", "Answer"]
     lines = [
-        f"#### Group {_cell(scheme.key(question))}: {len(group)} questions scored together",
+        f"#### Group {_cell(scheme.key(question))}: {counted(len(group), 'question')} scored together",
         " · ".join(what),
         "",
         "| " + " | ".join(head) + " |",

@@ -17,6 +17,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from mathreel.core.plural import counted
 from mathreel.core.runs import find_run, unique_name
 from mathreel.webapp import charts
 from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_handler, with_request
@@ -140,7 +141,7 @@ def page_endpoint(base_url: str, model: str, key: str) -> Any:
 
 def progress_callback(progress: Any, label: str) -> Any:
     def report(done: int, total: int, judgment: Judgment) -> None:
-        progress((done, total), desc=f"{label}: {done}/{total} judgments")
+        progress((done, total), desc=f"{label}: {done}/{counted(total, 'judgment')}")
 
     return report
 

@@ -243,6 +243,19 @@ def walk_label(walk: Walk) -> str:
     return label + (" where the runs disagree" if walk.disagree else "")
 
 
+def empty_phrase(walk: Walk, label: str) -> str:
+    """What an empty list lacks, in words: "wrong questions with duration = short"; a label that is a noun already
+    ("readings to check", "questions", a named list) takes no "questions" after it."""
+    from dataclasses import replace
+
+    from mathreel.core.scoring.reading_flow import TO_CHECK
+
+    if walk.ids or walk.status in ("all", TO_CHECK):
+        return label
+    base = walk_label(replace(walk, dim_filter="", disagree=False))
+    return f"{base} questions{label.removeprefix(base)}"
+
+
 def position_text(ids: list[str], ref: str, walk: Walk) -> str:
     """ "**17 of 143** wrong · run.jsonl", or why there is no list to walk."""
     if not walk.run:
@@ -250,7 +263,7 @@ def position_text(ids: list[str], ref: str, walk: Walk) -> str:
     name = html.escape(walk.run)
     label = plain(walk_label(walk)) if walk.ids else walk_label(walk)  # a list's name may come from an address
     if not ids:
-        return f"_No {label} questions in {name}._"
+        return f"_No {empty_phrase(walk, label)} in {name}._"
     if ref in ids:
         return f"**{ids.index(ref) + 1} of {len(ids)}** {label} · {name}"
     return f"_This question is not among the {len(ids)} {label} of {name}; next goes to the first._"

@@ -10,6 +10,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from mathreel.core.plural import counted
 from mathreel.webapp.context import AppContext, with_request
 from mathreel.webapp.errors import error_message, error_outputs
 from mathreel.webapp.html import toast
@@ -159,7 +160,7 @@ def wire_files(context: AppContext, c: ReviewControls, group: dict) -> Any:
             updated = uploaded(path, held)
         except Exception as failure:  # a bad file is one line; the session's reviews stay as they were
             return (*error_outputs(error_message(failure), 3), None)
-        gr.Info(toast(f"{Path(path).name} merged: {len(updated)} reviews in this session."))
+        gr.Info(toast(f"{Path(path).name} merged: {counted(len(updated), 'review')} in this session."))
         return gr.update(visible=False), updated, session_file(updated, session_id(request)), None
 
     event = c.upload.upload(

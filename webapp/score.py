@@ -13,6 +13,7 @@ from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Literal
 
 from mathreel.core.kinds import DENOMINATORS
+from mathreel.core.plural import counted, plural
 from mathreel.core.scoring.text import extractor_text
 from mathreel.webapp import bundle_zip, charts, score_explain, score_groups, score_kept
 from mathreel.webapp.benchmark_keys import benchmark_choices, extractor_choices
@@ -20,7 +21,7 @@ from mathreel.webapp.context import AppContext, TabSpec, progress_on, select_han
 from mathreel.webapp.downloads import Downloads
 from mathreel.webapp.errors import error_box, error_message, guarded, warn
 from mathreel.webapp.html import plain
-from mathreel.webapp.present import cell_parts, cell_text, ci_text, pct, se_text
+from mathreel.webapp.present import cell_parts, cell_text, ci_text, se_text
 from mathreel.webapp.reference import comparison_table, load_references, mode_warning, table_choices
 from mathreel.webapp.review_state import review_session
 from mathreel.webapp.scored_runs import (
@@ -140,7 +141,7 @@ def headline_markdown(runs: list[Run]) -> str:
             f"({o.correct} correct) · unparsed {len(report.unparsed)} · missing {len(report.missing)}"
             + (
                 f" · clustered SE {se_text(o.clustered_se)}, clustered by {plain(o.clustered_by)}"
-                f" ({o.clusters} clusters)"
+                f" ({counted(o.clusters, 'cluster')})"
                 if o.clustered_se is not None
                 else ""
             )
@@ -153,9 +154,9 @@ def headline_markdown(runs: list[Run]) -> str:
             )
         extractor = extractor_text(report.extractor, report.official_extractor)
         parts.append(f"_Denominator: {DENOMINATORS[report.denominator]}. Extractor: {plain(extractor)}._")
-        counted = reading_counted(run)
-        if counted:
-            parts.append(counted)
+        judge_reading = reading_counted(run)
+        if judge_reading:
+            parts.append(judge_reading)
         details = [f"- {plain(note)}" for note in report.detected]
         details += [f"- ⚠️ {plain(warning)}" for warning in report.warnings]
         if details:
@@ -170,7 +171,8 @@ def reading_counted(run: Run) -> str:
     if not replaced:
         return ""
     return (
-        f"_Reading counted: the judge's for the {replaced} answers it judged, the rule reading elsewhere; the "
+        f"_Reading counted: the judge's for the {counted(replaced, 'answer')} it judged, the rule reading "
+        "elsewhere; the "
         "question table shows the rule reading beside the judge's._"
     )
 
@@ -301,10 +303,15 @@ def paired_markdown(run_a: Run | None, run_b: Run | None) -> tuple[str, dict[str
         return error_box(error_message(error)), None
     if diff["difference"] is None:
         return "_The two runs share no scored question._", None
+    from mathreel.core.explain.text import agreeing_places, figure_text, signed_text
+
+    # As many decimals as make the two accuracies and their difference agree (no "+0.0" between 59.4 and 59.5).
+    places = agreeing_places(diff["accuracy_b"], diff["accuracy_a"])
+    a, b = figure_text(diff["accuracy_a"], places), figure_text(diff["accuracy_b"], places)
     text = (
-        f"**{plain(run_a.name)} − {plain(run_b.name)}: {diff['difference']:+.1f} points**, "
+        f"**{plain(run_a.name)} − {plain(run_b.name)}: {signed_text(diff['difference'], places)} points**, "
         f"95% CI {ci_text(diff['ci'])} "
-        f"on the {diff['n']} questions both scored ({pct(diff['accuracy_a'])} vs {pct(diff['accuracy_b'])}); "
+        f"on the {diff['n']} {plural(diff['n'], 'question')} both scored ({a}% vs {b}%); "
         f"only in A: {diff['only_a']}, only in B: {diff['only_b']}.\n\n_{diff['method']}._"
     )
     return text, diff

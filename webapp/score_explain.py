@@ -16,6 +16,7 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from mathreel.core.plural import counted
 from mathreel.webapp.context import AppContext, progress_on, select_handler
 from mathreel.webapp.html import plain
 from mathreel.webapp.reading_flow import Walk
@@ -282,7 +283,8 @@ def paired_text(found: Explanation) -> str:
         f"| **A wrong** | {o.only_b} | {o.neither} |",
         "",
         f"A − B **{difference} pt** on {o.n} shared; exact McNemar p = **{o.p_value:.4g}**; 95% interval "
-        f"{shown} pt ({plain(interval.method)}; {interval.clusters} clusters by {plain(interval.clustered_by)}).",
+        f"{shown} pt ({plain(interval.method)}; {counted(interval.clusters, 'cluster')} by "
+        f"{plain(interval.clustered_by)}).",
     ]
     if interval.note:
         lines.append(f"\n_{plain(interval.note)}_")
@@ -293,13 +295,15 @@ def paired_text(found: Explanation) -> str:
 
 def gap_text(found: Explanation) -> str:
     """The gap in one line, with both ends, and what could not be reached."""
-    from mathreel.core.explain.text import gap_line
+    from mathreel.core.explain.text import figure_text, gap_line, gap_places
 
     gap = found.gap
     if gap is None:
         return ""
+    places = gap_places(gap)  # as many decimals as make the two figures and the gap agree
+    a, b = figure_text(gap.a_figure, places, "—"), figure_text(gap.b_figure, places, "—")
     lines = [
-        f"#### Gap: {plain(gap.a)} = {_pct(gap.a_figure)} → {plain(gap.b)} = {_pct(gap.b_figure)}",
+        f"#### Gap: {plain(gap.a)} = {a} → {plain(gap.b)} = {b}",
         f"**{plain(gap_line(gap))}**",
         "",
     ]
@@ -315,7 +319,7 @@ def settings_text(found: Explanation) -> str:
     parts = []
     for provenance in found.settings:
         items = [
-            f"{plain(s.label)}: {plain(s.text)}{' _(a guess)_' if s.guess else ''}"
+            f"{plain(s.label)}: {plain(s.text)}{' _(a guess)_' if s.marked_guess else ''}"
             for s in provenance.settings.values()
         ]
         parts.append(f"**{plain(provenance.run)}**: " + " · ".join(items))

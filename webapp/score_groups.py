@@ -11,6 +11,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any
 
+from mathreel.core.plural import counted
 from mathreel.webapp.html import plain
 
 if TYPE_CHECKING:
@@ -59,7 +60,8 @@ def groups_markdown(runs: list[Run]) -> str:
         if extractor == "robust":
             extractor = "MathReel's robust reader"
         lines = [
-            f"#### {plain(run.name)}: group scores ({len(groups.groups)} groups, {groups.total.questions} questions)",
+            f"#### {plain(run.name)}: group scores ({counted(len(groups.groups), 'group')}, "
+            f"{counted(groups.total.questions, 'question')})",
             "| | Group score (0-100) | 95% CI | Groups | Question accuracy | 95% CI | Questions |",
             "|---|---|---|---|---|---|---|",
         ]
@@ -110,7 +112,7 @@ def groups_by_table(runs: list[Run]) -> pd.DataFrame | None:
         row = {"Dimension": labels.get(dim, dim), "Value": value}
         for run in scored:
             f = by[run.name].get(dim, {}).get(value)
-            row[run.name] = "" if f is None else f"{_score(f.score)} {_ci(f.score_ci)} ({f.groups} groups)"
+            row[run.name] = "" if f is None else f"{_score(f.score)} {_ci(f.score_ci)} ({counted(f.groups, 'group')})"
         rows.append(row)
     return pd.DataFrame(rows, columns=["Dimension", "Value", *(run.name for run in scored)])
 

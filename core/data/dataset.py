@@ -25,6 +25,7 @@ from mathreel.core.data.paths import inside
 from mathreel.core.data.records import decode_objects, read_records
 from mathreel.core.errors import InputError
 from mathreel.core.ids import occurrence_id, occurrences
+from mathreel.core.plural import counted
 from mathreel.core.question import Question
 
 
@@ -63,7 +64,11 @@ class Dataset:
         if pairs:
             return pairs[0]
         close = difflib.get_close_matches(ref, self._refs, n=3, cutoff=0.6)
-        hint = f"; did you mean {', '.join(close)}?" if close else f"; {len(self.questions)} questions in this set"
+        hint = (
+            f"; did you mean {', '.join(close)}?"
+            if close
+            else f"; {counted(len(self.questions), 'question')} in this set"
+        )
         raise InputError(self.source, f"no {self.bench.title} {self.mode} question {ref!r}{hint}")
 
     def scored_group(self, question: Question) -> list[Question]:

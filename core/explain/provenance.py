@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any
 from mathreel.core.benchmarks import get_benchmark
 from mathreel.core.errors import InputError, MathReelError
 from mathreel.core.explain.frames import FramePlan
+from mathreel.core.plural import counted
 from mathreel.core.results.recorded import first_prompt_text
 from mathreel.core.results.run_settings import FRAME_FIELDS, FRAMES_IN_NAME, SAMPLE, detect_run_settings
 
@@ -60,6 +61,11 @@ class Setting:
     text: str
     source: str
     guess: bool
+
+    @property
+    def marked_guess(self) -> bool:
+        """Whether the text shown is marked "(a guess)": a guessed value is; "not recorded" is no guess to mark."""
+        return self.guess and self.value is not None
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -357,11 +363,16 @@ def _reasoning_tags(found: Provenance, result: ResultFile) -> None:
             "reasoning",
             "Reasoning tags",
             True,
-            f"{inline} of {answers} responses hold a {THINK_TAG} block",
+            f"{inline} of {counted(answers, 'response')} {'holds' if inline == 1 else 'hold'} a {THINK_TAG} block",
             "the responses",
             False,
         )
     else:
         found.add(
-            "reasoning", "Reasoning tags", False, "none seen", f"no {THINK_TAG} in any of {answers} responses", False
+            "reasoning",
+            "Reasoning tags",
+            False,
+            "none seen",
+            f"no {THINK_TAG} in any of {counted(answers, 'response')}",
+            False,
         )

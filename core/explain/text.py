@@ -13,6 +13,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING
 
 from mathreel.core.explain.gap import Gap, Step
+from mathreel.core.plural import counted
 from mathreel.core.scoring.numbers import one_decimal
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -25,11 +26,13 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 _SHOWN = 10
 
 
-def tenths(total: Fraction, parts: Sequence[Fraction]) -> tuple[int, list[int]]:
-    """The total and the parts in tenths, rounded so that the parts add up to the total: the total rounded half
-    away from zero, each part rounded down, then one tenth more to the parts with the largest remainders."""
-    scaled = [part * 10 for part in parts]
-    target = _half_away(total * 10)
+def tenths(total: Fraction, parts: Sequence[Fraction], places: int = 1) -> tuple[int, list[int]]:
+    """The total and the parts in units of the `places`-th decimal (tenths by default), rounded so that the parts
+    add up to the total: the total rounded half away from zero, each part rounded down, then one unit more to the
+    parts with the largest remainders."""
+    scale = 10**places
+    scaled = [part * scale for part in parts]
+    target = _half_away(total * scale)
     floors = [math.floor(part) for part in scaled]
     extra = target - sum(floors)
     order = sorted(range(len(parts)), key=lambda i: scaled[i] - floors[i], reverse=True)
@@ -43,8 +46,59 @@ def _half_away(value: Fraction) -> int:
     return rounded if value >= 0 else -rounded
 
 
-def _signed(tenths_value: int) -> str:
-    return f"{'-' if tenths_value < 0 else '+'}{abs(tenths_value) // 10}.{abs(tenths_value) % 10}"
+def _signed(units: int, places: int = 1) -> str:
+    return f"{'-' if units < 0 else '+'}{_digits(abs(units), places)}"
+
+
+def _digits(units: int, places: int) -> str:
+    """A non-negative count of 10**-places as decimal text ("594", 1 -> "59.4")."""
+    whole, part = divmod(units, 10**places)
+    return f"{whole}.{part:0{places}d}"
+
+
+MOST_PLACES = 4  # a gap between figures that differ still shown as 0 at four decimals is shown at four
+
+
+def agreeing_places(a: Fraction | float, b: Fraction | float) -> int:
+    """The fewest decimals (one at least) at which two figures and their gap, each rounded, do not contradict
+    each other: figures that differ never show a gap of 0 ("59.4 -> 59.5: +0.0 pt"), and B shown minus A shown
+    has the gap's sign (equal figures shown under a gap of +0.1 get a second decimal). A last digit one off
+    (33.3 -> 66.7: +33.3) is rounding, as in any table. Floats are taken at their shortest repr, as
+    `one_decimal` takes them."""
+    exact_a, exact_b = _exact(a), _exact(b)
+    if exact_a == exact_b:
+        return 1
+    for places in range(1, MOST_PLACES):
+        scale = 10**places
+        gap = _half_away((exact_b - exact_a) * scale)
+        shown = _half_away(exact_b * scale) - _half_away(exact_a * scale)
+        if gap != 0 and (shown > 0) == (gap > 0) and shown != 0:
+            return places
+    return MOST_PLACES
+
+
+def figure_text(value: Fraction | float | None, places: int = 1, none: str = "-") -> str:
+    """A figure rounded half away from zero to `places` decimals ("59.44"), `none` when there is none."""
+    if value is None:
+        return none
+    units = _half_away(_exact(value) * 10**places)
+    return ("-" if units < 0 else "") + _digits(abs(units), places)
+
+
+def signed_text(value: Fraction | float, places: int = 1) -> str:
+    """A difference with its sign, rounded as `figure_text` rounds ("+0.04")."""
+    return _signed(_half_away(_exact(value) * 10**places), places)
+
+
+def _exact(value: Fraction | float) -> Fraction:
+    return value if isinstance(value, Fraction) else Fraction(repr(float(value)))
+
+
+def gap_places(gap: Gap) -> int:
+    """The decimals the gap's figures and parts are shown with (`agreeing_places` of its two figures)."""
+    if gap.a_figure is None or gap.b_figure is None:
+        return 1
+    return agreeing_places(gap.a_figure, gap.b_figure)
 
 
 def gap_line(gap: Gap) -> str:
@@ -54,14 +108,15 @@ def gap_line(gap: Gap) -> str:
     if total is None or any(step.delta is None for step in gap.steps):
         return "the gap is undefined: " + "; ".join(gap.notes)
     moving = [step for step in gap.steps if step.delta or step.changes]
-    shown_total, parts = tenths(total, [step.delta for step in moving])  # type: ignore[misc]
+    places = gap_places(gap)
+    shown_total, parts = tenths(total, [step.delta for step in moving], places)  # type: ignore[misc]
     if not moving:
-        return f"{_signed(shown_total)} pt: nothing differs"
-    text = f"{_signed(shown_total)} pt ="
+        return f"{_signed(shown_total, places)} pt: nothing differs"
+    text = f"{_signed(shown_total, places)} pt ="
     for index, (step, part) in enumerate(zip(moving, parts, strict=True)):
         count = len(step.changes)
         what = f" ({count} question{'s' if count != 1 else ''})" if count else ""
-        sign, magnitude = _signed(part)[0], _signed(part)[1:]
+        sign, magnitude = _signed(part, places)[0], _signed(part, places)[1:]
         text += f" {'-' if sign == '-' else ''}{magnitude}" if index == 0 else f" {sign} {magnitude}"
         text += f" {step.cause}{what}"
     return text
@@ -90,7 +145,7 @@ def format_explanation(found: Explanation) -> str:
 def settings_lines(found: Provenance) -> list[str]:
     lines = [f"{found.run}: settings"]
     for setting in found.settings.values():
-        guess = " (a guess)" if setting.guess else ""
+        guess = " (a guess)" if setting.marked_guess else ""
         lines.append(f"  {setting.label}: {setting.text}{guess} [{setting.source}]")
     return lines
 
@@ -132,7 +187,9 @@ def reference_lines(table: ReferenceTable) -> list[str]:
 
 
 def gap_lines(gap: Gap) -> list[str]:
-    lines = [f"gap: {gap.a} = {_cell(gap.a_figure)}  ->  {gap.b} = {_cell(gap.b_figure)}", f"  {gap_line(gap)}"]
+    places = gap_places(gap)
+    a, b = figure_text(gap.a_figure, places), figure_text(gap.b_figure, places)
+    lines = [f"gap: {gap.a} = {a}  ->  {gap.b} = {b}", f"  {gap_line(gap)}"]
     for number, step in enumerate(gap.steps, start=1):
         if not (step.delta or step.changes):
             continue
@@ -175,7 +232,7 @@ def paired_lines(found: Paired) -> list[str]:
     lines = [
         f"paired, per {found.unit}: A = {found.a}, B = {found.b}",
         f"  {_flips(found.overall)}",
-        f"  95% interval of A - B: {shown} pt, {interval.method}; {interval.clusters} clusters "
+        f"  95% interval of A - B: {shown} pt, {interval.method}; {counted(interval.clusters, 'cluster')} "
         f"({interval.clustered_by})",
     ]
     if interval.note:

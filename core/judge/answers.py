@@ -22,6 +22,7 @@ from mathreel.core.errors import InputError
 from mathreel.core.extract.types import Extraction
 from mathreel.core.judge.fingerprint import response_fingerprint
 from mathreel.core.judge.model import Judgment
+from mathreel.core.plural import counted
 
 JudgedAnswers = dict[tuple[str, str], tuple[Extraction, bool | None]]
 
@@ -112,7 +113,8 @@ def _note(source: str, judgments: Sequence[Judgment], counts: Counter[str], igno
     models = sorted({j.judge_model for j in judgments if j.judge_model})
     applied = counts["extract"] + counts["equiv"]
     note = (
-        f"judge: {applied} of {applied + sum(ignored.values())} judgments applied ({counts['extract']} choice "
+        f"judge: {applied} of {counted(applied + sum(ignored.values()), 'judgment')} applied "
+        f"({counts['extract']} choice "
         f"extractions, {counts['equiv']} free-form verdicts) from {source} (judge {', '.join(models) or 'unknown'})"
         f"; {counts['fallback']} of them are the rule extractor's because the judge failed"
     )

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from mathreel.core.judge.model import Case
+from mathreel.core.plural import counted
 from mathreel.core.question import Question
 
 
@@ -30,9 +31,10 @@ class StepsNote:
     def __str__(self) -> str:
         if not self.lacking:
             return "annotated steps: every question carries its own"
-        text = f"annotated steps: {self.filled} of {self.lacking} questions without steps filled from {self.source}"
+        lacking = counted(self.lacking, "question")
+        text = f"annotated steps: {self.filled} of {lacking} without steps filled from {self.source}"
         if self.mismatched:
-            text += f"; {self.mismatched} ids found there with a different question text (not used)"
+            text += f"; {counted(self.mismatched, 'id')} found there with a different question text (not used)"
         return text
 
 

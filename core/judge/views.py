@@ -12,6 +12,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from mathreel.core.judge.model import Judgment, count_statuses
+from mathreel.core.plural import counted
 
 
 @dataclass
@@ -136,7 +137,7 @@ def summary_lines(judgments: Sequence[Judgment], not_applicable: Mapping[str, st
         lines.append(f"{task}: " + ", ".join(parts) + f" — judge failures: {failures}")
     for row in step_score_rows({"run": judgments}):
         if row.mean is not None:
-            lines.append(f"mean step score: {row.mean:.2f} / 10 over {row.n} questions")
+            lines.append(f"mean step score: {row.mean:.2f} / 10 over {counted(row.n, 'question')}")
     for task, why in (not_applicable or {}).items():
         lines.append(f"{task}: not run ({why})")
     return lines

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from itertools import pairwise
 from typing import Any
 
+from mathreel.core.plural import counted
 from mathreel.core.results.model import Prediction, ResultFile
 
 NULL_DOC_HASH = hashlib.sha256(b"null").hexdigest()  # json.dumps(None): the run kept no document
@@ -56,7 +57,8 @@ def reply_notes(predictions: Sequence[Prediction]) -> list[str]:
     kept = sum(1 for prediction in predictions if prediction.full_response is not None)
     if kept:
         return [
-            f"{kept} lines keep the raw reply (resps, with its reasoning text) beside the filtered answer "
+            f"{counted(kept, 'line')} {'keeps' if kept == 1 else 'keep'} the raw reply (resps, with its reasoning "
+            "text) beside the filtered answer "
             "(filtered_resps), which is what is scored"
         ]
     return []
@@ -79,6 +81,7 @@ def conflict_warning(conflicts: Sequence[str]) -> str | None:
         return None
     head = ", ".join(conflicts[:_SHOWN]) + (f" and {len(conflicts) - _SHOWN} more" if len(conflicts) > _SHOWN else "")
     return (
-        f"{len(conflicts)} questions were built from different documents in the two runs (their doc_hash "
+        f"{counted(len(conflicts), 'question')} {'was' if len(conflicts) == 1 else 'were'} built from different "
+        "documents in the two runs (their doc_hash "
         f"differs), so their answers are not comparable: {head}"
     )

@@ -12,6 +12,7 @@ from mathreel.core.benchmarks import BENCHMARKS, Benchmark
 from mathreel.core.errors import InputError
 from mathreel.core.fields import text
 from mathreel.core.ids import join_key, keyed
+from mathreel.core.plural import counted
 from mathreel.core.question import Question
 from mathreel.core.results.bulk import gc_paused
 from mathreel.core.results.detect import all_metric_keys, detect_benchmark, detect_mode
@@ -281,7 +282,8 @@ def _joined(
     result.unknown_ids = unknown
     result.mismatched = mismatched
     result.notes.append(
-        f"annotations: {len(used)} of {len(annotated)} questions joined on question_id from {result.annotations}"
+        f"annotations: {len(used)} of {counted(len(annotated), 'question')} joined on question_id from "
+        f"{result.annotations}"
     )
     if not used:
         nothing = (
@@ -290,21 +292,28 @@ def _joined(
         )
         if mismatched:
             nothing = (
-                f"nothing was joined: the file's {len(ids)} answers are to other questions than the "
+                f"nothing was joined: the file's {counted(len(ids), 'answer')} "
+                f"{'is' if len(ids) == 1 else 'are'} to other questions than the "
                 f"annotations' ({result.annotations}), {len(mismatched)} of them under the same ids"
             )
         result.notes.append(nothing)
         result.warnings.append(nothing)
     if unknown:
-        result.warnings.append(f"{len(unknown)} ids in the file are not in the annotations: {_shown(unknown)}")
+        result.warnings.append(
+            f"{counted(len(unknown), 'id')} in the file {'is' if len(unknown) == 1 else 'are'} not in the "
+            f"annotations: {_shown(unknown)}"
+        )
     if mismatched:
         result.warnings.append(
-            f"{len(mismatched)} answers are to questions that differ from the annotations' "
-            f"questions of the same id (text or options), so they are not joined: "
+            f"{counted(len(mismatched), 'answer')} {'is' if len(mismatched) == 1 else 'are'} to questions that "
+            f"differ from the annotations' questions of the same id (text or options), so not joined: "
             f"{_shown(mismatched)}"
         )
     if disagree:
-        result.warnings.append(f"{disagree} records carry an answer that differs from the annotations' (used)")
+        result.warnings.append(
+            f"{counted(disagree, 'record')} {'carries' if disagree == 1 else 'carry'} an answer that differs from the "
+            "annotations' (used)"
+        )
     _warn_duplicates(result, duplicates)
 
 

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from mathreel.core.judge.model import Judgment
+from mathreel.core.plural import counted
 from mathreel.core.review.join import join
 from mathreel.core.review.model import Review
 
@@ -26,9 +27,10 @@ class Applied:
     @property
     def note(self) -> str:
         return (
-            f"reviews: {self.categories} error-category verdicts ({self.categories_changed} changed) and "
-            f"{self.steps} step scores ({self.steps_changed} changed) come from people; {self.stale} reviews "
-            "match no judged response and are left out"
+            f"reviews: {counted(self.categories, 'error-category verdict')} ({self.categories_changed} changed) and "
+            f"{counted(self.steps, 'step score')} ({self.steps_changed} changed) come from people; "
+            f"{counted(self.stale, 'review')} {'matches' if self.stale == 1 else 'match'} no judged response and "
+            f"{'is' if self.stale == 1 else 'are'} left out"
         )
 
 
@@ -97,7 +99,9 @@ def reviewed_lines(judgments: Sequence[Judgment], reviews: Sequence[Review]) -> 
     lines = [applied.note]
     for row in step_score_rows({"reviewed": applied.judgments}):
         if row.mean is not None:
-            lines.append(f"reviews: mean step score with reviews applied {row.mean:.2f} / 10 over {row.n} questions")
+            lines.append(
+                f"reviews: mean step score with reviews applied {row.mean:.2f} / 10 over {counted(row.n, 'question')}"
+            )
     primary = Counter(
         j.values["primary"]["category"]
         for j in applied.judgments

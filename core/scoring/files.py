@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from mathreel.core.defaults import DEFAULT_FRAMES
 from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.plural import counted
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.judge.answers import JudgedUse
@@ -135,7 +136,7 @@ def score_result(result: ResultFile, request: ScoreRequest) -> Report:
         )
     if readings is not None:
         report.detected.append(
-            f"labelled readings: {report.labelled} answers scored by a person's reading "
+            f"labelled readings: {counted(report.labelled, 'answer')} scored by a person's reading "
             f"({len(readings)} labelled in {readings.source})"
         )
     if request.run_settings:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Sequence
 
+from mathreel.core.plural import counted
+
 Z95 = 1.959963984540054  # two-sided 95% normal quantile
 CI_METHOD = "95% Wilson score interval"
 SE_METHOD = (
@@ -27,7 +29,7 @@ def few_clusters_warning(clusters: int, unit: str) -> str | None:
     if clusters >= MIN_CLUSTERS:
         return None
     return (
-        f"only {clusters} clusters ({unit}): a clustered SE needs at least {MIN_CLUSTERS} clusters to mean "
+        f"only {counted(clusters, 'cluster')} ({unit}): a clustered SE needs at least {MIN_CLUSTERS} clusters to mean "
         "anything; read the naive SE and the Wilson interval instead"
     )
 

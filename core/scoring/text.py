@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from mathreel.core.benchmarks import Benchmark, get_benchmark
 from mathreel.core.kinds import DENOMINATORS
+from mathreel.core.plural import counted, plural
 from mathreel.core.scoring.numbers import one_decimal, pct_text, se_text
 from mathreel.core.scoring.report import Cell, Interval, Report
 from mathreel.core.scoring.stats import CI_METHOD, SE_METHOD
@@ -48,18 +49,20 @@ def _ids(ids: list[str]) -> str:
 def format_report(report: Report) -> str:
     """The readable report: overall with CI and SEs, one table per dimension, cross tables, counts, warnings, notes."""
     bench = get_benchmark(report.benchmark)
-    unit = "questions (multi-binary groups)" if report.grouped else "questions"
+    unit = plural(report.overall.n, "question") + (" (multi-binary groups)" if report.grouped else "")
     o = report.overall
     lines = [
         f"{report.source}",
         f"{bench.title} / {report.mode}: {o.correct} of {o.n} {unit} correct = {_pct(o.accuracy)}  95% CI {_ci(o)}",
-        f"  SE {se_text(o.se)} naive, {se_text(o.clustered_se)} clustered by {o.clustered_by} ({o.clusters} clusters)",
+        f"  SE {se_text(o.se)} naive, {se_text(o.clustered_se)} clustered by {o.clustered_by} "
+        f"({counted(o.clusters, 'cluster')})",
         f"  denominator: {DENOMINATORS[report.denominator]}",
         f"  extractor: {extractor_text(report.extractor, report.official_extractor)}",
     ]
     if report.excluded_from_overall:
         lines.append(
-            f"  {report.excluded_from_overall} questions are outside the overall figure (benchmark rule) "
+            f"  {counted(report.excluded_from_overall, 'question')} "
+            f"{'is' if report.excluded_from_overall == 1 else 'are'} outside the overall figure (benchmark rule) "
             "and appear only in the breakdowns"
         )
     if report.groups is not None:

@@ -76,12 +76,16 @@ def test_no_answer_of_a_colliding_file_is_drawn_under_a_demo_question(page, tmp_
         if qid == SAME_ID:  # the demo's question written another way: joined by its text, frames shown
             assert NOT_HERE not in shown
             page.wait_for_selector("#browse-frames img")
+            page.wait_for_selector("#browse-media", state="visible")  # its video column back beside it
             return
         assert NOT_HERE in shown and "read from the file" in shown
         if qid in demo:
             assert demo[qid].question not in shown  # never the demo's question of the same id
         assert page.locator("#browse-frames img").count() == 0  # no demo frames under it either
         assert not page.is_visible("#browse-video video")
+        # No empty video column beside the question, and no frame-rate control for frames that are not here.
+        page.wait_for_selector("#browse-media", state="hidden")
+        page.wait_for_selector("#browse-fps", state="hidden")
 
     assert walk_every_answer(page, own, first, check) == list(own)
     page.keyboard.press("j")  # the end of the list: it stays on the last answer
