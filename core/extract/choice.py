@@ -54,12 +54,13 @@ from mathreel.core.extract.structured import JsonAnswer, json_answer
 from mathreel.core.extract.text import (
     END_TOKEN_PATTERN,
     END_TOKENS,
+    FollowUp,
     Trace,
     answer_tag,
     boxed_spans,
     delete,
     fold_letters,
-    follow_up_starts,
+    follow_ups,
     strip_think,
     unclosed_think_tail,
 )
@@ -382,12 +383,37 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
                 found.method,
             )
         lower = text.lower()
-    for start in follow_up_starts(text, lower):
-        before = _read_body(text[:start], lower[:start], letters, options, bool(offset))
-        if before.parsed or before.explanation.startswith("conflict"):  # a conflict is a reading too
+    turns = follow_ups(text, lower)
+    for index, turn in enumerate(turns):
+        before = _read_body(text[: turn.start], lower[: turn.start], letters, options, bool(offset))
+        if before.parsed:
+            return _shifted(_against_turns(before, text, turns[index:], letters, options), offset)
+        if before.explanation.startswith("conflict"):  # a conflict is a reading too
             note = "; read up to the follow-up question or turn the response goes on to invent"
             return _shifted(replace(before, explanation=before.explanation + note), offset)
     return _shifted(_read_body(text, lower, letters, options, bool(offset)), offset)
+
+
+def _against_turns(
+    before: Extraction, text: str, turns: list[FollowUp], letters: Sequence[str], options: Mapping[str, str] | None
+) -> Extraction:
+    """The answer read before the first invented turn, or a conflict when a turn that answers the same question again
+    ("Assistant: ...", "### Response", an "Answer:" heading over new working) gives another letter; a turn that asks
+    a new question ("Question:", "User:", "### Instruction") ends the reading."""
+    for index, turn in enumerate(turns):
+        if not turn.again:
+            break
+        end = turns[index + 1].start if index + 1 < len(turns) else len(text)
+        again = _read(text[turn.body : end], letters, options, shortcut=True)
+        if again.parsed and again.answer != before.answer:
+            marker = quote(text[turn.start : turn.body].strip(), 20)
+            return conflict(
+                f"{before.explanation} gives {before.answer}",
+                f"the invented turn {marker!r} answers again with {again.answer}",
+                before.method,
+            )
+    note = "; read up to the follow-up question or turn the response goes on to invent"
+    return replace(before, explanation=before.explanation + note)
 
 
 def _think_last_letter(response: str, letters: Sequence[str]) -> Extraction | None:

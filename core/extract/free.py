@@ -17,14 +17,16 @@ import re
 
 from mathreel.core.extract.free_sentence import is_math, number_word, stated_value
 from mathreel.core.extract.lazy import lazy_regex
+from mathreel.core.extract.option_math import numeric_value, same_value
 from mathreel.core.extract.plain_math import plain_math
 from mathreel.core.extract.program import assigned_answer, program_only
 from mathreel.core.extract.structured import json_answer, render
 from mathreel.core.extract.text import (
     END_TOKENS,
+    FollowUp,
     answer_tag,
     boxed_spans,
-    follow_up_starts,
+    follow_ups,
     strip_think,
     unclosed_think_tail,
 )
@@ -116,12 +118,44 @@ def extract_free_answer(response: str | None) -> Extraction:
         why = f"the program assigns its answer: {quote(literal)!r}"
         return Extraction(literal, "program-answer", why, None, "shape")
     text = plain_math(text)
-    for start in follow_up_starts(text, text.lower()):
-        before = _read(text[:start])
+    turns = follow_ups(text, text.lower())
+    for index, turn in enumerate(turns):
+        before = _read(text[: turn.start])
         if before.parsed:
-            note = "; read up to the follow-up question or turn the response goes on to invent"
-            return Extraction(before.answer, before.method, before.explanation + note, None, before.strength)
+            return _against_turns(before, text, turns[index:])
     return _read(text)
+
+
+def _against_turns(before: Extraction, text: str, turns: list[FollowUp]) -> Extraction:
+    """The answer read before the first invented turn, or a conflict when a turn that answers the same question again
+    ("Assistant: ...", "### Response") ends on another value; a turn that asks a new question ends the reading."""
+    for index, turn in enumerate(turns):
+        if not turn.again:
+            break
+        end = turns[index + 1].start if index + 1 < len(turns) else len(text)
+        again = _read(text[turn.body : end])
+        if again.parsed and not _same_answer(before.answer or "", again.answer or ""):
+            marker = quote(text[turn.start : turn.body].strip(), 20)
+            return conflict(
+                f"{before.explanation} gives {quote(before.answer or '', 30)!r}",
+                f"the invented turn {marker!r} answers again with {quote(again.answer or '', 30)!r}",
+                before.method,
+            )
+    note = "; read up to the follow-up question or turn the response goes on to invent"
+    return Extraction(before.answer, before.method, before.explanation + note, None, before.strength)
+
+
+_NAMED = lazy_regex(r"^[A-Za-z]\s*=\s*")  # "x = 4": the value named
+
+
+def _same_answer(first: str, second: str) -> bool:
+    """Whether two readings are one answer: the same text (blanks, dollars and a leading "x =" aside) or the same
+    number ("0.5" and "1/2"); anything else counts as two answers."""
+    a, b = (_NAMED.sub("", " ".join(text.replace("$", " ").split())).rstrip(".") for text in (first, second))
+    if a == b:
+        return True
+    value_a, value_b = numeric_value(a), numeric_value(b)
+    return value_a is not None and value_b is not None and same_value(value_a, value_b)
 
 
 _FIRM_METHODS = frozenset({"boxed", "answer-phrase", "json", "answer-tag", "final-line", "answer-line"})

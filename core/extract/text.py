@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from typing import NamedTuple
 
 from mathreel.core.extract.lazy import lazy_regex
 
@@ -213,22 +214,43 @@ def delete(text: str, pattern: re.Pattern[str]) -> tuple[str, Trace]:
 
 
 # A line that opens a new question or a new turn: "Question:", "Question 2:", "**Q:**", "New question:", "问题：",
-# "Human:", "User:", "Assistant:", "### Instruction:", a heading "### Instruction" or "### Response" alone.
+# "Human:", "User:", "Assistant:", "### Instruction:", a heading "### Instruction" or "### Response" alone. The
+# group "again" marks a turn that answers the same question again ("Assistant:", "### Response").
 _FOLLOW_UP = lazy_regex(
     r"^[ \t>#*_]*(?:(?i:(?:new|next|another|follow-up)\s+)?(?i:question|q)(?:[ \t]*\d+)?"
-    r"|(?i:human|user|instruction|assistant)|问题|質問|질문)[ \t*_]*[:：]"
-    r"|^[ \t]*#{2,4}[ \t]*(?i:instruction|response|input)[ \t]*$",
+    r"|(?i:human|user|instruction|(?P<again>assistant))|问题|質問|질문)[ \t*_]*[:：]"
+    r"|^[ \t]*#{2,4}[ \t]*(?i:instruction|(?P<response>response)|input)[ \t]*[:：]?[ \t]*$",
     re.M,
 )
+# "Answer:" alone on its line (bold or as a heading), opening a new working after an answer was given.
+_ANSWER_HEADING = lazy_regex(r"^[ \t>#*_]*(?i:answer)[ \t*_]*[:：][ \t*_]*$", re.M)
+_NEW_WORKING = 40  # characters: under a heading "Answer:", less is the answer itself ("Answer:\n(B) bridge")
 MAX_FOLLOW_UPS = 3  # markers tried, in order; each try reads the text before it once
 
 
+class FollowUp(NamedTuple):
+    """A line that opens a turn the response invents: where it starts, where its body starts, and whether it answers
+    the same question again ("Assistant:", "### Response", an "Answer:" heading over new working) or asks a new one
+    ("Question:", "User:", "Human:", "### Instruction")."""
+
+    start: int
+    body: int
+    again: bool
+
+
 def follow_up_starts(text: str, lower: str) -> list[int]:
-    """Where lines that open a new question or turn start ("Question: ...", "Assistant: ..."), except at the very
-    start of `text` (a restated question): a model that invents a follow-up and answers it too is read up to the
-    first of these whose text before it holds an answer. At most `MAX_FOLLOW_UPS`. `lower` is `text` in lower
-    case: without a colon (or "##") and a question or turn word in it, nothing is searched."""
-    if not (":" in text or "：" in text or "##" in text) or not (
+    """Where lines that open a new question or turn start (`follow_ups`)."""
+    return [turn.start for turn in follow_ups(text, lower)]
+
+
+def follow_ups(text: str, lower: str) -> list[FollowUp]:
+    """The lines that open a new question or turn ("Question: ...", "Assistant: ..."), except at the very start of
+    `text` (a restated question), in order, at most `MAX_FOLLOW_UPS`: a model that invents a follow-up question is
+    read up to it, one that answers again is read for both answers. `lower` is `text` in lower case: without a colon
+    (or "##") and a question or turn word in it, nothing is searched; an "Answer:" heading only where a colon ends
+    a line."""
+    turns = []
+    if (":" in text or "：" in text or "##" in text) and (
         "q" in lower
         or "问题" in text
         or "質問" in text
@@ -240,11 +262,34 @@ def follow_up_starts(text: str, lower: str) -> list[int]:
         or "response" in lower
         or "input" in lower
     ):
-        return []
-    starts = []
-    for match in _FOLLOW_UP.finditer(text):
-        if text[: match.start()].strip():
-            starts.append(match.start())
-            if len(starts) == MAX_FOLLOW_UPS:
+        for match in _FOLLOW_UP.finditer(text, _first_character(text) + 1):
+            turns.append(FollowUp(match.start(), match.end(), bool(match.group("again") or match.group("response"))))
+            if len(turns) == MAX_FOLLOW_UPS:
                 break
-    return starts
+    if "answer" in lower and "\n" in text and _COLON_ENDS_LINE.search(text):
+        turns.extend(_answer_headings(text))
+        turns.sort()
+    return turns[:MAX_FOLLOW_UPS]
+
+
+_COLON_ENDS_LINE = lazy_regex(r"[:：][ \t*_]*\n")
+
+
+def _answer_headings(text: str) -> list[FollowUp]:
+    """ "Answer:" headings over a new working (a paragraph of `_NEW_WORKING` characters or more, with a sentence end
+    inside), after some text."""
+    found = []
+    for match in _ANSWER_HEADING.finditer(text, _first_character(text) + 1):
+        body = text[match.end() : match.end() + 4 * _NEW_WORKING].strip()
+        stop = body.find("\n\n")
+        paragraph = body if stop < 0 else body[:stop]
+        if len(paragraph) >= _NEW_WORKING and ". " in paragraph:
+            found.append(FollowUp(match.start(), match.end(), True))
+            if len(found) == MAX_FOLLOW_UPS:
+                break
+    return found
+
+
+def _first_character(text: str) -> int:
+    """Where the first character that is not blank is (a marker there opens the response: no invented turn)."""
+    return len(text) - len(text.lstrip())
