@@ -625,7 +625,9 @@ def _read_body(
             if per_part is not None:
                 return per_part
             if matcher is not None:
-                against = _result_before(text, last, matcher)  # "... so angle 2 = 50°.\nThe answer is (D) 100°."
+                against = _pair_before(text, last, matcher)  # "The force is 12 N.\nThe work is 30 J.\nAnswer: B"
+                if against is None:
+                    against = _result_before(text, last, matcher)  # "... so angle 2 = 50°.\nThe answer is (D) 100°."
                 if against is not None:
                     return _traced(against, trace)
             if matcher is not None:
@@ -845,6 +847,8 @@ def _result_before(text: str, last: _Statement, options: OptionMatcher) -> Extra
         return None  # an estimate, or "x = 1 and y = 4": not one result to hold the letter against
     if last.letter not in options.value_keys():  # the options' values last: they cost most
         return None
+    if last.letter in options.pairs():
+        return None  # "x = 3, y = 4": one value of the line is only part of the option (`_pair_before` reads them)
     value = " ".join(result.group("v").replace("\\)", " ").replace("\\]", " ").replace("$", " ").split())
     why = options.contradiction(last.letter, value)
     if why is None or _rounded_to(value, options[last.letter]):
@@ -911,6 +915,65 @@ def _sentence_before(text: str, pos: int) -> str | None:
     sentence_start = max(head.rfind(". ", 0, len(head) - 1) + 2, head.rfind("。", 0, len(head) - 1) + 1, 0)
     sentence = head[sentence_start:]
     return sentence if _COMPUTED.search(sentence) else None
+
+
+_PAIR_WINDOW = 400  # characters before a statement that hold its concluding lines
+_PAIR_SKIP = 60  # a line without a number shorter than this ("Thus the correct choice is:") is passed over
+_CLAUSE_BREAK = lazy_regex(r"[,;，；、]|\s(?i:and|while|but)\s")
+_PAIR_NUMBER = lazy_regex(r"(?<![\w.^])-?\d+(?:\.\d+)?")
+
+
+def _pair_before(text: str, last: _Statement, options: OptionMatcher) -> Extraction | None:
+    """A conflict when the options hold several values each ("12 N, 30 J") and the lines that conclude before the
+    final statement state the values of another option and not all of the stated one's ("The force is 12 N.\nThe
+    work is 30 J.\nAnswer: B" where A is "12 N, 30 J" and B "12 N, 36 J"). The concluding lines are the line of the
+    statement up to it and the lines with a number right before it (as many as the option has values; a short line
+    without one, such as "Thus the correct choice is:", is passed over); each of their clauses states the number it
+    ends with. Numbers are compared as values, units aside."""
+    start = max(0, last.pos - _PAIR_WINDOW)
+    if not any(char.isdigit() for char in text[start : last.pos]):
+        return None  # most statements have no number before them: no option is read
+    pairs = options.pairs()
+    own = pairs.get(last.letter)
+    if own is None:
+        return None
+    stated = _concluded_numbers(text[start : last.pos], len(own))
+    if not stated or _all_stated(own, stated):
+        return None
+    others = [letter for letter, values in pairs.items() if letter != last.letter and _all_stated(values, stated)]
+    if not others:
+        return None
+    named = " and ".join(f"option {letter}'s ({options[letter]!r})" for letter in others)
+    return conflict(
+        f"{quote(last.snippet)!r} gives option {last.letter} ({options[last.letter]!r})",
+        f"the lines before it conclude the values of {named}",
+        last.method,
+    )
+
+
+def _concluded_numbers(before: str, wanted: int) -> list[float]:
+    """The numbers the clauses of the concluding lines end with (see `_pair_before`), nearest line first."""
+    lines = before.split("\n")
+    found: list[float] = []
+    taken = 0
+    for index in range(len(lines) - 1, -1, -1):
+        line = lines[index]
+        if not any(char.isdigit() for char in line):
+            if index == len(lines) - 1 or len(line.strip()) < _PAIR_SKIP:
+                continue  # the statement's own line, a blank line or a short lead-in
+            break
+        for clause in _CLAUSE_BREAK.split(line):
+            numbers = _PAIR_NUMBER.findall(clause)
+            if numbers:
+                found.append(float(numbers[-1]))
+        taken += 1
+        if taken == wanted:
+            break
+    return found
+
+
+def _all_stated(values: tuple[float, ...], stated: list[float]) -> bool:
+    return all(any(same_value(value, said) for said in stated) for value in values)
 
 
 # An answer stated as a value, then the letter it is said to be: "So the answer is 72, which corresponds to option
@@ -2043,7 +2106,7 @@ class OptionMatcher(Mapping[str, str]):
     a mapping that splits the dataset's "A. text" options only then); it must not change afterwards.
     """
 
-    __slots__ = ("_declines", "_keys", "_lettered", "_numbers", "_said", "_texts", "_values")
+    __slots__ = ("_declines", "_keys", "_lettered", "_numbers", "_pairs", "_said", "_texts", "_values")
 
     def __init__(self, texts: Mapping[str, str]) -> None:
         self._texts = texts
@@ -2053,6 +2116,21 @@ class OptionMatcher(Mapping[str, str]):
         self._values: dict[str, _Value] | None = None
         self._said: dict[tuple[str, str], str | None] | None = None
         self._numbers: dict[str, float | None] | None = None
+        self._pairs: dict[str, tuple[float, ...]] | None = None
+
+    def pairs(self) -> dict[str, tuple[float, ...]]:
+        """Letter -> the values of each option that holds several, one per part ("12 N, 30 J", "x = 3; y = 4": a
+        number in each part between commas or semicolons). Worked out once."""
+        if self._pairs is None:
+            self._pairs = {}
+            for letter, text in self._texts.items():
+                parts = _OPTION_PARTS.split(text)
+                if len(parts) < 2:
+                    continue
+                numbers = [_PAIR_NUMBER.findall(part) for part in parts]
+                if all(len(found) == 1 for found in numbers):
+                    self._pairs[letter] = tuple(float(found[0]) for found in numbers)
+        return self._pairs
 
     def lettered(self) -> _Lettered | None:
         """For options whose texts hold letters ("A. B", "B. A and C", "C. A only"): (plain text -> option letter for
@@ -2261,6 +2339,7 @@ class OptionMatcher(Mapping[str, str]):
         return letter is not None or stated, letter
 
 
+_OPTION_PARTS = lazy_regex(r"[,;，；]\s")  # "12 N, 30 J": the parts of an option of several values
 _Lettered = tuple[dict[str, str], dict[str, str]]
 _Value = tuple[tuple[str, ...], tuple[str, ...]]  # an option value's math tokens, and the same without its units
 # A capital standing alone in an option's text; "A" or "I" before a lower-case word is an article or a pronoun
