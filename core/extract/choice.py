@@ -628,6 +628,8 @@ def _read_body(
                 against = _pair_before(text, last, matcher)  # "The force is 12 N.\nThe work is 30 J.\nAnswer: B"
                 if against is None:
                     against = _result_before(text, last, matcher)  # "... so angle 2 = 50°.\nThe answer is (D) 100°."
+                if against is None:
+                    against = _concluded_after(text, last, matcher)  # "The answer is C. ... so the angle is 110°."
                 if against is not None:
                     return _traced(against, trace)
             if matcher is not None:
@@ -974,6 +976,51 @@ def _concluded_numbers(before: str, wanted: int) -> list[float]:
 
 def _all_stated(values: tuple[float, ...], stated: list[float]) -> bool:
     return all(any(same_value(value, said) for said in stated) for value in values)
+
+
+_AFTER_MAX = 600  # characters: a response that opens with its letter and explains it in a few sentences
+_AFTER_MIN = 12  # characters after the statement that can hold a concluding sentence
+_CONCLUDING = lazy_regex(r"(?i:\b(?:so|thus|therefore|hence|must|the\s+answer)\b)")
+
+
+def _concluded_after(text: str, last: _Statement, options: OptionMatcher) -> Extraction | None:
+    """A conflict when a short response opens with its letter and its explanation ends on another option: a value
+    another option has at its very end ("The answer is C. ... so the angle must be 110 degrees." where C is 140° and
+    A 110°), a value no option has in a sentence that concludes ("so", "thus", "must", ...: "The answer is B. So the
+    angle must be 115°."), or, for options in words, a concluding sentence that says the thing is another option
+    ("... so the object he fills is the jar."). Values of the working before the last sentence, a given value that
+    concludes nothing ("The two base angles are 20° each.") and a ruled-out option ("It is not the jar") are no
+    conflict."""
+    if last.pos > _OPENING or len(text) > _AFTER_MAX or len(text) - last.end < _AFTER_MIN:
+        return None  # most statements end their response or follow the working: nothing is read
+    tail = text[last.end :].strip(" \t\n.)]:")
+    sentences = [part for part in _SENTENCE_SPLIT.split(tail) if part.strip()]
+    if not sentences:
+        return None
+    sentence = sentences[-1].strip()
+    if _NEGATION.search(sentence):
+        return None
+    decided, letter = options.match_conclusion(sentence)
+    if not decided or letter == last.letter:
+        return None
+    concludes = _CONCLUDING.search(sentence) is not None
+    if letter is None:
+        if not concludes or not options.value_keys():
+            return None
+        why = f"the explanation after it concludes a value no option has ({quote(sentence, 50)!r})"
+    elif letter in options.value_keys():
+        if options.value_hits(sentence[-_END_REGION:]) != (True, letter):
+            return None  # the value is not the one the response ends on ("at 0:45, after which 30°.")
+        why = f"the explanation after it ends on option {letter}'s value ({quote(sentence, 50)!r})"
+    else:
+        named = [_tokens(clause.group("rest")) for clause in _CONCLUDED.finditer(sentence)]
+        if not concludes or _option_keys(options[letter])[0] not in named:
+            return None
+        why = f"the explanation after it concludes option {letter} ({quote(sentence, 50)!r})"
+    return conflict(f"{quote(last.snippet)!r} gives option {last.letter} ({options[last.letter]!r})", why, last.method)
+
+
+_END_REGION = 24  # characters: the end of the response holds that option's value alone ("= 120°.", "is 18 pens.")
 
 
 # An answer stated as a value, then the letter it is said to be: "So the answer is 72, which corresponds to option
