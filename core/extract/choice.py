@@ -630,6 +630,8 @@ def _read_body(
                     against = _result_before(text, last, matcher)  # "... so angle 2 = 50°.\nThe answer is (D) 100°."
                 if against is None:
                     against = _concluded_after(text, last, matcher)  # "The answer is C. ... so the angle is 110°."
+                if against is None:
+                    against = _parts_before(text, last, matcher)  # "... more permissive, ... less accepting. (A)"
                 if against is not None:
                     return _traced(against, trace)
             if matcher is not None:
@@ -976,6 +978,40 @@ def _concluded_numbers(before: str, wanted: int) -> list[float]:
 
 def _all_stated(values: tuple[float, ...], stated: list[float]) -> bool:
     return all(any(same_value(value, said) for said in stated) for value in values)
+
+
+_PARTS_MIN = 20  # characters of prose before a statement that can carry an option's parts
+_JOINERS = (",", " and ", ";", " while ", " but ", "，")
+
+
+def _parts_before(text: str, last: _Statement, options: OptionMatcher) -> Extraction | None:
+    """A conflict when the options have several parts ("become more permissive; become less accepting") and the
+    sentence that concludes before the final statement (with the statement's own sentence up to it) carries every
+    part of another option and not every part of the stated one ("... have become more permissive, while ... have
+    become less accepting. The answer is (A)." where A is "...; become more accepting"). One part shared is no
+    conflict."""
+    if last.pos < _PARTS_MIN:
+        return None  # the statement opens the response: most do
+    cut = max(text.rfind(gap, 0, last.pos - 2) for gap in (*_SENTENCE_GAPS, "\n"))
+    cut = max(max(text.rfind(gap, 0, cut) for gap in (*_SENTENCE_GAPS, "\n")), 0) if cut > 0 else 0
+    window = text[cut : last.pos]
+    if not any(joiner in window for joiner in _JOINERS):
+        return None  # one clause carries one part
+    parts = options.parts()
+    own = parts.get(last.letter)
+    if own is None:
+        return None
+    tokens = _tokens(window)
+    if all(_contains_run(tokens, part) for part in own):
+        return None
+    others = [o for o, runs in parts.items() if o != last.letter and all(_contains_run(tokens, run) for run in runs)]
+    if len(others) != 1:
+        return None
+    return conflict(
+        f"{quote(last.snippet)!r} gives option {last.letter} ({options[last.letter]!r})",
+        f"the sentence before it carries every part of option {others[0]} ({options[others[0]]!r})",
+        last.method,
+    )
 
 
 _AFTER_MAX = 600  # characters: a response that opens with its letter and explains it in a few sentences
@@ -2153,7 +2189,7 @@ class OptionMatcher(Mapping[str, str]):
     a mapping that splits the dataset's "A. text" options only then); it must not change afterwards.
     """
 
-    __slots__ = ("_declines", "_keys", "_lettered", "_numbers", "_pairs", "_said", "_texts", "_values")
+    __slots__ = ("_declines", "_keys", "_lettered", "_numbers", "_pairs", "_parts", "_said", "_texts", "_values")
 
     def __init__(self, texts: Mapping[str, str]) -> None:
         self._texts = texts
@@ -2164,6 +2200,7 @@ class OptionMatcher(Mapping[str, str]):
         self._said: dict[tuple[str, str], str | None] | None = None
         self._numbers: dict[str, float | None] | None = None
         self._pairs: dict[str, tuple[float, ...]] | None = None
+        self._parts: dict[str, tuple[tuple[str, ...], ...]] | None = None
 
     def pairs(self) -> dict[str, tuple[float, ...]]:
         """Letter -> the values of each option that holds several, one per part ("12 N, 30 J", "x = 3; y = 4": a
@@ -2178,6 +2215,18 @@ class OptionMatcher(Mapping[str, str]):
                 if all(len(found) == 1 for found in numbers):
                     self._pairs[letter] = tuple(float(found[0]) for found in numbers)
         return self._pairs
+
+    def parts(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """Letter -> the word runs of each option made of several parts between semicolons ("become more
+        permissive; become less accepting"). Worked out once."""
+        if self._parts is None:
+            self._parts = {}
+            for letter, text in self._texts.items():
+                if ";" in text or "；" in text:
+                    runs = tuple(_tokens(part) for part in _SEMICOLONS.split(text))
+                    if len(runs) > 1 and all(runs):
+                        self._parts[letter] = runs
+        return self._parts
 
     def lettered(self) -> _Lettered | None:
         """For options whose texts hold letters ("A. B", "B. A and C", "C. A only"): (plain text -> option letter for
@@ -2386,6 +2435,7 @@ class OptionMatcher(Mapping[str, str]):
         return letter is not None or stated, letter
 
 
+_SEMICOLONS = lazy_regex(r"[;；]")
 _OPTION_PARTS = lazy_regex(r"[,;，；]\s")  # "12 N, 30 J": the parts of an option of several values
 _Lettered = tuple[dict[str, str], dict[str, str]]
 _Value = tuple[tuple[str, ...], tuple[str, ...]]  # an option value's math tokens, and the same without its units
