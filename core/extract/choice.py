@@ -54,6 +54,7 @@ from mathreel.core.extract.structured import JsonAnswer, json_answer
 from mathreel.core.extract.text import (
     END_TOKEN_PATTERN,
     END_TOKENS,
+    Declines,
     FollowUp,
     Trace,
     answer_tag,
@@ -1919,51 +1920,25 @@ def _paren_letter(text: str, listing: bool, letters: Sequence[str]) -> Extractio
     return Extraction(letter, "paren-letter", f"the only parenthesised letter is ({letter})", None, "shape")
 
 
-# The response does not commit: it declines, cannot decide, or says no option fits. Then a lone "(C)" or a value
-# that matches an option's text is not its answer.
-_UNDECIDED = lazy_regex(
+# The response does not commit: it declines, cannot decide, or says no option fits (the shared declines of
+# `text.Declines`, and these). Then a lone "(C)" or a value that matches an option's text is not its answer.
+_UNDECIDED = Declines(
     r"(?i:\bnone\s+of\s+(?:the|these|those|them)\b|\bnot\s+(?:among|in|one\s+of|listed\s+in)\s+(?:the\s+)?"
     r"(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers|answer\s+choices)\b"
     r"|\bno\s+(?:option|choice|answer)\s+(?:matches|fits|is\s+correct|is\s+right|applies)\b|\b(?:matches|fits)\s+none\b"
     r"|\b(?:does\s+not|doesn't|doesn’t|do\s+not|don't|don’t)\s+match\s+any\b"
-    r"|\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+(?:be\s+)?(?:determined|answered|decided|tell|decide|determine|say"
-    r"|be\s+sure)\b|\b(?:unable|not\s+able)\s+to\s+(?:determine|tell|decide|answer)\b|\bi(?:'m|’m|\s+am)\s+(?:sorry|unsure"
-    r"|not\s+sure)\b|\bas\s+an\s+ai\b)"
-    r"|无法|不确定|抱歉"
-)
-_DECLINED = lazy_regex(
-    r"(?i:\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+(?:confidently|definitively|reliably|be\s+certain)\b"
-    r"|\bno\s+way\s+to\s+(?:tell|know|determine|say|be\s+sure)\b"
-    r"|\b(?:not|n't|n’t)\s+enough\s+(?:information|evidence|detail|data)\b|\binsufficient\s+(?:information|evidence)\b)"
-)
-_DECLINED_WORDS = ("confident", "definitive", "reliabl", "certain", "no way", "enough", "insufficient")
-# Every alternative of `_UNDECIDED` holds one of these ("not among the options" holds "option", "can't" "can").
-_UNDECIDED_WORDS = (
-    "none",
-    "option",
-    "choice",
-    "answer",
-    "match",
-    "can",
-    "could",
-    "able",
-    "sorry",
-    "sure",
-    " ai",
-    "无法",
-    "不确定",
-    "抱歉",
+    r"|\bi(?:'m|’m|\s+am)\s+(?:sorry|unsure|not\s+sure)\b|\bas\s+an\s+ai\b"
+    r"|\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+(?:confidently|definitively|reliably|be\s+certain)\b)"
+    r"|无法|不确定|抱歉",
+    # the words its own alternatives need beyond the shared ones ("none of", "no option", "I'm sorry", "as an AI")
+    ("none", "option", "choice", "answer", "match", "sorry", "sure", " ai", "无法", "不确定", "抱歉"),
 )
 
 
 def _undecided(text: str, options: OptionMatcher | None) -> Extraction | None:
     """Unparsed when the response declines, cannot decide or says no option fits, unless an option itself says so
-    ("None of these"). `_UNDECIDED` and `_DECLINED` are searched only when one of the words they need occurs (the
-    search is slow)."""
-    lower = text.lower()
-    undecided = _UNDECIDED.search(text) if any(word in lower for word in _UNDECIDED_WORDS) else None
-    if undecided is None and any(word in lower for word in _DECLINED_WORDS):
-        undecided = _DECLINED.search(text)  # "I cannot confidently give a yes or no answer", "no way to tell"
+    ("None of these"). `_UNDECIDED` is searched only when one of the words it needs occurs (the search is slow)."""
+    undecided = _UNDECIDED.search(text)
     if undecided is None or (options and options.declines()):
         return None
     refusal = _REFUSAL.search(text)

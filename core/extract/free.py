@@ -22,7 +22,9 @@ from mathreel.core.extract.plain_math import plain_math
 from mathreel.core.extract.program import assigned_answer, program_only
 from mathreel.core.extract.structured import json_answer, render
 from mathreel.core.extract.text import (
+    DECLINE_CANNOT,
     END_TOKENS,
+    Declines,
     FollowUp,
     answer_tag,
     boxed_spans,
@@ -73,30 +75,22 @@ _NO_VALUE_REMARK = lazy_regex(r"[\d\\=]|(?i:\b(?:not|no|cannot|can't|unknown|und
 
 
 # A response that declines to give a value: "it is impossible to determine", "I cannot calculate", "there is not
-# enough information", "the text does not provide the data". Searched only where the rules read nothing, before
-# math-verify reads the whole response (the numbers in a refusal are the question's).
-_DECLINES = lazy_regex(
-    r"(?i:\b(?:cannot|can['’]?t|can\s+not|could\s+not|couldn['’]?t|unable\s+to|not\s+able\s+to|impossible\s+to"
-    r"|no\s+way\s+to)\s+(?:be\s+)?(?:accurately\s+|exactly\s+|precisely\s+|reliably\s+|definitively\s+)?"
-    r"(?:determine|determined|calculate|calculated|compute|computed|answer|answered|tell|know|provide|give|say"
-    r"|find\s+(?:the|a|an|out)\b)"
-    r"|\b(?:not|n['’]t)\s+(?:have\s+|provide\s+|give\s+|contain\s+|include\s+)?(?:enough|sufficient)\s+"
-    r"(?:information|data|detail|details|context)\b|\binsufficient\s+(?:information|data)\b"
+# enough information", "the text does not provide the data" (the shared declines of `text.Declines`, and these).
+# Searched only where the rules read nothing, before math-verify reads the whole response (the numbers in a refusal
+# are the question's).
+_DECLINES = Declines(
+    r"(?i:" + DECLINE_CANNOT + r"(?:calculate|calculated|compute|computed|provide|give|find\s+(?:the|a|an|out)\b)"
     r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+have\s+(?:the\s+|enough\s+|any\s+|sufficient\s+)?(?:data|information"
     r"|numbers|values|figures|details)\b"
     r"|\b(?:does|do|did)\s+not\s+(?:provide|give|say|state|show|specify|mention|contain|include)\s+"
     r"(?:any\s+|the\s+|enough\s+|specific\s+)?(?:information|data|details|values|numbers|figures|how\s+many"
     r"|how\s+much)\b)"
 )
-_DECLINE_WORDS = ("not", "n't", "n’t", "impossible", "unable", "no way", "insufficient")
 
 
 def declines(response: str | None) -> str | None:
     """The words with which a response declines to give a value, or None (then it may hold one)."""
     if not isinstance(response, str):
-        return None
-    lower = response.lower()
-    if not any(word in lower for word in _DECLINE_WORDS):
         return None
     found = _DECLINES.search(response)
     return found.group(0) if found else None

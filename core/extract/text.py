@@ -293,3 +293,40 @@ def _answer_headings(text: str) -> list[FollowUp]:
 def _first_character(text: str) -> int:
     """Where the first character that is not blank is (a marker there opens the response: no invented turn)."""
     return len(text) - len(text.lstrip())
+
+
+# "The response declines": the phrases every reader reads as a response that gives no answer ("I cannot determine
+# ...", "it is impossible to tell", "there is not enough information"); each reader adds its own (`Declines`).
+DECLINE_CANNOT = (
+    r"\b(?:cannot|can['’]?t|can\s+not|could\s+not|couldn['’]?t|unable\s+to|not\s+able\s+to|impossible\s+to"
+    r"|no\s+way\s+to)\s+(?:be\s+)?(?:accurately\s+|exactly\s+|precisely\s+|reliably\s+|definitively\s+)?"
+)
+_DECLINE_SHARED = (
+    r"(?i:" + DECLINE_CANNOT + r"(?:determine|determined|answer|answered|decide|decided|tell|know|say|sure)\b"
+    r"|\b(?:not|n['’]t)\s+(?:have\s+|provide\s+|give\s+|contain\s+|include\s+)?(?:enough|sufficient)\s+"
+    r"(?:information|data|detail|details|context|evidence)\b|\binsufficient\s+(?:information|data|evidence)\b)"
+)
+# Every shared alternative holds one of these ("can't" holds "n't", "cannot" "not").
+_DECLINE_WORDS = ("not", "n't", "n’t", "impossible", "unable", "no way", "insufficient")
+
+
+class Declines:
+    """A reader's "the response declines" reading: the shared phrases and `own` (a regex), searched only where one
+    of the words they need occurs (`words` for `own`'s; the search is slow, the word test is not)."""
+
+    __slots__ = ("_pattern", "_words")
+
+    def __init__(self, own: str, words: tuple[str, ...] = ()) -> None:
+        self._pattern = lazy_regex(_DECLINE_SHARED + "|" + own)
+        self._words = _DECLINE_WORDS + words
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """Where `text` declines, or None (then it may still give an answer)."""
+        lower = text.lower()
+        if not any(word in lower for word in self._words):
+            return None
+        return self._pattern.search(text)
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return self._pattern
