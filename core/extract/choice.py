@@ -1006,11 +1006,12 @@ def _parts_before(text: str, last: _Statement, options: OptionMatcher) -> Extrac
     if all(_contains_run(tokens, part) for part in own):
         return None
     others = [o for o, runs in parts.items() if o != last.letter and all(_contains_run(tokens, run) for run in runs)]
-    if len(others) != 1:
+    if not others:
         return None
+    named = " and ".join(f"option {letter} ({options[letter]!r})" for letter in others)
     return conflict(
         f"{quote(last.snippet)!r} gives option {last.letter} ({options[last.letter]!r})",
-        f"the sentence before it carries every part of option {others[0]} ({options[others[0]]!r})",
+        f"the sentence before it carries every part of {named}",
         last.method,
     )
 
