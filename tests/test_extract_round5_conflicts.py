@@ -139,17 +139,24 @@ class _Counting(dict):
 
 
 @pytest.mark.parametrize(
-    "response",
-    ["The answer is B.", "Answer: B", "Based on the clip the man walks to the door.\nThe answer is B."],
+    ("response", "shapes"),
+    [
+        ("The answer is B.", (None, None)),
+        ("Answer: B", (None, None)),
+        ("The answer is B because he walks to the door.", (None, None)),  # opens the response: no parts before it
+        ("Based on the clip the man walks to the door.\nThe answer is B.", (None, {})),  # no number: no pairs
+        ("He walks 3 steps, then 4 more.\nThe answer is B.", ({}, {})),
+    ],
 )
-def test_the_new_checks_read_no_option_text_where_their_shape_is_absent(response) -> None:
-    """No number before the letter, no prose after it, no clause joiner before it: the options are not read
-    (the speed of every other answer depends on it)."""
+def test_the_new_checks_work_out_the_options_shapes_only_where_the_response_has_theirs(response, shapes) -> None:
+    """Pairs of values only where a number stands before the letter, parts only where prose does; and then once per
+    question, each a test on the texts that most options fail at once (the speed of every answer depends on it)."""
     _Counting.reads = 0
     matcher = OptionMatcher(_Counting(WALKS))
     assert extract_choice(response, tuple(WALKS), matcher).answer == "B"
-    assert matcher._pairs is None and matcher._parts is None
-    assert _Counting.reads <= 1  # the line-before check's stated text, as before
+    assert (matcher._pairs, matcher._parts) == shapes
+    if response in ("The answer is B.", "Answer: B"):
+        assert _Counting.reads == 0  # the shortest statements read no option text at all
 
 
 def test_one_decline_reading_shared_and_each_readers_own() -> None:

@@ -936,12 +936,12 @@ def _pair_before(text: str, last: _Statement, options: OptionMatcher) -> Extract
     without one, such as "Thus the correct choice is:", is passed over); each of their clauses states the number it
     ends with. Numbers are compared as values, units aside."""
     start = max(0, last.pos - _PAIR_WINDOW)
-    if not any(char.isdigit() for char in text[start : last.pos]):
+    if _VALUE.search(text, start, last.pos) is None:
         return None  # most statements have no number before them: no option is read
     pairs = options.pairs()
     own = pairs.get(last.letter)
     if own is None:
-        return None
+        return None  # options of one value or none, as most are (worked out once per question)
     stated = _concluded_numbers(text[start : last.pos], len(own))
     if not stated or _all_stated(own, stated):
         return None
@@ -963,7 +963,7 @@ def _concluded_numbers(before: str, wanted: int) -> list[float]:
     taken = 0
     for index in range(len(lines) - 1, -1, -1):
         line = lines[index]
-        if not any(char.isdigit() for char in line):
+        if _VALUE.search(line) is None:
             if index == len(lines) - 1 or len(line.strip()) < _PAIR_SKIP:
                 continue  # the statement's own line, a blank line or a short lead-in
             break
@@ -993,15 +993,15 @@ def _parts_before(text: str, last: _Statement, options: OptionMatcher) -> Extrac
     conflict."""
     if last.pos < _PARTS_MIN:
         return None  # the statement opens the response: most do
+    parts = options.parts()
+    own = parts.get(last.letter)
+    if own is None:
+        return None  # options of one part, as most are (worked out once per question)
     cut = max(text.rfind(gap, 0, last.pos - 2) for gap in (*_SENTENCE_GAPS, "\n"))
     cut = max(max(text.rfind(gap, 0, cut) for gap in (*_SENTENCE_GAPS, "\n")), 0) if cut > 0 else 0
     window = text[cut : last.pos]
     if not any(joiner in window for joiner in _JOINERS):
         return None  # one clause carries one part
-    parts = options.parts()
-    own = parts.get(last.letter)
-    if own is None:
-        return None
     tokens = _tokens(window)
     if all(_contains_run(tokens, part) for part in own):
         return None
@@ -1028,34 +1028,37 @@ def _concluded_after(text: str, last: _Statement, options: OptionMatcher) -> Ext
     angle must be 115°."), or, for options in words, a concluding sentence that says the thing is another option
     ("... so the object he fills is the jar."). Values of the working before the last sentence, a given value that
     concludes nothing ("The two base angles are 20° each.") and a ruled-out option ("It is not the jar") are no
-    conflict."""
+    conflict. The options are read last, and only where the last sentence ends in a number or concludes."""
     if last.pos > _OPENING or len(text) > _AFTER_MAX or len(text) - last.end < _AFTER_MIN:
         return None  # most statements end their response or follow the working: nothing is read
     tail = text[last.end :].strip(" \t\n.)]:")
-    sentences = [part for part in _SENTENCE_SPLIT.split(tail) if part.strip()]
-    if not sentences:
+    own = options.get(last.letter)
+    if own is None or tail == own or _plain(tail) == _plain(own):
+        return None  # "The answer is B. Walking.": the letter with its own text, as it most often is
+    end = tail[-_END_REGION:]
+    ends_in_value = _VALUE.search(end) is not None
+    if not ends_in_value and _CONCLUDING.search(tail) is None:
         return None
-    sentence = sentences[-1].strip()
-    if _NEGATION.search(sentence):
-        return None
-    decided, letter = options.match_conclusion(sentence)
-    if not decided or letter == last.letter:
-        return None
+    sentence = _SENTENCE_SPLIT.split(tail)[-1].strip() or tail
     concludes = _CONCLUDING.search(sentence) is not None
-    if letter is None:
-        if not concludes or not options.value_keys():
-            return None
-        why = f"the explanation after it concludes a value no option has ({quote(sentence, 50)!r})"
-    elif letter in options.value_keys():
-        if options.value_hits(sentence[-_END_REGION:]) != (True, letter):
-            return None  # the value is not the one the response ends on ("at 0:45, after which 30°.")
-        why = f"the explanation after it ends on option {letter}'s value ({quote(sentence, 50)!r})"
-    else:
-        named = [_tokens(clause.group("rest")) for clause in _CONCLUDED.finditer(sentence)]
-        if not concludes or _option_keys(options[letter])[0] not in named:
-            return None
-        why = f"the explanation after it concludes option {letter} ({quote(sentence, 50)!r})"
-    return conflict(f"{quote(last.snippet)!r} gives option {last.letter} ({options[last.letter]!r})", why, last.method)
+    if not (ends_in_value or concludes) or _NEGATION.search(sentence):
+        return None
+    why = None
+    if ends_in_value and options.value_keys():  # the options' values last: they cost most
+        decided, letter = options.value_hits(end)
+        if decided and letter is not None:
+            if letter != last.letter:
+                why = f"the explanation after it ends on option {letter}'s value ({quote(sentence, 50)!r})"
+        elif concludes and options.match_conclusion(sentence) == (True, None):
+            why = f"the explanation after it concludes a value no option has ({quote(sentence, 50)!r})"
+    elif concludes and last.letter not in options.value_keys():
+        named = {_tokens(clause.group("rest")) for clause in _CONCLUDED.finditer(sentence)}
+        others = [o for o, text_o in options.items() if o != last.letter and _option_keys(text_o)[0] in named]
+        if len(others) == 1:
+            why = f"the explanation after it concludes option {others[0]} ({quote(sentence, 50)!r})"
+    if why is None:
+        return None
+    return conflict(f"{quote(last.snippet)!r} gives option {last.letter} ({own!r})", why, last.method)
 
 
 _END_REGION = 24  # characters: the end of the response holds that option's value alone ("= 120°.", "is 18 pens.")
@@ -1932,7 +1935,10 @@ _UNDECIDED = Declines(
     r"|\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+(?:confidently|definitively|reliably|be\s+certain)\b)"
     r"|无法|不确定|抱歉",
     # the words its own alternatives need beyond the shared ones ("none of", "no option", "I'm sorry", "as an AI")
-    ("none", "option", "choice", "answer", "match", "sorry", "sure", " ai", "无法", "不确定", "抱歉"),
+    (
+        *("none", "option", "choice", "answer", "match", "sorry", "sure", " ai", "confident", "definitive"),
+        *("reliabl", "certain", "无法", "不确定", "抱歉"),
+    ),
 )
 
 
@@ -2183,6 +2189,8 @@ class OptionMatcher(Mapping[str, str]):
         number in each part between commas or semicolons). Worked out once."""
         if self._pairs is None:
             self._pairs = {}
+            if not self._split():
+                return self._pairs  # most options: no text has a comma or a semicolon
             for letter, text in self._texts.items():
                 parts = _OPTION_PARTS.split(text)
                 if len(parts) < 2:
@@ -2192,11 +2200,18 @@ class OptionMatcher(Mapping[str, str]):
                     self._pairs[letter] = tuple(float(found[0]) for found in numbers)
         return self._pairs
 
+    def _split(self) -> bool:
+        """Whether any option text holds a comma or a semicolon (one test on all the texts joined)."""
+        joined = "\n".join(self._texts.values())
+        return ", " in joined or ";" in joined or "，" in joined or "；" in joined
+
     def parts(self) -> dict[str, tuple[tuple[str, ...], ...]]:
         """Letter -> the word runs of each option made of several parts between semicolons ("become more
         permissive; become less accepting"). Worked out once."""
         if self._parts is None:
             self._parts = {}
+            if not self._split():
+                return self._parts  # most options: no text has a comma or a semicolon
             for letter, text in self._texts.items():
                 if ";" in text or "；" in text:
                     runs = tuple(_tokens(part) for part in _SEMICOLONS.split(text))

@@ -266,13 +266,25 @@ def follow_ups(text: str, lower: str) -> list[FollowUp]:
             turns.append(FollowUp(match.start(), match.end(), bool(match.group("again") or match.group("response"))))
             if len(turns) == MAX_FOLLOW_UPS:
                 break
-    if "answer" in lower and "\n" in text and _COLON_ENDS_LINE.search(text):
+    if "answer" in lower and _answer_alone(lower):
         turns.extend(_answer_headings(text))
         turns.sort()
     return turns[:MAX_FOLLOW_UPS]
 
 
-_COLON_ENDS_LINE = lazy_regex(r"[:：][ \t*_]*\n")
+def _answer_alone(lower: str) -> bool:
+    """Whether "answer" is followed by a colon that ends its line ("Answer:\n", "**Answer:**\n"), with string searches
+    (most responses have "answer" once or twice, and a colon after it only on the line of the answer)."""
+    at = lower.find("answer")
+    while at >= 0:
+        line_end = lower.find("\n", at)
+        if line_end < 0:
+            return False
+        rest = lower[at + len("answer") : line_end]
+        if (":" in rest or "：" in rest) and not rest.strip(" \t*_:："):
+            return True
+        at = lower.find("answer", line_end)
+    return False
 
 
 def _answer_headings(text: str) -> list[FollowUp]:
@@ -306,6 +318,7 @@ _DECLINE_SHARED = (
     r"|\b(?:not|n['’]t)\s+(?:have\s+|provide\s+|give\s+|contain\s+|include\s+)?(?:enough|sufficient)\s+"
     r"(?:information|data|detail|details|context|evidence)\b|\binsufficient\s+(?:information|data|evidence)\b)"
 )
+_SHARED = lazy_regex(_DECLINE_SHARED)
 # Every shared alternative holds one of these ("can't" holds "n't", "cannot" "not").
 _DECLINE_WORDS = ("not", "n't", "n’t", "impossible", "unable", "no way", "insufficient")
 
@@ -318,14 +331,19 @@ class Declines:
 
     def __init__(self, own: str, words: tuple[str, ...] = ()) -> None:
         self._pattern = lazy_regex(_DECLINE_SHARED + "|" + own)
-        self._words = _DECLINE_WORDS + words
+        self._words = words
 
     def search(self, text: str) -> re.Match[str] | None:
-        """Where `text` declines, or None (then it may still give an answer)."""
+        """Where `text` declines, or None (then it may still give an answer). Without the words of the reader's own
+        phrases only the shared ones are searched (a smaller pattern: most texts that get this far have neither)."""
         lower = text.lower()
-        if not any(word in lower for word in self._words):
-            return None
-        return self._pattern.search(text)
+        if (not self._words and any(word in lower for word in _DECLINE_WORDS)) or any(
+            word in lower for word in self._words
+        ):
+            return self._pattern.search(text)
+        if any(word in lower for word in _DECLINE_WORDS):
+            return _SHARED.search(text)
+        return None
 
     @property
     def pattern(self) -> re.Pattern[str]:
