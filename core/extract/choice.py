@@ -2171,7 +2171,18 @@ class OptionMatcher(Mapping[str, str]):
     a mapping that splits the dataset's "A. text" options only then); it must not change afterwards.
     """
 
-    __slots__ = ("_declines", "_keys", "_lettered", "_numbers", "_pairs", "_parts", "_said", "_texts", "_values")
+    __slots__ = (
+        "_declines",
+        "_keys",
+        "_lettered",
+        "_marked",
+        "_numbers",
+        "_pairs",
+        "_parts",
+        "_said",
+        "_texts",
+        "_values",
+    )
 
     def __init__(self, texts: Mapping[str, str]) -> None:
         self._texts = texts
@@ -2183,40 +2194,40 @@ class OptionMatcher(Mapping[str, str]):
         self._numbers: dict[str, float | None] | None = None
         self._pairs: dict[str, tuple[float, ...]] | None = None
         self._parts: dict[str, tuple[tuple[str, ...], ...]] | None = None
+        self._marked: bool | None = None
+
+    def _split(self) -> bool:
+        """Whether any option text holds a comma or a semicolon: one test on all the texts joined, kept."""
+        if self._marked is None:
+            joined = "\n".join(text for _, text in self._texts.items())
+            self._marked = ", " in joined or ";" in joined or "，" in joined or "；" in joined
+        return self._marked
 
     def pairs(self) -> dict[str, tuple[float, ...]]:
         """Letter -> the values of each option that holds several, one per part ("12 N, 30 J", "x = 3; y = 4": a
         number in each part between commas or semicolons). Worked out once."""
         if self._pairs is None:
-            self._pairs = {}
-            if not self._split():
-                return self._pairs  # most options: no text has a comma or a semicolon
-            for letter, text in self._texts.items():
-                parts = _OPTION_PARTS.split(text)
-                if len(parts) < 2:
-                    continue
-                numbers = [_PAIR_NUMBER.findall(part) for part in parts]
-                if all(len(found) == 1 for found in numbers):
-                    self._pairs[letter] = tuple(float(found[0]) for found in numbers)
+            pairs = {}
+            if self._split():  # most options have no comma or semicolon
+                for letter, text in self._texts.items():
+                    numbers = [_PAIR_NUMBER.findall(part) for part in _OPTION_PARTS.split(text)]
+                    if len(numbers) > 1 and all(len(found) == 1 for found in numbers):
+                        pairs[letter] = tuple(float(found[0]) for found in numbers)
+            self._pairs = pairs
         return self._pairs
-
-    def _split(self) -> bool:
-        """Whether any option text holds a comma or a semicolon (one test on all the texts joined)."""
-        joined = "\n".join(self._texts.values())
-        return ", " in joined or ";" in joined or "，" in joined or "；" in joined
 
     def parts(self) -> dict[str, tuple[tuple[str, ...], ...]]:
         """Letter -> the word runs of each option made of several parts between semicolons ("become more
         permissive; become less accepting"). Worked out once."""
         if self._parts is None:
-            self._parts = {}
-            if not self._split():
-                return self._parts  # most options: no text has a comma or a semicolon
-            for letter, text in self._texts.items():
-                if ";" in text or "；" in text:
-                    runs = tuple(_tokens(part) for part in _SEMICOLONS.split(text))
-                    if len(runs) > 1 and all(runs):
-                        self._parts[letter] = runs
+            parts = {}
+            if self._split():
+                for letter, text in self._texts.items():
+                    if ";" in text or "；" in text:
+                        runs = tuple(_tokens(part) for part in _SEMICOLONS.split(text))
+                        if len(runs) > 1 and all(runs):
+                            parts[letter] = runs
+            self._parts = parts
         return self._parts
 
     def lettered(self) -> _Lettered | None:
