@@ -11,16 +11,20 @@ Order of evidence, strongest first (each reading's `Extraction.strength`):
    the first and the last line must agree; then a single parenthesised letter;
 4. the option text of the response's conclusion ("Walking", "so 15 pens"), unless it declines or says no
    option fits.
-A response that goes on to a question or turn of its own ("Question: ...", "Human: ...", "Assistant: ...") is read up to
-it; a `<think>` block never closed is read only from an answer line of its own at its end (or an answer tag that ends
-the response), and a letter alone before a closed block that nothing follows is read, unless the block concludes another
+A response that goes on to a question or turn of its own ("Question: ...", "Human: ...") is read up to it, and one that
+answers the same question again ("Assistant: ...", "### Response") must give the same letter there (else a conflict);
+a `<think>` block never closed is read only from an answer line of its own at its end (or an answer tag that ends the
+response), and a letter alone before a closed block that nothing follows is read, unless the block concludes another
 option. A container holding a value that is no option's is unparsed ("no option matches"); a letter stated with another
 option's text or value ("The answer is (E) 14 km" where E is 41 km), final answers back to back that name different
 letters ("Answer: A\nAnswer: D"), a box holding an option's value after a statement naming another letter, and an answer
 line with its option's own words after prose concluding another option ("... is the kettle.\nAnswer: C - mug") are
 conflicts; option values are compared as math, operators included (`option_math`), and a hedged conclusion gives no
 option text; options whose texts are letters ("A. B", "B. A and C") are read by their text where the response gives it,
-and a letter that is both an unmarked statement's and another option's text is a conflict.
+and a letter that is both an unmarked statement's and another option's text is a conflict. So is a final statement that
+the conclusion around it contradicts: the lines before it state another option's pair of values ("12 N, 30 J"), the
+sentence before it carries every part of another option ("more permissive; less accepting"), or a short response
+opens with the letter and its explanation ends on another option ("The answer is C. ... so the angle is 110°.").
 
 Capital letters inside words and sentences ("Based", "A man", "the Dog", "I think") are never read, and
 nothing is guessed: when the evidence runs out the result is unparsed with what was seen.

@@ -6,7 +6,8 @@ are read together); else the last final-answer phrase ("Final Answer: The final 
 correct." reads X); else the value the last sentence states ("... is 14 cm." reads 14 cm, "= 20" reads 20,
 `free_sentence`), or a last line that is only math. A JSON field and a box that disagree are a conflict. Unicode
 math signs are read as ASCII/LaTeX first (`plain_math`), and a response that goes on to a question or turn of its
-own ("Question: ...", "Assistant: ...") is read up to it. A loop of working cut off mid-way and a one-sentence
+own ("Question: ...", "Human: ...") is read up to it; a turn that answers again ("Assistant: ...") must end on the
+same value (else a conflict). A loop of working cut off mid-way and a one-sentence
 comparison with no asked value are no answer (`NO_ANSWER_READINGS`: no other reader looks for one either). The
 official prompt is in docs/sources.md (Answer equivalence).
 """
