@@ -101,6 +101,16 @@ def test_options_of_several_parts_against_the_concluding_sentence() -> None:
             None,
         ),
         ("The cars cross the river on it.\nAnswer:\n(B) bridge", "B"),  # an answer heading over its answer alone
+        # an "Answer:" heading over new working opens a turn only after an answer stated firmly: after a tentative
+        # one or prose it is the response's own answer section
+        (
+            "Probably A.\nAnswer:\nLet me look again. The cars cross on a bridge over the water, so the answer is B.",
+            "B",
+        ),
+        (
+            "It goes under the hill.\nAnswer:\nLet me look again. The cars cross on a bridge, so the answer is B.",
+            "B",
+        ),
     ],
 )
 def test_invented_turns_a_new_question_is_cut_and_an_answer_again_must_agree(response, expected) -> None:

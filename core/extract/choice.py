@@ -58,6 +58,7 @@ from mathreel.core.extract.structured import JsonAnswer, json_answer
 from mathreel.core.extract.text import (
     END_TOKEN_PATTERN,
     END_TOKENS,
+    FIRM,
     Declines,
     FollowUp,
     Trace,
@@ -391,7 +392,7 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
     turns = follow_ups(text, lower)
     for index, turn in enumerate(turns):
         before = _read_body(text[: turn.start], lower[: turn.start], letters, options, bool(offset))
-        if before.parsed:
+        if before.parsed and (not turn.heading or (before.strength in FIRM and not before.weak)):
             return _shifted(_against_turns(before, text, turns[index:], letters, options), offset)
         if before.explanation.startswith("conflict"):  # a conflict is a reading too
             note = "; read up to the follow-up question or turn the response goes on to invent"
@@ -408,6 +409,8 @@ def _against_turns(
     for index, turn in enumerate(turns):
         if not turn.again:
             break
+        if turn.heading and (before.strength not in FIRM or before.weak):
+            continue  # "Answer:" after a weak reading is the answer line, not a turn
         end = turns[index + 1].start if index + 1 < len(turns) else len(text)
         again = _read(text[turn.body : end], letters, options, shortcut=True)
         if again.parsed and again.answer != before.answer:

@@ -25,6 +25,7 @@ from mathreel.core.extract.structured import json_answer, render
 from mathreel.core.extract.text import (
     DECLINE_CANNOT,
     END_TOKENS,
+    FIRM,
     Declines,
     FollowUp,
     answer_tag,
@@ -116,7 +117,7 @@ def extract_free_answer(response: str | None) -> Extraction:
     turns = follow_ups(text, text.lower())
     for index, turn in enumerate(turns):
         before = _read(text[: turn.start])
-        if before.parsed:
+        if before.parsed and (not turn.heading or (before.strength in FIRM and not before.weak)):
             return _against_turns(before, text, turns[index:])
     return _read(text)
 
@@ -127,6 +128,8 @@ def _against_turns(before: Extraction, text: str, turns: list[FollowUp]) -> Extr
     for index, turn in enumerate(turns):
         if not turn.again:
             break
+        if turn.heading and (before.strength not in FIRM or before.weak):
+            continue  # "Answer:" after a weak reading is the answer line, not a turn
         end = turns[index + 1].start if index + 1 < len(turns) else len(text)
         again = _read(text[turn.body : end])
         if again.parsed and not _same_answer(before.answer or "", again.answer or ""):

@@ -225,6 +225,7 @@ _FOLLOW_UP = lazy_regex(
 # "Answer:" alone on its line (bold or as a heading), opening a new working after an answer was given.
 _ANSWER_HEADING = lazy_regex(r"^[ \t>#*_]*(?i:answer)[ \t*_]*[:：][ \t*_]*$", re.M)
 _NEW_WORKING = 40  # characters: under a heading "Answer:", less is the answer itself ("Answer:\n(B) bridge")
+FIRM = ("explicit", "container")  # the strengths after which an "Answer:" heading opens a turn of its own
 MAX_FOLLOW_UPS = 3  # markers tried, in order; each try reads the text before it once
 
 
@@ -236,6 +237,7 @@ class FollowUp(NamedTuple):
     start: int
     body: int
     again: bool
+    heading: bool = False  # an "Answer:" heading: an invented turn only after an answer stated firmly
 
 
 def follow_up_starts(text: str, lower: str) -> list[int]:
@@ -296,7 +298,7 @@ def _answer_headings(text: str) -> list[FollowUp]:
         stop = body.find("\n\n")
         paragraph = body if stop < 0 else body[:stop]
         if len(paragraph) >= _NEW_WORKING and ". " in paragraph:
-            found.append(FollowUp(match.start(), match.end(), True))
+            found.append(FollowUp(match.start(), match.end(), True, heading=True))
             if len(found) == MAX_FOLLOW_UPS:
                 break
     return found
