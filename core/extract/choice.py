@@ -2206,7 +2206,7 @@ class OptionMatcher(Mapping[str, str]):
     def _split(self) -> bool:
         """Whether any option text holds a comma or a semicolon: one test on all the texts joined, kept."""
         if self._marked is None:
-            joined = "\n".join(text for _, text in self._texts.items())
+            joined = "\n".join([text for _, text in self._texts.items()])
             self._marked = ", " in joined or ";" in joined or "，" in joined or "；" in joined
         return self._marked
 

@@ -323,28 +323,27 @@ _DECLINE_SHARED = (
 _SHARED = lazy_regex(_DECLINE_SHARED)
 # Every shared alternative holds one of these ("can't" holds "n't", "cannot" "not").
 _DECLINE_WORDS = ("not", "n't", "n’t", "impossible", "unable", "no way", "insufficient")
+_SHARED_GATE = lazy_regex("|".join(map(re.escape, _DECLINE_WORDS)))
 
 
 class Declines:
     """A reader's "the response declines" reading: the shared phrases and `own` (a regex), searched only where one
     of the words they need occurs (`words` for `own`'s; the search is slow, the word test is not)."""
 
-    __slots__ = ("_pattern", "_words")
+    __slots__ = ("_gate", "_pattern")
 
     def __init__(self, own: str, words: tuple[str, ...] = ()) -> None:
         self._pattern = lazy_regex(_DECLINE_SHARED + "|" + own)
-        self._words = words
+        self._gate = lazy_regex("|".join(map(re.escape, words))) if words else None
 
     def search(self, text: str) -> re.Match[str] | None:
         """Where `text` declines, or None (then it may still give an answer). Without the words of the reader's own
         phrases only the shared ones are searched (a smaller pattern: most texts that get this far have neither)."""
         lower = text.lower()
-        if (not self._words and any(word in lower for word in _DECLINE_WORDS)) or any(
-            word in lower for word in self._words
-        ):
+        if self._gate is not None and self._gate.search(lower):
             return self._pattern.search(text)
-        if any(word in lower for word in _DECLINE_WORDS):
-            return _SHARED.search(text)
+        if _SHARED_GATE.search(lower):
+            return (self._pattern if self._gate is None else _SHARED).search(text)
         return None
 
     @property
