@@ -59,6 +59,7 @@ def test_a_pair_is_read_as_a_whole_not_by_the_last_value_of_its_line() -> None:
         ("The answer is B. The two base angles are 30° each.", "B"),  # no option's value, concluding nothing
         ("The answer is B. First the angle at A is 150°, and the angle at B is 120°.", "B"),  # D's only in the working
         ("The answer is B. The angle at B is 110°.", None),  # another option's value ends the response
+        ("The answer is B. The other options, 110° and 150°, are wrong.", "B"),  # no value ends it
         ("Based on the video, the answer is B.\n\nExplanation: he waves at 0:45, after which 120°.", "B"),
     ],
 )

@@ -1043,7 +1043,7 @@ def _concluded_after(text: str, last: _Statement, options: OptionMatcher) -> Ext
     if own is None or tail == own or _plain(tail) == _plain(own):
         return None  # "The answer is B. Walking.": the letter with its own text, as it most often is
     end = tail[-_END_REGION:]
-    ends_in_value = _VALUE.search(end) is not None
+    ends_in_value = _ENDS_IN_VALUE.search(end) is not None  # "= 120°.", "is 18 pens.", not "150°, are wrong."
     if not ends_in_value and _CONCLUDING.search(tail) is None:
         return None
     sentence = _SENTENCE_SPLIT.split(tail)[-1].strip() or tail
@@ -1068,6 +1068,10 @@ def _concluded_after(text: str, last: _Statement, options: OptionMatcher) -> Ext
     return conflict(f"{quote(last.snippet)!r} gives option {last.letter} ({own!r})", why, last.method)
 
 
+# A number, then at most a unit or two words, ends the text: "= 120°.", "is 18 red pens.", "110 degrees".
+_ENDS_IN_VALUE = lazy_regex(
+    r"\d(?:[ \t]*(?:°|\^\\circ|\^\{\\circ\}|%|[A-Za-z]{1,10}(?:[ \t]+[A-Za-z]{1,10})?))?[ \t.)$]*$"
+)
 _END_REGION = 24  # characters: the end of the response holds that option's value alone ("= 120°.", "is 18 pens.")
 
 
