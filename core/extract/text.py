@@ -241,8 +241,9 @@ class FollowUp(NamedTuple):
 
 
 def follow_up_starts(text: str, lower: str) -> list[int]:
-    """Where lines that open a new question or turn start (`follow_ups`)."""
-    return [turn.start for turn in follow_ups(text, lower)]
+    """Where lines that open a new question or turn start (`follow_ups`), "Answer:" headings left out: those open a
+    turn only after an answer the reader read firmly, and where it read none they are the response's own answer."""
+    return [turn.start for turn in follow_ups(text, lower) if not turn.heading]
 
 
 def follow_ups(text: str, lower: str) -> list[FollowUp]:
