@@ -134,15 +134,24 @@ def test_an_answer_tag_after_a_garbled_think_block() -> None:
 @pytest.mark.parametrize(
     ("response", "answer"),
     [
-        ("The answer is B.\nAssistant: So the answer is A.", "B"),
+        ("The answer is B.\nAssistant: So the answer is A.", None),  # answers the same question again: a conflict
+        ("The answer is B.\nAssistant: So the answer is B.", "B"),
         ("The answer is B.\nUser: And the next one?\nAssistant: D", "B"),
         ("The answer is B.\n### Instruction\nPick again.\n### Response\nThe answer is A.", "B"),
         ("Assistant: The answer is C.", "C"),  # a turn marker at the very start is no invented turn
     ],
 )
-def test_an_invented_turn_ends_the_choice_reading(response: str, answer: str) -> None:
+def test_an_invented_question_ends_the_choice_reading_and_a_turn_answering_again_must_agree(
+    response: str, answer: str | None
+) -> None:
     found = _choice(response, BRIDGE)
     assert found.answer == answer
+    if answer is None:
+        assert (
+            found.explanation.startswith("conflict")
+            and "gives B" in found.explanation
+            and "with A" in found.explanation
+        )
 
 
 @pytest.mark.parametrize(
@@ -151,11 +160,16 @@ def test_an_invented_turn_ends_the_choice_reading(response: str, answer: str) ->
         ("The answer is 7.\nAssistant: The chart shows 0.85 % growth in 2 years.", "7"),
         ("So x = 4.\n### Instruction\nSolve 2y = 10.\n### Response\ny = 5", "4"),
         ("The answer is 3.\nHuman: What is 5 + 5?\nAssistant: 10", "3"),
+        ("The answer is 0.5.\nAssistant: So the answer is 1/2.", "0.5"),  # the same value
+        ("The answer is 12.\nAssistant: Looking again, the answer is 15.", None),
+        ("So x = 4.\n### Response:\nx = 6", None),
     ],
 )
-def test_an_invented_turn_ends_the_free_reading(response: str, answer: str) -> None:
+def test_an_invented_turn_ends_the_free_reading(response: str, answer: str | None) -> None:
     found = extract_free_answer(response)
     assert found.answer == answer and "turn" in found.explanation
+    if answer is None:
+        assert found.explanation.startswith("conflict")
 
 
 LOOP_LINES = (

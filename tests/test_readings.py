@@ -68,6 +68,11 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     # a negative amount of money and a rate
     assert {"W1", "W2", "W3", "W5"} <= {entry.extra["class"] for entry in CHOICE}
     assert {"W2", "W4"} <= {entry.extra["class"] for entry in FREE}
+    # the fifth round's conflicts: two values per option concluded as another option's pair, a letter first then a
+    # conclusion that is another option's, options of several parts, and invented turns that re-answer (choice and
+    # free-form)
+    assert {"V1", "V2", "V3", "V4"} <= {entry.extra["class"] for entry in CHOICE}
+    assert "V4" in {entry.extra["class"] for entry in FREE}
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 

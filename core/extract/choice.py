@@ -11,16 +11,20 @@ Order of evidence, strongest first (each reading's `Extraction.strength`):
    the first and the last line must agree; then a single parenthesised letter;
 4. the option text of the response's conclusion ("Walking", "so 15 pens"), unless it declines or says no
    option fits.
-A response that goes on to a question or turn of its own ("Question: ...", "Human: ...", "Assistant: ...") is read up to
-it; a `<think>` block never closed is read only from an answer line of its own at its end (or an answer tag that ends
-the response), and a letter alone before a closed block that nothing follows is read, unless the block concludes another
+A response that goes on to a question or turn of its own ("Question: ...", "Human: ...") is read up to it, and one that
+answers the same question again ("Assistant: ...", "### Response") must give the same letter there (else a conflict);
+a `<think>` block never closed is read only from an answer line of its own at its end (or an answer tag that ends the
+response), and a letter alone before a closed block that nothing follows is read, unless the block concludes another
 option. A container holding a value that is no option's is unparsed ("no option matches"); a letter stated with another
 option's text or value ("The answer is (E) 14 km" where E is 41 km), final answers back to back that name different
 letters ("Answer: A\nAnswer: D"), a box holding an option's value after a statement naming another letter, and an answer
 line with its option's own words after prose concluding another option ("... is the kettle.\nAnswer: C - mug") are
 conflicts; option values are compared as math, operators included (`option_math`), and a hedged conclusion gives no
 option text; options whose texts are letters ("A. B", "B. A and C") are read by their text where the response gives it,
-and a letter that is both an unmarked statement's and another option's text is a conflict.
+and a letter that is both an unmarked statement's and another option's text is a conflict. So is a final statement that
+the conclusion around it contradicts: the lines before it state another option's pair of values ("12 N, 30 J"), the
+sentence before it carries every part of another option ("more permissive; less accepting"), or a short response
+opens with the letter and its explanation ends on another option ("The answer is C. ... so the angle is 110°.").
 
 Capital letters inside words and sentences ("Based", "A man", "the Dog", "I think") are never read, and
 nothing is guessed: when the evidence runs out the result is unparsed with what was seen.
@@ -54,12 +58,15 @@ from mathreel.core.extract.structured import JsonAnswer, json_answer
 from mathreel.core.extract.text import (
     END_TOKEN_PATTERN,
     END_TOKENS,
+    FIRM,
+    Declines,
+    FollowUp,
     Trace,
     answer_tag,
     boxed_spans,
     delete,
     fold_letters,
-    follow_up_starts,
+    follow_ups,
     strip_think,
     unclosed_think_tail,
 )
@@ -382,12 +389,39 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
                 found.method,
             )
         lower = text.lower()
-    for start in follow_up_starts(text, lower):
-        before = _read_body(text[:start], lower[:start], letters, options, bool(offset))
-        if before.parsed or before.explanation.startswith("conflict"):  # a conflict is a reading too
+    turns = follow_ups(text, lower)
+    for index, turn in enumerate(turns):
+        before = _read_body(text[: turn.start], lower[: turn.start], letters, options, bool(offset))
+        if before.parsed and (not turn.heading or (before.strength in FIRM and not before.weak)):
+            return _shifted(_against_turns(before, text, turns[index:], letters, options), offset)
+        if before.explanation.startswith("conflict"):  # a conflict is a reading too
             note = "; read up to the follow-up question or turn the response goes on to invent"
             return _shifted(replace(before, explanation=before.explanation + note), offset)
     return _shifted(_read_body(text, lower, letters, options, bool(offset)), offset)
+
+
+def _against_turns(
+    before: Extraction, text: str, turns: list[FollowUp], letters: Sequence[str], options: Mapping[str, str] | None
+) -> Extraction:
+    """The answer read before the first invented turn, or a conflict when a turn that answers the same question again
+    ("Assistant: ...", "### Response", an "Answer:" heading over new working) gives another letter; a turn that asks
+    a new question ("Question:", "User:", "### Instruction") ends the reading."""
+    for index, turn in enumerate(turns):
+        if not turn.again:
+            break
+        if turn.heading and (before.strength not in FIRM or before.weak):
+            continue  # "Answer:" after a weak reading is the answer line, not a turn
+        end = turns[index + 1].start if index + 1 < len(turns) else len(text)
+        again = _read(text[turn.body : end], letters, options, shortcut=True)
+        if again.parsed and again.answer != before.answer:
+            marker = quote(text[turn.start : turn.body].strip(), 20)
+            return conflict(
+                f"{before.explanation} gives {before.answer}",
+                f"the invented turn {marker!r} answers again with {again.answer}",
+                before.method,
+            )
+    note = "; read up to the follow-up question or turn the response goes on to invent"
+    return replace(before, explanation=before.explanation + note)
 
 
 def _think_last_letter(response: str, letters: Sequence[str]) -> Extraction | None:
@@ -599,7 +633,13 @@ def _read_body(
             if per_part is not None:
                 return per_part
             if matcher is not None:
-                against = _result_before(text, last, matcher)  # "... so angle 2 = 50°.\nThe answer is (D) 100°."
+                against = _pair_before(text, last, matcher)  # "The force is 12 N.\nThe work is 30 J.\nAnswer: B"
+                if against is None:
+                    against = _result_before(text, last, matcher)  # "... so angle 2 = 50°.\nThe answer is (D) 100°."
+                if against is None:
+                    against = _concluded_after(text, last, matcher)  # "The answer is C. ... so the angle is 110°."
+                if against is None:
+                    against = _parts_before(text, last, matcher)  # "... more permissive, ... less accepting. (A)"
                 if against is not None:
                     return _traced(against, trace)
             if matcher is not None:
@@ -819,6 +859,8 @@ def _result_before(text: str, last: _Statement, options: OptionMatcher) -> Extra
         return None  # an estimate, or "x = 1 and y = 4": not one result to hold the letter against
     if last.letter not in options.value_keys():  # the options' values last: they cost most
         return None
+    if last.letter in options.pairs():
+        return None  # "x = 3, y = 4": one value of the line is only part of the option (`_pair_before` reads them)
     value = " ".join(result.group("v").replace("\\)", " ").replace("\\]", " ").replace("$", " ").split())
     why = options.contradiction(last.letter, value)
     if why is None or _rounded_to(value, options[last.letter]):
@@ -885,6 +927,152 @@ def _sentence_before(text: str, pos: int) -> str | None:
     sentence_start = max(head.rfind(". ", 0, len(head) - 1) + 2, head.rfind("。", 0, len(head) - 1) + 1, 0)
     sentence = head[sentence_start:]
     return sentence if _COMPUTED.search(sentence) else None
+
+
+_PAIR_WINDOW = 400  # characters before a statement that hold its concluding lines
+_PAIR_SKIP = 60  # a line without a number shorter than this ("Thus the correct choice is:") is passed over
+_CLAUSE_BREAK = lazy_regex(r"[,;，；、]|\s(?i:and|while|but)\s")
+_PAIR_NUMBER = lazy_regex(r"(?<![\w.^])-?\d+(?:\.\d+)?")
+
+
+def _pair_before(text: str, last: _Statement, options: OptionMatcher) -> Extraction | None:
+    """A conflict when the options hold several values each ("12 N, 30 J") and the lines that conclude before the
+    final statement state the values of another option and not all of the stated one's ("The force is 12 N.\nThe
+    work is 30 J.\nAnswer: B" where A is "12 N, 30 J" and B "12 N, 36 J"). The concluding lines are the line of the
+    statement up to it and the lines with a number right before it (as many as the option has values; a short line
+    without one, such as "Thus the correct choice is:", is passed over); each of their clauses states the number it
+    ends with. Numbers are compared as values, units aside."""
+    start = max(0, last.pos - _PAIR_WINDOW)
+    if _VALUE.search(text, start, last.pos) is None:
+        return None  # most statements have no number before them: no option is read
+    pairs = options.pairs()
+    own = pairs.get(last.letter)
+    if own is None:
+        return None  # options of one value or none, as most are (worked out once per question)
+    stated = _concluded_numbers(text[start : last.pos], len(own))
+    if not stated or _all_stated(own, stated):
+        return None
+    others = [letter for letter, values in pairs.items() if letter != last.letter and _all_stated(values, stated)]
+    if not others:
+        return None
+    named = " and ".join(f"option {letter}'s ({options[letter]!r})" for letter in others)
+    return conflict(
+        f"{quote(last.snippet)!r} gives option {last.letter} ({options[last.letter]!r})",
+        f"the lines before it conclude the values of {named}",
+        last.method,
+    )
+
+
+def _concluded_numbers(before: str, wanted: int) -> list[float]:
+    """The numbers the clauses of the concluding lines end with (see `_pair_before`), nearest line first."""
+    lines = before.split("\n")
+    found: list[float] = []
+    taken = 0
+    for index in range(len(lines) - 1, -1, -1):
+        line = lines[index]
+        if _VALUE.search(line) is None:
+            if index == len(lines) - 1 or len(line.strip()) < _PAIR_SKIP:
+                continue  # the statement's own line, a blank line or a short lead-in
+            break
+        for clause in _CLAUSE_BREAK.split(line):
+            numbers = _PAIR_NUMBER.findall(clause)
+            if numbers:
+                found.append(float(numbers[-1]))
+        taken += 1
+        if taken == wanted:
+            break
+    return found
+
+
+def _all_stated(values: tuple[float, ...], stated: list[float]) -> bool:
+    return all(any(same_value(value, said) for said in stated) for value in values)
+
+
+_PARTS_MIN = 20  # characters of prose before a statement that can carry an option's parts
+_JOINERS = (",", " and ", ";", " while ", " but ", "，")
+
+
+def _parts_before(text: str, last: _Statement, options: OptionMatcher) -> Extraction | None:
+    """A conflict when the options have several parts ("become more permissive; become less accepting") and the
+    sentence that concludes before the final statement (with the statement's own sentence up to it) carries every
+    part of another option and not every part of the stated one ("... have become more permissive, while ... have
+    become less accepting. The answer is (A)." where A is "...; become more accepting"). One part shared is no
+    conflict."""
+    if last.pos < _PARTS_MIN:
+        return None  # the statement opens the response: most do
+    parts = options.parts()
+    own = parts.get(last.letter)
+    if own is None:
+        return None  # options of one part, as most are (worked out once per question)
+    cut = max(text.rfind(gap, 0, last.pos - 2) for gap in (*_SENTENCE_GAPS, "\n"))
+    cut = max(max(text.rfind(gap, 0, cut) for gap in (*_SENTENCE_GAPS, "\n")), 0) if cut > 0 else 0
+    window = text[cut : last.pos]
+    if not any(joiner in window for joiner in _JOINERS):
+        return None  # one clause carries one part
+    tokens = _tokens(window)
+    if all(_contains_run(tokens, part) for part in own):
+        return None
+    others = [o for o, runs in parts.items() if o != last.letter and all(_contains_run(tokens, run) for run in runs)]
+    if not others:
+        return None
+    named = " and ".join(f"option {letter} ({options[letter]!r})" for letter in others)
+    return conflict(
+        f"{quote(last.snippet)!r} gives option {last.letter} ({options[last.letter]!r})",
+        f"the sentence before it carries every part of {named}",
+        last.method,
+    )
+
+
+_AFTER_MAX = 600  # characters: a response that opens with its letter and explains it in a few sentences
+_AFTER_MIN = 12  # characters after the statement that can hold a concluding sentence
+_CONCLUDING = lazy_regex(r"(?i:\b(?:so|thus|therefore|hence|must|the\s+answer)\b)")
+
+
+def _concluded_after(text: str, last: _Statement, options: OptionMatcher) -> Extraction | None:
+    """A conflict when a short response opens with its letter and its explanation ends on another option: a value
+    another option has at its very end ("The answer is C. ... so the angle must be 110 degrees." where C is 140° and
+    A 110°), a value no option has in a sentence that concludes ("so", "thus", "must", ...: "The answer is B. So the
+    angle must be 115°."), or, for options in words, a concluding sentence that says the thing is another option
+    ("... so the object he fills is the jar."). Values of the working before the last sentence, a given value that
+    concludes nothing ("The two base angles are 20° each.") and a ruled-out option ("It is not the jar") are no
+    conflict. The options are read last, and only where the last sentence ends in a number or concludes."""
+    if last.pos > _OPENING or len(text) > _AFTER_MAX or len(text) - last.end < _AFTER_MIN:
+        return None  # most statements end their response or follow the working: nothing is read
+    tail = text[last.end :].strip(" \t\n.)]:")
+    own = options.get(last.letter)
+    if own is None or tail == own or _plain(tail) == _plain(own):
+        return None  # "The answer is B. Walking.": the letter with its own text, as it most often is
+    end = tail[-_END_REGION:]
+    ends_in_value = _ENDS_IN_VALUE.search(end) is not None  # "= 120°.", "is 18 pens.", not "150°, are wrong."
+    if not ends_in_value and _CONCLUDING.search(tail) is None:
+        return None
+    sentence = _SENTENCE_SPLIT.split(tail)[-1].strip() or tail
+    concludes = _CONCLUDING.search(sentence) is not None
+    if not (ends_in_value or concludes) or _NEGATION.search(sentence):
+        return None
+    why = None
+    if ends_in_value and options.value_keys():  # the options' values last: they cost most
+        decided, letter = options.value_hits(end)
+        if decided and letter is not None:
+            if letter != last.letter:
+                why = f"the explanation after it ends on option {letter}'s value ({quote(sentence, 50)!r})"
+        elif concludes and options.match_conclusion(sentence) == (True, None):
+            why = f"the explanation after it concludes a value no option has ({quote(sentence, 50)!r})"
+    elif concludes and last.letter not in options.value_keys():
+        named = {_tokens(clause.group("rest")) for clause in _CONCLUDED.finditer(sentence)}
+        others = [o for o, text_o in options.items() if o != last.letter and _option_keys(text_o)[0] in named]
+        if len(others) == 1:
+            why = f"the explanation after it concludes option {others[0]} ({quote(sentence, 50)!r})"
+    if why is None:
+        return None
+    return conflict(f"{quote(last.snippet)!r} gives option {last.letter} ({own!r})", why, last.method)
+
+
+# A number, then at most a unit or two words, ends the text: "= 120°.", "is 18 red pens.", "110 degrees".
+_ENDS_IN_VALUE = lazy_regex(
+    r"\d(?:[ \t]*(?:°|\^\\circ|\^\{\\circ\}|%|[A-Za-z]{1,10}(?:[ \t]+[A-Za-z]{1,10})?))?[ \t.)$]*$"
+)
+_END_REGION = 24  # characters: the end of the response holds that option's value alone ("= 120°.", "is 18 pens.")
 
 
 # An answer stated as a value, then the letter it is said to be: "So the answer is 72, which corresponds to option
@@ -1747,51 +1935,28 @@ def _paren_letter(text: str, listing: bool, letters: Sequence[str]) -> Extractio
     return Extraction(letter, "paren-letter", f"the only parenthesised letter is ({letter})", None, "shape")
 
 
-# The response does not commit: it declines, cannot decide, or says no option fits. Then a lone "(C)" or a value
-# that matches an option's text is not its answer.
-_UNDECIDED = lazy_regex(
+# The response does not commit: it declines, cannot decide, or says no option fits (the shared declines of
+# `text.Declines`, and these). Then a lone "(C)" or a value that matches an option's text is not its answer.
+_UNDECIDED = Declines(
     r"(?i:\bnone\s+of\s+(?:the|these|those|them)\b|\bnot\s+(?:among|in|one\s+of|listed\s+in)\s+(?:the\s+)?"
     r"(?:given\s+|listed\s+|provided\s+)?(?:options|choices|answers|answer\s+choices)\b"
     r"|\bno\s+(?:option|choice|answer)\s+(?:matches|fits|is\s+correct|is\s+right|applies)\b|\b(?:matches|fits)\s+none\b"
     r"|\b(?:does\s+not|doesn't|doesn’t|do\s+not|don't|don’t)\s+match\s+any\b"
-    r"|\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+(?:be\s+)?(?:determined|answered|decided|tell|decide|determine|say"
-    r"|be\s+sure)\b|\b(?:unable|not\s+able)\s+to\s+(?:determine|tell|decide|answer)\b|\bi(?:'m|’m|\s+am)\s+(?:sorry|unsure"
-    r"|not\s+sure)\b|\bas\s+an\s+ai\b)"
-    r"|无法|不确定|抱歉"
-)
-_DECLINED = lazy_regex(
-    r"(?i:\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+(?:confidently|definitively|reliably|be\s+certain)\b"
-    r"|\bno\s+way\s+to\s+(?:tell|know|determine|say|be\s+sure)\b"
-    r"|\b(?:not|n't|n’t)\s+enough\s+(?:information|evidence|detail|data)\b|\binsufficient\s+(?:information|evidence)\b)"
-)
-_DECLINED_WORDS = ("confident", "definitive", "reliabl", "certain", "no way", "enough", "insufficient")
-# Every alternative of `_UNDECIDED` holds one of these ("not among the options" holds "option", "can't" "can").
-_UNDECIDED_WORDS = (
-    "none",
-    "option",
-    "choice",
-    "answer",
-    "match",
-    "can",
-    "could",
-    "able",
-    "sorry",
-    "sure",
-    " ai",
-    "无法",
-    "不确定",
-    "抱歉",
+    r"|\bi(?:'m|’m|\s+am)\s+(?:sorry|unsure|not\s+sure)\b|\bas\s+an\s+ai\b"
+    r"|\b(?:cannot|can't|can’t|could\s+not|couldn't)\s+(?:confidently|definitively|reliably|be\s+certain)\b)"
+    r"|无法|不确定|抱歉",
+    # the words its own alternatives need beyond the shared ones ("none of", "no option", "I'm sorry", "as an AI")
+    (
+        *("none", "option", "choice", "answer", "match", "sorry", "sure", " ai", "confident", "definitive"),
+        *("reliabl", "certain", "无法", "不确定", "抱歉"),
+    ),
 )
 
 
 def _undecided(text: str, options: OptionMatcher | None) -> Extraction | None:
     """Unparsed when the response declines, cannot decide or says no option fits, unless an option itself says so
-    ("None of these"). `_UNDECIDED` and `_DECLINED` are searched only when one of the words they need occurs (the
-    search is slow)."""
-    lower = text.lower()
-    undecided = _UNDECIDED.search(text) if any(word in lower for word in _UNDECIDED_WORDS) else None
-    if undecided is None and any(word in lower for word in _DECLINED_WORDS):
-        undecided = _DECLINED.search(text)  # "I cannot confidently give a yes or no answer", "no way to tell"
+    ("None of these"). `_UNDECIDED` is searched only when one of the words it needs occurs (the search is slow)."""
+    undecided = _UNDECIDED.search(text)
     if undecided is None or (options and options.declines()):
         return None
     refusal = _REFUSAL.search(text)
@@ -2017,7 +2182,18 @@ class OptionMatcher(Mapping[str, str]):
     a mapping that splits the dataset's "A. text" options only then); it must not change afterwards.
     """
 
-    __slots__ = ("_declines", "_keys", "_lettered", "_numbers", "_said", "_texts", "_values")
+    __slots__ = (
+        "_declines",
+        "_keys",
+        "_lettered",
+        "_marked",
+        "_numbers",
+        "_pairs",
+        "_parts",
+        "_said",
+        "_texts",
+        "_values",
+    )
 
     def __init__(self, texts: Mapping[str, str]) -> None:
         self._texts = texts
@@ -2027,6 +2203,43 @@ class OptionMatcher(Mapping[str, str]):
         self._values: dict[str, _Value] | None = None
         self._said: dict[tuple[str, str], str | None] | None = None
         self._numbers: dict[str, float | None] | None = None
+        self._pairs: dict[str, tuple[float, ...]] | None = None
+        self._parts: dict[str, tuple[tuple[str, ...], ...]] | None = None
+        self._marked: bool | None = None
+
+    def _split(self) -> bool:
+        """Whether any option text holds a comma or a semicolon: one test on all the texts joined, kept."""
+        if self._marked is None:
+            joined = "\n".join([text for _, text in self._texts.items()])
+            self._marked = ", " in joined or ";" in joined or "，" in joined or "；" in joined
+        return self._marked
+
+    def pairs(self) -> dict[str, tuple[float, ...]]:
+        """Letter -> the values of each option that holds several, one per part ("12 N, 30 J", "x = 3; y = 4": a
+        number in each part between commas or semicolons). Worked out once."""
+        if self._pairs is None:
+            pairs = {}
+            if self._split():  # most options have no comma or semicolon
+                for letter, text in self._texts.items():
+                    numbers = [_PAIR_NUMBER.findall(part) for part in _OPTION_PARTS.split(text)]
+                    if len(numbers) > 1 and all(len(found) == 1 for found in numbers):
+                        pairs[letter] = tuple(float(found[0]) for found in numbers)
+            self._pairs = pairs
+        return self._pairs
+
+    def parts(self) -> dict[str, tuple[tuple[str, ...], ...]]:
+        """Letter -> the word runs of each option made of several parts between semicolons ("become more
+        permissive; become less accepting"). Worked out once."""
+        if self._parts is None:
+            parts = {}
+            if self._split():
+                for letter, text in self._texts.items():
+                    if ";" in text or "；" in text:
+                        runs = tuple(_tokens(part) for part in _SEMICOLONS.split(text))
+                        if len(runs) > 1 and all(runs):
+                            parts[letter] = runs
+            self._parts = parts
+        return self._parts
 
     def lettered(self) -> _Lettered | None:
         """For options whose texts hold letters ("A. B", "B. A and C", "C. A only"): (plain text -> option letter for
@@ -2235,6 +2448,8 @@ class OptionMatcher(Mapping[str, str]):
         return letter is not None or stated, letter
 
 
+_SEMICOLONS = lazy_regex(r"[;；]")
+_OPTION_PARTS = lazy_regex(r"[,;，；]\s")  # "12 N, 30 J": the parts of an option of several values
 _Lettered = tuple[dict[str, str], dict[str, str]]
 _Value = tuple[tuple[str, ...], tuple[str, ...]]  # an option value's math tokens, and the same without its units
 # A capital standing alone in an option's text; "A" or "I" before a lower-case word is an article or a pronoun

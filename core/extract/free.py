@@ -6,7 +6,8 @@ are read together); else the last final-answer phrase ("Final Answer: The final 
 correct." reads X); else the value the last sentence states ("... is 14 cm." reads 14 cm, "= 20" reads 20,
 `free_sentence`), or a last line that is only math. A JSON field and a box that disagree are a conflict. Unicode
 math signs are read as ASCII/LaTeX first (`plain_math`), and a response that goes on to a question or turn of its
-own ("Question: ...", "Assistant: ...") is read up to it. A loop of working cut off mid-way and a one-sentence
+own ("Question: ...", "Human: ...") is read up to it; a turn that answers again ("Assistant: ...") must end on the
+same value (else a conflict). A loop of working cut off mid-way and a one-sentence
 comparison with no asked value are no answer (`NO_ANSWER_READINGS`: no other reader looks for one either). The
 official prompt is in docs/sources.md (Answer equivalence).
 """
@@ -17,14 +18,19 @@ import re
 
 from mathreel.core.extract.free_sentence import is_math, number_word, stated_value
 from mathreel.core.extract.lazy import lazy_regex
+from mathreel.core.extract.option_math import numeric_value, same_value
 from mathreel.core.extract.plain_math import plain_math
 from mathreel.core.extract.program import assigned_answer, program_only
 from mathreel.core.extract.structured import json_answer, render
 from mathreel.core.extract.text import (
+    DECLINE_CANNOT,
     END_TOKENS,
+    FIRM,
+    Declines,
+    FollowUp,
     answer_tag,
     boxed_spans,
-    follow_up_starts,
+    follow_ups,
     strip_think,
     unclosed_think_tail,
 )
@@ -71,30 +77,22 @@ _NO_VALUE_REMARK = lazy_regex(r"[\d\\=]|(?i:\b(?:not|no|cannot|can't|unknown|und
 
 
 # A response that declines to give a value: "it is impossible to determine", "I cannot calculate", "there is not
-# enough information", "the text does not provide the data". Searched only where the rules read nothing, before
-# math-verify reads the whole response (the numbers in a refusal are the question's).
-_DECLINES = lazy_regex(
-    r"(?i:\b(?:cannot|can['’]?t|can\s+not|could\s+not|couldn['’]?t|unable\s+to|not\s+able\s+to|impossible\s+to"
-    r"|no\s+way\s+to)\s+(?:be\s+)?(?:accurately\s+|exactly\s+|precisely\s+|reliably\s+|definitively\s+)?"
-    r"(?:determine|determined|calculate|calculated|compute|computed|answer|answered|tell|know|provide|give|say"
-    r"|find\s+(?:the|a|an|out)\b)"
-    r"|\b(?:not|n['’]t)\s+(?:have\s+|provide\s+|give\s+|contain\s+|include\s+)?(?:enough|sufficient)\s+"
-    r"(?:information|data|detail|details|context)\b|\binsufficient\s+(?:information|data)\b"
+# enough information", "the text does not provide the data" (the shared declines of `text.Declines`, and these).
+# Searched only where the rules read nothing, before math-verify reads the whole response (the numbers in a refusal
+# are the question's).
+_DECLINES = Declines(
+    r"(?i:" + DECLINE_CANNOT + r"(?:calculate|calculated|compute|computed|provide|give|find\s+(?:the|a|an|out)\b)"
     r"|\b(?:do|does|did)(?:\s+not|n['’]t)\s+have\s+(?:the\s+|enough\s+|any\s+|sufficient\s+)?(?:data|information"
     r"|numbers|values|figures|details)\b"
     r"|\b(?:does|do|did)\s+not\s+(?:provide|give|say|state|show|specify|mention|contain|include)\s+"
     r"(?:any\s+|the\s+|enough\s+|specific\s+)?(?:information|data|details|values|numbers|figures|how\s+many"
     r"|how\s+much)\b)"
 )
-_DECLINE_WORDS = ("not", "n't", "n’t", "impossible", "unable", "no way", "insufficient")
 
 
 def declines(response: str | None) -> str | None:
     """The words with which a response declines to give a value, or None (then it may hold one)."""
     if not isinstance(response, str):
-        return None
-    lower = response.lower()
-    if not any(word in lower for word in _DECLINE_WORDS):
         return None
     found = _DECLINES.search(response)
     return found.group(0) if found else None
@@ -116,12 +114,46 @@ def extract_free_answer(response: str | None) -> Extraction:
         why = f"the program assigns its answer: {quote(literal)!r}"
         return Extraction(literal, "program-answer", why, None, "shape")
     text = plain_math(text)
-    for start in follow_up_starts(text, text.lower()):
-        before = _read(text[:start])
-        if before.parsed:
-            note = "; read up to the follow-up question or turn the response goes on to invent"
-            return Extraction(before.answer, before.method, before.explanation + note, None, before.strength)
+    turns = follow_ups(text, text.lower())
+    for index, turn in enumerate(turns):
+        before = _read(text[: turn.start])
+        if before.parsed and (not turn.heading or (before.strength in FIRM and not before.weak)):
+            return _against_turns(before, text, turns[index:])
     return _read(text)
+
+
+def _against_turns(before: Extraction, text: str, turns: list[FollowUp]) -> Extraction:
+    """The answer read before the first invented turn, or a conflict when a turn that answers the same question again
+    ("Assistant: ...", "### Response") ends on another value; a turn that asks a new question ends the reading."""
+    for index, turn in enumerate(turns):
+        if not turn.again:
+            break
+        if turn.heading and (before.strength not in FIRM or before.weak):
+            continue  # "Answer:" after a weak reading is the answer line, not a turn
+        end = turns[index + 1].start if index + 1 < len(turns) else len(text)
+        again = _read(text[turn.body : end])
+        if again.parsed and not _same_answer(before.answer or "", again.answer or ""):
+            marker = quote(text[turn.start : turn.body].strip(), 20)
+            return conflict(
+                f"{before.explanation} gives {quote(before.answer or '', 30)!r}",
+                f"the invented turn {marker!r} answers again with {quote(again.answer or '', 30)!r}",
+                before.method,
+            )
+    note = "; read up to the follow-up question or turn the response goes on to invent"
+    return Extraction(before.answer, before.method, before.explanation + note, None, before.strength)
+
+
+_NAMED = lazy_regex(r"^[A-Za-z]\s*=\s*")  # "x = 4": the value named
+
+
+def _same_answer(first: str, second: str) -> bool:
+    """Whether two readings are one answer: the same text (blanks, dollars and a leading "x =" aside) or the same
+    number ("0.5" and "1/2"); anything else counts as two answers."""
+    a, b = (_NAMED.sub("", " ".join(text.replace("$", " ").split())).rstrip(".") for text in (first, second))
+    if a == b:
+        return True
+    value_a, value_b = numeric_value(a), numeric_value(b)
+    return value_a is not None and value_b is not None and same_value(value_a, value_b)
 
 
 _FIRM_METHODS = frozenset({"boxed", "answer-phrase", "json", "answer-tag", "final-line", "answer-line"})

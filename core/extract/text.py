@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from typing import NamedTuple
 
 from mathreel.core.extract.lazy import lazy_regex
 
@@ -213,22 +214,46 @@ def delete(text: str, pattern: re.Pattern[str]) -> tuple[str, Trace]:
 
 
 # A line that opens a new question or a new turn: "Question:", "Question 2:", "**Q:**", "New question:", "问题：",
-# "Human:", "User:", "Assistant:", "### Instruction:", a heading "### Instruction" or "### Response" alone.
+# "Human:", "User:", "Assistant:", "### Instruction:", a heading "### Instruction" or "### Response" alone. The
+# group "again" marks a turn that answers the same question again ("Assistant:", "### Response").
 _FOLLOW_UP = lazy_regex(
     r"^[ \t>#*_]*(?:(?i:(?:new|next|another|follow-up)\s+)?(?i:question|q)(?:[ \t]*\d+)?"
-    r"|(?i:human|user|instruction|assistant)|问题|質問|질문)[ \t*_]*[:：]"
-    r"|^[ \t]*#{2,4}[ \t]*(?i:instruction|response|input)[ \t]*$",
+    r"|(?i:human|user|instruction|(?P<again>assistant))|问题|質問|질문)[ \t*_]*[:：]"
+    r"|^[ \t]*#{2,4}[ \t]*(?i:instruction|(?P<response>response)|input)[ \t]*[:：]?[ \t]*$",
     re.M,
 )
+# "Answer:" alone on its line (bold or as a heading), opening a new working after an answer was given.
+_ANSWER_HEADING = lazy_regex(r"^[ \t>#*_]*(?i:answer)[ \t*_]*[:：][ \t*_]*$", re.M)
+_NEW_WORKING = 40  # characters: under a heading "Answer:", less is the answer itself ("Answer:\n(B) bridge")
+FIRM = ("explicit", "container")  # the strengths after which an "Answer:" heading opens a turn of its own
 MAX_FOLLOW_UPS = 3  # markers tried, in order; each try reads the text before it once
 
 
+class FollowUp(NamedTuple):
+    """A line that opens a turn the response invents: where it starts, where its body starts, and whether it answers
+    the same question again ("Assistant:", "### Response", an "Answer:" heading over new working) or asks a new one
+    ("Question:", "User:", "Human:", "### Instruction")."""
+
+    start: int
+    body: int
+    again: bool
+    heading: bool = False  # an "Answer:" heading: an invented turn only after an answer stated firmly
+
+
 def follow_up_starts(text: str, lower: str) -> list[int]:
-    """Where lines that open a new question or turn start ("Question: ...", "Assistant: ..."), except at the very
-    start of `text` (a restated question): a model that invents a follow-up and answers it too is read up to the
-    first of these whose text before it holds an answer. At most `MAX_FOLLOW_UPS`. `lower` is `text` in lower
-    case: without a colon (or "##") and a question or turn word in it, nothing is searched."""
-    if not (":" in text or "：" in text or "##" in text) or not (
+    """Where lines that open a new question or turn start (`follow_ups`), "Answer:" headings left out: those open a
+    turn only after an answer the reader read firmly, and where it read none they are the response's own answer."""
+    return [turn.start for turn in follow_ups(text, lower) if not turn.heading]
+
+
+def follow_ups(text: str, lower: str) -> list[FollowUp]:
+    """The lines that open a new question or turn ("Question: ...", "Assistant: ..."), except at the very start of
+    `text` (a restated question), in order, at most `MAX_FOLLOW_UPS`: a model that invents a follow-up question is
+    read up to it, one that answers again is read for both answers. `lower` is `text` in lower case: without a colon
+    (or "##") and a question or turn word in it, nothing is searched; an "Answer:" heading only where a colon ends
+    a line."""
+    turns = []
+    if (":" in text or "：" in text or "##" in text) and (
         "q" in lower
         or "问题" in text
         or "質問" in text
@@ -240,11 +265,88 @@ def follow_up_starts(text: str, lower: str) -> list[int]:
         or "response" in lower
         or "input" in lower
     ):
-        return []
-    starts = []
-    for match in _FOLLOW_UP.finditer(text):
-        if text[: match.start()].strip():
-            starts.append(match.start())
-            if len(starts) == MAX_FOLLOW_UPS:
+        for match in _FOLLOW_UP.finditer(text, _first_character(text) + 1):
+            turns.append(FollowUp(match.start(), match.end(), bool(match.group("again") or match.group("response"))))
+            if len(turns) == MAX_FOLLOW_UPS:
                 break
-    return starts
+    if "answer" in lower and _answer_alone(lower):
+        turns.extend(_answer_headings(text))
+        turns.sort()
+    return turns[:MAX_FOLLOW_UPS]
+
+
+def _answer_alone(lower: str) -> bool:
+    """Whether "answer" is followed by a colon that ends its line ("Answer:\n", "**Answer:**\n"), with string searches
+    (most responses have "answer" once or twice, and a colon after it only on the line of the answer)."""
+    at = lower.find("answer")
+    while at >= 0:
+        line_end = lower.find("\n", at)
+        if line_end < 0:
+            return False
+        rest = lower[at + len("answer") : line_end]
+        if (":" in rest or "：" in rest) and not rest.strip(" \t*_:："):
+            return True
+        at = lower.find("answer", line_end)
+    return False
+
+
+def _answer_headings(text: str) -> list[FollowUp]:
+    """ "Answer:" headings over a new working (a paragraph of `_NEW_WORKING` characters or more, with a sentence end
+    inside), after some text."""
+    found = []
+    for match in _ANSWER_HEADING.finditer(text, _first_character(text) + 1):
+        body = text[match.end() : match.end() + 4 * _NEW_WORKING].strip()
+        stop = body.find("\n\n")
+        paragraph = body if stop < 0 else body[:stop]
+        if len(paragraph) >= _NEW_WORKING and ". " in paragraph:
+            found.append(FollowUp(match.start(), match.end(), True, heading=True))
+            if len(found) == MAX_FOLLOW_UPS:
+                break
+    return found
+
+
+def _first_character(text: str) -> int:
+    """Where the first character that is not blank is (a marker there opens the response: no invented turn)."""
+    return len(text) - len(text.lstrip())
+
+
+# "The response declines": the phrases every reader reads as a response that gives no answer ("I cannot determine
+# ...", "it is impossible to tell", "there is not enough information"); each reader adds its own (`Declines`).
+DECLINE_CANNOT = (
+    r"\b(?:cannot|can['’]?t|can\s+not|could\s+not|couldn['’]?t|unable\s+to|not\s+able\s+to|impossible\s+to"
+    r"|no\s+way\s+to)\s+(?:be\s+)?(?:accurately\s+|exactly\s+|precisely\s+|reliably\s+|definitively\s+)?"
+)
+_DECLINE_SHARED = (
+    r"(?i:" + DECLINE_CANNOT + r"(?:determine|determined|answer|answered|decide|decided|tell|know|say|sure)\b"
+    r"|\b(?:not|n['’]t)\s+(?:have\s+|provide\s+|give\s+|contain\s+|include\s+)?(?:enough|sufficient)\s+"
+    r"(?:information|data|detail|details|context|evidence)\b|\binsufficient\s+(?:information|data|evidence)\b)"
+)
+_SHARED = lazy_regex(_DECLINE_SHARED)
+# Every shared alternative holds one of these ("can't" holds "n't", "cannot" "not").
+_DECLINE_WORDS = ("not", "n't", "n’t", "impossible", "unable", "no way", "insufficient")
+_SHARED_GATE = lazy_regex("|".join(map(re.escape, _DECLINE_WORDS)))
+
+
+class Declines:
+    """A reader's "the response declines" reading: the shared phrases and `own` (a regex), searched only where one
+    of the words they need occurs (`words` for `own`'s; the search is slow, the word test is not)."""
+
+    __slots__ = ("_gate", "_pattern")
+
+    def __init__(self, own: str, words: tuple[str, ...] = ()) -> None:
+        self._pattern = lazy_regex(_DECLINE_SHARED + "|" + own)
+        self._gate = lazy_regex("|".join(map(re.escape, words))) if words else None
+
+    def search(self, text: str) -> re.Match[str] | None:
+        """Where `text` declines, or None (then it may still give an answer). Without the words of the reader's own
+        phrases only the shared ones are searched (a smaller pattern: most texts that get this far have neither)."""
+        lower = text.lower()
+        if self._gate is not None and self._gate.search(lower):
+            return self._pattern.search(text)
+        if _SHARED_GATE.search(lower):
+            return (self._pattern if self._gate is None else _SHARED).search(text)
+        return None
+
+    @property
+    def pattern(self) -> re.Pattern[str]:
+        return self._pattern
