@@ -10,6 +10,7 @@ import pytest
 from mathreel.core.extract import extract_choice
 from mathreel.core.extract.choice import OptionMatcher
 from mathreel.core.extract.free import declines, extract_free_answer
+from mathreel.core.extract.free_verdict import free_verdict
 
 PAIRS = {"A": "12 N, 30 J", "B": "12 N, 36 J", "C": "14 N, 30 J", "D": "14 N, 36 J"}
 XY = {"A": "x = 2, y = 5", "B": "x = 3, y = 5", "C": "x = 2, y = 4", "D": "x = 3, y = 4"}
@@ -182,3 +183,13 @@ def test_one_decline_reading_shared_and_each_readers_own() -> None:
     # an option that itself declines is what a declining response gives
     cannot = {"A": "runs", "B": "walks", "C": "Not enough information"}
     assert _choice("There is not enough information.", cannot).answer == "C"
+
+
+def test_an_invented_answer_turn_in_prose_is_no_second_value() -> None:
+    text = (
+        "The answer is 1.\nAssistant: The exports are greater than 0.92 % in 1 year.\n\n"
+        "Answer: The exports are greater than 0.92 % in 1 year.\n\nQuestion: In how many years are the exports"
+    )
+    assert free_verdict(text, "1").extraction.answer == "1"
+    again = "The answer is 1.\nAssistant: So the count is 2.\n\nQuestion: In how many years"
+    assert free_verdict(again, "1").extraction.explanation.startswith("conflict")  # a value that differs still is

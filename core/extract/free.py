@@ -124,7 +124,8 @@ def extract_free_answer(response: str | None) -> Extraction:
 
 def _against_turns(before: Extraction, text: str, turns: list[FollowUp]) -> Extraction:
     """The answer read before the first invented turn, or a conflict when a turn that answers the same question again
-    ("Assistant: ...", "### Response") ends on another value; a turn that asks a new question ends the reading."""
+    ("Assistant: ...", "### Response") ends on another value; a turn that asks a new question ends the reading. A turn
+    whose reading is prose, not a value ("The exports are greater than 0.92 % in 1 year."), gives no second answer."""
     for index, turn in enumerate(turns):
         if not turn.again:
             break
@@ -132,7 +133,7 @@ def _against_turns(before: Extraction, text: str, turns: list[FollowUp]) -> Extr
             continue  # "Answer:" after a weak reading is the answer line, not a turn
         end = turns[index + 1].start if index + 1 < len(turns) else len(text)
         again = _read(text[turn.body : end])
-        if again.parsed and not _same_answer(before.answer or "", again.answer or ""):
+        if again.parsed and is_math(again.answer or "") and not _same_answer(before.answer or "", again.answer or ""):
             marker = quote(text[turn.start : turn.body].strip(), 20)
             return conflict(
                 f"{before.explanation} gives {quote(before.answer or '', 30)!r}",
