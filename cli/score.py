@@ -85,6 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read and score every file first, so a bad file leaves stdout empty."""
     from mathreel.core.scoring.files import ScoreRequest, read_request, score_result
+    from mathreel.core.scoring.reading_memo import SharedMemos
 
     if args.extractor == "help":
         print(extractor_help())
@@ -103,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
     if args.reviews and not args.judge:
         raise InputError("--reviews", "reviews correct a judge's verdicts: add --judge")
     reports = []
+    memos = SharedMemos()  # runs over the same questions read each distinct answer once
     first: ResultFile | None = None
     for index, path in enumerate(args.files):
         request = ScoreRequest(
@@ -118,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
             run_settings=False,  # the app's prompt settings: neither the table nor the JSON shows them
         )
         result = read_request(request)
-        report = score_result(result, request)
+        report = score_result(result, request, memos)
         if first is None:
             first = result
         else:

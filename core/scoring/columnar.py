@@ -113,10 +113,13 @@ def score_columns(
     use_official: bool,
     extractor: ExtractorName,
     denominator: Denominator,
+    memo: ReadingMemo[ChoiceReading] | None = None,
 ) -> Report:
-    """`scorer._score` of a file read into columns, with no judge and no labelled readings."""
+    """`scorer._score` of a file read into columns, with no judge and no labelled readings (`memo`: as
+    `verdict.score_rows` takes it)."""
     values = result.columns.values
-    memo: ReadingMemo[ChoiceReading] = ReadingMemo(choice_reader(tool, use_official), bench.letters(result.mode))
+    if memo is None:
+        memo = ReadingMemo(choice_reader(tool, use_official), bench.letters(result.mode))
     readings = list(map(memo.read, map(_OPTIONS, values), result.columns.responses, map(_ASKED, values)))
     used = [reading[0] for reading in readings]
     answers = [extraction.answer for extraction in used]

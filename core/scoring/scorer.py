@@ -24,9 +24,10 @@ from mathreel.core.scoring.report import Cell, Overall, Report, Unit, Upstream
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import few_clusters_warning
 from mathreel.core.scoring.tables import cell, overall_of, tables_of
-from mathreel.core.scoring.verdict import JudgedAnswers, official_tool, score_rows
+from mathreel.core.scoring.verdict import JudgedAnswers, choice_reader, official_tool, score_rows
 
 if TYPE_CHECKING:  # pragma: no cover - typing only (labelled readings are rare)
+    from mathreel.core.scoring.reading_memo import SharedMemos
     from mathreel.core.scoring.readings import Readings
 
 __all__ = ["cell", "cluster_unit", "official_tool", "overall_cell", "score"]
@@ -65,6 +66,7 @@ def score(
     denominator: Denominator | None = None,
     judged: JudgedAnswers | None = None,
     readings: Readings | None = None,
+    memos: SharedMemos | None = None,
 ) -> Report:
     """Score a read result file.
 
@@ -72,11 +74,12 @@ def score(
     scorer's denominator policy; otherwise the denominator defaults to "all" (unparsed counts wrong).
     `judged` (from `core.judge.answers.judged_answers`) replaces the rule reading of the answers it covers, and
     `readings` (a person's labelled readings, `core.scoring.readings.read_readings`) those it covers.
+    `memos` shares the choice readings with other files scored in the same call (the report is the same).
     """
     from mathreel.core.extract.math_budget import file_budget  # one math-verify CPU budget per file
 
     with gc_paused(), file_budget(result.answer_count()) as budget:
-        report = _score(result, extractor, denominator, judged or {}, readings)
+        report = _score(result, extractor, denominator, judged or {}, readings, memos)
     undecided = budget.warning()
     if undecided:
         report.warnings.append(undecided)
@@ -89,6 +92,7 @@ def _score(
     denominator: Denominator | None,
     judged: JudgedAnswers,
     readings: Readings | None,
+    memos: SharedMemos | None = None,
 ) -> Report:
     bench = get_benchmark(result.benchmark)
     known = extractor_names()
@@ -107,12 +111,16 @@ def _score(
         raise MathReelError(f"unknown denominator {denominator!r}; choose one of {', '.join(DENOMINATORS)}")
 
     grouped = bench.mode(result.mode).grouped
+    memo = None
+    if memos is not None:
+        key = (bench.name, result.mode, extractor)  # they fix the reader (`tool`, `reproduce`) and the letters
+        memo = memos.memo(key, choice_reader(tool, reproduce), bench.letters(result.mode))
     if getattr(result, "columns", None) is not None and not judged and not readings and not grouped:
         from mathreel.core.scoring.columnar import scorable, score_columns
 
         if bench.groups is None and scorable(result, bench):
-            return score_columns(result, bench, tool, reproduce, extractor, denominator)  # type: ignore[arg-type]
-    rows, disagreements = score_rows(result, bench, tool, reproduce, judged, readings)
+            return score_columns(result, bench, tool, reproduce, extractor, denominator, memo)  # type: ignore[arg-type]
+    rows, disagreements = score_rows(result, bench, tool, reproduce, judged, readings, memo)
     units = _units(rows, result, grouped, bench)
     keep_unanswered = denominator == "all"
     counted = list(units.values()) if keep_unanswered else [u for u in units.values() if u.answered]
