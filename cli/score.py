@@ -105,6 +105,7 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--reviews", "reviews correct a judge's verdicts: add --judge")
     reports = []
     memos = SharedMemos()  # runs over the same questions read each distinct answer once
+    tables: dict[object, object] | None = {} if len(args.files) > 1 else None  # and each question once
     first: ResultFile | None = None
     for index, path in enumerate(args.files):
         request = ScoreRequest(
@@ -119,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
             readings=tuple(args.readings),
             run_settings=False,  # the app's prompt settings: neither the table nor the JSON shows them
         )
-        result = read_request(request)
+        result = read_request(request, tables)
         report = score_result(result, request, memos)
         if first is None:
             first = result

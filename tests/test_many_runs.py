@@ -55,13 +55,36 @@ def _template_run(source: Path, target: Path, seed: int) -> Path:
     return target
 
 
+def _changed_questions(source: Path, target: Path, seed: int) -> Path:
+    """The mix with a fifth of its questions changed under the same ids (gold, an option's text, a dimension, the
+    question, the video, a number for a dimension): a question is reused across files only when nothing changed."""
+    rng = random.Random(seed)
+    records = [json.loads(line) for line in source.read_text(encoding="utf-8").splitlines()]
+    for record in records:
+        if rng.random() < 0.2:
+            field = rng.choice(("answer", "options", "duration", "question", "videoID", "task_type"))
+            if field == "answer":
+                record["answer"] = "ABCD"[("ABCD".index(record["answer"]) + 1) % 4]
+            elif field == "options":
+                record["options"] = [*record["options"][:-1], record["options"][-1] + " again"]
+            elif field == "duration":
+                record["duration"] = "long" if record["duration"] != "long" else "short"
+            elif field == "task_type":
+                record["task_type"] = 7
+            else:
+                record[field] = record[field] + "x"
+    target.write_text("".join(json.dumps(record) + "\n" for record in records), encoding="utf-8")
+    return target
+
+
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory: pytest.TempPathFactory) -> list[str]:
-    """Nine runs: the mix, four re-drawn runs of it, the worst case, the template and a re-drawn one, the
-    lmms-eval log."""
+    """Ten runs: the mix, four re-drawn runs of it, one with questions changed, the worst case, the template and
+    a re-drawn one, the lmms-eval log."""
     folder = tmp_path_factory.mktemp("runs")
     mix, template = DATA / "mix_300.jsonl", DATA / "mix_300_template.json"
     made = [mix, *(_jsonl_run(mix, folder / f"mix_{seed}.jsonl", seed) for seed in range(1, 5))]
+    made.append(_changed_questions(mix, folder / "changed_7.jsonl", 7))
     made += [DATA / "worst_300.jsonl", template, _template_run(template, folder / "template_9.json", 9)]
     made.append(DATA / "lmms_300.jsonl")
     return [str(path) for path in made]
@@ -105,7 +128,7 @@ def test_a_run_scored_again_in_the_same_call_reads_nothing(runs, monkeypatch) ->
     again = score(read_results(runs[0]), memos=memos)
     assert calls == []
     assert again.to_dict(rows=True) == first.to_dict(rows=True)
-    template = read_results(runs[6])
+    template = read_results(runs[7])
     assert type(template) is not type(read_results(runs[0]))  # rows, not columns
     score(template, memos=memos)
     assert calls == []

@@ -92,12 +92,15 @@ def score_file(request: ScoreRequest) -> Report:
     return score_result(read_request(request), request)
 
 
-def read_request(request: ScoreRequest) -> ResultFile:
+def read_request(request: ScoreRequest, shared: dict[Any, Any] | None = None) -> ResultFile:
     """The file of `request` read as asked (benchmark, mode, annotations): `score_file`'s first half, for a caller
-    that also compares the files it scores (`mathreel score`'s doc_hash check)."""
+    that also compares the files it scores (`mathreel score`'s doc_hash check); `shared`: tables kept across the
+    files of one call (`read_results`)."""
     from mathreel.core.results import read_results
 
-    return read_results(request.path, benchmark=request.benchmark, mode=request.mode, annotations=request.annotations)
+    return read_results(
+        request.path, benchmark=request.benchmark, mode=request.mode, annotations=request.annotations, shared=shared
+    )
 
 
 def score_result(result: ResultFile, request: ScoreRequest, memos: SharedMemos | None = None) -> Report:
