@@ -20,6 +20,7 @@ from mathreel.core.kinds import DENOMINATORS, Denominator, ExtractorName
 from mathreel.core.question import Question
 from mathreel.core.results.bulk import gc_paused
 from mathreel.core.results.model import ResultFile
+from mathreel.core.scoring.build import build_report, note_no_official
 from mathreel.core.scoring.report import Cell, Overall, Report, Unit, Upstream
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import few_clusters_warning
@@ -131,15 +132,13 @@ def _score(
     by, cross = _tables(bench, counted)
     overall = overall_cell(overall_units, cluster_unit(bench, overall_units))
     few = few_clusters_warning(overall.clusters, overall.clustered_by) if overall.n else None
-    report = Report(
-        benchmark=bench.name,
-        mode=result.mode,
-        source=result.source,
-        format=result.format,
-        extractor=extractor,
-        official_extractor=tool.name if tool else None,
-        denominator=denominator,
-        detected=list(result.notes),
+    report = build_report(
+        Report,
+        result,
+        bench,
+        tool,
+        extractor,
+        denominator,
         overall=overall,
         by=by,
         cross=cross,
@@ -149,10 +148,8 @@ def _score(
         weak=[r.question_id for r in rows if r.method in WEAK_METHODS and r.weak],  # the set test first: cheap
         labelled=sum(r.method == "labelled" for r in rows),
         missing=[r.question_id for r in rows if r.status == "missing"],
-        unknown_ids=list(result.unknown_ids),
-        mismatched=list(result.mismatched),
         disagreements=disagreements,
-        warnings=list(result.warnings) + (_group_warnings(units, rows) if grouped else []) + ([few] if few else []),
+        more_warnings=(_group_warnings(units, rows) if grouped else []) + ([few] if few else []),
         excluded_from_overall=len(counted) - len(overall_units),
         rows=rows,
         units={
@@ -166,8 +163,7 @@ def _score(
         report.detected.append(
             "every question is outside the benchmark's usual overall (e.g. Text Only): the overall is theirs"
         )
-    if tool is None:
-        report.detected.append(f"no rule-based official extractor for {bench.title}: disagreements not computed")
+    note_no_official(report, bench, tool)
     return report
 
 
