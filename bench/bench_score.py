@@ -2,6 +2,12 @@
 whole `mathreel score --json` process, and (optionally) the official Video-MME script on the same 2,700 answers.
 
     .venv/bin/python bench/bench_score.py [--repeats 5] [--no-large] [--official /tmp/eval_your_results.py]
+    .venv/bin/python bench/bench_score.py --write-runs DIR [--runs 100]   # write many runs, time nothing
+
+`--write-runs DIR` writes `--runs` runs over the same 2,700 questions (`generate_runs`: the realistic mix, then
+each further run re-draws ~15% of its answers as another letter in the same style, seeded) as `run001.jsonl`...
+and, beside each, `run001_template.json` (the same answers in the first-generation template the official script
+reads), then stops; `bench_cli_cpu.py --together` times them in one process.
 
 Targets (issue "Shared core scorer"): scoring 2,700 answers in process < 50 ms, 270,000 < 3 s, the whole
 `mathreel score --json` process on 2,700 answers < 1 s. "Scoring" is `core.scoring.score(result)` on a file
@@ -372,7 +378,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--no-large", action="store_true", help="skip the 270,000-answer files")
     parser.add_argument("--cpu", action="store_true", help="report CPU time instead of wall time")
+    parser.add_argument("--write-runs", type=Path, metavar="DIR", help="write many runs to DIR and stop")
+    parser.add_argument("--runs", type=int, default=100, help="with --write-runs: how many runs")
     args = parser.parse_args()
+    if args.write_runs:
+        paths = write_runs(args.write_runs, args.runs)
+        print(f"{len(paths)} runs of 2,700 answers written to {args.write_runs} (JSONL and template each)")
+        return
     global CLOCK
     if args.cpu:
         CLOCK = time.process_time
