@@ -116,9 +116,9 @@ def test_a_run_scored_again_in_the_same_call_reads_nothing(runs, monkeypatch) ->
     calls: list[str] = []
     real = verdict._read_choice_answer
 
-    def counted(response, choices, tool=None, use_official=False):
+    def counted(response, choices, *args, **kwargs):
         calls.append(response)
-        return real(response, choices, tool, use_official)
+        return real(response, choices, *args, **kwargs)
 
     monkeypatch.setattr(verdict, "_read_choice_answer", counted)
     memos = SharedMemos()
