@@ -6,6 +6,14 @@ source trees side by side (interleaved run by run, so a busy machine weighs on e
     .venv/bin/python bench/bench_cli_cpu.py --tree after=. --in-process BIG.jsonl    # read/score CPU, peak RSS
     .venv/bin/python bench/bench_cli_cpu.py --tree after=. --official eval_your_results.py TEMPLATE.json
 
+    .venv/bin/python bench/bench_cli_cpu.py --tree after=. --together --official eval_your_results.py \
+        --official-files RUNS/run*_template.json RUNS/run*.jsonl                      # many runs in one process
+
+`--together` scores all FILES in one `mathreel score FILE... --json` process per tree (an ablation's runs, as
+users score them: `bench_score.py --write-runs DIR` writes 100 runs over the same 2,700 questions) and prints its
+CPU and peak RSS (`os.wait4` of that child); with `--official`, the official script (one file per process, as it
+takes them) runs on each of `--official-files` (default: FILES) and its CPU is summed, its peak RSS the largest.
+
 `--official PATH` runs the official Video-MME script (BradyFU/Video-MME evaluation/eval_your_results.py, every
 breakdown asked for) on each file, interleaved with the trees in the same rounds, and prints each tree's median as a
 ratio to it; `python -c pass` is timed the same way (the floor every process pays). The script reads the first
@@ -89,7 +97,12 @@ def main() -> None:
     parser.add_argument("--official", type=Path, metavar="PATH", help="the official eval_your_results.py, run alike")
     parser.add_argument("--python", default=sys.executable, help="interpreter for every child (default: this one)")
     parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of CPU")
+    parser.add_argument("--together", action="store_true", help="all FILES in one `mathreel score` process")
+    parser.add_argument("--official-files", nargs="+", type=Path, help="with --together: the official script's files")
     args = parser.parse_args()
+    if args.together:
+        together(args)
+        return
     trees = {
         name: None if path == "installed" else Path(path).resolve()
         for name, _, path in (t.partition("=") for t in args.tree)
@@ -174,6 +187,54 @@ def instructions(command: list[str], env: dict[str, str] | os._Environ[str]) -> 
 
 
 MEASURE = cpu
+
+
+def measured(command: list[str], env: dict[str, str] | os._Environ[str]) -> tuple[float, float]:
+    """User + system CPU (s) and peak RSS (MB) of one child run to completion; a failed run stops the bench."""
+    with subprocess.Popen(command, env=env, cwd="/", stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) as child:
+        _, status, usage = os.wait4(child.pid, 0)
+        child.returncode = os.waitstatus_to_exitcode(status)
+        if child.returncode != 0:
+            raise SystemExit(f"failed ({child.returncode}): {' '.join(command[:8])} ...")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+
+
+def together(args: argparse.Namespace) -> None:
+    """`--together`: per round, each tree scores every FILE in one process; the official script runs per file."""
+    files = [str(path.resolve()) for path in args.files]
+    official_files = [path.resolve() for path in args.official_files or args.files]
+    trees = {
+        name: None if path == "installed" else Path(path).resolve()
+        for name, _, path in (t.partition("=") for t in args.tree)
+    }
+    print(f"load average (1, 5, 15 min): {load()} on {os.cpu_count()} cores; {len(files)} files in one process")
+    for tree in trees.values():  # one untimed run per tree writes its bytecode
+        command = [args.python, "-c", MAIN, "score", files[0], "--json"]
+        subprocess.run(command, env=environment(tree, True), cwd="/", capture_output=True)
+    results: dict[str, list[tuple[float, float]]] = {}
+    for number in range(args.repeats):
+        if args.official:
+            spent, peak = 0.0, 0.0
+            for path in official_files:
+                command = [args.python, str(args.official.resolve()), "--results_file", str(path), *OFFICIAL_FLAGS]
+                cpu_s, rss = measured(command, os.environ)
+                spent, peak = spent + cpu_s, max(peak, rss)
+            results.setdefault(OFFICIAL, []).append((spent, peak))
+            print(
+                f"round {number + 1} [official, {len(official_files)} processes]: {spent:.2f} s CPU, peak {peak:.0f} MB"
+            )
+        for name, tree in trees.items():
+            command = [args.python, "-c", MAIN, "score", *files, "--json"]
+            spent, peak = measured(command, environment(tree, True))
+            results.setdefault(name, []).append((spent, peak))
+            print(f"round {number + 1} [{name}]: {spent:.2f} s CPU, peak RSS {peak:.0f} MB (load {load()})")
+    for name, runs in results.items():
+        spent = [cpu_s for cpu_s, _ in runs]
+        print(
+            f"[{name}]: median {statistics.median(spent):.2f} s CPU (min {min(spent):.2f}, max {max(spent):.2f}, "
+            f"{len(spent)} rounds), peak RSS {max(rss for _, rss in runs):.0f} MB"
+        )
+    print(f"load average at the end: {load()}")
 
 
 def child_cpu(command: list[str], env: dict[str, str] | os._Environ[str]) -> float:

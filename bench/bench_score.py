@@ -2,6 +2,12 @@
 whole `mathreel score --json` process, and (optionally) the official Video-MME script on the same 2,700 answers.
 
     .venv/bin/python bench/bench_score.py [--repeats 5] [--no-large] [--official /tmp/eval_your_results.py]
+    .venv/bin/python bench/bench_score.py --write-runs DIR [--runs 100]   # write many runs, time nothing
+
+`--write-runs DIR` writes `--runs` runs over the same 2,700 questions (`generate_runs`: the realistic mix, then
+each further run re-draws ~15% of its answers as another letter in the same style, seeded) as `run001.jsonl`...
+and, beside each, `run001_template.json` (the same answers in the first-generation template the official script
+reads), then stops; `bench_cli_cpu.py --together` times them in one process.
 
 Targets (issue "Shared core scorer"): scoring 2,700 answers in process < 50 ms, 270,000 < 3 s, the whole
 `mathreel score --json` process on 2,700 answers < 1 s. "Scoring" is `core.scoring.score(result)` on a file
@@ -229,6 +235,77 @@ def write_jsonl(videos: list[dict], path: Path) -> Path:
     return path
 
 
+def generate_runs(n_runs: int, seed: int, n_videos: int = 900, redraw: float = 0.15) -> list[list[dict]]:
+    """`n_runs` runs over the same questions, as an ablation's runs are: the first is the realistic mix
+    (`generate_videos(n_videos, seed, mixed_response)`); each further run re-draws about `redraw` of the first's
+    answers as another letter in the same response style (same template, clip time and other letter), seeded
+    by `seed` and the run's number."""
+    styles: list[tuple[str, str, str, int]] = []  # per answer, in order: template, letter, other letter, clip number
+
+    def recording(rng: random.Random, letter: str, other: str, text: str, number: int) -> str:
+        template = rng.choices([t for _, t in MIX], weights=[w for w, _ in MIX])[0]
+        styles.append((template, letter, other, number))
+        return _fill(template, letter, other, text, number)
+
+    base = generate_videos(n_videos, seed, recording)
+    runs = [base]
+    for run in range(1, n_runs):
+        rng = random.Random(seed * 1_000_003 + run)
+        index = 0
+        videos = []
+        for video in base:
+            questions = []
+            for q in video["questions"]:
+                template, first, other, number = styles[index]
+                index += 1
+                if rng.random() < redraw:
+                    letter = rng.choice([c for c in LETTERS if c != first])
+                    text = q["options"][LETTERS.index(letter)][3:]
+                    q = {**q, "response": _fill(template, letter, other, text, number)}
+                questions.append(q)
+            videos.append({**video, "questions": questions})
+        runs.append(videos)
+    return runs
+
+
+def write_template(videos: list[dict], path: Path) -> Path:
+    """The same answers in the first-generation Video-MME template, which both the official script and MathReel
+    read: `duration_category`, `video_category`, `video_subcategory`, and `choices` per question."""
+    rows = [
+        {
+            "video_id": video["video_id"],
+            "duration_category": video["duration"],
+            "video_category": video["domain"],
+            "video_subcategory": video["sub_category"],
+            "questions": [
+                {
+                    "question_id": q["question_id"],
+                    "task_type": q["task_type"],
+                    "question": q["question"],
+                    "choices": q["options"],
+                    "answer": q["answer"],
+                    "response": q["response"],
+                }
+                for q in video["questions"]
+            ],
+        }
+        for video in videos
+    ]
+    path.write_text(json.dumps(rows, indent=1), encoding="utf-8")
+    return path
+
+
+def write_runs(folder: Path, n_runs: int, seed: int = 5) -> list[Path]:
+    """`generate_runs` written as `run001.jsonl`... and, beside each, `run001_template.json` (the same answers in
+    the first-generation template); the JSONL paths."""
+    folder.mkdir(parents=True, exist_ok=True)
+    paths = []
+    for number, videos in enumerate(generate_runs(n_runs, seed), 1):
+        paths.append(write_jsonl(videos, folder / f"run{number:03d}.jsonl"))
+        write_template(videos, folder / f"run{number:03d}_template.json")
+    return paths
+
+
 CLOCK = time.perf_counter  # --cpu: time.process_time, steadier than wall time on a loaded machine
 
 
@@ -301,7 +378,13 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--no-large", action="store_true", help="skip the 270,000-answer files")
     parser.add_argument("--cpu", action="store_true", help="report CPU time instead of wall time")
+    parser.add_argument("--write-runs", type=Path, metavar="DIR", help="write many runs to DIR and stop")
+    parser.add_argument("--runs", type=int, default=100, help="with --write-runs: how many runs")
     args = parser.parse_args()
+    if args.write_runs:
+        paths = write_runs(args.write_runs, args.runs)
+        print(f"{len(paths)} runs of 2,700 answers written to {args.write_runs} (JSONL and template each)")
+        return
     global CLOCK
     if args.cpu:
         CLOCK = time.process_time

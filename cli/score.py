@@ -85,6 +85,7 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     """Read and score every file first, so a bad file leaves stdout empty."""
     from mathreel.core.scoring.files import ScoreRequest, read_request, score_result
+    from mathreel.core.scoring.reading_memo import SharedMemos
 
     if args.extractor == "help":
         print(extractor_help())
@@ -102,7 +103,9 @@ def run(args: argparse.Namespace) -> int:
         raise InputError("--judge", f"give one judgments file per result file ({len(args.files)}), in the same order")
     if args.reviews and not args.judge:
         raise InputError("--reviews", "reviews correct a judge's verdicts: add --judge")
-    reports = []
+    shown: list[object] = []  # each report as printed (its JSON object or text), made as soon as it is scored
+    memos = SharedMemos()  # runs over the same questions read each distinct answer once
+    tables: dict[object, object] | None = {} if len(args.files) > 1 else None  # and each question once
     first: ResultFile | None = None
     for index, path in enumerate(args.files):
         request = ScoreRequest(
@@ -117,20 +120,25 @@ def run(args: argparse.Namespace) -> int:
             readings=tuple(args.readings),
             run_settings=False,  # the app's prompt settings: neither the table nor the JSON shows them
         )
-        result = read_request(request)
-        report = score_result(result, request)
+        result = read_request(request, tables)
+        report = score_result(result, request, memos)
         if first is None:
             first = result
         else:
             report.warnings.extend(_same_documents(first, result))
-        reports.append(report)
-    if args.json:
-        objects = [report.to_dict(rows=args.rows) for report in reports]
-        print(json.dumps(objects[0] if len(objects) == 1 else objects, ensure_ascii=False, indent=1))
-    else:
-        from mathreel.core.scoring.text import format_report
+        # What is printed is made now, so a run's rows and answers are let go before the next is read (many runs
+        # in one call hold one report at a time); it is printed once every file has been scored.
+        if args.json:
+            shown.append(report.to_dict(rows=args.rows))
+        else:
+            from mathreel.core.scoring.text import format_report
 
-        print("\n\n".join(format_report(report) for report in reports))
+            shown.append(format_report(report))
+        del report, result
+    if args.json:
+        print(json.dumps(shown[0] if len(shown) == 1 else shown, ensure_ascii=False, indent=1))
+    else:
+        print("\n\n".join(map(str, shown)))
     return 0
 
 

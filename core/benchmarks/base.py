@@ -287,9 +287,12 @@ class Benchmark:
         are read): a benchmark may drop, once per file, the lookups of fields no record has. Same Questions."""
         return lambda record: self.question_from_record(record, mode)
 
-    def values_reader(self, keys: AbstractSet[str], mode: str) -> Callable[[Mapping[str, Any]], QuestionValues] | None:
+    def values_reader(
+        self, keys: AbstractSet[str], mode: str, shared: dict[Any, Any] | None = None
+    ) -> Callable[[Mapping[str, Any]], QuestionValues] | None:
         """What `question_reader` reads of each record as a plain tuple (`question_of` makes the Question), for a
-        large file read into columns (`core.results.columnar`); None where the benchmark does not offer it."""
+        large file read into columns (`core.results.columnar`); None where the benchmark does not offer it.
+        `shared` holds tables a reader may keep across the files of one call (runs over the same questions)."""
         return None
 
     def question_of(self, values: QuestionValues, extra: dict[str, str] | None = None) -> Question:

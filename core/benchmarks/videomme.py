@@ -205,14 +205,20 @@ class VideoMME(Benchmark):
             return lambda record: self.question_of(read(record))
         return lambda record: self.question_of(read(record), {k: text(record[k]) for k in extras if k in record})
 
-    def values_reader(self, keys: AbstractSet[str], mode: str) -> Callable[[Mapping[str, Any]], QuestionValues] | None:
+    def values_reader(
+        self, keys: AbstractSet[str], mode: str, shared: dict[Any, Any] | None = None
+    ) -> Callable[[Mapping[str, Any]], QuestionValues] | None:
         """What `question_reader` reads of each record, as a tuple (`question_of` makes the Question of it), for a
         large file read into columns; None where a field has several spellings among `keys` or the records carry
-        extra fields (then each record is read into its Question)."""
+        extra fields (then each record is read into its Question). With `shared` (one call's files), files that
+        name their fields alike share their tables, and a question whose fields are exactly those an earlier file
+        gave it is not read again (`_SingleKeyReader`)."""
         fields = _FieldPlan(*(tuple(key for key in names if key in keys) for names in _ALL_FIELDS))
         if any(len(names) > 1 for names in fields[:-2]) or len(fields.ids) > 1 or fields.extras:
             return None
-        return _SingleKeyReader([names[0] if names else None for names in fields], keys)
+        names = [names[0] if names else None for names in fields]
+        tables = None if shared is None else shared.setdefault((self.name, *names), _Tables(True))
+        return _SingleKeyReader(names, keys, tables)
 
     def question_of(self, values: QuestionValues, extra: dict[str, str] | None = None) -> Question:
         """The Question of values read from a record (`values_reader`)."""
@@ -291,7 +297,21 @@ class VideoMME(Benchmark):
 
 _SHARED_DIMS = 4096  # distinct dimension combinations shared per file (Video-MME has a few hundred)
 _SHARED_VIDEOS = 1 << 17  # video ids remembered per file (raw value -> interned id)
+_KNOWN = 1 << 17  # questions remembered across one call's files (raw id -> raw fields, values)
 _MISS: Any = object()
+
+
+class _Tables:
+    """What a `_SingleKeyReader` remembers: per file, or across the files of one call (`across`: then also each
+    question's raw fields and values, for the next file to find)."""
+
+    __slots__ = ("by_raw", "known", "shared", "videos")
+
+    def __init__(self, across: bool = False) -> None:
+        self.shared: dict[tuple[str, str, str, str], dict[str, str]] = {}
+        self.by_raw: dict[tuple[Any, Any, Any, Any], dict[str, str]] = {}
+        self.videos: dict[str, str | None] = {}
+        self.known: dict[str, tuple[tuple[Any, ...], QuestionValues]] | None = {} if across else None
 
 
 class _SingleKeyReader:
@@ -299,25 +319,39 @@ class _SingleKeyReader:
 
     A large file repeats a few hundred dimension combinations and a few values per video: questions with the same
     dimension values share one dims dict (read only after reading), found by the fields' raw text without reading
-    them again, and video ids are interned once each."""
+    them again, and video ids are interned once each. Across the files of one call (`_Tables.known`), a question
+    whose raw fields equal those it had in an earlier file gets that file's values: the same fields read alike.
+    Only text (or absent) fields and options as a list of text are remembered, so equal means the same text."""
 
-    __slots__ = ("_by_raw", "_fetch", "_keys", "_shared", "_videos")
+    __slots__ = ("_by_raw", "_fetch", "_keys", "_known", "_shared", "_videos")
 
-    def __init__(self, keys: list[str | None], present: AbstractSet[str]) -> None:
+    def __init__(self, keys: list[str | None], present: AbstractSet[str], tables: _Tables | None = None) -> None:
         self._keys: list[Any] = keys  # None where the file has no key for the field: `get(None)` is None
         duration, domain, sub_category, task, options, video, _, question_id = keys
         read = (duration, domain, sub_category, task, video, question_id, "question", "answer", options)
         # Every field in one call where the file's records have each (a record lacking one is read field by field)
         self._fetch = itemgetter(*read) if all(key in present for key in read) else None
-        self._shared: dict[tuple[str, str, str, str], dict[str, str]] = {}
-        self._by_raw: dict[tuple[Any, Any, Any, Any], dict[str, str]] = {}
-        self._videos: dict[str, str | None] = {}
+        tables = _Tables() if tables is None else tables
+        self._shared, self._by_raw, self._videos = tables.shared, tables.by_raw, tables.videos
+        self._known = tables.known
 
     def __call__(self, record: Mapping[str, Any]) -> QuestionValues:
         try:
             fields = self._fetch(record)  # type: ignore[misc]  # None: a field without a key (TypeError)
         except (KeyError, TypeError):
             fields = self._get(record)
+        known = self._known
+        if known is not None and fields[5].__class__ is str:
+            found = known.get(fields[5])
+            if found is not None and found[0] == fields:
+                return found[1]
+            values = self._values(fields)
+            if len(known) < _KNOWN and _plain_fields(fields):
+                known[fields[5]] = (fields, values)
+            return values
+        return self._values(fields)
+
+    def _values(self, fields: tuple[Any, ...]) -> QuestionValues:
         raw = fields[:4]
         try:  # only text or absent values are kept as keys, and no other value equals one of those
             dims = self._by_raw.get(raw)
@@ -373,6 +407,17 @@ class _SingleKeyReader:
         if value.__class__ is str and len(self._videos) < _SHARED_VIDEOS:
             self._videos[value] = found
         return found
+
+
+def _plain_fields(fields: tuple[Any, ...]) -> bool:
+    """Raw fields whose equality means the same text: text or absent, options a list of text (or text)."""
+    options = fields[8]
+    if options.__class__ is list:
+        if not all(option.__class__ is str for option in options):
+            return False
+    elif options is not None and options.__class__ is not str:
+        return False
+    return all(value is None or value.__class__ is str for value in fields[:8])
 
 
 def _plain_key(raw: tuple[Any, ...]) -> bool:

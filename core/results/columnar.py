@@ -113,11 +113,13 @@ def read_columns(
     source: str,
     benchmark: str | None,
     mode: str | None,
+    shared: dict[Any, Any] | None = None,
 ) -> ColumnarResult | None:
     """The file read into columns, or None when it needs the row reader: `records` are then as they were, or
     emptied when they were let go while reading (the caller reads the file again).
 
-    Called only for the plain layout without annotations: every record is the question's own, with its gold."""
+    Called only for the plain layout without annotations: every record is the question's own, with its gold.
+    `shared`: tables kept across the files of one call (`reader.read_results`)."""
     if "__key__" in records[0]:
         return None
     try:
@@ -130,7 +132,7 @@ def read_columns(
     keys: set[str] = set().union(*records)
     if not _ROW_KEYS.isdisjoint(keys) or not keys.isdisjoint(bench.prompt_fields):
         return None
-    read = bench.values_reader(keys, mode_key)
+    read = bench.values_reader(keys, mode_key, shared)
     answers = [key for key in RESPONSE_KEYS if key in keys]
     if read is None or len(answers) != 1:
         return None

@@ -65,8 +65,17 @@ def reply_notes(predictions: Sequence[Prediction]) -> list[str]:
 
 
 def doc_hash_conflicts(a: ResultFile, b: ResultFile) -> list[str]:
-    """Question ids both runs answer from documents with different hashes (both named): not the same question."""
+    """Question ids both runs answer from documents with different hashes (both named): not the same question.
+
+    A file read into columns names no documents (a record with a `doc_hash` is read row by row): nothing to
+    compare, and its Predictions are not built for it."""
+    from mathreel.core.results.columnar import ColumnarResult
+
+    if isinstance(a, ColumnarResult) or isinstance(b, ColumnarResult):
+        return []
     first = {p.question.question_id: doc_hash(p) for p in a.predictions}
+    if not any(first.values()):
+        return []  # the first run names no documents
     conflicts = []
     for prediction in b.predictions:
         mine, theirs = first.get(prediction.question.question_id), doc_hash(prediction)

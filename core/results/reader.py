@@ -30,17 +30,26 @@ def read_results(
     benchmark: str | None = None,
     mode: str | None = None,
     annotations: str | Path | None = None,
+    shared: dict[Any, Any] | None = None,
 ) -> ResultFile:
     """Read a result file, detect its layout, benchmark and mode (saying how in `notes`), and build Questions.
 
     Files carrying gold answers stand alone; id-only files need `annotations` (a dataset file, or a data
-    directory read through core.data), whose questions supply the gold answers and dimensions.
+    directory read through core.data), whose questions supply the gold answers and dimensions. `shared` (one
+    dict for the files of one call) lets a file read into columns reuse what earlier files read of the same
+    questions (`Benchmark.values_reader`): the result is the same.
     """
     with gc_paused():
-        return _read(path, benchmark, mode, annotations)
+        return _read(path, benchmark, mode, annotations, shared)
 
 
-def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations: str | Path | None) -> ResultFile:
+def _read(
+    path: str | Path,
+    benchmark: str | None,
+    mode: str | None,
+    annotations: str | Path | None,
+    shared: dict[Any, Any] | None = None,
+) -> ResultFile:
     source = str(path)
     records, container = load_records(path)
     metric_keys = all_metric_keys()
@@ -48,7 +57,7 @@ def _read(path: str | Path, benchmark: str | None, mode: str | None, annotations
     if layout.key == "plain" and annotations is None:  # a large run's usual file: read into columns if it can be
         from mathreel.core.results.columnar import read_columns
 
-        columnar = read_columns(records, container, layout, source, benchmark, mode)
+        columnar = read_columns(records, container, layout, source, benchmark, mode, shared)
         if columnar is not None:
             return columnar
         if not records:  # let go while reading into columns: read again for the row reader

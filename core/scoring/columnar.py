@@ -9,6 +9,7 @@ paired comparison) are built on first use, the same ones `verdict.score_rows` an
 from __future__ import annotations
 
 from collections import Counter
+from functools import partial
 from itertools import compress
 from operator import eq, itemgetter
 from typing import Any
@@ -17,6 +18,7 @@ from mathreel.core.benchmarks import Benchmark
 from mathreel.core.extract.types import WEAK_METHODS, is_weak
 from mathreel.core.kinds import Denominator, ExtractorName
 from mathreel.core.results.columnar import ColumnarResult
+from mathreel.core.scoring.build import build_report, note_no_official
 from mathreel.core.scoring.reading_memo import ReadingMemo
 from mathreel.core.scoring.report import Report, Unit
 from mathreel.core.scoring.row import ScoredRow
@@ -113,10 +115,13 @@ def score_columns(
     use_official: bool,
     extractor: ExtractorName,
     denominator: Denominator,
+    memo: ReadingMemo[ChoiceReading] | None = None,
 ) -> Report:
-    """`scorer._score` of a file read into columns, with no judge and no labelled readings."""
+    """`scorer._score` of a file read into columns, with no judge and no labelled readings (`memo`: as
+    `verdict.score_rows` takes it)."""
     values = result.columns.values
-    memo: ReadingMemo[ChoiceReading] = ReadingMemo(choice_reader(tool, use_official), bench.letters(result.mode))
+    if memo is None:
+        memo = ReadingMemo(choice_reader(tool, use_official), bench.letters(result.mode))
     readings = list(map(memo.read, map(_OPTIONS, values), result.columns.responses, map(_ASKED, values)))
     used = [reading[0] for reading in readings]
     answers = [extraction.answer for extraction in used]
@@ -139,18 +144,13 @@ def score_columns(
         and is_weak(extraction.method, extraction.strength)
         for key, extraction in {id(extraction): extraction for extraction in used}.items()
     }
-    report = ColumnarReport(
+    report = build_report(
+        partial(ColumnarReport, result, readings, keep_unanswered),
         result,
-        readings,
-        keep_unanswered,
-        benchmark=bench.name,
-        mode=result.mode,
-        source=result.source,
-        format=result.format,
-        extractor=extractor,
-        official_extractor=tool.name if tool else None,
-        denominator=denominator,
-        detected=list(result.notes),
+        bench,
+        tool,
+        extractor,
+        denominator,
         overall=overall,
         by=by,
         cross=cross,
@@ -160,14 +160,11 @@ def score_columns(
         weak=[qid for qid, extraction in zip(ids, used, strict=True) if weak[id(extraction)]],
         labelled=sum(extraction.method == "labelled" for extraction in used),
         missing=[],
-        unknown_ids=list(result.unknown_ids),
-        mismatched=list(result.mismatched),
         disagreements=[qid for qid, reading in zip(ids, readings, strict=True) if reading[2]],
-        warnings=list(result.warnings) + ([few] if few else []),
+        more_warnings=[few] if few else [],
         excluded_from_overall=0,
     )
-    if tool is None:
-        report.detected.append(f"no rule-based official extractor for {bench.title}: disagreements not computed")
+    note_no_official(report, bench, tool)
     return report
 
 

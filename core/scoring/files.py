@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.judge.model import Judgment
     from mathreel.core.results import ResultFile
     from mathreel.core.review.model import Review
+    from mathreel.core.scoring.reading_memo import SharedMemos
     from mathreel.core.scoring.readings import LabelledReading, Readings
     from mathreel.core.scoring.report import Report
 
@@ -91,16 +92,20 @@ def score_file(request: ScoreRequest) -> Report:
     return score_result(read_request(request), request)
 
 
-def read_request(request: ScoreRequest) -> ResultFile:
+def read_request(request: ScoreRequest, shared: dict[Any, Any] | None = None) -> ResultFile:
     """The file of `request` read as asked (benchmark, mode, annotations): `score_file`'s first half, for a caller
-    that also compares the files it scores (`mathreel score`'s doc_hash check)."""
+    that also compares the files it scores (`mathreel score`'s doc_hash check); `shared`: tables kept across the
+    files of one call (`read_results`)."""
     from mathreel.core.results import read_results
 
-    return read_results(request.path, benchmark=request.benchmark, mode=request.mode, annotations=request.annotations)
+    return read_results(
+        request.path, benchmark=request.benchmark, mode=request.mode, annotations=request.annotations, shared=shared
+    )
 
 
-def score_result(result: ResultFile, request: ScoreRequest) -> Report:
-    """`score_file`'s second half: `result` (read by `read_request`) scored with the request's judge and reviews."""
+def score_result(result: ResultFile, request: ScoreRequest, memos: SharedMemos | None = None) -> Report:
+    """`score_file`'s second half: `result` (read by `read_request`) scored with the request's judge and reviews;
+    `memos` shares choice readings with the other files of the same call (`mathreel score FILE...`)."""
     from mathreel.core.scoring.scorer import score
 
     judgments = _judgments(request)
@@ -115,6 +120,7 @@ def score_result(result: ResultFile, request: ScoreRequest) -> Report:
             denominator=request.denominator,  # type: ignore[arg-type]
             judged=judged.answers if judged else None,
             readings=readings,
+            memos=memos,
         )
     except InputError:
         raise

@@ -16,12 +16,17 @@ reader is given it and a reading that looked at the options is kept per (options
 set the reader never sees the question, so its readings are shared across questions as before.
 
 Memory is bounded: each table is emptied when it reaches `LIMIT` entries (a later answer is then read again).
+
+`SharedMemos` keeps one memo per (benchmark, mode, extractor) across the files of one call (`mathreel score
+run1.json ... runN.json`): runs of an ablation answer the same questions, mostly the same way, so run 2..N read only
+the answers no earlier run gave. A reading is the extractor's whichever file first asked for it, so each file's
+report is the one it gets scored alone.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Generic, TypeVar
+from collections.abc import Callable, Hashable
+from typing import Any, Generic, TypeVar
 
 from mathreel.core.choices import OptionTexts, distinct_letters, option_letters
 from mathreel.core.extract.choice import OptionMatcher
@@ -109,6 +114,25 @@ class ReadingMemo(Generic[Reading]):
         else:
             readings[kept] = found
             self._kept += 1
+        return found
+
+
+class SharedMemos:
+    """Reading memos kept across the files of one scoring call, one per reading setting (`key`: the benchmark, its
+    mode and the extractor name, which fix the reader and the default letters)."""
+
+    __slots__ = ("_memos",)
+
+    def __init__(self) -> None:
+        self._memos: dict[Hashable, ReadingMemo[Any]] = {}
+
+    def memo(
+        self, key: Hashable, reader: Callable[[str, Choices], Reading], default_letters: tuple[str, ...]
+    ) -> ReadingMemo[Reading]:
+        """The memo of `key`, made on first use with `reader` and `default_letters` (the same for one key)."""
+        found = self._memos.get((key, default_letters))
+        if found is None:
+            found = self._memos[key, default_letters] = ReadingMemo(reader, default_letters)
         return found
 
 

@@ -20,13 +20,15 @@ from mathreel.core.kinds import DENOMINATORS, Denominator, ExtractorName
 from mathreel.core.question import Question
 from mathreel.core.results.bulk import gc_paused
 from mathreel.core.results.model import ResultFile
+from mathreel.core.scoring.build import build_report, note_no_official
 from mathreel.core.scoring.report import Cell, Overall, Report, Unit, Upstream
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import few_clusters_warning
 from mathreel.core.scoring.tables import cell, overall_of, tables_of
-from mathreel.core.scoring.verdict import JudgedAnswers, official_tool, score_rows
+from mathreel.core.scoring.verdict import JudgedAnswers, choice_reader, official_tool, score_rows
 
 if TYPE_CHECKING:  # pragma: no cover - typing only (labelled readings are rare)
+    from mathreel.core.scoring.reading_memo import SharedMemos
     from mathreel.core.scoring.readings import Readings
 
 __all__ = ["cell", "cluster_unit", "official_tool", "overall_cell", "score"]
@@ -65,6 +67,7 @@ def score(
     denominator: Denominator | None = None,
     judged: JudgedAnswers | None = None,
     readings: Readings | None = None,
+    memos: SharedMemos | None = None,
 ) -> Report:
     """Score a read result file.
 
@@ -72,11 +75,12 @@ def score(
     scorer's denominator policy; otherwise the denominator defaults to "all" (unparsed counts wrong).
     `judged` (from `core.judge.answers.judged_answers`) replaces the rule reading of the answers it covers, and
     `readings` (a person's labelled readings, `core.scoring.readings.read_readings`) those it covers.
+    `memos` shares the choice readings with other files scored in the same call (the report is the same).
     """
     from mathreel.core.extract.math_budget import file_budget  # one math-verify CPU budget per file
 
     with gc_paused(), file_budget(result.answer_count()) as budget:
-        report = _score(result, extractor, denominator, judged or {}, readings)
+        report = _score(result, extractor, denominator, judged or {}, readings, memos)
     undecided = budget.warning()
     if undecided:
         report.warnings.append(undecided)
@@ -89,6 +93,7 @@ def _score(
     denominator: Denominator | None,
     judged: JudgedAnswers,
     readings: Readings | None,
+    memos: SharedMemos | None = None,
 ) -> Report:
     bench = get_benchmark(result.benchmark)
     known = extractor_names()
@@ -107,12 +112,16 @@ def _score(
         raise MathReelError(f"unknown denominator {denominator!r}; choose one of {', '.join(DENOMINATORS)}")
 
     grouped = bench.mode(result.mode).grouped
+    memo = None
+    if memos is not None:
+        key = (bench.name, result.mode, extractor)  # they fix the reader (`tool`, `reproduce`) and the letters
+        memo = memos.memo(key, choice_reader(tool, reproduce), bench.letters(result.mode))
     if getattr(result, "columns", None) is not None and not judged and not readings and not grouped:
         from mathreel.core.scoring.columnar import scorable, score_columns
 
         if bench.groups is None and scorable(result, bench):
-            return score_columns(result, bench, tool, reproduce, extractor, denominator)  # type: ignore[arg-type]
-    rows, disagreements = score_rows(result, bench, tool, reproduce, judged, readings)
+            return score_columns(result, bench, tool, reproduce, extractor, denominator, memo)  # type: ignore[arg-type]
+    rows, disagreements = score_rows(result, bench, tool, reproduce, judged, readings, memo)
     units = _units(rows, result, grouped, bench)
     keep_unanswered = denominator == "all"
     counted = list(units.values()) if keep_unanswered else [u for u in units.values() if u.answered]
@@ -123,15 +132,13 @@ def _score(
     by, cross = _tables(bench, counted)
     overall = overall_cell(overall_units, cluster_unit(bench, overall_units))
     few = few_clusters_warning(overall.clusters, overall.clustered_by) if overall.n else None
-    report = Report(
-        benchmark=bench.name,
-        mode=result.mode,
-        source=result.source,
-        format=result.format,
-        extractor=extractor,
-        official_extractor=tool.name if tool else None,
-        denominator=denominator,
-        detected=list(result.notes),
+    report = build_report(
+        Report,
+        result,
+        bench,
+        tool,
+        extractor,
+        denominator,
         overall=overall,
         by=by,
         cross=cross,
@@ -141,10 +148,8 @@ def _score(
         weak=[r.question_id for r in rows if r.method in WEAK_METHODS and r.weak],  # the set test first: cheap
         labelled=sum(r.method == "labelled" for r in rows),
         missing=[r.question_id for r in rows if r.status == "missing"],
-        unknown_ids=list(result.unknown_ids),
-        mismatched=list(result.mismatched),
         disagreements=disagreements,
-        warnings=list(result.warnings) + (_group_warnings(units, rows) if grouped else []) + ([few] if few else []),
+        more_warnings=(_group_warnings(units, rows) if grouped else []) + ([few] if few else []),
         excluded_from_overall=len(counted) - len(overall_units),
         rows=rows,
         units={
@@ -158,8 +163,7 @@ def _score(
         report.detected.append(
             "every question is outside the benchmark's usual overall (e.g. Text Only): the overall is theirs"
         )
-    if tool is None:
-        report.detected.append(f"no rule-based official extractor for {bench.title}: disagreements not computed")
+    note_no_official(report, bench, tool)
     return report
 
 

@@ -41,11 +41,24 @@ def tables_of(
     """`_tables` from the units counted per (values of the benchmark's dimensions in order, correct)."""
     keys = [d.key for d in bench.dimensions]
     position = {key: i for i, key in enumerate(keys)}
-    by_tallies: dict[str, dict[str, list[int]]] = {key: {} for key in keys}
+    # Right and wrong of one combination first made one tally (n, correct): every pass below is over half as many.
+    totals: dict[tuple[str | None, ...], list[int]] = {}
     for (values, correct), count in combos.items():
-        for key, value in zip(keys, values, strict=True):
+        tally = totals.get(values)
+        if tally is None:
+            tally = totals[values] = [0, 0]
+        tally[0] += count
+        if correct:
+            tally[1] += count
+    pairs = list(totals.items())
+    by_tallies: dict[str, dict[str, list[int]]] = {}
+    for i, key in enumerate(keys):
+        tallies: dict[str, list[int]] = {}
+        for values, (n, right) in pairs:
+            value = values[i]
             if value is not None:
-                _add(by_tallies[key], value, count, correct)
+                _add(tallies, value, n, right)
+        by_tallies[key] = tallies
     by = {key: _cells(bench, key, tallies) for key, tallies in by_tallies.items() if tallies}
     cross = {}
     for row_dim, col_dim in bench.cross_dimensions:
@@ -53,23 +66,26 @@ def tables_of(
             continue
         r, c = position[row_dim], position[col_dim]
         rows: dict[str, dict[str, list[int]]] = {}
-        for (values, correct), count in combos.items():
+        for values, (n, right) in pairs:
             row_value, col_value = values[r], values[c]
             if row_value is not None:
-                row = rows.setdefault(row_value, {})
+                row = rows.get(row_value)
+                if row is None:
+                    row = rows[row_value] = {}
                 if col_value is not None:
-                    _add(row, col_value, count, correct)
+                    _add(row, col_value, n, right)
         order = bench.dimension(row_dim).order(set(rows))
         cross[cross_key(row_dim, col_dim)] = {value: _cells(bench, col_dim, rows[value]) for value in order}
     return by, cross
 
 
-def _add(tallies: dict[str, list[int]], value: str, count: int, correct: bool) -> None:
+def _add(tallies: dict[str, list[int]], value: str, n: int, right: int) -> None:
     tally = tallies.get(value)
     if tally is None:
-        tally = tallies[value] = [0, 0]
-    tally[0] += count
-    tally[1] += count if correct else 0
+        tallies[value] = [n, right]
+    else:
+        tally[0] += n
+        tally[1] += right
 
 
 def _cells(bench: Benchmark, dimension: str, tallies: dict[str, list[int]]) -> dict[str, Cell]:

@@ -117,17 +117,19 @@ def score_rows(
     use_official: bool,
     judged: JudgedAnswers,
     readings: Readings | None = None,
+    memo: ReadingMemo[ChoiceReading] | None = None,
 ) -> tuple[list[ScoredRow], list[str]]:
     """One ScoredRow per answer and per missing question, and the ids the two extractors read differently.
 
     `judged` (a judge's readings) and then `readings` (a person's, `core.scoring.readings`) replace the rule
-    reading of the answers they cover."""
-    default_letters = bench.letters(result.mode)
+    reading of the answers they cover. `memo` (made with `choice_reader(tool, use_official)`) may be one shared
+    with other files of the same benchmark, mode and extractor (`reading_memo.SharedMemos`)."""
     rows: list[ScoredRow] = []
     disagreements: list[str] = []
     append = rows.append
     # Extractors are pure functions of (response, letters, options): the same answer read once (`reading_memo`).
-    memo: ReadingMemo[_Reading] = ReadingMemo(choice_reader(tool, use_official), default_letters)
+    if memo is None:
+        memo = ReadingMemo(choice_reader(tool, use_official), bench.letters(result.mode))
     read = memo.read
     for prediction in result.predictions:
         question = prediction.question
