@@ -8,15 +8,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mathreel.core.kinds import DENOMINATORS, Denominator, ExtractorName
-from mathreel.core.scoring.json_types import SCHEMA_VERSION, CellJSON, OverallJSON, ReportJSON, UpstreamName
+from mathreel.core.kinds import DENOMINATORS, SCHEMA_VERSION, Denominator, ExtractorName
 from mathreel.core.scoring.numbers import ci_text, pct_text
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import CI_METHOD, SE_METHOD
 
-if TYPE_CHECKING:  # pragma: no cover - typing only
+if TYPE_CHECKING:  # pragma: no cover - typing only (the TypedDicts compile a ForwardRef per key when built)
     from mathreel.core.results.run_settings import DetectedRunSettings
     from mathreel.core.scoring.groups import GroupReport
+    from mathreel.core.scoring.json_types import CellJSON, OverallJSON, ReportJSON, UpstreamName
 
 __all__ = [
     "SCHEMA_VERSION",
