@@ -25,6 +25,8 @@ child (getrusage), which a loaded machine disturbs far less than wall time; the 
 `--no-cache` removes the tree's `__pycache__` folders before each run and forbids writing new ones (a fresh
 install's first run); by default the bytecode is cached, as users have it. The official script, run as a script, is
 compiled on every run either way (Python caches no bytecode for `__main__`); the standard library's is cached.
+`--no-bytecode` goes further: every child (trees, official script, floor) runs with PYTHONDONTWRITEBYTECODE=1 and
+an empty PYTHONPYCACHEPREFIX, so no module finds bytecode, the standard library's included (a first run anywhere).
 `--instructions` counts each child's instructions under valgrind (callgrind's Ir, PYTHONHASHSEED=0) instead of
 timing it: about 50 times slower, but a busy machine does not move the count (two runs differ by ~2%), so the ratio
 to the official script can be taken at any load. `--python PATH` runs every child (trees, official script, floor)
@@ -99,7 +101,16 @@ def main() -> None:
     parser.add_argument("--instructions", action="store_true", help="count instructions (valgrind) instead of CPU")
     parser.add_argument("--together", action="store_true", help="all FILES in one `mathreel score` process")
     parser.add_argument("--official-files", nargs="+", type=Path, help="with --together: the official script's files")
+    parser.add_argument(
+        "--no-bytecode",
+        action="store_true",
+        help="no child finds any bytecode, standard library included (an empty PYTHONPYCACHEPREFIX)",
+    )
     args = parser.parse_args()
+    if args.no_bytecode:  # every child: trees, the official script and `python -c pass` alike
+        args.no_cache = True
+        os.environ["PYTHONDONTWRITEBYTECODE"] = "1"
+        os.environ["PYTHONPYCACHEPREFIX"] = tempfile.mkdtemp(prefix="no-bytecode-")
     if args.together:
         together(args)
         return
@@ -109,7 +120,8 @@ def main() -> None:
     }
     print(
         f"load average (1, 5, 15 min): {load()} on {os.cpu_count()} cores; "
-        f"{'no bytecode cache' if args.no_cache else 'bytecode cached'}; interpreter {args.python}"
+        f"{'no bytecode at all' if args.no_bytecode else 'no bytecode cache' if args.no_cache else 'bytecode cached'}"
+        f"; interpreter {args.python}"
     )
     times: dict[tuple[str, str], list[float]] = {}
     failed: set[str] = set()

@@ -83,7 +83,18 @@ def register(subparsers: argparse._SubParsersAction) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    """Read and score every file first, so a bad file leaves stdout empty."""
+    """Read and score every file first, so a bad file leaves stdout empty.
+
+    The cyclic garbage collector stays paused throughout (`core.results.bulk`): reading and scoring each paused
+    it already, and each time it resumed in between, or while the report was written, a collection walked every
+    row's objects (about 2% of a 2,700-answer `score --json` process; peak memory unchanged)."""
+    from mathreel.core.results.bulk import gc_paused
+
+    with gc_paused():
+        return _run(args)
+
+
+def _run(args: argparse.Namespace) -> int:
     from mathreel.core.scoring.files import ScoreRequest, read_request, score_result
     from mathreel.core.scoring.reading_memo import SharedMemos
 

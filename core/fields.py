@@ -9,6 +9,8 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
+from mathreel.core.extract.lazy import lazy_regex
+
 
 def json_or_literal(text: str, kind: type | tuple[type, ...], literal_limit: int | None = None) -> Any | None:
     """`text` parsed as JSON, else as a Python literal (VLMEvalKit's TSV and xlsx write `str(list)`), when the
@@ -25,7 +27,7 @@ def json_or_literal(text: str, kind: type | tuple[type, ...], literal_limit: int
     return None
 
 
-_NUMBERED = re.compile(r"^\s*(?:step\s*)?\d+\s*[\.\):]\s*", re.I)
+_NUMBERED = lazy_regex(r"^\s*(?:step\s*)?\d+\s*[\.\):]\s*", re.I)
 
 
 def parse_steps(value: Any) -> tuple[str, ...]:

@@ -23,3 +23,8 @@ DENOMINATORS: dict[Denominator, str] = {
     "all": "all questions: unparsed and missing answers count as wrong",
     "answered": "answered questions only: unparsed and missing answers are dropped",
 }
+
+# The version of `mathreel score --json` (its shape: `core.scoring.json_types`). Raise it when a key is renamed,
+# removed or changes meaning (adding one is not). Kept here, not beside the TypedDicts, so that writing a report
+# does not build them: they are for the type checker and the schema generator.
+SCHEMA_VERSION: Literal[1] = 1

@@ -31,6 +31,7 @@ UNUSED_BY_SCORE = (
     "mathreel.core.results.question_join",  # files joined to annotations
     "mathreel.core.results.question_key",
     "mathreel.core.scoring.readings",  # --readings
+    "mathreel.core.scoring.json_types",  # the report's TypedDicts: for the type checker and the schema generator
     "csv",  # CSV result files
     "fractions",  # numbers in option texts, the exact McNemar test
 )

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
@@ -23,13 +23,20 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.scoring.report import Report
 
 
-@dataclass(frozen=True)
 class Dimension:
-    """A field results are broken down by. `values` fixes the display order; unknown labels get their own row."""
+    """A field results are broken down by. `values` fixes the display order; unknown labels get their own row.
 
-    key: str
-    label: str
-    values: tuple[str, ...] = ()
+    This class, `Mode`, `DataLayout`, `OfficialScorer`, `GroupFacts` and `GroupScore` are plain classes with
+    slots, not frozen dataclasses: they are read by attribute, never compared or copied, and every `mathreel` start
+    imports this module, where a frozen dataclass compiles each generated method (~3 M instructions a class).
+    `GroupPolicy` stays one: reproductions derive theirs with `dataclasses.replace`."""
+
+    __slots__ = ("key", "label", "values")
+
+    def __init__(self, key: str, label: str, values: tuple[str, ...] = ()) -> None:
+        self.key = key
+        self.label = label
+        self.values = values
 
     def order(self, seen: set[str]) -> list[str]:
         """Known values first (those present), then any unknown label in sorted order."""
@@ -37,16 +44,17 @@ class Dimension:
         return known + sorted(seen - set(self.values))
 
 
-@dataclass(frozen=True)
 class Mode:
     """A way of asking the benchmark: MCQ, multi-binary, or the single default mode."""
 
-    key: str
-    label: str
-    grouped: bool = False  # multi-binary: pairs sharing a group count as one question
+    __slots__ = ("grouped", "key", "label")
+
+    def __init__(self, key: str, label: str, grouped: bool = False) -> None:
+        self.key = key
+        self.label = label
+        self.grouped = grouped  # multi-binary: pairs sharing a group count as one question
 
 
-@dataclass(frozen=True)
 class DataLayout:
     """Where a benchmark keeps its files on disk, relative to its root folder (read by core.data's loader).
 
@@ -54,15 +62,39 @@ class DataLayout:
     matches of one pattern are shards read in name order). Media folders hold `<video id><ext>` files.
     """
 
-    subdir: str  # the folder name under a parent data directory holding several benchmarks
-    annotations: dict[str, tuple[str, ...]]
-    video_dirs: tuple[str, ...] = ()
-    video_exts: tuple[str, ...] = (".mp4", ".MP4", ".mkv")
-    subtitle_dirs: tuple[str, ...] = ()
-    subtitle_ext: str = ".srt"
-    image_dirs: tuple[str, ...] = ()  # folders a relative image path is resolved against, in order
-    json_fields: tuple[str, ...] = ()  # fields that may arrive as a JSON string holding an object
-    extra_fetch: tuple[str, ...] = field(default=())  # more patterns worth fetching from a hub repository
+    __slots__ = (
+        "annotations",
+        "extra_fetch",
+        "image_dirs",
+        "json_fields",
+        "subdir",
+        "subtitle_dirs",
+        "subtitle_ext",
+        "video_dirs",
+        "video_exts",
+    )
+
+    def __init__(
+        self,
+        subdir: str,
+        annotations: dict[str, tuple[str, ...]],
+        video_dirs: tuple[str, ...] = (),
+        video_exts: tuple[str, ...] = (".mp4", ".MP4", ".mkv"),
+        subtitle_dirs: tuple[str, ...] = (),
+        subtitle_ext: str = ".srt",
+        image_dirs: tuple[str, ...] = (),
+        json_fields: tuple[str, ...] = (),
+        extra_fetch: tuple[str, ...] = (),
+    ) -> None:
+        self.subdir = subdir  # the folder name under a parent data directory holding several benchmarks
+        self.annotations = annotations
+        self.video_dirs = video_dirs
+        self.video_exts = video_exts
+        self.subtitle_dirs = subtitle_dirs
+        self.subtitle_ext = subtitle_ext
+        self.image_dirs = image_dirs  # folders a relative image path is resolved against, in order
+        self.json_fields = json_fields  # fields that may arrive as a JSON string holding an object
+        self.extra_fetch = extra_fetch  # more patterns worth fetching from a hub repository
 
     @property
     def all_patterns(self) -> tuple[str, ...]:
@@ -94,18 +126,28 @@ DEFAULT_GROUP_POLICY = GroupPolicy()
 QuestionValues = tuple[str, str, str, tuple[str, ...], str | None, dict[str, str], str]
 
 
-@dataclass(frozen=True)
 class OfficialScorer:
     """A benchmark's reference scorer: its rule-based extractor (a function name in core.extract, resolved by
     scoring so that importing a benchmark never imports the extractors), its denominator policy and, for a
     benchmark scored in groups, how it forms and scores them."""
 
-    name: str
-    extractor: str
-    denominator: Denominator  # "all" (unparsed counts wrong) or "answered" (unparsed dropped)
-    source: str = ""  # "repository path@commit" of the code reproduced (docs/sources.md lists them)
-    groups: GroupPolicy | None = None  # None: the benchmark's groups are scored by MathReel's policy
-    commit: str = ""  # the full 40-hex commit `source` abbreviates, so a report can name it exactly
+    __slots__ = ("commit", "denominator", "extractor", "groups", "name", "source")
+
+    def __init__(
+        self,
+        name: str,
+        extractor: str,
+        denominator: Denominator,
+        source: str = "",
+        groups: GroupPolicy | None = None,
+        commit: str = "",
+    ) -> None:
+        self.name = name
+        self.extractor = extractor
+        self.denominator = denominator  # "all" (unparsed counts wrong) or "answered" (unparsed dropped)
+        self.source = source  # "repository path@commit" of the code reproduced (docs/sources.md lists them)
+        self.groups = groups  # None: the benchmark's groups are scored by MathReel's policy
+        self.commit = commit  # the full 40-hex commit `source` abbreviates, so a report can name it exactly
 
     @property
     def label(self) -> str:
@@ -113,28 +155,42 @@ class OfficialScorer:
         return f"{self.name} ({self.source})" if self.source else self.name
 
 
-@dataclass(frozen=True)
 class GroupFacts:
     """What a group is, read from its member rows: its kind ("relevance", "logic"), its structure (a logic chain
-    such as "[1,[2,3],4]") and the taxonomy it is reported under (level, heads)."""
+    such as "[1,[2,3],4]") and the taxonomy it is reported under (level, heads).
 
-    kind: str
-    structure: str
-    dims: Mapping[str, str]
+    A plain class, as `Dimension` and `GroupScore`."""
+
+    __slots__ = ("dims", "kind", "structure")
+
+    def __init__(self, kind: str, structure: str, dims: Mapping[str, str]) -> None:
+        self.kind = kind
+        self.structure = structure
+        self.dims = dims
 
 
-@dataclass(frozen=True)
 class GroupScore:
     """A group's score (0-100), its linear score where the benchmark has one, how many steps of a chain were
     credited, and, per member, the part its answer played ("credited", "breaks the chain", "not reached", ...),
     with one line saying how the score came about."""
 
-    score: float | None  # None: the group cannot be scored (an unknown kind or structure)
-    linear: float | None
-    roles: tuple[str, ...]
-    explanation: str
-    steps: int | None = None  # logic chains: the credited steps
-    broken_at: int | None = None  # logic chains: the 1-based position of the first answer that breaks the chain
+    __slots__ = ("broken_at", "explanation", "linear", "roles", "score", "steps")
+
+    def __init__(
+        self,
+        score: float | None,
+        linear: float | None,
+        roles: tuple[str, ...],
+        explanation: str,
+        steps: int | None = None,
+        broken_at: int | None = None,
+    ) -> None:
+        self.score = score  # None: the group cannot be scored (an unknown kind or structure)
+        self.linear = linear
+        self.roles = roles
+        self.explanation = explanation
+        self.steps = steps  # logic chains: the credited steps
+        self.broken_at = broken_at  # logic chains: the 1-based position of the first answer that breaks the chain
 
 
 class GroupScheme:

@@ -14,6 +14,7 @@ from typing import Any
 
 from mathreel.core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode
 from mathreel.core.errors import InputError
+from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.fields import first_text, json_or_literal, text
 from mathreel.core.question import Question
 
@@ -26,8 +27,8 @@ SUBFIELDS = ("Length", "Angle", "Area", "Analytic", "Applied", "Volume", "Coordi
 
 _FOR_EVAL_FIELDS = ("question_for_eval", "question")
 # "Choices:\nA:40°\nB:60°" in question_for_eval / query_wo.
-_CHOICES = re.compile(r"Choices?\s*:\s*\n(.*)$", re.S | re.I)
-_CHOICE_LINE = re.compile(r"^\s*\(?([A-H])\s*[:\.\)：]\s*(.+?)\s*$")
+_CHOICES = lazy_regex(r"Choices?\s*:\s*\n(.*)$", re.S | re.I)
+_CHOICE_LINE = lazy_regex(r"^\s*\(?([A-H])\s*[:\.\)：]\s*(.+?)\s*$")
 
 # Prompt wording. Style "default" sends the record's own query_wo (direct) or query_cot (CoT) field, as the
 # official MathVerse evaluation does. Styles "boxed" and "evalscope" use evalscope's templates

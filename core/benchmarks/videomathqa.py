@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from types import MappingProxyType
 from typing import Any
 
 from mathreel.core.benchmarks.base import Benchmark, DataLayout, Dimension, Mode, OfficialScorer
 from mathreel.core.errors import InputError
+from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.fields import first_text, parse_options, parse_steps, text
 from mathreel.core.question import Question
 
@@ -47,7 +47,7 @@ ERROR_CATEGORY_DEFINITIONS: Mapping[str, str] = {
 }
 ERROR_CATEGORIES = tuple(ERROR_CATEGORY_DEFINITIONS)
 
-_PAIR_SUFFIX = re.compile(r"^(.+)_(\d+)$")
+_PAIR_SUFFIX = lazy_regex(r"^(.+)_(\d+)$")
 _DURATION_FIELDS = ("length", "duration")
 _VIDEO_FIELDS = ("videoID", "video_id")
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import ast
 import functools
-import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 from types import MappingProxyType
@@ -35,6 +34,7 @@ from mathreel.core.benchmarks.base import (
     OfficialScorer,
 )
 from mathreel.core.errors import InputError
+from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.fields import first_text, parse_options, text
 from mathreel.core.question import Question
 
@@ -83,7 +83,7 @@ EVALSCOPE_TEMPLATE = (
     "answering.\n\n{question}\n\n{choices}"
 )
 EVALSCOPE_SUBTITLE_WORDS = 512
-_EVALSCOPE_OPTION = re.compile(r"^\s*([A-Z])[\.\)]\s*(.*)$")
+_EVALSCOPE_OPTION = lazy_regex(r"^\s*([A-Z])[\.\)]\s*(.*)$")
 
 # lmms-eval's twelve metrics, each holding the same per-question dict; the first names the benchmark in a log.
 METRIC_KEYS = tuple(
@@ -95,7 +95,7 @@ METRIC_KEYS = tuple(
 _VIDEO_FIELDS = ("video_id", "video")
 _TAXONOMY = ("level", "second_head", "third_head")
 _DIMENSION_FIELDS = ("group_type", *_TAXONOMY)
-_WHOLE_NUMBER = re.compile(r"(\d+)(?:\.0*)?")
+_WHOLE_NUMBER = lazy_regex(r"(\d+)(?:\.0*)?")
 
 
 def _video_id(record: Mapping[str, Any]) -> str:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import contextvars
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 
 FILE_BUDGET_SECONDS = 20.0  # CPU seconds of math-verify per file, plus the allowance per answer below
 FILE_BUDGET_PER_ANSWER = 0.05  # a 3,940-answer MathVerse file needs about 2 s in all; it may use 217
@@ -24,17 +23,22 @@ COSTLY_SECONDS = 5.0
 COSTLY_CEILING_SECONDS = 6.5
 
 
-@dataclass
 class FileBudget:
-    """The worker CPU time one file's checks may take together, and what they took."""
+    """The worker CPU time one file's checks may take together, and what they took.
 
-    seconds: float
-    spent: float = 0.0
-    out_of_cpu: int = 0  # checks that ran out of their own limit
-    refused: int = 0  # checks not run because the budget was spent
-    costly: float = 0.0  # CPU of the checks that used more than COSTLY_CHECK_SECONDS (or ran out of their limit)
-    key: object = field(default_factory=object)  # its queue in the pool, unless the caller names one
-    undecided: dict[str, int] = field(default_factory=dict)  # answers left undecided, by limit (see `note`)
+    A plain class, not a dataclass: every scored file makes one, so every `mathreel score` imports this module,
+    where a dataclass compiles its generated methods (~2 M instructions); nothing compares or prints budgets."""
+
+    __slots__ = ("costly", "key", "out_of_cpu", "refused", "seconds", "spent", "undecided")
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self.spent = 0.0
+        self.out_of_cpu = 0  # checks that ran out of their own limit
+        self.refused = 0  # checks not run because the budget was spent
+        self.costly = 0.0  # CPU of the checks that used more than COSTLY_CHECK_SECONDS (or ran out of their limit)
+        self.key: object = object()  # its queue in the pool, unless the caller names one
+        self.undecided: dict[str, int] = {}  # answers left undecided, by limit (see `note`)
 
     def note(self, explanation: str) -> None:
         """Count an answer's verdict if one of math-verify's limits left it undecided."""

@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
 from typing import Any
 
 from mathreel.core.extract.lazy import lazy_regex
@@ -57,13 +56,18 @@ _FIELD = lazy_regex(
 )
 
 
-@dataclass(frozen=True)
 class JsonAnswer:
-    """The answer field of a response's JSON: its decoded value, its field name, and where the object is."""
+    """The answer field of a response's JSON: its decoded value, its field name, and where the object is.
 
-    value: Any  # str, int, float, bool, list, dict or None (the field is null)
-    key: str
-    span: tuple[int, int]
+    A plain record, not a frozen dataclass: this module is imported by every `mathreel score`, where a dataclass
+    compiles its generated methods (~3 M instructions)."""
+
+    __slots__ = ("key", "span", "value")
+
+    def __init__(self, value: Any, key: str, span: tuple[int, int]) -> None:
+        self.value = value  # str, int, float, bool, list, dict or None (the field is null)
+        self.key = key
+        self.span = span
 
 
 def json_answer(text: str) -> JsonAnswer | None:

@@ -7,7 +7,6 @@ module's business through `question_from_record`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from mathreel.core.benchmarks import BENCHMARKS
@@ -20,15 +19,27 @@ _RESPONSE_SET = frozenset(RESPONSE_KEYS)
 _ID_SET = frozenset((*ID_KEYS, "__key__"))
 
 
-@dataclass(slots=True)
 class Row:
-    """One answered question as the layout found it (slots: one per answer, hundreds of thousands per file)."""
+    """One answered question as the layout found it (slots: one per answer, hundreds of thousands per file).
 
-    label: str | int  # where it is in the file: "line 4", 3, "video 001 question 001-2"
-    fields: dict[str, Any]  # what question_from_record reads (may lack the gold answer)
-    response: str | None  # None: the record has no response at all
-    raw: dict[str, Any]  # the record as written, for display
-    full_response: str | None = None  # the unfiltered reply, when the file keeps it beside `response`
+    A plain class, not a dataclass: the reader only builds and reads it, and a slotted dataclass costs every
+    `mathreel` start a class built twice and a compile per generated method."""
+
+    __slots__ = ("fields", "full_response", "label", "raw", "response")
+
+    def __init__(
+        self,
+        label: str | int,
+        fields: dict[str, Any],
+        response: str | None,
+        raw: dict[str, Any],
+        full_response: str | None = None,
+    ) -> None:
+        self.label = label  # where it is in the file: "line 4", 3, "video 001 question 001-2"
+        self.fields = fields  # what question_from_record reads (may lack the gold answer)
+        self.response = response  # None: the record has no response at all
+        self.raw = raw  # the record as written, for display
+        self.full_response = full_response  # the unfiltered reply, when the file keeps it beside `response`
 
 
 class Layout(NamedTuple):

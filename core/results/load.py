@@ -9,18 +9,18 @@ from __future__ import annotations
 import codecs
 import io
 import json
-import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
 from mathreel.core.errors import InputError
+from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.reading import LIMIT_ENV as LIMIT_ENV  # the variable that raises the size limit, named in errors
 from mathreel.core.reading import bounded_line_runs, lines_of, open_input, parquet_records, refuse_nul
 from mathreel.core.results.layouts import ID_KEYS, RESPONSE_KEYS
 
 # A JSON string (skipped over) or a comma followed only by whitespace and a closing bracket (dropped).
-_STRING_OR_TRAILING_COMMA = re.compile(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])')
+_STRING_OR_TRAILING_COMMA = lazy_regex(r'"(?:\\.|[^"\\])*"|,(\s*[}\]])')
 _PARQUET_MAGIC = b"PAR1"
 _ZIP_MAGIC = b"PK\x03\x04"  # an .xlsx workbook is a ZIP archive
 _SPREADSHEET_SUFFIXES = (".xlsx", ".xlsm")
@@ -30,7 +30,7 @@ _SNIFF_BYTES = 8192  # how much of the file the encoding checks look at
 _STREAM_BYTES = 32 * 1024 * 1024  # JSONL larger than this is read line by line, never held whole as text
 _FIRST_LINE_BYTES = 16 * 1024 * 1024  # a first line longer than this is not looked at for JSON Lines
 _BATCH = 5000  # streamed lines decoded per json.loads call (one call per line is several times slower)
-_HUGE_NUMBER = re.compile(r"\d{4301}")  # Python refuses to parse integers longer than 4300 digits
+_HUGE_NUMBER = lazy_regex(r"\d{4301}")  # Python refuses to parse integers longer than 4300 digits
 # What a JSON document holding a single value holds, in the words of the error message.
 _SCALAR_KINDS = {bool: "a boolean", int: "a number", float: "a number", str: "a string", type(None): "null"}
 

@@ -19,7 +19,7 @@ from mathreel.core.results.detect import all_metric_keys, detect_benchmark, dete
 from mathreel.core.results.layouts import VLMEVAL_INDEX, Row, detect_layout, iter_rows, label_of, lmms_generation
 from mathreel.core.results.load import load_records
 from mathreel.core.results.model import Prediction, ResultFile, kept_record
-from mathreel.core.results.recorded import FileQuestion, RecordedPrompt, harness_prompts
+from mathreel.core.results.recorded import PROMPT_KEYS, FileQuestion, RecordedPrompt, harness_prompts
 
 QuestionReader = Callable[[Mapping[str, Any]], Question]
 _SHOWN_IDS = 10  # ids quoted in a warning before "and N more"
@@ -152,10 +152,13 @@ def _place(label: str | int) -> str:
     return f"record {label}" if isinstance(label, int) else label
 
 
-def _file_plan(bench: Benchmark, rows: list[Row], mode: str) -> tuple[QuestionReader, tuple[str, ...]]:
-    """Per file, once: the benchmark's reader for the keys the file's records have, and the id fields among them."""
+def _file_plan(bench: Benchmark, rows: list[Row], mode: str) -> tuple[QuestionReader, tuple[str, ...], bool]:
+    """Per file, once: the benchmark's reader for the keys the file's records have, the id fields among them, and
+    whether any record has a field a prompt is kept in (else no row looks for one: `recorded_prompts`)."""
     present = set().union(*[row.fields for row in rows])
-    return bench.question_reader(present, mode), tuple(key for key in bench.id_fields if key in present)
+    prompt_keys = {*PROMPT_KEYS, *bench.prompt_fields}
+    prompts = not prompt_keys.isdisjoint(present) or any(not prompt_keys.isdisjoint(row.raw) for row in rows)
+    return bench.question_reader(present, mode), tuple(key for key in bench.id_fields if key in present), prompts
 
 
 def _check_id_fields(id_fields: tuple[str, ...], row: Row, source: str) -> None:
@@ -230,7 +233,7 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
     source, mode = result.source, result.mode
     append = result.predictions.append
     gold = GoldCheck(bench, mode)
-    read, id_keys = _file_plan(bench, rows, mode)
+    read, id_keys, prompts = _file_plan(bench, rows, mode)
     for index, row in enumerate(rows):
         rows[index] = None  # type: ignore[call-overload]  # let the record go with its row
         question = _question(bench, row, mode, source, read, id_keys)
@@ -245,7 +248,7 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
             question.question_id = join_key(qid, count)
         if not question.answer:
             raise InputError(source, "no gold answer in the record", row.label, fix="annotations")
-        recorded = FileQuestion(question, recorded_prompts(bench, row))
+        recorded = FileQuestion(question, recorded_prompts(bench, row) if prompts else ())
         raw = kept_record(row.raw, len(result.predictions))
         append(Prediction(question, _response(row, source), row.label, raw, recorded, row.full_response))
     gold.report(result)

@@ -9,10 +9,10 @@ request's `arguments` (the prompt first), plain files may carry `prompt`. A benc
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any, Literal, NamedTuple
 
+from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.question import Question
 
 # How the question an answer is scored against was found:
@@ -53,6 +53,7 @@ class FileQuestion(NamedTuple):
 # Harness fields holding the prompt sent, looked up on the record as written and on the fields the layout read.
 _PROMPT_FIELDS = ("prompt", "input")
 _ARGUMENTS = "arguments"  # lmms-eval's Instance.arguments: (context, gen_kwargs, doc_id, task, split)
+PROMPT_KEYS = (*_PROMPT_FIELDS, _ARGUMENTS)  # a record with none of these keeps no harness prompt
 
 
 def harness_prompts(raw: Mapping[str, Any], fields: Mapping[str, Any]) -> list[RecordedPrompt]:
@@ -76,7 +77,7 @@ def first_prompt_text(raw: Mapping[str, Any]) -> str:
     return prompts[0].text if prompts else ""
 
 
-_OPTION_LINE = re.compile(r"^\s*\(?([A-Z])\s*[\.\):：]\s*\S")
+_OPTION_LINE = lazy_regex(r"^\s*\(?([A-Z])\s*[\.\):：]\s*\S")
 
 
 def options_in_prompt(text: str) -> tuple[str, ...]:

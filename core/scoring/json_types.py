@@ -10,12 +10,10 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, Literal, TypedDict
 
-from mathreel.core.kinds import Denominator, Status
+from mathreel.core.kinds import SCHEMA_VERSION, Denominator, Status  # noqa: F401  (the version is re-exported)
 
 if TYPE_CHECKING:  # the schema generator passes it in: importing core.results here would load every reader
     from mathreel.core.results.recorded import JoinHow
-
-SCHEMA_VERSION: Literal[1] = 1  # raise it when a key is renamed, removed or changes meaning (adding one is not)
 
 
 class CellJSON(TypedDict):

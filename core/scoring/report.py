@@ -8,15 +8,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from mathreel.core.kinds import DENOMINATORS, Denominator, ExtractorName
-from mathreel.core.scoring.json_types import SCHEMA_VERSION, CellJSON, OverallJSON, ReportJSON, UpstreamName
+from mathreel.core.kinds import DENOMINATORS, SCHEMA_VERSION, Denominator, ExtractorName
 from mathreel.core.scoring.numbers import ci_text, pct_text
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import CI_METHOD, SE_METHOD
 
-if TYPE_CHECKING:  # pragma: no cover - typing only
+if TYPE_CHECKING:  # pragma: no cover - typing only (the TypedDicts compile a ForwardRef per key when built)
     from mathreel.core.results.run_settings import DetectedRunSettings
     from mathreel.core.scoring.groups import GroupReport
+    from mathreel.core.scoring.json_types import CellJSON, OverallJSON, ReportJSON, UpstreamName
 
 __all__ = [
     "SCHEMA_VERSION",
@@ -46,12 +46,29 @@ def split_cross_key(key: str) -> tuple[str, str]:
     return row_dim, col_dim
 
 
-@dataclass(frozen=True, slots=True)
 class Interval:
-    """A 95% interval at full precision (percent, or points for a difference)."""
+    """A 95% interval at full precision (percent, or points for a difference).
 
-    low: float
-    high: float
+    This and `Unit` are plain classes with slots and their own `==`, hash and repr, as the frozen dataclasses they
+    were: every `mathreel score` imports this module, where a frozen slotted dataclass builds its class twice and
+    compiles each generated method (~5 M instructions a class)."""
+
+    __slots__ = ("high", "low")
+
+    def __init__(self, low: float, high: float) -> None:
+        self.low = low
+        self.high = high
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return (self.low, self.high) == (other.low, other.high)
+
+    def __hash__(self) -> int:
+        return hash((self.low, self.high))
+
+    def __repr__(self) -> str:
+        return f"Interval(low={self.low!r}, high={self.high!r})"
 
     @classmethod
     def of(cls, bounds: tuple[float, float] | None) -> Interval | None:
@@ -121,23 +138,47 @@ class Overall(Cell):
         }
 
 
-@dataclass(frozen=True, slots=True)
 class Unit:
     """One scored unit (a question; a multi-binary group): whether it was right, its cluster, and whether it counts
-    in the denominator and in the overall figure (the paired difference compares units)."""
+    in the denominator and in the overall figure (the paired difference compares units). See `Interval`."""
 
-    correct: bool
-    cluster: str
-    counted: bool
-    in_overall: bool
+    __slots__ = ("cluster", "correct", "counted", "in_overall")
+
+    def __init__(self, correct: bool, cluster: str, counted: bool, in_overall: bool) -> None:
+        self.correct = correct
+        self.cluster = cluster
+        self.counted = counted
+        self.in_overall = in_overall
+
+    def _values(self) -> tuple[bool, str, bool, bool]:
+        return (self.correct, self.cluster, self.counted, self.in_overall)
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not self.__class__:
+            return NotImplemented
+        return self._values() == other._values()
+
+    def __hash__(self) -> int:
+        return hash(self._values())
+
+    def __repr__(self) -> str:
+        return (
+            f"Unit(correct={self.correct!r}, cluster={self.cluster!r}, counted={self.counted!r}, "
+            f"in_overall={self.in_overall!r})"
+        )
 
 
-@dataclass(frozen=True)
 class Upstream:
-    """A reproduction's own result object, as its reference writes it: its key in the JSON and the object."""
+    """A reproduction's own result object, as its reference writes it: its key in the JSON and the object.
 
-    name: UpstreamName
-    value: dict[str, Any]
+    A plain class with slots, not a frozen dataclass: it is only built and read, and every `mathreel score`
+    imports this module, where a frozen dataclass compiles each generated method (~3 M instructions)."""
+
+    __slots__ = ("name", "value")
+
+    def __init__(self, name: UpstreamName, value: dict[str, Any]) -> None:
+        self.name = name
+        self.value = value
 
 
 @dataclass

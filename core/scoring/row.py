@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from mathreel.core.extract.types import is_weak
@@ -29,15 +28,17 @@ ROW_FIELDS = (
 )
 
 
-@dataclass(frozen=True, slots=True)
 class RuleReading:
     """What the rule-based extractor read from an answer whose score the judge's extraction decided: kept beside
     the judge's reading so both can be shown."""
 
-    extracted: str | None
-    method: str
-    explanation: str
-    status: Status
+    __slots__ = ("explanation", "extracted", "method", "status")
+
+    def __init__(self, extracted: str | None, method: str, explanation: str, status: Status) -> None:
+        self.extracted = extracted
+        self.method = method
+        self.explanation = explanation
+        self.status = status
 
     def to_dict(self) -> RuleJSON:
         return {
@@ -48,28 +49,52 @@ class RuleReading:
         }
 
 
-@dataclass(slots=True)
 class ScoredRow:
-    """One answer and everything that decided its score, so a disputed number can be traced to its source."""
+    """One answer and everything that decided its score, so a disputed number can be traced to its source.
 
-    question_id: str
-    group_id: str
-    cluster: str
-    dims: dict[str, str]
-    response: str
-    extracted: str | None  # the extracted answer (None: unparsed or missing)
-    method: str
-    explanation: str
-    gold: str
-    status: Status
-    official_answer: str | None = None  # what the benchmark's official extractor read, when it has one
-    record: int | str | None = None
-    full_response: str | None = None  # the unfiltered reply the file keeps beside `response` (lmms-eval >= 0.7)
-    # What the file recorded about the question (text, options, prompts) and how the scored question was found;
-    # None for a missing question (the file has no answer to it).
-    recorded: FileQuestion | None = None
-    rule: RuleReading | None = None  # the rule reading, when the judge's extraction replaced it
-    strength: str | None = None  # how strongly the response marks what was read (`core.extract.types.Strength`)
+    This and `RuleReading` are plain classes with slots, not dataclasses: they are built and read (`to_dict`),
+    never compared or copied, and every `mathreel score` imports this module, where a slotted dataclass builds its
+    class twice and compiles each generated method (~9 M instructions for the two)."""
+
+    __slots__ = (*ROW_FIELDS, "full_response", "recorded", "rule")
+
+    def __init__(
+        self,
+        question_id: str,
+        group_id: str,
+        cluster: str,
+        dims: dict[str, str],
+        response: str,
+        extracted: str | None,
+        method: str,
+        explanation: str,
+        gold: str,
+        status: Status,
+        official_answer: str | None = None,
+        record: int | str | None = None,
+        full_response: str | None = None,
+        recorded: FileQuestion | None = None,
+        rule: RuleReading | None = None,
+        strength: str | None = None,
+    ) -> None:
+        self.question_id = question_id
+        self.group_id = group_id
+        self.cluster = cluster
+        self.dims = dims
+        self.response = response
+        self.extracted = extracted  # the extracted answer (None: unparsed or missing)
+        self.method = method
+        self.explanation = explanation
+        self.gold = gold
+        self.status = status
+        self.official_answer = official_answer  # what the benchmark's official extractor read, when it has one
+        self.record = record
+        self.full_response = full_response  # the unfiltered reply the file keeps beside `response` (lmms-eval >= 0.7)
+        # What the file recorded about the question (text, options, prompts) and how the scored question was found;
+        # None for a missing question (the file has no answer to it).
+        self.recorded = recorded
+        self.rule = rule  # the rule reading, when the judge's extraction replaced it
+        self.strength = strength  # how strongly the response marks what was read (`core.extract.types.Strength`)
 
     @property
     def weak(self) -> bool:
