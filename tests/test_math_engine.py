@@ -224,14 +224,17 @@ def test_a_files_costly_checks_are_cut_sooner_then_not_run(monkeypatch: pytest.M
     assert budget.warning().startswith("8 answers undecided by math-verify: time limit (8)")
 
 
-def test_ordinary_heavy_checks_never_count_as_costly() -> None:
-    """The heaviest decidable answers known (sympy for most of a second) stay under the costly mark: an ordinary
-    file's verdicts never meet the costly allowance."""
+def test_ordinary_heavy_checks_are_decided_whatever_they_cost() -> None:
+    """The heaviest decidable answers known (sympy for most of a second quiet) are decided in an ordinary file. How
+    much CPU they take depends on the machine (1.75 s under Python 3.10 on two loaded cores, over the costly mark):
+    then they count towards the costly allowance, which lets them finish; no verdict depends on it. The time itself
+    is a figure for bench/bench_mathverse.py, not an assertion here."""
     clear_memo()
     with math_budget.file_budget(2) as budget:
         verdicts = [math_equivalence("(x+y+1)^{10}", EXPANDED_10), math_equivalence("2\\sqrt{5}", "\\sqrt{20}")]
     assert [v.equal for v in verdicts] == [True, True]
-    assert budget.costly == 0.0 and budget.spent < math_budget.COSTLY_CHECK_SECONDS, budget
+    assert budget.undecided == {} and budget.out_of_cpu == 0 and budget.refused == 0, budget
+    assert budget.costly < math_budget.COSTLY_SECONDS, budget  # well inside the allowance: two such checks fit
 
 
 def test_callers_take_turns() -> None:

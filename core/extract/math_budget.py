@@ -13,7 +13,7 @@ from contextlib import contextmanager
 FILE_BUDGET_SECONDS = 20.0  # CPU seconds of math-verify per file, plus the allowance per answer below
 FILE_BUDGET_PER_ANSWER = 0.05  # a 3,940-answer MathVerse file needs about 2 s in all; it may use 217
 # Costly checks: a check that uses more than COSTLY_CHECK_SECONDS of CPU (an ordinary one takes 1-150 ms, the
-# heaviest decidable ones we know 0.4-0.8 s, up to 1.1 s on a saturated machine) is costly. A file's costly checks
+# heaviest decidable ones we know 0.4-0.8 s, 1.1-1.75 s on a saturated machine) is costly. A file's costly checks
 # may use COSTLY_SECONDS in all at the full limit per check; past that each check of the file is limited to
 # COSTLY_CHECK_SECONDS (an ordinary check still runs to its end), and once they reach COSTLY_CEILING_SECONDS the
 # file's remaining checks are not run ("time limit"). A file of costly answers the screen lets through thus costs
