@@ -136,9 +136,10 @@ def judged_headline() -> str:
 
 
 def figures_text(page) -> str:
-    """The headline's text without the progress timer Gradio may show on it ("0.5s", "processing | 0.1/0.0s")."""
+    """The headline's text without the progress timer Gradio may show on it ("0.5s", "processing | 0.1/0.0s",
+    "queue: 1/1 | 0.1/0.2s" while another event of the page waits its turn)."""
     lines = page.inner_text("#score-headline").splitlines()
-    timer = r"(?:processing \| )?[\d.]+(?:/[\d.]+)?s"
+    timer = r"(?:(?:processing|queue: \d+/\d+) \| )?[\d.]+(?:/[\d.]+)?s"
     return "\n".join(line for line in lines if not re.fullmatch(timer, line.strip()))
 
 
