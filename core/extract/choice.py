@@ -68,6 +68,7 @@ from mathreel.core.extract.text import (
     fold_letters,
     follow_ups,
     strip_think,
+    turn_answering_again,
     unclosed_think_tail,
 )
 from mathreel.core.extract.types import Extraction, Strength, conflict, quote, unparsed
@@ -406,20 +407,20 @@ def _against_turns(
     """The answer read before the first invented turn, or a conflict when a turn that answers the same question again
     ("Assistant: ...", "### Response", an "Answer:" heading over new working) gives another letter; a turn that asks
     a new question ("Question:", "User:", "### Instruction") ends the reading."""
-    for index, turn in enumerate(turns):
-        if not turn.again:
-            break
-        if turn.heading and (before.strength not in FIRM or before.weak):
-            continue  # "Answer:" after a weak reading is the answer line, not a turn
-        end = turns[index + 1].start if index + 1 < len(turns) else len(text)
-        again = _read(text[turn.body : end], letters, options, shortcut=True)
-        if again.parsed and again.answer != before.answer:
-            marker = quote(text[turn.start : turn.body].strip(), 20)
-            return conflict(
-                f"{before.explanation} gives {before.answer}",
-                f"the invented turn {marker!r} answers again with {again.answer}",
-                before.method,
-            )
+    found = turn_answering_again(
+        before,
+        text,
+        turns,
+        lambda body: _read(body, letters, options, shortcut=True),
+        lambda again: again.answer != before.answer,
+    )
+    if found is not None:
+        marker, again = found
+        return conflict(
+            f"{before.explanation} gives {before.answer}",
+            f"the invented turn {marker!r} answers again with {again.answer}",
+            before.method,
+        )
     note = "; read up to the follow-up question or turn the response goes on to invent"
     return replace(before, explanation=before.explanation + note)
 

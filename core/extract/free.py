@@ -32,6 +32,7 @@ from mathreel.core.extract.text import (
     boxed_spans,
     follow_ups,
     strip_think,
+    turn_answering_again,
     unclosed_think_tail,
 )
 from mathreel.core.extract.types import Extraction, conflict, quote, unparsed
@@ -126,20 +127,20 @@ def _against_turns(before: Extraction, text: str, turns: list[FollowUp]) -> Extr
     """The answer read before the first invented turn, or a conflict when a turn that answers the same question again
     ("Assistant: ...", "### Response") ends on another value; a turn that asks a new question ends the reading. A turn
     whose reading is prose, not a value ("The exports are greater than 0.92 % in 1 year."), gives no second answer."""
-    for index, turn in enumerate(turns):
-        if not turn.again:
-            break
-        if turn.heading and (before.strength not in FIRM or before.weak):
-            continue  # "Answer:" after a weak reading is the answer line, not a turn
-        end = turns[index + 1].start if index + 1 < len(turns) else len(text)
-        again = _read(text[turn.body : end])
-        if again.parsed and is_math(again.answer or "") and not _same_answer(before.answer or "", again.answer or ""):
-            marker = quote(text[turn.start : turn.body].strip(), 20)
-            return conflict(
-                f"{before.explanation} gives {quote(before.answer or '', 30)!r}",
-                f"the invented turn {marker!r} answers again with {quote(again.answer or '', 30)!r}",
-                before.method,
-            )
+    found = turn_answering_again(
+        before,
+        text,
+        turns,
+        _read,
+        lambda again: is_math(again.answer or "") and not _same_answer(before.answer or "", again.answer or ""),
+    )
+    if found is not None:
+        marker, again = found
+        return conflict(
+            f"{before.explanation} gives {quote(before.answer or '', 30)!r}",
+            f"the invented turn {marker!r} answers again with {quote(again.answer or '', 30)!r}",
+            before.method,
+        )
     note = "; read up to the follow-up question or turn the response goes on to invent"
     return Extraction(before.answer, before.method, before.explanation + note, None, before.strength)
 

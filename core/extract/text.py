@@ -5,9 +5,11 @@ from __future__ import annotations
 import re
 import unicodedata
 from bisect import bisect_right
+from collections.abc import Callable
 from typing import NamedTuple
 
 from mathreel.core.extract.lazy import lazy_regex
+from mathreel.core.extract.types import Extraction, quote
 
 _BOXED = lazy_regex(r"\\(?:boxed|fbox)\s*\{")
 _BRACE = lazy_regex(r"[{}]")
@@ -238,6 +240,28 @@ class FollowUp(NamedTuple):
     body: int
     again: bool
     heading: bool = False  # an "Answer:" heading: an invented turn only after an answer stated firmly
+
+
+def turn_answering_again(
+    before: Extraction,
+    text: str,
+    turns: list[FollowUp],
+    read: Callable[[str], Extraction],
+    differs: Callable[[Extraction], bool],
+) -> tuple[str, Extraction] | None:
+    """The first invented turn, before any that asks a new question, that answers the same question again with an
+    answer `differs` says is another: its marker ("Assistant:") and `read`'s reading of its body; or None. An
+    "Answer:" heading after a weak reading of `before` is its answer line, not a turn."""
+    for index, turn in enumerate(turns):
+        if not turn.again:
+            break
+        if turn.heading and (before.strength not in FIRM or before.weak):
+            continue
+        end = turns[index + 1].start if index + 1 < len(turns) else len(text)
+        again = read(text[turn.body : end])
+        if again.parsed and differs(again):
+            return quote(text[turn.start : turn.body].strip(), 20), again
+    return None
 
 
 def follow_up_starts(text: str, lower: str) -> list[int]:
