@@ -2263,6 +2263,7 @@ class OptionMatcher(Mapping[str, str]):
         if self._marked is None:
             joined = "\n".join([text for _, text in self._texts.items()])
             self._marked = ", " in joined or ";" in joined or "，" in joined or "；" in joined
+            self._marked = self._marked or ("," in joined and _UNIT_COMMA.search(joined) is not None)
         return self._marked
 
     def pairs(self) -> dict[str, tuple[float, ...]]:
@@ -2500,7 +2501,8 @@ class OptionMatcher(Mapping[str, str]):
 
 
 _SEMICOLONS = lazy_regex(r"[;；]")
-_OPTION_PARTS = lazy_regex(r"[,;，；]\s")  # "12 N, 30 J": the parts of an option of several values
+_OPTION_PARTS = lazy_regex(r"[,;，；]\s|(?<=[A-Za-z%°]),(?=[\d$-])")  # "12 N, 30 J", "12N,30J": several values
+_UNIT_COMMA = lazy_regex(r"(?<=[A-Za-z%°]),(?=[\d$-])")  # "196.9psi,176.7psi": a unit, a comma, the next value
 _Lettered = tuple[dict[str, str], dict[str, str]]
 _Value = tuple[tuple[str, ...], tuple[str, ...]]  # an option value's math tokens, and the same without its units
 # A capital standing alone in an option's text; "A" or "I" before a lower-case word is an article or a pronoun
