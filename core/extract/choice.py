@@ -1899,7 +1899,11 @@ def _no_conclusion(text: str) -> Extraction | None:
     stop = cut_off(text)
     if stop is not None:
         return unparsed("no answer stated", f"the response is cut off mid-working ({quote(stop)!r}): no conclusion")
-    pair = two_values(concluding_sentence(text)) if any(char.isdigit() for char in text[-_TWO_VALUES_TAIL:]) else None
+    pair = (
+        two_values(concluding_sentence(text), restated=True)
+        if any(char.isdigit() for char in text[-_TWO_VALUES_TAIL:])
+        else None
+    )
     if pair is not None:
         return conflict(
             f"the last sentence states {quote(pair[0], 30)!r}", f"also {quote(pair[1], 30)!r}", "option-text"

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import pairwise
 
-from mathreel.core.extract.free_sentence import stated_value
+from mathreel.core.extract.free_sentence import is_math, stated_value
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.types import quote
 
@@ -185,6 +185,7 @@ def box_against_letter(content: str, between: str, letter: str, options: Mapping
 
 _CLAUSES = lazy_regex(r";|(?:,\s*|\s+|^)(?i:so|thus|hence|therefore)\b,?")
 _PARTS = lazy_regex(r"\s+(?i:and)\s+|,\s*(?i:which|that)\s+")
+_AND_PARTS = lazy_regex(r"\s+(?i:and)\s+")
 _STATED_NUMBER = lazy_regex(
     r"(?:(?i:\b(?:is|are|was|were|equals|be)\b)(?:\s+(?i:approximately|about|roughly|exactly))?|=|≈)\s*\$?"
     r"(?P<n>[-−]?\d[\d,]*(?:\.\d+)?)(?![\d.,]*\s*[-+*/×^])"
@@ -193,21 +194,24 @@ _WORKING = lazy_regex(r"[\d()+\-*/^\\×·]")  # the left side of an equation tha
 _ANSWER_WORD = lazy_regex(r"(?i:\banswer\b)")
 
 
-def two_values(sentence: str) -> tuple[str, str] | None:
+def two_values(sentence: str, restated: bool = False) -> tuple[str, str] | None:
     """The first two different values the last clause of `sentence` states in its parts ("the base is 4 and the
-    height is 3", "is 3 gallons per minute, which is approximately 0.4"), or None: one value, the same value twice,
-    values named together ("p = 4 and q = -3"), or a part that names the answer."""
+    height is 3"; with `restated`, also "is 3 gallons per minute, which is approximately 0.4"), or None: one value,
+    the same value twice, values named together ("p = 4 and q = -3"), or a part that names the answer. A value
+    restated in other units ("3 m/s, which is 10.8 km/h") is one answer to a free-form reader; the option-text
+    reading, which must match one option, passes `restated`."""
+    parts = _PARTS if restated else _AND_PARTS
     clauses = [clause for clause in _CLAUSES.split(sentence) if clause and clause.strip()]
     if not clauses:
         return None
     clause = clauses[-1]
-    if _PARTS.search(clause) is None or _ANSWER_WORD.search(clause):
+    if parts.search(clause) is None or _ANSWER_WORD.search(clause):
         return None
     whole = stated_value(clause)
     if whole is not None and "=" in whole and "," in whole:
         return None  # named values, read together
     said: list[tuple[str, float]] = []
-    for part in _PARTS.split(clause):
+    for part in parts.split(clause):
         if "=" in part and _WORKING.search(part.rpartition("=")[0]):
             continue  # "2(w + 2w) = 36 and w = 6": an equation of the working, not a value stated
         value = stated_value(part)
@@ -222,6 +226,16 @@ def two_values(sentence: str) -> tuple[str, str] | None:
         if first[1] != second[1]:
             return first[0], second[0]
     return None
+
+
+def phrase_value(rest: str) -> str | None:
+    """The value an answer phrase names first when another quantity follows it: "(The answer is) 5 and the
+    remainder is 0" -> "5"; None when the phrase's text is not so made."""
+    head, joined, tail = rest.partition(" and ")
+    head = head.strip()
+    if not joined or not head or not is_math(head) or not any(char.isdigit() for char in head):
+        return None
+    return head if stated_value(tail) is not None or _STATED_NUMBER.search(tail) else None
 
 
 def concluding_sentence(text: str) -> str:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import re
 
-from mathreel.core.extract.conflicts import two_values
+from mathreel.core.extract.conflicts import phrase_value, two_values
 from mathreel.core.extract.free_sentence import is_math, number_word, stated_value
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.option_math import numeric_value, same_value
@@ -484,6 +484,8 @@ def _last_phrase(text: str) -> Extraction | None:
         answer = _clean(match.group("rest") or match.group("zh"))
         if answer:
             answer = _innermost(answer)
+            if not is_math(answer):
+                answer = phrase_value(answer) or answer  # "The answer is 5 and the remainder is 0."
             if not is_math(answer):
                 pair = two_values(answer)  # "Answer: The base is 4 and the height is 3."
                 if pair is not None:
