@@ -77,7 +77,8 @@ def _same_unit(said: str, shared: str) -> bool:
         return True
     if not said:
         return False
-    return said.split()[0].rstrip("s") == shared.split()[0].rstrip("s")
+    short, long = sorted((said.split()[0], shared.split()[0]), key=len)
+    return long.startswith(short) and long[len(short) :] in ("", "s", "es")
 
 
 def _float(number: str) -> float:
