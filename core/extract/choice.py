@@ -1899,11 +1899,8 @@ def _no_conclusion(text: str) -> Extraction | None:
     stop = cut_off(text)
     if stop is not None:
         return unparsed("no answer stated", f"the response is cut off mid-working ({quote(stop)!r}): no conclusion")
-    pair = (
-        two_values(concluding_sentence(text), restated=True)
-        if any(char.isdigit() for char in text[-_TWO_VALUES_TAIL:])
-        else None
-    )
+    tail = max(0, len(text) - _TWO_VALUES_TAIL)
+    pair = two_values(concluding_sentence(text), restated=True) if _VALUE.search(text, tail) else None
     if pair is not None:
         return conflict(
             f"the last sentence states {quote(pair[0], 30)!r}", f"also {quote(pair[1], 30)!r}", "option-text"

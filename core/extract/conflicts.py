@@ -24,6 +24,7 @@ from mathreel.core.extract.types import quote
 _QUANTITY = lazy_regex(
     r"\s*(?P<cur>\$?)\s*(?P<n>[-−]?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[A-Za-z/%°][A-Za-z/%° ]{0,24})?\s*"
 )
+_DIGIT = lazy_regex(r"\d")
 _NUMBER = lazy_regex(r"[-−]?\d[\d,]*(?:\.\d+)?")
 # A value ends the text: "= 8.4 men", "= $1,248", "is 30" (unit words after it, at most three).
 _VALUE_AT_END = lazy_regex(
@@ -46,6 +47,7 @@ _WINDOW = 600  # characters before the final statement that hold its concluding 
 _STEPS = 4  # pieces (sentences or lines) walked back over: lead-ins, "Final Answer:", a rounding remark
 _SKIP_SHORT = 80  # characters: a piece without a number this short is a lead-in, passed over
 _MIN_OPTIONS = 3
+_END = 80  # characters at a text's end searched for what ends it (a lead-in, closers, the value): linear, short
 
 
 @lru_cache(maxsize=256)
@@ -122,13 +124,13 @@ def value_before(text: str, pos: int) -> tuple[float, str, str, bool] | None:
     when the piece before is not a computed result ending in a value."""
     start = max(0, pos - _WINDOW)
     head = text[start:pos]
-    lead = _LEAD_IN.search(head)
+    lead = _LEAD_IN.search(head, max(0, len(head) - _END))
     marked = lead is not None and _NEAREST_WORDS.search(lead.group(0)) is not None
     head = head[: lead.start()] if lead else head
     pieces = [piece for piece in _PIECES.split(head) if piece.strip()]
     for piece in reversed(pieces[-_STEPS:]):
         piece = piece.strip()
-        digits = any(char.isdigit() for char in piece)
+        digits = _DIGIT.search(piece) is not None
         if not digits:
             if _NEAREST_WORDS.search(piece):
                 marked = True
@@ -136,13 +138,13 @@ def value_before(text: str, pos: int) -> tuple[float, str, str, bool] | None:
             if len(piece) < _SKIP_SHORT:
                 continue
             return None
-        closing = _CLOSERS.search(piece)
+        closing = _CLOSERS.search(piece, max(0, len(piece) - _END))
         body = piece[: closing.start()] if closing else piece
-        trailing = _TRAILING_MARK.search(body)
+        trailing = _TRAILING_MARK.search(body, max(0, len(body) - _END))
         if trailing:
             body, marked = body[: trailing.start()], True
         body = body.rstrip(" \t,")
-        found = _VALUE_AT_END.search(body)
+        found = _VALUE_AT_END.search(body, max(0, len(body) - _END))
         if found is None or _COMPUTED.search(body) is None or _NAMED_PAIR.search(body):
             return None
         marked = marked or _NEAREST_WORDS.search(body) is not None
@@ -156,7 +158,7 @@ def letter_against_working(
     """(what is stated, why it is contradicted) when the final statements naming `letter` (the first starts at
     `first`, the last ends at `last_end`) follow a value of the model's own that does not give that option by the
     nearest-option rule; None otherwise. The options are looked at last: most statements follow no value."""
-    if not any(char.isdigit() for char in text[max(0, first - _WINDOW) : first]):
+    if _DIGIT.search(text, max(0, first - _WINDOW), first) is None:
         return None
     before = value_before(text, first)
     if before is None:
