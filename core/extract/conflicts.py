@@ -178,8 +178,9 @@ def box_against_letter(content: str, between: str, letter: str, options: Mapping
     where the options are not numbers."""
     marked = _NEAREST_WORDS.search(between) is not None
     number = _QUANTITY.fullmatch(content.replace("\\$", "$").replace("\\%", "%"))
-    if number is not None and quantities(options) is not None:
-        unit = number.group("cur") + (number.group("unit") or "")
+    found = quantities(options)
+    if number is not None and found is not None:
+        unit = number.group("cur") + (number.group("unit") or "") or found[1]  # a box holds the bare number
         return against_value(_float(number.group("n")), unit, marked, letter, options)
     if marked:
         return None
