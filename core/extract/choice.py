@@ -1873,6 +1873,10 @@ def _fallback(text: str, letters: Sequence[str], options: OptionMatcher | None) 
         found = _undecided(text, options)
     if found is None:
         found = _paren_letter(text, listing, letters)
+        if found is not None and options and found.answer:  # "= 45, which is closest to option (D)" (D is 70)
+            at = text.rfind(f"({found.answer})")
+            against = letter_against_working(text, (at, at, at + 3), found.answer, options)
+            found = found if against is None else conflict(*against, found.method)
     if found is None and options:
         unread = _no_conclusion(text)
         if unread is not None:
@@ -1920,7 +1924,7 @@ def _against_working(text: str, statements: list[_Statement], options: OptionMat
         if statement.letter != last.letter or statement.kind != "answer" or last.pos - statement.pos > _RUN_WINDOW:
             break
         first = statement
-    found = letter_against_working(text, first.pos, last.end, last.letter, options)
+    found = letter_against_working(text, (first.pos, last.pos, last.end), last.letter, options)
     return None if found is None else conflict(*found, last.method)
 
 

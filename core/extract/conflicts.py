@@ -33,8 +33,10 @@ _VALUE_AT_END = lazy_regex(
 _CLOSERS = lazy_regex(r"(?:[ \t]*(?:\\[)\]]|\$\$?|\*\*|[.。:)]))+[ \t]*\Z")
 _TRAILING_MARK = lazy_regex(r",?[ \t]*(?i:approximately|roughly|or\s+so)[ \t.]*\Z")
 _LEAD_IN = lazy_regex(
-    r"(?:,?[ \t]*(?i:so|thus|therefore|hence)\b,?)?[ \t]*(?i:(?:the|my)[ \t]+)?"
-    r"(?i:(?:closest|nearest|best|correct|final|right)[ \t]+)?[ \t]*\Z"
+    r"(?:,?[ \t]*(?i:which|this|that)[ \t]+(?i:is[ \t]+)?(?i:closest|nearest)[ \t]+(?i:to)[ \t]+"
+    r"(?i:(?:the[ \t]+)?(?:option|choice|answer)[ \t]*)?"  # "= 48, which is closest to option (C)"
+    r"|(?:,?[ \t]*(?i:so|thus|therefore|hence)\b,?)?[ \t]*(?i:(?:the|my)[ \t]+)?"
+    r"(?i:(?:closest|nearest|best|correct|final|right)[ \t]+)?)[ \t]*\Z"
 )
 _PIECES = lazy_regex(r"(?<=[.!?。])[ \t]+|\n+")
 _COMPUTED = lazy_regex(r"=|≈|(?i:\b(?:so|thus|therefore|hence|total|gives|comes\s+to|result|rounds?\s+to)\b)")
@@ -153,11 +155,13 @@ def value_before(text: str, pos: int) -> tuple[float, str, str, bool] | None:
 
 
 def letter_against_working(
-    text: str, first: int, last_end: int, letter: str, options: Mapping[str, str]
+    text: str, span: tuple[int, int, int], letter: str, options: Mapping[str, str]
 ) -> tuple[str, str] | None:
-    """(what is stated, why it is contradicted) when the final statements naming `letter` (the first starts at
-    `first`, the last ends at `last_end`) follow a value of the model's own that does not give that option by the
-    nearest-option rule; None otherwise. The options are looked at last: most statements follow no value."""
+    """(what is stated, why it is contradicted) when the final statements naming `letter` (`span`: where the first
+    starts, where the last starts and ends) follow a value of the model's own that does not give that option by the
+    nearest-option rule, and no check right before the last one gives it ("Let me check: 4 + 30 = 34. Yes, the
+    answer is (B)."); None otherwise. The options are looked at last: most statements follow no value."""
+    first, last, last_end = span
     if _DIGIT.search(text, max(0, first - _WINDOW), first) is None:
         return None
     before = value_before(text, first)
@@ -167,6 +171,9 @@ def letter_against_working(
     marked = marked or _NEAREST_WORDS.search(text, first, last_end) is not None
     why = against_value(value, unit, marked, letter, options)
     if why is None:
+        return None
+    recheck = value_before(text, last) if last != first else None
+    if recheck is not None and against_value(recheck[0], recheck[1], marked or recheck[3], letter, options) is None:
         return None
     return f"the letter {letter} ({options[letter]!r})", f"the working before it ends in {quote(piece, 50)!r}: {why}"
 
