@@ -73,6 +73,11 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     # free-form)
     assert {"V1", "V2", "V3", "V4"} <= {entry.extra["class"] for entry in CHOICE}
     assert "V4" in {entry.extra["class"] for entry in FREE}
+    # a letter against the model's own value (the nearest-option rule), a box of no option's value then a letter,
+    # a conclusion stating two values, options of several values joined without a space; free-form answer
+    # sentences naming two values
+    assert {"X1", "X2", "X3", "X5"} <= {entry.extra["class"] for entry in CHOICE}
+    assert "X4" in {entry.extra["class"] for entry in FREE}
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 

@@ -43,6 +43,7 @@ from dataclasses import replace
 from functools import lru_cache
 from typing import Literal, NamedTuple, cast
 
+from mathreel.core.extract.conflicts import box_against_letter, concluding_sentence, letter_against_working, two_values
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.option_math import (
     fold,
@@ -600,6 +601,10 @@ def _read_body(
             against = _box_against_statement(boxes[-1], statements)  # "The answer is (C). ... \\boxed{7}" (A's value)
             if against is not None:
                 return against
+        if not finals and boxes[-1].kind == "no-match" and matcher is not None:
+            against = _letter_after_box(text, boxes[-1], statements, matcher)  # "\\boxed{C_2H_3O_4}. The answer is (F)"
+            if against is not None:
+                return _traced(against, trace)
         finals.append(final)
     if finals:
         others = [_origin(s, trace) for s in statements if s.method != "boxed"]
@@ -641,6 +646,8 @@ def _read_body(
                     against = _concluded_after(text, last, matcher)  # "The answer is C. ... so the angle is 110°."
                 if against is None:
                     against = _parts_before(text, last, matcher)  # "... more permissive, ... less accepting. (A)"
+                if against is None:
+                    against = _against_working(text, statements, matcher)  # "= 8.4 men ... The answer is (A)" (84 men)
                 if against is not None:
                     return _traced(against, trace)
             if matcher is not None:
@@ -1866,6 +1873,10 @@ def _fallback(text: str, letters: Sequence[str], options: OptionMatcher | None) 
         found = _undecided(text, options)
     if found is None:
         found = _paren_letter(text, listing, letters)
+        if found is not None and options and found.answer:  # "= 45, which is closest to option (D)" (D is 70)
+            at = text.rfind(f"({found.answer})")
+            against = letter_against_working(text, (at, at, at + 3), found.answer, options)
+            found = found if against is None else conflict(*against, found.method)
     if found is None and options:
         unread = _no_conclusion(text)
         if unread is not None:
@@ -1887,11 +1898,55 @@ def _program_reading(text: str, letters: Sequence[str], options: Mapping[str, st
 
 
 def _no_conclusion(text: str) -> Extraction | None:
-    """Where the option-text reading must not look: a response cut off mid-working has no conclusion."""
+    """Where the option-text reading must not look: a response cut off mid-working has no conclusion, and one whose
+    last sentence states two values ("is 3 gallons per minute, which is approximately 0.4") has no one conclusion."""
     stop = cut_off(text)
     if stop is not None:
         return unparsed("no answer stated", f"the response is cut off mid-working ({quote(stop)!r}): no conclusion")
+    tail = max(0, len(text) - _TWO_VALUES_TAIL)
+    pair = two_values(concluding_sentence(text), restated=True) if _VALUE.search(text, tail) else None
+    if pair is not None:
+        return conflict(
+            f"the last sentence states {quote(pair[0], 30)!r}", f"also {quote(pair[1], 30)!r}", "option-text"
+        )
     return None
+
+
+_TWO_VALUES_TAIL = 300  # characters: the end of the response, where its last sentence is
+
+
+def _against_working(text: str, statements: list[_Statement], options: OptionMatcher) -> Extraction | None:
+    """A conflict when the run of final statements naming one letter follows a value of the model's own that does
+    not give that option by the nearest-option rule (`conflicts.letter_against_working`)."""
+    last = statements[-1]
+    first = last
+    for statement in reversed(statements[:-1]):
+        if statement.letter != last.letter or statement.kind != "answer" or last.pos - statement.pos > _RUN_WINDOW:
+            break
+        first = statement
+    found = letter_against_working(text, (first.pos, last.pos, last.end), last.letter, options)
+    return None if found is None else conflict(*found, last.method)
+
+
+_RUN_WINDOW = (
+    400  # characters: the final statements of one letter ("The closest option is (D). ... The answer is (D).")
+)
+
+
+def _letter_after_box(
+    text: str, box: _Statement, statements: list[_Statement], options: OptionMatcher
+) -> Extraction | None:
+    """A conflict when a box holds no option's value and the last statement after it names a letter that is not
+    the model's nearest pick (`conflicts.box_against_letter`)."""
+    after = [s for s in statements if s.pos >= box.end and s.method != "boxed"]
+    if not after or after[-1].kind != "answer" or after[-1].letter not in options:
+        return None
+    said = after[-1]
+    content = box.snippet[box.snippet.find("{") + 1 : box.snippet.rfind("}")]
+    why = box_against_letter(content, text[box.end : said.end], said.letter, options)
+    if why is None:
+        return None
+    return conflict(f"{quote(said.snippet)!r} gives {said.letter} ({options[said.letter]!r})", why, "boxed")
 
 
 def _shape_reading(
@@ -2213,6 +2268,7 @@ class OptionMatcher(Mapping[str, str]):
         if self._marked is None:
             joined = "\n".join([text for _, text in self._texts.items()])
             self._marked = ", " in joined or ";" in joined or "，" in joined or "；" in joined
+            self._marked = self._marked or ("," in joined and _UNIT_COMMA.search(joined) is not None)
         return self._marked
 
     def pairs(self) -> dict[str, tuple[float, ...]]:
@@ -2450,7 +2506,8 @@ class OptionMatcher(Mapping[str, str]):
 
 
 _SEMICOLONS = lazy_regex(r"[;；]")
-_OPTION_PARTS = lazy_regex(r"[,;，；]\s")  # "12 N, 30 J": the parts of an option of several values
+_OPTION_PARTS = lazy_regex(r"[,;，；]\s|(?<=[A-Za-z%°]),(?=[\d$-])")  # "12 N, 30 J", "12N,30J": several values
+_UNIT_COMMA = lazy_regex(r"(?<=[A-Za-z%°]),(?=[\d$-])")  # "196.9psi,176.7psi": a unit, a comma, the next value
 _Lettered = tuple[dict[str, str], dict[str, str]]
 _Value = tuple[tuple[str, ...], tuple[str, ...]]  # an option value's math tokens, and the same without its units
 # A capital standing alone in an option's text; "A" or "I" before a lower-case word is an article or a pronoun

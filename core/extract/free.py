@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 
+from mathreel.core.extract.conflicts import phrase_value, two_values
 from mathreel.core.extract.free_sentence import is_math, number_word, stated_value
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.option_math import numeric_value, same_value
@@ -484,6 +485,13 @@ def _last_phrase(text: str) -> Extraction | None:
         if answer:
             answer = _innermost(answer)
             if not is_math(answer):
+                answer = phrase_value(answer) or answer  # "The answer is 5 and the remainder is 0."
+            if not is_math(answer):
+                pair = two_values(answer)  # "Answer: The base is 4 and the height is 3."
+                if pair is not None:
+                    return conflict(
+                        f"{quote(match.group(0))!r} states {pair[0]!r}", f"also {pair[1]!r}", "answer-phrase"
+                    )
                 answer = stated_value(answer) or number_word(answer) or answer
             return Extraction(answer, "answer-phrase", f"read {quote(match.group(0))!r}", None, "explicit")
     return None
@@ -518,6 +526,9 @@ def _last_line(text: str) -> Extraction:
     if is_math(last) and not _CONNECTIVE.search(last):
         return Extraction(last, "final-line", f"the last line is only math: {quote(last)!r}", None, "shape")
     sentences = _SENTENCE_BREAK.split(last)
+    pair = two_values(sentences[-1])  # "So the width is 6 cm and the length is 9 cm."
+    if pair is not None:
+        return conflict(f"the last sentence states {pair[0]!r}", f"also {pair[1]!r}", "last-sentence")
     value = stated_value(sentences[-1])
     if value is not None:
         return Extraction(value, "last-sentence", f"the last sentence states {quote(sentences[-1])!r}", None, "shape")

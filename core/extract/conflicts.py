@@ -1,0 +1,256 @@
+"""A stated answer against the model's own value, and sentences that state two values: conflicts, never guesses.
+
+The nearest-option rule. A model that works out a value no option has and then names a letter is read as that letter
+only when it says it picks the nearest option ("closest", "nearest", "approximately", a rounding remark) and that
+option is the single nearest one to its value. A letter far from its own value ("= 8.4 men ... we round up. The
+answer is (A)" where A is 84 men and 36 men is nearer), or one given without a word of approximation, is no reading.
+Options count as values here when each is one number with the same words around it ("84 men", "$1,200", "0.4").
+
+Two values in one concluding sentence ("the base is 4 and the height is 3", "is 3 gallons per minute, which is
+approximately 0.4") are no single answer either: neither is read. The same value twice ("x = 3, so the answer is 3")
+and a chain of working ("50 / 20 = 2.5") are one value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from functools import lru_cache
+from itertools import pairwise
+
+from mathreel.core.extract.free_sentence import is_math, stated_value
+from mathreel.core.extract.lazy import lazy_regex
+from mathreel.core.extract.types import quote
+
+_QUANTITY = lazy_regex(
+    r"\s*(?P<cur>\$?)\s*(?P<n>[-−]?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[A-Za-z/%°][A-Za-z/%° ]{0,24})?\s*"
+)
+_DIGIT = lazy_regex(r"\d")
+_NUMBER = lazy_regex(r"[-−]?\d[\d,]*(?:\.\d+)?")
+# A value ends the text: "= 8.4 men", "= $1,248", "is 30" (unit words after it, at most three).
+_VALUE_AT_END = lazy_regex(
+    r"(?<![\w.^_{])(?P<cur>\$?)(?P<n>[-−]?\d[\d,]*(?:\.\d+)?)[ \t]*(?P<unit>[A-Za-z/%°]+(?:[ \t]+[A-Za-z/]+){0,2})?\Z"
+)
+_CLOSERS = lazy_regex(r"(?:[ \t]*(?:\\[)\]]|\$\$?|\*\*|[.。:)]))+[ \t]*\Z")
+_TRAILING_MARK = lazy_regex(r",?[ \t]*(?i:approximately|roughly|or\s+so)[ \t.]*\Z")
+_LEAD_IN = lazy_regex(
+    r"(?:,?[ \t]*(?i:which|this|that)[ \t]+(?i:is[ \t]+)?(?i:closest|nearest)[ \t]+(?i:to)[ \t]+"
+    r"(?i:(?:the[ \t]+)?(?:option|choice|answer)[ \t]*)?"  # "= 48, which is closest to option (C)"
+    r"|(?:,?[ \t]*(?i:so|thus|therefore|hence)\b,?)?[ \t]*(?i:(?:the|my)[ \t]+)?"
+    r"(?i:(?:closest|nearest|best|correct|final|right)[ \t]+)?)[ \t]*\Z"
+)
+_PIECES = lazy_regex(r"(?<=[.!?。])[ \t]+|\n+")
+_COMPUTED = lazy_regex(r"=|≈|(?i:\b(?:so|thus|therefore|hence|total|gives|comes\s+to|result|rounds?\s+to)\b)")
+_NAMED_PAIR = lazy_regex(r"\b[A-Za-z]\s*=\s*[-−]?\d[\d.,]*[\s$]*(?:,|\band\b)[\s$]*[A-Za-z]\s*=")
+# The model says its pick is the nearest, or rounds: "closest option", "approximately", "round up to".
+_NEAREST_WORDS = lazy_regex(
+    r"(?i:\b(?:closest|nearest|approx\w*|roughly|estimated?)\b|\bround(?:s|ed|ing)?\b)|≈|\\approx"
+)
+_WINDOW = 600  # characters before the final statement that hold its concluding lines
+_STEPS = 4  # pieces (sentences or lines) walked back over: lead-ins, "Final Answer:", a rounding remark
+_SKIP_SHORT = 80  # characters: a piece without a number this short is a lead-in, passed over
+_MIN_OPTIONS = 3
+_END = 80  # characters at a text's end searched for what ends it (a lead-in, closers, the value): linear, short
+
+
+@lru_cache(maxsize=256)
+def _quantities(items: tuple[tuple[str, str], ...]) -> tuple[dict[str, tuple[float, int]], str] | None:
+    values: dict[str, tuple[float, int]] = {}
+    units = set()
+    for letter, text in items:
+        found = _QUANTITY.fullmatch(text)
+        if found is None:
+            return None
+        number = found.group("n")
+        values[letter] = (_float(number), len(number.partition(".")[2]))
+        units.add(found.group("cur") + (found.group("unit") or "").strip().lower())
+    return (values, units.pop()) if len(values) >= _MIN_OPTIONS and len(units) == 1 else None
+
+
+def quantities(options: Mapping[str, str]) -> tuple[dict[str, tuple[float, int]], str] | None:
+    """(letter -> (number, decimal places), the words they share: "$", "men") when every option is one number with
+    the same words around it, else None."""
+    return _quantities(tuple(options.items()))
+
+
+def _same_unit(said: str, shared: str) -> bool:
+    """Whether a value written with `said` ("$", "men", "gallons per minute") is in the options' unit: the same
+    first word, plurals aside; a bare number only where the options are bare numbers too ("area is 36" is not
+    "12 cm")."""
+    said, shared = said.strip().lower(), shared.strip().lower()
+    if not shared:
+        return True
+    if not said:
+        return False
+    short, long = sorted((said.split()[0], shared.split()[0]), key=len)
+    return long.startswith(short) and long[len(short) :] in ("", "s", "es")
+
+
+def _float(number: str) -> float:
+    return float(number.replace(",", "").replace("−", "-"))
+
+
+def _same(value: float, option: tuple[float, int]) -> bool:
+    """Equal within rounding: 0.01% of the option, or half a unit of its last decimal place ("8.46" and "8.5")."""
+    number, places = option
+    return abs(value - number) <= max(1e-4 * abs(number), 0.5 * 10.0**-places)
+
+
+def against_value(value: float, unit: str, marked: bool, letter: str, options: Mapping[str, str]) -> str | None:
+    """Why `letter` is not the answer to the model's own `value` in `unit` (see the module docstring), or None: it
+    is that option's value, the value is in another unit, or the model marks its pick as the nearest (`marked`) and
+    it is the single nearest option."""
+    found = quantities(options)
+    if found is None or letter not in found[0] or not _same_unit(unit, found[1]):
+        return None
+    values = found[0]
+    hits = [other for other, option in values.items() if _same(value, option)]
+    if letter in hits:
+        return None
+    shown = f"{value:g}"
+    if hits:
+        return f"its own value {shown} is option {hits[0]}'s ({options[hits[0]]!r})"
+    gaps = {other: abs(value - option[0]) for other, option in values.items()}
+    low = min(gaps.values())
+    nearest = [other for other, gap in gaps.items() if gap <= low * (1 + 1e-9)]
+    if marked and nearest == [letter]:
+        return None  # the closest option, picked as such
+    if marked:
+        return f"its own value {shown} is no option's, and the nearest is {' or '.join(nearest)}, not {letter}"
+    return f"its own value {shown} is no option's"
+
+
+def value_before(text: str, pos: int) -> tuple[float, str, str, bool] | None:
+    """The value the working ends in right before `pos` (a final statement's start), with its unit ("$", "men"),
+    that piece of text and whether a word of approximation or rounding goes with it: lead-ins ("Final Answer:",
+    "Thus the closest") and a rounding remark ("we round up to the nearest whole number.") are passed over. None
+    when the piece before is not a computed result ending in a value."""
+    start = max(0, pos - _WINDOW)
+    head = text[start:pos]
+    lead = _LEAD_IN.search(head, max(0, len(head) - _END))
+    marked = lead is not None and _NEAREST_WORDS.search(lead.group(0)) is not None
+    head = head[: lead.start()] if lead else head
+    pieces = [piece for piece in _PIECES.split(head) if piece.strip()]
+    for piece in reversed(pieces[-_STEPS:]):
+        piece = piece.strip()
+        digits = _DIGIT.search(piece) is not None
+        if not digits:
+            if _NEAREST_WORDS.search(piece):
+                marked = True
+                continue
+            if len(piece) < _SKIP_SHORT:
+                continue
+            return None
+        closing = _CLOSERS.search(piece, max(0, len(piece) - _END))
+        body = piece[: closing.start()] if closing else piece
+        trailing = _TRAILING_MARK.search(body, max(0, len(body) - _END))
+        if trailing:
+            body, marked = body[: trailing.start()], True
+        body = body.rstrip(" \t,")
+        found = _VALUE_AT_END.search(body, max(0, len(body) - _END))
+        if found is None or _COMPUTED.search(body) is None or _NAMED_PAIR.search(body):
+            return None
+        marked = marked or _NEAREST_WORDS.search(body) is not None
+        return _float(found.group("n")), found.group("cur") + (found.group("unit") or ""), piece, marked
+    return None
+
+
+def letter_against_working(
+    text: str, span: tuple[int, int, int], letter: str, options: Mapping[str, str]
+) -> tuple[str, str] | None:
+    """(what is stated, why it is contradicted) when the final statements naming `letter` (`span`: where the first
+    starts, where the last starts and ends) follow a value of the model's own that does not give that option by the
+    nearest-option rule, and no check right before the last one gives it ("Let me check: 4 + 30 = 34. Yes, the
+    answer is (B)."); None otherwise. The options are looked at last: most statements follow no value."""
+    first, last, last_end = span
+    if _DIGIT.search(text, max(0, first - _WINDOW), first) is None:
+        return None
+    before = value_before(text, first)
+    if before is None:
+        return None
+    value, unit, piece, marked = before
+    marked = marked or _NEAREST_WORDS.search(text, first, last_end) is not None
+    why = against_value(value, unit, marked, letter, options)
+    if why is None:
+        return None
+    recheck = value_before(text, last) if last != first else None
+    if recheck is not None and against_value(recheck[0], recheck[1], marked or recheck[3], letter, options) is None:
+        return None
+    return f"the letter {letter} ({options[letter]!r})", f"the working before it ends in {quote(piece, 50)!r}: {why}"
+
+
+def box_against_letter(content: str, between: str, letter: str, options: Mapping[str, str]) -> str | None:
+    """Why a letter stated after a box holding no option's value (`content`; `between` is the text from the box to
+    the end of the statement) is no reading, or None when it is the model's nearest pick: a number whose nearest
+    option is the letter's, marked as such, or any value the model says it approximates ("the closest option is (A)")
+    where the options are not numbers."""
+    marked = _NEAREST_WORDS.search(between) is not None
+    number = _QUANTITY.fullmatch(content.replace("\\$", "$").replace("\\%", "%"))
+    found = quantities(options)
+    if number is not None and found is not None:
+        unit = number.group("cur") + (number.group("unit") or "") or found[1]  # a box holds the bare number
+        return against_value(_float(number.group("n")), unit, marked, letter, options)
+    if marked:
+        return None
+    return f"the box holds {quote(content, 40)!r}, no option's, and the letter after it is another answer"
+
+
+_CLAUSES = lazy_regex(r";|(?:,\s*|\s+|^)(?i:so|thus|hence|therefore)\b,?")
+_PARTS = lazy_regex(r"\s+(?i:and)\s+|,\s*(?i:which|that)\s+")
+_AND_PARTS = lazy_regex(r"\s+(?i:and)\s+")
+_STATED_NUMBER = lazy_regex(
+    r"(?:(?i:\b(?:is|are|was|were|equals|be)\b)(?:\s+(?i:approximately|about|roughly|exactly))?|=|≈)\s*\$?"
+    r"(?P<n>[-−]?\d[\d,]*(?:\.\d+)?)(?![\d.,]*\s*[-+*/×^])"
+)
+_WORKING = lazy_regex(r"[\d()+\-*/^\\×·]")  # the left side of an equation that is working, not a name
+_ANSWER_WORD = lazy_regex(r"(?i:\banswer\b)")
+
+
+def two_values(sentence: str, restated: bool = False) -> tuple[str, str] | None:
+    """The first two different values the last clause of `sentence` states in its parts ("the base is 4 and the
+    height is 3"; with `restated`, also "is 3 gallons per minute, which is approximately 0.4"), or None: one value,
+    the same value twice, values named together ("p = 4 and q = -3"), or a part that names the answer. A value
+    restated in other units ("3 m/s, which is 10.8 km/h") is one answer to a free-form reader; the option-text
+    reading, which must match one option, passes `restated`."""
+    parts = _PARTS if restated else _AND_PARTS
+    clauses = [clause for clause in _CLAUSES.split(sentence) if clause and clause.strip()]
+    if not clauses:
+        return None
+    clause = clauses[-1]
+    if parts.search(clause) is None or _ANSWER_WORD.search(clause):
+        return None
+    whole = stated_value(clause)
+    if whole is not None and "=" in whole and "," in whole:
+        return None  # named values, read together
+    said: list[tuple[str, float]] = []
+    for part in parts.split(clause):
+        if "=" in part and _WORKING.search(part.rpartition("=")[0]):
+            continue  # "2(w + 2w) = 36 and w = 6": an equation of the working, not a value stated
+        value = stated_value(part)
+        if value is None:  # "is 3 gallons per minute": a value with prose units, which `stated_value` leaves
+            plain = _STATED_NUMBER.search(part)
+            value = plain.group("n") if plain else None
+        number = _NUMBER.search(value) if value else None
+        if value is None or number is None:
+            continue
+        said.append((value, _float(number.group(0))))
+    for first, second in pairwise(said):
+        if first[1] != second[1]:
+            return first[0], second[0]
+    return None
+
+
+def phrase_value(rest: str) -> str | None:
+    """The value an answer phrase names first when another quantity follows it: "(The answer is) 5 and the
+    remainder is 0" -> "5"; None when the phrase's text is not so made."""
+    head, joined, tail = rest.partition(" and ")
+    head = head.strip()
+    if not joined or not head or not is_math(head) or not any(char.isdigit() for char in head):
+        return None
+    return head if stated_value(tail) is not None or _STATED_NUMBER.search(tail) else None
+
+
+def concluding_sentence(text: str) -> str:
+    """The last sentence of `text` (its last line, from its last sentence end)."""
+    line = text.rstrip().rpartition("\n")[2]
+    pieces: Sequence[str] = [piece for piece in _PIECES.split(line) if piece.strip()]
+    return pieces[-1] if pieces else line
