@@ -156,11 +156,15 @@ def test_a_failure_is_one_line_naming_the_file(runs, tmp_path, monkeypatch):
 
 def test_same_frames_side_by_side(runs):
     from mathreel.core.data import load_dataset
+    from mathreel.core.defaults import DEFAULT_FRAMES
     from mathreel.core.explain.frames import FramePlan, compare_on_question
 
     datasets = SimpleNamespace(get=lambda benchmark, mode: load_dataset(benchmark, mode))
     text, table = se.same_frames(datasets, runs, MCQ_A, se.NOTHING, "q001", "", "8/midpoints")
-    found = compare_on_question(load_dataset("videomathqa", "mcq"), "q001", FramePlan(16), FramePlan(8, "midpoints"))
+    # A: the run's plan, which records no frame count: the count Browse shows it with (DEFAULT_FRAMES)
+    found = compare_on_question(
+        load_dataset("videomathqa", "mcq"), "q001", FramePlan(DEFAULT_FRAMES), FramePlan(8, "midpoints")
+    )
     assert list(table["A frame"][: len(found.a_frames)]) == [row.index for row in found.a_frames]
     assert list(table["B frame"][: len(found.b_frames)]) == [row.index for row in found.b_frames]
     assert "different frames" in text and "len/(n+1) steps" in text
