@@ -71,3 +71,9 @@ def test_a_group_score_of_one_group_reads_in_the_singular():
     one = Figure(1, 56.25, None, 1, 1, 100.0, None).text()
     assert "(1 group)" in one and "of 1 question " in one and not ONE_PLURAL.search(one)
     assert "(2 groups)" in Figure(2, 50.0, None, 8, 4, 50.0, None).text()
+
+
+def test_one_question_outside_the_overall_figure_reads_in_the_singular():
+    """A MathVerse file with one question the benchmark's rule keeps out of the overall figure."""
+    score = cli("score", ROOT / "tests" / "data" / "results" / "mathverse_output.json")
+    assert "1 question is outside the overall figure (benchmark rule) and appears only in the breakdowns" in score
