@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from types import SimpleNamespace
 
 from mathreel.core.data import load_dataset
-from mathreel.webapp.browse import TABLE_LABEL, listed_questions, question_table
-from mathreel.webapp.browse_file import IN_PROMPT, NOT_RECORDED
+from mathreel.core.results.recorded import RecordedPrompt
+from mathreel.webapp.browse import TABLE_LABEL, listed_questions, question_table, run_place
+from mathreel.webapp.browse_file import IN_PROMPT, NOT_RECORDED, PROMPT_MARK, line_before_options, question_from_prompt
 from mathreel.webapp.scored_runs import Run, ScoreOptions, score_path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -81,4 +83,22 @@ def test_a_question_kept_only_in_the_recorded_prompt_says_so(tmp_path):
     run = Run(path.name, score_path(str(path), ScoreOptions()), str(path))
     assert run.report.rows[0].recorded.prompts  # the file kept its prompt
     frame, _ = listed_questions(load_dataset("videomme", "mcq"), run.key, runs=[run], walk={"run": run.name})
-    assert frame.iloc[0]["Question"] == IN_PROMPT
+    assert frame.iloc[0]["Question"] == PROMPT_MARK + "What is shown?"
+    assert line_before_options("Answer with a letter.") == "" and line_before_options("A. x\nB. y") == ""
+    no_options = run.report.rows[0].recorded._replace(prompts=(RecordedPrompt("input", "Say anything."),))
+    assert question_from_prompt(SimpleNamespace(recorded=no_options)) == IN_PROMPT
+
+
+def test_choosing_a_run_of_another_benchmark_takes_browse_to_it():
+    """A Video-MME run chosen in the reading bar while Browse shows VideoMathQA: Browse moves to Video-MME at the
+    first answer of the walked list (it stayed on VideoMathQA with a note to switch by hand); on the run's own
+    benchmark the question shown stays."""
+    run = _run(TEMPLATE)
+    walk = {"run": run.name, "status": "all"}
+    key, target = run_place([run], walk, "videomathqa:mcq", {"key": "videomathqa:mcq", "ref": "q003"})
+    assert (key, target) == (run.key, {"ref": run.report.rows[0].question_id})
+    wrong = {**walk, "status": "wrong"}
+    first_wrong = next(r.question_id for r in run.report.rows if r.status == "wrong")
+    assert run_place([run], wrong, "videomathqa:mcq", {})[1] == {"ref": first_wrong}
+    assert run_place([run], walk, run.key, {"key": run.key, "ref": "002-1"}) == (run.key, {"ref": "002-1"})
+    assert run_place([run], {"run": ""}, "videomathqa:mcq", {"ref": "q003"}) == ("videomathqa:mcq", {"ref": "q003"})

@@ -983,6 +983,7 @@ def build(context: AppContext) -> None:
     _wire_page(context, ui, handlers, group)
     _wire_reading(ui, handlers, runs, group)
     _wire_load(context, ui, handlers, list_fn, group)
+    _wire_run_choice(ui, handlers, runs, group)
     wire_review(context, ui, handlers, runs, group)
     wire_audit(context, ui, handlers, runs, group)
     context.browse = _links(ui, handlers, list_fn)
@@ -1254,13 +1255,8 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
             "listed": "",
         }
 
-    follow_outputs = [*ui.view_inputs, ui.settings_note]
     walk_inputs = [ui.read_run, ui.walk_status, ui.disagree, ui.walk]
-    ui.read_run.input(set_walk, walk_inputs, ui.walk, **group).then(
-        follow_values(handlers), [runs, ui.walk], follow_outputs, **group
-    ).then(ui.rerender, page_inputs, ui.page_outputs, **group).then(
-        ui.list_fn, [ui.benchmark, ui.search, runs, ui.walk], ui.list_outputs, **group
-    )
+    ui.set_walk = set_walk
     for control in (ui.walk_status, ui.disagree):
         control.input(set_walk, walk_inputs, ui.walk, **group).then(ui.rerender, page_inputs, ui.page_outputs, **group)
 
@@ -1270,6 +1266,36 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
         return gr.update(choices=[("(none)", ""), *((n, n) for n in names)], value=current if current in names else "")
 
     runs.change(run_choices, [runs, ui.walk], ui.read_run, **group)
+
+
+def run_place(runs: list | None, walk: dict | None, key: str, st: dict | None) -> tuple[str, dict]:
+    """Where choosing a run in the reading bar takes Browse: the run's benchmark and the first answer of its walked
+    list when Browse shows another benchmark (a Video-MME run chosen over the VideoMathQA demo showed a
+    VideoMathQA question under the run's settings and a note to switch by hand), else the question shown."""
+    run = rd.run_named(runs, Walk.of(walk).run)
+    keys = {k for _, k in benchmark_choices()}
+    if run is None or run.key == key or run.key not in keys:
+        return key, {"ref": str((st or {}).get("ref") or "")}
+    ids = rd.walk_ids(runs, Walk.of(walk), None, "reviewer", None)
+    first = ids[0] if ids else (run.report.rows[0].question_id if run.report.rows else "")
+    return run.key, {"ref": first}
+
+
+def _wire_run_choice(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict) -> None:
+    """Choosing a run in the reading bar: the walk, the run's benchmark (and its first answer) when Browse shows
+    another, the run's view settings, the table of its questions, then the page."""
+    import gradio as gr
+
+    def place(runs_value: list | None, walk: dict | None, key: str, st: dict | None) -> tuple:
+        new_key, target = run_place(runs_value, walk, key, st)
+        return (gr.update(value=new_key) if new_key != key else gr.skip()), target
+
+    walk_inputs = [ui.read_run, ui.walk_status, ui.disagree, ui.walk]
+    ui.read_run.input(ui.set_walk, walk_inputs, ui.walk, **group).then(
+        place, [runs, ui.walk, ui.benchmark, ui.state], [ui.benchmark, ui.target], **group
+    ).then(follow_values(handlers), [runs, ui.walk], [*ui.view_inputs, ui.settings_note], **group).then(
+        ui.list_fn, [ui.benchmark, ui.search, runs, ui.walk], ui.list_outputs, **group
+    ).then(ui.first_question, ui.first_inputs, ui.page_outputs, **group)
 
 
 def follow_values(handlers: BrowseHandlers) -> Callable:
@@ -1381,6 +1407,7 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
 
     with_request(from_url)
     inputs = [ui.benchmark, *ui.view_inputs, ui.target, *ui.read_inputs]
+    ui.first_question, ui.first_inputs = first_question, inputs
     listed = {**group, **progress_on(ui.list_note)}
     controls = [ui.cot, ui.subs, ui.full_subs, ui.style]
     ui.benchmark.change(prompt_controls, [ui.benchmark, *controls], controls, **group)

@@ -202,7 +202,7 @@ def run_table(run: Any, dataset: Dataset | None, text: str = "", filters: dict[s
             continue
         record = {
             "ID": row.question_id,
-            "Question": _preview(question) if question else _no_question(row),
+            "Question": _preview(question) if question else question_from_prompt(row),
             "Status": row.status,
             "Extracted": row.extracted or "—",
             "Gold": row.gold,
@@ -214,8 +214,31 @@ def run_table(run: Any, dataset: Dataset | None, text: str = "", filters: dict[s
     return pd.DataFrame(rows, columns=[*columns, "Response"])
 
 
-def _no_question(row: Any) -> str:
-    return IN_PROMPT if row.recorded is not None and row.recorded.prompts else NOT_RECORDED
+def question_from_prompt(row: Any) -> str:
+    """For a file that records no question text: the prompt's line before its options (where a harness writes the
+    question, as an lmms-eval 0.4 log does), marked as read from the prompt; else a note."""
+    prompts = row.recorded.prompts if row.recorded is not None else ()
+    if not prompts:
+        return NOT_RECORDED
+    line = line_before_options(prompts[0].text)
+    return f"{PROMPT_MARK}{_preview(line)}" if line else IN_PROMPT
+
+
+PROMPT_MARK = "(from the prompt) "
+
+
+def line_before_options(text: str) -> str:
+    """The last non-empty line before the options a prompt lists ("" when it lists none, or nothing precedes)."""
+    from mathreel.core.results.recorded import options_in_prompt
+
+    options = options_in_prompt(text)
+    if not options:
+        return ""
+    lines = [line.strip() for line in text.splitlines()]
+    for at in range(len(lines) - len(options), -1, -1):  # the options' run, found from the end as they are
+        if tuple(lines[at : at + len(options)]) == options:
+            return next((line for line in reversed(lines[:at]) if line), "")
+    return ""
 
 
 def _row_question(row: Any, dataset: Dataset | None) -> str:

@@ -171,6 +171,22 @@ def test_a_scored_question_opens_in_browse_with_its_response(page, server_env):
     assert page.is_visible("#browse-video video")
 
 
+def test_choosing_a_run_of_another_benchmark_in_browse_goes_to_it(page):
+    """Browse shows VideoMathQA; choosing a Video-MME run in the reading bar moves to Video-MME, lists the run's
+    questions and shows its answer (it used to stay on VideoMathQA with a note to switch by hand)."""
+    run = RESULTS / "videomme_synthetic-model-a_results.json"
+    open_score_tab(page)
+    upload(page, run)
+    wait_for_text(page, "#score-headline", "accuracy")
+    page.click("#tab-browse-button")
+    page.click("#browse-run input")
+    page.get_by_role("option", name=run.name, exact=True).click()
+    wait_for_text(page, "#browse-table", f"Questions of run {run.name}")
+    wait_for_text(page, "#browse-question", "Video-MME")
+    wait_for_text(page, "#browse-response", run.name)
+    assert page.input_value("#browse-benchmark input").startswith("Video-MME")
+
+
 def test_one_users_upload_is_invisible_to_another(page, browser, server):
     open_score_tab(page)
     upload(page, MCQ_RUN)
