@@ -188,10 +188,12 @@ def _target(args: argparse.Namespace, runs: list[Run]) -> tuple[Target | None, P
 def _frames(args: argparse.Namespace, runs: list[Run]) -> FrameComparison:
     """A's and B's frame plans (the runs' own, the benchmark's default, or --plan) on one question's video."""
     from mathreel.core.data import load_dataset
-    from mathreel.core.explain.frames import FramePlan, compare_on_question, plans_to_compare
+    from mathreel.core.explain.frames import FramePlan, check_same_question, compare_on_question, plans_to_compare
     from mathreel.core.explain.provenance import provenance
 
     own = [provenance(run.result, run.name).plan for run in runs[:2]]
     a, b = plans_to_compare(runs[0].bench, own, [FramePlan.parse(spec) for spec in args.plan])
     dataset = load_dataset(runs[0].result.benchmark, runs[0].result.mode, args.data)
+    for run in runs[:2]:  # a file's question of another video than this data set's of that id: no frames of it here
+        check_same_question(dataset, args.frames_of, run.result, run.name)
     return compare_on_question(dataset, args.frames_of, a, b)

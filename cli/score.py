@@ -11,6 +11,7 @@ import json
 from typing import TYPE_CHECKING
 
 from mathreel.core.benchmarks import BENCHMARKS, extractor_names
+from mathreel.core.defaults import RESULT_FORMATS
 from mathreel.core.errors import InputError
 
 if TYPE_CHECKING:
@@ -20,8 +21,7 @@ if TYPE_CHECKING:
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
         "score",
-        help="score prediction files (lmms-eval samples, Video-MME template, Video-MME-v2 TSV, MathVerse output, "
-        "VLMEvalKit, JSONL/CSV)",
+        help=f"score prediction files ({RESULT_FORMATS})",
         description="Score prediction files: accuracy with 95% Wilson intervals, naive and video-clustered SE, "
         "breakdowns per dimension, unparsed/missing counts and robust-vs-official extractor disagreements.",
     )

@@ -7,3 +7,6 @@ exports it beside the views it sizes.
 """
 
 DEFAULT_FRAMES = 8
+
+# The result-file layouts `mathreel score` and the Score tab read, as both name them to a user.
+RESULT_FORMATS = "lmms-eval samples, Video-MME template, Video-MME-v2 TSV, MathVerse output, VLMEvalKit, JSONL/CSV"

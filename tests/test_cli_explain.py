@@ -158,6 +158,8 @@ BAD = [
     ((VME_B, "--paper", "GPT-4o/mcq_v"), "no published results"),
     ((DEMO / "mathverse_synthetic-model-a_output.json", "--frames-of", "1"), "have no video"),
     ((VME_B, "--plan", "zero", "--frames-of", "001-1"), "--plan"),
+    # a real Video-MME file's 001-1 is another video than the demo's 001-1: not compared on the demo's video
+    ((ROOT / "tests" / "data" / "results" / "videomme_template.json", "--frames-of", "001-1"), "not in this data set"),
     ((VME_B, "--draws", "5"), "--draws"),
     ((VME_B, "--plan", "8"), "add --frames-of"),
     ((VME_A, VME_B, "--against", "50"), "one FILE"),

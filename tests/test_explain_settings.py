@@ -12,6 +12,8 @@ import pytest
 from helpers.jsonl import write_jsonl
 
 from mathreel.core.benchmarks import get_benchmark
+from mathreel.core.data import load_dataset
+from mathreel.core.defaults import DEFAULT_FRAMES
 from mathreel.core.errors import InputError
 from mathreel.core.explain.frames import FramePlan, compare_frames, compare_on_question
 from mathreel.core.explain.provenance import provenance
@@ -127,8 +129,25 @@ def test_without_a_record_every_setting_is_a_stated_guess(tmp_path):
         [{"question_id": "001-1", "options": ["A. x", "B. y"], "answer": "A", "response": "A"}],
     )
     settings = provenance(read_results(path, benchmark="videomme")).settings
-    assert settings["frames"].guess and settings["frames"].value == get_benchmark("videomme").default_frames
+    assert settings["frames"].guess and settings["frames"].value == DEFAULT_FRAMES
     assert settings["cot"].guess and settings["subtitles"].guess and settings["prompt"].guess
+
+
+def test_explain_places_the_frames_browse_shows_for_a_file_that_records_none():
+    """Score's run settings (what Browse shows a run's question with) and Explain's "same frames?" check assume
+    one frame count for a file that records none, so they show the same frames of the same question."""
+    from mathreel.core.scoring.files import ScoreRequest, score_file
+    from mathreel.core.view import build_view
+
+    path = DEMO / "videomathqa_mcq_synthetic-model-a_samples.jsonl"
+    report = score_file(ScoreRequest(str(path)))
+    shown = report.run_settings.settings.num_frames
+    plan = provenance(read_results(path)).plan
+    assert plan is not None and plan.count == shown == DEFAULT_FRAMES
+    dataset = load_dataset("videomathqa", "mcq")
+    browse = build_view(dataset, "q001", num_frames=shown).frames
+    explain = compare_on_question(dataset, "q001", plan, plan).a_frames
+    assert browse is not None and [row.index for row in explain] == [int(i) for i in browse.indices]
 
 
 def test_demo_runs_read_their_prompt_variant_and_reasoning_tags():

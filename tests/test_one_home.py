@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import ast
 import dataclasses
+import os
 import re
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -104,3 +107,25 @@ def test_browse_shows_the_full_question_and_versions_as_the_benchmark_says(monke
     assert render_question(dataset, dataset.ref(with_versions), ViewSettings()).versions
     monkeypatch.setattr(bench, "has_versions", lambda question: False)
     assert render_question(dataset, dataset.ref(with_versions), ViewSettings()).versions is None
+
+
+def test_the_formats_read_are_named_once_for_the_cli_and_the_score_tab():
+    """`mathreel --help` and the Score tab's intro name the same result-file layouts (the tab's left out the
+    Video-MME-v2 TSV and VLMEvalKit files it reads)."""
+    import gradio as gr
+
+    from mathreel.core.defaults import RESULT_FORMATS
+    from mathreel.webapp.app import build_app
+
+    app = build_app(Settings())
+    intro = [b.value for b in app.blocks.values() if isinstance(b, gr.Markdown) and "Upload one or" in str(b.value)]
+    help_text = subprocess.run(
+        [sys.executable, "-m", "mathreel", "--help"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "COLUMNS": "400"},  # one line each: argparse wraps at hyphens too
+    ).stdout
+    assert "Video-MME-v2 TSV" in RESULT_FORMATS and "VLMEvalKit" in RESULT_FORMATS
+    assert " ".join(RESULT_FORMATS.split()) in " ".join(help_text.split())
+    assert len(intro) == 1 and f"({RESULT_FORMATS};" in intro[0]

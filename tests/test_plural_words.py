@@ -45,16 +45,16 @@ def test_a_one_answer_file_reads_in_the_singular(tmp_path):
 
 
 def test_no_count_is_put_before_a_plural_noun_by_hand():
-    """An f-string of cli/ or webapp/ whose count (a bare name, attribute or len()) is followed by a plural noun
+    """An f-string of cli/, webapp/ or core/ whose count (a bare name, attribute or len()) is followed by a plural noun
     goes through core.plural instead; counts that are never one (a video's frames, a configured limit) and names
     that are no count are allowed by name."""
-    allowed = {"total_frames", "frames", "keep_files", "keep_days"}
+    allowed = {"total_frames", "frames", "keep_files", "keep_days", "size", "MIN_CLUSTERS"}
     allowed |= {"title", "label", "name", "base"}  # not counts: "Video-MME questions", "{run} answers another ..."
     nouns = "questions|answers|clusters|ids|records|responses|reviews|judgments|pairs|groups"
     pattern = re.compile(r"\{([A-Za-z_][\w.\[\]'()]*)\} (" + nouns + r")\b")
     found = []
-    for folder in ("cli", "webapp"):
-        for path in sorted((ROOT / folder).glob("*.py")):
+    for folder in ("cli", "webapp", "core"):  # core too: its report texts (group scores, warnings) reach both
+        for path in sorted((ROOT / folder).rglob("*.py")):
             for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
                 if isinstance(node, ast.JoinedStr):
                     text = ast.unparse(node)
@@ -62,3 +62,18 @@ def test_no_count_is_put_before_a_plural_noun_by_hand():
                         if name.split(".")[-1].strip("()") not in allowed:
                             found.append(f"{path.relative_to(ROOT)}: {{{name}}} {noun}")
     assert found == []
+
+
+def test_a_group_score_of_one_group_reads_in_the_singular():
+    """Video-MME-v2's group scores by level and head: a taxonomy value held by one group said "(1 groups)"."""
+    from mathreel.core.scoring.groups import Figure
+
+    one = Figure(1, 56.25, None, 1, 1, 100.0, None).text()
+    assert "(1 group)" in one and "of 1 question " in one and not ONE_PLURAL.search(one)
+    assert "(2 groups)" in Figure(2, 50.0, None, 8, 4, 50.0, None).text()
+
+
+def test_one_question_outside_the_overall_figure_reads_in_the_singular():
+    """A MathVerse file with one question the benchmark's rule keeps out of the overall figure."""
+    score = cli("score", ROOT / "tests" / "data" / "results" / "mathverse_output.json")
+    assert "1 question is outside the overall figure (benchmark rule) and appears only in the breakdowns" in score

@@ -156,11 +156,15 @@ def test_a_failure_is_one_line_naming_the_file(runs, tmp_path, monkeypatch):
 
 def test_same_frames_side_by_side(runs):
     from mathreel.core.data import load_dataset
+    from mathreel.core.defaults import DEFAULT_FRAMES
     from mathreel.core.explain.frames import FramePlan, compare_on_question
 
     datasets = SimpleNamespace(get=lambda benchmark, mode: load_dataset(benchmark, mode))
     text, table = se.same_frames(datasets, runs, MCQ_A, se.NOTHING, "q001", "", "8/midpoints")
-    found = compare_on_question(load_dataset("videomathqa", "mcq"), "q001", FramePlan(16), FramePlan(8, "midpoints"))
+    # A: the run's plan, which records no frame count: the count Browse shows it with (DEFAULT_FRAMES)
+    found = compare_on_question(
+        load_dataset("videomathqa", "mcq"), "q001", FramePlan(DEFAULT_FRAMES), FramePlan(8, "midpoints")
+    )
     assert list(table["A frame"][: len(found.a_frames)]) == [row.index for row in found.a_frames]
     assert list(table["B frame"][: len(found.b_frames)]) == [row.index for row in found.b_frames]
     assert "different frames" in text and "len/(n+1) steps" in text
@@ -197,3 +201,20 @@ def test_a_cause_walk_list_travels_in_the_address(runs):
     # the list's name is shown as text
     named = rd.Walk(run=V2_A, status="all", ids=("a",), listed="*bold* <b>x</b>")
     assert "\\*bold\\*" in rd.position_text(["a"], "a", named) and "<b>" not in rd.position_text(["a"], "a", named)
+
+
+def test_same_frames_refuses_a_question_that_is_not_the_servers():
+    """A real Video-MME file's 001-1 is not the demo's 001-1 (another video): its frames are not compared on the
+    demo's video, and the message says why, naming the file and the question."""
+    from mathreel.core.data import load_dataset
+    from mathreel.core.errors import MathReelError
+
+    template = DEMO.parents[2] / "tests" / "data" / "results" / "videomme_template.json"
+    found, errors = score_uploads([str(template)], ScoreOptions())
+    assert errors == []
+    datasets = SimpleNamespace(get=lambda benchmark, mode: load_dataset(benchmark, mode))
+    with pytest.raises(MathReelError) as raised:
+        se.same_frames(datasets, found, found[0].name, se.NOTHING, "001-1", "", "")
+    message = str(raised.value)
+    assert "“001-1” of videomme_template.json" in message and "not the server's question 001-1" in message
+    assert "no frames to compare" in message

@@ -2,7 +2,8 @@
 question and the join rule checked it (tests/data/score_json_main, written by the main branch at 91339b7 on
 2026-11-25; the readers branch re-worded the explanation of two option-text readings, same answers and scores;
 on 2026-11-28 q006_4 of the multi-binary model-b file became a conflict, "... 2 x 7 - 5 = 9.\nThe answer is A." where
-9 is option B's value: its working and its letter disagree),
+9 is option B's value: its working and its letter disagree; the same day a group score of one group reads
+"(1 group)", no longer "(1 groups)"),
 apart from the fields added since: `mismatched`, `mismatched_ids`, `joins`, the readers' `parse_failure_rate`,
 `weak_readings`, `weak_reading_ids`, `labelled_readings`, the format's version `schema` (docs/report.md), and per
 row `join`, `rule` and `strength`.

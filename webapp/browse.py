@@ -15,12 +15,21 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlencode
 
+from mathreel.core.plural import counted
 from mathreel.core.view import DEFAULT_FRAMES
 from mathreel.webapp import reading_flow as rd
 from mathreel.webapp.benchmark_keys import benchmark_choices, split_key
 from mathreel.webapp.browse_audit import audit_box, wire_audit
 from mathreel.webapp.browse_events import BrowseUI, then_rest, values_for, view_of
-from mathreel.webapp.browse_file import file_header, file_metadata, file_prompt, file_steps, join_line, shown_prompt
+from mathreel.webapp.browse_file import (
+    file_header,
+    file_metadata,
+    file_prompt,
+    file_steps,
+    join_line,
+    run_table,
+    shown_prompt,
+)
 from mathreel.webapp.browse_groups import group_markdown, group_scoring
 from mathreel.webapp.browse_review import judge_box, wire_review
 from mathreel.webapp.context import AppContext, BrowseLinks, TabSpec, progress_on, select_handler, with_request
@@ -786,7 +795,7 @@ def layout(settings: Any) -> BrowseUI:
             for i in range(max_dimensions())
         ]
     ui.table = gr.Dataframe(
-        label="Questions (click a row)",
+        label=TABLE_LABEL,
         interactive=False,
         max_height=520,
         wrap=True,
@@ -953,6 +962,7 @@ def build(context: AppContext) -> None:
     ui = layout(context.settings)
     handlers = BrowseHandlers(context.datasets, context.settings.default_frames)
     runs = context.runs if context.runs is not None else gr.State([])
+    ui.runs = runs
     session = review_session(context)
     group = {
         "concurrency_id": "browse",
@@ -969,10 +979,11 @@ def build(context: AppContext) -> None:
     first = [ui.error, ui.state, ui.header, ui.gallery, ui.position, ui.link, ui.response, ui.compare]
     ui.first_outputs = [c for c in ui.page_outputs if any(c is f for f in first)]  # values_for keeps this order
     ui.rest_outputs = [c for c in ui.page_outputs if all(c is not f for f in ui.first_outputs)]
-    list_fn = _wire_list(context, ui, handlers, group)
+    list_fn = ui.list_fn = _wire_list(context, ui, handlers, group)
     _wire_page(context, ui, handlers, group)
     _wire_reading(ui, handlers, runs, group)
     _wire_load(context, ui, handlers, list_fn, group)
+    _wire_run_choice(ui, handlers, runs, group)
     wire_review(context, ui, handlers, runs, group)
     wire_audit(context, ui, handlers, runs, group)
     context.browse = _links(ui, handlers, list_fn)
@@ -986,7 +997,7 @@ def _wire_list(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
     group = {**group, **progress_on(ui.list_note)}
 
     @guarded(0, len(list_outputs))
-    def choose_benchmark(key: str, text: str) -> tuple:
+    def choose_benchmark(key: str, text: str, runs: list | None = None, walk: dict | None = None) -> tuple:
         dataset = context.datasets.get(*split_key(key))
         specs = filter_specs(dataset)
         updates = [
@@ -997,26 +1008,51 @@ def _wire_list(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, grou
             else gr.update(choices=[("All", ALL)], value=ALL, visible=False)
             for i in range(len(ui.dims))
         ]
-        frame = question_table(dataset, text)
+        frame, label = listed_questions(dataset, key, text, runs, walk)
         return (
             gr.update(value="", visible=False),
-            gr.update(value=frame, column_widths=table_widths(frame)),
+            gr.update(value=frame, column_widths=table_widths(frame), label=label),
             empty_note(frame, text),
             *updates,
         )
 
     @guarded(0, 3)
-    def refilter(key: str, text: str, *values: str) -> tuple:
+    def refilter(key: str, text: str, runs: list | None, walk: dict | None, *values: str) -> tuple:
         dataset = context.datasets.get(*split_key(key))
         keys = [k for k, _, _ in filter_specs(dataset)]
-        frame = question_table(dataset, text, dict(zip(keys, values, strict=False)))
-        return gr.update(value="", visible=False), frame, empty_note(frame, text)
+        frame, label = listed_questions(dataset, key, text, runs, walk, dict(zip(keys, values, strict=False)))
+        table = gr.update(value=frame, column_widths=table_widths(frame), label=label)
+        return gr.update(value="", visible=False), table, empty_note(frame, text)
 
-    ui.search.submit(refilter, [ui.benchmark, ui.search, *ui.dims], [ui.error, ui.table, ui.list_note], **group)
+    inputs = [ui.benchmark, ui.search, ui.runs, ui.walk, *ui.dims]
+    ui.search.submit(refilter, inputs, [ui.error, ui.table, ui.list_note], **group)
     for dropdown in ui.dims:
-        dropdown.input(refilter, [ui.benchmark, ui.search, *ui.dims], [ui.error, ui.table, ui.list_note], **group)
+        dropdown.input(refilter, inputs, [ui.error, ui.table, ui.list_note], **group)
     ui.list_outputs = list_outputs
     return choose_benchmark
+
+
+TABLE_LABEL = "Questions (click a row)"
+
+
+def listed_questions(
+    dataset: Dataset,
+    key: str,
+    text: str = "",
+    runs: list | None = None,
+    walk: dict | None = None,
+    filters: dict[str, str] | None = None,
+) -> tuple[pd.DataFrame, str]:
+    """The question table and its label: the walked run's questions when a run on this benchmark is followed (so
+    the table lists the user's answers, not the server's questions beside them), else the server's questions."""
+    from mathreel.core.runs import find_run
+
+    name = Walk.of(walk).run
+    run = find_run(runs or [], name) if name else None
+    if run is not None and run.key == key:
+        label = f"Questions of run {run.name}: {counted(len(run.report.rows), 'answer')} (click a row)"
+        return run_table(run, dataset, text, filters), label
+    return question_table(dataset, text, filters), TABLE_LABEL
 
 
 def empty_note(frame: Any, text: str) -> str:
@@ -1219,11 +1255,8 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
             "listed": "",
         }
 
-    follow_outputs = [*ui.view_inputs, ui.settings_note]
     walk_inputs = [ui.read_run, ui.walk_status, ui.disagree, ui.walk]
-    ui.read_run.input(set_walk, walk_inputs, ui.walk, **group).then(
-        follow_values(handlers), [runs, ui.walk], follow_outputs, **group
-    ).then(ui.rerender, page_inputs, ui.page_outputs, **group)
+    ui.set_walk = set_walk
     for control in (ui.walk_status, ui.disagree):
         control.input(set_walk, walk_inputs, ui.walk, **group).then(ui.rerender, page_inputs, ui.page_outputs, **group)
 
@@ -1233,6 +1266,36 @@ def _wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict
         return gr.update(choices=[("(none)", ""), *((n, n) for n in names)], value=current if current in names else "")
 
     runs.change(run_choices, [runs, ui.walk], ui.read_run, **group)
+
+
+def run_place(runs: list | None, walk: dict | None, key: str, st: dict | None) -> tuple[str, dict]:
+    """Where choosing a run in the reading bar takes Browse: the run's benchmark and the first answer of its walked
+    list when Browse shows another benchmark (a Video-MME run chosen over the VideoMathQA demo showed a
+    VideoMathQA question under the run's settings and a note to switch by hand), else the question shown."""
+    run = rd.run_named(runs, Walk.of(walk).run)
+    keys = {k for _, k in benchmark_choices()}
+    if run is None or run.key == key or run.key not in keys:
+        return key, {"ref": str((st or {}).get("ref") or "")}
+    ids = rd.walk_ids(runs, Walk.of(walk), None, "reviewer", None)
+    first = ids[0] if ids else (run.report.rows[0].question_id if run.report.rows else "")
+    return run.key, {"ref": first}
+
+
+def _wire_run_choice(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict) -> None:
+    """Choosing a run in the reading bar: the walk, the run's benchmark (and its first answer) when Browse shows
+    another, the run's view settings, the table of its questions, then the page."""
+    import gradio as gr
+
+    def place(runs_value: list | None, walk: dict | None, key: str, st: dict | None) -> tuple:
+        new_key, target = run_place(runs_value, walk, key, st)
+        return (gr.update(value=new_key) if new_key != key else gr.skip()), target
+
+    walk_inputs = [ui.read_run, ui.walk_status, ui.disagree, ui.walk]
+    ui.read_run.input(ui.set_walk, walk_inputs, ui.walk, **group).then(
+        place, [runs, ui.walk, ui.benchmark, ui.state], [ui.benchmark, ui.target], **group
+    ).then(follow_values(handlers), [runs, ui.walk], [*ui.view_inputs, ui.settings_note], **group).then(
+        ui.list_fn, [ui.benchmark, ui.search, runs, ui.walk], ui.list_outputs, **group
+    ).then(ui.first_question, ui.first_inputs, ui.page_outputs, **group)
 
 
 def follow_values(handlers: BrowseHandlers) -> Callable:
@@ -1344,11 +1407,12 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
 
     with_request(from_url)
     inputs = [ui.benchmark, *ui.view_inputs, ui.target, *ui.read_inputs]
+    ui.first_question, ui.first_inputs = first_question, inputs
     listed = {**group, **progress_on(ui.list_note)}
     controls = [ui.cot, ui.subs, ui.full_subs, ui.style]
     ui.benchmark.change(prompt_controls, [ui.benchmark, *controls], controls, **group)
     ui.benchmark.input(lambda: {}, None, ui.target).then(
-        list_fn, [ui.benchmark, ui.search], ui.list_outputs, **listed
+        list_fn, [ui.benchmark, ui.search, ui.runs, ui.walk], ui.list_outputs, **listed
     ).then(first_question, inputs, ui.page_outputs, **group)
     if context.app_load is not None:
         runs = ui.read_inputs[0]
@@ -1359,7 +1423,7 @@ def _wire_load(context: AppContext, ui: BrowseUI, handlers: BrowseHandlers, list
             js=f"(saved, runs) => [localStorage.getItem('{POSITION_KEY}'), runs]",
             **group,
         ).then(follow_values(handlers), [runs, ui.walk], [*ui.view_inputs, ui.settings_note], **group).then(
-            list_fn, [ui.benchmark, ui.search], ui.list_outputs, **listed
+            list_fn, [ui.benchmark, ui.search, ui.runs, ui.walk], ui.list_outputs, **listed
         ).then(first_question, inputs, ui.page_outputs, **group)
 
 
@@ -1415,7 +1479,7 @@ def _links(ui: BrowseUI, handlers: BrowseHandlers, list_fn: Callable) -> BrowseL
         settled=ui.settled,
         benchmark=ui.benchmark,
         walk=ui.walk,
-        refresh_list=(list_fn, [ui.benchmark, ui.search], ui.list_outputs),
+        refresh_list=(list_fn, [ui.benchmark, ui.search, ui.runs, ui.walk], ui.list_outputs),
         progress=progress_on(ui.gallery),
         list_progress=progress_on(ui.list_note),
         jump=jump,

@@ -9,13 +9,16 @@ MathReel builds in the chosen style.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from mathreel.webapp.html import plain
 from mathreel.webapp.shown_answer import RECORDED
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from mathreel.core.answer_view import AnswerView
+    from mathreel.core.data import Dataset
     from mathreel.core.question import Question
     from mathreel.core.view import ViewSettings
 
@@ -167,3 +170,90 @@ def file_prompt(answer: AnswerView, view: ViewSettings) -> str:
         return get_benchmark(answer.benchmark).build_prompt(question, cot=view.cot, style=view.style)
     except Exception:  # the file's question lacks what this style needs
         return ""
+
+
+RUN_TABLE_PREVIEW = 110  # characters of a question or response shown in a run's table
+NOT_RECORDED = "(question text not recorded in the file)"
+IN_PROMPT = "(question text only in the recorded prompt: open the row)"
+
+
+def _preview(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= RUN_TABLE_PREVIEW else text[: RUN_TABLE_PREVIEW - 1] + "…"
+
+
+def run_table(run: Any, dataset: Dataset | None, text: str = "", filters: dict[str, str] | None = None) -> pd.DataFrame:
+    """The questions of the walked run, one row per answer (its status, reading, gold, dimensions): with a run
+    followed the question table lists that run's questions, not the server's, so a user sees which are theirs.
+    The question text is the file's, else the server's question the answer joined, else a note; `text` searches
+    ids, question and response, `filters` match dimension keys ("" or "All" matches every value)."""
+    import pandas as pd
+
+    report = run.report
+    bench_dims = list(report.by)
+    wanted = {k: v for k, v in (filters or {}).items() if v and v != "All"}
+    needle = (text or "").strip().lower()
+    rows = []
+    for row in report.rows:
+        if any(row.dims.get(k, "") != v for k, v in wanted.items()):
+            continue
+        question = _row_question(row, dataset)
+        if needle and not any(needle in s.lower() for s in (row.question_id, question, row.response)):
+            continue
+        record = {
+            "ID": row.question_id,
+            "Question": _preview(question) if question else question_from_prompt(row),
+            "Status": row.status,
+            "Extracted": row.extracted or "—",
+            "Gold": row.gold,
+        }
+        record.update({_label(report.benchmark, d): row.dims.get(d, "") for d in bench_dims})
+        record["Response"] = _preview(row.response)
+        rows.append(record)
+    columns = ["ID", "Question", "Status", "Extracted", "Gold", *(_label(report.benchmark, d) for d in bench_dims)]
+    return pd.DataFrame(rows, columns=[*columns, "Response"])
+
+
+def question_from_prompt(row: Any) -> str:
+    """For a file that records no question text: the prompt's line before its options (where a harness writes the
+    question, as an lmms-eval 0.4 log does), marked as read from the prompt; else a note."""
+    prompts = row.recorded.prompts if row.recorded is not None else ()
+    if not prompts:
+        return NOT_RECORDED
+    line = line_before_options(prompts[0].text)
+    return f"{PROMPT_MARK}{_preview(line)}" if line else IN_PROMPT
+
+
+PROMPT_MARK = "(from the prompt) "
+
+
+def line_before_options(text: str) -> str:
+    """The last non-empty line before the options a prompt lists ("" when it lists none, or nothing precedes)."""
+    from mathreel.core.results.recorded import options_in_prompt
+
+    options = options_in_prompt(text)
+    if not options:
+        return ""
+    lines = [line.strip() for line in text.splitlines()]
+    for at in range(len(lines) - len(options), -1, -1):  # the options' run, found from the end as they are
+        if tuple(lines[at : at + len(options)]) == options:
+            return next((line for line in reversed(lines[:at]) if line), "")
+    return ""
+
+
+def _row_question(row: Any, dataset: Dataset | None) -> str:
+    recorded = row.recorded
+    if recorded is not None and recorded.question.question:
+        return str(recorded.question.question)
+    if dataset is not None and (recorded is None or recorded.join != "file"):
+        try:
+            return str(dataset.question(row.question_id).question or "")
+        except Exception:  # an id the server does not have
+            return ""
+    return ""
+
+
+def _label(benchmark: str, key: str) -> str:
+    from mathreel.core.benchmarks import get_benchmark
+
+    return get_benchmark(benchmark).dimension(key).label

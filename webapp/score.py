@@ -12,6 +12,7 @@ from __future__ import annotations
 from types import SimpleNamespace
 from typing import TYPE_CHECKING, Any, Literal
 
+from mathreel.core.defaults import RESULT_FORMATS
 from mathreel.core.kinds import DENOMINATORS
 from mathreel.core.plural import counted, plural
 from mathreel.core.scoring.text import extractor_text
@@ -356,8 +357,8 @@ def layout(settings: Any, context: AppContext | None = None) -> ScoreUI:
 
     ui = ScoreUI()
     gr.Markdown(
-        "Upload one or several prediction files (lmms-eval logs, the Video-MME template, MathVerse "
-        "output, or plain JSONL/CSV with question_id and response). Each is scored by the same core as "
+        f"Upload one or several prediction files ({RESULT_FORMATS}; a plain JSONL/CSV needs question_id and "
+        "response). Each is scored by the same core as "
         f"`mathreel score`. Largest file accepted: {settings.max_file_size}."
     )
     with gr.Row():
@@ -435,14 +436,14 @@ def _judging(ui: ScoreUI, settings: Any) -> None:
             file_count="multiple",
             file_types=[".jsonl", ".json"],
             elem_id="score-judgments",
-            height=100,
+            height=140,
         )
         ui.review_files = gr.File(
             label="Reviews of the judge (optional: review files)",
             file_count="multiple",
             file_types=[".jsonl", ".json"],
             elem_id="score-reviews",
-            height=100,
+            height=140,
         )
     with gr.Row(elem_classes=["stack-narrow"]):
         ui.demo_judging = score_kept.demo_judging_button(settings)

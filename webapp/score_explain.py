@@ -436,6 +436,22 @@ def _plan(text: str, side: str) -> Any:
         raise MathReelError(f"{side}'s frame plan “{text.strip()}”: {error.problem}") from None
 
 
+def _check_on_server(dataset: Any, sides: list[Run], ref: str) -> None:
+    """Refuse a question whose answer in a run is not the server's question of that id (the join rule of every
+    tab, `webapp.shown_answer`): the server's video of that id is another question's, so its frames would not be
+    the frames the run's model saw."""
+    from mathreel.core.errors import MathReelError
+    from mathreel.webapp.shown_answer import walked_answer
+
+    for side in sides:
+        answer = walked_answer(dataset, [side], {"run": side.name}, ref)
+        if answer is not None and not answer.on_server:
+            raise MathReelError(
+                f"Question “{ref}” of {side.name}: {answer.join.reason}, so its video is not on this server: "
+                "no frames to compare"
+            )
+
+
 def same_frames(
     datasets: Any, runs: list[Run] | None, name: str | None, against: str, question: str, plan_a: str, plan_b: str
 ) -> tuple[str, pd.DataFrame]:
@@ -455,8 +471,10 @@ def same_frames(
     a, b = plans_to_compare(read[0].bench, [provenance(r.result, r.name).plan for r in read])
     a, b = _plan(plan_a, "A") or a, _plan(plan_b, "B") or b
     ref = (question or "").strip() or (run.report.rows[0].question_id if run.report.rows else "")
+    dataset = datasets.get(run.report.benchmark, run.report.mode)
+    _check_on_server(dataset, sides, ref)
     try:
-        found = compare_on_question(datasets.get(run.report.benchmark, run.report.mode), ref, a, b)
+        found = compare_on_question(dataset, ref, a, b)
     except InputError as error:
         raise MathReelError(f"Question “{ref}”: {error.problem}") from None
     verdict = "the same frames" if found.same_frames else f"different frames ({len(found.shared)} indices shared)"

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 from mathreel.core.bundle.load import BundleRequest, BundleRun, load_runs
 from mathreel.core.bundle.scrub import Scrubber
 from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.plural import counted
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.bundle.pages import Page
@@ -209,7 +210,9 @@ def _write_into(plan: BundlePlan, root: Path, progress: Progress | None) -> int:
         shown = shown_for(page, plan.dataset, thumbs, style, fps, plan.scrub) if plan.dataset is not None else []
         prev = pages[number - 1] if number else None
         nxt = pages[number + 1] if number + 1 < len(pages) else None
-        html = question_page(page, key, shown, plan.reviews, prev, nxt, f"{number + 1} of {len(pages)} questions")
+        html = question_page(
+            page, key, shown, plan.reviews, prev, nxt, f"{number + 1} of {counted(len(pages), 'question')}"
+        )
         _put(root / page.file, html, plan.scrub)
         if progress is not None:
             progress(number + 1, total)

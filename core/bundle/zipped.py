@@ -13,6 +13,7 @@ from pathlib import Path
 
 from mathreel.core.bundle.load import BundleRequest
 from mathreel.core.bundle.write import plan_bundle, write_bundle
+from mathreel.core.plural import counted
 
 SITE = "mathreel-evidence"
 
@@ -27,7 +28,7 @@ def zip_bundles(requests: list[tuple[str, BundleRequest]], folder: str, name: st
         plan = plan_bundle(request)
         write_bundle(plan, site / re.sub(r"[^A-Za-z0-9_-]+", "-", key))
         runs = len(request.paths)
-        made.append(f"{key}: {runs} run{'s' if runs > 1 else ''}, {len(plan.pages)} questions")
+        made.append(f"{key}: {runs} run{'s' if runs > 1 else ''}, {counted(len(plan.pages), 'question')}")
     target = root / name
     with zipfile.ZipFile(target, "w") as archive:
         for path in sorted(site.rglob("*")):

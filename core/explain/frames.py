@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from mathreel.core.benchmarks import Benchmark
     from mathreel.core.data import Dataset
     from mathreel.core.media.subtitles import Cue
+    from mathreel.core.results.model import ResultFile
 
 RULE_TEXT = {
     "uniform": "np.linspace over the video (first and last frame included)",
@@ -203,6 +204,20 @@ def plans_to_compare(
     elif len(given) == 2:
         sides = list(given)
     return sides[0], sides[1]
+
+
+def check_same_question(dataset: Dataset, question_id: str, result: ResultFile, name: str) -> None:
+    """Refuse a question whose answer in `result` records a question that is not `dataset`'s of that id (the join
+    rule, `core.results.question_join`; an answer recording no question text is taken to be it): that id's video
+    is another question's, so its frames are not the frames the run's model saw."""
+    from mathreel.core.results.question_join import join_question
+
+    for prediction in result.predictions:
+        if prediction.question.question_id == question_id and prediction.recorded is not None:
+            join = join_question(prediction.recorded, question_id, dataset, by_id=True)
+            if not join.on_server:
+                raise InputError(name, f"question {question_id}: {join.reason}, so its video is not in this data set")
+            return
 
 
 def compare_on_question(dataset: Dataset, question_id: str, a: FramePlan, b: FramePlan) -> FrameComparison:

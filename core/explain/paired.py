@@ -24,6 +24,7 @@ from mathreel.core.explain.gap import Number
 from mathreel.core.explain.runs import Scorings, run_key
 from mathreel.core.explain.scorers import Unit, check_scorer
 from mathreel.core.explain.tally import HUNDRED, tally
+from mathreel.core.plural import counted
 from mathreel.core.scoring.stats import (
     MCNEMAR_METHOD,
     MIN_CLUSTERS,
@@ -230,7 +231,7 @@ def _interval(units: Sequence[_Unit], flips: Flips, seed: int, draws: int) -> Pa
             seed,
             se,
             cr1,
-            f"only {g} clusters: a percentile bootstrap is unreliable below {MIN_CLUSTERS}, so the "
+            f"only {counted(g, 'cluster')}: a percentile bootstrap is unreliable below {MIN_CLUSTERS}, so the "
             "interval uses Student's t critical value with clusters - 1 degrees of freedom",
         )
     return PairedInterval(

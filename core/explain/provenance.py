@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.benchmarks import get_benchmark
+from mathreel.core.defaults import DEFAULT_FRAMES
 from mathreel.core.errors import InputError, MathReelError
 from mathreel.core.explain.frames import FramePlan
 from mathreel.core.plural import counted
@@ -294,7 +295,8 @@ def _frame_facts(
         value = config.get(f"arg:{key}", "")
         if value.isdigit() and int(value) > 0:
             return int(value), rule, None, f"{config['file']} (model_args {key}={value})", False
-    return bench.default_frames, rule, None, f"not recorded; {bench.title}'s default", True
+    # The count Score's run settings and Browse assume for such a file, so Explain places the frames Browse shows.
+    return DEFAULT_FRAMES, rule, None, "not recorded; MathReel's default (as Score and Browse assume)", True
 
 
 def _prompt_variant(found: Provenance, bench: Benchmark, result: ResultFile, prompt: str) -> None:

@@ -59,6 +59,11 @@ class QuestionJoin:
     def on_server(self) -> bool:
         return self.question is not None
 
+    @property
+    def reason(self) -> str:
+        """The note without what the page does about it (": read from the file"), for a sentence of its own."""
+        return self.note.removesuffix(": read from the file")
+
 
 def _texts(question: Question, bench: Benchmark) -> set[str]:
     """The keys of a question's text as written and in full (`Benchmark.full_question`), empty ones left out."""

@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from mathreel.core.plural import counted
 from mathreel.core.results.recorded import first_prompt_text
 from mathreel.core.view import ViewSettings
 
@@ -82,7 +83,7 @@ def _detect_cot(task: str, prompt: str, responses: list[str]) -> tuple[bool, str
         return bool(COT_PROMPT.search(prompt)), "the prompt recorded in the file"
     styled = sum(1 for r in responses if COT_RESPONSE.search(r or "") or len(r or "") > 400)
     if responses and styled * 2 > len(responses):
-        return True, f"a guess: {styled} of {len(responses)} responses reason step by step"
+        return True, f"a guess: {styled} of {counted(len(responses), 'response')} reason step by step"
     if task:
         return False, f"task name {task!r} names no chain of thought"
     return False, "a guess: the responses answer directly" if responses else "no responses; the default"

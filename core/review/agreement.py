@@ -16,6 +16,7 @@ from typing import Any
 from mathreel.core.errors import MathReelError
 from mathreel.core.files import OutputKind, first_line
 from mathreel.core.judge.model import Judgment
+from mathreel.core.plural import counted
 from mathreel.core.review import stats
 from mathreel.core.review.join import join
 from mathreel.core.review.model import FLAGS, Review
@@ -173,7 +174,7 @@ def summary_lines(result: Agreement) -> list[str]:
         f"reviews: {result.n_reviews} from {len(result.reviewers)} reviewer(s); {result.stale} do not match a "
         "judged response (another response or question) and are left out",
         f"primary error category, judge vs reviewers: Cohen's kappa {_f(result.kappa)} "
-        f"(95% bootstrap CI {_f(low)} to {_f(high)}) over {result.category_pairs} reviews",
+        f"(95% bootstrap CI {_f(low)} to {_f(high)}) over {counted(result.category_pairs, 'review')}",
     ]
     lines += [
         f"  {s.category}: precision {_f(s.precision)} (judge named it {s.judge}x), recall {_f(s.recall)} "
@@ -182,7 +183,7 @@ def summary_lines(result: Agreement) -> list[str]:
     ]
     d = result.steps
     lines.append(
-        f"step scores over {d.n} reviews: mean |judge - reviewer| {_f(d.mean_absolute)}, Spearman "
+        f"step scores over {counted(d.n, 'review')}: mean |judge - reviewer| {_f(d.mean_absolute)}, Spearman "
         f"{_f(result.spearman)}, mean difference {_f(d.mean)} (limits of agreement {_f(d.low)} to "
         f"{_f(d.high)})"
     )
@@ -192,9 +193,11 @@ def summary_lines(result: Agreement) -> list[str]:
             f"reviews (of {len(result.reviewers):,} reviewers)"
         )
     for pair, (kappa, n) in result.pairwise.items():
-        lines.append(f"between reviewers {pair}: Cohen's kappa {_f(kappa)} over {n} questions")
+        lines.append(f"between reviewers {pair}: Cohen's kappa {_f(kappa)} over {counted(n, 'question')}")
     if result.fleiss[1]:
-        lines.append(f"between all reviewers: Fleiss' kappa {_f(result.fleiss[0])} over {result.fleiss[1]} questions")
+        lines.append(
+            f"between all reviewers: Fleiss' kappa {_f(result.fleiss[0])} over {counted(result.fleiss[1], 'question')}"
+        )
     lines.append(f"flagged questions: {len(result.flagged)}")
     lines += [f"  {f.question_id} ({f.reviewer}): {FLAGS.get(f.flag, f.flag)}: {f.reason}" for f in result.flagged]
     return lines

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 
 from mathreel.core.benchmarks.base import DEFAULT_GROUP_POLICY, GroupFacts, GroupPolicy, GroupScheme, GroupScore
 from mathreel.core.kinds import Status
+from mathreel.core.plural import counted
 from mathreel.core.question import Question
 from mathreel.core.scoring.json_types import EffectJSON, FigureJSON, GroupItemJSON, GroupsJSON
 from mathreel.core.scoring.numbers import one_decimal
@@ -82,12 +83,11 @@ class Figure:
         """ "31.3 [28.9, 33.7] (800 groups) · 51.0% of 3200 questions [48.6, 53.4]"."""
         if self.score is None:
             return "-"
-        accuracy = (
-            ""
-            if self.accuracy is None
-            else (f" · {one_decimal(self.accuracy)}% of {self.questions} questions {_ci_text(self.accuracy_ci)}")
-        )
-        return f"{one_decimal(self.score)} {_ci_text(self.score_ci)} ({self.groups} groups){accuracy}"
+        accuracy = ""
+        if self.accuracy is not None:
+            of = counted(self.questions, "question")
+            accuracy = f" · {one_decimal(self.accuracy)}% of {of} {_ci_text(self.accuracy_ci)}"
+        return f"{one_decimal(self.score)} {_ci_text(self.score_ci)} ({counted(self.groups, 'group')}){accuracy}"
 
     def to_dict(self) -> FigureJSON:
         return {
@@ -328,7 +328,7 @@ def aggregate(groups: list[ScoredGroup], scheme: GroupScheme, policy: GroupPolic
     report.by = {key: cells for key, cells in report.by.items() if cells}
     if report.unscored:
         report.warnings.append(
-            f"{len(report.unscored)} groups could not be scored (unknown kind or structure) and "
+            f"{counted(len(report.unscored), 'group')} could not be scored (unknown kind or structure) and "
             f"are left out of every figure: {_shown(report.unscored)}"
         )
     return report
@@ -424,7 +424,10 @@ def _order_notes(members: list[Member], scheme: GroupScheme, policy: GroupPolicy
             mixed.append(name)
     if not mixed:
         return ["rows are in video and question order: grouping by position forms the video groups"]
-    return [f"{len(mixed)} groups formed by row position mix videos or reorder a video's questions: {_shown(mixed)}"]
+    return [
+        f"{counted(len(mixed), 'group')} formed by row position mix videos or reorder a video's questions: "
+        f"{_shown(mixed)}"
+    ]
 
 
 def _check_sizes(
@@ -433,12 +436,12 @@ def _check_sizes(
     odd = [f"{group.key} ({len(group.question_ids)})" for group in groups if len(group.question_ids) != scheme.size]
     if policy.by_position and rows % scheme.size in (1, 2):
         report.warnings.append(
-            f"{rows} rows is not a multiple of {scheme.size} (nor one short): the reference script "
+            f"{counted(rows, 'row')} is not a multiple of {scheme.size} (nor one short): the reference script "
             "stops with an IndexError; the last group is scored from the rows there are"
         )
     elif odd:
         report.warnings.append(
-            f"{len(odd)} groups do not have {scheme.size} questions; a question a group lacks "
+            f"{counted(len(odd), 'group')} do not have {scheme.size} questions; a question a group lacks "
             f"counts wrong: {_shown(odd)}"
         )
 

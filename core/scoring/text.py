@@ -60,10 +60,10 @@ def format_report(report: Report) -> str:
         f"  extractor: {extractor_text(report.extractor, report.official_extractor)}",
     ]
     if report.excluded_from_overall:
+        one = report.excluded_from_overall == 1
         lines.append(
-            f"  {counted(report.excluded_from_overall, 'question')} "
-            f"{'is' if report.excluded_from_overall == 1 else 'are'} outside the overall figure (benchmark rule) "
-            "and appear only in the breakdowns"
+            f"  {counted(report.excluded_from_overall, 'question')} {'is' if one else 'are'} outside the overall "
+            f"figure (benchmark rule) and {'appears' if one else 'appear'} only in the breakdowns"
         )
     if report.groups is not None:
         lines += group_lines(report.groups, bench)

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 from helpers.appserver import mathreel_command
-from pages import open_tab, wait_for_text
+from pages import open_tab, scored, wait_for_text
 
 from mathreel.core.data import demo_dir, load_dataset
 from mathreel.core.view import build_view
@@ -159,15 +159,32 @@ def test_a_scored_question_opens_in_browse_with_its_response(page, server_env):
     wait_for_text(page, "#browse-question", qid)
     wait_for_text(page, "#browse-response", "Model response")
     assert page.is_visible("#browse-video video")
-    # Choosing another question in the table keeps reading the same run: its response to that question shows.
-    other_row, other = next(
-        (i, q) for i, q in enumerate(load_dataset("videomathqa", "mcq").questions) if q.question_id != qid
-    )
+    # The table lists the run's questions now (not the server's beside them), and choosing another question in
+    # it keeps reading the same run: its response to that question shows.
+    wait_for_text(page, "#browse-table", f"Questions of run {MCQ_RUN.name}")
+    other_row, other = next((i, r) for i, r in enumerate(scored(MCQ_RUN).rows) if r.question_id != qid)
+    assert page.inner_text(f"#browse-table [data-testid='cell-{other_row}-0']").strip() == other.question_id
     page.click(f"#browse-table [data-testid='cell-{other_row}-0']")
     wait_for_text(page, "#browse-question", other.question_id)
     wait_for_text(page, "#browse-response", MCQ_RUN.name)
     page.wait_for_function("() => document.querySelectorAll('#browse-frames .thumbnail-item img').length >= 8")
     assert page.is_visible("#browse-video video")
+
+
+def test_choosing_a_run_of_another_benchmark_in_browse_goes_to_it(page):
+    """Browse shows VideoMathQA; choosing a Video-MME run in the reading bar moves to Video-MME, lists the run's
+    questions and shows its answer (it used to stay on VideoMathQA with a note to switch by hand)."""
+    run = RESULTS / "videomme_synthetic-model-a_results.json"
+    open_score_tab(page)
+    upload(page, run)
+    wait_for_text(page, "#score-headline", "accuracy")
+    page.click("#tab-browse-button")
+    page.click("#browse-run input")
+    page.get_by_role("option", name=run.name, exact=True).click()
+    wait_for_text(page, "#browse-table", f"Questions of run {run.name}")
+    wait_for_text(page, "#browse-question", "Video-MME")
+    wait_for_text(page, "#browse-response", run.name)
+    assert page.input_value("#browse-benchmark input").startswith("Video-MME")
 
 
 def test_one_users_upload_is_invisible_to_another(page, browser, server):
