@@ -40,6 +40,15 @@ def option_letters(options: tuple[str, ...]) -> tuple[str, ...]:
     return firsts if _usual_shape(firsts, seconds) else _letters_by_regex(options)
 
 
+def letters_of_starts(starts: tuple[str, ...]) -> tuple[str, ...] | None:
+    """`option_letters` of options beginning with `starts` (each option's first two characters) when those alone
+    decide it (every one a capital and a mark, "A.", "B)"); None when the rest of the options may matter."""
+    if not all(len(start) == 2 for start in starts):
+        return None
+    firsts = tuple(map(_FIRST, starts))
+    return firsts if _usual_shape(firsts, tuple(map(_SECOND, starts))) else None
+
+
 @lru_cache(maxsize=256)
 def _usual_shape(firsts: tuple[str, ...], seconds: tuple[str, ...]) -> bool:
     return all("A" <= a <= "Z" and b in _OPTION_MARKS for a, b in zip(firsts, seconds, strict=True))

@@ -24,6 +24,12 @@ CASES = {
     # The same answers as an lmms-eval 0.4 samples log (no options; a prompt and a doc_hash per line; past the
     # records a file keeps whole), its report written by the tree before the reading memo.
     "lmms_300.jsonl.report.json": ["lmms_300.jsonl"],
+    # The mix with the shapes the columnar scorer and the reading memo treat apart: a third of the questions name no
+    # video (clusters by video and by question), options as "A) ...", "(A) ...", "A：..." with a fifth option, and
+    # bare option texts (letters by position); scored with either denominator. Reports written by main at fc1bdef,
+    # before the counting passes became C loops and the memo found letters by the options' first characters.
+    "shapes_300.jsonl.report.json": ["shapes_300.jsonl"],
+    "shapes_300.jsonl.answered.report.json": ["shapes_300.jsonl", "--denominator", "answered"],
 }
 
 

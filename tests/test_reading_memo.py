@@ -159,3 +159,37 @@ def test_a_pooled_file_scores_every_row_as_read_alone(tmp_path) -> None:
             used.strength,
             official,
         ), prediction.response
+
+
+SHAPES = (
+    ("A. one", "B. two", "C. three", "D. four"),
+    ("A) one", "B) two", "C) three"),
+    ("A：one", "B：two", "C：three", "D：four", "E. five"),
+    ("B. one", "A. two", "B. three"),  # a repeated letter
+    ("(A) one", "(B) two", "(C) three"),
+    ("one", "two", "three", "four"),  # letters by position
+    ("A", "B. two"),  # an option shorter than two characters
+    ("a. one", "b. two"),
+    ("A.one", "B.two", "C.three"),
+    ("A. one", "2. two"),
+    ("", "B. two"),
+)
+
+
+@pytest.mark.parametrize("options", SHAPES)
+def test_letters_found_by_the_options_first_characters_are_option_letters(options) -> None:
+    """The memo keeps a question's letters under its options' first two characters only where those decide them:
+    then they are `option_letters` of any options that start so; a response read under one option set and then
+    under another with the same starts gives each its fresh reading."""
+    from mathreel.core.choices import letters_of_starts, option_letters
+
+    starts = tuple(option[:2] for option in options)
+    found = letters_of_starts(starts)
+    if found is not None:
+        assert found == option_letters(options)
+        assert found == option_letters(tuple(option[:2] + " other text" for option in options))
+    memo = ReadingMemo(_read_choice_answer, DEFAULT)
+    other = tuple(option[:2] + "x" for option in options)
+    for response in ("B", "The answer is B.", "(C)", "two", "A) one"):
+        for asked in (options, other, options):
+            assert memo.read(asked, response) == _fresh(response, asked)

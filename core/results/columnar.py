@@ -197,12 +197,12 @@ def _warn_absent_dimensions(result: ResultFile, bench: Benchmark, columns: Answe
 
 
 def _distinct_dims(columns: AnswerColumns) -> Iterator[dict[str, str]]:
-    seen: set[int] = set()
-    for values in columns.values:
-        dims = values[5]
-        if id(dims) not in seen:
-            seen.add(id(dims))
-            yield dims
+    """Each dims dict object once, in order of first use (a file's answers share a few hundred): C loops."""
+    dims = list(map(_DIMS, columns.values))
+    return iter(dict(zip(map(id, dims), dims, strict=True)).values())
+
+
+_DIMS = itemgetter(5)
 
 
 def _note_clusters(result: ResultFile, bench: Benchmark, columns: AnswerColumns) -> None:

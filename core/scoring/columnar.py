@@ -10,8 +10,8 @@ from __future__ import annotations
 
 from collections import Counter
 from functools import partial
-from itertools import compress
-from operator import eq, itemgetter
+from itertools import compress, repeat
+from operator import attrgetter, eq, is_not, itemgetter, not_
 from typing import Any
 
 from mathreel.core.benchmarks import Benchmark
@@ -27,6 +27,8 @@ from mathreel.core.scoring.tables import overall_of, tables_of
 from mathreel.core.scoring.verdict import ChoiceReading, OfficialTool, choice_reader, verdict_row
 
 _IDS, _ASKED, _GOLDS, _OPTIONS, _VIDEOS, _DIMS, _KEYS = map(itemgetter, (0, 1, 2, 3, 4, 5, 6))
+_USED, _DIFFER = itemgetter(0), itemgetter(2)  # of a `ChoiceReading`: the extraction scored, the extractors differ
+_ANSWER, _METHOD = attrgetter("answer"), attrgetter("method")
 
 
 def scorable(result: Any, bench: Benchmark) -> bool:
@@ -123,18 +125,24 @@ def score_columns(
     if memo is None:
         memo = ReadingMemo(choice_reader(tool, use_official), bench.letters(result.mode))
     readings = list(map(memo.read, map(_OPTIONS, values), result.columns.responses, map(_ASKED, values)))
-    used = [reading[0] for reading in readings]
-    answers = [extraction.answer for extraction in used]
+    # Every pass over the answers below is a C loop (map, compress, Counter); readings are shared objects (the
+    # memo's), so what depends on a reading alone is worked out once per distinct reading.
+    used = list(map(_USED, readings))
+    answers = list(map(_ANSWER, used))
     correct = list(map(eq, answers, map(_GOLDS, values)))
     ids = list(map(_IDS, values))
-    answered = [answer is not None for answer in answers]
+    answered = list(map(is_not, answers, repeat(None)))
     keep_unanswered = denominator == "all"
     counted = values if keep_unanswered else list(compress(values, answered))
     right = correct if keep_unanswered else list(compress(correct, answered))
-    clusters = list(map(_cluster, counted))
-    labels = Counter(
-        "video" if v[4] else bench.cluster_unit if v[6] else "question" for v in counted
-    )  # `scorer.cluster_unit`
+    videos = list(map(_VIDEOS, counted))
+    if all(videos):  # every question names its video: the cluster is the video (`_cluster`)
+        clusters, labels = videos, Counter({"video": len(videos)} if videos else {})
+    else:
+        clusters = list(map(_cluster, counted))
+        labels = Counter(
+            "video" if v[4] else bench.cluster_unit if v[6] else "question" for v in counted
+        )  # `scorer.cluster_unit`
     overall = overall_of(clusters, right, ", ".join(kind for kind, _ in labels.most_common()) or "video")
     few = few_clusters_warning(overall.clusters, overall.clustered_by) if overall.n else None
     by, cross = tables_of(bench, _combos(bench, list(map(_DIMS, counted)), right))
@@ -142,7 +150,7 @@ def score_columns(
         key: extraction.method in WEAK_METHODS
         and extraction.answer is not None
         and is_weak(extraction.method, extraction.strength)
-        for key, extraction in {id(extraction): extraction for extraction in used}.items()
+        for key, extraction in _by_identity(used).items()
     }
     report = build_report(
         partial(ColumnarReport, result, readings, keep_unanswered),
@@ -156,16 +164,21 @@ def score_columns(
         cross=cross,
         grouped=False,
         pairs=len(values),
-        unparsed=[qid for qid, known in zip(ids, answered, strict=True) if not known],
-        weak=[qid for qid, extraction in zip(ids, used, strict=True) if weak[id(extraction)]],
-        labelled=sum(extraction.method == "labelled" for extraction in used),
+        unparsed=list(compress(ids, map(not_, answered))),
+        weak=list(compress(ids, map(weak.__getitem__, map(id, used)))),
+        labelled=list(map(_METHOD, used)).count("labelled"),
         missing=[],
-        disagreements=[qid for qid, reading in zip(ids, readings, strict=True) if reading[2]],
+        disagreements=list(compress(ids, map(_DIFFER, readings))),
         more_warnings=[few] if few else [],
         excluded_from_overall=0,
     )
     note_no_official(report, bench, tool)
     return report
+
+
+def _by_identity(objects: list[Any]) -> dict[int, Any]:
+    """The distinct objects of `objects` by `id` (a C loop: a file's answers share a few readings and dims)."""
+    return dict(zip(map(id, objects), objects, strict=True))
 
 
 def _combos(
@@ -174,7 +187,7 @@ def _combos(
     """Units counted per (dimension values, correct): counted per dims dict first (a file shares a few hundred)."""
     keys = [d.key for d in bench.dimensions]
     by_dict = Counter(zip(map(id, dims), right, strict=True))
-    values_of = {id(d): tuple(map(d.get, keys)) for d in dims}
+    values_of = {key: tuple(map(d.get, keys)) for key, d in _by_identity(dims).items()}
     combos: Counter[tuple[tuple[str | None, ...], bool]] = Counter()
     for (key, correct), count in by_dict.items():
         combos[(values_of[key], correct)] += count

@@ -26,12 +26,14 @@ report is the one it gets scored alone.
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable
+from operator import itemgetter
 from typing import Any, Generic, TypeVar
 
-from mathreel.core.choices import OptionTexts, distinct_letters, option_letters
+from mathreel.core.choices import OptionTexts, distinct_letters, letters_of_starts, option_letters
 from mathreel.core.extract.choice import OptionMatcher
 from mathreel.core.extract.yesno import may_be_yes_no
 
+_START = itemgetter(slice(2))  # an option's first two characters
 LIMIT = 1 << 16  # entries per table: ~10 MB at most, far more than the distinct short answers of any file
 Reading = TypeVar("Reading")
 Choices = tuple[tuple[str, ...], OptionMatcher | None]
@@ -64,7 +66,7 @@ class ReadingMemo(Generic[Reading]):
     (response, letters) once when the options played no part, else each (response, options) once (and per question
     for Yes/No options)."""
 
-    __slots__ = ("_by_letters", "_by_options", "_default", "_kept", "_reader")
+    __slots__ = ("_by_letters", "_by_options", "_default", "_kept", "_letters", "_reader")
 
     def __init__(self, reader: Callable[..., Reading], default_letters: tuple[str, ...]) -> None:
         self._reader = reader
@@ -74,6 +76,18 @@ class ReadingMemo(Generic[Reading]):
         # options -> (the question's choices, response (and question, for Yes/No options) -> its reading, Yes/No)
         self._by_options: dict[tuple[str, ...], tuple[Choices, dict[object, Reading], bool]] = {}
         self._kept = 0  # readings held in `_by_options`
+        # options' first two characters ("A.", "B.", ...) -> the letters they name, once each
+        self._letters: dict[tuple[str, ...], tuple[tuple[str, ...], tuple[str, ...]]] = {}
+
+    def _letters_of(self, options: tuple[str, ...]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+        """The letters `options` name and those the question allows (`option_letters`, `distinct_letters`), kept
+        under the options' first two characters when those decide them (`letters_of_starts`)."""
+        named = option_letters(options)
+        found = named, distinct_letters(named)
+        starts = tuple(map(_START, options))
+        if len(self._letters) < LIMIT and letters_of_starts(starts) is not None:
+            self._letters[starts] = found
+        return found
 
     def __len__(self) -> int:
         """Readings held (both tables)."""
@@ -82,8 +96,12 @@ class ReadingMemo(Generic[Reading]):
     def read(self, options: tuple[str, ...], response: str, question: str = "") -> Reading:
         """The reading of `response` to a question with `options` (the benchmark's letters when there are none);
         `question`, the question's text, is used only when the options are a Yes/No pair."""
-        named = option_letters(options) if options else None
-        letters = self._default if named is None else distinct_letters(named)
+        if options:
+            # The letters, found by the options' first two characters where those decide them (`_letters`)
+            found_letters = self._letters.get(tuple(map(_START, options)))
+            named, letters = self._letters_of(options) if found_letters is None else found_letters
+        else:
+            named, letters = None, self._default
         key = (response, letters, not options)  # "no options" the reader sees without looking at any
         found = self._by_letters.get(key)
         if found is not None:
