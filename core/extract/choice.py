@@ -44,6 +44,8 @@ from functools import lru_cache
 from typing import Literal, NamedTuple, cast
 
 from mathreel.core.extract.conflicts import box_against_letter, concluding_sentence, letter_against_working, two_values
+from mathreel.core.extract.echo import without_echoed_prompt
+from mathreel.core.extract.evaluations import evaluation_list, introduces_options
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.option_math import (
     fold,
@@ -327,6 +329,10 @@ def _read(
     """Fold other scripts' letters (non-ASCII text only), then read; spans are given in `response`."""
     if not isinstance(response, str) or not response.strip():
         return unparsed("empty response", "nothing to read")
+    if "###" in response:
+        response = without_echoed_prompt(response)  # the same length: spans still point into the response
+        if not response.strip():
+            return unparsed("no answer stated", "the response only echoes its prompt")
     text, trace = fold_letters(response)
     if trace is not None and not text.strip():
         return unparsed("empty response", "nothing but invisible characters")
@@ -1448,7 +1454,16 @@ def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMa
             said = {s.pos for s in texts}  # "the answer is none of these" where that is an option: the option
             found = [s for s in found if not (s.kind == "none" and s.pos in said)] + texts
     found.sort(key=lambda s: s.pos)
-    return found
+    return _not_evaluations(text, found, letters) if len(found) > 1 or "\n" in text else found
+
+
+def _not_evaluations(text: str, found: list[_Statement], letters: Sequence[str]) -> list[_Statement]:
+    """`found` without the lines of a per-option evaluation list, and with an answer phrase that introduces the list
+    of all options read as giving no letter (`evaluations`)."""
+    listed = evaluation_list(text, found) if len(found) > 1 else set()
+    return [
+        s._replace(kind="none") if introduces_options(text, s, letters) else s for s in found if s.pos not in listed
+    ]
 
 
 def _present_keywords(lower: str) -> set[str]:

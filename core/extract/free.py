@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 
 from mathreel.core.extract.conflicts import phrase_value, two_values
+from mathreel.core.extract.echo import without_echoed_prompt
+from mathreel.core.extract.free_forms import number_in_words, one_of_two_forms
 from mathreel.core.extract.free_sentence import is_math, number_word, stated_value
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.option_math import numeric_value, same_value
@@ -104,6 +106,14 @@ def extract_free_answer(response: str | None) -> Extraction:
     """The final answer of a free-form response, as written (comparison is `math_equivalence`'s job)."""
     if not isinstance(response, str) or not response.strip():
         return unparsed("empty response", "nothing to read")
+    return one_of_two_forms(_extract(response))
+
+
+def _extract(response: str) -> Extraction:
+    if "###" in response:
+        response = without_echoed_prompt(response)
+        if not response.strip():
+            return unparsed("no answer stated", "the response only echoes its prompt")
     if "<" in response:
         response = END_TOKENS.sub("", response)
     text, think_note = strip_think(response)
@@ -419,6 +429,10 @@ def _boxed_answer(text: str) -> Extraction | None:
             "container",
         )
     count = f" (last of {len(boxes)})" if len(boxes) > 1 else ""
+    spelled = number_in_words(answer) if answer[:1].isalpha() or answer[:1] == "\\" else None
+    if spelled is not None:  # "\\boxed{Six}": math-verify would read a symbol
+        why = f"read \\boxed{{{quote(answer)}}}{count}, a number in words"
+        return Extraction(spelled, "boxed", why, None, "container")
     return Extraction(answer, "boxed", f"read \\boxed{{{quote(answer)}}}{count}", None, "container")
 
 

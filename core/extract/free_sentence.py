@@ -207,9 +207,10 @@ def _cleaned(tail: str) -> str:
     return value.rstrip(".").strip()
 
 
-def number_word(text: str) -> str | None:
-    """The number a value opens with in words ("eleven solutions" -> "11", "twenty-five" -> "25"), or None."""
-    match = _NUMBER_WORD.match(text)
+def number_word(text: str, whole: bool = False) -> str | None:
+    """The number a value opens with in words ("eleven solutions" -> "11", "twenty-five" -> "25"), or None;
+    with `whole`, only when the number word is all of `text` ("Six", not "Sixth" or "six cubes")."""
+    match = _NUMBER_WORD.fullmatch(text) if whole else _NUMBER_WORD.match(text)
     if match is None:
         return None
     if match.group("tens"):

@@ -60,8 +60,9 @@ def unclosed_think_tail(text: str) -> tuple[int, str] | None:
 
 
 _TAG = "answer>"
-# End-of-answer tokens some models leave in their output ("12<eoa>", "B.<|im_end|>", "</s>").
-END_TOKEN_PATTERN = r"<(?:eoa|eos|eot|eom|/s|end_of_turn|\|[a-z_]{2,20}\|)>"
+# End-of-answer tokens some models leave in their output ("12<eoa>", "B.<|im_end|>", "</s>"), and the "<s>" that
+# opens a next sequence ("2</s><s>").
+END_TOKEN_PATTERN = r"<(?:s|eoa|eos|eot|eom|/s|end_of_turn|\|[a-z_]{2,20}\|)>"
 END_TOKENS = lazy_regex(END_TOKEN_PATTERN)
 # Where an answer tag's content ends: its closing tag, written right or not ("</answer>", "</answers>",
 # "</Answer", a cut-off "</ans"), or a second opening tag.
