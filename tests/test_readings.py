@@ -80,9 +80,10 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     assert "X4" in {entry.extra["class"] for entry in FREE}
     # the sixth round's: free-form numbers in words, responses cut off in their working, one value written two ways,
     # "<s>" left on the answer; choice per-option evaluation lists and an answer phrase introducing the option list;
-    # an echoed prompt template (choice and free-form)
+    # an echoed prompt template (choice and free-form); an answer named by what it is ("the correct sequence of
+    # reactions is: C. ...", "option D the most likely explanation")
     assert {"Y1", "Y2", "Y3", "Y4", "Y7"} <= {entry.extra["class"] for entry in FREE}
-    assert {"Y5", "Y6", "Y7"} <= {entry.extra["class"] for entry in CHOICE}
+    assert {"Y5", "Y6", "Y7", "Y8"} <= {entry.extra["class"] for entry in CHOICE}
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 

@@ -47,6 +47,13 @@ from mathreel.core.extract.conflicts import box_against_letter, concluding_sente
 from mathreel.core.extract.echo import without_echoed_prompt
 from mathreel.core.extract.evaluations import evaluation_list, introduces_options
 from mathreel.core.extract.lazy import lazy_regex
+from mathreel.core.extract.named_answers import (
+    NAMED_ANSWER,
+    NAMED_ANSWER_STARTS,
+    NAMED_ANSWER_WORDS,
+    OPTION_NAMED,
+    OPTION_NAMED_STARTS,
+)
 from mathreel.core.extract.option_math import (
     fold,
     math_tokens,
@@ -1731,6 +1738,8 @@ _STATEMENT_PATTERNS: tuple[_Rule, ...] = (
     _Rule(_FOREIGN_CHOOSE, "answer-phrase", False, _FOREIGN_CHOOSE_WORDS, None),
     _Rule(_FOREIGN_IS_CORRECT, "answer-phrase", False, _FOREIGN_CORRECT_WORDS, None),
     _Rule(_OPTION_IS, "answer-phrase", False, ("option", "choice"), ("option", "choice"), "sure"),
+    _Rule(NAMED_ANSWER, "answer-phrase", False, NAMED_ANSWER_WORDS, NAMED_ANSWER_STARTS),
+    _Rule(OPTION_NAMED, "answer-phrase", False, OPTION_NAMED_STARTS, OPTION_NAMED_STARTS),
     _Rule(_TENTATIVE, "tentative", True, _TENTATIVE_WORDS, _TENTATIVE_WORDS),
     _Rule(_GUESS, "tentative", False, _GUESS_WORDS, None),
     _Rule(_LIKELY, "tentative", False, _LIKELY_WORDS, None),
