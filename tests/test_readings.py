@@ -81,8 +81,9 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     # the sixth round's: free-form numbers in words, responses cut off in their working, one value written two ways,
     # "<s>" left on the answer; choice per-option evaluation lists and an answer phrase introducing the option list;
     # an echoed prompt template (choice and free-form); an answer named by what it is ("the correct sequence of
-    # reactions is: C. ...", "option D the most likely explanation")
-    assert {"Y1", "Y2", "Y3", "Y4", "Y7"} <= {entry.extra["class"] for entry in FREE}
+    # reactions is: C. ...", "option D the most likely explanation"); free-form "the answer is that <a sentence>" and
+    # "the limit of a_n = <expression> ... is 0" read as the value the sentence states; a closing number word
+    assert {"Y1", "Y2", "Y3", "Y4", "Y7", "Y9", "Y10", "Y11"} <= {entry.extra["class"] for entry in FREE}
     assert {"Y5", "Y6", "Y7", "Y8"} <= {entry.extra["class"] for entry in CHOICE}
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such

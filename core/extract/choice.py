@@ -1461,15 +1461,19 @@ def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMa
             said = {s.pos for s in texts}  # "the answer is none of these" where that is an option: the option
             found = [s for s in found if not (s.kind == "none" and s.pos in said)] + texts
     found.sort(key=lambda s: s.pos)
-    return _not_evaluations(text, found, letters) if len(found) > 1 or "\n" in text else found
+    return _not_evaluations(text, found, letters) if found else found
 
 
 def _not_evaluations(text: str, found: list[_Statement], letters: Sequence[str]) -> list[_Statement]:
     """`found` without the lines of a per-option evaluation list, and with an answer phrase that introduces the list
     of all options read as giving no letter (`evaluations`)."""
-    listed = evaluation_list(text, found) if len(found) > 1 else set()
+    listed = evaluation_list(text, found) if len(found) > 1 else None
+    if not listed and not any("\n" in s.snippet for s in found):
+        return found  # most responses: no list, and no phrase whose letter opens a line
     return [
-        s._replace(kind="none") if introduces_options(text, s, letters) else s for s in found if s.pos not in listed
+        s._replace(kind="none") if introduces_options(text, s, letters) else s
+        for s in found
+        if not listed or s.pos not in listed
     ]
 
 

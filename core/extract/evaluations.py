@@ -42,7 +42,11 @@ _LIST_ITEM = lazy_regex(r"[ \t*_]*\(?([A-Z])[.):]")
 
 def evaluation_list(text: str, statements: Sequence[Said]) -> set[int]:
     """The positions of `statements` that belong to a per-option evaluation list (see the module docstring)."""
-    lines = [s for s in statements if s.kind == "answer" and _EVALUATION.match(s.snippet) and _opens_line(text, s.pos)]
+    lines = [
+        s
+        for s in statements
+        if s.kind == "answer" and " " in s.snippet and _EVALUATION.match(s.snippet) and _opens_line(text, s.pos)
+    ]
     if len({s.letter for s in lines}) < 2:
         return set()
     return {s.pos for s in lines}

@@ -1,18 +1,26 @@
 """A free-form answer written as something other than one plain value: a number in words ("\\boxed{Six}"), or one
-value written two ways ("approximately 0.172 or 17.2%").
+value written two ways ("approximately 0.172 or 17.2%"), or a sentence ("the answer is that the router can reach
+10 + 20 = 30 hosts").
 
 A box that holds only a number word is that number: math-verify reads "Six" as a symbol, so "\\boxed{Six}" against
 6 would be scored different. An answer that gives a value and its percentage ("0.25, or 25%", "45% or 0.45") is one
 answer, read as its first form; when the two forms are different values ("0.2 or 25%") the response gives two
 answers, and it is read as a conflict. Two values with no percentage between them ("x = 2 or x = 3") are left as they
 are: they may be the answer's set of roots.
+
+"The answer is that <a sentence>" gives the value that sentence states, else the last number it ends its working
+on ("a total of 10 + 20 = 30 destinations" reads 30, "at a price of $65 or below" reads 65); a sentence that
+declines ("that it cannot be determined") is no answer, and one with no number is read as written (for a judge).
 """
 
 from __future__ import annotations
 
-from mathreel.core.extract.free_sentence import number_word
+import re
+from collections.abc import Callable
+
+from mathreel.core.extract.free_sentence import number_word, stated_value
 from mathreel.core.extract.lazy import lazy_regex
-from mathreel.core.extract.types import Extraction, conflict, quote
+from mathreel.core.extract.types import Extraction, conflict, quote, unparsed
 
 _WRAPPED = lazy_regex(r"\\(?:text|textbf|mathrm|mathbf|textit)\s*\{([^{}]*)\}")
 
@@ -54,3 +62,25 @@ def one_of_two_forms(found: Extraction) -> Extraction:
         f"{quote(match.group('second') + (match.group('second_pct') or ''))!r} (a different value)",
         found.method,
     )
+
+
+# The last number of a sentence, with the working that ends on it ("10 + 20 = 30"); "$" and thousands commas allowed.
+_LAST_NUMBER = lazy_regex(
+    r"(?<![\w.])\$?-?\d[\d,]*(?:\.\d+)?(?:\s*[-+*/×=]\s*\$?-?\d[\d,]*(?:\.\d+)?)*(?![\w.]*\d)(?!.*\d)", re.S
+)
+
+
+def clause_answer(clause: str, why: str, declines: Callable[[str], str | None]) -> Extraction:
+    """The reading of "the answer is that <clause>" (see the module docstring); `clause` starts with "that ", and
+    `declines` gives the words with which a text declines to answer (`free.declines`)."""
+    value = stated_value(clause[5:])
+    if value is None:
+        declined = declines(clause)
+        if declined is not None:
+            return unparsed("no answer stated", f"{why}: it declines ({quote(declined)!r})", "answer-phrase")
+        last = _LAST_NUMBER.search(clause)
+        if last is None:
+            return Extraction(clause, "answer-phrase", why, None, "explicit")
+        value = last.group(0).replace("$", "").replace(",", "")
+        value = value.rsplit("=", 1)[-1].strip()
+    return Extraction(value, "answer-phrase", f"{why}; the value its sentence states", None, "explicit")

@@ -172,8 +172,16 @@ def _value_after_marks(clause: str) -> str | None:
         if currency:
             return currency.group(1)
         if is_math(tail) and _HAS_VALUE.search(tail):
+            if mark.group(0) == "=":  # "the limit of a_n = n/(n+1) as n grows is 1": "=" names the subject
+                final = _FINAL_IS.search(clause, mark.end())
+                if final is not None and is_math(final.group("v")) and _HAS_VALUE.search(final.group("v")):
+                    return _result_of(final.group("v"))
             return _result_of(tail)
     return None
+
+
+# The value a clause ends on after its verb ("... as n approaches infinity is 0"): a short math value, nothing after.
+_FINAL_IS = lazy_regex(r"\s(?i:is|equals|are)\s+(?:(?i:approximately|about|exactly)\s+)?(?P<v>[^\s=][^=]{0,30}?)\s*$")
 
 
 def _result_of(value: str) -> str:
