@@ -84,7 +84,9 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     # reactions is: C. ...", "option D the most likely explanation"); free-form "the answer is that <a sentence>" and
     # "the limit of a_n = <expression> ... is 0" read as the value the sentence states; a closing number word
     assert {"Y1", "Y2", "Y3", "Y4", "Y7", "Y9", "Y10", "Y11"} <= {entry.extra["class"] for entry in FREE}
-    assert {"Y5", "Y6", "Y7", "Y8"} <= {entry.extra["class"] for entry in CHOICE}
+    # and a model that says it cannot see the image (choice and free-form)
+    assert "Y12" in {entry.extra["class"] for entry in FREE}
+    assert {"Y5", "Y6", "Y7", "Y8", "Y12"} <= {entry.extra["class"] for entry in CHOICE}
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 

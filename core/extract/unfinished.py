@@ -8,7 +8,8 @@ signs are only those no finished sentence ends with: an operator, an open bracke
 may be the answer). A response that just lacks its final period ("so the perimeter is 12") is finished.
 
 A free-form answer is a value, never a capitalised word, so `stops_mid_step` also takes a response that ends on the
-word opening its next step ("... Start at A. First", "... so the fee is 3 dollars. Next") as cut off.
+word opening its next step, or on that word and one or two more ("... Start at A. First", "... so the fee is 3
+dollars. Next", "... has 360/g - 1 elements.\nThe number"; never "The end") as cut off.
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ def cut_off(text: str) -> str | None:
 # The capitalised word that opens a next step, alone after the last sentence's end.
 _NEXT_STEP = lazy_regex(
     r"(?:[.!?:]|\n)[ \t*]*(?:First|Second|Third|Then|Next|Now|So|Let|We|The|If|For|Since|This|Thus|Therefore"
-    r"|Hence|Finally|Also|In|To|Similarly|Consider|Step)[ \t]*\Z"
+    r"|Hence|Finally|Also|In|To|Similarly|Consider|Step)(?:[ \t]+(?!end\b)[a-z]+){0,2}[ \t]*\Z"
 )
 
 
