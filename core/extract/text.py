@@ -342,12 +342,12 @@ DECLINE_CANNOT = (
     r"|no\s+way\s+to)\s+(?:be\s+)?(?:accurately\s+|exactly\s+|precisely\s+|reliably\s+|definitively\s+)?"
 )
 _DECLINE_SHARED = (
-    r"(?i:" + DECLINE_CANNOT + r"(?:determine|determined|answer|answered|decide|decided|tell|know|say|sure)\b"
-    r"|\b(?:not|n['’]t)\s+(?:have\s+|provide\s+|give\s+|contain\s+|include\s+)?(?:enough|sufficient)\s+"
-    r"(?:information|data|detail|details|context|evidence)\b|\binsufficient\s+(?:information|data|evidence)\b"
     # "I cannot see the images you are referring to": the model was given no picture it could read
-    r"|\b(?:cannot|can['’]?t|can\s+not|could\s+not|couldn['’]?t|unable\s+to|not\s+able\s+to)\s+(?:see|view|access"
-    r"|open)\s+(?:the\s+|any\s+|your\s+)?(?:images?|pictures?|videos?|figures?|diagrams?|photos?|attachments?)\b)"
+    r"(?i:" + DECLINE_CANNOT + r"(?:(?:determine|determined|answer|answered|decide|decided|tell|know|say|sure)\b"
+    r"|(?:see|view|access|open)\s+(?:the\s+|any\s+|your\s+)?(?:images?|pictures?|videos?|figures?|diagrams?"
+    r"|photos?|attachments?)\b)"
+    r"|\b(?:not|n['’]t)\s+(?:have\s+|provide\s+|give\s+|contain\s+|include\s+)?(?:enough|sufficient)\s+"
+    r"(?:information|data|detail|details|context|evidence)\b|\binsufficient\s+(?:information|data|evidence)\b)"
 )
 _SHARED = lazy_regex(_DECLINE_SHARED)
 # Every shared alternative holds one of these ("can't" holds "n't", "cannot" "not").
