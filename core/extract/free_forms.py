@@ -15,7 +15,6 @@ declines ("that it cannot be determined") is no answer, and one with no number i
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
 from mathreel.core.extract.free_sentence import number_word, stated_value
@@ -64,9 +63,10 @@ def one_of_two_forms(found: Extraction) -> Extraction:
     )
 
 
-# The last number of a sentence, with the working that ends on it ("10 + 20 = 30"); "$" and thousands commas allowed.
-_LAST_NUMBER = lazy_regex(
-    r"(?<![\w.])\$?-?\d[\d,]*(?:\.\d+)?(?:\s*[-+*/×=]\s*\$?-?\d[\d,]*(?:\.\d+)?)*(?![\w.]*\d)(?!.*\d)", re.S
+# A number of a sentence, with the working that ends on it ("10 + 20 = 30"); "$" and thousands commas allowed; never
+# the digit of a name ("m1", "R2").
+_NUMBER_RUN = lazy_regex(
+    r"(?<![\w.])\$?-?\d[\d,]*(?:\.\d+)?(?:[ \t]*[-+*/×=][ \t]*\$?-?\d[\d,]*(?:\.\d+)?)*(?![\w.]*\d)"
 )
 
 
@@ -78,9 +78,9 @@ def clause_answer(clause: str, why: str, declines: Callable[[str], str | None]) 
         declined = declines(clause)
         if declined is not None:
             return unparsed("no answer stated", f"{why}: it declines ({quote(declined)!r})", "answer-phrase")
-        last = _LAST_NUMBER.search(clause)
-        if last is None:
+        runs = _NUMBER_RUN.findall(clause)
+        if not runs:
             return Extraction(clause, "answer-phrase", why, None, "explicit")
-        value = last.group(0).replace("$", "").replace(",", "")
+        value = runs[-1].replace("$", "").replace(",", "")
         value = value.rsplit("=", 1)[-1].strip()
     return Extraction(value, "answer-phrase", f"{why}; the value its sentence states", None, "explicit")
