@@ -11,15 +11,16 @@ from __future__ import annotations
 from mathreel.core.extract.lazy import lazy_regex
 
 # "the correct sequence of reactions is: C. ...", "the most likely option among these would be:\n\nD. D∞h":
-# an adjective of rightness, one to five words naming the thing (never "answer", which the answer phrase reads),
+# an adjective of rightness, one to five words naming the thing (never "answer", which the answer phrase reads; never
+# "right", which is also a side: "the right side is A. Then ..."),
 # "is" / "would be", then the option line's letter.
 NAMED_ANSWER = lazy_regex(
-    r"(?i:\b(?:correct|right|best|most\s+(?:likely|plausible|suitable|appropriate|probable))\s+"
+    r"(?i:\b(?:correct|best|most\s+(?:likely|plausible|suitable|appropriate|probable))\s+"
     r"(?!answer\b)(?:[a-z][\w-]*\s+){0,4}?[a-z][\w-]*\s+(?:is|would\s+be|will\s+be)\b(?:\s+the\s+following)?\s*:?)"
     r"\s*(?:\*\*|__)?\s*[(\[]?(?P<l>[A-Z])(?:[)\]]|(?=[.:]\s|\.?\*\*))"
 )
-NAMED_ANSWER_STARTS = ("correct", "right", "best", "most")
-NAMED_ANSWER_WORDS = ("correct", "right", "best", "likely", "probable")
+NAMED_ANSWER_STARTS = ("correct", "best", "most")
+NAMED_ANSWER_WORDS = ("correct", "best", "likely", "probable")
 
 # "making option D the most likely explanation", "option B is the best explanation for ...".
 OPTION_NAMED = lazy_regex(
