@@ -1461,7 +1461,9 @@ def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMa
             said = {s.pos for s in texts}  # "the answer is none of these" where that is an option: the option
             found = [s for s in found if not (s.kind == "none" and s.pos in said)] + texts
     found.sort(key=lambda s: s.pos)
-    return _not_evaluations(text, found, letters) if found else found
+    if len(found) > 1 or (found and "\n" in found[0].snippet):
+        return _not_evaluations(text, found, letters)
+    return found  # no statement, or one that cannot open the option list
 
 
 def _not_evaluations(text: str, found: list[_Statement], letters: Sequence[str]) -> list[_Statement]:
