@@ -78,6 +78,16 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     # sentences naming two values
     assert {"X1", "X2", "X3", "X5"} <= {entry.extra["class"] for entry in CHOICE}
     assert "X4" in {entry.extra["class"] for entry in FREE}
+    # the sixth round's: free-form numbers in words, responses cut off in their working (W1, as for choice), one
+    # value written two ways, "<s>" left on the answer; choice per-option evaluation lists and an answer phrase
+    # introducing the option list;
+    # an echoed prompt template (choice and free-form); an answer named by what it is ("the correct sequence of
+    # reactions is: C. ...", "option D the most likely explanation"); free-form "the answer is that <a sentence>" and
+    # "the limit of a_n = <expression> ... is 0" read as the value the sentence states; a closing number word
+    assert {"W1", "Y1", "Y3", "Y4", "Y7", "Y9", "Y10", "Y11"} <= {entry.extra["class"] for entry in FREE}
+    # and a model that says it cannot see the image (choice and free-form)
+    assert "Y12" in {entry.extra["class"] for entry in FREE}
+    assert {"Y5", "Y6", "Y7", "Y8", "Y12"} <= {entry.extra["class"] for entry in CHOICE}
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 

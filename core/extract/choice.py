@@ -44,7 +44,16 @@ from functools import lru_cache
 from typing import Literal, NamedTuple, cast
 
 from mathreel.core.extract.conflicts import box_against_letter, concluding_sentence, letter_against_working, two_values
+from mathreel.core.extract.echo import without_echoed_prompt
+from mathreel.core.extract.evaluations import evaluation_list, introduces_options
 from mathreel.core.extract.lazy import lazy_regex
+from mathreel.core.extract.named_answers import (
+    NAMED_ANSWER,
+    NAMED_ANSWER_STARTS,
+    NAMED_ANSWER_WORDS,
+    OPTION_NAMED,
+    OPTION_NAMED_STARTS,
+)
 from mathreel.core.extract.option_math import (
     fold,
     math_tokens,
@@ -327,6 +336,10 @@ def _read(
     """Fold other scripts' letters (non-ASCII text only), then read; spans are given in `response`."""
     if not isinstance(response, str) or not response.strip():
         return unparsed("empty response", "nothing to read")
+    if "###" in response:
+        response = without_echoed_prompt(response)  # the same length: spans still point into the response
+        if not response.strip():
+            return unparsed("no answer stated", "the response only echoes its prompt")
     text, trace = fold_letters(response)
     if trace is not None and not text.strip():
         return unparsed("empty response", "nothing but invisible characters")
@@ -1448,7 +1461,22 @@ def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMa
             said = {s.pos for s in texts}  # "the answer is none of these" where that is an option: the option
             found = [s for s in found if not (s.kind == "none" and s.pos in said)] + texts
     found.sort(key=lambda s: s.pos)
-    return found
+    if len(found) > 1 or (found and "\n" in found[0].snippet):
+        return _not_evaluations(text, found, letters)
+    return found  # no statement, or one that cannot open the option list
+
+
+def _not_evaluations(text: str, found: list[_Statement], letters: Sequence[str]) -> list[_Statement]:
+    """`found` without the lines of a per-option evaluation list, and with an answer phrase that introduces the list
+    of all options read as giving no letter (`evaluations`)."""
+    listed = evaluation_list(text, found) if len(found) > 1 else None
+    if not listed and not any("\n" in s.snippet for s in found):
+        return found  # most responses: no list, and no phrase whose letter opens a line
+    return [
+        s._replace(kind="none") if introduces_options(text, s, letters) else s
+        for s in found
+        if not listed or s.pos not in listed
+    ]
 
 
 def _present_keywords(lower: str) -> set[str]:
@@ -1716,6 +1744,8 @@ _STATEMENT_PATTERNS: tuple[_Rule, ...] = (
     _Rule(_FOREIGN_CHOOSE, "answer-phrase", False, _FOREIGN_CHOOSE_WORDS, None),
     _Rule(_FOREIGN_IS_CORRECT, "answer-phrase", False, _FOREIGN_CORRECT_WORDS, None),
     _Rule(_OPTION_IS, "answer-phrase", False, ("option", "choice"), ("option", "choice"), "sure"),
+    _Rule(NAMED_ANSWER, "answer-phrase", False, NAMED_ANSWER_WORDS, NAMED_ANSWER_STARTS),
+    _Rule(OPTION_NAMED, "answer-phrase", False, OPTION_NAMED_STARTS, OPTION_NAMED_STARTS),
     _Rule(_TENTATIVE, "tentative", True, _TENTATIVE_WORDS, _TENTATIVE_WORDS),
     _Rule(_GUESS, "tentative", False, _GUESS_WORDS, None),
     _Rule(_LIKELY, "tentative", False, _LIKELY_WORDS, None),

@@ -17,6 +17,8 @@ from __future__ import annotations
 import re
 
 from mathreel.core.extract.conflicts import phrase_value, two_values
+from mathreel.core.extract.echo import without_echoed_prompt
+from mathreel.core.extract.free_forms import clause_answer, number_in_words, one_of_two_forms
 from mathreel.core.extract.free_sentence import is_math, number_word, stated_value
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.option_math import numeric_value, same_value
@@ -104,6 +106,14 @@ def extract_free_answer(response: str | None) -> Extraction:
     """The final answer of a free-form response, as written (comparison is `math_equivalence`'s job)."""
     if not isinstance(response, str) or not response.strip():
         return unparsed("empty response", "nothing to read")
+    return one_of_two_forms(_extract(response))
+
+
+def _extract(response: str) -> Extraction:
+    if "###" in response:
+        response = without_echoed_prompt(response)
+        if not response.strip():
+            return unparsed("no answer stated", "the response only echoes its prompt")
     if "<" in response:
         response = END_TOKENS.sub("", response)
     text, think_note = strip_think(response)
@@ -419,6 +429,10 @@ def _boxed_answer(text: str) -> Extraction | None:
             "container",
         )
     count = f" (last of {len(boxes)})" if len(boxes) > 1 else ""
+    spelled = number_in_words(answer) if answer[:1].isalpha() or answer[:1] == "\\" else None
+    if spelled is not None:  # "\\boxed{Six}": math-verify would read a symbol
+        why = f"read \\boxed{{{quote(answer)}}}{count}, a number in words"
+        return Extraction(spelled, "boxed", why, None, "container")
     return Extraction(answer, "boxed", f"read \\boxed{{{quote(answer)}}}{count}", None, "container")
 
 
@@ -492,6 +506,8 @@ def _last_phrase(text: str) -> Extraction | None:
                     return conflict(
                         f"{quote(match.group(0))!r} states {pair[0]!r}", f"also {pair[1]!r}", "answer-phrase"
                     )
+                if answer[:5].lower() == "that ":  # "the answer is that the router reaches 10 + 20 = 30 hosts"
+                    return clause_answer(answer, f"read {quote(match.group(0))!r}", declines)
                 answer = stated_value(answer) or number_word(answer) or answer
             return Extraction(answer, "answer-phrase", f"read {quote(match.group(0))!r}", None, "explicit")
     return None
@@ -515,6 +531,10 @@ def _clean(rest: str) -> str:
     return _DOLLARS.sub("", rest.strip().rstrip(".").strip()).strip().strip("'\"‘’“”").strip()
 
 
+# A word that is the whole last line or follows its last sentence with no blank ("... sphere.Three").
+_FINAL_WORD = lazy_regex(r"(?:^|[.!?])[ \t]*(?P<word>[A-Za-z]+(?:-[a-z]+)?)$")
+
+
 def _last_line(text: str) -> Extraction:
     """A last line that is only math, else the value its last sentence states ("... is 14 cm.", "L = 14"), or,
     after a closing remark with no value ("This matches the scale."), the sentence before it that concludes.
@@ -525,6 +545,11 @@ def _last_line(text: str) -> Extraction:
     last = _DOLLARS.sub("", _MARKDOWN.sub("", _MATH_DELIMS.sub("", lines[-1]))).strip().rstrip(".").strip()
     if is_math(last) and not _CONNECTIVE.search(last):
         return Extraction(last, "final-line", f"the last line is only math: {quote(last)!r}", None, "shape")
+    word = _FINAL_WORD.search(last) if last[-1:].isalpha() else None
+    spelled = number_word(word.group("word"), whole=True) if word else None
+    if word is not None and spelled is not None:  # "... one red sphere.Three": the answer, after the working
+        why = f"the response ends on a number in words: {quote(word.group('word'))!r}"
+        return Extraction(spelled, "final-line", why, None, "shape")
     sentences = _SENTENCE_BREAK.split(last)
     pair = two_values(sentences[-1])  # "So the width is 6 cm and the length is 9 cm."
     if pair is not None:

@@ -172,8 +172,16 @@ def _value_after_marks(clause: str) -> str | None:
         if currency:
             return currency.group(1)
         if is_math(tail) and _HAS_VALUE.search(tail):
+            if mark.group(0) == "=":  # "the limit of a_n = n/(n+1) as n grows is 1": "=" names the subject
+                final = _FINAL_IS.search(clause, mark.end())
+                if final is not None and is_math(final.group("v")) and _HAS_VALUE.search(final.group("v")):
+                    return _result_of(final.group("v"))
             return _result_of(tail)
     return None
+
+
+# The value a clause ends on after its verb ("... as n approaches infinity is 0"): a short math value, nothing after.
+_FINAL_IS = lazy_regex(r"\s(?i:is|equals|are)\s+(?:(?i:approximately|about|exactly)\s+)?(?P<v>[^\s=][^=]{0,30}?)\s*$")
 
 
 def _result_of(value: str) -> str:
@@ -207,9 +215,10 @@ def _cleaned(tail: str) -> str:
     return value.rstrip(".").strip()
 
 
-def number_word(text: str) -> str | None:
-    """The number a value opens with in words ("eleven solutions" -> "11", "twenty-five" -> "25"), or None."""
-    match = _NUMBER_WORD.match(text)
+def number_word(text: str, whole: bool = False) -> str | None:
+    """The number a value opens with in words ("eleven solutions" -> "11", "twenty-five" -> "25"), or None;
+    with `whole`, only when the number word is all of `text` ("Six", not "Sixth" or "six cubes")."""
+    match = _NUMBER_WORD.fullmatch(text) if whole else _NUMBER_WORD.match(text)
     if match is None:
         return None
     if match.group("tens"):

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mathreel.core.extract.echo import without_echoed_prompt
 from mathreel.core.extract.equivalence import Equivalence, Unmemoised, math_equivalence, memoised
 from mathreel.core.extract.free import NO_ANSWER_READINGS, declines, extract_free_answer
 from mathreel.core.extract.lazy import lazy_regex
@@ -27,11 +28,15 @@ from mathreel.core.extract.math_budget import current_budget
 from mathreel.core.extract.math_screen import hostile_reason
 from mathreel.core.extract.text import follow_up_starts
 from mathreel.core.extract.types import Extraction, quote, unparsed
+from mathreel.core.extract.unfinished import stops_mid_step
 
 # math-verify reads at most the last this-many characters of a response. Its work is bounded by its CPU limit;
 # this bounds what crosses the pipe and what the memo holds. Final answers are at the end, and math-verify
 # prefers the last answer it finds.
 MAX_RESPONSE = 10_000
+
+# Readings that say why the response holds no answer: no other reader looks for one.
+_SETTLED = ("conflict", "no answer after reasoning", "no answer stated", *NO_ANSWER_READINGS)
 
 SHORT_LINE = 40  # a response this short on one line, that the rules read nothing from, is compared whole
 
@@ -59,6 +64,8 @@ def free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
 
 
 def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
+    if isinstance(response, str) and "###" in response:
+        response = without_echoed_prompt(response)  # the question's numbers in an echoed prompt are no answer
     extraction = extract_free_answer(response)
     if (
         extraction.answer is None
@@ -69,6 +76,13 @@ def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
         extraction = Extraction(
             response.strip(), "whole-response", "the response is one short line, read whole", None, "shape"
         )
+    if extraction.strength == "shape" or (
+        extraction.answer is None and not extraction.explanation.startswith(_SETTLED)
+    ):
+        stopped = stops_mid_step(response) if isinstance(response, str) else None
+        if stopped is not None:  # its values are the working's, not an answer
+            cut = unparsed("no answer stated", f"the response stops mid-working: {quote(stopped)!r}")
+            return FreeVerdict(cut, Equivalence(None, f"no answer read: {cut.explanation}"))
     if extraction.answer is not None:
         verdict = math_equivalence(extraction.answer, gold)
         if verdict.equal is not None or verdict.needs_question:
@@ -79,7 +93,7 @@ def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
         not isinstance(response, str)
         or not response.strip()
         or not isinstance(gold, str)
-        or extraction.explanation.startswith(("conflict", "no answer after reasoning", *NO_ANSWER_READINGS))
+        or extraction.explanation.startswith(_SETTLED)
     ):
         return FreeVerdict(extraction, verdict)
     declined = declines(response)

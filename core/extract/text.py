@@ -60,8 +60,9 @@ def unclosed_think_tail(text: str) -> tuple[int, str] | None:
 
 
 _TAG = "answer>"
-# End-of-answer tokens some models leave in their output ("12<eoa>", "B.<|im_end|>", "</s>").
-END_TOKEN_PATTERN = r"<(?:eoa|eos|eot|eom|/s|end_of_turn|\|[a-z_]{2,20}\|)>"
+# End-of-answer tokens some models leave in their output ("12<eoa>", "B.<|im_end|>", "</s>"), and the "<s>" that
+# opens a next sequence ("2</s><s>").
+END_TOKEN_PATTERN = r"<(?:s|eoa|eos|eot|eom|/s|end_of_turn|\|[a-z_]{2,20}\|)>"
 END_TOKENS = lazy_regex(END_TOKEN_PATTERN)
 # Where an answer tag's content ends: its closing tag, written right or not ("</answer>", "</answers>",
 # "</Answer", a cut-off "</ans"), or a second opening tag.
@@ -341,7 +342,10 @@ DECLINE_CANNOT = (
     r"|no\s+way\s+to)\s+(?:be\s+)?(?:accurately\s+|exactly\s+|precisely\s+|reliably\s+|definitively\s+)?"
 )
 _DECLINE_SHARED = (
-    r"(?i:" + DECLINE_CANNOT + r"(?:determine|determined|answer|answered|decide|decided|tell|know|say|sure)\b"
+    # "I cannot see the images you are referring to": the model was given no picture it could read
+    r"(?i:" + DECLINE_CANNOT + r"(?:(?:determine|determined|answer|answered|decide|decided|tell|know|say|sure)\b"
+    r"|(?:see|view|access|open)\s+(?:the\s+|any\s+|your\s+)?(?:images?|pictures?|videos?|figures?|diagrams?"
+    r"|photos?|attachments?)\b)"
     r"|\b(?:not|n['’]t)\s+(?:have\s+|provide\s+|give\s+|contain\s+|include\s+)?(?:enough|sufficient)\s+"
     r"(?:information|data|detail|details|context|evidence)\b|\binsufficient\s+(?:information|data|evidence)\b)"
 )

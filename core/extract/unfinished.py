@@ -6,6 +6,10 @@ The option-text reading reads a response's conclusion, so it reads nothing from 
 signs are only those no finished sentence ends with: an operator, an open bracket, a LaTeX command, an unclosed
 `\\(` or `\\[`, or a lower-case word that cannot end a sentence ("the", "of", "is"; never a capital letter, which
 may be the answer). A response that just lacks its final period ("so the perimeter is 12") is finished.
+
+A free-form answer is a value, never a capitalised word, so `stops_mid_step` also takes a response that ends on the
+word opening its next step, or on that word and one or two more ("... Start at A. First", "... so the fee is 3
+dollars. Next", "... has 360/g - 1 elements.\nThe number"; never "The end") as cut off.
 """
 
 from __future__ import annotations
@@ -29,5 +33,23 @@ def cut_off(text: str) -> str | None:
         return None
     opened = tail.count("\\(") > tail.count("\\)") or tail.count("\\[") > tail.count("\\]")
     if not opened and _ENDS_OPEN.search(tail, max(0, len(tail) - _LAST_WORD)) is None:
+        return None
+    return tail[-40:].lstrip()
+
+
+# The capitalised word that opens a next step, alone after the last sentence's end.
+_NEXT_STEP = lazy_regex(
+    r"(?:[.!?:]|\n)[ \t*]*(?:First|Second|Third|Then|Next|Now|So|Let|We|The|If|For|Since|This|Thus|Therefore"
+    r"|Hence|Finally|Also|In|To|Similarly|Consider|Step)(?:[ \t]+(?!end\b)[a-z]+){0,2}[ \t]*\Z"
+)
+
+
+def stops_mid_step(text: str) -> str | None:
+    """`cut_off`, or the end of a free-form response that stops on the word opening its next step; None otherwise."""
+    found = cut_off(text)
+    if found is not None:
+        return found
+    tail = text.rstrip()[-_TAIL:]
+    if len(tail.lstrip()) < _SHORTEST or _NEXT_STEP.search(tail, max(0, len(tail) - _LAST_WORD)) is None:
         return None
     return tail[-40:].lstrip()
