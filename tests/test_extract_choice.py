@@ -792,3 +792,17 @@ def test_option_text_is_read_from_the_conclusion_only(response: str, options: di
 )
 def test_an_answer_tag_ending_a_response_whose_think_block_is_never_closed(response: str, expected: str | None):
     assert extract_choice(response, ("A", "B", "C", "D")).answer == expected
+
+
+@pytest.mark.parametrize(
+    "response",
+    [
+        "Option C does not match the clip. So the correct option is (B).",
+        "So the correct option is (B). Option C does not match what happens later.",
+    ],
+)
+def test_an_answer_phrase_is_one_statement_not_also_a_named_answer(response: str) -> None:
+    """'the correct option is (B)' is read by the answer phrase; the named-answer rule ('the correct sequence is C.')
+    must not count it a second time, which made the explanation say 'last of 2 explicit statements'."""
+    found = extract_choice(response, ("A", "B", "C", "D"))
+    assert (found.answer, found.explanation) == ("B", "read 'correct option is (B)'")

@@ -1438,9 +1438,10 @@ def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMa
     for rule in _STATEMENT_PATTERNS:
         if present.isdisjoint(rule.keywords):
             continue  # one scan for all keywords first: a pattern cannot match without one of its words
+        taken = {s.pos for s in found} if rule.only_new else ()
         for match in _scan(rule.pattern, text, lower, rule.starts):
             statement = _classify(match, text, letters, rule)
-            if statement is not None:
+            if statement is not None and statement.pos not in taken:
                 found.append(statement)
     if not present.isdisjoint(_HEDGE_WORDS):
         found.extend(
@@ -1720,8 +1721,9 @@ _FOREIGN_CORRECT_WORDS = ("정답", "맞", "正し", "正确", "正確")
 class _Rule(NamedTuple):
     """One kind of explicit statement: its pattern, the method it reports, whether its letter must end its clause,
     the words one of which it needs, where its matches can start (for `_scan`), when a lower-case letter counts
-    ("phrase": `_lower_letter`; "sure": always; "sentence": where it opens a sentence), and whether a pick
-    reported of someone else is left out."""
+    ("phrase": `_lower_letter`; "sure": always; "sentence": where it opens a sentence), whether a pick
+    reported of someone else is left out, and whether it only adds statements where no earlier rule found one
+    ("the correct option is (B)" is an answer phrase, not a second, named, statement)."""
 
     pattern: re.Pattern[str]
     method: str
@@ -1730,6 +1732,7 @@ class _Rule(NamedTuple):
     starts: _Starts
     lower: str = "phrase"
     afterthought: bool = False
+    only_new: bool = False
 
 
 _STATEMENT_PATTERNS: tuple[_Rule, ...] = (
@@ -1744,8 +1747,8 @@ _STATEMENT_PATTERNS: tuple[_Rule, ...] = (
     _Rule(_FOREIGN_CHOOSE, "answer-phrase", False, _FOREIGN_CHOOSE_WORDS, None),
     _Rule(_FOREIGN_IS_CORRECT, "answer-phrase", False, _FOREIGN_CORRECT_WORDS, None),
     _Rule(_OPTION_IS, "answer-phrase", False, ("option", "choice"), ("option", "choice"), "sure"),
-    _Rule(NAMED_ANSWER, "answer-phrase", False, NAMED_ANSWER_WORDS, NAMED_ANSWER_STARTS),
-    _Rule(OPTION_NAMED, "answer-phrase", False, OPTION_NAMED_STARTS, OPTION_NAMED_STARTS),
+    _Rule(NAMED_ANSWER, "answer-phrase", False, NAMED_ANSWER_WORDS, NAMED_ANSWER_STARTS, only_new=True),
+    _Rule(OPTION_NAMED, "answer-phrase", False, OPTION_NAMED_STARTS, OPTION_NAMED_STARTS, only_new=True),
     _Rule(_TENTATIVE, "tentative", True, _TENTATIVE_WORDS, _TENTATIVE_WORDS),
     _Rule(_GUESS, "tentative", False, _GUESS_WORDS, None),
     _Rule(_LIKELY, "tentative", False, _LIKELY_WORDS, None),
