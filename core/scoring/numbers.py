@@ -18,10 +18,12 @@ def one_decimal(value: float) -> str:
 
     The digits of a plain repr ("35.25", "-0.05") are rounded as text, as `Decimal(repr).quantize(Decimal("0.1"),
     ROUND_HALF_UP)` rounds them (tests/test_numbers.py compares the two): every `mathreel score --json` shows
-    figures, and importing `decimal` (a C extension) cost each process about 2 ms. Other reprs (an exponent, nan,
-    inf) go through `decimal` itself."""
+    figures, and importing `decimal` (a C extension) cost each process about 2 ms. A repr below 1e-4 ("5e-15")
+    rounds to zero; the others (1e16 and above, nan, inf) go through `decimal` itself."""
     text = repr(float(value))
     sign = "-" if text[0] == "-" else ""
+    if "e-" in text:  # below 1e-4 in size (a bound a hair above 0): rounds to zero, the sign kept as Decimal keeps it
+        return f"{sign}0.0"
     whole, dot, fraction = text.lstrip("-").partition(".")
     if not dot or not whole.isdigit() or not fraction.isdigit():
         return str(_decimal(text).quantize(_decimal("0.1"), rounding="ROUND_HALF_UP"))
