@@ -46,7 +46,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-MAIN = "import sys; from mathreel.cli import main; sys.exit(main(sys.argv[1:]))"
+MAIN = "import sys; from mathreel.cli import main; sys.exit(main())"  # as the `mathreel` script calls it
 IN_PROCESS = """
 import resource, sys, time
 start = time.process_time()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import importlib
 import sys
 
@@ -63,6 +64,11 @@ def main(argv: list[str] | None = None) -> int:
         _check_data_option(args)
         code = int(args.handler(args) or 0)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not in the interpreter's last flush
+        if argv is None:
+            # The process ends now: the interpreter's last full collection would walk every object the command
+            # made (a file's rows, its report), about 4% of a 2,700-answer `score --json`, to free memory the
+            # exit frees anyway. Frozen objects are left to it; atexit handlers still run.
+            gc.freeze()
         return code
     except MathReelError as error:
         print(f"mathreel: {error_line(error)}", file=sys.stderr)

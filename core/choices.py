@@ -13,7 +13,9 @@ from collections.abc import ItemsView, Iterator, Mapping
 from functools import lru_cache
 from operator import itemgetter
 
-_OPTION_LETTER = re.compile(r"^\s*\(?([A-Z])\s*[\.\):：]\s*(.*)$", re.S)
+from mathreel.core.extract.lazy import lazy_regex
+
+_OPTION_LETTER = lazy_regex(r"^\s*\(?([A-Z])\s*[\.\):：]\s*(.*)$", re.S)  # most options never need it
 _OPTION_MARKS = ".):："  # the marks `split_option` accepts right after the letter
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import ast
 import functools
 import json
 import re
@@ -14,17 +13,24 @@ from mathreel.core.extract.lazy import lazy_regex
 
 def json_or_literal(text: str, kind: type | tuple[type, ...], literal_limit: int | None = None) -> Any | None:
     """`text` parsed as JSON, else as a Python literal (VLMEvalKit's TSV and xlsx write `str(list)`), when the
-    value is of `kind`; None when neither parse gives one. A literal is not tried on text over `literal_limit`."""
-    for parse in (json.loads, ast.literal_eval):
-        if parse is ast.literal_eval and literal_limit is not None and len(text) > literal_limit:
-            break
-        try:
-            parsed = parse(text)
-        except (ValueError, SyntaxError, MemoryError, RecursionError):
-            continue
+    value is of `kind`; None when neither parse gives one. A literal is not tried on text over `literal_limit`.
+    `ast` is imported only when JSON fails: most files never need it, and it costs every `mathreel score` start."""
+    try:
+        parsed = json.loads(text)
+    except (ValueError, MemoryError, RecursionError):
+        pass
+    else:
         if isinstance(parsed, kind):
             return parsed
-    return None
+    if literal_limit is not None and len(text) > literal_limit:
+        return None
+    import ast
+
+    try:
+        parsed = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    return parsed if isinstance(parsed, kind) else None
 
 
 _NUMBERED = lazy_regex(r"^\s*(?:step\s*)?\d+\s*[\.\):]\s*", re.I)

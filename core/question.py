@@ -6,42 +6,71 @@ the client, the judge and the web app all read this shape and never the raw reco
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from mathreel.core.choices import OptionTexts, option_letters, split_option
+from mathreel.core.plain import Fields
 
 __all__ = ["Question", "split_option"]
 
 
-@dataclass(slots=True)
-class Question:
+class Question(Fields):
     """One benchmark item as the model sees it, plus the facts scoring needs.
 
     `options` keep the dataset's own spelling ("A. 30 degrees"); `answer` is a letter for
     choice questions and the gold value for free-form ones. For multi-binary, each pair is one
-    Question and `group_id` names the benchmark question the pairs belong to. `cluster_key` is the unit answers
-    correlate within when there is no video (a MathVerse problem across its versions). Slots: a pooled result
-    file builds hundreds of thousands of these.
+    Question and `group_id` names the benchmark question the pairs belong to (the question id when not given).
+    `cluster_key` is the unit answers correlate within when there is no video (a MathVerse problem across its
+    versions). Slots: a pooled result file builds hundreds of thousands of these. A plain class, not a dataclass
+    (`core.plain`): compared, copied (`replace`) and shown as one.
     """
 
-    benchmark: str
-    mode: str
-    question_id: str
-    question: str
-    answer: str
-    options: tuple[str, ...] = ()
-    answer_kind: str = "choice"  # "choice" | "free"
-    video_id: str | None = None
-    group_id: str = ""
-    dims: dict[str, str] = field(default_factory=dict)
-    steps: tuple[str, ...] = ()
-    extra: dict[str, Any] = field(default_factory=dict)
-    cluster_key: str = ""
+    FIELDS = (
+        "benchmark",
+        "mode",
+        "question_id",
+        "question",
+        "answer",
+        "options",
+        "answer_kind",
+        "video_id",
+        "group_id",
+        "dims",
+        "steps",
+        "extra",
+        "cluster_key",
+    )
+    __slots__ = FIELDS
 
-    def __post_init__(self) -> None:
-        if not self.group_id:
-            self.group_id = self.question_id
+    def __init__(
+        self,
+        benchmark: str,
+        mode: str,
+        question_id: str,
+        question: str,
+        answer: str,
+        options: tuple[str, ...] = (),
+        answer_kind: str = "choice",  # "choice" | "free"
+        video_id: str | None = None,
+        group_id: str = "",
+        dims: dict[str, str] | None = None,
+        steps: tuple[str, ...] = (),
+        extra: dict[str, Any] | None = None,
+        cluster_key: str = "",
+    ) -> None:
+        self.benchmark = benchmark
+        self.mode = mode
+        self.question_id = question_id
+        self.question = question
+        self.answer = answer
+        self.options = options
+        self.answer_kind = answer_kind
+        self.video_id = video_id
+        self.group_id = group_id or question_id
+        self.dims: dict[str, str] = {} if dims is None else dims
+        self.steps = steps
+        self.extra: dict[str, Any] = {} if extra is None else extra
+        self.cluster_key = cluster_key
 
     @property
     def letters(self) -> tuple[str, ...]:

@@ -34,6 +34,14 @@ UNUSED_BY_SCORE = (
     "mathreel.core.scoring.json_types",  # the report's TypedDicts: for the type checker and the schema generator
     "csv",  # CSV result files
     "fractions",  # numbers in option texts, the exact McNemar test
+    # The standard library's costlier modules (bench/README.md, "the score process's start"): the dataclasses of the
+    # score path are plain classes (core.plain), and each of the rest is imported where it is used.
+    "dataclasses",  # compiled every generated method of nine classes at import (~75 M instructions)
+    "inspect",  # and `ast`, `dis`, `tokenize`: dataclasses imported it; Python-literal options import `ast`
+    "ast",
+    "decimal",  # figures are rounded as text (core.scoring.numbers)
+    "contextvars",  # math-verify's file budget: free-form answers only
+    "threading",  # one lock (core.results.bulk)
 )
 
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import time
@@ -585,7 +584,7 @@ def test_missing_steps_come_from_the_dataset_only_when_the_question_matches():
     annotated = SimpleNamespace(questions=[vmqa("q1"), vmqa("q2")], source="data/")
     bare = [
         case("q1", "B", steps=()),
-        Case(dataclasses.replace(vmqa("q2", steps=()), question="Another text"), "B"),
+        Case(vmqa("q2", steps=()).replace(question="Another text"), "B"),
         case("q3", "B", steps=()),
         case("q4", "B"),
     ]

@@ -207,7 +207,7 @@ def score_uploads(
         sha = _digest_or_empty(path)
         same = next((r for r in held or [] if sha and r.digest == sha and r.options == options), None)
         if same is not None:
-            report = same.report if same.report.source == name else replace(same.report, source=name)  # not scored
+            report = same.report if same.report.source == name else same.report.replace(source=name)  # not scored
             runs.append(replace(same, name=name, path=str(path), report=report))
             continue
         try:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from collections.abc import Set as AbstractSet
-from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.errors import InputError
 from mathreel.core.fields import first_text
+from mathreel.core.plain import FrozenFields
 from mathreel.core.question import Question
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -29,7 +29,7 @@ class Dimension:
     This class, `Mode`, `DataLayout`, `OfficialScorer`, `GroupFacts` and `GroupScore` are plain classes with
     slots, not frozen dataclasses: they are read by attribute, never compared or copied, and every `mathreel` start
     imports this module, where a frozen dataclass compiles each generated method (~3 M instructions a class).
-    `GroupPolicy` stays one: reproductions derive theirs with `dataclasses.replace`."""
+    `GroupPolicy` is compared and copied: reproductions derive theirs with `replace` (`core.plain`)."""
 
     __slots__ = ("key", "label", "values")
 
@@ -106,18 +106,27 @@ class DataLayout:
         return bool(self.video_dirs)
 
 
-@dataclass(frozen=True)
-class GroupPolicy:
+class GroupPolicy(FrozenFields):
     """How a scorer forms and scores a benchmark's groups of questions (Video-MME-v2: four per video).
 
     MathReel's own policy is the default: the questions of one group in question order, an unparsed answer counts
     wrong (0). Reference scorers differ, and their reproductions keep the difference.
     """
 
-    by_position: bool = False  # groups are runs of `size` consecutive rows of the file (`rows[i // size]`)
-    unparsed_mark: int = 0  # what an unparsed answer adds to its group (1 right, 0 wrong; the official script -1)
-    kind_from_first: bool = False  # kind and structure read from the group's first row (else its last)
-    taxonomy_from_last_row: bool = False  # the taxonomy of the last row only (else the last row carrying each field)
+    FIELDS = ("by_position", "unparsed_mark", "kind_from_first", "taxonomy_from_last_row")
+    __slots__ = FIELDS
+
+    def __init__(
+        self,
+        by_position: bool = False,  # groups are runs of `size` consecutive rows of the file (`rows[i // size]`)
+        unparsed_mark: int = 0,  # what an unparsed answer adds to its group (1 right, 0 wrong; the official script -1)
+        kind_from_first: bool = False,  # kind and structure read from the group's first row (else its last)
+        taxonomy_from_last_row: bool = False,  # the taxonomy of the last row only (else the last row with each field)
+    ) -> None:
+        self.by_position = by_position
+        self.unparsed_mark = unparsed_mark
+        self.kind_from_first = kind_from_first
+        self.taxonomy_from_last_row = taxonomy_from_last_row
 
 
 DEFAULT_GROUP_POLICY = GroupPolicy()

@@ -15,7 +15,6 @@ reproductions (`official`, `lmms-eval`, `evalscope`) keep each reference's own r
 
 from __future__ import annotations
 
-import ast
 import functools
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -137,7 +136,10 @@ _CHAIN_MAPS = {
 @functools.lru_cache(maxsize=64)
 def canonical_structure(structure: str) -> str:
     """A structure literal written without spaces ("[1, [2, 3], 4]" -> "[1,[2,3],4]"); "" when it is not a list
-    literal. Read with `ast.literal_eval`, as the reference reads it."""
+    literal. Read with `ast.literal_eval`, as the reference reads it (imported here: every `mathreel` start imports
+    this module, and only a Video-MME-v2 file reaches this)."""
+    import ast
+
     try:
         value = ast.literal_eval(structure.strip())
     except (ValueError, SyntaxError, MemoryError, RecursionError):

@@ -319,7 +319,7 @@ def _file_steps(go: Callable[..., None], path: _Path, run_a: Run, run_b: Run) ->
         if entry is not other and _differs(mine, theirs):
             gold += mine.answer != theirs.answer
             options += mine.options != theirs.options
-            entry = dataclasses.replace(entry, question=theirs) if isinstance(entry, Prediction) else theirs
+            entry = entry.replace(question=theirs) if isinstance(entry, Prediction) else theirs
         asked.append(entry)
     go(
         "question",
@@ -403,7 +403,7 @@ def _policy_steps(go: Callable[..., None], path: _Path, start: GroupPolicy, end:
         wanted = getattr(end, name)
         if getattr(rule, name) == wanted:
             continue
-        rule = dataclasses.replace(rule, **{name: wanted})
+        rule = rule.replace(**{name: wanted})
         go(
             cause,
             f"{text(getattr(start, name))} -> {text(wanted)}",

@@ -39,7 +39,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import Literal, NamedTuple, cast
 
@@ -364,7 +363,7 @@ def _traced(found: Extraction, trace: Trace | None) -> Extraction:
 
 
 def _with_span(found: Extraction, span: tuple[int, int]) -> Extraction:
-    """`found` at `span`; built directly, since `dataclasses.replace` costs several times more on the short path."""
+    """`found` at `span`; built directly, since `Extraction.replace` costs several times more on the short path."""
     return Extraction(found.answer, found.method, found.explanation, span, found.strength)
 
 
@@ -411,7 +410,7 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
             return _shifted(_against_turns(before, text, turns[index:], letters, options), offset)
         if before.explanation.startswith("conflict"):  # a conflict is a reading too
             note = "; read up to the follow-up question or turn the response goes on to invent"
-            return _shifted(replace(before, explanation=before.explanation + note), offset)
+            return _shifted(before.replace(explanation=before.explanation + note), offset)
     return _shifted(_read_body(text, lower, letters, options, bool(offset)), offset)
 
 
@@ -436,7 +435,7 @@ def _against_turns(
             before.method,
         )
     note = "; read up to the follow-up question or turn the response goes on to invent"
-    return replace(before, explanation=before.explanation + note)
+    return before.replace(explanation=before.explanation + note)
 
 
 def _think_last_letter(response: str, letters: Sequence[str]) -> Extraction | None:
@@ -461,7 +460,7 @@ def _think_last_letter(response: str, letters: Sequence[str]) -> Extraction | No
     if not found.parsed:
         return None
     note = "; the <think> block is never closed: read its last line, a letter alone"
-    return replace(found, explanation=found.explanation + note)
+    return found.replace(explanation=found.explanation + note)
 
 
 def _letter_before_think(response: str, letters: Sequence[str], options: Mapping[str, str] | None) -> Extraction | None:
@@ -494,7 +493,7 @@ def _letter_before_think(response: str, letters: Sequence[str], options: Mapping
             found.method,
         )
     note = "; the response opens with it, then reasons in a <think> block and ends"
-    return replace(found, explanation=found.explanation + note)
+    return found.replace(explanation=found.explanation + note)
 
 
 _LETTER_ALONE = lazy_regex(r"[A-Z]\.?")
@@ -525,7 +524,7 @@ def _unclosed_think_answer(
     if found.method == "answer-phrase" and (found.span is None or found.span[0] > _OPENING):
         return None  # "Let me check B again: if B is correct ..." is reasoning
     note = "; the <think> block is never closed: read its last paragraph, a line of its own"
-    return _shifted(replace(found, explanation=found.explanation + note), start)
+    return _shifted(found.replace(explanation=found.explanation + note), start)
 
 
 _AFTER_TAG_MAX = 20  # characters after a closing answer tag that still end the response (an end token, a period)
@@ -549,13 +548,13 @@ def _closing_tag_after_think(
     if found.parsed and found.method == "option-text" and options:
         content = response[start:end]
         if _plain(content) == _plain(options[found.answer or ""]):  # "<answer>the dog's lead</answer>": its whole text
-            found = replace(found, strength="container")
+            found = found.replace(strength="container")
         else:
             found = _letter_with_own_text(found, content) or found
     if not found.parsed or (found.method not in _TAG_METHODS and found.strength != "container"):
         return None
     note = "; the <think> block is never closed: read the answer tag that ends the response"
-    return _shifted(replace(found, explanation=found.explanation + note), start)
+    return _shifted(found.replace(explanation=found.explanation + note), start)
 
 
 _OPENING_LETTER = lazy_regex(r"\s*[(\[]?(?P<l>[A-Z])(?:[)\].:]|\s+-)?\s")
@@ -1256,8 +1255,8 @@ def _tagged(text: str, lower: str, letters: Sequence[str], options: Mapping[str,
         return _Final("<answer>", unparsed("empty answer tag", "the <answer> tag holds nothing"), opened, end)
     found = _read(content, letters, options, shortcut=True)  # holds no further tag: it follows the last one
     found = _shifted(
-        replace(
-            found, explanation=f"{found.explanation} (inside <answer>)", strength="container" if found.parsed else None
+        found.replace(
+            explanation=f"{found.explanation} (inside <answer>)", strength="container" if found.parsed else None
         ),
         start,
     )
@@ -1300,7 +1299,7 @@ def _json_final(field: JsonAnswer, letters: Sequence[str], options: Mapping[str,
                 inner.answer, "json", f"read the {name}: {quote(value)!r} ({inner.method})", field.span, "container"
             )
         else:
-            found = replace(inner, method="json", explanation=f"{inner.explanation} (the {name})")
+            found = inner.replace(method="json", explanation=f"{inner.explanation} (the {name})")
     return _Final(name, found, *field.span)
 
 

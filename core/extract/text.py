@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import re
-import unicodedata
-from bisect import bisect_right
 from collections.abc import Callable
 from typing import NamedTuple
 
@@ -142,6 +140,14 @@ _INVISIBLE = frozenset("\u200b\u200c\u200d\u2060\ufeff\u00ad")
 _NON_ASCII = lazy_regex(r"[^\x00-\x7f]+")
 
 
+def _nfkc(char: str) -> str:
+    """`char` in NFKC; `unicodedata` (a C extension, about 2 ms of a process) is imported by the first text with
+    a character outside ASCII, not by every `mathreel score`."""
+    import unicodedata
+
+    return unicodedata.normalize("NFKC", char)
+
+
 class Trace:
     """Where each part of an edited text came from: (position in the edited text, position in the original) at
     the start of every piece, so a span read in the edited text can be shown in the original."""
@@ -154,6 +160,8 @@ class Trace:
 
     def origin(self, pos: int) -> int:
         """The original position of edited position `pos` (inside a replaced piece: that piece's start)."""
+        from bisect import bisect_right  # here: a C extension, about 2 ms of every `mathreel score` start
+
         at = bisect_right(self._edited, pos) - 1
         if at < 0:
             return pos
@@ -180,7 +188,7 @@ def fold_letters(text: str) -> tuple[str, Trace | None]:
             if char in _INVISIBLE:
                 continue
             folded = _CONFUSABLES.get(char) if _stands_alone(text, at) else None
-            folded = folded or unicodedata.normalize("NFKC", char)
+            folded = folded or _nfkc(char)
             pieces.append((size, at))
             parts.append(folded)
             size += len(folded)

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Literal
+
+from mathreel.core.plain import FrozenFields
 
 # How strongly the response itself marks what was read, strongest first:
 # - "container": a place the response reserves for its answer: an `<answer>` tag, a JSON answer field, `\boxed{}`;
@@ -24,23 +25,34 @@ WEAK_METHODS = frozenset(
 )
 
 
-@dataclass(frozen=True)
-class Extraction:
+class Extraction(FrozenFields):
     """What an extractor read from a response.
 
     `answer` is None when nothing could be read (unparsed); `explanation` then starts with the reason
     ("refusal", "no letter found", "hedge", "conflict", ...). Otherwise `method` names the rule that fired,
     `explanation` quotes what was read, so a user who disputes a score can see why, and `strength` says how
-    strongly the response marks it (reference extractors leave it None).
+    strongly the response marks it (reference extractors leave it None). `span` is where in the response the
+    answer was read ([start, end) character offsets), so it can be highlighted; None when unparsed or when no one
+    place holds it. Never changed once made (`replace` makes a changed copy); a plain class with slots
+    (`core.plain`).
     """
 
-    answer: str | None
-    method: str
-    explanation: str
-    # Where in the response the answer was read ([start, end) character offsets), so it can be highlighted;
-    # None when unparsed or when no one place holds it.
-    span: tuple[int, int] | None = None
-    strength: Strength | None = None
+    FIELDS = ("answer", "method", "explanation", "span", "strength")
+    __slots__ = FIELDS
+
+    def __init__(
+        self,
+        answer: str | None,
+        method: str,
+        explanation: str,
+        span: tuple[int, int] | None = None,
+        strength: Strength | None = None,
+    ) -> None:
+        self.answer = answer
+        self.method = method
+        self.explanation = explanation
+        self.span = span
+        self.strength = strength
 
     @property
     def parsed(self) -> bool:

@@ -57,7 +57,7 @@ _FILLED = ("question", "options", "steps", "answer")
 def _completed(question: Question, lender: Question) -> Question:
     """`question` with its empty parts (text, options, steps, gold answer) taken from `lender`."""
     parts = {name: getattr(lender, name) for name in _FILLED if not getattr(question, name)}
-    return dataclasses.replace(question, **parts)
+    return question.replace(**parts)
 
 
 def attach_steps(cases: Sequence[Case], dataset: Any) -> tuple[list[Case], StepsNote]:

@@ -8,11 +8,11 @@ automatic collection of the oldest generation walks all of them, which measured 
 from __future__ import annotations
 
 import gc
-import threading
+from _thread import allocate_lock
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-_lock = threading.Lock()
+_lock = allocate_lock()  # `threading.Lock` itself; `threading` costs every `mathreel score` start to import
 _state = {"depth": 0, "was_enabled": False}
 
 

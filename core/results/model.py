@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
+from mathreel.core.plain import Fields
 from mathreel.core.question import Question
 from mathreel.core.results.recorded import FileQuestion
 
@@ -23,42 +23,90 @@ def kept_record(raw: dict[str, Any], index: int) -> dict[str, Any]:
     return NO_RECORD if value is None else {"doc_hash": value}
 
 
-@dataclass(slots=True)
-class Prediction:
+class Prediction(Fields):
     """A model's response to one question; `record` says where it is in the file, `raw` is the record as written
     (for a file's first `RECORDS_KEPT` answers; later answers keep only what is read per answer, `kept_record`).
 
     `question` is what the answer is scored against (the file's own question, or the annotations' one it was
     joined to); `recorded` is what the file itself recorded about the question, and how the two were joined.
+    `full_response` is the unfiltered reply (lmms-eval >= 0.7 `resps` with its <think> text). A plain class with
+    slots (`core.plain`).
     """
 
-    question: Question
-    response: str
-    record: int | str
-    raw: dict[str, Any]
-    recorded: FileQuestion | None = None
-    full_response: str | None = None  # the unfiltered reply (lmms-eval >= 0.7 `resps` with its <think> text)
+    FIELDS = ("question", "response", "record", "raw", "recorded", "full_response")
+    __slots__ = FIELDS
+
+    def __init__(
+        self,
+        question: Question,
+        response: str,
+        record: int | str,
+        raw: dict[str, Any],
+        recorded: FileQuestion | None = None,
+        full_response: str | None = None,
+    ) -> None:
+        self.question = question
+        self.response = response
+        self.record = record
+        self.raw = raw
+        self.recorded = recorded
+        self.full_response = full_response
 
 
-@dataclass
-class ResultFile:
-    """A read result file. `notes` say what was detected and why; `missing` are annotated questions the file lacks."""
+class ResultFile(Fields):
+    """A read result file. `notes` say what was detected and why; `missing` are annotated questions the file lacks.
 
-    source: str
-    benchmark: str
-    mode: str
-    format: str
-    notes: list[str] = field(default_factory=list)
-    predictions: list[Prediction] = field(default_factory=list)
-    missing: list[Question] = field(default_factory=list)
-    unknown_ids: list[str] = field(default_factory=list)
-    # Ids of answers whose question, as the file records it, is not the annotations' question of that id.
-    mismatched: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    annotations: str | None = None
-    layout: str = ""  # the key of the layout detected (core.results.layouts: "lmms-eval", "vlmevalkit", ...)
-    # Ids answered more than once (outside grouped modes): the places of the answers after the first, not scored.
-    duplicates: dict[str, list[str | int]] = field(default_factory=dict)
+    `mismatched`: ids of answers whose question, as the file records it, is not the annotations' question of that
+    id; `layout`: the key of the layout detected (core.results.layouts: "lmms-eval", "vlmevalkit", ...);
+    `duplicates`: ids answered more than once (outside grouped modes), with the places of the answers after the
+    first, not scored. A plain class (`core.plain`), without slots: `ColumnarResult` builds `predictions` on first
+    use."""
+
+    FIELDS = (
+        "source",
+        "benchmark",
+        "mode",
+        "format",
+        "notes",
+        "predictions",
+        "missing",
+        "unknown_ids",
+        "mismatched",
+        "warnings",
+        "annotations",
+        "layout",
+        "duplicates",
+    )
+
+    def __init__(
+        self,
+        source: str,
+        benchmark: str,
+        mode: str,
+        format: str,
+        notes: list[str] | None = None,
+        predictions: list[Prediction] | None = None,
+        missing: list[Question] | None = None,
+        unknown_ids: list[str] | None = None,
+        mismatched: list[str] | None = None,
+        warnings: list[str] | None = None,
+        annotations: str | None = None,
+        layout: str = "",
+        duplicates: dict[str, list[str | int]] | None = None,
+    ) -> None:
+        self.source = source
+        self.benchmark = benchmark
+        self.mode = mode
+        self.format = format
+        self.notes: list[str] = [] if notes is None else notes
+        self.predictions: list[Prediction] = [] if predictions is None else predictions
+        self.missing: list[Question] = [] if missing is None else missing
+        self.unknown_ids: list[str] = [] if unknown_ids is None else unknown_ids
+        self.mismatched: list[str] = [] if mismatched is None else mismatched
+        self.warnings: list[str] = [] if warnings is None else warnings
+        self.annotations = annotations
+        self.layout = layout
+        self.duplicates: dict[str, list[str | int]] = {} if duplicates is None else duplicates
 
     def answer_count(self) -> int:
         """How many answers the file gives (without building them, for a file read into columns)."""

@@ -11,11 +11,11 @@ plain ones when it is made.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from mathreel.core.defaults import DEFAULT_FRAMES
 from mathreel.core.errors import InputError, MathReelError
+from mathreel.core.plain import FrozenFields
 from mathreel.core.plural import counted
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -33,8 +33,7 @@ def _plain(value: Any) -> Any:
     return None if value is None else str(value)
 
 
-@dataclass(frozen=True)
-class ScoreRequest:
+class ScoreRequest(FrozenFields):
     """One file to score and how, as `mathreel score FILE [--judge J] [--reviews R ...]` asks for it.
 
     `judgments` is a `mathreel judge` output file or the judgments themselves (a judged run held in memory, named by
@@ -47,39 +46,64 @@ class ScoreRequest:
     judge runs), used when `judgments` is None: the one that applies to the most rows of this file (by the same
     join rule as `--judge`: question id and response) is used exactly as `--judge` would use it, the first on a tie;
     none when no judgment of any applies. Reviews then apply only with a judged run chosen.
+
+    `default_frames` is the frame count assumed when the file does not record one, `run_settings` whether to detect
+    the prompt settings (`Report.run_settings`; the command line prints none). Never changed once made; a plain
+    class with slots (`core.plain`), whose `__init__` turns every value into a plain one.
     """
 
-    path: str
-    benchmark: str | None = None
-    mode: str | None = None
-    extractor: str = "robust"
-    denominator: str | None = None
-    annotations: str | None = None
-    judgments: str | tuple[Judgment, ...] | None = None
-    judgments_source: str = ""
-    reviews: tuple[str | Review, ...] = ()
-    readings: tuple[str | LabelledReading, ...] = ()
-    judgment_choices: tuple[tuple[str, tuple[Judgment, ...]], ...] = ()
-    default_frames: int = DEFAULT_FRAMES  # the frame count assumed when the file does not record one (run settings)
-    run_settings: bool = True  # detect the prompt settings (`Report.run_settings`); the command line prints none
+    FIELDS = (
+        "path",
+        "benchmark",
+        "mode",
+        "extractor",
+        "denominator",
+        "annotations",
+        "judgments",
+        "judgments_source",
+        "reviews",
+        "readings",
+        "judgment_choices",
+        "default_frames",
+        "run_settings",
+    )
+    __slots__ = FIELDS
 
-    def __post_init__(self) -> None:
-        plain = object.__setattr__
-        for name in ("path", "benchmark", "mode", "annotations", "denominator"):
-            plain(self, name, _plain(getattr(self, name)))
-        plain(self, "extractor", str(self.extractor))
-        plain(self, "judgments_source", str(self.judgments_source))
-        plain(self, "default_frames", int(self.default_frames))
-        plain(self, "run_settings", bool(self.run_settings))
-        judgments = self.judgments
-        plain(
-            self,
-            "judgments",
-            _plain(judgments) if isinstance(judgments, str) else None if judgments is None else tuple(judgments),
+    def __init__(
+        self,
+        path: str,
+        benchmark: str | None = None,
+        mode: str | None = None,
+        extractor: str = "robust",
+        denominator: str | None = None,
+        annotations: str | None = None,
+        judgments: str | Sequence[Judgment] | None = None,
+        judgments_source: str = "",
+        reviews: Sequence[str | Review] = (),
+        readings: Sequence[str | LabelledReading] = (),
+        judgment_choices: Sequence[tuple[str, Sequence[Judgment]]] = (),
+        default_frames: int = DEFAULT_FRAMES,
+        run_settings: bool = True,
+    ) -> None:
+        self.path: str = _plain(path)
+        self.benchmark: str | None = _plain(benchmark)
+        self.mode: str | None = _plain(mode)
+        self.extractor = str(extractor)
+        self.denominator: str | None = _plain(denominator)
+        self.annotations: str | None = _plain(annotations)
+        self.judgments: str | tuple[Judgment, ...] | None = (
+            _plain(judgments) if isinstance(judgments, str) else None if judgments is None else tuple(judgments)
         )
-        plain(self, "reviews", tuple(_plain(r) if isinstance(r, str) else r for r in self.reviews))
-        plain(self, "readings", tuple(_plain(r) if isinstance(r, str) else r for r in self.readings))
-        plain(self, "judgment_choices", tuple((str(name), tuple(held)) for name, held in self.judgment_choices))
+        self.judgments_source = str(judgments_source)
+        self.reviews: tuple[str | Review, ...] = tuple(_plain(r) if isinstance(r, str) else r for r in reviews)
+        self.readings: tuple[str | LabelledReading, ...] = tuple(
+            _plain(r) if isinstance(r, str) else r for r in readings
+        )
+        self.judgment_choices: tuple[tuple[str, tuple[Judgment, ...]], ...] = tuple(
+            (str(name), tuple(held)) for name, held in judgment_choices
+        )
+        self.default_frames = int(default_frames)
+        self.run_settings = bool(run_settings)
         if self.reviews and self.judgments is None and not self.judgment_choices:
             raise InputError(self.path, "reviews correct a judge's verdicts: give the judgments they review too")
 

@@ -14,7 +14,6 @@ three questions are counted under the level its last question gives.
 
 from __future__ import annotations
 
-import dataclasses
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 
@@ -393,14 +392,14 @@ def _effects(members: list[Member], scheme: GroupScheme, policy: GroupPolicy, to
         changes.append(
             (
                 f"its mark for an unparsed answer ({policy.unparsed_mark}, where MathReel counts it wrong)",
-                dataclasses.replace(policy, unparsed_mark=0),
+                policy.replace(unparsed_mark=0),
             )
         )
     if policy.by_position:
         changes.append(
             (
                 "grouping by row position instead of by video and question order",
-                dataclasses.replace(policy, by_position=False),
+                policy.replace(by_position=False),
             )
         )
     for rule, other in changes:

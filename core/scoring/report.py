@@ -5,10 +5,10 @@ which docs/report.schema.json is generated (`python -m mathreel.core.scoring.sch
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from mathreel.core.kinds import DENOMINATORS, SCHEMA_VERSION, Denominator, ExtractorName
+from mathreel.core.plain import Fields, FrozenFields
 from mathreel.core.scoring.numbers import ci_text, pct_text
 from mathreel.core.scoring.row import ScoredRow
 from mathreel.core.scoring.stats import CI_METHOD, SE_METHOD
@@ -88,14 +88,19 @@ class Interval:
         return [round(self.low, 2), round(self.high, 2)]
 
 
-@dataclass(frozen=True)
-class Cell:
-    """One accuracy figure: n scored questions, how many correct, accuracy and its 95% Wilson interval (percent)."""
+class Cell(FrozenFields):
+    """One accuracy figure: n scored questions, how many correct, accuracy and its 95% Wilson interval (percent).
+    Never changed once made; a plain class with slots (`core.plain`), as `Overall` and `Report`: every `mathreel
+    score` imports this module, where a dataclass compiles each generated method (~9 M instructions a class)."""
 
-    n: int
-    correct: int
-    accuracy: float | None
-    ci: Interval | None
+    FIELDS: ClassVar[tuple[str, ...]] = ("n", "correct", "accuracy", "ci")
+    __slots__ = ("accuracy", "ci", "correct", "n")
+
+    def __init__(self, n: int, correct: int, accuracy: float | None, ci: Interval | None) -> None:
+        self.n = n
+        self.correct = correct
+        self.accuracy = accuracy
+        self.ci = ci
 
     def accuracy_text(self, none: str = "-") -> str:
         """ "77.8%", as `mathreel score` prints it (from full precision), or `none`."""
@@ -119,14 +124,29 @@ class Cell:
         }
 
 
-@dataclass(frozen=True)
 class Overall(Cell):
-    """The headline cell, with the naive and the video-clustered standard errors (percent)."""
+    """The headline cell, with the naive and the video-clustered standard errors (percent). `clustered_by` says
+    what a cluster is: "video", "problem", "question" or a mix ("video, question")."""
 
-    se: float | None = None
-    clustered_se: float | None = None
-    clusters: int = 0
-    clustered_by: str = "video"  # what a cluster is: "video", "problem", "question" or a mix ("video, question")
+    FIELDS = (*Cell.FIELDS, "se", "clustered_se", "clusters", "clustered_by")
+    __slots__ = ("clustered_by", "clustered_se", "clusters", "se")
+
+    def __init__(
+        self,
+        n: int,
+        correct: int,
+        accuracy: float | None,
+        ci: Interval | None,
+        se: float | None = None,
+        clustered_se: float | None = None,
+        clusters: int = 0,
+        clustered_by: str = "video",
+    ) -> None:
+        super().__init__(n, correct, accuracy, ci)
+        self.se = se
+        self.clustered_se = clustered_se
+        self.clusters = clusters
+        self.clustered_by = clustered_by
 
     def to_dict(self) -> OverallJSON:
         return {
@@ -181,44 +201,106 @@ class Upstream:
         self.value = value
 
 
-@dataclass
-class Report:
-    """Scores of one result file: overall, per dimension, cross tables, counts, warnings and every row."""
+class Report(Fields):
+    """Scores of one result file: overall, per dimension, cross tables, counts, warnings and every row.
 
-    benchmark: str
-    mode: str
-    source: str
-    format: str
-    extractor: ExtractorName
-    official_extractor: str | None
-    denominator: Denominator
-    detected: list[str]
-    overall: Overall
-    by: dict[str, dict[str, Cell]]
-    cross: dict[str, dict[str, dict[str, Cell]]]
-    grouped: bool
-    pairs: int
-    unparsed: list[str] = field(default_factory=list)
-    missing: list[str] = field(default_factory=list)
-    unknown_ids: list[str] = field(default_factory=list)
-    mismatched: list[str] = field(default_factory=list)  # answers not joined: the annotations' question differs
-    disagreements: list[str] = field(default_factory=list)
-    warnings: list[str] = field(default_factory=list)
-    excluded_from_overall: int = 0
-    rows: list[ScoredRow] = field(default_factory=list)
-    # Answers read on weak evidence (a person should check them: `ScoredRow.weak`), and how many answers a
-    # person's labelled reading decided (`mathreel score --readings`).
-    weak: list[str] = field(default_factory=list)
-    labelled: int = 0
-    # Per scored unit (question; group for multi-binary): key -> its `Unit`.
-    units: dict[str, Unit] = field(default_factory=dict)
-    # The prompt settings the run used (chain of thought, subtitles, frames) and where each came from, read while
-    # the file was read (`core.scoring.files.score_file`); None when scored without it.
-    run_settings: DetectedRunSettings | None = None
-    # Group scores, for a benchmark scored in groups (Video-MME-v2); None otherwise.
-    groups: GroupReport | None = None
-    # A reproduction's own result object as its reference writes it, e.g. "official_rating".
-    upstream: Upstream | None = None
+    `mismatched`: answers not joined (the annotations' question differs). `weak`: answers read on weak evidence (a
+    person should check them: `ScoredRow.weak`); `labelled`: how many answers a person's labelled reading decided
+    (`mathreel score --readings`). `units`: per scored unit (question; group for multi-binary), key -> its `Unit`.
+    `run_settings`: the prompt settings the run used (chain of thought, subtitles, frames) and where each came from,
+    read while the file was read (`core.scoring.files.score_file`); None when scored without it. `groups`: group
+    scores, for a benchmark scored in groups (Video-MME-v2); None otherwise. `upstream`: a reproduction's own result
+    object as its reference writes it, e.g. "official_rating". A plain class without slots (`ColumnarReport` builds
+    `rows` and `units` on first use).
+    """
+
+    FIELDS = (
+        "benchmark",
+        "mode",
+        "source",
+        "format",
+        "extractor",
+        "official_extractor",
+        "denominator",
+        "detected",
+        "overall",
+        "by",
+        "cross",
+        "grouped",
+        "pairs",
+        "unparsed",
+        "missing",
+        "unknown_ids",
+        "mismatched",
+        "disagreements",
+        "warnings",
+        "excluded_from_overall",
+        "rows",
+        "weak",
+        "labelled",
+        "units",
+        "run_settings",
+        "groups",
+        "upstream",
+    )
+
+    def __init__(
+        self,
+        benchmark: str,
+        mode: str,
+        source: str,
+        format: str,
+        extractor: ExtractorName,
+        official_extractor: str | None,
+        denominator: Denominator,
+        detected: list[str],
+        overall: Overall,
+        by: dict[str, dict[str, Cell]],
+        cross: dict[str, dict[str, dict[str, Cell]]],
+        grouped: bool,
+        pairs: int,
+        unparsed: list[str] | None = None,
+        missing: list[str] | None = None,
+        unknown_ids: list[str] | None = None,
+        mismatched: list[str] | None = None,
+        disagreements: list[str] | None = None,
+        warnings: list[str] | None = None,
+        excluded_from_overall: int = 0,
+        rows: list[ScoredRow] | None = None,
+        weak: list[str] | None = None,
+        labelled: int = 0,
+        units: dict[str, Unit] | None = None,
+        run_settings: DetectedRunSettings | None = None,
+        groups: GroupReport | None = None,
+        upstream: Upstream | None = None,
+    ) -> None:
+        self.benchmark = benchmark
+        self.mode = mode
+        self.source = source
+        self.format = format
+        self.extractor = extractor
+        self.official_extractor = official_extractor
+        self.denominator = denominator
+        self.detected = detected
+        self.overall = overall
+        self.by = by
+        self.cross = cross
+        self.grouped = grouped
+        self.pairs = pairs
+        self.unparsed: list[str] = [] if unparsed is None else unparsed
+        self.missing: list[str] = [] if missing is None else missing
+        self.unknown_ids: list[str] = [] if unknown_ids is None else unknown_ids
+        self.mismatched: list[str] = [] if mismatched is None else mismatched
+        self.disagreements: list[str] = [] if disagreements is None else disagreements
+        self.warnings: list[str] = [] if warnings is None else warnings
+        self.excluded_from_overall = excluded_from_overall
+        self.rows: list[ScoredRow] = [] if rows is None else rows
+        self.weak: list[str] = [] if weak is None else weak
+        self.labelled = labelled
+        self.units: dict[str, Unit] = {} if units is None else units
+        self.run_settings = run_settings
+        self.groups = groups
+        self.upstream = upstream
 
     def to_dict(self, rows: bool = False) -> ReportJSON:
         """The `mathreel score --json` object (docs/report.md); `rows=True` adds the per-question rows

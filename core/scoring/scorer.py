@@ -77,6 +77,9 @@ def score(
     `readings` (a person's labelled readings, `core.scoring.readings.read_readings`) those it covers.
     `memos` shares the choice readings with other files scored in the same call (the report is the same).
     """
+    if not _may_check_math(result):
+        with gc_paused():
+            return _score(result, extractor, denominator, judged or {}, readings, memos)
     from mathreel.core.extract.math_budget import file_budget  # one math-verify CPU budget per file
 
     with gc_paused(), file_budget(result.answer_count()) as budget:
@@ -85,6 +88,15 @@ def score(
     if undecided:
         report.warnings.append(undecided)
     return report
+
+
+def _may_check_math(result: ResultFile) -> bool:
+    """Whether scoring `result` may ask math-verify (a free-form answer), so needs the file's CPU budget. A file of
+    choice answers skips it, and with it `contextvars` (a C extension, about 2 ms of a `mathreel score` process);
+    a file read into columns keeps it, as its answers are not built to look."""
+    if getattr(result, "columns", None) is not None:
+        return True
+    return any(prediction.question.answer_kind == "free" for prediction in result.predictions)
 
 
 def _score(

@@ -10,7 +10,6 @@ a few seconds and the CLI must not import numpy.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import replace
 from functools import partial
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -238,5 +237,5 @@ def score_free(response: str, gold: str) -> tuple[Extraction, bool]:
     extraction = verdict.extraction
     if verdict.equivalence.equal is None and limit_reached(verdict.equivalence.explanation):
         # a limit, not the answer, left it undecided: the row says which
-        extraction = replace(extraction, explanation=f"{extraction.explanation}; {verdict.equivalence.explanation}")
+        extraction = extraction.replace(explanation=f"{extraction.explanation}; {verdict.equivalence.explanation}")
     return extraction, verdict.correct
