@@ -1,5 +1,5 @@
 """The nearest-option rule and two values in one sentence (`core/extract/conflicts.py`); the labelled cases are
-classes X1-X5 of tests/data/readings_classes.jsonl (run by tests/test_readings.py). These check the rule's edges:
+classes X1-X6 of tests/data/readings_classes.jsonl (run by tests/test_readings.py). These check the rule's edges:
 ties, units, options that are not values, and what each reader keeps reading."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from mathreel.core.extract import extract_choice
-from mathreel.core.extract.conflicts import against_value, quantities, two_values
+from mathreel.core.extract.conflicts import against_value, expression_value, quantities, two_values
 from mathreel.core.extract.free import extract_free_answer
 
 COUNTS = {"A": "30", "B": "34", "C": "50", "D": "70"}
@@ -80,3 +80,30 @@ def test_free_form_two_values_are_a_conflict_naming_both() -> None:
     found = extract_free_answer("Answer:\nThe base is 4 and the height is 3.")
     assert found.answer is None and found.explanation.startswith("conflict") and "'4'" in found.explanation
     assert extract_free_answer("The answer is 5 and the remainder is 0.").answer == "5"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("\\frac{\\sqrt{3}}{12}", (3**0.5 / 12,)),
+        ("3√3/4", (3 * 3**0.5 / 4,)),
+        ("$\\dfrac{\\pi}{2}$", (3.141592653589793 / 2,)),
+        ("-0.5", (-0.5,)),
+        ("30^{\\circ}", (30.0,)),
+        ("$\\left(\\frac{1}{4}, 0\\right)$", (0.25, 0.0)),
+    ],
+)
+def test_numeric_expressions_evaluate_to_a_number_or_a_point(text, value) -> None:
+    assert expression_value(text) == pytest.approx(value)
+
+
+@pytest.mark.parametrize("text", ["2a + 1", "x = 3", "12 boxes", "__import__('os')", "2^{10}", "\\frac{1}{0}", ""])
+def test_anything_else_is_no_expression_value(text) -> None:
+    assert expression_value(text) is None
+
+
+def test_an_expression_option_equal_to_the_value_keeps_its_letter_and_another_is_a_conflict() -> None:
+    options = {"A": "\\frac{1}{4}", "B": "\\frac{1}{2}", "C": "\\frac{3}{4}", "D": "1"}
+    assert extract_choice("So the probability is P = 0.75.\nThe answer is (C).", "ABCD", options).answer == "C"
+    found = extract_choice("So the probability is P = 0.75.\nThe answer is (B).", "ABCD", options)
+    assert found.answer is None and "option C's" in found.explanation

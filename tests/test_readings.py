@@ -88,6 +88,8 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     # and a model that says it cannot see the image (choice and free-form)
     assert "Y12" in {entry.extra["class"] for entry in FREE}
     assert {"Y5", "Y6", "Y7", "Y8", "Y12"} <= {entry.extra["class"] for entry in CHOICE}
+    # a letter against the model's own value where the options are numeric expressions or points of them
+    assert "X6" in {entry.extra["class"] for entry in CHOICE}
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 

@@ -42,7 +42,13 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Literal, NamedTuple, cast
 
-from mathreel.core.extract.conflicts import box_against_letter, concluding_sentence, letter_against_working, two_values
+from mathreel.core.extract.conflicts import (
+    box_against_letter,
+    concluding_sentence,
+    letter_against_expression,
+    letter_against_working,
+    two_values,
+)
 from mathreel.core.extract.echo import without_echoed_prompt
 from mathreel.core.extract.evaluations import evaluation_list, introduces_options
 from mathreel.core.extract.lazy import lazy_regex
@@ -613,6 +619,11 @@ def _read_body(
             against = _box_against_statement(boxes[-1], statements)  # "The answer is (C). ... \\boxed{7}" (A's value)
             if against is not None:
                 return against
+        box = boxes[-1]  # "so θ = 90°.\n\\boxed{A}" where A is 30°; never a box holding an option's value
+        if not finals and matcher is not None and final.found.parsed and _LETTER_BOX.fullmatch(box.snippet.strip("'")):
+            working = letter_against_expression(text, (box.pos, box.pos, box.end), box.letter, matcher)
+            if working is not None:
+                return _traced(conflict(*working, "boxed"), trace)
         if not finals and boxes[-1].kind == "no-match" and matcher is not None:
             against = _letter_after_box(text, boxes[-1], statements, matcher)  # "\\boxed{C_2H_3O_4}. The answer is (F)"
             if against is not None:
@@ -1306,6 +1317,9 @@ def _json_final(field: JsonAnswer, letters: Sequence[str], options: Mapping[str,
 _ADJACENT_BOXES = lazy_regex(r"[\s,;/$]*(?:(?i:or|and)\b[\s,;/$]*)?")  # one way to match: no backtracking
 
 
+_LETTER_BOX = lazy_regex(r"\\+boxed\{\s*(?:\\text\{)?\s*\(?[A-Z]\)?\s*\}?\s*\}")
+
+
 def _box_final(boxes: list[_Statement], text: str, trace: Trace | None) -> _Final:
     """The last box's reading; a hedge when the box right before it (only blanks, commas or "or" between)
     gives another letter: "\\boxed{A} or \\boxed{D}"."""
@@ -1956,7 +1970,10 @@ def _against_working(text: str, statements: list[_Statement], options: OptionMat
         if statement.letter != last.letter or statement.kind != "answer" or last.pos - statement.pos > _RUN_WINDOW:
             break
         first = statement
-    found = letter_against_working(text, (first.pos, last.pos, last.end), last.letter, options)
+    span = (first.pos, last.pos, last.end)
+    found = letter_against_working(text, span, last.letter, options) or letter_against_expression(
+        text, span, last.letter, options
+    )
     return None if found is None else conflict(*found, last.method)
 
 

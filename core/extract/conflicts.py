@@ -4,7 +4,9 @@ The nearest-option rule. A model that works out a value no option has and then n
 only when it says it picks the nearest option ("closest", "nearest", "approximately", a rounding remark) and that
 option is the single nearest one to its value. A letter far from its own value ("= 8.4 men ... we round up. The
 answer is (A)" where A is 84 men and 36 men is nearer), or one given without a word of approximation, is no reading.
-Options count as values here when each is one number with the same words around it ("84 men", "$1,200", "0.4").
+Options count as values here when each is one number with the same words around it ("84 men", "$1,200", "0.4"), or
+when each is a numeric expression or a point of them ("\\frac{\\sqrt{3}}{12}", "3√3/4", "(1/4, 0)", "30^\\circ"),
+then compared with the value the working concludes in the same way ("V = √3/24", "则焦点坐标为 (1/8, 0)").
 
 Two values in one concluding sentence ("the base is 4 and the height is 3", "is 3 gallons per minute, which is
 approximately 0.4") are no single answer either: neither is read. The same value twice ("x = 3, so the answer is 3")
@@ -13,9 +15,11 @@ and a chain of working ("50 / 20 = 2.5") are one value.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from itertools import pairwise
+from re import Pattern
 
 from mathreel.core.extract.free_sentence import is_math, stated_value
 from mathreel.core.extract.lazy import lazy_regex
@@ -119,6 +123,22 @@ def against_value(value: float, unit: str, marked: bool, letter: str, options: M
     return f"its own value {shown} is no option's"
 
 
+def _piece_before(head: str, holds: Pattern[str]) -> tuple[str, bool] | None:
+    """The last piece (sentence or line) of `head` that `holds` a value, walking back over at most `_STEPS` pieces
+    without one: short lead-ins ("Final Answer:") and remarks of nearness ("we round up."); with whether such a
+    remark was passed. None when prose without a value ends the walk."""
+    marked = False
+    for piece in reversed([piece for piece in _PIECES.split(head) if piece.strip()][-_STEPS:]):
+        piece = piece.strip()
+        if holds.search(piece) is not None:
+            return piece, marked
+        if _NEAREST_WORDS.search(piece):
+            marked = True
+        elif len(piece) >= _SKIP_SHORT:
+            return None
+    return None
+
+
 def value_before(text: str, pos: int) -> tuple[float, str, str, bool] | None:
     """The value the working ends in right before `pos` (a final statement's start), with its unit ("$", "men"),
     that piece of text and whether a word of approximation or rounding goes with it: lead-ins ("Final Answer:",
@@ -129,29 +149,21 @@ def value_before(text: str, pos: int) -> tuple[float, str, str, bool] | None:
     lead = _LEAD_IN.search(head, max(0, len(head) - _END))
     marked = lead is not None and _NEAREST_WORDS.search(lead.group(0)) is not None
     head = head[: lead.start()] if lead else head
-    pieces = [piece for piece in _PIECES.split(head) if piece.strip()]
-    for piece in reversed(pieces[-_STEPS:]):
-        piece = piece.strip()
-        digits = _DIGIT.search(piece) is not None
-        if not digits:
-            if _NEAREST_WORDS.search(piece):
-                marked = True
-                continue
-            if len(piece) < _SKIP_SHORT:
-                continue
-            return None
-        closing = _CLOSERS.search(piece, max(0, len(piece) - _END))
-        body = piece[: closing.start()] if closing else piece
-        trailing = _TRAILING_MARK.search(body, max(0, len(body) - _END))
-        if trailing:
-            body, marked = body[: trailing.start()], True
-        body = body.rstrip(" \t,")
-        found = _VALUE_AT_END.search(body, max(0, len(body) - _END))
-        if found is None or _COMPUTED.search(body) is None or _NAMED_PAIR.search(body):
-            return None
-        marked = marked or _NEAREST_WORDS.search(body) is not None
-        return _float(found.group("n")), found.group("cur") + (found.group("unit") or ""), piece, marked
-    return None
+    walked = _piece_before(head, _DIGIT)
+    if walked is None:
+        return None
+    piece, passed = walked
+    closing = _CLOSERS.search(piece, max(0, len(piece) - _END))
+    body = piece[: closing.start()] if closing else piece
+    trailing = _TRAILING_MARK.search(body, max(0, len(body) - _END))
+    if trailing:
+        body, passed = body[: trailing.start()], True
+    body = body.rstrip(" \t,")
+    found = _VALUE_AT_END.search(body, max(0, len(body) - _END))
+    if found is None or _COMPUTED.search(body) is None or _NAMED_PAIR.search(body):
+        return None
+    marked = marked or passed or _NEAREST_WORDS.search(body) is not None
+    return _float(found.group("n")), found.group("cur") + (found.group("unit") or ""), piece, marked
 
 
 def letter_against_working(
@@ -254,3 +266,185 @@ def concluding_sentence(text: str) -> str:
     line = text.rstrip().rpartition("\n")[2]
     pieces: Sequence[str] = [piece for piece in _PIECES.split(line) if piece.strip()]
     return pieces[-1] if pieces else line
+
+
+# The nearest-option rule over options that are numeric expressions ("\frac{\sqrt{3}}{12}", "3√3/4", "(1/4, 0)",
+# "30^\circ", "\frac{\pi}{2}"): each option and the model's concluding value are evaluated by a small parser (numbers,
+# + - * / and juxtaposition, \frac, \sqrt and √, π, parentheses; no names, no powers) and compared as numbers or points.
+_DEGREES = lazy_regex(r"\s*(?:°|\^\s*\{?\s*\\circ\s*\}?)")
+_MATH_WRAP = lazy_regex(r"\\[()\[\]]|\$|\\left|\\right|\\[,;! ]|\\[dt]frac")
+_TOKEN = lazy_regex(r"\s*(\d+(?:\.\d+)?|\\frac|\\sqrt|\\pi|\\cdot|\\times|[√π()+\-−*/×·{}])")
+# A concluding value after "=" / "is" / "为" ends a piece: "V = \frac{\sqrt{3}}{24}.", "the focus is (1/8, 0)".
+_STATED_AT_END = lazy_regex(
+    r"(?:=|≈|\bis\b|\bequals\b|为|是)(?P<v>(?:(?!\b(?:is|equals)\b|为|是)[^=≈]){1,60}?)[\s.。,，:;*$]*\Z"
+)
+# Or, in a piece of working ("so", "thus", "="), a value closing it after a blank: "so ... has area √3/12."
+_LAST_WORD = lazy_regex(r"\s(?P<v>[^\s=]{1,40}?)[\s.。,，:;*$]*\Z")
+_COMPUTED_ZH = lazy_regex(r"则|因此|所以|故|得")  # "则焦点坐标为 (1/8, 0)": a result, as "so" and "=" are
+_MATH_CHAR = lazy_regex(r"[\d√π]|\\pi|\\sqrt|\\frac")
+
+
+class _Parser:
+    """A recursive-descent reading of one numeric expression; `value` is None for anything else."""
+
+    def __init__(self, text: str) -> None:
+        self.tokens: list[str] = []
+        at = 0
+        text = text.rstrip()
+        while at < len(text):
+            found = _TOKEN.match(text, at)
+            if found is None:
+                self.tokens = []
+                self.bad = True
+                return
+            self.tokens.append(found.group(1))
+            at = found.end()
+        self.bad = not self.tokens
+        self.at = 0
+
+    def value(self) -> float | None:
+        if self.bad:
+            return None
+        try:
+            result = self._sum()
+        except (ValueError, ZeroDivisionError, IndexError):
+            return None
+        return result if self.at == len(self.tokens) else None
+
+    def _peek(self) -> str | None:
+        return self.tokens[self.at] if self.at < len(self.tokens) else None
+
+    def _take(self, token: str) -> None:
+        if self._peek() != token:
+            raise ValueError(token)
+        self.at += 1
+
+    def _sum(self) -> float:
+        total = self._product()
+        while self._peek() in ("+", "-", "−"):
+            sign = self.tokens[self.at]
+            self.at += 1
+            total = total + self._product() if sign == "+" else total - self._product()
+        return total
+
+    def _product(self) -> float:
+        total = self._unary()
+        while True:
+            token = self._peek()
+            if token in ("*", "×", "·", "\\cdot", "\\times"):
+                self.at += 1
+                total *= self._unary()
+            elif token == "/":
+                self.at += 1
+                total /= self._unary()
+            elif token is not None and token not in ("+", "-", "−", ")", "}"):
+                total *= self._unary()  # juxtaposition: "3√3", "2\pi"
+            else:
+                return total
+
+    def _unary(self) -> float:
+        if self._peek() in ("-", "−"):
+            self.at += 1
+            return -self._unary()
+        return self._atom()
+
+    def _atom(self) -> float:
+        token = self._peek()
+        if token is None:
+            raise ValueError("end")
+        self.at += 1
+        if token in ("π", "\\pi"):
+            return math.pi
+        if token == "\\frac":
+            top = self._group()
+            return top / self._group()
+        if token in ("\\sqrt", "√"):
+            inside = self._group() if self._peek() in ("{", "(") else self._atom()
+            return math.sqrt(inside)
+        if token in ("(", "{"):
+            self.at -= 1
+            return self._group()
+        if token[0].isdigit():
+            return float(token)
+        raise ValueError(token)
+
+    def _group(self) -> float:
+        opening = self._peek()
+        closing = {"{": "}", "(": ")"}.get(opening or "")
+        if closing is None:
+            return self._atom()  # "\frac12", "\sqrt3"
+        self.at += 1
+        inside = self._sum()
+        self._take(closing)
+        return inside
+
+
+@lru_cache(maxsize=1024)
+def expression_value(text: str) -> tuple[float, ...] | None:
+    """The number (a 1-tuple) or point an option or concluding value written as a numeric expression stands for:
+    "\\frac{\\sqrt{3}}{12}", "3√3/4", "0.5", "(\\frac{1}{4}, 0)", "30^\\circ" (degrees, as the number); None for
+    anything else ("2a + 1", "x = 3", a unit word)."""
+    text = _DEGREES.sub("", _MATH_WRAP.sub(lambda m: "\\frac" if "frac" in m.group(0) else " ", text)).strip()
+    if not text or len(text) > 80:
+        return None
+    if text[0] == "(" and text[-1] == ")" and "," in text:
+        parts = text[1:-1].split(",")
+        values = [_Parser(part).value() for part in parts]
+        return tuple(v for v in values if v is not None) if None not in values and len(parts) <= 3 else None
+    value = _Parser(text).value()
+    return None if value is None else (value,)
+
+
+def _expression_before(text: str, pos: int) -> tuple[tuple[float, ...], str, bool] | None:
+    """The value (as `expression_value`) the working states as its result right before `pos`, that piece, and
+    whether a word of nearness goes with it; lead-ins without a value are passed over, as in `value_before`."""
+    walked = _piece_before(text[max(0, pos - _WINDOW) : pos], _MATH_CHAR)
+    if walked is None:
+        return None
+    piece, marked = walked
+    if _COMPUTED.search(piece) is None and _COMPUTED_ZH.search(piece) is None:
+        return None  # "We are told that the base is 4.": a given value, not a result
+    found = _STATED_AT_END.search(piece, max(0, len(piece) - _END))
+    found = found or _LAST_WORD.search(piece, max(0, len(piece) - _END))
+    value = expression_value(found.group("v")) if found else None
+    if value is None:
+        return None
+    return value, piece, marked or _NEAREST_WORDS.search(piece) is not None
+
+
+def letter_against_expression(
+    text: str, span: tuple[int, int, int], letter: str, options: Mapping[str, str]
+) -> tuple[str, str] | None:
+    """As `letter_against_working`, for options that are numeric expressions or points of them ("\\frac{\\sqrt{3}}{12}",
+    "(1/4, 0)"): (what is stated, why it is contradicted) when the model's concluding value is no option's and the
+    letter is not its single nearest option picked as such; None when it is the letter's value, or anything is not
+    so written. Only ever turns a reading into a conflict."""
+    first, _last, last_end = span
+    if quantities(options) is not None or letter not in options:
+        return None  # one-number options: `letter_against_working`'s own rule
+    values = {other: expression_value(option) for other, option in options.items()}
+    sizes = {len(value) for value in values.values() if value is not None}
+    if None in values.values() or len(values) < _MIN_OPTIONS or len(sizes) != 1:
+        return None
+    before = _expression_before(text, first)
+    if before is None or len(before[0]) != sizes.pop():
+        return None
+    value, piece, marked = before
+    marked = marked or _NEAREST_WORDS.search(text, first, last_end) is not None
+    gaps = {other: math.dist(value, option) for other, option in values.items() if option is not None}
+    scale = max(1.0, *(abs(part) for part in value))
+    hits = [other for other, gap in gaps.items() if gap <= 1e-4 * scale]
+    if letter in hits:
+        return None
+    shown = ", ".join(f"{part:.4g}" for part in value)
+    if hits:
+        why = f"its own value {shown} is option {hits[0]}'s ({options[hits[0]]!r})"
+    else:
+        low = min(gaps.values())
+        nearest = [other for other, gap in gaps.items() if gap <= low * (1 + 1e-9)]
+        if marked and nearest == [letter]:
+            return None
+        why = f"its own value {shown} is no option's" + (
+            f", and the nearest is {' or '.join(nearest)}, not {letter}" if marked else ""
+        )
+    return f"the letter {letter} ({options[letter]!r})", f"the working before it ends in {quote(piece, 50)!r}: {why}"
