@@ -877,9 +877,11 @@ def _result_before(text: str, last: _Statement, options: OptionMatcher) -> Extra
     sentence before it computes the value ("... so its speed is 120 / 2 = 60 km/h. So the answer is C.")."""
     before = _line_before(text, last.pos, last.letter)
     if before is None:
+        if _VALUE.search(text, text.rfind("\n", 0, last.pos) + 1, last.pos) is None:
+            return None  # no number before it on its line: no result (the sentence's search costs most)
         before = _sentence_before(text, last.pos)
-    if not before:
-        return None
+    if not before or _VALUE.search(before) is None:
+        return None  # a result ends in a number: most lines before an answer hold none
     before = before.rstrip(" \t.。")
     closing = _MATH_CLOSE.search(before) if "\\" in before or "$" in before else None
     before = before[: closing.start()].rstrip(" \t.。") if closing else before
@@ -1529,16 +1531,43 @@ def _positions(lower: str, words: tuple[str, ...]) -> list[int]:
     """Where any of `words` starts a word of `lower` (ASCII), in order; kept for the next pattern with the same
     start words. Every pattern scanned this way has `\\b` before its first word, so a word that begins with a
     letter is only taken where no letter, digit or "_" comes before it ("'d" is taken anywhere). `str.find` per
-    word: on answers of a few sentences it beats one regex over the alternatives."""
+    word: on answers of a few sentences it beats one regex over the alternatives. Only the words whose first two
+    letters open a word of the text are looked for (one set intersection): the others cannot start one."""
     positions = []
-    for word in words:
-        anywhere = not word[0].isalpha()
+    by_head, anywhere = _start_words(words)
+    for head in _word_heads(lower).intersection(by_head):
+        for word in by_head[head]:
+            at = lower.find(word)
+            while at >= 0:
+                if at == 0 or not (lower[at - 1].isalnum() or lower[at - 1] == "_"):
+                    positions.append(at)
+                at = lower.find(word, at + 1)
+    for word in anywhere:
         at = lower.find(word)
         while at >= 0:
-            if anywhere or at == 0 or not (lower[at - 1].isalnum() or lower[at - 1] == "_"):
-                positions.append(at)
+            positions.append(at)
             at = lower.find(word, at + 1)
     return sorted(positions)
+
+
+@lru_cache(maxsize=32)
+def _start_words(words: tuple[str, ...]) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
+    """`words` by their first two letters (those that begin with a letter: each has two or more, all word
+    characters), and the others ("'d"), which are looked for anywhere."""
+    by_head: dict[str, tuple[str, ...]] = {}
+    for word in words:
+        if word[0].isalpha():
+            by_head[word[:2]] = (*by_head.get(word[:2], ()), word)
+    return by_head, tuple(word for word in words if not word[0].isalpha())
+
+
+_WORD_HEAD = lazy_regex(r"\b\w\w")
+
+
+@lru_cache(maxsize=4)
+def _word_heads(lower: str) -> frozenset[str]:
+    """The first two characters of each word of `lower` (ASCII; words of one character aside)."""
+    return frozenset(_WORD_HEAD.findall(lower))
 
 
 def _is_correct_starts(text: str, lower: str) -> list[int]:
