@@ -12,12 +12,15 @@ calls and regex calls (`re.Pattern` methods) per answer, counted with `sys.setpr
 
 How: the child runs each measured loop through `sys.call_tracing`, which nothing else in the process calls, and
 callgrind collects only inside it (`--toggle-collect`) and writes one count per call (`--dump-after`). Regexes
-compiled on first use are compiled in a warm-up pass first, in both trees. Needs valgrind on PATH.
+compiled on first use are compiled in a warm-up pass first, in both trees, and the cyclic garbage collector is off
+while the loops run (`mathreel score` pauses it too): a collection falls where allocations happen to trigger it,
+which differs between trees. Needs valgrind on PATH.
 """
 
 from __future__ import annotations
 
 import argparse
+import gc
 import json
 import os
 import random
@@ -78,6 +81,8 @@ def child(args: argparse.Namespace) -> None:
         for response, letters, matcher in work:
             extract_choice(response, letters, matcher)
 
+    gc.collect()
+    gc.disable()  # a collection falls in one tree's loop and not the other's: millions of instructions
     counts: list[dict[str, int]] = []
     for _, _, cases in styles:
         _option_keys.cache_clear()  # no option's words worked out before, as for a new question
@@ -119,9 +124,8 @@ def _counted(action: object, work: list) -> dict[str, int]:
 
 def run(tree: Path | None, args: argparse.Namespace, calls: bool) -> dict:
     """One child for `tree` (None: this tree): instructions per dump, or call counts."""
-    env = dict(os.environ, PYTHONHASHSEED="0")
-    if tree is not None:
-        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree), env.get("PYTHONPATH", "")]))
+    env = dict(os.environ, PYTHONHASHSEED="0")  # this tree first on the path too, whatever is installed
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(tree or BENCH.parent), env.get("PYTHONPATH", "")]))
     command = [sys.executable, str(Path(__file__).resolve()), "--child", "--count", str(args.count)]
     if calls:
         out = subprocess.run([*command, "--calls"], env=env, cwd=str(tree or BENCH.parent), capture_output=True)
@@ -151,7 +155,9 @@ def run(tree: Path | None, args: argparse.Namespace, calls: bool) -> dict:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--against", metavar="REF", help="an earlier git ref to compare with (e.g. main)")
+    parser.add_argument(
+        "--against", metavar="REF", action="append", default=[], help="an earlier git ref to compare with (repeatable)"
+    )
     parser.add_argument("--count", type=int, default=300, help="answers per style")
     parser.add_argument("--calls", action="store_true", help="also count Python and regex calls per answer")
     parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
@@ -164,9 +170,11 @@ def main() -> None:
     print(f"load average (1, 5, 15 min) at the start: {load()}")
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as folder:
-        trees = {"this tree": None}
-        if args.against:
-            trees = {args.against: tree_of(args.against, Path(folder)), **trees}
+        trees: dict[str, Path | None] = {}
+        for index, ref in enumerate(args.against):
+            (Path(folder) / str(index)).mkdir()
+            trees[ref] = tree_of(ref, Path(folder) / str(index))
+        trees["this tree"] = None
         found = {name: run(tree, args, False) for name, tree in trees.items()}
         calls = {name: run(tree, args, True)["calls"] for name, tree in trees.items()} if args.calls else {}
     print(f"load average at the end: {load()} ({time.perf_counter() - started:.0f} s)")
@@ -199,7 +207,9 @@ def main() -> None:
         row = "".join(f"{per[name]:13.1f}M" for name in names)
         change = f"{per[names[-1]] / per[names[0]] - 1:+7.1%}" if len(names) > 1 else ""
         print(f"{'':5} {row}  {change:>7}  {label}")
-    per = {name: (found[name]["instructions"][styles] - found[name]["instructions"][styles + 1]) / 1e6 for name in names}
+    per = {
+        name: (found[name]["instructions"][styles] - found[name]["instructions"][styles + 1]) / 1e6 for name in names
+    }
     row = "".join(f"{per[name]:13.1f}M" for name in names)
     change = f"{per[names[-1]] / per[names[0]] - 1:+7.1%}" if len(names) > 1 else ""
     print(f"{'':5} {row}  {change:>7}    of which extraction (the difference)")

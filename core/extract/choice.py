@@ -953,13 +953,42 @@ def _sentence_before(text: str, pos: int) -> str | None:
     if text.rfind(".", line_start, pos) < 0 and text.rfind("。", line_start, pos) < 0:
         return None  # nothing ends a sentence before the statement on its line
     head = text[line_start:pos]
-    lead = _LEAD_IN.search(head, max(0, len(head) - _LEAD_IN_MAX))
+    lead = _lead_in(head, max(0, len(head) - _LEAD_IN_MAX))
     head = head[: lead.start()].rstrip() if lead else head.rstrip()
     if head[-1:] not in ".。":
         return None
     sentence_start = max(head.rfind(". ", 0, len(head) - 1) + 2, head.rfind("。", 0, len(head) - 1) + 1, 0)
     sentence = head[sentence_start:]
+    if sentence.isascii() and "=" not in sentence and _COMPUTED_WORDS.isdisjoint(_words(sentence.lower())):
+        return None  # none of the words `_COMPUTED` needs (whole words): its search, slow, cannot match
     return sentence if _COMPUTED.search(sentence) else None
+
+
+# Whole words one of which a `_COMPUTED` match holds, when it has no "=".
+_COMPUTED_WORDS = frozenset((b"so", b"thus", b"therefore", b"hence", b"total", b"will", b"comes", b"result"))
+
+
+def _lead_in(head: str, start: int) -> re.Match[str] | None:
+    """`_LEAD_IN.search(head, start)`, trying the pattern only where a match can start in ASCII text: where one of
+    its words begins ("so", "thus", "therefore", "hence", "the", "my": their first two letters) and at the blanks
+    that end `head` (the match that is always there); `search` would try every position, each costing as much."""
+    if not head.isascii():
+        return _LEAD_IN.search(head, start)
+    lower = head.lower()
+    blanks = max(start, len(head.rstrip(" \t")))
+    candidates = []
+    for opening in ("so", "th", "he", "my"):
+        at = lower.find(opening, start, blanks)
+        while at >= 0:
+            candidates.append(at)
+            at = lower.find(opening, at + 1, blanks)
+    candidates.sort()
+    candidates.append(blanks)
+    for at in candidates:
+        found = _LEAD_IN.match(head, at)
+        if found is not None:
+            return found
+    return None
 
 
 _PAIR_WINDOW = 400  # characters before a statement that hold its concluding lines
@@ -1551,23 +1580,21 @@ def _positions(lower: str, words: tuple[str, ...]) -> list[int]:
 
 
 @lru_cache(maxsize=32)
-def _start_words(words: tuple[str, ...]) -> tuple[dict[str, tuple[str, ...]], tuple[str, ...]]:
-    """`words` by their first two letters (those that begin with a letter: each has two or more, all word
+def _start_words(words: tuple[str, ...]) -> tuple[dict[bytes, tuple[str, ...]], tuple[str, ...]]:
+    """`words` by their first two letters (those that begin with a letter: each has two or more, all ASCII word
     characters), and the others ("'d"), which are looked for anywhere."""
-    by_head: dict[str, tuple[str, ...]] = {}
+    by_head: dict[bytes, tuple[str, ...]] = {}
     for word in words:
         if word[0].isalpha():
-            by_head[word[:2]] = (*by_head.get(word[:2], ()), word)
+            head = word[:2].encode()
+            by_head[head] = (*by_head.get(head, ()), word)
     return by_head, tuple(word for word in words if not word[0].isalpha())
 
 
-_WORD_HEAD = lazy_regex(r"\b\w\w")
-
-
 @lru_cache(maxsize=4)
-def _word_heads(lower: str) -> frozenset[str]:
-    """The first two characters of each word of `lower` (ASCII; words of one character aside)."""
-    return frozenset(_WORD_HEAD.findall(lower))
+def _word_heads(lower: str) -> frozenset[bytes]:
+    """The first two characters of each word of `lower` (ASCII), a word of one character whole."""
+    return frozenset([word[:2] for word in _words(lower)])
 
 
 def _is_correct_starts(text: str, lower: str) -> list[int]:
