@@ -1559,18 +1559,15 @@ def _scan(pattern: re.Pattern[str], text: str, lower: str, starts: _Starts) -> I
 def _positions(lower: str, words: tuple[str, ...]) -> list[int]:
     """Where any of `words` starts a word of `lower` (ASCII), in order; kept for the next pattern with the same
     start words. Every pattern scanned this way has `\\b` before its first word, so a word that begins with a
-    letter is only taken where no letter, digit or "_" comes before it ("'d" is taken anywhere). `str.find` per
-    word: on answers of a few sentences it beats one regex over the alternatives. Only the words whose first two
-    letters open a word of the text are looked for (one set intersection): the others cannot start one."""
+    letter is only taken where no letter, digit or "_" comes before it ("'d" is taken anywhere). The words that
+    begin with a letter are found by one search for any of them (the regex engine skips to their first letters; a
+    hit spans letters only, so no other word can start a word inside it), the others by `str.find`."""
     positions = []
-    by_head, anywhere = _start_words(words)
-    for head in _word_heads(lower).intersection(by_head):
-        for word in by_head[head]:
-            at = lower.find(word)
-            while at >= 0:
-                if at == 0 or not (lower[at - 1].isalnum() or lower[at - 1] == "_"):
-                    positions.append(at)
-                at = lower.find(word, at + 1)
+    alpha, anywhere = _start_words(words)
+    for found in alpha.finditer(lower):
+        at = found.start()
+        if at == 0 or not (lower[at - 1].isalnum() or lower[at - 1] == "_"):
+            positions.append(at)
     for word in anywhere:
         at = lower.find(word)
         while at >= 0:
@@ -1580,21 +1577,10 @@ def _positions(lower: str, words: tuple[str, ...]) -> list[int]:
 
 
 @lru_cache(maxsize=32)
-def _start_words(words: tuple[str, ...]) -> tuple[dict[bytes, tuple[str, ...]], tuple[str, ...]]:
-    """`words` by their first two letters (those that begin with a letter: each has two or more, all ASCII word
-    characters), and the others ("'d"), which are looked for anywhere."""
-    by_head: dict[bytes, tuple[str, ...]] = {}
-    for word in words:
-        if word[0].isalpha():
-            head = word[:2].encode()
-            by_head[head] = (*by_head.get(head, ()), word)
-    return by_head, tuple(word for word in words if not word[0].isalpha())
-
-
-@lru_cache(maxsize=4)
-def _word_heads(lower: str) -> frozenset[bytes]:
-    """The first two characters of each word of `lower` (ASCII), a word of one character whole."""
-    return frozenset([word[:2] for word in _words(lower)])
+def _start_words(words: tuple[str, ...]) -> tuple[re.Pattern[str], tuple[str, ...]]:
+    """A search for any of `words` that begin with a letter (all lower-case letters), and the others ("'d")."""
+    alpha = [word for word in words if word[0].isalpha()]
+    return re.compile("|".join(map(re.escape, alpha))), tuple(word for word in words if not word[0].isalpha())
 
 
 def _is_correct_starts(text: str, lower: str) -> list[int]:

@@ -227,6 +227,10 @@ def two_values(sentence: str, restated: bool = False) -> tuple[str, str] | None:
     restated in other units ("3 m/s, which is 10.8 km/h") is one answer to a free-form reader; the option-text
     reading, which must match one option, passes `restated`."""
     parts = _PARTS if restated else _AND_PARTS
+    if sentence.isascii():
+        lower = sentence.lower()
+        if "and" not in lower and (not restated or ("which" not in lower and "that" not in lower)):
+            return None  # no word that joins two parts (what `parts` needs), so no two values: skip the splits
     clauses = [clause for clause in _CLAUSES.split(sentence) if clause and clause.strip()]
     if not clauses:
         return None
