@@ -176,6 +176,9 @@ def letter_against_working(
     first, last, last_end = span
     if _DIGIT.search(text, max(0, first - _WINDOW), first) is None:
         return None
+    own = options.get(letter)
+    if own is None or _QUANTITY.fullmatch(own) is None:
+        return None  # the letter's option is no single number, so the options are not `quantities`
     found = quantities(options)  # once per question, and cheap: the working's search (`value_before`) is not
     if found is None or letter not in found[0]:
         return None  # not options of one number each (most are not): `against_value` finds nothing against it
