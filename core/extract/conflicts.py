@@ -432,6 +432,8 @@ def letter_against_expression(
     first, _last, last_end = span
     if quantities(options) is not None or letter not in options:
         return None  # one-number options: `letter_against_working`'s own rule
+    if expression_value(options[letter]) is None:
+        return None  # the letter's option is no expression (most are words): no other option's is worked out
     values = {other: expression_value(option) for other, option in options.items()}
     sizes = {len(value) for value in values.values() if value is not None}
     if None in values.values() or len(values) < _MIN_OPTIONS or len(sizes) != 1:
