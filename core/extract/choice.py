@@ -877,9 +877,11 @@ def _result_before(text: str, last: _Statement, options: OptionMatcher) -> Extra
     sentence before it computes the value ("... so its speed is 120 / 2 = 60 km/h. So the answer is C.")."""
     before = _line_before(text, last.pos, last.letter)
     if before is None:
+        if _VALUE.search(text, text.rfind("\n", 0, last.pos) + 1, last.pos) is None:
+            return None  # no number before it on its line: no result (the sentence's search costs most)
         before = _sentence_before(text, last.pos)
-    if not before:
-        return None
+    if not before or _VALUE.search(before) is None:
+        return None  # a result ends in a number: most lines before an answer hold none
     before = before.rstrip(" \t.。")
     closing = _MATH_CLOSE.search(before) if "\\" in before or "$" in before else None
     before = before[: closing.start()].rstrip(" \t.。") if closing else before
@@ -951,13 +953,42 @@ def _sentence_before(text: str, pos: int) -> str | None:
     if text.rfind(".", line_start, pos) < 0 and text.rfind("。", line_start, pos) < 0:
         return None  # nothing ends a sentence before the statement on its line
     head = text[line_start:pos]
-    lead = _LEAD_IN.search(head, max(0, len(head) - _LEAD_IN_MAX))
+    lead = _lead_in(head, max(0, len(head) - _LEAD_IN_MAX))
     head = head[: lead.start()].rstrip() if lead else head.rstrip()
     if head[-1:] not in ".。":
         return None
     sentence_start = max(head.rfind(". ", 0, len(head) - 1) + 2, head.rfind("。", 0, len(head) - 1) + 1, 0)
     sentence = head[sentence_start:]
+    if sentence.isascii() and "=" not in sentence and _COMPUTED_WORDS.isdisjoint(_words(sentence.lower())):
+        return None  # none of the words `_COMPUTED` needs (whole words): its search, slow, cannot match
     return sentence if _COMPUTED.search(sentence) else None
+
+
+# Whole words one of which a `_COMPUTED` match holds, when it has no "=".
+_COMPUTED_WORDS = frozenset((b"so", b"thus", b"therefore", b"hence", b"total", b"will", b"comes", b"result"))
+
+
+def _lead_in(head: str, start: int) -> re.Match[str] | None:
+    """`_LEAD_IN.search(head, start)`, trying the pattern only where a match can start in ASCII text: where one of
+    its words begins ("so", "thus", "therefore", "hence", "the", "my": their first two letters) and at the blanks
+    that end `head` (the match that is always there); `search` would try every position, each costing as much."""
+    if not head.isascii():
+        return _LEAD_IN.search(head, start)
+    lower = head.lower()
+    blanks = max(start, len(head.rstrip(" \t")))
+    candidates = []
+    for opening in ("so", "th", "he", "my"):
+        at = lower.find(opening, start, blanks)
+        while at >= 0:
+            candidates.append(at)
+            at = lower.find(opening, at + 1, blanks)
+    candidates.sort()
+    candidates.append(blanks)
+    for at in candidates:
+        found = _LEAD_IN.match(head, at)
+        if found is not None:
+            return found
+    return None
 
 
 _PAIR_WINDOW = 400  # characters before a statement that hold its concluding lines
@@ -1528,17 +1559,28 @@ def _scan(pattern: re.Pattern[str], text: str, lower: str, starts: _Starts) -> I
 def _positions(lower: str, words: tuple[str, ...]) -> list[int]:
     """Where any of `words` starts a word of `lower` (ASCII), in order; kept for the next pattern with the same
     start words. Every pattern scanned this way has `\\b` before its first word, so a word that begins with a
-    letter is only taken where no letter, digit or "_" comes before it ("'d" is taken anywhere). `str.find` per
-    word: on answers of a few sentences it beats one regex over the alternatives."""
+    letter is only taken where no letter, digit or "_" comes before it ("'d" is taken anywhere). The words that
+    begin with a letter are found by one search for any of them (the regex engine skips to their first letters; a
+    hit spans letters only, so no other word can start a word inside it), the others by `str.find`."""
     positions = []
-    for word in words:
-        anywhere = not word[0].isalpha()
+    alpha, anywhere = _start_words(words)
+    for found in alpha.finditer(lower):
+        at = found.start()
+        if at == 0 or not (lower[at - 1].isalnum() or lower[at - 1] == "_"):
+            positions.append(at)
+    for word in anywhere:
         at = lower.find(word)
         while at >= 0:
-            if anywhere or at == 0 or not (lower[at - 1].isalnum() or lower[at - 1] == "_"):
-                positions.append(at)
+            positions.append(at)
             at = lower.find(word, at + 1)
     return sorted(positions)
+
+
+@lru_cache(maxsize=32)
+def _start_words(words: tuple[str, ...]) -> tuple[re.Pattern[str], tuple[str, ...]]:
+    """A search for any of `words` that begin with a letter (all lower-case letters), and the others ("'d")."""
+    alpha = [word for word in words if word[0].isalpha()]
+    return re.compile("|".join(map(re.escape, alpha))), tuple(word for word in words if not word[0].isalpha())
 
 
 def _is_correct_starts(text: str, lower: str) -> list[int]:

@@ -176,6 +176,12 @@ def letter_against_working(
     first, last, last_end = span
     if _DIGIT.search(text, max(0, first - _WINDOW), first) is None:
         return None
+    own = options.get(letter)
+    if own is None or _QUANTITY.fullmatch(own) is None:
+        return None  # the letter's option is no single number, so the options are not `quantities`
+    found = quantities(options)  # once per question, and cheap: the working's search (`value_before`) is not
+    if found is None or letter not in found[0]:
+        return None  # not options of one number each (most are not): `against_value` finds nothing against it
     before = value_before(text, first)
     if before is None:
         return None
@@ -224,6 +230,10 @@ def two_values(sentence: str, restated: bool = False) -> tuple[str, str] | None:
     restated in other units ("3 m/s, which is 10.8 km/h") is one answer to a free-form reader; the option-text
     reading, which must match one option, passes `restated`."""
     parts = _PARTS if restated else _AND_PARTS
+    if sentence.isascii():
+        lower = sentence.lower()
+        if "and" not in lower and (not restated or ("which" not in lower and "that" not in lower)):
+            return None  # no word that joins two parts (what `parts` needs), so no two values: skip the splits
     clauses = [clause for clause in _CLAUSES.split(sentence) if clause and clause.strip()]
     if not clauses:
         return None
@@ -422,6 +432,8 @@ def letter_against_expression(
     first, _last, last_end = span
     if quantities(options) is not None or letter not in options:
         return None  # one-number options: `letter_against_working`'s own rule
+    if expression_value(options[letter]) is None:
+        return None  # the letter's option is no expression (most are words): no other option's is worked out
     values = {other: expression_value(option) for other, option in options.items()}
     sizes = {len(value) for value in values.values() if value is not None}
     if None in values.values() or len(values) < _MIN_OPTIONS or len(sizes) != 1:
