@@ -371,7 +371,8 @@ def valid_cases() -> list[Case]:
             "formulas.csv",
             csv_bytes(formula),
             n=5,
-            correct=3,
+            correct=2,  # "-2+3 = 1, so the answer is C." computes option A's value: a conflict, not C's
+            notes="the third response's working gives option A's value before naming C: no reading (a conflict)",
             responses={r["question_id"]: r["response"] for r in formula},
         ),
         Case("formula-injection-ids", "formula_ids.csv", csv_bytes(formula_ids), n=2, correct=1),
