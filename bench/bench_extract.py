@@ -219,7 +219,7 @@ def against(args: argparse.Namespace) -> None:
     imports = compare_imports(args.against, 2 * args.rounds)
     for kind, label in (("cached", "bytecode cached"), ("source", "compiled from source")):
         print(
-            f"{'import mathreel.core.extract, ms (' + label + ')':<52} {imports[kind][0]:>14.1f} "
+            f"{'first reading (import + regexes), ms (' + label + ')':<52} {imports[kind][0]:>14.1f} "
             f"{imports[kind][1]:>14.1f}"
         )
     rows = []
