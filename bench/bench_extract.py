@@ -125,23 +125,13 @@ def worst_cases() -> list[tuple[str, float]]:
 
 def per_style(per_style_count: int) -> list[tuple[float, str, float, float, float]]:
     """(share in percent, style, robust us, full reading us, official letter us) for each style of the mix."""
-    import random
-
-    from bench_score import LETTERS, MIX, _fill, _option
+    from bench_score import style_cases
 
     from mathreel.core.extract.choice import OptionMatcher, _option_keys, extract_choice_full
     from mathreel.core.extract.reference import official_letter
 
-    rng = random.Random(7)
     results = []
-    for share, template in MIX:
-        cases = []
-        for number in range(per_style_count):
-            texts = [_option(rng) for _ in LETTERS]
-            letter = rng.choice(LETTERS)
-            other = rng.choice([c for c in LETTERS if c != letter])
-            response = _fill(template, letter, other, texts[LETTERS.index(letter)], number)
-            cases.append((response, tuple(LETTERS), dict(zip(LETTERS, texts, strict=True))))
+    for share, template, cases in style_cases(per_style_count):
         timings = []
         for read in (extract_choice, extract_choice_full):
             _option_keys.cache_clear()  # both readings start with no option's words worked out

@@ -23,7 +23,6 @@ import argparse
 import gc
 import json
 import os
-import random
 import re
 import subprocess
 import sys
@@ -33,24 +32,6 @@ from pathlib import Path
 
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
-
-
-def style_cases(count: int) -> list[tuple[float, str, list[tuple[str, tuple[str, ...], dict[str, str]]]]]:
-    """(share, template, cases) per style, as bench_extract.per_style builds them (seed 7)."""
-    from bench_score import LETTERS, MIX, _fill, _option
-
-    rng = random.Random(7)
-    styles = []
-    for share, template in MIX:
-        cases = []
-        for number in range(count):
-            texts = [_option(rng) for _ in LETTERS]
-            letter = rng.choice(LETTERS)
-            other = rng.choice([c for c in LETTERS if c != letter])
-            response = _fill(template, letter, other, texts[LETTERS.index(letter)], number)
-            cases.append((response, tuple(LETTERS), dict(zip(LETTERS, texts, strict=True))))
-        styles.append((share, template, cases))
-    return styles
 
 
 def _score_file(folder: str, seed: int, videos: int) -> object:
@@ -65,6 +46,8 @@ def _score_file(folder: str, seed: int, videos: int) -> object:
 def child(args: argparse.Namespace) -> None:
     """Run every measured loop once through `sys.call_tracing` (under callgrind, each is one dump), or with
     `--calls` count calls per answer; one JSON line."""
+    from bench_score import style_cases
+
     from mathreel.core.extract import extract_choice
     from mathreel.core.extract.choice import OptionMatcher, _option_keys
     from mathreel.core.scoring import score, verdict

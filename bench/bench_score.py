@@ -166,6 +166,26 @@ def _fill(template: str, letter: str, other: str, text: str, number: int) -> str
     return template.format(L=letter, X=other, T=text, t=text[0].lower() + text[1:], time=_clip_time(number))
 
 
+StyleCase = tuple[str, tuple[str, ...], dict[str, str]]  # response, letters, option texts
+
+
+def style_cases(count: int, seed: int = 7) -> list[tuple[float, str, list[StyleCase]]]:
+    """(share, template, cases) for each style of MIX: `count` responses each, with random option texts, the shared
+    cases of bench_extract's per-style timings and bench_reader_cost's instruction counts."""
+    rng = random.Random(seed)
+    styles = []
+    for share, template in MIX:
+        cases = []
+        for number in range(count):
+            texts = [_option(rng) for _ in LETTERS]
+            letter = rng.choice(LETTERS)
+            other = rng.choice([c for c in LETTERS if c != letter])
+            response = _fill(template, letter, other, texts[LETTERS.index(letter)], number)
+            cases.append((response, tuple(LETTERS), dict(zip(LETTERS, texts, strict=True))))
+        styles.append((share, template, cases))
+    return styles
+
+
 def mixed_response(rng: random.Random, letter: str, other: str, text: str, number: int) -> str:
     """One answer in a style drawn from MIX."""
     template = rng.choices([t for _, t in MIX], weights=[w for w, _ in MIX])[0]
