@@ -90,6 +90,10 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     assert {"Y5", "Y6", "Y7", "Y8", "Y12"} <= {entry.extra["class"] for entry in CHOICE}
     # a letter against the model's own value where the options are numeric expressions or points of them
     assert "X6" in {entry.extra["class"] for entry in CHOICE}
+    # a letter against another option's text the conclusion states, a container's letter followed by text, invented
+    # turns after a hedge, bold or "~" nearest picks, Yes/No comparisons restated as seen, a letter after a result
+    # no option has
+    assert {f"Z{n}" for n in range(1, 7)} <= {entry.extra["class"] for entry in CHOICE}
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 

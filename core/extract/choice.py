@@ -69,6 +69,7 @@ from mathreel.core.extract.option_math import (
     value_core,
 )
 from mathreel.core.extract.program import assigned_answer, program_only
+from mathreel.core.extract.stated_text import text_against_letter
 from mathreel.core.extract.structured import JsonAnswer, json_answer
 from mathreel.core.extract.text import (
     END_TOKEN_PATTERN,
@@ -159,7 +160,7 @@ _VERB = r"(?:is|was|would\s+be|should\s+be|must\s+be|will\s+be|could\s+be|seems\
 # Each optional word group ends in its own whitespace, so the groups can follow one another.
 _ADVERB = (
     r"(?:(?:therefore|thus|clearly|definitely|likely|probably|most\s+likely|indeed|then|so|for\s+sure|certainly"
-    r"|surely|undoubtedly|obviously|actually)(?:\s*,)?\s+)?"
+    r"|surely|undoubtedly|obviously|actually|approximately|roughly)(?:\s*,)?\s+)?"
 )
 _PICK = r"(?:(?i:option|choice|letter|answer)\s*)?"
 # What joins "answer" to its letter: "answer is", "answer:", "answer =", "Answer - ", "Final answer\n".
@@ -417,7 +418,17 @@ def _full_reading(response: str, letters: Sequence[str], options: Mapping[str, s
         if before.explanation.startswith("conflict"):  # a conflict is a reading too
             note = "; read up to the follow-up question or turn the response goes on to invent"
             return _shifted(before.replace(explanation=before.explanation + note), offset)
+        if index == 0 and not turn.heading and _names_letters(text[: turn.start], letters):
+            note = "; the question the response goes on to invent and answer is not read"
+            return _shifted(before.replace(explanation=before.explanation + note), offset)
     return _shifted(_read_body(text, lower, letters, options, bool(offset)), offset)
+
+
+def _names_letters(text: str, letters: Sequence[str]) -> bool:
+    """Whether `text` (before a new question the response invents) names an answer letter without stating one
+    firmly ("Maybe C or D.\n\nQuestion: ...\nAnswer: B"): the model was answering already, so the invented
+    question's "Answer: B" is not its answer. Text before it that names none (a preamble) reads on as before."""
+    return any(match.group(0) in letters for match in _STANDALONE.finditer(text))
 
 
 def _against_turns(
@@ -576,6 +587,29 @@ def _letter_with_own_text(found: Extraction, content: str) -> Extraction | None:
     return Extraction(found.answer, "leading-letter", detail, opening.span("l"), "container")
 
 
+def _opening_against_text(
+    found: Extraction, content: str, letters: Sequence[str], options: Mapping[str, str]
+) -> Extraction:
+    """A conflict when an answer tag read by its option text opens with another option's letter ("<answer>D the
+    child's hand is on the dog</answer>" where the dog is B's and D is the table): the letter and the text are two
+    answers, and reading the text alone would misread the model's letter. "A" before a lower-case word may be the
+    article ("<answer>A dog on the sofa</answer>"), so it is left to the text."""
+    opening = _OPENING_LETTER.match(content)
+    if opening is None:
+        return found
+    letter = opening.group("l")
+    if letter == found.answer or letter not in letters or letter not in options:
+        return found
+    if letter == "A" and content[opening.end() :].lstrip()[:1].islower() and opening.group(0).strip() == "A":
+        return found
+    return conflict(
+        f"the answer tag opens with {letter} ({options[letter]!r})",
+        f"its text {quote(content[opening.end() :].strip(), 40)!r} is option {found.answer}'s "
+        f"({options[found.answer or '']!r})",
+        "container",
+    )
+
+
 _TAG_CLOSE = lazy_regex(r"^\s*</[a-z_]*answer[a-z]*>|^\s*</[a-z_]*$")
 
 
@@ -587,7 +621,7 @@ def _read_body(
     if program_only(text):
         return _program_reading(text, letters, options)
     finals = _tag_and_json(text, lower, letters, options)
-    trace = None
+    raw, trace = text, None
     if (
         "*" in text
         or "`" in text
@@ -621,7 +655,10 @@ def _read_body(
                 return against
         box = boxes[-1]  # "so θ = 90°.\n\\boxed{A}" where A is 30°; never a box holding an option's value
         if not finals and matcher is not None and final.found.parsed and _LETTER_BOX.fullmatch(box.snippet.strip("'")):
-            working = letter_against_expression(text, (box.pos, box.pos, box.end), box.letter, matcher)
+            span = (box.pos, box.pos, box.end)  # one-number options too: "v = 7.5 m/s.\n\\boxed{B}" (10 m/s)
+            working = letter_against_working(text, span, box.letter, matcher) or letter_against_expression(
+                text, span, box.letter, matcher
+            )
             if working is not None:
                 return _traced(conflict(*working, "boxed"), trace)
         if not finals and boxes[-1].kind == "no-match" and matcher is not None:
@@ -631,7 +668,8 @@ def _read_body(
         finals.append(final)
     if finals:
         others = [_origin(s, trace) for s in statements if s.method != "boxed"]
-        return _container_verdict(finals, others, letters)
+        found = _container_verdict(finals, others, letters)
+        return _text_against_container(found, raw, finals, options)
     last = statements[-1] if statements else None
     if (
         matcher is not None
@@ -671,6 +709,8 @@ def _read_body(
                     against = _parts_before(text, last, matcher)  # "... more permissive, ... less accepting. (A)"
                 if against is None:
                     against = _against_working(text, statements, matcher)  # "= 8.4 men ... The answer is (A)" (84 men)
+                if against is None:
+                    against = _text_before(text, last, matcher)  # "... the true statements are (ii) and (iii).\nB"
                 if against is not None:
                     return _traced(against, trace)
             if matcher is not None:
@@ -1296,6 +1336,8 @@ def _tagged(text: str, lower: str, letters: Sequence[str], options: Mapping[str,
     if not content.strip():
         return _Final("<answer>", unparsed("empty answer tag", "the <answer> tag holds nothing"), opened, end)
     found = _read(content, letters, options, shortcut=True)  # holds no further tag: it follows the last one
+    if found.method == "option-text" and options and found.parsed:
+        found = _opening_against_text(found, content, letters, options)
     found = _shifted(
         found.replace(
             explanation=f"{found.explanation} (inside <answer>)", strength="container" if found.parsed else None
@@ -2017,6 +2059,24 @@ def _against_working(text: str, statements: list[_Statement], options: OptionMat
         text, span, last.letter, options
     )
     return None if found is None else conflict(*found, last.method)
+
+
+def _text_before(text: str, last: _Statement, options: OptionMatcher) -> Extraction | None:
+    """A conflict when the sentence before the final statement states another option's full text in words
+    (`stated_text.text_against_letter`)."""
+    found = text_against_letter(text, last.pos, last.letter, options)
+    return None if found is None else conflict(*found, last.method)
+
+
+def _text_against_container(
+    found: Extraction, text: str, finals: list[_Final], options: Mapping[str, str] | None
+) -> Extraction:
+    """`found` (the containers' verdict), or a conflict when the sentence right before the last container states
+    another option's full text in words ("... the store it recommends is ABC Mart.\n<answer>A</answer>")."""
+    if not found.parsed or options is None or found.answer != finals[-1].found.answer:
+        return found
+    against = text_against_letter(text, finals[-1].start, found.answer or "", options)
+    return found if against is None else conflict(*against, "container")
 
 
 _RUN_WINDOW = (

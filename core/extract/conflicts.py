@@ -30,9 +30,10 @@ _QUANTITY = lazy_regex(
 )
 _DIGIT = lazy_regex(r"\d")
 _NUMBER = lazy_regex(r"[-−]?\d[\d,]*(?:\.\d+)?")
-# A value ends the text: "= 8.4 men", "= $1,248", "is 30" (unit words after it, at most three).
+# A value ends the text: "= 8.4 men", "= $1,248", "is 30", "= 1/2" (unit words after it, at most three).
 _VALUE_AT_END = lazy_regex(
-    r"(?<![\w.^_{])(?P<cur>\$?)(?P<n>[-−]?\d[\d,]*(?:\.\d+)?)[ \t]*(?P<unit>[A-Za-z/%°]+(?:[ \t]+[A-Za-z/]+){0,2})?\Z"
+    r"(?<![\w.^_{/])(?P<cur>\$?)(?P<n>[-−]?\d[\d,]*(?:\.\d+)?(?:/[1-9]\d*(?![\d.]))?)"
+    r"[ \t]*(?P<unit>[A-Za-z/%°]+(?:[ \t]+[A-Za-z/]+){0,2})?\Z"
 )
 _CLOSERS = lazy_regex(r"(?:[ \t]*(?:\\[)\]]|\$\$?|\*\*|[.。:)]))+[ \t]*\Z")
 _TRAILING_MARK = lazy_regex(r",?[ \t]*(?i:approximately|roughly|or\s+so)[ \t.]*\Z")
@@ -90,7 +91,9 @@ def _same_unit(said: str, shared: str) -> bool:
 
 
 def _float(number: str) -> float:
-    return float(number.replace(",", "").replace("−", "-"))
+    """The number written ("1,248", "−3", and "1/2" as the fraction it is: read as 2, "P = 1/2" was a conflict)."""
+    top, _, bottom = number.replace(",", "").replace("−", "-").partition("/")
+    return float(top) / float(bottom) if bottom else float(top)
 
 
 def _same(value: float, option: tuple[float, int]) -> bool:

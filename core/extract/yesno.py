@@ -89,6 +89,11 @@ _STATED = (  # the concluding sentence's comparison, in lower case
     ),
     lazy_regex(rf"there (?:are|is|were|was){_NOT} (?P<rel>more|fewer|less) (?P<x>.+?) than (?P<y>.+)"),
     lazy_regex(rf"there (?:are|is|were|was){_NOT} as many (?P<x>.+?) as (?P<y>.+)"),
+    # "the image shows more jets than buses", "i can see fewer buses than jets": a count said of what is seen
+    lazy_regex(
+        r"(?:(?:the|this) (?:image|picture|photo|scene|figure|video) (?:shows|has|contains|depicts)"
+        r"|i (?:can )?(?:see|count)) (?P<rel>more|fewer|less) (?P<x>.+?) than (?P<y>.+)"
+    ),
     lazy_regex(rf"(?P<x>.+?) {_BE}{_NOT} (?P<adj>{_ADJ}) than (?P<y>.+)"),
     lazy_regex(
         rf"(?P<x>.+?) {_BE}{_NOT} (?:the same (?P<dim>{_DIM}) as|equal in (?P<dim2>{_DIM}) to|as (?P<base>{_BASE}) as)"
@@ -234,7 +239,9 @@ def _stated(sentence: str) -> Iterator[_Comparison]:
     text = _CONNECTOR.sub("", text, count=1) if _CONNECTOR.match(text) else text
     if _UNSURE.search(text):
         return
-    for part in (text, text.split(", ", 1)[1]) if ", " in text else (text,):
+    parts = (text, text.split(", ", 1)[1], text.rsplit(", ", 1)[1]) if ", " in text else (text,)
+    for part in dict.fromkeys(parts):  # "I see 3 buses and 5 jets, so there are fewer buses than jets": its last
+        part = _CONNECTOR.sub("", part, count=1) if part is not text and _CONNECTOR.match(part) else part
         found = _match(_STATED, part)
         if found is not None:
             yield found
