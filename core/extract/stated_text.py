@@ -31,7 +31,11 @@ _REJECTED_BEFORE = lazy_regex(
     r"(?i:\b(?:not|never|rather\s+than|instead\s+of|unlike|except|other\s+than|than|nor|neither|exclude[sd]?)\W*"
     r"(?:(?:the|a|an|option|choice|statements?)\W+)*\Z)|n['’]t\W*\Z|不是\s*\Z|而非\s*\Z|并非\s*\Z"
 )
-_REJECTED_AFTER = lazy_regex(r"\W*(?i:(?:is|are|was|were)\s+(?:not|false|wrong|incorrect)|(?:is|are)n['’]t)\b")
+_REJECTED_AFTER = lazy_regex(
+    r"\W*(?i:(?:is|are|was|were)\s+(?:not|false|wrong|incorrect)|(?:is|are)n['’]t|(?:[-:–—]\s*)?"
+    r"(?:incorrect|wrong|false|no|eliminated|ruled\s+out))\b"
+)
+_OPTION_LABEL = lazy_regex(r"(?:^|\n)[ \t*]*(?:option\s+)?[(\[]?[a-z][).\]:][ \t]*\Z")  # "d. ", "(d) "
 
 
 @lru_cache(maxsize=256)
@@ -93,6 +97,13 @@ def text_against_letter(text: str, pos: int, letter: str, options: Mapping[str, 
     keys = _keys(tuple(options.items()))
     if len(keys) < 2:
         return None  # options of one word or a number: too common to be told apart in prose
+    head = text[max(0, pos - _WINDOW) : pos].lower()
+    if not any(
+        (key[0] in head and key[-1] in head) if sequence else key in head
+        for other, (key, sequence) in keys.items()
+        if other != letter
+    ):
+        return None  # no other option's text anywhere near: most statements end here, before any regex
     piece = _concluding_piece(text, pos).lower()
     if not piece:
         return None
@@ -109,7 +120,9 @@ def text_against_letter(text: str, pos: int, letter: str, options: Mapping[str, 
         if at is None or _REJECTED_BEFORE.search(piece[max(0, at - 30) : at]):
             continue
         if not sequence and _REJECTED_AFTER.match(piece, at + len(key)):
-            continue  # "(ii) and (iii) are false"
+            continue  # "(ii) and (iii) are false", "ABC Mart - incorrect"
+        if _OPTION_LABEL.search(piece[max(0, at - 8) : at]):
+            continue  # an option line of a list or a walk through them ("D. ABC Mart"), not a conclusion
         named.append(other)
     if len(named) != 1:
         return None
