@@ -28,12 +28,18 @@ _MIN_SEQUENCE = 3  # digits of an ordering ("③②①", folded to "321")
 _SEQUENCE_JOIN = r"[\s,，、→>\-–—]*"
 # Words right before an option's text that reject it or set it aside: "not (ii) and (iii)", "rather than ABC Mart".
 _REJECTED_BEFORE = lazy_regex(
-    r"(?i:\b(?:not|never|rather\s+than|instead\s+of|unlike|except|other\s+than|than|nor|neither|exclude[sd]?)\W*"
-    r"(?:(?:the|a|an|option|choice|statements?)\W+)*\Z)|n['’]t\W*\Z|不是\s*\Z|而非\s*\Z|并非\s*\Z"
+    r"(?i:\b(?:not|cannot|never|rather\s+than|instead\s+of|unlike|except|other\s+than|than|nor|neither|exclude[sd]?)\W*"
+    r"(?:(?:be|is|are|the|a|an|option|choice|statements?)\W+)*\Z)|n['’]t\W*\Z|不是\s*\Z|而非\s*\Z|并非\s*\Z"
 )
 _REJECTED_AFTER = lazy_regex(
     r"\W*(?i:(?:is|are|was|were)\s+(?:not|false|wrong|incorrect)|(?:is|are)n['’]t|(?:[-:–—]\s*)?"
     r"(?:incorrect|wrong|false|no|eliminated|ruled\s+out))\b"
+)
+# What may follow an option's text that ends the conclusion: closing marks, then the lead-in of the statement on the
+# same line ("... is ABC Mart. The answer is A" leaves "the"; "... 1→2→3，答案为B" leaves ",").
+_ENDS = lazy_regex(
+    r"[\s.,;:!)\]}\"'’”*，。；：、）】」』]*(?:(?:so|thus|therefore|hence|the|my|final|correct|answer|option|choice|is)"
+    r"\b[\s,:：*]*)*\Z"
 )
 _OPTION_LABEL = lazy_regex(r"(?:^|\n)[ \t*]*(?:option\s+)?[(\[]?[a-z][).\]:][ \t]*\Z")  # "d. ", "(d) "
 
@@ -43,14 +49,17 @@ def _keys(items: tuple[tuple[str, str], ...]) -> dict[str, tuple[str, bool]]:
     """letter -> (the option's text folded as the response is and in lower case, whether it is an ordering of
     digits); options too short to be distinctive are left out."""
     keys: dict[str, tuple[str, bool]] = {}
+    orderings: dict[str, str] = {}
     for letter, text in items:
         folded = " ".join(fold_letters(text)[0].lower().split()).strip(" .。")
         digits = "".join(folded.split())
         if digits.isdigit() and len(digits) >= _MIN_SEQUENCE and len(set(digits)) == len(digits):
-            keys[letter] = (digits, True)
+            orderings[letter] = digits
         elif len(folded.split()) >= _MIN_WORDS and not any(char.isdigit() for char in folded):
             keys[letter] = (folded, False)
-    return keys
+    if len(orderings) == len(items) and len({"".join(sorted(digits)) for digits in orderings.values()}) == 1:
+        keys.update((letter, (digits, True)) for letter, digits in orderings.items())  # "③②①": every option orders
+    return keys  # the same items; "①②③" against "①②④" is a choice of items, which prose lists and rejects freely
 
 
 @lru_cache(maxsize=64)
@@ -75,6 +84,11 @@ def _occurs(piece: str, key: str, sequence: bool) -> int | None:
             return at
         at = piece.find(key, at + 1)
     return None
+
+
+def _end_of(piece: str, at: int, key: str, sequence: bool) -> int:
+    """Where the occurrence of `key` at `at` ends: an ordering's last digit, or the text's end."""
+    return piece.index(key[-1], at) + 1 if sequence else at + len(key)
 
 
 def _concluding_piece(text: str, pos: int) -> str:
@@ -123,6 +137,8 @@ def text_against_letter(text: str, pos: int, letter: str, options: Mapping[str, 
             continue  # "(ii) and (iii) are false", "ABC Mart - incorrect"
         if _OPTION_LABEL.search(piece[max(0, at - 8) : at]):
             continue  # an option line of a list or a walk through them ("D. ABC Mart"), not a conclusion
+        if not _ENDS.match(piece, _end_of(piece, at, key, sequence)):
+            continue  # named on the way ("ABC Mart is too far, so ..."): only a text the conclusion ends on counts
         named.append(other)
     if len(named) != 1:
         return None
