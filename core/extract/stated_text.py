@@ -28,7 +28,7 @@ _MIN_SEQUENCE = 3  # digits of an ordering ("③②①", folded to "321")
 _SEQUENCE_JOIN = r"[\s,，、→>\-–—]*"
 # Words right before an option's text that reject it or set it aside: "not (ii) and (iii)", "rather than ABC Mart".
 _REJECTED_BEFORE = lazy_regex(
-    r"(?i:\b(?:not|cannot|never|rather\s+than|instead\s+of|unlike|except|other\s+than|than|nor|neither|exclude[sd]?)\W*"
+    r"(?i:\b(?:not|cannot|never|or|versus|vs|between|rather\s+than|instead\s+of|unlike|except|other\s+than|than|nor|neither|exclude[sd]?)\W*"
     r"(?:(?:be|is|are|the|a|an|option|choice|statements?)\W+)*\Z)|n['’]t\W*\Z|不是\s*\Z|而非\s*\Z|并非\s*\Z"
 )
 _REJECTED_AFTER = lazy_regex(
@@ -41,7 +41,9 @@ _ENDS = lazy_regex(
     r"[\s.,;:!)\]}\"'’”*，。；：、）】」』]*(?:(?:so|thus|therefore|hence|the|my|final|correct|answer|option|choice|is)"
     r"\b[\s,:：*]*)*\Z"
 )
-_OPTION_LABEL = lazy_regex(r"(?:^|\n)[ \t*]*(?:option\s+)?[(\[]?[a-z][).\]:][ \t]*\Z")  # "d. ", "(d) "
+# An option's label right before its text: a list line "d. ", "(d) ", or options echoed on one line ("... c. run
+# world d. abc mart"), which the sentence split cuts after "d.".
+_OPTION_LABEL = lazy_regex(r"(?:^|\s)(?:option\s+)?[(\[]?[a-z][).\]:][ \t]*\Z")
 
 
 @lru_cache(maxsize=256)
