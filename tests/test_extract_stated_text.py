@@ -14,7 +14,7 @@ ITEMS = {"A": "①②③", "B": "①②④", "C": "①③④", "D": "②③④"}
 
 
 def test_the_conflict_names_the_letter_and_the_option_the_conclusion_states() -> None:
-    text = "Weighing price and distance, the store it recommends is ABC Mart.\nAnswer: A"
+    text = "Weighing price and distance, the store it recommends is therefore ABC Mart.\nAnswer: A"
     found = text_against_letter(text, text.index("Answer"), "A", STORES)
     assert found is not None
     stated, why = found
@@ -32,6 +32,7 @@ def test_the_conflict_names_the_letter_and_the_option_the_conclusion_states() ->
         "Let me check each.\nD. ABC Mart - incorrect, too far.\nAnswer: A",  # a walk through the options
         "Which store? Options: A. Shoe Palace B. Foot Locker C. Run World D. ABC Mart\nAnswer: A",  # echoed options
         "It is either Run World or ABC Mart... the guide settles it.\nAnswer: A",
+        "The sign over the door reads ABC Mart.\nAnswer: A",  # a description, not a conclusion
         "The store it recommends is ABC Mart, not Shoe Palace... no wait, it is Shoe Palace.\nAnswer: A",
     ],
 )

@@ -7,7 +7,8 @@ whichever the model meant. Only an option's full and distinctive text counts: tw
 such as "18 birds" are the value rules' business, and a given value is not a conclusion) or an ordering such as
 "③②①", no part of another option's text, and not the stated option's own. A text quoted to reject it ("not (ii)
 and (iii)", "rather than ABC Mart") or a conclusion that also states the letter's own text is no conflict, and only
-the sentence (or line) right before the statement is looked at, never the working above it.
+the sentence (or line) right before the statement is looked at, never the working above it, and only when it
+concludes ("so", "therefore", "based on", "the answer", "所以": a sentence that describes is no pick).
 """
 
 from __future__ import annotations
@@ -43,6 +44,11 @@ _ENDS = lazy_regex(
 )
 # An option's label right before its text: a list line "d. ", "(d) ", or options echoed on one line ("... c. run
 # world d. abc mart"), which the sentence split cuts after "d.".
+# Words that make a sentence the model's conclusion: "So the true statements are ...", "Based on this, ...", "所以".
+_CONCLUDES = lazy_regex(
+    r"\b(?:so|thus|therefore|hence|conclusion|conclude|overall|finally|in\s+summary|based\s+on|correct|true|answer)\b"
+    r"|所以|因此|故|综上"
+)
 _OPTION_LABEL = lazy_regex(r"(?:^|\s)(?:option\s+)?[(\[]?[a-z][).\]:][ \t]*\Z")
 
 
@@ -123,6 +129,8 @@ def text_against_letter(text: str, pos: int, letter: str, options: Mapping[str, 
     piece = _concluding_piece(text, pos).lower()
     if not piece:
         return None
+    if not _CONCLUDES.search(piece):
+        return None  # a sentence that describes ("The sign says ABC Mart.") is no conclusion of what is picked
     own = keys.get(letter)
     if own is not None and _occurs(piece, *own) is not None:
         return None  # the conclusion states the letter's own text
