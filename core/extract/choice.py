@@ -592,16 +592,16 @@ def _opening_against_text(
 ) -> Extraction:
     """A conflict when an answer tag read by its option text opens with another option's letter ("<answer>D the
     child's hand is on the dog</answer>" where the dog is B's and D is the table): the letter and the text are two
-    answers, and reading the text alone would misread the model's letter. "A" before a lower-case word may be the
-    article ("<answer>A dog on the sofa</answer>"), so it is left to the text."""
+    answers, and reading the text alone would misread the model's letter. "A" or "I" before a lower-case word may be
+    the article or the pronoun ("<answer>A dog on the sofa</answer>"), so it is left to the text."""
     opening = _OPENING_LETTER.match(content)
     if opening is None:
         return found
     letter = opening.group("l")
     if letter == found.answer or letter not in letters or letter not in options:
         return found
-    if letter == "A" and content[opening.end() :].lstrip()[:1].islower() and opening.group(0).strip() == "A":
-        return found
+    if letter in "AI" and content[opening.end() :].lstrip()[:1].islower() and opening.group(0).strip() == letter:
+        return found  # "A dog on the sofa", "I think it is the dog": the article, the pronoun
     return conflict(
         f"the answer tag opens with {letter} ({options[letter]!r})",
         f"its text {quote(content[opening.end() :].strip(), 40)!r} is option {found.answer}'s "
