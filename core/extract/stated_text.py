@@ -111,15 +111,29 @@ def _concluding_piece(text: str, pos: int) -> str:
     return pieces[-1]
 
 
+def _may_name_another(head: str, letter: str, options: Mapping[str, str]) -> bool:
+    """A cheap first test: whether another option's text, as written, is in `head` (lower case), or the options may
+    be orderings ("③②①", which the response writes "1→2→3"); the options' keys (`_keys`) cost more."""
+    for other, option in options.items():
+        if other != letter:
+            plain = option.strip(" \t.。").lower()
+            if plain and plain in head:
+                return True
+    first = next(iter(options.values()), "")
+    return not first.isascii() and not any(char.isalpha() or char.isspace() for char in first)
+
+
 def text_against_letter(text: str, pos: int, letter: str, options: Mapping[str, str]) -> tuple[str, str] | None:
     """(what the letter gives, what the conclusion states) when the sentence right before the final statement at
     `pos` states, in words, another option's full distinctive text and not the stated letter's own; else None."""
     if letter not in options or pos <= 0:
         return None
+    head = text[max(0, pos - _WINDOW) : pos].lower()
+    if not _may_name_another(head, letter, options):
+        return None  # most statements: no other option's text before them, found by plain substring tests
     keys = _keys(tuple(options.items()))
     if len(keys) < 2:
         return None  # options of one word or a number: too common to be told apart in prose
-    head = text[max(0, pos - _WINDOW) : pos].lower()
     if not any(
         (key[0] in head and key[-1] in head) if sequence else key in head
         for other, (key, sequence) in keys.items()
