@@ -2064,8 +2064,13 @@ def _against_working(text: str, statements: list[_Statement], options: OptionMat
 def _text_before(text: str, last: _Statement, options: OptionMatcher) -> Extraction | None:
     """A conflict when the sentence before the final statement states another option's full text in words
     (`stated_text.text_against_letter`)."""
-    found = text_against_letter(text, last.pos, last.letter, options)
+    if last.pos < _TEXT_BEFORE_MIN:
+        return None  # "The answer is B. ...": nothing before the statement to state an option's text
+    found = text_against_letter(text, last.pos, last.letter, options._texts)  # the plain mapping: cheaper to walk
     return None if found is None else conflict(*found, last.method)
+
+
+_TEXT_BEFORE_MIN = 8  # characters before a statement that can hold an option's text of two words
 
 
 def _text_against_container(
@@ -2075,7 +2080,8 @@ def _text_against_container(
     another option's full text in words ("... the store it recommends is ABC Mart.\n<answer>A</answer>")."""
     if not found.parsed or options is None or found.answer != finals[-1].found.answer:
         return found
-    against = text_against_letter(text, finals[-1].start, found.answer or "", options)
+    texts = options._texts if isinstance(options, OptionMatcher) else options  # the plain mapping: cheaper to walk
+    against = text_against_letter(text, finals[-1].start, found.answer or "", texts)
     return found if against is None else conflict(*against, "container")
 
 
