@@ -28,6 +28,7 @@ def test_the_conflict_names_the_letter_and_the_option_the_conclusion_states() ->
     [
         "It recommends Shoe Palace rather than ABC Mart.\nAnswer: A",  # rejected
         "It cannot be ABC Mart.\nAnswer: A",
+        "So the answer is not option D (ABC Mart).\nAnswer: A",
         "ABC Mart is too far, so the answer is A.",  # named on the way, not what the conclusion ends on
         "Let me check each.\nD. ABC Mart - incorrect, too far.\nAnswer: A",  # a walk through the options
         "Which store? Options: A. Shoe Palace B. Foot Locker C. Run World D. ABC Mart\nAnswer: A",  # echoed options

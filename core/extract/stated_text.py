@@ -30,7 +30,7 @@ _SEQUENCE_JOIN = r"[\s,，、→>\-–—]*"
 # Words right before an option's text that reject it or set it aside: "not (ii) and (iii)", "rather than ABC Mart".
 _REJECTED_BEFORE = lazy_regex(
     r"(?i:\b(?:not|cannot|never|or|versus|vs|between|rather\s+than|instead\s+of|unlike|except|other\s+than|than|nor|neither|exclude[sd]?)\W*"
-    r"(?:(?:be|is|are|the|a|an|option|choice|statements?)\W+)*\Z)|n['’]t\W*\Z|不是\s*\Z|而非\s*\Z|并非\s*\Z"
+    r"(?:(?:be|is|are|the|a|an|statements?|(?:option|choice)(?:\s+[a-z])?)\W+)*\Z)|n['’]t\W*\Z|不是\s*\Z|而非\s*\Z|并非\s*\Z"
 )
 _REJECTED_AFTER = lazy_regex(
     r"\W*(?i:(?:is|are|was|were)\s+(?:not|false|wrong|incorrect)|(?:is|are)n['’]t|(?:[-:–—]\s*)?"
