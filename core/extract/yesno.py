@@ -10,7 +10,9 @@ kept narrow, because a misread is worse than no reading:
   question, a sentence cut off, and a `<think>` block never closed are not read;
 - its two subjects are the question's (the same words, articles aside; either order, the relation turned round)
   and its relation is one of greater/more/larger/bigger/taller/longer/higher/older, less/fewer/smaller/shorter/
-  lower/younger, or equal/the same/as many, about the same thing (a number, a height, a length, an age, a size).
+  lower/younger, or equal/the same/as many, about the same thing (a number, a height, a length, an age, a size);
+  a count may be said of what is seen ("The image shows more jets than buses.", "I can see fewer ..."), and a
+  sentence's last clause is read after its connector ("I see 3 buses and 5 jets, so there are fewer buses than jets").
 An answer line after the prose keeps its reading unless the sentence before it restates the comparison the other way:
 then both are final answers of the same weight, a conflict.
 """
