@@ -360,6 +360,12 @@ class Benchmark:
         `shared` holds tables a reader may keep across the files of one call (runs over the same questions)."""
         return None
 
+    def values_of_columns(self, keys: AbstractSet[str], mode: str, columns: Any) -> list[QuestionValues] | None:
+        """What `values_reader` reads of every record, taken from a file's columns at once (a large JSON Lines file
+        read by `core.results.arrow_columns`, whose `TableColumns` `columns` is); None where the benchmark does not
+        offer it or the fields need `values_reader` (then the file is read record by record)."""
+        return None
+
     def question_of(self, values: QuestionValues, extra: dict[str, str] | None = None) -> Question:
         """The Question of values read by `values_reader` (the same Question `question_reader` builds)."""
         raise NotImplementedError

@@ -220,6 +220,31 @@ class VideoMME(Benchmark):
         tables = None if shared is None else shared.setdefault((self.name, *names), _Tables(True))
         return _SingleKeyReader(names, keys, tables)
 
+    def values_of_columns(self, keys: AbstractSet[str], mode: str, columns: Any) -> list[QuestionValues] | None:
+        """`values_reader`'s values of every record, from the file's columns: what depends on a few distinct raw
+        values (dims dicts, video ids, gold letters) is read once per distinct value (`columns.by_distinct`), the
+        rest in C passes. Same values, the same fields read alike (`_SingleKeyReader._values`)."""
+        fields = _FieldPlan(*(tuple(key for key in names if key in keys) for names in _ALL_FIELDS))
+        if any(len(names) > 1 for names in fields[:-2]) or len(fields.ids) != 1 or fields.extras:
+            return None
+        duration, domain, sub_category, task, options, video, _, question_id = [
+            names[0] if names else None for names in fields
+        ]
+        ids = list(map(text, columns.texts(question_id)))
+        clusters = [named.group(1) if named else "" for named in map(_ID_NAMES_VIDEO.fullmatch, ids)]
+        return list(
+            zip(
+                ids,
+                list(map(text, columns.texts("question"))),
+                columns.by_distinct(("answer",), _gold_of_raw),
+                columns.options(options),
+                columns.by_distinct((video,), _video_of_raw),
+                columns.by_distinct((duration, domain, sub_category, task), _dims_of_raw),
+                clusters,
+                strict=True,
+            )
+        )
+
     def question_of(self, values: QuestionValues, extra: dict[str, str] | None = None) -> Question:
         """The Question of values read from a record (`values_reader`)."""
         question_id, asked, answer, options, video, dims, cluster_key = values
@@ -407,6 +432,21 @@ class _SingleKeyReader:
         if value.__class__ is str and len(self._videos) < _SHARED_VIDEOS:
             self._videos[value] = found
         return found
+
+
+def _gold_of_raw(value: Any) -> str:
+    return text(value).upper()
+
+
+def _video_of_raw(value: Any) -> str | None:
+    """`_SingleKeyReader._video`: the stripped id, interned; None when empty."""
+    video = text(value)
+    return intern(video) if video else None
+
+
+def _dims_of_raw(duration: Any, domain: Any, sub_category: Any, task: Any) -> dict[str, str]:
+    """`_SingleKeyReader._dims` of raw field values."""
+    return _dims(text(duration).lower(), text(domain), text(sub_category), text(task))
 
 
 def _plain_fields(fields: tuple[Any, ...]) -> bool:

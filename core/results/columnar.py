@@ -122,6 +122,28 @@ def read_columns(
     `shared`: tables kept across the files of one call (`reader.read_results`)."""
     if "__key__" in records[0]:
         return None
+    keys: set[str] = set().union(*records)
+    plan = columns_plan(records, keys, source, benchmark, mode)
+    if plan is None:
+        return None
+    bench, mode_key, why, answer_key = plan
+    read = bench.values_reader(keys, mode_key, shared)
+    if read is None:
+        return None
+    try:
+        columns = _columns(records, bench, read, answer_key, mode_key)
+    except _RowByRow:
+        records.clear()  # some were let go: the caller reads the file again
+        return None
+    return columnar_result(columns, container, layout, source, bench, mode_key, why)
+
+
+def columns_plan(
+    records: list[dict[str, Any]], keys: set[str], source: str, benchmark: str | None, mode: str | None
+) -> tuple[Benchmark, str, list[str], str] | None:
+    """The benchmark, mode, notes saying how they were told, and the one response key of a file that can be read
+    into columns, or None when it needs the row reader. `records`: detection reads the first few alone; `keys`:
+    every record's keys."""
     try:
         bench, why = detect_benchmark(records, records, source, benchmark)
         mode_key, mode_note = detect_mode(bench, records, source, mode)
@@ -129,21 +151,22 @@ def read_columns(
         return None  # the row reader reports it, after checking every record's layout as it always has
     if bench.mode(mode_key).grouped or bench.groups is not None:
         return None
-    keys: set[str] = set().union(*records)
     if not _ROW_KEYS.isdisjoint(keys) or not keys.isdisjoint(bench.prompt_fields):
         return None
-    read = bench.values_reader(keys, mode_key, shared)
     answers = [key for key in RESPONSE_KEYS if key in keys]
-    if read is None or len(answers) != 1:
+    if len(answers) != 1:
         return None
-    try:
-        columns = _columns(records, bench, read, answers[0], mode_key)
-    except _RowByRow:
-        records.clear()  # some were let go: the caller reads the file again
-        return None
-    notes = [f"layout: {layout.description} [{container}]", why, *([mode_note] if mode_note else [])]
+    return bench, mode_key, [why, *([mode_note] if mode_note else [])], answers[0]
+
+
+def columnar_result(
+    columns: AnswerColumns, container: str, layout: Layout, source: str, bench: Benchmark, mode: str, why: list[str]
+) -> ColumnarResult:
+    """The ColumnarResult of `columns`, with the notes and warnings the row reader gives (`why`: how the benchmark
+    and mode were told)."""
+    notes = [f"layout: {layout.description} [{container}]", *why]
     result = ColumnarResult(
-        columns, source=source, benchmark=bench.name, mode=mode_key, format=layout.description, notes=notes
+        columns, source=source, benchmark=bench.name, mode=mode, format=layout.description, notes=notes
     )
     result.layout = layout.key
     _warn_absent_dimensions(result, bench, columns)
@@ -177,12 +200,17 @@ def _columns(records: list[dict[str, Any]], bench: Benchmark, read: Any, answer_
         add_response(response)
         add_line(record.get("__line__"))
     columns = AnswerColumns(bench.name, values, responses, lines, kept)
-    if len(set(map(itemgetter(0), values))) < len(values):
-        raise _RowByRow  # repeated ids: the row reader scores the first and says which
-    for dims in _distinct_dims(columns):
-        if any(value[:1] in "[{" for value in dims.values()):
-            raise _RowByRow  # a dimension that may be a JSON value
+    if not plain_columns(columns):
+        raise _RowByRow
     return columns
+
+
+def plain_columns(columns: AnswerColumns) -> bool:
+    """No repeated id (the row reader scores the first and says which) and no dimension that may be a JSON value."""
+    values = columns.values
+    if len(set(map(itemgetter(0), values))) < len(values):
+        return False
+    return not any(value[:1] in "[{" for dims in _distinct_dims(columns) for value in dims.values())
 
 
 def _warn_absent_dimensions(result: ResultFile, bench: Benchmark, columns: AnswerColumns) -> None:

@@ -49,6 +49,12 @@ def _read(
     shared: dict[Any, Any] | None = None,
 ) -> ResultFile:
     source = str(path)
+    if annotations is None:  # a large JSON Lines run: decoded straight into columns where it is regular
+        from mathreel.core.results.arrow_columns import read_arrow_columns
+
+        found = read_arrow_columns(path, benchmark, mode)
+        if found is not None:
+            return found
     records, container = load_records(path)
     metric_keys = all_metric_keys()
     layout = detect_layout(records[0], source, label_of(records[0], 0), metric_keys)
