@@ -17,15 +17,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Sequence
-from itertools import pairwise
+from itertools import accumulate, pairwise, repeat
+from operator import add, itemgetter, mul
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
     from mathreel.core.results.columnar import ColumnarResult
 
 MIN_BYTES = 32 * 1024 * 1024  # smaller files decode about as fast with json, and pyarrow's import costs ~0.1 s
-_BLOCK_BYTES = 64 * 1024 * 1024  # pyarrow's parse block: larger blocks measured less CPU over a 124 MB file
+_CHUNK_BYTES = 16 * 1024 * 1024  # read at a time to check the lines
+_BLOCK_BYTES = 64 * 1024 * 1024  # pyarrow's parse block: 1 MB blocks took twice the CPU of 16-64 MB ones (124 MB file)
 
 
 class _Irregular(Exception):
@@ -49,58 +51,68 @@ def read_arrow_columns(
     try:
         handle, _ = open_input(Path(path))  # the size limit and what else load_records refuses at once
         with handle:
-            data = [handle.read()]
+            checked = _line_count(handle)
     except (InputError, OSError):
         return None
-    return _read(data, str(path), benchmark, mode)
+    if checked is None:
+        return None
+    lines, head = checked
+    kept = _first_records(head)
+    table = _table(str(path)) if kept else None
+    if table is None or table.num_rows != lines or "__line__" in table.column_names or not _plain_types(table):
+        return None
+    _give_back()
+    columns = TableColumns(table)
+    del table  # each column is let go once read
+    try:
+        return _columns(columns, kept, str(path), benchmark, mode)  # type: ignore[arg-type]
+    except _Irregular:
+        return None
 
 
-def _read(held: list[bytes], source: str, benchmark: str | None, mode: str | None) -> ColumnarResult | None:
-    """`held`: the file's bytes, let go once decoded (memory peaks lower)."""
+def _line_count(handle: BinaryIO) -> tuple[int, bytes] | None:
+    """How many lines the file holds, and its first chunk, when every line starts with `{` and ends with `}` (a
+    line's objects are one record only if it holds one: pyarrow would also take `{..}{..}` and skip blank lines),
+    else None. Read a chunk at a time: the file is never held whole."""
+    head = chunk = handle.read(_CHUNK_BYTES)
+    if head[:1] != b"{":
+        return None
+    ends = joins = 0
+    tail = b""
+    while chunk:
+        if b"\x00" in chunk or b"\r" in chunk:
+            return None  # a CR ends a line for the row reader too, a NUL is refused: left to it
+        ends += chunk.count(b"\n")
+        joins += (tail + chunk[:2]).count(b"}\n{") + chunk.count(b"}\n{")  # a newline between two records
+        tail = (tail + chunk)[-2:]
+        chunk = handle.read(_CHUNK_BYTES)
+    if tail.endswith(b"}\n") and joins == ends - 1:
+        return ends, head
+    if tail.endswith(b"}") and joins == ends:
+        return ends + 1, head
+    return None
+
+
+def _first_records(head: bytes) -> list[dict[str, Any]] | None:
+    """The first `RECORDS_KEPT` records as the row reader decodes them (with their `__line__`), or None."""
     import json
 
-    data = held.pop()
-    lines = _line_count(data)
-    if lines is None:
-        return None
     from mathreel.core.results.model import RECORDS_KEPT
 
-    head = data[: _nth_newline(data, RECORDS_KEPT)].split(b"\n")
+    lines = head.split(b"\n", RECORDS_KEPT)[:RECORDS_KEPT]
+    if len(lines) < RECORDS_KEPT and head.count(b"\n") >= RECORDS_KEPT:
+        return None
+    if not lines[-1].endswith(b"}"):
+        lines.pop()  # cut by the chunk's end (the file's last line ends with its `}`)
     try:
-        kept = [json.loads(line) for line in head if line]
+        kept = [json.loads(line) for line in lines]
     except (ValueError, RecursionError):
         return None
     if not kept or not all(record.__class__ is dict for record in kept):
         return None
     for number, record in enumerate(kept, start=1):
         record.setdefault("__line__", number)
-    table = _table(data)
-    del data
-    if table is None or table.num_rows != lines or "__line__" in table.column_names or not _plain_types(table):
-        return None
-    try:
-        return _columns(table, kept, source, benchmark, mode)
-    except _Irregular:
-        return None
-
-
-def _line_count(data: bytes) -> int | None:
-    """How many lines the file holds when every line starts with `{` and ends with `}` (a line's objects are one
-    record only if it holds one: pyarrow would also take `{..}{..}` and skip blank lines), else None."""
-    import numpy as np
-
-    if data[:1] != b"{" or b"\x00" in data or b"\r" in data:
-        return None  # a CR ends a line for the row reader too: left to it
-    body = data[:-1] if data.endswith(b"\n") else data
-    if body.endswith(b"\n"):
-        return None
-    raw = np.frombuffer(body, dtype=np.uint8)
-    ends = np.flatnonzero(raw == 10)
-    if len(ends):
-        before = raw[ends - 1]
-        if not (before == ord("}")).all() or not (raw[ends + 1] == ord("{")).all():
-            return None
-    return len(ends) + 1 if body.endswith(b"}") else None
+    return kept
 
 
 def _plain_types(table: Any) -> bool:
@@ -125,30 +137,19 @@ def _plain_types(table: Any) -> bool:
     return True
 
 
-def _nth_newline(data: bytes, count: int) -> int:
-    """The offset just past the `count`-th line (the whole file if it has fewer)."""
-    end = -1
-    for _ in range(count):
-        end = data.find(b"\n", end + 1)
-        if end < 0:
-            return len(data)
-    return end + 1
-
-
-def _table(data: bytes) -> Any:
+def _table(path: str) -> Any:
     """The file as a pyarrow Table, or None where pyarrow does not parse it (the row reader says why)."""
-    import pyarrow as pa
     import pyarrow.json as pa_json
 
     options = pa_json.ReadOptions(use_threads=False, block_size=_BLOCK_BYTES)
     try:
-        return pa_json.read_json(pa.py_buffer(data), read_options=options)
+        return pa_json.read_json(path, read_options=options, memory_pool=_pool())
     except Exception:  # ArrowInvalid, bad UTF-8, anything: the row reader reads it and says why
         return None
 
 
 def _columns(
-    table: Any, kept: list[dict[str, Any]], source: str, benchmark: str | None, mode: str | None
+    columns: TableColumns, kept: list[dict[str, Any]], source: str, benchmark: str | None, mode: str | None
 ) -> ColumnarResult | None:
     from mathreel.core.errors import InputError
     from mathreel.core.results.columnar import AnswerColumns, columnar_result, columns_plan, plain_columns
@@ -161,21 +162,21 @@ def _columns(
         return None
     if layout.key != "plain" or "__key__" in kept[0]:
         return None
-    keys = {*table.column_names, "__line__"}  # the row reader's records carry their line
+    keys = {*columns.names, "__line__"}  # the row reader's records carry their line
     plan = columns_plan(kept, keys, source, benchmark, mode)
     if plan is None:
         return None
     bench, mode_key, why, answer_key = plan
-    columns = TableColumns(table)
     values = bench.values_of_columns(keys, mode_key, columns)
     if values is None:
         return None
     letters = frozenset(bench.letters(mode_key))
-    if not letters.issuperset(columns.by_distinct(("answer",), _gold_letter)):
+    if not letters.issuperset(map(_GOLD, values)):
         return None  # no gold, or a gold the row reader checks
-    if not all(map(_plain_id, values)):
+    firsts = set(map(_FIRST_CHARACTER, map(_ID, values)))
+    if not firsts.isdisjoint(("", "[", "{")):
         return None  # no id, or an id that may be a JSON value
-    responses = columns.by_distinct((answer_key,), _same)
+    responses = columns.by_distinct((answer_key,), same)
     if None in responses:
         return None  # a record without a response, or a response that is not text: the row reader says which
     found = AnswerColumns(bench.name, values, responses, list(range(1, len(values) + 1)), kept)
@@ -184,19 +185,29 @@ def _columns(
     return columnar_result(found, "jsonl", layout, source, bench, mode_key, why)
 
 
-def _gold_letter(value: Any) -> str:
-    from mathreel.core.fields import text
-
-    return text(value).upper()
+_ID, _GOLD, _FIRST_CHARACTER = itemgetter(0), itemgetter(2), itemgetter(slice(0, 1))
 
 
-def _plain_id(values: tuple[Any, ...]) -> bool:
-    question_id = values[0]
-    return bool(question_id) and question_id[0] not in "[{"
-
-
-def _same(value: Any) -> Any:
+def same(value: Any) -> Any:
+    """The raw value itself (`TableColumns.by_distinct` then makes nothing)."""
     return value
+
+
+def _give_back() -> None:
+    """Hand the C heap's free memory back to the system (glibc's `malloc_trim`): decoding leaves ~100 MB of freed
+    parse buffers in the heap of a 124 MB file, which would count in the run's peak. Nothing where it is absent."""
+    import ctypes
+    from contextlib import suppress
+
+    with suppress(OSError, AttributeError):
+        ctypes.CDLL(None).malloc_trim(0)
+
+
+def _pool() -> Any:
+    """The C allocator's pool: it gives a freed column's memory back at once (pyarrow's default pool keeps it)."""
+    import pyarrow as pa
+
+    return pa.system_memory_pool()
 
 
 class TableColumns:
@@ -205,7 +216,8 @@ class TableColumns:
     column is absent in some record or holds anything but text."""
 
     def __init__(self, table: Any) -> None:
-        self._table = table
+        self.names: tuple[str, ...] = tuple(table.column_names)
+        self._columns = dict(zip(self.names, table.columns, strict=True))
         self._rows = table.num_rows
 
     def texts(self, key: str | None) -> list[Any]:
@@ -213,45 +225,46 @@ class TableColumns:
         column = self._text_column(key)
         if column is None:
             return [None] * self._rows
-        return column.to_numpy(zero_copy_only=False).tolist()
+        return column.to_pylist()
 
     def by_distinct(self, keys: Sequence[str | None], make: Callable[..., Any]) -> list[Any]:
-        """`make(*raw)` per row, called once per distinct combination of the columns' raw values."""
-        import numpy as np
+        """`make(*raw)` per row, called once per distinct combination of the columns' raw values (each column
+        dictionary-encoded by pyarrow; the combinations numbered in C passes over the indices)."""
         import pyarrow.compute as pc
 
-        codes = np.zeros(self._rows, dtype=np.int64)
+        codes: Any = None
         distinct: list[list[Any]] = []
-        width = 1
         for key in keys:
             column = self._text_column(key)
             if column is None:
                 distinct.append([None])
                 continue
-            encoded = pc.dictionary_encode(column, null_encoding="encode").combine_chunks()
-            values = encoded.dictionary.to_numpy(zero_copy_only=False).tolist()
+            encoded = pc.dictionary_encode(column, null_encoding="encode", memory_pool=_pool()).combine_chunks(_pool())
+            values = encoded.dictionary.to_pylist()
+            indices = encoded.indices.to_pylist()
+            codes = indices if codes is None else list(map(add, map(mul, codes, repeat(len(values))), indices))
             distinct.append(values)
-            codes = codes * len(values) + encoded.indices.to_numpy().astype(np.int64)
-            width *= len(values)
-            if width > 1 << 62:
-                raise _Irregular  # too many combinations to number (never for a result file's few dimensions)
-        used, inverse = np.unique(codes, return_inverse=True)
-        made = np.empty(len(used), dtype=object)
-        for index, code in enumerate(used.tolist()):
-            raw = []
+        if codes is None:
+            return [make(*(None for _ in keys))] * self._rows
+        if len(distinct) == 1:  # one column: its dictionary's values are the combinations
+            made_of = distinct[0] if make is same else list(map(make, distinct[0]))
+            return list(map(made_of.__getitem__, codes))
+        made = {}
+        for code in dict.fromkeys(codes):
+            number, raw = code, []
             for values in reversed(distinct):
-                code, at = divmod(code, len(values))
+                number, at = divmod(number, len(values))
                 raw.append(values[at])
-            made[index] = make(*reversed(raw))
-        return made[inverse.reshape(-1)].tolist()
+            made[code] = make(*reversed(raw))
+        return list(map(made.__getitem__, codes))
 
     def options(self, key: str | None) -> list[tuple[str, ...]]:
         """The options per row as `parse_options` gives them: a list of text as a tuple, text parsed."""
-        if key is None or key not in self._table.column_names:
+        column = self._take(key)
+        if column is None:
             return [()] * self._rows
         import pyarrow as pa
 
-        column = self._table.column(key)
         if pa.types.is_null(column.type):
             return [()] * self._rows
         if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
@@ -260,27 +273,30 @@ class TableColumns:
             return self.by_distinct((key,), parse_options)
         if not (pa.types.is_list(column.type) and pa.types.is_string(column.type.value_type)):
             raise _Irregular  # a list of null (every list empty) or of numbers: read record by record
-        column = column.combine_chunks()
+        import pyarrow.compute as pc
+
+        column = column.combine_chunks(_pool())
         if column.null_count or column.values.null_count:
             raise _Irregular  # a null list or option: read record by record
-        flat = column.values.to_numpy(zero_copy_only=False).tolist()
-        offsets = column.offsets.to_numpy()
-        if column.offset or offsets[0] != 0:
-            raise _Irregular
-        lengths = set((offsets[1:] - offsets[:-1]).tolist())
+        flat = column.flatten().to_pylist()
+        lengths = set(pc.list_value_length(column).to_pylist())
         if len(lengths) == 1:  # every question with as many options: tuples made by zip, in C
             (count,) = lengths
             return list(zip(*(flat[at::count] for at in range(count)), strict=True)) if count else [()] * self._rows
-        bounds = offsets.tolist()
+        bounds = [0, *accumulate(pc.list_value_length(column).to_pylist())]
         return [tuple(flat[start:end]) for start, end in pairwise(bounds)]
+
+    def _take(self, key: str | None) -> Any:
+        """The column `key` names, let go here: each column is read once (memory peaks lower)."""
+        return None if key is None else self._columns.pop(key, None)
 
     def _text_column(self, key: str | None) -> Any:
         """The column of text `key` names; None where no record has it but as null; `_Irregular` if not text."""
-        if key is None or key not in self._table.column_names:
+        column = self._take(key)
+        if column is None:
             return None
         import pyarrow as pa
 
-        column = self._table.column(key)
         if pa.types.is_null(column.type):
             return None
         if not (pa.types.is_string(column.type) or pa.types.is_large_string(column.type)):
