@@ -15,6 +15,7 @@ imported only for files of `MIN_BYTES` or more (the command line's start is meas
 
 from __future__ import annotations
 
+import codecs
 import os
 from collections.abc import Callable, Sequence
 from itertools import accumulate, pairwise, repeat
@@ -79,13 +80,23 @@ def _line_count(handle: BinaryIO) -> tuple[int, bytes] | None:
         return None
     ends = joins = 0
     tail = b""
+    utf8 = codecs.getincrementaldecoder("utf-8")()
     while chunk:
         if b"\x00" in chunk or b"\r" in chunk:
             return None  # a CR ends a line for the row reader too, a NUL is refused: left to it
+        try:  # pyarrow does not check: the row reader names the line with bad bytes
+            if not chunk.isascii() or utf8.getstate()[0]:
+                utf8.decode(chunk)
+        except UnicodeDecodeError:
+            return None
         ends += chunk.count(b"\n")
         joins += (tail + chunk[:2]).count(b"}\n{") + chunk.count(b"}\n{")  # a newline between two records
         tail = (tail + chunk)[-2:]
         chunk = handle.read(_CHUNK_BYTES)
+    try:
+        utf8.decode(b"", final=True)
+    except UnicodeDecodeError:
+        return None
     if tail.endswith(b"}\n") and joins == ends - 1:
         return ends, head
     if tail.endswith(b"}") and joins == ends:
@@ -270,14 +281,17 @@ class TableColumns:
         if pa.types.is_string(column.type) or pa.types.is_large_string(column.type):
             from mathreel.core.fields import parse_options
 
+            self._columns[key] = column  # read once, there
             return self.by_distinct((key,), parse_options)
         if not (pa.types.is_list(column.type) and pa.types.is_string(column.type.value_type)):
             raise _Irregular  # a list of null (every list empty) or of numbers: read record by record
         import pyarrow.compute as pc
 
         column = column.combine_chunks(_pool())
-        if column.null_count or column.values.null_count:
-            raise _Irregular  # a null list or option: read record by record
+        if column.flatten().null_count:
+            raise _Irregular  # a null option (read as "None"): record by record
+        if column.null_count:  # a record without options, or null ones: `parse_options(None)`
+            return [() if options is None else tuple(options) for options in column.to_pylist()]
         flat = column.flatten().to_pylist()
         lengths = set(pc.list_value_length(column).to_pylist())
         if len(lengths) == 1:  # every question with as many options: tuples made by zip, in C
