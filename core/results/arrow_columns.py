@@ -272,7 +272,7 @@ class TableColumns:
     def options(self, key: str | None) -> list[tuple[str, ...]]:
         """The options per row as `parse_options` gives them: a list of text as a tuple, text parsed."""
         column = self._take(key)
-        if column is None:
+        if key is None or column is None:
             return [()] * self._rows
         import pyarrow as pa
 
