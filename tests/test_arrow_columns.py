@@ -181,3 +181,13 @@ def test_small_files_leave_pyarrow_unimported():
     )
     run = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, capture_output=True, text=True, check=True)
     assert run.stdout.strip() == "False"
+
+
+def test_a_harness_log_is_left_to_the_row_reader_before_decoding(monkeypatch):
+    """The layout is told by the first record: a lmms-eval log never reaches pyarrow's decoder."""
+    decoded = []
+    monkeypatch.setattr(arrow_columns, "_table", lambda path: decoded.append(path))
+    assert arrow_columns.read_arrow_columns(DATA / "lmms_300.jsonl", None, None, min_bytes=0) is None
+    assert decoded == []
+    assert arrow_columns.read_arrow_columns(DATA / "mix_300.jsonl", None, None, min_bytes=0) is None  # None table
+    assert decoded == [str(DATA / "mix_300.jsonl")]

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 
 if TYPE_CHECKING:
     from mathreel.core.results.columnar import ColumnarResult
+    from mathreel.core.results.layouts import Layout
 
 MIN_BYTES = 32 * 1024 * 1024  # smaller files decode about as fast with json, and pyarrow's import costs ~0.1 s
 _CHUNK_BYTES = 16 * 1024 * 1024  # read at a time to check the lines
@@ -59,14 +60,15 @@ def read_arrow_columns(
         return None
     lines, head = checked
     kept = _first_records(head)
-    table = _table(str(path)) if kept else None
+    layout = _plain_layout(kept, str(path)) if kept else None
+    table = _table(str(path)) if layout is not None else None
     if table is None or table.num_rows != lines or "__line__" in table.column_names or not _plain_types(table):
         return None
     _give_back()
     columns = TableColumns(table)
     del table  # each column is let go once read
     try:
-        return _columns(columns, kept, str(path), benchmark, mode)  # type: ignore[arg-type]
+        return _columns(columns, kept, layout, str(path), benchmark, mode)  # type: ignore[arg-type]
     except _Irregular:
         return None
 
@@ -159,11 +161,10 @@ def _table(path: str) -> Any:
         return None
 
 
-def _columns(
-    columns: TableColumns, kept: list[dict[str, Any]], source: str, benchmark: str | None, mode: str | None
-) -> ColumnarResult | None:
+def _plain_layout(kept: list[dict[str, Any]], source: str) -> Layout | None:
+    """The file's layout when it is the plain one (told by the first record, as the row reader tells it), before
+    anything is decoded: a harness log or an id-only file is left to the row reader at once."""
     from mathreel.core.errors import InputError
-    from mathreel.core.results.columnar import AnswerColumns, columnar_result, columns_plan, plain_columns
     from mathreel.core.results.detect import all_metric_keys
     from mathreel.core.results.layouts import detect_layout, label_of
 
@@ -171,8 +172,19 @@ def _columns(
         layout = detect_layout(kept[0], source, label_of(kept[0], 0), all_metric_keys())
     except InputError:
         return None
-    if layout.key != "plain" or "__key__" in kept[0]:
-        return None
+    return layout if layout.key == "plain" and "__key__" not in kept[0] else None
+
+
+def _columns(
+    columns: TableColumns,
+    kept: list[dict[str, Any]],
+    layout: Layout,
+    source: str,
+    benchmark: str | None,
+    mode: str | None,
+) -> ColumnarResult | None:
+    from mathreel.core.results.columnar import AnswerColumns, columnar_result, columns_plan, plain_columns
+
     keys = {*columns.names, "__line__"}  # the row reader's records carry their line
     plan = columns_plan(kept, keys, source, benchmark, mode)
     if plan is None:
