@@ -218,11 +218,12 @@ def same(value: Any) -> Any:
 
 def _give_back() -> None:
     """Hand the C heap's free memory back to the system (glibc's `malloc_trim`): decoding leaves ~100 MB of freed
-    parse buffers in the heap of a 124 MB file, which would count in the run's peak. Nothing where it is absent."""
+    parse buffers in the heap of a 124 MB file, which would count in the run's peak. Nothing where it is absent
+    (macOS has no `malloc_trim`; on Windows `CDLL(None)` is a TypeError)."""
     import ctypes
     from contextlib import suppress
 
-    with suppress(OSError, AttributeError):
+    with suppress(OSError, AttributeError, TypeError):
         ctypes.CDLL(None).malloc_trim(0)
 
 
