@@ -25,8 +25,10 @@ from mathreel.core.extract.answer_forms import (
     as_interval,
     decimal_places,
     exact_at,
+    listed_values,
     looks_like_interval,
     mixed_number,
+    named_values,
     rounding_verdict,
 )
 from mathreel.core.extract.lazy import lazy_regex
@@ -103,6 +105,9 @@ def _decide(predicted: str, gold: str) -> Equivalence:
         return Equivalence(None, f"longer than {_MAX_LENGTH} characters: too long to compare as math")
     if max(_depth(predicted), _depth(gold)) > _MAX_DEPTH:
         return Equivalence(None, f"nested deeper than {_MAX_DEPTH} levels: not an ordinary answer")
+    in_order = _named_against_list(predicted, gold)
+    if in_order is not None:
+        return in_order
     pred, ref = _as_intervals(_normalize(predicted), _normalize(gold))
     fast = _fast_path(pred, ref)
     if fast is not None:
@@ -117,6 +122,26 @@ def _decide(predicted: str, gold: str) -> Equivalence:
     if checked.transient:
         raise Unmemoised(verdict)
     return verdict
+
+
+def _named_against_list(predicted: str, gold: str) -> Equivalence | None:
+    """Named values against a list of values ("B = 3\\pi, E = 5\\pi" against "3\\pi, 5\\pi"), either way round: equal
+    when every value is its item, in order (math-verify would compare them as sets, in any order)."""
+    for named, listed in ((predicted, gold), (gold, predicted)):
+        values = named_values(named) if "=" in named else None
+        items = listed_values(listed) if values is not None else None
+        if values is None or items is None:
+            continue
+        if len(values) != len(items):
+            return Equivalence(False, f"{len(values)} named values against a list of {len(items)}")
+        verdicts = [math_equivalence(value, item) for value, item in zip(values, items, strict=True)]
+        if all(verdict.equal is True for verdict in verdicts):
+            return Equivalence(True, f"{named} = {listed}: equal value by value, in order")
+        different = next((verdict for verdict in verdicts if verdict.equal is False), None)
+        if different is not None:
+            return Equivalence(False, f"{named} ≠ {listed} in order: {different.explanation}")
+        return Equivalence(None, f"{named} against {listed}: a value is undecidable; a judge can decide")
+    return None
 
 
 def _as_intervals(pred: _Answer, ref: _Answer) -> tuple[_Answer, _Answer]:

@@ -23,7 +23,7 @@ _CLAUSE_BREAK = lazy_regex(r";|(?:,\s*|\s+|^)(?i:so|thus|hence|therefore)\b,?")
 _AND = lazy_regex(r"\s+(?i:and|but)\s+")
 _STATES = lazy_regex(
     r"(?i:\b(?:(?:is|are|lies|located|occurs|was|were)\s+at|is|are|equals|be|was|were|gives(?:\s+us)?|yields|makes"
-    r"|comes\s+to|totals|costs?|pays|paid|weighs|measures|spends|spent|earns|earned)\b"
+    r"|comes\s+to|totals|takes|lasts|holds|costs?|pays|paid|weighs|measures|spends|spent|earns|earned)\b"
     r"(?:\s+(?:approximately|about|roughly|exactly|equal\s+to))?)"
     r"|(?i:\bi\.e\.,?)|(?<![!<>=\\])=(?!=)|≈|\\approx|\\in\b|\s[—–]\s"
 )
@@ -76,6 +76,8 @@ _NAMED = lazy_regex(r"(?<![\w\\)}^])(?P<name>[A-Za-z](?:_\{?\w+\}?)?)\s*=(?!=)")
 _LIST_SEPARATOR = lazy_regex(r"\s*(?:,\s*(?:(?:and|or)\s+)?|\s(?:and|or)\s+)$", re.I)
 _SINGLE_SYMBOL = lazy_regex(r"\s*[A-Za-z](?:_\{?\w+\}?)?\s*")
 _LETTER = lazy_regex(r"[A-Za-z]")
+_CURVE = lazy_regex(r"\s*[yz]\s*")
+_X = lazy_regex(r"(?<![A-Za-z\\])x(?![A-Za-z])")
 _COMMAND = lazy_regex(r"\\[A-Za-z]+")  # "\\frac", "\\sqrt", "\\times": operators, not variables
 _UNITS = (
     "zero",
@@ -163,7 +165,7 @@ def _value_after_marks(clause: str) -> str | None:
         if end - mark.end() > _LONGEST_VALUE:
             continue
         tail = _cleaned(clause[mark.end() : end])
-        if not tail:
+        if not tail or _STATES.match(tail):  # "the total cost is 48": the value follows "is", not "cost"
             continue
         word = number_word(tail)
         if word is not None:
@@ -191,6 +193,8 @@ def _result_of(value: str) -> str:
     if cut < 0:
         return value
     left, right = value[:cut], value[cut + 1 :].strip()
+    if _CURVE.fullmatch(left) and _X.search(right):
+        return value  # "y = 2x + 1": the equation of a line or curve is the answer itself
     if right and (not _LETTER.search(_COMMAND.sub("", left)) or _SINGLE_SYMBOL.fullmatch(left)):
         return right
     return value
