@@ -189,13 +189,14 @@ _SPACING = lazy_regex(r"\\[,;:! ]|~|\\left\b|\\right\b")
 _FRAC = lazy_regex(r"\\[dt]frac")
 _ONE_TOKEN_BRACES = lazy_regex(r"([\^_])\{(\w)\}")  # "x^{2}" is "x^2"
 _DEGREE = lazy_regex(r"\^\s*\{?\s*\\circ\s*\}?|°|\\circ\b|\\degree\b|\s*\bdegrees?\b", re.I)
-_UNIT = lazy_regex(
-    r"(?<=[\d})\s])\s*(?P<unit>(?:square\s+|cubic\s+)?"
+_ONE_UNIT = (
+    r"(?:square\s+|cubic\s+)?"
     r"(?:units?|cm|mm|km|m|meters?|metres?|inches|inch|ft|feet|foot|yards?|miles?|kg|g|grams?|kilograms?|seconds?|s|"
     r"minutes?|min|hours?|h|days?|weeks?|years?|liters?|litres?|ml|milliliters?|dollars?|cents?|pounds?|ounces?)"
-    r"(?:\s*\^\s*\{?\s*[23]\s*\}?|²|³)?)\s*$",
-    re.I,
+    r"(?:\s*\^\s*\{?\s*[23]\s*\}?|²|³)?"
 )
+# A unit, or a rate of units ("km/h", "m/s^2").
+_UNIT = lazy_regex(rf"(?<=[\d}})\s])\s*(?P<unit>{_ONE_UNIT}(?:\s*/\s*{_ONE_UNIT})*)\s*$", re.I)
 _BLANKS = lazy_regex(r"\s+")
 
 

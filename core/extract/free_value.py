@@ -53,7 +53,7 @@ _NAME = lazy_regex(r"\s*(?:[A-Za-z](?:_\{?\w+\}?)?|[A-Z]{2,3})\s*")
 _RELATION = lazy_regex(r"<|>|\\le|\\ge|\\ne|\\lt|\\gt|≤|≥|≠|!=|==|\\approx|≈")
 _CURVE = lazy_regex(r"\s*[yz]\s*")  # "y = 2x + 1": the equation of a line or curve is the answer
 _LETTERS = lazy_regex(r"[A-Za-z]")
-_NAMED_LIST = lazy_regex(r"\s*[A-Za-z](?:_\{?\w+\}?)?\s*=[^=,]+(?:,\s*[A-Za-z](?:_\{?\w+\}?)?\s*=[^=,]+)+")
+_LIST = lazy_regex(r"(?<!\d),|,(?!\d{3})|\\q?quad\b|;|\b(?:and|or)\b")  # not a thousands comma
 # An answer phrase that names what the answer is instead of giving it.
 _DESCRIPTION = lazy_regex(
     r"(?i:(?:the\s+)?(?:(?:final|exact|numerical|numeric|required|resulting|calculated|computed)\s+)?"
@@ -114,8 +114,8 @@ def with_unit_if_gold_has_one(found: Extraction, gold: str) -> str | None:
 def _chain_value(text: str) -> str | None:
     """The value an equation or a chain of them states (see the module docstring); the text unchanged when it is
     the answer itself; None when its last side still holds the unknown."""
-    if _RELATION.search(text) or _NAMED_LIST.fullmatch(text):
-        return text  # an inequality, or named values read together ("x = 2, y = 7")
+    if _RELATION.search(text) or _LIST.search(text):
+        return text  # an inequality, or values read together ("x = 2, y = 7", "x_1 = 3, \\quad x_2 = 4")
     sides = text.split("=")
     if any(not side.strip() for side in sides):
         return text
