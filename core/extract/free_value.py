@@ -102,11 +102,13 @@ def unit_set_aside(found: Extraction) -> str:
     return match.group("unit") if match else ""
 
 
-def with_unit_if_gold_has_one(found: Extraction, gold: str) -> str | None:
+def with_unit_if_gold_has_one(found: Extraction, gold: object) -> str | None:
     """The answer with the unit `final_value` set aside put back, when the gold ends with a unit of its own (then
     "12 cm" is held against "12 m"); else the answer as read."""
     unit = unit_set_aside(found)
-    if not unit or found.answer is None or _UNIT_TAIL.search(gold.strip().rstrip(".")) is None:
+    if not unit or found.answer is None or not isinstance(gold, str):
+        return found.answer
+    if _UNIT_TAIL.search(gold.strip().rstrip(".")) is None:
         return found.answer
     return f"{found.answer} {unit}"
 

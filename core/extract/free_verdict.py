@@ -86,7 +86,7 @@ def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
             cut = unparsed("no answer stated", f"the response stops mid-working: {quote(stopped)!r}")
             return FreeVerdict(cut, Equivalence(None, f"no answer read: {cut.explanation}"))
     if extraction.answer is not None:
-        verdict = math_equivalence(with_unit_if_gold_has_one(extraction, gold or ""), gold)
+        verdict = math_equivalence(with_unit_if_gold_has_one(extraction, gold), gold)
         if verdict.equal is not None or verdict.needs_question:
             return FreeVerdict(extraction, verdict)
     else:
