@@ -21,6 +21,7 @@ from __future__ import annotations
 import re
 
 from mathreel.core.extract.lazy import lazy_regex
+from mathreel.core.extract.plain_math import VULGAR
 from mathreel.core.extract.types import Extraction, quote, unparsed
 
 UNEVALUATED = "arithmetic left undone"
@@ -62,7 +63,6 @@ _DESCRIPTION = lazy_regex(
     r"|above)\b"
     r"|[a-z](?:_\w+)?\s+(?:rounded|found|computed|calculated|obtained|as\s+(?:found|computed|calculated))\b)[^\d]*"
 )
-_VULGAR = "½⅓⅔¼¾⅕⅖⅗⅘⅙⅚⅛⅜⅝⅞"
 _SPELLED = lazy_regex(r"(?P<whole>\d+)\s+(?P<frac>\d/\d)(?![\d/])|(?<![\d/])(?P<alone>\d/\d)(?![\d/])")
 _UNIT_NOTE = lazy_regex(r"; its unit '(?P<unit>[^']*)' set aside$")
 
@@ -87,7 +87,7 @@ def final_value(found: Extraction, response: str) -> Extraction:
     if _unevaluated(text):
         why = f"{found.explanation}: {quote(text, 40)!r} is arithmetic the response never carries out"
         return unparsed(UNEVALUATED, why)
-    if not response.isascii() and any(char in response for char in _VULGAR):
+    if not response.isascii() and any(char in response for char in VULGAR):
         text = _as_written(text, response)
     if text == answer:
         return found
@@ -173,11 +173,9 @@ def _unevaluated(text: str) -> bool:
 
 def _as_written(text: str, response: str) -> str:
     """ "49 1/3" shown as "49⅓" when the response wrote it so (the readers read vulgar fractions as "49 1/3")."""
-    from mathreel.core.extract.plain_math import VULGAR
-
     spelled_to_sign = {value: sign for sign, value in VULGAR.items()}
 
-    def written(match) -> str:  # type: ignore[no-untyped-def]
+    def written(match: re.Match[str]) -> str:
         if match.group("alone"):
             sign = spelled_to_sign.get(match.group("alone"))
             return sign if sign and sign in response else match.group(0)
