@@ -25,6 +25,7 @@ from mathreel.core.extract.plain_math import VULGAR
 from mathreel.core.extract.types import Extraction, quote, unparsed
 
 UNEVALUATED = "arithmetic left undone"
+_LONGEST = 300  # characters: a longer reading is no single value, left as it is (and no scan sees more)
 DESCRIBED = "answer described, not stated"
 
 _WRAPPED_UNIT = lazy_regex(r"\\(?:text|mathrm|mbox|textrm|rm)\s*\{\s*([^{}]*?)\s*\}")
@@ -71,7 +72,7 @@ def final_value(found: Extraction, response: str) -> Extraction:
     """`found` with its answer written as the value it states (see the module docstring), or unparsed when the
     answer states no value; an unread `found` is returned as it is."""
     answer = found.answer
-    if answer is None:
+    if answer is None or len(answer) > _LONGEST:
         return found
     text = answer.strip().rstrip(".").strip()
     described = found.method in ("answer-phrase", "answer-line") and not any(c.isdigit() for c in text)
