@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from mathreel.core.extract import math_equivalence
+from mathreel.core.extract import extract_free_answer, math_equivalence
 from mathreel.core.extract.free_verdict import free_verdict
 from mathreel.core.scoring.readings import read_readings
 
@@ -110,3 +110,31 @@ def test_math_verify_reads_a_mixed_number_as_its_value() -> None:
 def test_a_gold_that_is_not_text_is_no_crash() -> None:
     verdict = free_verdict("So the length of the rod is 5 cm.", 5.0)  # type: ignore[arg-type]
     assert not verdict.correct and verdict.extraction.answer == "5"
+
+
+@pytest.mark.parametrize(
+    ("response", "shown"),
+    [
+        ("The answer is 1/2 + 1/3.", "1/2 + 1/3"),  # one operation: fractions of whole numbers are values
+        ("The answer is 2*3.", "2*3"),  # a product, not an italic mark
+        ("So x = 7/2.", "7/2"),
+        ("\\boxed{3/4 + 1/4 - 1/8}", None),  # two operations left to do
+        ("The answer is 5 million.", "5 million"),
+        ("The answer is 4 red cubes.", "4"),
+        ("The answer is 4 squared.", "4 squared"),  # not a count of things: the words change the number
+    ],
+)
+def test_values_and_undone_arithmetic(response: str, shown: str | None) -> None:
+    found = extract_free_answer(response)
+    assert found.answer == shown, found
+
+
+@pytest.mark.parametrize(
+    ("gold", "equal"),
+    [("5000000", True), ("5", None), ("6", False), ("5,000,000", True)],
+)
+def test_a_number_with_its_scale_word(gold: str, equal: bool | None) -> None:
+    """ "5 million" is 5000000; against 5 only the question can say (it may ask in millions); math-verify never
+    reads the 5 of it."""
+    verdict = free_verdict("The answer is 5 million.", gold)
+    assert verdict.equivalence.equal is equal and verdict.extraction.answer == "5 million"

@@ -31,6 +31,7 @@ from mathreel.core.extract.answer_forms import (
     named_values,
     rounding_verdict,
 )
+from mathreel.core.extract.free_value import scaled_value
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.math_screen import hostile_reason
 from mathreel.core.extract.plain_math import plain_math
@@ -105,6 +106,9 @@ def _decide(predicted: str, gold: str) -> Equivalence:
         return Equivalence(None, f"longer than {_MAX_LENGTH} characters: too long to compare as math")
     if max(_depth(predicted), _depth(gold)) > _MAX_DEPTH:
         return Equivalence(None, f"nested deeper than {_MAX_DEPTH} levels: not an ordinary answer")
+    scaled = _scaled_against_number(predicted, gold) if " " in predicted else None
+    if scaled is not None:
+        return scaled
     in_order = _named_against_list(predicted, gold)
     if in_order is not None:
         return in_order
@@ -122,6 +126,21 @@ def _decide(predicted: str, gold: str) -> Equivalence:
     if checked.transient:
         raise Unmemoised(verdict)
     return verdict
+
+
+def _scaled_against_number(predicted: str, gold: str) -> Equivalence | None:
+    """ "5 million" against a number: equal to 5000000; against 5 only the question can say (it may ask in millions),
+    so a judge decides; different otherwise."""
+    scaled = scaled_value(predicted)
+    number = _plain_number(_normalize(gold).text) if scaled is not None else None
+    if scaled is None or number is None:
+        return None
+    value, before_scale = scaled
+    if Fraction(value) == number:
+        return Equivalence(True, f"{predicted} = {gold}: equal numerically")
+    if Fraction(before_scale) == number:
+        return Equivalence(None, f"{predicted} against {gold}: the question's unit decides", needs_question=True)
+    return Equivalence(False, f"{predicted} ≠ {gold}: different numerically")
 
 
 def _named_against_list(predicted: str, gold: str) -> Equivalence | None:

@@ -20,7 +20,7 @@ from mathreel.core.extract.conflicts import phrase_value, two_values
 from mathreel.core.extract.echo import without_echoed_prompt
 from mathreel.core.extract.free_forms import clause_answer, number_in_words, one_of_two_forms
 from mathreel.core.extract.free_sentence import is_math, number_word, stated_value
-from mathreel.core.extract.free_value import DESCRIBED, UNEVALUATED, final_value
+from mathreel.core.extract.free_value import DESCRIBED, UNEVALUATED, final_value, scaled_number
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.option_math import numeric_value, same_value
 from mathreel.core.extract.plain_math import plain_math
@@ -289,7 +289,12 @@ def _comparison(text: str) -> Extraction | None:
 
 # A last line that gives the answer as grade-school-math outputs do: "#### 500", "A: 500" (after the working).
 _ANSWER_LINE = lazy_regex(r"[ \t>*_]*(?:#{4}|A[ \t]*[:：])[ \t]*(?P<value>\S[^\n]*)")
-_NOT_COUNTED = lazy_regex(r"(?i:\b(?:and|or|than|more|less|times|to|per|plus|minus|of|by|out)\b)")
+# Words after a leading number that make it another number ("5 million", "2 thirds", "4 squared") or not the only one.
+_NOT_COUNTED = lazy_regex(
+    r"(?i:\b(?:and|or|than|more|less|times|to|per|plus|minus|of|by|out|over|dozens?|hundreds?|thousands?|millions?"
+    r"|billions?|trillions?|percent|percentage|squared|cubed|factorial|halves|half|thirds?|quarters?|fourths?|fifths?"
+    r"|sixths?|eighths?|tenths?|hundredths?|thousandths?)\b)"
+)
 _LEADING_NUMBER = lazy_regex(r"(-?\d[\d,]*(?:\.\d+)?(?:/\d+)?)[ \t]+[A-Za-z][A-Za-z \t]*")
 
 
@@ -513,7 +518,7 @@ def _last_phrase(text: str) -> Extraction | None:
                     return clause_answer(answer, f"read {quote(match.group(0))!r}", declines)
                 leading = _LEADING_NUMBER.fullmatch(answer)  # "The answer is 4 red cubes."
                 counted = leading.group(1) if leading and not _NOT_COUNTED.search(answer) else None
-                answer = stated_value(answer) or number_word(answer) or counted or answer
+                answer = stated_value(answer) or number_word(answer) or scaled_number(answer) or counted or answer
             return Extraction(answer, "answer-phrase", f"read {quote(match.group(0))!r}", None, "explicit")
     return None
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+from mathreel.core.extract.free_value import scaled_number
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.plain_math import plain_math
 
@@ -167,7 +168,7 @@ def _value_after_marks(clause: str) -> str | None:
         tail = _cleaned(clause[mark.end() : end])
         if not tail or _STATES.match(tail):  # "the total cost is 48": the value follows "is", not "cost"
             continue
-        word = number_word(tail)
+        word = scaled_number(tail) or number_word(tail)  # "5 million", "eleven"
         if word is not None:
             return word
         currency = _CURRENCY_S.fullmatch(tail)

@@ -19,12 +19,14 @@ Every step is a scan or a split of the answer: linear in its length.
 from __future__ import annotations
 
 import re
+from decimal import Decimal
 
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.plain_math import VULGAR
 from mathreel.core.extract.types import Extraction, quote, unparsed
 
 UNEVALUATED = "arithmetic left undone"
+_THOUSANDS_OK = lazy_regex(r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 _LONGEST = 300  # characters: a longer reading is no single value, left as it is (and no scan sees more)
 DESCRIBED = "answer described, not stated"
 
@@ -50,6 +52,8 @@ _DECIMAL = lazy_regex(r"[-+]?\d[\d,]*\.\d+")
 _ARITHMETIC_OPS = lazy_regex(r"\\times|\\cdot|\\div|[+\-*/×÷]")
 _NUMBERS_ONLY = lazy_regex(r"(?:[\d.\s()\[\]+\-*/×÷]|\\times|\\cdot|\\div|\\left|\\right)+")
 _MIN_OPERATIONS = 2
+_FRACTION = lazy_regex(r"/\s*\d+(?![\d.])")
+_WHOLE_BEFORE = lazy_regex(r"(?<![\d.])\d+$")
 # Equations: a name ("x", "P", "x_1", "CS", "AB") on the left.
 _NAME = lazy_regex(r"\s*(?:[A-Za-z](?:_\{?\w+\}?)?|[A-Z]{2,3})\s*")
 _RELATION = lazy_regex(r"<|>|\\le|\\ge|\\ne|\\lt|\\gt|≤|≥|≠|!=|==|\\approx|≈")
@@ -94,6 +98,30 @@ def final_value(found: Extraction, response: str) -> Extraction:
         return found
     note = f"; its unit '{unit}' set aside" if unit else ""
     return Extraction(text, found.method, found.explanation + note, found.span, found.strength)
+
+
+_SCALE = {"thousand": 3, "million": 6, "billion": 9, "trillion": 12}
+_SCALED = lazy_regex(
+    r"(?P<number>-?\d[\d,]*(?:\.\d+)?)\s+(?P<scale>(?i:thousand|million|billion|trillion))(?:\s+[A-Za-z][A-Za-z ]*)?"
+)
+
+
+def scaled_number(text: str) -> str | None:
+    """ "5 million", "2.5 billion dollars": a number with its scale word, as written (without words after it), or
+    None. Read as such, so that no reader, math-verify included, takes the 5 of "5 million" for the answer."""
+    match = _SCALED.fullmatch(text.strip())
+    if match is None or not _THOUSANDS_OK.fullmatch(match.group("number")):
+        return None
+    return f"{match.group('number')} {match.group('scale').lower()}"
+
+
+def scaled_value(text: str) -> tuple[Decimal, Decimal] | None:
+    """(the value, the number before its scale word) of "5 million" (5000000, 5), or None."""
+    match = _SCALED.fullmatch(text.strip())
+    if match is None or not _THOUSANDS_OK.fullmatch(match.group("number")):
+        return None
+    number = Decimal(match.group("number").replace(",", ""))
+    return number.scaleb(_SCALE[match.group("scale").lower()]), number
 
 
 def unit_set_aside(found: Extraction) -> str:
@@ -167,8 +195,11 @@ def _unevaluated(text: str) -> bool:
     operations = 0
     for match in _ARITHMETIC_OPS.finditer(text):
         before = text[: match.start()].rstrip()
-        if before and (before[-1].isdigit() or before[-1] in ").]"):  # a binary operation, not a sign
-            operations += 1
+        if not before or not (before[-1].isdigit() or before[-1] in ").]"):
+            continue  # a sign, not an operation
+        if match.group(0) == "/" and _FRACTION.match(text, match.start()) and _WHOLE_BEFORE.search(before):
+            continue  # "1/2": a fraction of two whole numbers is a value
+        operations += 1
     return operations >= _MIN_OPERATIONS
 
 
