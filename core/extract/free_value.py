@@ -19,11 +19,14 @@ Every step is a scan or a split of the answer: linear in its length.
 from __future__ import annotations
 
 import re
-from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.plain_math import VULGAR
 from mathreel.core.extract.types import Extraction, quote, unparsed
+
+if TYPE_CHECKING:
+    from decimal import Decimal
 
 UNEVALUATED = "arithmetic left undone"
 _THOUSANDS_OK = lazy_regex(r"-?(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
@@ -120,6 +123,8 @@ def scaled_value(text: str) -> tuple[Decimal, Decimal] | None:
     match = _SCALED.fullmatch(text.strip())
     if match is None or not _THOUSANDS_OK.fullmatch(match.group("number")):
         return None
+    from decimal import Decimal  # on first use: scoring choice answers never needs it
+
     number = Decimal(match.group("number").replace(",", ""))
     return number.scaleb(_SCALE[match.group("scale").lower()]), number
 
