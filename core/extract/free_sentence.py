@@ -20,8 +20,9 @@ from mathreel.core.extract.free_value import scaled_number
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.plain_math import plain_math
 
-_CLAUSE_BREAK = lazy_regex(r";|(?:,\s*|\s+|^)(?i:so|thus|hence|therefore)\b,?")
-_AND = lazy_regex(r"\s+(?i:and|but)\s+")
+# A run of blanks is only tried from its start ("(?<!\s)"), so a long run cannot make these quadratic.
+_CLAUSE_BREAK = lazy_regex(r";|(?:,\s*|(?<!\s)\s+|^)(?i:so|thus|hence|therefore)\b,?")
+_AND = lazy_regex(r"(?<!\s)\s+(?i:and|but)\s+")
 _STATES = lazy_regex(
     r"(?i:\b(?:(?:is|are|lies|located|occurs|was|were)\s+at|is|are|equals|be|was|were|gives(?:\s+us)?|yields|makes"
     r"|comes\s+to|totals|takes|lasts|holds|costs?|pays|paid|weighs|measures|spends|spent|earns|earned)\b"
@@ -29,7 +30,7 @@ _STATES = lazy_regex(
     r"|(?i:\bi\.e\.,?)|(?<![!<>=\\])=(?!=)|≈|\\approx|\\in\b|\s[—–]\s"
 )
 _TRAILER = lazy_regex(
-    r",\s+(?=[a-z])|\s+(?i:because|since|which|so|as|when|and\s+the|in\s+(?:total|all)|altogether|overall)\b"
+    r",\s+(?=[a-z])|(?<!\s)\s+(?i:because|since|which|so|as|when|and\s+the|in\s+(?:total|all)|altogether|overall)\b"
 )
 _QUOTES = "'\"‘’“”`"
 _LONGEST_VALUE = 240  # characters: a math line is at most 200 (`_MATH_LINE`), with room for quotes and "$"
