@@ -108,6 +108,8 @@ ADVERSARIAL = (
     ("20k invented questions", "The answer is B.\nQuestion: which?\n" * 20_000),
     ("20k '= ' then a value", "x = " * 20_000 + "5"),
     ("20k 'is ' then a value", "is " * 20_000 + "15"),
+    ("a value, 5k blanks, a unit", "The answer is 5" + " " * 5_000 + "cm"),
+    ("5k '* ' between two numbers", "So it is 3 " + "* " * 5_000 + "4"),
 )
 
 

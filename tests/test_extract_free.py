@@ -18,7 +18,7 @@ from mathreel.core.extract.equivalence_engine import restart_worker, set_deadlin
         ("The result is \\boxed{\\left\\{1, 2\\right\\}} done", "\\left\\{1, 2\\right\\}", "boxed"),
         ("Answer \\boxed{7} then a cut-off \\boxed{\\frac{1}{", "7", "boxed"),
         ("The angles add up, so the answer is 12.", "12", "answer-phrase"),
-        ("Working...\nFinal answer: x = 3", "x = 3", "answer-phrase"),
+        ("Working...\nFinal answer: x = 3", "3", "answer-phrase"),  # the named value (class G2)
         ("ANSWER: 5", "5", "answer-phrase"),
         ("**Final Answer:** $45^\\circ$", "45^\\circ", "answer-phrase"),
         ("Thus the answer is $\\frac{1}{2}$ because the halves match.", "\\frac{1}{2}", "answer-phrase"),
@@ -26,17 +26,17 @@ from mathreel.core.extract.equivalence_engine import restart_worker, set_deadlin
         ("因此，答案是 12。", "12", "answer-phrase"),
         ("<think>maybe \\boxed{3}</think>The answer is 4", "4", "answer-phrase"),
         ("Area = 6 * 2\n12", "12", "final-line"),
-        ("The answer is $12$ cm.", "12 cm", "answer-phrase"),
+        ("The answer is $12$ cm.", "12", "answer-phrase"),  # the unit set aside (class G1)
         ("So the answer is:\n\n$$\\frac{1}{2}$$", "\\frac{1}{2}", "answer-phrase"),
         # the final-answer phrase of the "I hope it is correct" template reads only the value
         ("Final Answer: The final answer is $\\frac{3}{4}$. I hope it is correct.", "\\frac{3}{4}", "answer-phrase"),
-        ("Work...\nFinal Answer: The final answer is $7$ cm. I hope it is correct.", "7 cm", "answer-phrase"),
+        ("Work...\nFinal Answer: The final answer is $7$ cm. I hope it is correct.", "7", "answer-phrase"),
         # the value the last sentence states
-        ("The radius doubles, so the diagonal of the box, measured on the face, is 26 cm.", "26 cm", "last-sentence"),
+        ("The radius doubles, so the diagonal of the box, measured on the face, is 26 cm.", "26", "last-sentence"),
         ("Adding the four sides, the perimeter is 20.", "20", "last-sentence"),
         ("Collecting terms we get h = 20", "20", "last-sentence"),
-        ("It follows that the height of the tower is approximately 41.7 meters.", "41.7 meters", "last-sentence"),
-        ("Thus the shaded area equals $8\\pi$ square units.", "8\\pi square units", "last-sentence"),
+        ("It follows that the height of the tower is approximately 41.7 meters.", "41.7", "last-sentence"),
+        ("Thus the shaded area equals $8\\pi$ square units.", "8\\pi", "last-sentence"),
         ("The slope is 2. So the intercept is \\(-3\\).", "-3", "last-sentence"),
         ("Solving the system gives x = 1, y = 2", "x = 1, y = 2", "last-sentence"),  # named values read together
         ("$x_1 = 10^{\\frac{1}{3}}, \\quad x_2 = 4$", "x_1 = 10^{\\frac{1}{3}}, \\quad x_2 = 4", "final-line"),
@@ -232,7 +232,7 @@ def test_answers_are_memoised_per_pair() -> None:
     ("response", "expected"),
     [
         ("Final Answer: The largest $n$ is 34.", "34"),
-        ("Answer: the perimeter of the square is $4\\sqrt{2}$ cm.", "4\\sqrt{2} cm"),
+        ("Answer: the perimeter of the square is $4\\sqrt{2}$ cm.", "4\\sqrt{2}"),
     ],
 )
 def test_a_phrase_that_is_a_sentence_reads_the_value_it_states(response: str, expected: str) -> None:

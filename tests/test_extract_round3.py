@@ -132,7 +132,7 @@ def test_a_bold_latex_letter_points_into_the_original_response() -> None:
         ("4 crates hold 48.\n#### 48\n\nHope this helps!", "48", "answer-line"),
         ("Working done.\nA: The total is 72.", "72", "answer-line"),
         ("The height is **19** cm. Here's how:\n1. ratio 2\n2. shadow 9.5", "19", "answer-first"),
-        ("The side is 7 cm.\n\nExplanation: the perimeter 28 over 4 sides.", "7 cm", "answer-first"),
+        ("The side is 7 cm.\n\nExplanation: the perimeter 28 over 4 sides.", "7", "answer-first"),
         ("**x = 6**\n\nExplanation: 2x + 3 = 15, so 2x = 12.", "6", "answer-first"),
     ],
 )

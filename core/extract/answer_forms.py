@@ -4,6 +4,9 @@ numbers are made"):
 - a mixed number is its value: "2 1/4" and "2\\frac{1}{4}" are 9/4 (`mixed_number`);
 - an inequality in one variable is the interval it describes: "1 <= x < 4" is [1, 4), "x >= 3" is [3, \\infty),
   "x \\in (0, 2]" is (0, 2] (`as_interval`), compared so only against an interval;
+- several named values ("B = 3\\pi, E = 5\\pi", "x = 2, y = 7") against a list of values ("3\\pi, 5\\pi", "(2, 7)",
+  "[3, 5]") are compared in order, value by value: the list's order is the order the question names them
+  (`named_values`, `listed_values`);
 - a decimal against an exact value that has no decimal of that length (3/7, \\sqrt{3}) is that value rounded when it
   is within one unit of its last digit: equal with 3 or more significant digits ("0.4286", "1.732"), for a judge
   with fewer ("0.43"), different otherwise (`rounding_verdict`). A decimal against a value that is exact at that
@@ -117,3 +120,45 @@ def rounding_verdict(decimal: float | Fraction, places: int, significant: int, e
 def exact_at(value: Fraction, places: int) -> bool:
     """Whether `value` has a decimal of at most `places` places (1/4 at 2 places: 0.25)."""
     return (value * 10**places).denominator == 1
+
+
+_NAMED_VALUE = lazy_regex(r"\s*[A-Za-z](?:_\{?\w+\}?)?\s*=(?P<value>[^=]+)")
+_BRACKETED = lazy_regex(r"\s*[(\[](?P<inner>.*)[)\]]\s*")
+
+
+def named_values(text: str) -> list[str] | None:
+    """The values of two or more named values ("x = 2, y = 7" -> ["2", "7"]), or None."""
+    if text.count("=") < 2:
+        return None
+    values = []
+    for part in _top_level_items(text):
+        match = _NAMED_VALUE.fullmatch(part)
+        if match is None:
+            return None
+        values.append(match.group("value").strip())
+    return values if len(values) > 1 else None
+
+
+def listed_values(text: str) -> list[str] | None:
+    """The items of a list of two or more values ("3\\pi, 5\\pi", "(2, 7)", "[3, 5]"), or None (names, relations)."""
+    if "=" in text or "<" in text or ">" in text or "\\le" in text or "\\ge" in text:
+        return None
+    bracketed = _BRACKETED.fullmatch(text)
+    inner = bracketed.group("inner") if bracketed else text
+    items = _top_level_items(inner)
+    return items if len(items) > 1 and all(items) else None
+
+
+def _top_level_items(text: str) -> list[str]:
+    """`text` split at the commas outside any bracket or brace, each item stripped."""
+    items, depth, start = [], 0, 0
+    for at, char in enumerate(text):
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            items.append(text[start:at].strip())
+            start = at + 1
+    items.append(text[start:].strip())
+    return items

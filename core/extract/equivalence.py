@@ -25,10 +25,13 @@ from mathreel.core.extract.answer_forms import (
     as_interval,
     decimal_places,
     exact_at,
+    listed_values,
     looks_like_interval,
     mixed_number,
+    named_values,
     rounding_verdict,
 )
+from mathreel.core.extract.free_value import scaled_value
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.math_screen import hostile_reason
 from mathreel.core.extract.plain_math import plain_math
@@ -103,6 +106,12 @@ def _decide(predicted: str, gold: str) -> Equivalence:
         return Equivalence(None, f"longer than {_MAX_LENGTH} characters: too long to compare as math")
     if max(_depth(predicted), _depth(gold)) > _MAX_DEPTH:
         return Equivalence(None, f"nested deeper than {_MAX_DEPTH} levels: not an ordinary answer")
+    scaled = _scaled_against_number(predicted, gold) if " " in predicted else None
+    if scaled is not None:
+        return scaled
+    in_order = _named_against_list(predicted, gold)
+    if in_order is not None:
+        return in_order
     pred, ref = _as_intervals(_normalize(predicted), _normalize(gold))
     fast = _fast_path(pred, ref)
     if fast is not None:
@@ -117,6 +126,41 @@ def _decide(predicted: str, gold: str) -> Equivalence:
     if checked.transient:
         raise Unmemoised(verdict)
     return verdict
+
+
+def _scaled_against_number(predicted: str, gold: str) -> Equivalence | None:
+    """ "5 million" against a number: equal to 5000000; against 5 only the question can say (it may ask in millions),
+    so a judge decides; different otherwise."""
+    scaled = scaled_value(predicted)
+    number = _plain_number(_normalize(gold).text) if scaled is not None else None
+    if scaled is None or number is None:
+        return None
+    value, before_scale = scaled
+    if Fraction(value) == number:
+        return Equivalence(True, f"{predicted} = {gold}: equal numerically")
+    if Fraction(before_scale) == number:
+        return Equivalence(None, f"{predicted} against {gold}: the question's unit decides", needs_question=True)
+    return Equivalence(False, f"{predicted} ≠ {gold}: different numerically")
+
+
+def _named_against_list(predicted: str, gold: str) -> Equivalence | None:
+    """Named values against a list of values ("B = 3\\pi, E = 5\\pi" against "3\\pi, 5\\pi"), either way round: equal
+    when every value is its item, in order (math-verify would compare them as sets, in any order)."""
+    for named, listed in ((predicted, gold), (gold, predicted)):
+        values = named_values(named) if "=" in named else None
+        items = listed_values(listed) if values is not None else None
+        if values is None or items is None:
+            continue
+        if len(values) != len(items):
+            return Equivalence(False, f"{len(values)} named values against a list of {len(items)}")
+        verdicts = [math_equivalence(value, item) for value, item in zip(values, items, strict=True)]
+        if all(verdict.equal is True for verdict in verdicts):
+            return Equivalence(True, f"{named} = {listed}: equal value by value, in order")
+        different = next((verdict for verdict in verdicts if verdict.equal is False), None)
+        if different is not None:
+            return Equivalence(False, f"{named} ≠ {listed} in order: {different.explanation}")
+        return Equivalence(None, f"{named} against {listed}: a value is undecidable; a judge can decide")
+    return None
 
 
 def _as_intervals(pred: _Answer, ref: _Answer) -> tuple[_Answer, _Answer]:
@@ -164,13 +208,14 @@ _SPACING = lazy_regex(r"\\[,;:! ]|~|\\left\b|\\right\b")
 _FRAC = lazy_regex(r"\\[dt]frac")
 _ONE_TOKEN_BRACES = lazy_regex(r"([\^_])\{(\w)\}")  # "x^{2}" is "x^2"
 _DEGREE = lazy_regex(r"\^\s*\{?\s*\\circ\s*\}?|°|\\circ\b|\\degree\b|\s*\bdegrees?\b", re.I)
-_UNIT = lazy_regex(
-    r"(?<=[\d})\s])\s*(?P<unit>(?:square\s+|cubic\s+)?"
+_ONE_UNIT = (
+    r"(?:square\s+|cubic\s+)?"
     r"(?:units?|cm|mm|km|m|meters?|metres?|inches|inch|ft|feet|foot|yards?|miles?|kg|g|grams?|kilograms?|seconds?|s|"
     r"minutes?|min|hours?|h|days?|weeks?|years?|liters?|litres?|ml|milliliters?|dollars?|cents?|pounds?|ounces?)"
-    r"(?:\s*\^\s*\{?\s*[23]\s*\}?|²|³)?)\s*$",
-    re.I,
+    r"(?:\s*\^\s*\{?\s*[23]\s*\}?|²|³)?"
 )
+# A unit, or a rate of units ("km/h", "m/s^2").
+_UNIT = lazy_regex(rf"(?<=[\d}})\s])\s*(?P<unit>{_ONE_UNIT}(?:\s*/\s*{_ONE_UNIT})*)\s*$", re.I)
 _BLANKS = lazy_regex(r"\s+")
 
 

@@ -20,6 +20,7 @@ from mathreel.core.extract.conflicts import phrase_value, two_values
 from mathreel.core.extract.echo import without_echoed_prompt
 from mathreel.core.extract.free_forms import clause_answer, number_in_words, one_of_two_forms
 from mathreel.core.extract.free_sentence import is_math, number_word, stated_value
+from mathreel.core.extract.free_value import DESCRIBED, UNEVALUATED, final_value, scaled_number
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.option_math import numeric_value, same_value
 from mathreel.core.extract.plain_math import plain_math
@@ -51,7 +52,8 @@ _PHRASE = lazy_regex(
 _LIST_AFTER = lazy_regex(r"(?:\d{1,2}[.)]|[-*•])\s+[^\W\d]")
 # Where a phrase's answer stops: the end of the sentence or an explanation.
 _CLAUSE_END = lazy_regex(r"(?<!\d)\.(?:\s|$)|(?<=\d)\.(?:\s|$)|[;。]|\s(?i:because|since|as|which|so)\s")
-_MARKDOWN = lazy_regex(r"\*\*?|`+")
+# Bold, italics and code marks; a "*" between numbers ("(0.055/100) * 106") is a product and stays.
+_MARKDOWN = lazy_regex(r"\*\*|(?:(?<![\d)\]}])(?<![\d)\]}]\s)\*|\*(?!\s?[\d(]))|`+")
 _DOLLARS = lazy_regex(r"(?<!\\)\$")  # math delimiters; an escaped \$ is a currency sign and stays
 # A last line that is only math: "12", "x = 3", "\frac{1}{2}", "45°".
 # Between two boxes of one answer: "\\boxed{3}, \\boxed{4}", "$\\boxed{1}$ and $y = \\boxed{2}$".
@@ -106,7 +108,7 @@ def extract_free_answer(response: str | None) -> Extraction:
     """The final answer of a free-form response, as written (comparison is `math_equivalence`'s job)."""
     if not isinstance(response, str) or not response.strip():
         return unparsed("empty response", "nothing to read")
-    return one_of_two_forms(_extract(response))
+    return final_value(one_of_two_forms(_extract(response)), response)
 
 
 def _extract(response: str) -> Extraction:
@@ -229,7 +231,7 @@ def _read(text: str) -> Extraction:
 # Reasons a response holds no answer that no other reader may go looking for one in: it loops and is cut off,
 # or it only compares two things. `free_verdict` gives math-verify no whole-response reading of these.
 LOOP, COMPARISON, PROGRAM = "repetition loop", "comparison with no asked value", "program with no stated output"
-NO_ANSWER_READINGS = (LOOP, COMPARISON, PROGRAM)
+NO_ANSWER_READINGS = (LOOP, COMPARISON, PROGRAM, UNEVALUATED, DESCRIBED)
 _UNITS_SPLIT = lazy_regex(r"(?<=[.!?])\s+")  # sentences, inside a line (one way to match: linear)
 _LOOP_MIN = 3  # times the unit the cut-off text begins must have been written before
 _LOOP_MAX_UNITS = 2_000  # sentences looked at, the last ones
@@ -287,6 +289,12 @@ def _comparison(text: str) -> Extraction | None:
 
 # A last line that gives the answer as grade-school-math outputs do: "#### 500", "A: 500" (after the working).
 _ANSWER_LINE = lazy_regex(r"[ \t>*_]*(?:#{4}|A[ \t]*[:：])[ \t]*(?P<value>\S[^\n]*)")
+# Words after a leading number that make it another number ("5 million", "2 thirds", "4 squared") or not the only one.
+_NOT_COUNTED = lazy_regex(
+    r"(?i:\b(?:and|or|than|more|less|times|to|per|plus|minus|of|by|out|over|dozens?|hundreds?|thousands?|millions?"
+    r"|billions?|trillions?|percent|percentage|squared|cubed|factorial|halves|half|thirds?|quarters?|fourths?|fifths?"
+    r"|sixths?|eighths?|tenths?|hundredths?|thousandths?)\b)"
+)
 _LEADING_NUMBER = lazy_regex(r"(-?\d[\d,]*(?:\.\d+)?(?:/\d+)?)[ \t]+[A-Za-z][A-Za-z \t]*")
 
 
@@ -508,7 +516,9 @@ def _last_phrase(text: str) -> Extraction | None:
                     )
                 if answer[:5].lower() == "that ":  # "the answer is that the router reaches 10 + 20 = 30 hosts"
                     return clause_answer(answer, f"read {quote(match.group(0))!r}", declines)
-                answer = stated_value(answer) or number_word(answer) or answer
+                leading = _LEADING_NUMBER.fullmatch(answer)  # "The answer is 4 red cubes."
+                counted = leading.group(1) if leading and not _NOT_COUNTED.search(answer) else None
+                answer = stated_value(answer) or number_word(answer) or scaled_number(answer) or counted or answer
             return Extraction(answer, "answer-phrase", f"read {quote(match.group(0))!r}", None, "explicit")
     return None
 

@@ -16,19 +16,21 @@ from __future__ import annotations
 import re
 from bisect import bisect_left
 
+from mathreel.core.extract.free_value import scaled_number
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.plain_math import plain_math
 
-_CLAUSE_BREAK = lazy_regex(r";|(?:,\s*|\s+|^)(?i:so|thus|hence|therefore)\b,?")
-_AND = lazy_regex(r"\s+(?i:and|but)\s+")
+# A run of blanks is only tried from its start ("(?<!\s)"), so a long run cannot make these quadratic.
+_CLAUSE_BREAK = lazy_regex(r";|(?:,\s*|(?<!\s)\s+|^)(?i:so|thus|hence|therefore)\b,?")
+_AND = lazy_regex(r"(?<!\s)\s+(?i:and|but)\s+")
 _STATES = lazy_regex(
     r"(?i:\b(?:(?:is|are|lies|located|occurs|was|were)\s+at|is|are|equals|be|was|were|gives(?:\s+us)?|yields|makes"
-    r"|comes\s+to|totals|costs?|pays|paid|weighs|measures|spends|spent|earns|earned)\b"
+    r"|comes\s+to|totals|takes|lasts|holds|costs?|pays|paid|weighs|measures|spends|spent|earns|earned)\b"
     r"(?:\s+(?:approximately|about|roughly|exactly|equal\s+to))?)"
     r"|(?i:\bi\.e\.,?)|(?<![!<>=\\])=(?!=)|≈|\\approx|\\in\b|\s[—–]\s"
 )
 _TRAILER = lazy_regex(
-    r",\s+(?=[a-z])|\s+(?i:because|since|which|so|as|when|and\s+the|in\s+(?:total|all)|altogether|overall)\b"
+    r",\s+(?=[a-z])|(?<!\s)\s+(?i:because|since|which|so|as|when|and\s+the|in\s+(?:total|all)|altogether|overall)\b"
 )
 _QUOTES = "'\"‘’“”`"
 _LONGEST_VALUE = 240  # characters: a math line is at most 200 (`_MATH_LINE`), with room for quotes and "$"
@@ -76,6 +78,8 @@ _NAMED = lazy_regex(r"(?<![\w\\)}^])(?P<name>[A-Za-z](?:_\{?\w+\}?)?)\s*=(?!=)")
 _LIST_SEPARATOR = lazy_regex(r"\s*(?:,\s*(?:(?:and|or)\s+)?|\s(?:and|or)\s+)$", re.I)
 _SINGLE_SYMBOL = lazy_regex(r"\s*[A-Za-z](?:_\{?\w+\}?)?\s*")
 _LETTER = lazy_regex(r"[A-Za-z]")
+_CURVE = lazy_regex(r"\s*[yz]\s*")
+_X = lazy_regex(r"(?<![A-Za-z\\])x(?![A-Za-z])")
 _COMMAND = lazy_regex(r"\\[A-Za-z]+")  # "\\frac", "\\sqrt", "\\times": operators, not variables
 _UNITS = (
     "zero",
@@ -163,9 +167,9 @@ def _value_after_marks(clause: str) -> str | None:
         if end - mark.end() > _LONGEST_VALUE:
             continue
         tail = _cleaned(clause[mark.end() : end])
-        if not tail:
+        if not tail or _STATES.match(tail):  # "the total cost is 48": the value follows "is", not "cost"
             continue
-        word = number_word(tail)
+        word = scaled_number(tail) or number_word(tail)  # "5 million", "eleven"
         if word is not None:
             return word
         currency = _CURRENCY_S.fullmatch(tail)
@@ -191,6 +195,8 @@ def _result_of(value: str) -> str:
     if cut < 0:
         return value
     left, right = value[:cut], value[cut + 1 :].strip()
+    if _CURVE.fullmatch(left) and _X.search(right):
+        return value  # "y = 2x + 1": the equation of a line or curve is the answer itself
     if right and (not _LETTER.search(_COMMAND.sub("", left)) or _SINGLE_SYMBOL.fullmatch(left)):
         return right
     return value

@@ -20,9 +20,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from mathreel.core.extract.answer_forms import mixed_number
 from mathreel.core.extract.echo import without_echoed_prompt
 from mathreel.core.extract.equivalence import Equivalence, Unmemoised, math_equivalence, memoised
 from mathreel.core.extract.free import NO_ANSWER_READINGS, declines, extract_free_answer
+from mathreel.core.extract.free_value import with_unit_if_gold_has_one
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.math_budget import current_budget
 from mathreel.core.extract.math_screen import hostile_reason
@@ -84,7 +86,7 @@ def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
             cut = unparsed("no answer stated", f"the response stops mid-working: {quote(stopped)!r}")
             return FreeVerdict(cut, Equivalence(None, f"no answer read: {cut.explanation}"))
     if extraction.answer is not None:
-        verdict = math_equivalence(extraction.answer, gold)
+        verdict = math_equivalence(with_unit_if_gold_has_one(extraction, gold), gold)
         if verdict.equal is not None or verdict.needs_question:
             return FreeVerdict(extraction, verdict)
     else:
@@ -112,6 +114,8 @@ def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
     if equal is None or read is None:
         return FreeVerdict(extraction, Equivalence(None, f"{verdict.explanation}; {why}"))
     reading = Extraction(read, "math-verify", f"math-verify read {quote(read)!r} from the response")
+    if mixed_number(read) is not None:  # math-verify reads "49 1/3" as a product; it is 49 and a third
+        return FreeVerdict(reading, math_equivalence(read, gold))
     return FreeVerdict(reading, Equivalence(equal, why))
 
 

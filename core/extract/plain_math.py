@@ -35,7 +35,7 @@ _SIGNS = str.maketrans(
         "\u202f": " ",
     }
 )
-_VULGAR = {
+VULGAR = {
     "½": "1/2",
     "⅓": "1/3",
     "⅔": "2/3",
@@ -65,7 +65,7 @@ _SUPERSCRIPTS = {
     "⁹": "9",
     "⁻": "-",
 }
-_FRACTION_OR_POWER = lazy_regex(r"(\d?)([" + "".join(_VULGAR) + r"])|([" + "".join(_SUPERSCRIPTS) + r"]+)")
+_FRACTION_OR_POWER = lazy_regex(r"(\d?)([" + "".join(VULGAR) + r"])|([" + "".join(_SUPERSCRIPTS) + r"]+)")
 _UPRIGHT = lazy_regex(r"\\(?:mathrm|operatorname|text|rm)\s*\{\s*([eid])\s*\}")
 
 
@@ -76,7 +76,7 @@ def plain_math(text: str) -> str:
     if text.isascii():
         return text
     text = text.translate(_SIGNS)
-    if any(char in text for char in _VULGAR) or any(char in text for char in _SUPERSCRIPTS):
+    if any(char in text for char in VULGAR) or any(char in text for char in _SUPERSCRIPTS):
         text = _FRACTION_OR_POWER.sub(_spelled, text)
     return text
 
@@ -85,6 +85,6 @@ def _spelled(match: re.Match[str]) -> str:
     """ "3½" -> "3 1/2" (a mixed number), "½" -> "1/2", "²" -> "^2", "⁻¹" -> "^{-1}"."""
     if match.group(2):
         whole = match.group(1)
-        return f"{whole} {_VULGAR[match.group(2)]}" if whole else _VULGAR[match.group(2)]
+        return f"{whole} {VULGAR[match.group(2)]}" if whole else VULGAR[match.group(2)]
     power = "".join(_SUPERSCRIPTS[char] for char in match.group(3))
     return f"^{power}" if len(power) == 1 else f"^{{{power}}}"
