@@ -163,8 +163,8 @@ def _value_after_marks(clause: str) -> str | None:
         if end - mark.end() > _LONGEST_VALUE:
             continue
         tail = _cleaned(clause[mark.end() : end])
-        if not tail:
-            continue
+        if not tail or _STATES.match(tail):
+            continue  # "the total cost is 45": "cost" is the noun, the value follows "is"
         word = number_word(tail)
         if word is not None:
             return word

@@ -1,0 +1,62 @@
+"""Free-form answers stated in a prose sentence of several quantities, through the real scorer path (`score_free`,
+with the math-verify worker where the rules leave the comparison to it): classes K1-K4 of
+tests/data/readings_classes.jsonl, each scored against a gold it matches and one it does not.
+
+K1 an "Answer:" heading over a sentence ("Answer: 540 grams of flour will last the bakery 3 days."), K2 a concluding
+sentence whose answer is followed by other quantities of the problem, K3 the zero-shot-CoT harness line "Therefore,
+the answer (arabic numerals) is", K4 a loop of working cut off mid-expression. A sentence whose asked quantity
+cannot be told is no answer, never math-verify's pick of a stray number from it."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mathreel.core.extract import math_equivalence
+from mathreel.core.scoring.verdict import score_free
+
+CLASSES = ("K1", "K2", "K3", "K4")
+CASES = [
+    record
+    for line in (Path(__file__).parent / "data" / "readings_classes.jsonl").read_text(encoding="utf-8").splitlines()
+    if (record := json.loads(line)).get("class") in CLASSES
+]
+
+
+def test_every_class_has_cases_with_abstentions_and_negatives() -> None:
+    for name in CLASSES:
+        cases = [case for case in CASES if case["class"] == name]
+        assert len(cases) >= 5 and all(case["gold"] != case["wrong_gold"] for case in cases), name
+    assert sum(case["label"] is None for case in CASES) >= 8
+    assert sum(bool(case.get("question")) for case in CASES) >= 5
+
+
+@pytest.mark.parametrize("case", CASES, ids=[case["id"] for case in CASES])
+def test_the_reading_is_the_label_and_only_the_right_gold_scores_it_correct(case) -> None:
+    question = case.get("question")
+    for gold in (case["gold"], case["wrong_gold"]):
+        extraction, right = score_free(case["response"], gold, question=question)
+        if case["label"] is None:
+            assert extraction.answer is None and not right, (gold, extraction)
+            continue
+        assert extraction.answer is not None, extraction
+        assert math_equivalence(extraction.answer, case["label"]).equal is True, extraction
+        assert right == (math_equivalence(case["label"], gold).equal is True), (gold, extraction)
+
+
+@pytest.mark.parametrize(
+    ("response", "question", "reading"),
+    [
+        ("Answer: 540 grams of flour will last the bakery 3 days.", "How many days will the flour last?", "3"),
+        ("Answer: 540 grams of flour will last the bakery 3 days.", "How many grams of flour are there?", "540"),
+        ("Answer: 540 grams of flour will last the bakery 3 days.", None, None),
+        ("Answer: 540 grams of flour will last the bakery 3 days.", "How long will it last?", None),
+    ],
+)
+def test_the_question_decides_which_quantity_of_the_sentence_is_the_answer(response, question, reading) -> None:
+    extraction, _ = score_free(response, "3", question=question)
+    assert extraction.answer == reading, extraction
+    if reading is None:
+        assert "several quantities" in extraction.explanation and "540" in extraction.explanation
