@@ -60,3 +60,48 @@ def test_the_question_decides_which_quantity_of_the_sentence_is_the_answer(respo
     assert extraction.answer == reading, extraction
     if reading is None:
         assert "several quantities" in extraction.explanation and "540" in extraction.explanation
+
+
+@pytest.mark.parametrize(
+    ("response", "question", "reading"),
+    [
+        # the noun after a quantity is its own, never the next quantity's
+        ("Answer: It takes 5 workers 12 days to finish the 3 walls.", "How many days does it take?", "12"),
+        ("Answer: It takes 5 workers 12 days to finish the 3 walls.", "How many workers are needed?", "5"),
+        # a part and its whole name the same noun: which is asked cannot be told
+        ("Hence 4 of the 12 balls are red.", "How many balls are red?", None),
+        ("Therefore, she needs 3 more cups of flour than the 2 cups of sugar.", "How many cups of flour?", None),
+        # two values stated together are no verb's one object
+        ("Therefore, the rectangle is 6 cm wide and 9 cm long.", None, None),
+        ("Thus, in 3 weeks Lena saves \\$96 by walking 4 km each day.", "How much money does she save?", "96"),
+        # one quantity in the conclusion: read as before
+        ("Tom has 5 more marbles than Ann, so he has 12 in total.", None, "12"),
+    ],
+)
+def test_which_quantity_is_read(response, question, reading) -> None:
+    extraction, _ = score_free(response, "12", question=question)
+    assert extraction.answer == reading, extraction
+
+
+@pytest.mark.parametrize(
+    ("completion", "reading"),
+    [
+        ("64.", "64"),
+        ("1,200.", "1,200"),
+        ("-3.", "-3"),
+        ("$64.", "64"),
+        ("64 dollars.", "64"),
+        (": 64", "64"),
+        ("\\frac{1}{2}", "\\frac{1}{2}"),
+        ("2^{10}", "2^{10}"),
+        ("\n\n326-y", None),
+        ("2x - 4.", None),
+        ("3 hours and 20 minutes.", None),
+    ],
+)
+def test_the_arabic_numerals_harness_line_reads_only_a_number(completion, reading) -> None:
+    response = f"We add the parts: 48 + 16 = 64.\nTherefore, the answer (arabic numerals) is {completion}"
+    extraction, _ = score_free(response, "64")
+    assert extraction.answer == reading, extraction
+    if reading is None:
+        assert extraction.explanation.startswith("no answer stated") and "asks for a number" in extraction.explanation

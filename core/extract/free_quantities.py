@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.types import Extraction, quote, unparsed
@@ -62,6 +63,8 @@ _STATING_VERB = lazy_regex(
     r"|measures|spends|spent|earns|earned))[ \t]+(?:(?:a|an|the)[ \t]+(?:[A-Za-z]+[ \t]+){0,2}?of[ \t]+)?"
     r"(?:(?:about|approximately|exactly|only|just)[ \t]+)?\Z"
 )
+_NEXT_DIGIT = lazy_regex(r"\d")
+_PART_OF = lazy_regex(r"[ \t]+(?:out[ \t]+)?of[ \t]+(?:(?:the|her|his|their|its|these|those|all)[ \t]+)?\$?")
 _BEFORE = 60  # characters before a quantity searched for its noun or verb
 
 
@@ -84,14 +87,19 @@ def answer_quantity(sentence: str, question: str | None, method: str) -> Extract
     asked = _asked(question) if question else None
     if asked is not None:
         hits = {value for value, match in found if _attached(sentence, match, asked)}
+        for (value, match), (whole, after) in pairwise(found):
+            if whole in hits and _PART_OF.fullmatch(sentence, match.end(), after.start()):
+                hits.add(value)  # "4 of the 12 balls": the part and the whole are both balls
         if len(hits) == 1:
             value = hits.pop()
             why = f"the question asks for {_described(asked)}: {quote(value)!r} of {quote(sentence)!r}"
             return Extraction(value, method, why, None, "shape")
         if hits:
             return _several(values, sentence, f"; {len(hits)} of them are {_described(asked)}")
-    for value, match in found:
+    for index, (value, match) in enumerate(found):
         if _STATING_VERB.search(sentence, max(0, match.start() - _BEFORE), match.start()):
+            if index + 1 < len(found) and _listed(sentence[match.end() : found[index + 1][1].start()]):
+                break  # "the rectangle is 6 cm wide and 9 cm long": two values stated together
             why = f"the quantity the sentence's verb states: {quote(value)!r} of {quote(sentence)!r}"
             return Extraction(value, method, why, None, "shape")
     return _several(values, sentence, "" if question else "; no question to tell which is asked")
@@ -107,6 +115,20 @@ def _last_clause(sentence: str) -> str:
         if any(char.isdigit() for char in clause):
             return clause.strip()
     return sentence
+
+
+# What joins a quantity to the next: a list ("6 cm wide and 9 cm long") or a phrase of circumstance ("$43.50 for the
+# tickets of her 3 children", "$540 in May whether it sells 60 crates").
+_JOIN = lazy_regex(
+    r"(?i:(?P<list>,|;|\b(?:and|or|but|while|whereas|plus)\b)|\b(?:for|in|if|whether|by|when|to|of|after|from|with"
+    r"|on|at|per|since|because|before|during|until|within|over|than)\b)"
+)
+
+
+def _listed(between: str) -> bool:
+    """Whether the text between two quantities joins them as a list: a list word before any preposition."""
+    join = _JOIN.search(between)
+    return join is None or join.group("list") is not None
 
 
 def _several(values: list[str], sentence: str, note: str) -> Extraction:
@@ -159,7 +181,8 @@ def _attached(sentence: str, match: re.Match[str], asked: _Asked) -> bool:
     """Whether the quantity `match` is what `asked` names: its noun follows it ("3 days", "5 more boxes", "540 grams
     of flour") or leads to it ("a profit of $312"), or it is an amount of money when money is asked."""
     start, end = match.start(), match.end()
-    after = [word.lower() for word in _WORD.findall(sentence[end : end + 40])][:_AFTER_WORDS]
+    upto = _NEXT_DIGIT.search(sentence, end, end + 40)  # the words of this quantity, not of the next one
+    after = [word.lower() for word in _WORD.findall(sentence[end : upto.start() if upto else end + 40])][:_AFTER_WORDS]
     if asked.money and (match.group("cur") or (after and after[0] in _MONEY_AFTER)):
         return True
     words = [word for word in after if word not in _SKIPPED]
@@ -179,7 +202,7 @@ def _described(asked: _Asked) -> str:
 NUMERALS_ASKED = lazy_regex(r"(?i:\(\s*arabic\s+numerals?\s*\))")
 _NAMED = lazy_regex(r"[A-Za-z](?:_\{?\w+\}?)?\s*=\s*")
 _NUMBER_FIRST = lazy_regex(r"(?P<n>-?\d[\d,]*(?:\.\d+)?(?:/\d+)?)(?:[ \t]+[A-Za-z][A-Za-z \t]*)?")
-_NUMERIC = lazy_regex(r"[-+*/().\d\s,^]+|\\frac\{\d+\}\{\d+\}")
+_COMMAND = lazy_regex(r"\\[A-Za-z]+")
 
 
 def numeral_answer(answer: str, phrase: str) -> Extraction | None:
@@ -188,7 +211,7 @@ def numeral_answer(answer: str, phrase: str) -> Extraction | None:
     if NUMERALS_ASKED.search(phrase) is None:
         return None
     value = _NAMED.sub("", answer, count=1) if _NAMED.match(answer) else answer
-    if _NUMERIC.fullmatch(value):
+    if any(char.isdigit() for char in value) and not any(c.isascii() and c.isalpha() for c in _COMMAND.sub("", value)):
         return Extraction(value.strip(), "answer-phrase", f"read {quote(phrase)!r}", None, "explicit")
     leading = _NUMBER_FIRST.fullmatch(value)
     if leading is not None:
