@@ -105,3 +105,39 @@ def test_the_arabic_numerals_harness_line_reads_only_a_number(completion, readin
     assert extraction.answer == reading, extraction
     if reading is None:
         assert extraction.explanation.startswith("no answer stated") and "asks for a number" in extraction.explanation
+
+
+def test_a_scored_file_gives_the_free_form_reader_its_question(tmp_path) -> None:
+    """`mathreel score` reads the question's text from the file: the same answer sentence reads the asked quantity."""
+    from mathreel.core.results import read_results
+    from mathreel.core.scoring import score
+
+    answer = (
+        "Plan: divide the stock by the daily use, 540 / 180.\n\nAnswer: 540 grams of flour will last the bakery 3 days."
+    )
+    records = [
+        {
+            "sample_index": str(index),
+            "problem_index": str(index),
+            "problem_version": "Text Dominant",
+            "question": question,
+            "question_for_eval": question,
+            "answer": gold,
+            "question_type": "free-form",
+            "metadata": {"split": "testmini", "source": "x", "subject": "Arithmetic", "subfield": "Ratio"},
+            "model_answer": answer,
+        }
+        for index, (question, gold) in enumerate(
+            [
+                ("A bakery has 540 grams of flour and uses 180 grams a day. How many days will the flour last?", "3"),
+                ("A bakery needs flour for 3 days at 180 grams a day. How many grams of flour does it need?", "540"),
+                ("The flour lasts 3 days at 180 grams a day. How long is that in hours?", "72"),
+            ],
+            start=1,
+        )
+    ]
+    path = tmp_path / "mathverse.json"
+    path.write_text(json.dumps(records), encoding="utf-8")
+    rows = score(read_results(path)).rows
+    assert [(row.extracted, row.status) for row in rows] == [("3", "correct"), ("540", "correct"), (None, "unparsed")]
+    assert "several quantities" in rows[2].explanation and "540, 3" in rows[2].explanation

@@ -519,12 +519,19 @@ def _last_phrase(text: str, question: str | None = None) -> Extraction | None:
                     return clause_answer(answer, f"read {quote(match.group(0))!r}", declines)
                 value = stated_value(answer) or number_word(answer)
                 if value is None:  # "Answer: 540 grams of flour will last the bakery 3 days."
-                    several = answer_quantity(answer, question, "answer-phrase")
+                    said = _sentence_of(match.group("rest") or "")  # its "$" kept: "pays $43.50"
+                    several = answer_quantity(said if _clean(said) == answer else answer, question, "answer-phrase")
                     if several is not None:
                         return several
                 answer = value or answer
             return Extraction(answer, "answer-phrase", f"read {quote(match.group(0))!r}", None, "explicit")
     return None
+
+
+def _sentence_of(rest: str) -> str:
+    """The answer part of a phrase's line up to the end of its sentence, as written (`_clean` without the rest)."""
+    end = _CLAUSE_END.search(rest)
+    return rest[: end.start()] if end else rest
 
 
 def _innermost(answer: str) -> str:

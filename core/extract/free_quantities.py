@@ -74,6 +74,7 @@ class _Asked:
 
     nouns: frozenset[str]
     money: bool
+    named: str = ""  # the question's word, as shown in the explanation
 
 
 def answer_quantity(sentence: str, question: str | None, method: str) -> Extraction | None:
@@ -92,10 +93,10 @@ def answer_quantity(sentence: str, question: str | None, method: str) -> Extract
                 hits.add(value)  # "4 of the 12 balls": the part and the whole are both balls
         if len(hits) == 1:
             value = hits.pop()
-            why = f"the question asks for {_described(asked)}: {quote(value)!r} of {quote(sentence)!r}"
+            why = f"the question asks for {asked.named}: {quote(value)!r} of {quote(sentence)!r}"
             return Extraction(value, method, why, None, "shape")
         if hits:
-            return _several(values, sentence, f"; {len(hits)} of them are {_described(asked)}")
+            return _several(values, sentence, f"; {len(hits)} of them are {asked.named}")
     for index, (value, match) in enumerate(found):
         if _STATING_VERB.search(sentence, max(0, match.start() - _BEFORE), match.start()):
             if index + 1 < len(found) and _listed(sentence[match.end() : found[index + 1][1].start()]):
@@ -149,10 +150,10 @@ def _asked(question: str) -> _Asked | None:
         words = [word.lower() for word in _WORD.findall(found.group("word") + " " + found.group("rest"))]
         words = [word for word in words if word not in _SKIPPED] or [""]
         if words[0] == "money" or (words[0] in _STOP and _MONEY_VERBS.search(found.group("rest"))):
-            return _Asked(frozenset(), True)  # "how much money", "how much does she pay"
+            return _Asked(frozenset(), True, "an amount of money")  # "how much money", "how much does she pay"
         if words[0] in _STOP or not words[0]:
             return None  # "how much does the box weigh": no noun to match
-        return _Asked(frozenset(_forms(words[0])), words[0] in _MONEY_NOUNS)
+        return _Asked(frozenset(_forms(words[0])), words[0] in _MONEY_NOUNS, repr(words[0]))
     nouns: list[str] = []
     for word in _WORD.findall(found.group("words")):
         word = word.lower()
@@ -162,7 +163,8 @@ def _asked(question: str) -> _Asked | None:
             nouns.append(word)
     if not nouns:
         return None
-    return _Asked(frozenset(form for noun in nouns for form in _forms(noun)), any(n in _MONEY_NOUNS for n in nouns))
+    forms = frozenset(form for noun in nouns for form in _forms(noun))
+    return _Asked(forms, any(noun in _MONEY_NOUNS for noun in nouns), repr(" ".join(nouns)))
 
 
 def _forms(word: str) -> set[str]:
@@ -190,12 +192,6 @@ def _attached(sentence: str, match: re.Match[str], asked: _Asked) -> bool:
         return True
     before = _NOUN_BEFORE.search(sentence, max(0, start - _BEFORE), start)
     return before is not None and bool(_forms(before.group("noun").lower()) & asked.nouns)
-
-
-def _described(asked: _Asked) -> str:
-    if asked.nouns:
-        return "'" + min(asked.nouns, key=len) + "'"
-    return "an amount of money"
 
 
 # The zero-shot-CoT harness line asks for a number: "Therefore, the answer (arabic numerals) is".
