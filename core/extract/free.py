@@ -19,7 +19,7 @@ import re
 from mathreel.core.extract.conflicts import phrase_value, two_values
 from mathreel.core.extract.echo import without_echoed_prompt
 from mathreel.core.extract.free_forms import clause_answer, number_in_words, one_of_two_forms
-from mathreel.core.extract.free_quantities import SEVERAL, answer_quantity, numeral_answer
+from mathreel.core.extract.free_quantities import LONGEST_SENTENCE, SEVERAL, answer_quantity, numeral_answer
 from mathreel.core.extract.free_sentence import is_math, number_word, stated_value
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.option_math import numeric_value, same_value
@@ -213,7 +213,8 @@ def _read(text: str, question: str | None = None) -> Extraction:
     line = _answer_line(text) if "####" in text or "A:" in text or "A：" in text or "A :" in text else None
     if line is not None:
         return line
-    if _PHRASE.search(text, text.rfind("\n") + 1) is not None:  # a loop of answer lines, the last cut mid-value
+    last_line = text[text.rfind("\n") + 1 :]
+    if len(last_line) <= _LOOP_LINE and _PHRASE.search(last_line) is not None:  # answer lines looped, cut mid-value
         looped = _cut_off_loop(text)
         if looped is not None:
             return looped
@@ -239,6 +240,7 @@ NO_ANSWER_READINGS = (LOOP, COMPARISON, PROGRAM, SEVERAL)
 _UNITS_SPLIT = lazy_regex(r"(?<=[.!?])\s+")  # sentences, inside a line (one way to match: linear)
 _LOOP_MIN = 3  # times the unit the cut-off text begins must have been written before
 _LOOP_MAX_UNITS = 2_000  # sentences looked at, the last ones
+_LOOP_LINE = 1_000  # characters: the longest last line looked at for a looped answer phrase
 
 
 def _cut_off_loop(text: str) -> Extraction | None:
@@ -518,7 +520,9 @@ def _last_phrase(text: str, question: str | None = None) -> Extraction | None:
                 if answer[:5].lower() == "that ":  # "the answer is that the router reaches 10 + 20 = 30 hosts"
                     return clause_answer(answer, f"read {quote(match.group(0))!r}", declines)
                 value = stated_value(answer) or number_word(answer)
-                if value is None:  # "Answer: 540 grams of flour will last the bakery 3 days."
+                if (
+                    value is None and len(answer) <= LONGEST_SENTENCE
+                ):  # "Answer: 540 grams of flour will last ... 3 days."
                     said = _sentence_of(match.group("rest") or "")  # its "$" kept: "pays $43.50"
                     several = answer_quantity(said if _clean(said) == answer else answer, question, "answer-phrase")
                     if several is not None:
@@ -578,7 +582,8 @@ def _last_line(text: str, question: str | None = None) -> Extraction:
     value = stated_value(sentences[-1])
     if value is not None:
         return Extraction(value, "last-sentence", f"the last sentence states {quote(sentences[-1])!r}", None, "shape")
-    if _CONCLUDES.search(sentences[-1]):  # "Therefore, the shop makes a profit of $312 ... 40 chairs or 25 tables."
+    if len(sentences[-1]) <= LONGEST_SENTENCE and _CONCLUDES.search(sentences[-1]):  # "Therefore, the shop makes a
+        # profit of $312 in June if it buys either 40 chairs or 25 tables.": the quantity asked, or none
         said = _SENTENCE_BREAK.split(_MARKDOWN.sub("", _MATH_DELIMS.sub("", lines[-1])).strip())[-1]  # "$" kept
         several = answer_quantity(said, question, "last-sentence")
         if several is not None:

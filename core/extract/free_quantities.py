@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from itertools import pairwise
+from itertools import islice, pairwise
 
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.types import Extraction, quote, unparsed
@@ -65,6 +65,8 @@ _STATING_VERB = lazy_regex(
 )
 _NEXT_DIGIT = lazy_regex(r"\d")
 _PART_OF = lazy_regex(r"[ \t]+(?:out[ \t]+)?of[ \t]+(?:(?:the|her|his|their|its|these|those|all)[ \t]+)?\$?")
+LONGEST_SENTENCE = 600  # characters: a longer text is no one answer sentence
+_MOST = 12  # quantities: a sentence holding more names no one answer
 _BEFORE = 60  # characters before a quantity searched for its noun or verb
 
 
@@ -79,12 +81,16 @@ class _Asked:
 
 def answer_quantity(sentence: str, question: str | None, method: str) -> Extraction | None:
     """The reading of an answer sentence of several quantities (see the module docstring), or None when it holds
-    fewer than two different ones (the usual readers read it then)."""
+    fewer than two different ones, or is longer than any answer sentence (the usual readers read it then)."""
+    if len(sentence) > LONGEST_SENTENCE:
+        return None
     sentence = _last_clause(sentence.replace("\\$", "$"))  # "\\$96" is written currency
-    found = [(match.group("n").replace(",", ""), match) for match in _QUANTITY.finditer(sentence)]
+    found = [(match.group("n").replace(",", ""), match) for match in islice(_QUANTITY.finditer(sentence), _MOST + 1)]
     values = list(dict.fromkeys(value for value, _ in found))
     if len(values) < 2:
         return None
+    if len(found) > _MOST:  # a list of numbers, not a sentence stating one: no answer, and no quadratic work
+        return _several(values, sentence, " and more")
     asked = _asked(question) if question else None
     if asked is not None:
         hits = {value for value, match in found if _attached(sentence, match, asked)}
