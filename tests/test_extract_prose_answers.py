@@ -74,6 +74,10 @@ def test_the_question_decides_which_quantity_of_the_sentence_is_the_answer(respo
         # two values stated together are no verb's one object
         ("Therefore, the rectangle is 6 cm wide and 9 cm long.", None, None),
         ("Thus, in 3 weeks Lena saves \\$96 by walking 4 km each day.", "How much money does she save?", "96"),
+        # no question: the quantity the verb states, as written ("5,000" is 5000, a percentage keeps its sign)
+        ("So there are 12 triangles in the 3 figures.", None, "12"),
+        ("So in 2020, the population was 5,000 people.", None, "5000"),
+        ("So the discount is 20% on the 50 dollar shirt.", None, "20%"),
         # one quantity in the conclusion: read as before
         ("Tom has 5 more marbles than Ann, so he has 12 in total.", None, "12"),
     ],

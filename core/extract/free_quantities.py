@@ -28,7 +28,9 @@ from mathreel.core.extract.types import Extraction, quote, unparsed
 SEVERAL = "several quantities"
 
 # A quantity of a sentence: "3", "$43.50", "1,200", "25%", "3/4"; never the digit of a name ("m1", "R2").
-_QUANTITY = lazy_regex(r"(?<![\w.^_{}/\\])(?P<cur>\$[ \t]?)?(?P<n>-?\d[\d,]*(?:\.\d+)?(?:/\d+)?)(?![\w.]*\d)(?!\w)")
+_QUANTITY = lazy_regex(
+    r"(?<![\w.^_{}/\\])(?P<cur>\$[ \t]?)?(?P<n>-?\d[\d,]*(?:\.\d+)?(?:/\d+)?)(?![\w.]*\d)(?!\w)(?P<pct>[ \t]?\\?%)?"
+)
 _WORD = lazy_regex(r"[A-Za-z]+")
 _MONEY_AFTER = frozenset({"dollar", "dollars", "cent", "cents", "euro", "euros", "pound", "pounds", "usd"})
 _SKIPPED = frozenset({"more", "fewer", "less", "additional", "extra", "whole", "full", "of", "in", "all", "total"})
@@ -85,7 +87,7 @@ def answer_quantity(sentence: str, question: str | None, method: str) -> Extract
     if len(sentence) > LONGEST_SENTENCE:
         return None
     sentence = _last_clause(sentence.replace("\\$", "$"))  # "\\$96" is written currency
-    found = [(match.group("n").replace(",", ""), match) for match in islice(_QUANTITY.finditer(sentence), _MOST + 1)]
+    found = [(_value(match), match) for match in islice(_QUANTITY.finditer(sentence), _MOST + 1)]
     values = list(dict.fromkeys(value for value, _ in found))
     if len(values) < 2:
         return None
@@ -136,6 +138,11 @@ def _listed(between: str) -> bool:
     """Whether the text between two quantities joins them as a list: a list word before any preposition."""
     join = _JOIN.search(between)
     return join is None or join.group("list") is not None
+
+
+def _value(match: re.Match[str]) -> str:
+    """A quantity as read: "1,200" -> "1200", "20 %" -> "20%" (a percentage keeps its sign)."""
+    return match.group("n").replace(",", "") + ("%" if match.group("pct") else "")
 
 
 def _several(values: list[str], sentence: str, note: str) -> Extraction:
