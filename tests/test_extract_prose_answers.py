@@ -145,3 +145,27 @@ def test_a_scored_file_gives_the_free_form_reader_its_question(tmp_path) -> None
     rows = score(read_results(path)).rows
     assert [(row.extracted, row.status) for row in rows] == [("3", "correct"), ("540", "correct"), (None, "unparsed")]
     assert "several quantities" in rows[2].explanation and "540, 3" in rows[2].explanation
+
+
+@pytest.mark.parametrize(
+    "ending",
+    [
+        "So the answer is \\frac{3}{",
+        "The answer is \\frac{3}{8} \\times",
+        "Final answer: \\sqrt{",
+        "The answer is 15 +",
+    ],
+)
+def test_an_answer_phrase_the_response_stops_inside_is_no_answer(ending) -> None:
+    """Cut off inside its value, the answer is unknown: math-verify must not find one in the working ("15 litres")."""
+    working = "Three of the eight parts are full, so the fraction is 3/8 and the amount is 15 litres.\n"
+    for gold in ("15", "3/8"):
+        extraction, right = score_free(working + ending, gold)
+        assert extraction.answer is None and not right, extraction
+        assert "stops inside the value" in extraction.explanation
+
+
+@pytest.mark.parametrize("ending", ["The answer is \\frac{3}{8}", "The answer is 15,", "The answer is x_1"])
+def test_a_finished_value_at_the_end_is_read(ending) -> None:
+    extraction, _ = score_free("Three of the eight parts are full.\n" + ending, "15")
+    assert extraction.answer is not None, extraction

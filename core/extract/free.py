@@ -40,6 +40,7 @@ from mathreel.core.extract.text import (
     unclosed_think_tail,
 )
 from mathreel.core.extract.types import Extraction, conflict, quote, unparsed
+from mathreel.core.extract.unfinished import unfinished_value
 
 # "The answer is 12", "Final answer: x = 3", "ANSWER: 5", "答案是 12". The rest of the line is the answer.
 # No two adjacent parts can match the same whitespace, so a long run of blanks cannot make it backtrack.
@@ -504,6 +505,9 @@ def _last_phrase(text: str, question: str | None = None) -> Extraction | None:
         ):
             continue  # "Here's how I got the answer:\n\n1. We know ...": the working's first step, no value
         answer = _clean(match.group("rest") or match.group("zh"))
+        if answer and match.group("rest") and not plain[match.end() :].strip() and unfinished_value(answer):
+            why = f"the response stops inside the value of {quote(match.group(0))!r}"  # "The answer is \\frac{3}{"
+            return unparsed("no answer stated", why, "answer-phrase")
         if answer:
             answer = _innermost(answer)
             numeral = numeral_answer(answer, match.group(0)) if "(" in match.group(0) else None
