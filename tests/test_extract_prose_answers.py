@@ -73,6 +73,7 @@ def test_the_question_decides_which_quantity_of_the_sentence_is_the_answer(respo
         ("Therefore, she needs 3 more cups of flour than the 2 cups of sugar.", "How many cups of flour?", None),
         # two values stated together are no verb's one object
         ("Therefore, the rectangle is 6 cm wide and 9 cm long.", None, None),
+        ("Therefore, x is 5 for part (a) and 7 for part (b).", None, None),
         ("Thus, in 3 weeks Lena saves \\$96 by walking 4 km each day.", "How much money does she save?", "96"),
         # no question: the quantity the verb states, as written ("5,000" is 5000, a percentage keeps its sign)
         ("So there are 12 triangles in the 3 figures.", None, "12"),

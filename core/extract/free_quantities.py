@@ -126,16 +126,20 @@ def _last_clause(sentence: str) -> str:
     return sentence
 
 
-# What joins a quantity to the next: a list ("6 cm wide and 9 cm long") or a phrase of circumstance ("$43.50 for the
-# tickets of her 3 children", "$540 in May whether it sells 60 crates").
+# What joins a quantity to the next: a list ("6 cm wide and 9 cm long", "5 for part (a) and 7 for part (b)") or a
+# phrase of circumstance ("$43.50 for the tickets of her 3 children", "$540 in May whether it sells 60 crates").
+_LIST_WORD = lazy_regex(r"(?i:;|\b(?:and|or|but|while|whereas|plus|versus|vs)\b)")
 _JOIN = lazy_regex(
-    r"(?i:(?P<list>,|;|\b(?:and|or|but|while|whereas|plus)\b)|\b(?:for|in|if|whether|by|when|to|of|after|from|with"
-    r"|on|at|per|since|because|before|during|until|within|over|than)\b)"
+    r"(?i:(?P<list>,)|\b(?:for|in|if|whether|by|when|to|of|after|from|with|on|at|per|since|because|before|during"
+    r"|until|within|over|than)\b)"
 )
 
 
 def _listed(between: str) -> bool:
-    """Whether the text between two quantities joins them as a list: a list word before any preposition."""
+    """Whether the text between two quantities lists them together: a list word anywhere, or a comma before any
+    preposition (or neither a comma nor a preposition)."""
+    if _LIST_WORD.search(between) is not None:
+        return True
     join = _JOIN.search(between)
     return join is None or join.group("list") is not None
 
