@@ -111,7 +111,7 @@ def test_choice_reading_is_the_label(entry) -> None:
 
 @pytest.mark.parametrize("entry", FREE, ids=[entry.extra["id"] for entry in FREE])
 def test_free_reading_is_the_label_and_never_scores_a_wrong_answer_right(entry) -> None:
-    verdict = free_verdict(entry.response, entry.extra["gold"])
+    verdict = free_verdict(entry.response, entry.extra["gold"], entry.question or None)
     read = verdict.extraction.answer
     if entry.label is None:
         assert read is None, verdict

@@ -19,6 +19,7 @@ import re
 from mathreel.core.extract.conflicts import phrase_value, two_values
 from mathreel.core.extract.echo import without_echoed_prompt
 from mathreel.core.extract.free_forms import clause_answer, number_in_words, one_of_two_forms
+from mathreel.core.extract.free_quantities import LONGEST_SENTENCE, SEVERAL, answer_quantity, numeral_answer
 from mathreel.core.extract.free_sentence import is_math, number_word, stated_value
 from mathreel.core.extract.free_value import DESCRIBED, UNEVALUATED, final_value, scaled_number
 from mathreel.core.extract.lazy import lazy_regex
@@ -40,12 +41,13 @@ from mathreel.core.extract.text import (
     unclosed_think_tail,
 )
 from mathreel.core.extract.types import Extraction, conflict, quote, unparsed
+from mathreel.core.extract.unfinished import unfinished_value
 
 # "The answer is 12", "Final answer: x = 3", "ANSWER: 5", "答案是 12". The rest of the line is the answer.
 # No two adjacent parts can match the same whitespace, so a long run of blanks cannot make it backtrack.
 _PHRASE = lazy_regex(
     r"(?i:\b(?:final\s+answer(?:\s+is)?|the\s+(?:final\s+|correct\s+)?answer\s+(?:is|would\s+be|should\s+be)"
-    r"|answer(?:\s*is)?\s*[:：=]))\s*(?:[:：]\s*)?(?P<rest>\S[^\n]*)"
+    r"|answer(?:\s*is)?\s*[:：=]|the\s+answer\s+\([^()\n]{1,30}\)\s+is\b))\s*(?:[:：]\s*)?(?P<rest>\S[^\n]*)"
     r"|答案\s*(?:[】\]］]\s*)?(?:(?:是|为)\s*)?(?:[:：]\s*)?(?P<zh>[^\s。是为:：][^\n。]*)"
 )
 # A numbered or bulleted step opening a line: "1. We know ...", "2) Then", "- First".
@@ -104,14 +106,15 @@ def declines(response: str | None) -> str | None:
     return found.group(0) if found else None
 
 
-def extract_free_answer(response: str | None) -> Extraction:
-    """The final answer of a free-form response, as written (comparison is `math_equivalence`'s job)."""
+def extract_free_answer(response: str | None, question: str | None = None) -> Extraction:
+    """The final answer of a free-form response, as written (comparison is `math_equivalence`'s job). `question`
+    (the question's text) tells which quantity of an answer sentence holding several is asked (`free_quantities`)."""
     if not isinstance(response, str) or not response.strip():
         return unparsed("empty response", "nothing to read")
-    return final_value(one_of_two_forms(_extract(response)), response)
+    return final_value(one_of_two_forms(_extract(response, question or None)), response)
 
 
-def _extract(response: str) -> Extraction:
+def _extract(response: str, question: str | None = None) -> Extraction:
     if "###" in response:
         response = without_echoed_prompt(response)
         if not response.strip():
@@ -130,10 +133,10 @@ def _extract(response: str) -> Extraction:
     text = plain_math(text)
     turns = follow_ups(text, text.lower())
     for index, turn in enumerate(turns):
-        before = _read(text[: turn.start])
+        before = _read(text[: turn.start], question)
         if before.parsed and (not turn.heading or (before.strength in FIRM and not before.weak)):
             return _against_turns(before, text, turns[index:])
-    return _read(text)
+    return _read(text, question)
 
 
 def _against_turns(before: Extraction, text: str, turns: list[FollowUp]) -> Extraction:
@@ -187,7 +190,7 @@ def _unclosed_think_answer(response: str) -> Extraction | None:
     return Extraction(found.answer, found.method, found.explanation + note, None, found.strength)
 
 
-def _read(text: str) -> Extraction:
+def _read(text: str, question: str | None = None) -> Extraction:
     """A JSON answer field, else an `<answer>` tag, the box, the final-answer phrase, the last line."""
     boxed = _boxed_answer(text)
     field = json_answer(text) if "{" in text else None
@@ -197,7 +200,7 @@ def _read(text: str) -> Extraction:
     tag = answer_tag(text, lower) if "answer>" in lower else None
     if tag is not None:
         content = text[tag[1] : tag[2]]
-        found = _read(content) if content.strip() and "answer>" not in content.lower() else None
+        found = _read(content, question) if content.strip() and "answer>" not in content.lower() else None
         if found is not None and found.parsed:
             outside = _boxed_answer(text[: tag[0]] + text[tag[2] :])
             if outside is not None and _unlabelled(outside.answer) != _unlabelled(found.answer):
@@ -213,7 +216,12 @@ def _read(text: str) -> Extraction:
     line = _answer_line(text) if "####" in text or "A:" in text or "A：" in text or "A :" in text else None
     if line is not None:
         return line
-    phrase = _last_phrase(text)
+    last_line = text[text.rfind("\n") + 1 :]
+    if len(last_line) <= _LOOP_LINE and _PHRASE.search(last_line) is not None:  # answer lines looped, cut mid-value
+        looped = _cut_off_loop(text)
+        if looped is not None:
+            return looped
+    phrase = _last_phrase(text, question)
     if phrase is not None:
         return phrase
     first = _answer_first(text)
@@ -222,8 +230,8 @@ def _read(text: str) -> Extraction:
     loop = _cut_off_loop(text)
     if loop is not None:
         return loop
-    last = _last_line(text)
-    if not last.parsed:
+    last = _last_line(text, question)
+    if not last.parsed and not last.explanation.startswith(SEVERAL):
         return _comparison(text) or last
     return last
 
@@ -231,10 +239,11 @@ def _read(text: str) -> Extraction:
 # Reasons a response holds no answer that no other reader may go looking for one in: it loops and is cut off,
 # or it only compares two things. `free_verdict` gives math-verify no whole-response reading of these.
 LOOP, COMPARISON, PROGRAM = "repetition loop", "comparison with no asked value", "program with no stated output"
-NO_ANSWER_READINGS = (LOOP, COMPARISON, PROGRAM, UNEVALUATED, DESCRIBED)
+NO_ANSWER_READINGS = (LOOP, COMPARISON, PROGRAM, UNEVALUATED, DESCRIBED, SEVERAL)
 _UNITS_SPLIT = lazy_regex(r"(?<=[.!?])\s+")  # sentences, inside a line (one way to match: linear)
 _LOOP_MIN = 3  # times the unit the cut-off text begins must have been written before
 _LOOP_MAX_UNITS = 2_000  # sentences looked at, the last ones
+_LOOP_LINE = 1_000  # characters: the longest last line looked at for a looped answer phrase
 
 
 def _cut_off_loop(text: str) -> Extraction | None:
@@ -495,7 +504,7 @@ _SUPPOSED = lazy_regex(
 )
 
 
-def _last_phrase(text: str) -> Extraction | None:
+def _last_phrase(text: str, question: str | None = None) -> Extraction | None:
     plain = _MARKDOWN.sub("", text)
     matches = [m for m in _PHRASE.finditer(plain) if not _SUPPOSED.search(plain, max(0, m.start() - 30), m.start())]
     for match in reversed(matches):
@@ -504,8 +513,14 @@ def _last_phrase(text: str) -> Extraction | None:
         ):
             continue  # "Here's how I got the answer:\n\n1. We know ...": the working's first step, no value
         answer = _clean(match.group("rest") or match.group("zh"))
+        if answer and match.group("rest") and not plain[match.end() :].strip() and unfinished_value(answer):
+            why = f"the response stops inside the value of {quote(match.group(0))!r}"  # "The answer is \\frac{3}{"
+            return unparsed("no answer stated", why, "answer-phrase")
         if answer:
             answer = _innermost(answer)
+            numeral = numeral_answer(answer, match.group(0)) if "(" in match.group(0) else None
+            if numeral is not None:  # "Therefore, the answer (arabic numerals) is 64"
+                return numeral
             if not is_math(answer):
                 answer = phrase_value(answer) or answer  # "The answer is 5 and the remainder is 0."
             if not is_math(answer):
@@ -518,9 +533,23 @@ def _last_phrase(text: str) -> Extraction | None:
                     return clause_answer(answer, f"read {quote(match.group(0))!r}", declines)
                 leading = _LEADING_NUMBER.fullmatch(answer)  # "The answer is 4 red cubes."
                 counted = leading.group(1) if leading and not _NOT_COUNTED.search(answer) else None
-                answer = stated_value(answer) or number_word(answer) or scaled_number(answer) or counted or answer
+                value = stated_value(answer) or number_word(answer) or scaled_number(answer) or counted
+                if (
+                    value is None and len(answer) <= LONGEST_SENTENCE
+                ):  # "Answer: 540 grams of flour will last ... 3 days."
+                    said = _sentence_of(match.group("rest") or "")  # its "$" kept: "pays $43.50"
+                    several = answer_quantity(said if _clean(said) == answer else answer, question, "answer-phrase")
+                    if several is not None:
+                        return several
+                answer = value or answer
             return Extraction(answer, "answer-phrase", f"read {quote(match.group(0))!r}", None, "explicit")
     return None
+
+
+def _sentence_of(rest: str) -> str:
+    """The answer part of a phrase's line up to the end of its sentence, as written (`_clean` without the rest)."""
+    end = _CLAUSE_END.search(rest)
+    return rest[: end.start()] if end else rest
 
 
 def _innermost(answer: str) -> str:
@@ -545,7 +574,7 @@ def _clean(rest: str) -> str:
 _FINAL_WORD = lazy_regex(r"(?:^|[.!?])[ \t]*(?P<word>[A-Za-z]+(?:-[a-z]+)?)$")
 
 
-def _last_line(text: str) -> Extraction:
+def _last_line(text: str, question: str | None = None) -> Extraction:
     """A last line that is only math, else the value its last sentence states ("... is 14 cm.", "L = 14"), or,
     after a closing remark with no value ("This matches the scale."), the sentence before it that concludes.
     Closing pleasantries ("Hope this helps!") are not the last line."""
@@ -567,6 +596,12 @@ def _last_line(text: str) -> Extraction:
     value = stated_value(sentences[-1])
     if value is not None:
         return Extraction(value, "last-sentence", f"the last sentence states {quote(sentences[-1])!r}", None, "shape")
+    if len(sentences[-1]) <= LONGEST_SENTENCE and _CONCLUDES.search(sentences[-1]):  # "Therefore, the shop makes a
+        # profit of $312 in June if it buys either 40 chairs or 25 tables.": the quantity asked, or none
+        said = _SENTENCE_BREAK.split(_MARKDOWN.sub("", _MATH_DELIMS.sub("", lines[-1])).strip())[-1]  # "$" kept
+        several = answer_quantity(said, question, "last-sentence")
+        if several is not None:
+            return several
     if len(sentences) > 1 and not _NO_VALUE_REMARK.search(sentences[-1]) and _CONCLUDES.search(sentences[-2]):
         value = stated_value(sentences[-2])
         if value is not None:

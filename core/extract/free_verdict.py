@@ -55,20 +55,21 @@ class FreeVerdict:
         return self.extraction.answer is not None and self.equivalence.equal is True
 
 
-def free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
+def free_verdict(response: str | None, gold: str | None, question: str | None = None) -> FreeVerdict:
     """Read `response` and compare it with `gold`; math-verify reads the whole response when the rules cannot.
+    `question` (the question's text) tells the rules which quantity of an answer sentence is asked.
     Inside a file's math budget, an answer one of math-verify's limits left undecided is counted there."""
-    verdict = _free_verdict(response, gold)
+    verdict = _free_verdict(response, gold, question)
     budget = current_budget()
     if budget is not None and verdict.equivalence.equal is None:
         budget.note(verdict.equivalence.explanation)
     return verdict
 
 
-def _free_verdict(response: str | None, gold: str | None) -> FreeVerdict:
+def _free_verdict(response: str | None, gold: str | None, question: str | None) -> FreeVerdict:
     if isinstance(response, str) and "###" in response:
         response = without_echoed_prompt(response)  # the question's numbers in an echoed prompt are no answer
-    extraction = extract_free_answer(response)
+    extraction = extract_free_answer(response, question)
     if (
         extraction.answer is None
         and response is not None

@@ -53,3 +53,16 @@ def stops_mid_step(text: str) -> str | None:
     if len(tail.lstrip()) < _SHORTEST or _NEXT_STEP.search(tail, max(0, len(tail) - _LAST_WORD)) is None:
         return None
     return tail[-40:].lstrip()
+
+
+# A value that cannot be finished where it stops: an operator, an open bracket, a LaTeX command that takes an argument
+# or joins two terms ("\\frac{3}{", "\\frac{3}{8} \\times", "\\sqrt{", "2 +").
+_VALUE_OPEN = lazy_regex(
+    r"(?:[=+\-*/^(\[{_]|\\(?:frac|dfrac|tfrac|sqrt|times|cdot|div|pm|mp|left|over|binom)\b)[ \t]*\Z"
+)
+
+
+def unfinished_value(value: str) -> bool:
+    """Whether an answer's value stops mid-expression (more "{" than "}", or it ends on an operator or on a command
+    that needs more): where a response ends on it, it was cut off, and no value of its working is the answer."""
+    return value.count("{") > value.count("}") or _VALUE_OPEN.search(value[-_LAST_WORD:]) is not None

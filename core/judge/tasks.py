@@ -103,7 +103,7 @@ def final_answer(case: Case, bench: Benchmark, earlier: Earlier) -> tuple[str | 
         equiv = earlier.get("equiv")
         if equiv is not None and equiv.values.get("equivalent") is not None:
             return equiv.values.get("answer"), bool(equiv.values["equivalent"]), f"equiv ({equiv.status})"
-        verdict = free_verdict(case.response, question.answer)
+        verdict = free_verdict(case.response, question.answer, question.question)
         answer = verdict.extraction.answer
         return answer, verdict.equivalence.equal if answer is not None else False, "rules"
     extract = earlier.get("extract")
@@ -274,7 +274,7 @@ class EquivTask(Task):
         question = case.question
         if question.answer_kind != "free":
             return Plan(skip="choice question: its answer is read by the extract task")
-        decision = free_verdict(case.response, question.answer)
+        decision = free_verdict(case.response, question.answer, question.question)
         extraction, verdict = decision.extraction, decision.equivalence
         if extraction.answer is not None:
             if verdict.equal is not None:

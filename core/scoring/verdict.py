@@ -136,7 +136,7 @@ def score_rows(
         gold = question.answer
         official_answer = None
         if question.answer_kind == "free":
-            used, right = score_free(response, gold)
+            used, right = score_free(response, gold, question.question)
         else:
             reading = read(question.options, response, question.question)
             used, official_answer, disagree = reading
@@ -222,18 +222,19 @@ def _read_choice_answer(
 def read_answer(question: Question, response: str, default_letters: tuple[str, ...]) -> tuple[Extraction, bool]:
     """One answer read by the robust extractor (with the option texts) and whether it is right."""
     if question.answer_kind == "free":
-        return score_free(response, question.answer)
+        return score_free(response, question.answer, question.question)
     choices = question_choices(question, default_letters)
     used = _read_choice_answer(response, choices, question=question.question)[0]
     return used, used.answer == question.answer
 
 
-def score_free(response: str, gold: str) -> tuple[Extraction, bool]:
-    """A free-form answer: the boxed / final-answer value, compared to the gold value by math equivalence."""
+def score_free(response: str, gold: str, question: str | None = None) -> tuple[Extraction, bool]:
+    """A free-form answer: the boxed / final-answer value, compared to the gold value by math equivalence;
+    `question` (its text) tells which quantity of an answer sentence holding several is asked."""
     from mathreel.core.extract.free_verdict import free_verdict  # free-form items are MathVerse's only
     from mathreel.core.extract.math_budget import limit_reached
 
-    verdict = free_verdict(response, gold)
+    verdict = free_verdict(response, gold, question)
     extraction = verdict.extraction
     if verdict.equivalence.equal is None and limit_reached(verdict.equivalence.explanation):
         # a limit, not the answer, left it undecided: the row says which
