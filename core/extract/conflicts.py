@@ -23,6 +23,18 @@ from re import Pattern
 
 from mathreel.core.extract.free_sentence import is_math, stated_value
 from mathreel.core.extract.lazy import lazy_regex
+from mathreel.core.extract.option_values import (
+    SCIENTIFIC,
+    date_at_end,
+    expression_at_end,
+    in_unknowns,
+    is_none_option,
+    number_value,
+    opens_expression,
+    option_quantity,
+    plain_option,
+    unit_name,
+)
 from mathreel.core.extract.types import quote
 
 _QUANTITY = lazy_regex(
@@ -32,8 +44,8 @@ _DIGIT = lazy_regex(r"\d")
 _NUMBER = lazy_regex(r"[-−]?\d[\d,]*(?:\.\d+)?")
 # A value ends the text: "= 8.4 men", "= $1,248", "is 30", "= 1/2" (unit words after it, at most three).
 _VALUE_AT_END = lazy_regex(
-    r"(?<![\w.^_{/])(?P<cur>\$?)(?P<n>[-−]?\d[\d,]*(?:\.\d+)?(?:/[1-9]\d*(?![\d.]))?)"
-    r"[ \t]*(?P<unit>[A-Za-z/%°]+(?:[ \t]+[A-Za-z/]+){0,2})?\Z"
+    r"(?<![\w.^_{/])(?P<cur>\$?)(?P<n>[-−]?\d[\d,]*(?:\.\d+)?(?:/[1-9]\d*(?![\d.])|" + SCIENTIFIC + r")?)[ \t]*"
+    r"(?P<unit>[A-Za-z/%°]+(?:\^\d)?(?:[ \t]+[A-Za-z/]+(?:\^\d)?){0,3})?\Z"
 )
 _CLOSERS = lazy_regex(r"(?:[ \t]*(?:\\[)\]]|\$\$?|\*\*|[.。:)]))+[ \t]*\Z")
 _TRAILING_MARK = lazy_regex(r",?[ \t]*(?i:approximately|roughly|or\s+so)[ \t.]*\Z")
@@ -43,6 +55,7 @@ _LEAD_IN = lazy_regex(
     r"|(?:,?[ \t]*(?i:so|thus|therefore|hence)\b,?)?[ \t]*(?i:(?:the|my)[ \t]+)?"
     r"(?i:(?:closest|nearest|best|correct|final|right)[ \t]+)?)[ \t]*\Z"
 )
+_CONCLUDES = lazy_regex(r"[ \t*]*(?i:answer|final\s+answer)[ \t*]*[:：]")  # "Answer: The price must rise by 30%."
 _PIECES = lazy_regex(r"(?<=[.!?。])[ \t]+|\n+")
 _COMPUTED = lazy_regex(r"=|≈|(?i:\b(?:so|thus|therefore|hence|total|gives|comes\s+to|result|rounds?\s+to)\b)")
 _NAMED_PAIR = lazy_regex(r"\b[A-Za-z]\s*=\s*[-−]?\d[\d.,]*[\s$]*(?:,|\band\b)[\s$]*[A-Za-z]\s*=")
@@ -61,14 +74,17 @@ _END = 80  # characters at a text's end searched for what ends it (a lead-in, cl
 def _quantities(items: tuple[tuple[str, str], ...]) -> tuple[dict[str, tuple[float, int]], str] | None:
     values: dict[str, tuple[float, int]] = {}
     units = set()
+    spare = 0  # "None of these": the one option without a value allowed
     for letter, text in items:
-        found = _QUANTITY.fullmatch(text)
+        found = option_quantity(text)
         if found is None:
+            if is_none_option(text) and not spare:
+                spare += 1
+                continue
             return None
-        number = found.group("n")
-        values[letter] = (_float(number), len(number.partition(".")[2]))
-        units.add(found.group("cur") + (found.group("unit") or "").strip().lower())
-    return (values, units.pop()) if len(values) >= _MIN_OPTIONS and len(units) == 1 else None
+        values[letter] = found[:2]
+        units.add((found[2], found[3].strip().lower()))
+    return (values, units.pop()[1]) if len(values) >= _MIN_OPTIONS and len(units) == 1 else None
 
 
 def quantities(options: Mapping[str, str]) -> tuple[dict[str, tuple[float, int]], str] | None:
@@ -81,19 +97,29 @@ def _same_unit(said: str, shared: str) -> bool:
     """Whether a value written with `said` ("$", "men", "gallons per minute") is in the options' unit: the same
     first word, plurals aside; a bare number only where the options are bare numbers too ("area is 36" is not
     "12 cm")."""
-    said, shared = said.strip().lower(), shared.strip().lower()
+    said, shared = said.strip(), shared.strip().lower()
     if not shared:
         return True
-    if not said:
+    if not said or (shared == "date") != (said == "date"):
         return False
-    short, long = sorted((said.split()[0], shared.split()[0]), key=len)
+    if unit_name(said.split()[0]) == unit_name(shared.split()[0]):
+        return True  # "1 W" in watts
+    short, long = sorted((said.lower().split()[0], shared.split()[0]), key=len)
     return long.startswith(short) and long[len(short) :] in ("", "s", "es")
 
 
 def _float(number: str) -> float:
-    """The number written ("1,248", "−3", and "1/2" as the fraction it is: read as 2, "P = 1/2" was a conflict)."""
-    top, _, bottom = number.replace(",", "").replace("−", "-").partition("/")
-    return float(top) / float(bottom) if bottom else float(top)
+    """The number written ("1,248", "−3", "22 × 10^8", and "1/2" as the fraction it is: read as 2, "P = 1/2" was a
+    conflict)."""
+    top, _, bottom = number.replace("−", "-").partition("/")
+    return number_value(top)[0] / float(bottom.replace(",", "")) if bottom else number_value(top)[0]
+
+
+def _rounded_by_model(value: float, places: int, values: Mapping[str, tuple[float, int]]) -> list[str]:
+    """The options within half a unit of the last place the model wrote its value to: 71.8 for "72" (whole
+    numbers), never 71.8 for "71"; the caller reads the letter only when it is the one such option."""
+    half = 0.5 * 10.0**-places
+    return [other for other, option in values.items() if abs(value - option[0]) <= half * (1 + 1e-9)]
 
 
 def _same(value: float, option: tuple[float, int]) -> bool:
@@ -102,16 +128,22 @@ def _same(value: float, option: tuple[float, int]) -> bool:
     return abs(value - number) <= max(1e-4 * abs(number), 0.5 * 10.0**-places)
 
 
-def against_value(value: float, unit: str, marked: bool, letter: str, options: Mapping[str, str]) -> str | None:
+def against_value(
+    value: float, unit: str, marked: bool, letter: str, options: Mapping[str, str], places: int | None = None
+) -> str | None:
     """Why `letter` is not the answer to the model's own `value` in `unit` (see the module docstring), or None: it
-    is that option's value, the value is in another unit, or the model marks its pick as the nearest (`marked`) and
-    it is the single nearest option."""
+    is that option's value, the value is in another unit, the model marks its pick as the nearest (`marked`) and
+    it is the single nearest option, or the model wrote its value to `places` decimals and the letter's option is
+    the only one that rounds to it ("0.718, or 72%" and the option "71.8%")."""
     found = quantities(options)
     if found is None or letter not in found[0] or not _same_unit(unit, found[1]):
         return None
     values = found[0]
-    hits = [other for other, option in values.items() if _same(value, option)]
-    if letter in hits:
+    if found[1] == "date":
+        hits = [other for other, option in values.items() if value == option[0]]  # a day is a day: no rounding
+    else:
+        hits = [other for other, option in values.items() if _same(value, option)]
+    if letter in hits or (not hits and places is not None and _rounded_by_model(value, places, values) == [letter]):
         return None
     shown = f"{value:g}"
     if hits:
@@ -162,11 +194,35 @@ def value_before(text: str, pos: int) -> tuple[float, str, str, bool] | None:
     if trailing:
         body, passed = body[: trailing.start()], True
     body = body.rstrip(" \t,")
-    found = _VALUE_AT_END.search(body, max(0, len(body) - _END))
-    if found is None or _COMPUTED.search(body) is None or _NAMED_PAIR.search(body):
+    if "\\" in body:
+        body = plain_option(body)  # "= 396 \\mathrm{~m}", "6 \\times 10^{8}"
+    if (_COMPUTED.search(body) is None and _CONCLUDES.match(body) is None) or _NAMED_PAIR.search(body):
         return None
     marked = marked or passed or _NEAREST_WORDS.search(body) is not None
+    day = date_at_end(body) if "/" in body else None
+    if day is not None:
+        return day, "date", piece, marked
+    found = _VALUE_AT_END.search(body, max(0, len(body) - _END))
+    if found is None or in_unknowns(body):
+        return None  # no value at its end, or "a·64 − b·16 + 2 − 1 = 5": an equation's given
+    if opens_expression(body, found.start("n"), found.end("n")):
+        worked = expression_at_end(body)  # "so the probability is 1 / 2e": 1/(2e), never 2
+        return None if worked is None else (worked, "", piece, marked)
     return _float(found.group("n")), found.group("cur") + (found.group("unit") or ""), piece, marked
+
+
+def _places(piece: str, letter: str, options: Mapping[str, str]) -> int | None:
+    """The decimal places the model wrote its final value to, when it wrote the same value more finely right before
+    it ("0.718, or 72%": the letter's option 71.8% is the finer writing); None otherwise: a value written once ("=
+    71") is held to the option's own rounding."""
+    numbers = _NUMBER.findall(piece[-_END:])
+    found = quantities(options)
+    if len(numbers) < 2 or found is None or letter not in found[0]:
+        return None
+    finer, option = _float(numbers[-2]), found[0][letter]
+    if not (_same(finer, option) or (found[1] == "%" and _same(finer * 100, option))):
+        return None
+    return len(numbers[-1].partition(".")[2])
 
 
 def letter_against_working(
@@ -180,7 +236,7 @@ def letter_against_working(
     if _DIGIT.search(text, max(0, first - _WINDOW), first) is None:
         return None
     own = options.get(letter)
-    if own is None or _QUANTITY.fullmatch(own) is None:
+    if own is None or option_quantity(own) is None:
         return None  # the letter's option is no single number, so the options are not `quantities`
     found = quantities(options)  # once per question, and cheap: the working's search (`value_before`) is not
     if found is None or letter not in found[0]:
@@ -190,7 +246,7 @@ def letter_against_working(
         return None
     value, unit, piece, marked = before
     marked = marked or _NEAREST_WORDS.search(text, first, last_end) is not None
-    why = against_value(value, unit, marked, letter, options)
+    why = against_value(value, unit, marked, letter, options, _places(piece, letter, options))
     if why is None:
         return None
     recheck = value_before(text, last) if last != first else None
