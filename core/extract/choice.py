@@ -68,6 +68,7 @@ from mathreel.core.extract.option_math import (
     same_value,
     value_core,
 )
+from mathreel.core.extract.option_values import no_evidence
 from mathreel.core.extract.program import assigned_answer, program_only
 from mathreel.core.extract.stated_text import text_against_letter
 from mathreel.core.extract.structured import JsonAnswer, json_answer
@@ -936,8 +937,8 @@ def _result_before(text: str, last: _Statement, options: OptionMatcher) -> Extra
         return None  # "x = 3, y = 4": one value of the line is only part of the option (`_pair_before` reads them)
     value = " ".join(result.group("v").replace("\\)", " ").replace("\\]", " ").replace("$", " ").split())
     why = options.contradiction(last.letter, value)
-    if why is None or _rounded_to(value, options[last.letter]):
-        return None
+    if why is None or _rounded_to(value, options[last.letter]) or no_evidence(before, value, options[last.letter]):
+        return None  # "0.3" for "30%", "0.24 km" against "240 m", "a·64 − b·16 + 2 − 1 = 5": nothing against it
     return conflict(
         f"{quote(last.snippet)!r} gives option {last.letter} ({options[last.letter]!r})",
         f"the working right before it ends in {quote(value, 40)!r}, {why.rpartition(', is ')[2] or why}",

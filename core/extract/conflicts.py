@@ -26,6 +26,7 @@ from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.option_values import (
     SCIENTIFIC,
     date_at_end,
+    eliminates,
     expression_at_end,
     in_unknowns,
     is_none_option,
@@ -33,6 +34,7 @@ from mathreel.core.extract.option_values import (
     opens_expression,
     option_quantity,
     plain_option,
+    stops_open,
     unit_name,
 )
 from mathreel.core.extract.types import quote
@@ -55,6 +57,7 @@ _LEAD_IN = lazy_regex(
     r"|(?:,?[ \t]*(?i:so|thus|therefore|hence)\b,?)?[ \t]*(?i:(?:the|my)[ \t]+)?"
     r"(?i:(?:closest|nearest|best|correct|final|right)[ \t]+)?)[ \t]*\Z"
 )
+_DRAWN = lazy_regex(r"(?i:\b(?:so|thus|therefore|hence)\b)")
 _CONCLUDES = lazy_regex(r"[ \t*]*(?i:answer|final\s+answer)[ \t*]*[:：]")  # "Answer: The price must rise by 30%."
 _PIECES = lazy_regex(r"(?<=[.!?。])[ \t]+|\n+")
 _COMPUTED = lazy_regex(r"=|≈|(?i:\b(?:so|thus|therefore|hence|total|gives|comes\s+to|result|rounds?\s+to)\b)")
@@ -165,6 +168,10 @@ def _piece_before(head: str, holds: Pattern[str]) -> tuple[str, bool] | None:
     marked = False
     for piece in reversed([piece for piece in _PIECES.split(head) if piece.strip()][-_STEPS:]):
         piece = piece.strip()
+        if stops_open(piece):
+            return None  # "... you would break even at the end of\nTherefore, among A through E, the answer is D."
+        if eliminates(piece):
+            continue  # "Choices A, B and D are wrong because ...": the result before it still holds
         if holds.search(piece) is not None:
             return piece, marked
         if _NEAREST_WORDS.search(piece):
@@ -183,6 +190,7 @@ def value_before(text: str, pos: int) -> tuple[float, str, str, bool] | None:
     head = text[start:pos]
     lead = _LEAD_IN.search(head, max(0, len(head) - _END))
     marked = lead is not None and _NEAREST_WORDS.search(lead.group(0)) is not None
+    drawn = lead is not None and _DRAWN.search(lead.group(0)) is not None  # "Therefore, the answer is": from it
     head = head[: lead.start()] if lead else head
     walked = _piece_before(head, _DIGIT)
     if walked is None:
@@ -196,7 +204,7 @@ def value_before(text: str, pos: int) -> tuple[float, str, str, bool] | None:
     body = body.rstrip(" \t,")
     if "\\" in body:
         body = plain_option(body)  # "= 396 \\mathrm{~m}", "6 \\times 10^{8}"
-    if (_COMPUTED.search(body) is None and _CONCLUDES.match(body) is None) or _NAMED_PAIR.search(body):
+    if (_COMPUTED.search(body) is None and _CONCLUDES.match(body) is None and not drawn) or _NAMED_PAIR.search(body):
         return None
     marked = marked or passed or _NEAREST_WORDS.search(body) is not None
     day = date_at_end(body) if "/" in body else None

@@ -246,3 +246,53 @@ def option_quantity(text: str) -> tuple[float, int, str, str] | None:
 def is_none_option(text: str) -> bool:
     """Whether an option is "None of these" / "Cannot be determined": the one option without a value allowed."""
     return _NONE_OF_THESE.fullmatch(text) is not None
+
+
+# A sentence that rules options out: "Choices A, B and D are wrong", "Option A (24) forgets to halve ..., so it is
+# wrong", "Options A and D can be ruled out".
+_NAMES_OPTIONS = lazy_regex(r"(?i:\b(?:options?|choices?)\b)[ \t]*\(?[A-J]\)?(?![A-Za-z])")
+_RULES_OUT = lazy_regex(
+    r"(?i:\b(?:wrong|incorrect|eliminated?|ruled?[ \t]+out|rules[ \t]+out|can(?:not|'t|[ \t]+not)[ \t]+be"
+    r"|not[ \t]+(?:correct|right|possible|valid|the[ \t]+answer)|is[ \t]+false|are[ \t]+false)\b)"
+)
+# What no finished sentence ends with: a word that cannot end one, or an operator ("at the end of", "= 3 +").
+_ENDS_OPEN = lazy_regex(
+    r"(?:[=+\-/^(\[{]|(?<![\w'’])(?:the|a|an|of|to|and|or|with|by|from|into|than|if|is|are|was|were|which|that|at"
+    r"|for|in|on|whose|because|since))[ \t]*\Z"
+)
+
+
+def eliminates(piece: str) -> bool:
+    """Whether a sentence rules options out (names an option and calls it wrong): passed over between the result
+    and the letter, which it does not change."""
+    return _NAMES_OPTIONS.search(piece) is not None and _RULES_OUT.search(piece) is not None
+
+
+def stops_open(piece: str) -> bool:
+    """Whether the line right before an answer line stops mid-sentence ("you would break even at the end of"): the
+    working is cut off there, and no value in it is a conclusion."""
+    piece = piece.rstrip()
+    return len(piece) >= _OPEN_MIN and _ENDS_OPEN.search(piece, max(0, len(piece) - 12)) is not None
+
+
+_OPEN_MIN = 30  # characters: a shorter line is a lead-in ("Therefore, among A through E,"), not cut-off working
+
+
+_NUMBER_UNIT = lazy_regex(r"([-−]?\d[\d,]*(?:\.\d+)?)\s*([A-Za-z%]+)?")
+
+
+def no_evidence(line: str, value: str, option: str) -> bool:
+    """Whether the `value` a working `line` ends in says nothing against the stated `option`: the line is an
+    equation in unknowns ("a·64 − b·16 + 2 − 1 = 5"), the value is the option's in another form (0.3 for "30%"), or
+    it is in another unit of the options' kind ("0.24 km" against "240 m": no conversion is tried)."""
+    if in_unknowns(line):
+        return True
+    said, own = _NUMBER_UNIT.fullmatch(value.strip()), _NUMBER_UNIT.fullmatch(plain_option(option).strip())
+    if said is None or own is None:
+        return False
+    number, unit = float(said.group(1).replace(",", "").replace("−", "-")), said.group(2) or ""
+    theirs, their_unit = float(own.group(1).replace(",", "").replace("−", "-")), own.group(2) or ""
+    if not unit and their_unit == "%" and abs(number * 100 - theirs) <= 1e-6 * max(1.0, abs(theirs)):
+        return True
+    known = set(_UNIT_NAMES.values())
+    return unit_name(unit) in known and unit_name(their_unit) in known and unit_name(unit) != unit_name(their_unit)
