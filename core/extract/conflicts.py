@@ -24,7 +24,9 @@ from re import Pattern
 from mathreel.core.extract.free_sentence import is_math, stated_value
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.extract.option_values import (
+    CURRENCY,
     SCIENTIFIC,
+    currency,
     date_at_end,
     eliminates,
     expression_at_end,
@@ -46,7 +48,11 @@ _DIGIT = lazy_regex(r"\d")
 _NUMBER = lazy_regex(r"[-−]?\d[\d,]*(?:\.\d+)?")
 # A value ends the text: "= 8.4 men", "= $1,248", "is 30", "= 1/2" (unit words after it, at most three).
 _VALUE_AT_END = lazy_regex(
-    r"(?<![\w.^_{/])(?P<cur>\$?)(?P<n>[-−]?\d[\d,]*(?:\.\d+)?(?:/[1-9]\d*(?![\d.])|" + SCIENTIFIC + r")?)[ \t]*"
+    r"(?<![\w.^_{/])(?P<cur>(?:"
+    + CURRENCY
+    + r"[ \t]*)?)(?P<n>[-−]?\d[\d,]*(?:\.\d+)?(?:/[1-9]\d*(?![\d.])|"
+    + SCIENTIFIC
+    + r")?)[ \t]*"
     r"(?P<unit>[A-Za-z/%°]+(?:\^\d)?(?:[ \t]+[A-Za-z/]+(?:\^\d)?){0,3})?\Z"
 )
 _CLOSERS = lazy_regex(r"(?:[ \t]*(?:\\[)\]]|\$\$?|\*\*|[.。:)]))+[ \t]*\Z")
@@ -57,9 +63,9 @@ _LEAD_IN = lazy_regex(
     r"|(?:,?[ \t]*(?i:so|thus|therefore|hence)\b,?)?[ \t]*(?i:(?:the|my)[ \t]+)?"
     r"(?i:(?:closest|nearest|best|correct|final|right)[ \t]+)?)[ \t]*\Z"
 )
-_DRAWN = lazy_regex(r"(?i:\b(?:so|thus|therefore|hence)\b)")
+_DRAWN = lazy_regex(r"\s*(?i:so|thus|therefore|hence)\b")
 _CONCLUDES = lazy_regex(r"[ \t*]*(?i:answer|final\s+answer)[ \t*]*[:：]")  # "Answer: The price must rise by 30%."
-_PIECES = lazy_regex(r"(?<=[.!?。])[ \t]+|\n+")
+_PIECES = lazy_regex(r"(?<=[.!?。])(?<!Rs\.)(?<!vs\.)[ \t]+|\n+")  # "Rs. 1200" is one piece
 _COMPUTED = lazy_regex(r"=|≈|(?i:\b(?:so|thus|therefore|hence|total|gives|comes\s+to|result|rounds?\s+to)\b)")
 _NAMED_PAIR = lazy_regex(r"\b[A-Za-z]\s*=\s*[-−]?\d[\d.,]*[\s$]*(?:,|\band\b)[\s$]*[A-Za-z]\s*=")
 # The model says its pick is the nearest, or rounds: "closest option", "approximately", "round up to".
@@ -196,13 +202,14 @@ def value_before(text: str, pos: int) -> tuple[float, str, str, bool] | None:
     if walked is None:
         return None
     piece, passed = walked
+    drawn = drawn or _DRAWN.match(head, head.rfind(piece) + len(piece)) is not None
     closing = _CLOSERS.search(piece, max(0, len(piece) - _END))
     body = piece[: closing.start()] if closing else piece
     trailing = _TRAILING_MARK.search(body, max(0, len(body) - _END))
     if trailing:
         body, passed = body[: trailing.start()], True
     body = body.rstrip(" \t,")
-    if "\\" in body:
+    if "\\" in body or "{" in body:
         body = plain_option(body)  # "= 396 \\mathrm{~m}", "6 \\times 10^{8}"
     if (_COMPUTED.search(body) is None and _CONCLUDES.match(body) is None and not drawn) or _NAMED_PAIR.search(body):
         return None
@@ -216,7 +223,7 @@ def value_before(text: str, pos: int) -> tuple[float, str, str, bool] | None:
     if opens_expression(body, found.start("n"), found.end("n")):
         worked = expression_at_end(body)  # "so the probability is 1 / 2e": 1/(2e), never 2
         return None if worked is None else (worked, "", piece, marked)
-    return _float(found.group("n")), found.group("cur") + (found.group("unit") or ""), piece, marked
+    return _float(found.group("n")), currency(found.group("cur").strip()) + (found.group("unit") or ""), piece, marked
 
 
 def _places(piece: str, letter: str, options: Mapping[str, str]) -> int | None:

@@ -22,6 +22,7 @@ _LATEX_POWER = lazy_regex(r"\^\s*\{\s*([-−]?\d+)\s*\}")
 _MATH_DOLLAR = lazy_regex(r"\$(?![-−]?\d)")
 _DATE = lazy_regex(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 _DATE_AT_END = lazy_regex(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})[\s.,;:)*]*\Z")
+CURRENCY = r"(?:\$|£|€|₹|Rs\.?|INR)"  # "$4.50", "Rs. 1200"
 # "22 × 10^8", "1.013 x 10^5", "6e-3": a number in scientific notation
 SCIENTIFIC = r"(?:\s*(?:×|\\times|\*|x)\s*10\s*\^\s*[-−]?\d+|[eE][-−+]?\d+(?![A-Za-z]))"
 _SCIENTIFIC_PARTS = lazy_regex(r"([-−]?\d[\d,]*(?:\.\d+)?)(?:\s*(?:×|\*|x)\s*10\s*\^\s*([-−]?\d+)|[eE]([-−+]?\d+))?")
@@ -69,6 +70,11 @@ def plain_option(text: str) -> str:
     text = _LATEX_POWER.sub(r"^\1", text.replace("\\times", "×").replace("\\,", " ").replace("\\ ", " "))
     text = _MATH_DOLLAR.sub(" ", text).replace("~", " ")
     return " ".join(text.split())
+
+
+def currency(mark: str) -> str:
+    """One spelling per currency: "Rs." and "Rs" and "INR" are "₹"."""
+    return "₹" if mark.rstrip(".") in ("Rs", "INR") else mark
 
 
 def unit_name(word: str) -> str:
@@ -122,7 +128,7 @@ _AFTER_SIGN = lazy_regex(r"(?:=|≈|\b(?:is|equals|be)\b)\s*([^=≈]{1,40}?)[\s.
 _EXPRESSION = lazy_regex(r"[\d\s./*()+\-−×·^eπ]+")
 # A single-letter unknown next to a number or an operator: "a·64", "2x", "x^2", "b * 16", "y + 3"
 _UNKNOWN = lazy_regex(
-    r"(?<![A-Za-z\\])[a-df-zA-Z](?![A-Za-z])(?:\s*[·*×^(]|\d)|(?:[\d)]|[·*×^]\s*)[a-df-zA-Z](?![A-Za-z])"
+    r"(?<![A-Za-z\\])(?P<a>[a-df-zA-Z])(?![A-Za-z])(?:\s*[·*×^(]|\d)|(?:[\d)]|[·*×^]\s*)(?P<b>[a-df-zA-Z])(?![A-Za-z])"
 )
 _FACTORS = lazy_regex(r"\d+(?:\.\d+)?\s*[eπ]?|[eπ]|[/*×·()+\-−]")
 _ARITHMETIC = lazy_regex(r"\d+(?:\.\d+)?|[-+*/()]")
@@ -214,12 +220,16 @@ def in_unknowns(body: str) -> bool:
         return False
     left = head.rpartition("=")[2]
     left = left[max(left.rfind(":"), left.rfind(","), left.rfind(";")) + 1 :]
-    return _UNKNOWN.search(left) is not None
+    return any((found.group("a") or found.group("b")) not in _UNIT_NAMES for found in _UNKNOWN.finditer(left))
 
 
 # One value with the same words around it: "After 24 minutes", "$4.50", "22 × 10^8 dynes", "12.5%", "750 mm Hg".
 _OPTION = lazy_regex(
-    r"\s*(?P<pre>(?:[A-Za-z]+[ \t]+){0,2})(?P<cur>\$?)\s*(?P<n>[-−]?\d[\d,]*(?:\.\d+)?" + SCIENTIFIC + r"?)\s*"
+    r"\s*(?P<pre>(?:[A-Za-z]+[ \t]+){0,2})(?P<cur>"
+    + CURRENCY
+    + r"?)\s*(?P<n>[-−]?\d[\d,]*(?:\.\d+)?"
+    + SCIENTIFIC
+    + r"?)\s*"
     r"(?P<unit>[A-Za-z/%°](?:[A-Za-z/%° ]|\^\d){0,24})?\s*"
 )
 _NONE_OF_THESE = lazy_regex(r"\s*(?i:none\s+of\s+(?:these|the\s+above)|cannot\s+be\s+determined|not\s+enough\s+\w+)\W*")
@@ -240,7 +250,7 @@ def option_quantity(text: str) -> tuple[float, int, str, str] | None:
         return None
     value, places = number_value(found.group("n"))
     unit = (found.group("unit") or "").strip()
-    return value, places, found.group("pre").strip().lower(), found.group("cur") + unit
+    return value, places, found.group("pre").strip().lower(), currency(found.group("cur")) + unit
 
 
 def is_none_option(text: str) -> bool:
@@ -253,7 +263,7 @@ def is_none_option(text: str) -> bool:
 _NAMES_OPTIONS = lazy_regex(r"(?i:\b(?:options?|choices?)\b)[ \t]*\(?[A-J]\)?(?![A-Za-z])")
 _RULES_OUT = lazy_regex(
     r"(?i:\b(?:wrong|incorrect|eliminated?|ruled?[ \t]+out|rules[ \t]+out|can(?:not|'t|[ \t]+not)[ \t]+be"
-    r"|not[ \t]+(?:correct|right|possible|valid|the[ \t]+answer)|is[ \t]+false|are[ \t]+false)\b)"
+    r"|not[ \t]+(?:correct|right|possible|valid|the[ \t]+answer)|is[ \t]+false|are[ \t]+false|neither)\b)"
 )
 # What no finished sentence ends with: a word that cannot end one, or an operator ("at the end of", "= 3 +").
 _ENDS_OPEN = lazy_regex(
