@@ -48,7 +48,7 @@ _DIGIT = lazy_regex(r"\d")
 _NUMBER = lazy_regex(r"[-−]?\d[\d,]*(?:\.\d+)?")
 # A value ends the text: "= 8.4 men", "= $1,248", "is 30", "= 1/2" (unit words after it, at most three).
 _VALUE_AT_END = lazy_regex(
-    r"(?<![\w.^_{/])(?P<cur>(?:"
+    r"(?<![\w.^_{/])(?<!\^-)(?<!\^−)(?P<cur>(?:"
     + CURRENCY
     + r"[ \t]*)?)(?P<n>[-−]?\d[\d,]*(?:\.\d+)?(?:/[1-9]\d*(?![\d.])|"
     + SCIENTIFIC
@@ -56,6 +56,7 @@ _VALUE_AT_END = lazy_regex(
     r"(?P<unit>[A-Za-z/%°]+(?:\^\d)?(?:[ \t]+[A-Za-z/]+(?:\^\d)?){0,3})?\Z"
 )
 _CLOSERS = lazy_regex(r"(?:[ \t]*(?:\\[)\]]|\$\$?|\*\*|[.。:)]))+[ \t]*\Z")
+_ASIDE = lazy_regex(r"(?<=\d),[ \t]*(?i:which|that)\b[^\d=≈]{1,50}\Z")
 _TRAILING_MARK = lazy_regex(r",?[ \t]*(?i:approximately|roughly|or\s+so)[ \t.]*\Z")
 _LEAD_IN = lazy_regex(
     r"(?:,?[ \t]*(?i:which|this|that)[ \t]+(?i:is[ \t]+)?(?i:closest|nearest)[ \t]+(?i:to)[ \t]+"
@@ -64,6 +65,7 @@ _LEAD_IN = lazy_regex(
     r"(?i:(?:closest|nearest|best|correct|final|right)[ \t]+)?)[ \t]*\Z"
 )
 _DRAWN = lazy_regex(r"\s*(?i:so|thus|therefore|hence)\b")
+_RELATIVE_DAY = lazy_regex(r"(?i:\b(?:ago|later|before|after|from|yesterday|tomorrow|next|previous|last)\b)")
 _CONCLUDES = lazy_regex(r"[ \t*]*(?i:answer|final\s+answer)[ \t*]*[:：]")  # "Answer: The price must rise by 30%."
 _PIECES = lazy_regex(r"(?<=[.!?。])(?<!Rs\.)(?<!vs\.)[ \t]+|\n+")  # "Rs. 1200" is one piece
 _COMPUTED = lazy_regex(r"=|≈|(?i:\b(?:so|thus|therefore|hence|total|gives|comes\s+to|result|rounds?\s+to)\b)")
@@ -172,12 +174,16 @@ def _piece_before(head: str, holds: Pattern[str]) -> tuple[str, bool] | None:
     without one: short lead-ins ("Final Answer:") and remarks of nearness ("we round up."); with whether such a
     remark was passed. None when prose without a value ends the walk."""
     marked = False
-    for piece in reversed([piece for piece in _PIECES.split(head) if piece.strip()][-_STEPS:]):
+    steps = 0
+    for piece in reversed([piece for piece in _PIECES.split(head) if piece.strip()]):
         piece = piece.strip()
         if stops_open(piece):
             return None  # "... you would break even at the end of\nTherefore, among A through E, the answer is D."
         if eliminates(piece):
             continue  # "Choices A, B and D are wrong because ...": the result before it still holds
+        steps += 1
+        if steps > _STEPS:
+            return None
         if holds.search(piece) is not None:
             return piece, marked
         if _NEAREST_WORDS.search(piece):
@@ -202,21 +208,25 @@ def value_before(text: str, pos: int) -> tuple[float, str, str, bool] | None:
     if walked is None:
         return None
     piece, passed = walked
-    drawn = drawn or _DRAWN.match(head, head.rfind(piece) + len(piece)) is not None
     closing = _CLOSERS.search(piece, max(0, len(piece) - _END))
     body = piece[: closing.start()] if closing else piece
+    aside = _ASIDE.search(body, max(0, len(body) - _END))
+    if aside:  # "= 6, which none of them gives": the 6 is the result
+        passed = passed or _NEAREST_WORDS.search(aside.group(0)) is not None
+        body = body[: aside.start()]
     trailing = _TRAILING_MARK.search(body, max(0, len(body) - _END))
     if trailing:
         body, passed = body[: trailing.start()], True
     body = body.rstrip(" \t,")
     if "\\" in body or "{" in body:
         body = plain_option(body)  # "= 396 \\mathrm{~m}", "6 \\times 10^{8}"
-    if (_COMPUTED.search(body) is None and _CONCLUDES.match(body) is None and not drawn) or _NAMED_PAIR.search(body):
-        return None
+    computed = drawn or _COMPUTED.search(body) is not None or _CONCLUDES.match(body) is not None
     marked = marked or passed or _NEAREST_WORDS.search(body) is not None
     day = date_at_end(body) if "/" in body else None
-    if day is not None:
-        return day, "date", piece, marked
+    if day is not None and (computed or _RELATIVE_DAY.search(body)):
+        return day, "date", piece, marked  # "A month ago from today is 11/30/1929."
+    if not computed or _NAMED_PAIR.search(body):
+        return None
     found = _VALUE_AT_END.search(body, max(0, len(body) - _END))
     if found is None or in_unknowns(body):
         return None  # no value at its end, or "a·64 − b·16 + 2 − 1 = 5": an equation's given

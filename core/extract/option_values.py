@@ -24,8 +24,8 @@ _DATE = lazy_regex(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 _DATE_AT_END = lazy_regex(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})[\s.,;:)*]*\Z")
 CURRENCY = r"(?:\$|£|€|₹|Rs\.?|INR)"  # "$4.50", "Rs. 1200"
 # "22 × 10^8", "1.013 x 10^5", "6e-3": a number in scientific notation
-SCIENTIFIC = r"(?:\s*(?:×|\\times|\*|x)\s*10\s*\^\s*[-−]?\d+|[eE][-−+]?\d+(?![A-Za-z]))"
-_SCIENTIFIC_PARTS = lazy_regex(r"([-−]?\d[\d,]*(?:\.\d+)?)(?:\s*(?:×|\*|x)\s*10\s*\^\s*([-−]?\d+)|[eE]([-−+]?\d+))?")
+SCIENTIFIC = r"(?:\s*(?:×|\\times|\*|x|·|\\cdot)\s*10\s*\^\s*[-−]?\d+|[eE][-−+]?\d+(?![A-Za-z]))"
+_SCIENTIFIC_PARTS = lazy_regex(r"([-−]?\d[\d,]*(?:\.\d+)?)(?:\s*(?:×|\*|x|·)\s*10\s*\^\s*([-−]?\d+)|[eE]([-−+]?\d+))?")
 
 # Abbreviations that are their unit's name ("W" is watts); case kept for one-letter symbols ("m" metres, "M" molar).
 _UNIT_NAMES = {
@@ -67,7 +67,9 @@ def plain_option(text: str) -> str:
     if "\\" not in text and "{" not in text:
         return text
     text = _LATEX_UNIT.sub(lambda m: " " + m.group(1) + " ", text)
-    text = _LATEX_POWER.sub(r"^\1", text.replace("\\times", "×").replace("\\,", " ").replace("\\ ", " "))
+    text = _LATEX_POWER.sub(
+        r"^\1", text.replace("\\times", "×").replace("\\cdot", "·").replace("\\,", " ").replace("\\ ", " ")
+    )
     text = _MATH_DOLLAR.sub(" ", text).replace("~", " ")
     return " ".join(text.split())
 
@@ -260,7 +262,10 @@ def is_none_option(text: str) -> bool:
 
 # A sentence that rules options out: "Choices A, B and D are wrong", "Option A (24) forgets to halve ..., so it is
 # wrong", "Options A and D can be ruled out".
-_NAMES_OPTIONS = lazy_regex(r"(?i:\b(?:options?|choices?)\b)[ \t]*\(?[A-J]\)?(?![A-Za-z])")
+_NAMES_OPTIONS = lazy_regex(
+    r"(?i:\b(?:options?|choices?)\b)[ \t]*\(?[A-J]\)?(?![A-Za-z])"  # "Option A (24) ...", "Choices A, B and D"
+    r"|\A[ \t*-]*\([A-J]\)(?:[ \t]*(?:,|and|or)[ \t]*\([A-J]\))*[ \t]+(?:is|are)\b"  # "(B) and (D) are wrong"
+)
 _RULES_OUT = lazy_regex(
     r"(?i:\b(?:wrong|incorrect|eliminated?|ruled?[ \t]+out|rules[ \t]+out|can(?:not|'t|[ \t]+not)[ \t]+be"
     r"|not[ \t]+(?:correct|right|possible|valid|the[ \t]+answer)|is[ \t]+false|are[ \t]+false|neither)\b)"
