@@ -19,6 +19,7 @@ from mathreel.core.extract.lazy import lazy_regex
 
 _LATEX_UNIT = lazy_regex(r"\\(?:mathrm|text|mbox|operatorname)\s*\{([^{}]*)\}")
 _LATEX_POWER = lazy_regex(r"\^\s*\{\s*([-−]?\d+)\s*\}")
+_UNESCAPED_DOLLAR = lazy_regex(r"(?<!\\)\$")
 _MATH_DOLLAR = lazy_regex(r"\$(?![-−]?\d)")
 _DATE = lazy_regex(r"(\d{1,2})/(\d{1,2})/(\d{4})")
 _DATE_AT_END = lazy_regex(r"(?<![\d/])(\d{1,2})/(\d{1,2})/(\d{4})[\s.,;:)*]*\Z")
@@ -66,6 +67,8 @@ def plain_option(text: str) -> str:
     opens an amount ("$4.50") is kept. Text without a backslash is returned as it is (cheap)."""
     if "\\" not in text and "{" not in text:
         return text
+    if "\\" in text:  # LaTeX written: an unescaped "$" delimits math ("$396\\,\\text{m}$"), "\\$" is money
+        text = _UNESCAPED_DOLLAR.sub(" ", text).replace("\\$", "$")
     text = _LATEX_UNIT.sub(lambda m: " " + m.group(1) + " ", text)
     text = _LATEX_POWER.sub(
         r"^\1", text.replace("\\times", "×").replace("\\cdot", "·").replace("\\,", " ").replace("\\ ", " ")
