@@ -9,6 +9,7 @@ import pytest
 from mathreel.core.extract import extract_choice
 from mathreel.core.extract.conflicts import against_value, expression_value, quantities, two_values
 from mathreel.core.extract.free import extract_free_answer
+from mathreel.core.extract.option_values import eliminates, expression_at_end, in_unknowns, stops_open
 
 COUNTS = {"A": "30", "B": "34", "C": "50", "D": "70"}
 BOXES = {"A": "12 boxes", "B": "15 boxes", "C": "20 boxes", "D": "40 boxes"}
@@ -107,3 +108,78 @@ def test_an_expression_option_equal_to_the_value_keeps_its_letter_and_another_is
     assert extract_choice("So the probability is P = 0.75.\nThe answer is (C).", "ABCD", options).answer == "C"
     found = extract_choice("So the probability is P = 0.75.\nThe answer is (B).", "ABCD", options)
     assert found.answer is None and "option C's" in found.explanation
+
+
+MINUTES = {"A": "After 12 minutes", "B": "After 18 minutes", "C": "After 24 minutes", "D": "None of these"}
+
+
+def test_options_with_words_units_powers_of_ten_and_dates_are_values() -> None:
+    assert quantities(MINUTES) == ({"A": (12.0, 0), "B": (18.0, 0), "C": (24.0, 0)}, "minutes")
+    latex = quantities({"A": "120 $\\mathrm{~m}$", "B": "150 $\\mathrm{~m}$", "C": "180 $\\mathrm{~m}$"})
+    assert latex is not None and latex[1] == "m" and latex[0]["B"][0] == 150.0
+    powers = quantities({"A": "2 × 10^8 dynes", "B": "22 × 10^8 dynes", "C": "1.5e9 dynes"})
+    assert powers is not None and powers[0]["B"][0] == pytest.approx(2.2e9) and powers[0]["C"][0] == 1.5e9
+    days = quantities({"A": "11/30/1929", "B": "12/02/1929", "C": "12/01/1929"})
+    assert days is not None and days[1] == "date" and days[0]["B"][0] - days[0]["A"][0] == 2
+    assert quantities({"A": "After 12 minutes", "B": "Before 18 minutes", "C": "After 24 minutes"}) is None
+    assert (
+        quantities({"A": "None of these", "B": "12", "C": "None of the above", "D": "14", "E": "16"}) is None
+    )  # one only
+
+
+def test_an_abbreviation_is_its_unit_and_another_unit_is_no_evidence() -> None:
+    watts = {"A": "10 watts", "B": "50 watts", "C": "75 watts"}
+    assert against_value(1.0, "W", False, "B", watts) is not None  # "1 W" is in watts
+    assert against_value(50.0, "W", False, "B", watts) is None
+    metres = {"A": "120 m", "B": "240 m", "C": "300 m"}
+    assert against_value(0.24, "km", False, "B", metres) is None  # nothing is converted
+    days = {"A": "11/30/1929", "B": "12/02/1929", "C": "12/01/1929"}
+    a_day = quantities(days)[0]["A"][0]  # type: ignore[index]
+    assert against_value(a_day, "date", False, "B", days) is not None  # a day is never within "rounding" of another
+    assert against_value(a_day, "date", False, "A", days) is None
+
+
+def test_the_models_own_rounding_counts_only_when_it_wrote_the_finer_value() -> None:
+    shares = {"A": "65%", "B": "71.8%", "C": "80%"}
+    assert against_value(72.0, "%", False, "B", shares) is not None  # "= 72%" alone: held to 71.8's rounding
+    assert against_value(72.0, "%", False, "B", shares, places=0) is None  # "0.718, or 72%"
+    assert against_value(71.0, "%", False, "B", shares, places=0) is not None  # 71.8 is not 71 at whole percent
+
+
+@pytest.mark.parametrize(
+    ("body", "value"),
+    [
+        ("so the probability is 1 / 2e", 1 / (2 * 2.718281828459045)),
+        ("so the probability is 3/6 = 1/2", 0.5),
+        ("so the ratio is 1 / 2k", None),
+        ("so the total is 2π", 2 * 3.141592653589793),
+    ],
+)
+def test_a_number_opening_an_expression_is_the_expressions_value(body: str, value: float | None) -> None:
+    found = expression_at_end(body)
+    assert (found is None) if value is None else found == pytest.approx(value)
+
+
+@pytest.mark.parametrize(
+    ("line", "unknowns"),
+    [
+        ("Substituting x = 2: a·64 − b·16 + 2 − 1 = 5", True),
+        ("Solving 2x + 3 = 11", True),
+        ("so the distance is 2 m/s × 3 s = 6 m", False),  # unit symbols are no unknowns
+        ("so x - y = 4 - (-2) = 6", False),
+        ("so x = 3", False),  # a name alone: a result
+        ("the force is 2 x 10^8 = 2e8", False),  # "x" as times
+    ],
+)
+def test_an_equation_in_unknowns_states_a_given(line: str, unknowns: bool) -> None:
+    assert in_unknowns(line) is unknowns
+
+
+def test_eliminations_and_cut_off_lines() -> None:
+    assert eliminates("Choices A, B and D are wrong because they come from sign errors.")
+    assert eliminates("(B) and (D) are wrong because they subtract.")
+    assert eliminates("Option A (24) forgets to halve the product, so it is wrong.")
+    assert not eliminates("Option C gives 15, which matches.")
+    assert stops_open("In the second month the price rises and you would break even at the end of")
+    assert not stops_open("Therefore, among A through E,")  # a short lead-in
+    assert not stops_open("So the total cost of the three boxes is 4 × 3 = 12")

@@ -94,6 +94,12 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     # turns after a hedge, bold or "~" nearest picks, Yes/No comparisons restated as seen, a letter after a result
     # no option has
     assert {f"Z{n}" for n in range(1, 7)} <= {entry.extra["class"] for entry in CHOICE}
+    # options with words, units, powers of ten or dates as values; a letter restated with its own text after another
+    # result; eliminations before the letter; several letters for one answer; equations in unknowns and expressions
+    # with e; a working cut off before the harness's answer line
+    held = [entry for entry in CHOICE if entry.extra["class"] in {f"H{n}" for n in range(1, 7)}]
+    assert {entry.extra["class"] for entry in held} == {f"H{n}" for n in range(1, 7)}
+    assert sum(entry.label is None for entry in held) >= 20 and sum(entry.label is not None for entry in held) >= 20
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 

@@ -115,8 +115,10 @@ def _same_unit(said: str, shared: str) -> bool:
         return True
     if not said or (shared == "date") != (said == "date"):
         return False
-    if unit_name(said.split()[0]) == unit_name(shared.split()[0]):
-        return True  # "1 W" in watts
+    if unit_name(said.split()[0]) == unit_name(shared.split()[0]) or "".join(said.lower().split()) == "".join(
+        shared.split()
+    ):
+        return True  # "1 W" in watts, "750 mmHg" in mm Hg
     short, long = sorted((said.lower().split()[0], shared.split()[0]), key=len)
     return long.startswith(short) and long[len(short) :] in ("", "s", "es")
 
