@@ -67,7 +67,7 @@ _LEAD_IN = lazy_regex(
 _DRAWN = lazy_regex(r"\s*(?i:so|thus|therefore|hence)\b")
 _RELATIVE_DAY = lazy_regex(r"(?i:\b(?:ago|later|before|after|from|yesterday|tomorrow|next|previous|last)\b)")
 _CONCLUDES = lazy_regex(r"[ \t*]*(?i:answer|final\s+answer)[ \t*]*[:：]")  # "Answer: The price must rise by 30%."
-_PIECES = lazy_regex(r"(?<=[.!?。])(?<!Rs\.)(?<!vs\.)[ \t]+|\n+")  # "Rs. 1200" is one piece
+_PIECES = lazy_regex(r"(?<=[.!?])(?<!Rs\.)(?<!vs\.)[ \t]+|(?<=[。！？])[ \t]*|\n+")  # "Rs. 1200" is one piece
 _COMPUTED = lazy_regex(
     r"=|≈|(?i:\b(?:so|thus|therefore|hence|total|gives|comes\s+to|result|rounds?\s+to|we\s+(?:get|obtain|find))\b)"
 )

@@ -267,10 +267,11 @@ def is_none_option(text: str) -> bool:
 _NAMES_OPTIONS = lazy_regex(
     r"(?i:\b(?:options?|choices?)\b)[ \t]*\(?[A-J]\)?(?![A-Za-z])"  # "Option A (24) ...", "Choices A, B and D"
     r"|\A[ \t*-]*\([A-J]\)(?:[ \t]*(?:,|and|or)[ \t]*\([A-J]\))*[ \t]+(?:is|are)\b"  # "(B) and (D) are wrong"
+    r"|选项[ \t]*[A-J]"  # "选项A、C、D都是错误的"
 )
 _RULES_OUT = lazy_regex(
     r"(?i:\b(?:wrong|incorrect|eliminated?|ruled?[ \t]+out|rules[ \t]+out|can(?:not|'t|[ \t]+not)[ \t]+be"
-    r"|not[ \t]+(?:correct|right|possible|valid|the[ \t]+answer)|is[ \t]+false|are[ \t]+false|neither)\b)"
+    r"|not[ \t]+(?:correct|right|possible|valid|the[ \t]+answer)|is[ \t]+false|are[ \t]+false|neither)\b)|错误|不正确|不对|排除"
 )
 # What no finished sentence ends with: a word that cannot end one, or an operator ("at the end of", "= 3 +").
 _ENDS_OPEN = lazy_regex(
