@@ -271,7 +271,8 @@ _NAMES_OPTIONS = lazy_regex(
 )
 _RULES_OUT = lazy_regex(
     r"(?i:\b(?:wrong|incorrect|eliminated?|ruled?[ \t]+out|rules[ \t]+out|can(?:not|'t|[ \t]+not)[ \t]+be"
-    r"|not[ \t]+(?:correct|right|possible|valid|the[ \t]+answer)|is[ \t]+false|are[ \t]+false|neither)\b)|错误|不正确|不对|排除"
+    r"|not[ \t]+(?:correct|right|possible|valid|the[ \t]+answer)|is[ \t]+false|are[ \t]+false|neither)\b)"
+    r"|错误|不正确|不对|排除"
 )
 # What no finished sentence ends with: a word that cannot end one, or an operator ("at the end of", "= 3 +").
 _ENDS_OPEN = lazy_regex(
