@@ -297,6 +297,8 @@ def stops_open(piece: str) -> bool:
 _OPEN_MIN = 30  # characters: a shorter line is a lead-in ("Therefore, among A through E,"), not cut-off working
 
 
+_GIVEN = lazy_regex(r"(?i:\b(?:given|we\s+are\s+told|we\s+know)\b)|已知")
+_WORKED = lazy_regex(r"=|≈|(?i:\b(?:so|thus|therefore|hence|gives|total)\b)|所以|因此|则|故|得")
 _NUMBER_UNIT = lazy_regex(r"([-−]?\d[\d,]*(?:\.\d+)?)\s*([A-Za-z%]+)?")
 
 
@@ -304,8 +306,8 @@ def no_evidence(line: str, value: str, option: str) -> bool:
     """Whether the `value` a working `line` ends in says nothing against the stated `option`: the line is an
     equation in unknowns ("a·64 − b·16 + 2 − 1 = 5"), the value is the option's in another form (0.3 for "30%"), or
     it is in another unit of the options' kind ("0.24 km" against "240 m": no conversion is tried)."""
-    if in_unknowns(line):
-        return True
+    if in_unknowns(line) or (_GIVEN.search(line) is not None and _WORKED.search(line) is None):
+        return True  # "已知底为6，高为4。": given values, no result
     said, own = _NUMBER_UNIT.fullmatch(value.strip()), _NUMBER_UNIT.fullmatch(plain_option(option).strip())
     if said is None or own is None:
         return False
