@@ -45,6 +45,8 @@ _QUANTITY = lazy_regex(
     r"\s*(?P<cur>\$?)\s*(?P<n>[-−]?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[A-Za-z/%°][A-Za-z/%° ]{0,24})?\s*"
 )
 _DIGIT = lazy_regex(r"\d")
+# Where an option that is a value can start: a number or an amount after at most two words, a date ("After 24").
+_VALUE_START = lazy_regex(r"[ \t]*(?:[A-Za-z]+[ \t]+){0,2}(?:[-−$£€₹]|Rs|INR|\d|\\)")
 _NUMBER = lazy_regex(r"[-−]?\d[\d,]*(?:\.\d+)?")
 # A value ends the text: "= 8.4 men", "= $1,248", "is 30", "= 1/2" (unit words after it, at most three).
 _VALUE_AT_END = lazy_regex(
@@ -89,7 +91,7 @@ def _quantities(items: tuple[tuple[str, str], ...]) -> tuple[dict[str, tuple[flo
     units = set()
     spare = 0  # "None of these": the one option without a value allowed
     for letter, text in items:
-        found = option_quantity(text)
+        found = option_quantity(text) if _VALUE_START.match(text) else None
         if found is None:
             if is_none_option(text) and not spare:
                 spare += 1
@@ -265,7 +267,7 @@ def letter_against_working(
     if _DIGIT.search(text, max(0, first - _WINDOW), first) is None:
         return None
     own = options.get(letter)
-    if own is None or option_quantity(own) is None:
+    if own is None or _VALUE_START.match(own) is None or option_quantity(own) is None:
         return None  # the letter's option is no single number, so the options are not `quantities`
     found = quantities(options)  # once per question, and cheap: the working's search (`value_before`) is not
     if found is None or letter not in found[0]:

@@ -244,7 +244,8 @@ def option_quantity(text: str) -> tuple[float, int, str, str] | None:
     """(value, decimal places, the words before it, its unit with any "$") of an option that is one value: a number,
     in scientific notation or not, with the same kind of words around it ("After 24 minutes": "after", "minutes"),
     or a date ("12/02/1929": its day number, unit "date"); None otherwise."""
-    text = plain_option(text)  # as it is unless it holds LaTeX
+    if "\\" in text or "{" in text:
+        text = plain_option(text)
     if "/" in text:
         day = date_value(text)
         if day is not None:
