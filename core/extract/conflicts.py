@@ -93,7 +93,7 @@ def _quantities(items: tuple[tuple[str, str], ...]) -> tuple[dict[str, tuple[flo
     for letter, text in items:
         found = option_quantity(text) if _VALUE_START.match(text) else None
         if found is None:
-            if is_none_option(text) and not spare:
+            if not spare and is_none_option(text):
                 spare += 1
                 continue
             return None
