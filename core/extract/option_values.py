@@ -13,7 +13,6 @@ that opens an expression ("1 / 2e", "1/2k"): an expression of numbers, e and π 
 from __future__ import annotations
 
 import math
-from datetime import date
 
 from mathreel.core.extract.lazy import lazy_regex
 
@@ -120,11 +119,15 @@ def date_at_end(text: str) -> float | None:
 
 
 def _ordinal(parts: tuple[str | None, ...]) -> float | None:
+    """The day number of (month, day, year), or None for no such day; `datetime` is not imported for it (it costs
+    more than the whole reader's import)."""
     month, day, year = (int(part or 0) for part in parts)
-    try:
-        return float(date(year, month, day).toordinal())
-    except ValueError:
+    leap = year % 4 == 0 and (year % 100 != 0 or year % 400 == 0)
+    lengths = (31, 29 if leap else 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31)
+    if not 1 <= month <= 12 or not 1 <= day <= lengths[month - 1]:
         return None
+    before = year - 1
+    return float(365 * before + before // 4 - before // 100 + before // 400 + sum(lengths[: month - 1]) + day)
 
 
 # A number written against a name or a constant: "2e", "2k", "2π", "3√2" (the number is not the value).
