@@ -353,11 +353,12 @@ class Benchmark:
         return lambda record: self.question_from_record(record, mode)
 
     def values_reader(
-        self, keys: AbstractSet[str], mode: str, shared: dict[Any, Any] | None = None
+        self, keys: AbstractSet[str], mode: str, shared: dict[Any, Any] | None = None, extras: bool = False
     ) -> Callable[[Mapping[str, Any]], QuestionValues] | None:
         """What `question_reader` reads of each record as a plain tuple (`question_of` makes the Question), for a
         large file read into columns (`core.results.columnar`); None where the benchmark does not offer it.
-        `shared` holds tables a reader may keep across the files of one call (runs over the same questions)."""
+        `shared` holds tables a reader may keep across the files of one call (runs over the same questions);
+        `extras`: the caller reads the `extra_fields` itself (else records with any of them get None)."""
         return None
 
     def values_of_columns(self, keys: AbstractSet[str], mode: str, columns: Any) -> list[QuestionValues] | None:
@@ -365,6 +366,10 @@ class Benchmark:
         read by `core.results.arrow_columns`, whose `TableColumns` `columns` is); None where the benchmark does not
         offer it or the fields need `values_reader` (then the file is read record by record)."""
         return None
+
+    def extra_fields(self, keys: AbstractSet[str]) -> tuple[str, ...]:
+        """The fields among `keys` a Question keeps as text in `extra` (`question_of`'s `extra`)."""
+        return ()
 
     def question_of(self, values: QuestionValues, extra: dict[str, str] | None = None) -> Question:
         """The Question of values read by `values_reader` (the same Question `question_reader` builds)."""

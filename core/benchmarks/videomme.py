@@ -206,15 +206,16 @@ class VideoMME(Benchmark):
         return lambda record: self.question_of(read(record), {k: text(record[k]) for k in extras if k in record})
 
     def values_reader(
-        self, keys: AbstractSet[str], mode: str, shared: dict[Any, Any] | None = None
+        self, keys: AbstractSet[str], mode: str, shared: dict[Any, Any] | None = None, extras: bool = False
     ) -> Callable[[Mapping[str, Any]], QuestionValues] | None:
         """What `question_reader` reads of each record, as a tuple (`question_of` makes the Question of it), for a
         large file read into columns; None where a field has several spellings among `keys` or the records carry
         extra fields (then each record is read into its Question). With `shared` (one call's files), files that
         name their fields alike share their tables, and a question whose fields are exactly those an earlier file
-        gave it is not read again (`_SingleKeyReader`)."""
+        gave it is not read again (`_SingleKeyReader`). `extras`: the caller reads `extra_fields` (a template's
+        video id and url) itself."""
         fields = _FieldPlan(*(tuple(key for key in names if key in keys) for names in _ALL_FIELDS))
-        if any(len(names) > 1 for names in fields[:-2]) or len(fields.ids) > 1 or fields.extras:
+        if any(len(names) > 1 for names in fields[:-2]) or len(fields.ids) > 1 or (fields.extras and not extras):
             return None
         names = [names[0] if names else None for names in fields]
         tables = None if shared is None else shared.setdefault((self.name, *names), _Tables(True))
@@ -244,6 +245,9 @@ class VideoMME(Benchmark):
                 strict=True,
             )
         )
+
+    def extra_fields(self, keys: AbstractSet[str]) -> tuple[str, ...]:
+        return tuple(key for key in _EXTRA_FIELDS if key in keys)
 
     def question_of(self, values: QuestionValues, extra: dict[str, str] | None = None) -> Question:
         """The Question of values read from a record (`values_reader`)."""

@@ -23,6 +23,7 @@ from typing import Any
 from mathreel.core.benchmarks import BENCHMARKS, Benchmark
 from mathreel.core.benchmarks.base import QuestionValues
 from mathreel.core.errors import InputError
+from mathreel.core.fields import text
 from mathreel.core.results.detect import detect_benchmark, detect_mode
 from mathreel.core.results.layouts import RESPONSE_KEYS, Layout, response_value
 from mathreel.core.results.model import NO_RECORD, RECORDS_KEPT, Prediction, ResultFile
@@ -47,13 +48,17 @@ class AnswerColumns:
     responses: list[str]
     lines: list[Any]
     kept: list[dict[str, Any]]
+    extras: list[dict[str, str]] | None = None  # per answer, `Question.extra` (a template's video id and url)
 
     def __len__(self) -> int:
         return len(self.responses)
 
     def label(self, index: int) -> str | int:
-        """Where answer `index` is in the file, as the row reader labels it (`layouts.label_of`)."""
+        """Where answer `index` is in the file, as the row reader labels it (`layouts.label_of`; a template's
+        answers hold (video, question) and are labelled as `layouts._template_rows` labels them)."""
         line = self.lines[index]
+        if line.__class__ is tuple:
+            return f"video {line[0]}, question {line[1]}"
         return f"line {line}" if line is not None else index + 1
 
 
@@ -95,9 +100,9 @@ class ColumnarResult(ResultFile):
         """Predictions up to `stop`, each as `reader._standalone` makes it (kept ones are reused: one object each)."""
         columns, built = self.columns, self._built
         bench = BENCHMARKS[columns.benchmark]
-        question_of, kept = bench.question_of, columns.kept
+        question_of, kept, extras = bench.question_of, columns.kept, columns.extras
         for index in range(len(built), stop):
-            question = question_of(columns.values[index])
+            question = question_of(columns.values[index], None if extras is None else dict(extras[index]))
             raw = kept[index] if index < RECORDS_KEPT else NO_RECORD
             built.append(
                 Prediction(
@@ -174,6 +179,108 @@ def columnar_result(
     return result
 
 
+def read_template_columns(
+    records: list[dict[str, Any]],
+    container: str,
+    layout: Layout,
+    source: str,
+    benchmark: str | None,
+    mode: str | None,
+    shared: dict[Any, Any] | None = None,
+) -> ColumnarResult | None:
+    """A Video-MME result template (videos, each with its questions) read into columns, or None when the row
+    reader must read it (`records` are left as they were): the rows `layouts._template_rows` makes, without a
+    Row, Question, FileQuestion or Prediction per answer. Called only without annotations."""
+    flat: list[dict[str, Any]] = []  # each question's fields over its video's, as the row reader reads them
+    responses: list[str] = []
+    places: list[tuple[Any, Any]] = []
+    kept: list[dict[str, Any]] = []
+    owners: list[dict[str, Any]] = []  # per answer, its video's fields
+    add, add_response, add_place, add_owner = flat.append, responses.append, places.append, owners.append
+    question_keys: set[str] = set()
+    for index, record in enumerate(records):
+        questions = record.get("questions") if record.__class__ is dict else None
+        if questions.__class__ is not list or "__line__" in record:
+            return None
+        video = {k: v for k, v in record.items() if k != "questions"}
+        name = record.get("video_id", index + 1)
+        for number, question in enumerate(questions, start=1):
+            if question.__class__ is not dict:
+                return None
+            response = question.get("response")
+            if response.__class__ is not str:
+                response = response_value(response)
+                if response is None:
+                    return None  # no response: the row reader says where
+            add({**video, **question})
+            add_response(response)
+            add_place((name, question.get("question_id", number)))
+            add_owner(video)
+            if len(kept) < RECORDS_KEPT:
+                kept.append(question)
+        question_keys.update(*questions)
+    if not flat:
+        return None
+    try:
+        bench, why = detect_benchmark(records, flat, source, benchmark, layout.key)
+        mode_key, mode_note = detect_mode(bench, flat, source, mode)
+    except InputError:
+        return None
+    if bench.mode(mode_key).grouped or bench.groups is not None:
+        return None
+    keys: set[str] = set().union(*flat)
+    if not _ROW_KEYS.isdisjoint(keys) or not keys.isdisjoint(bench.prompt_fields):
+        return None
+    read = bench.values_reader(keys, mode_key, shared, extras=True)
+    if read is None:
+        return None
+    try:
+        values = _checked_values(flat, bench, read, mode_key)
+    except _RowByRow:
+        return None
+    extra_keys = bench.extra_fields(keys)
+    extras = None
+    if extra_keys:  # one dict per video where no question carries an extra field of its own (the usual file)
+        per_video = flat if not question_keys.isdisjoint(extra_keys) else owners
+        made: dict[int, dict[str, str]] = {}
+        extras = []
+        for fields in per_video:
+            extra = made.get(id(fields))
+            if extra is None:
+                extra = made[id(fields)] = {k: text(fields[k]) for k in extra_keys if k in fields}
+            extras.append(extra)
+    columns = AnswerColumns(bench.name, values, responses, places, kept, extras)
+    notes = [f"layout: {layout.description} [{container}]", why, *([mode_note] if mode_note else [])]
+    result = ColumnarResult(
+        columns, source=source, benchmark=bench.name, mode=mode_key, format=layout.description, notes=notes
+    )
+    result.layout = layout.key
+    _warn_absent_dimensions(result, bench, columns)
+    _note_clusters(result, bench, columns)
+    return result
+
+
+def _checked_values(
+    rows: list[dict[str, Any]], bench: Benchmark, read: Any, mode: str
+) -> list[QuestionValues]:
+    """Every row's values; `_RowByRow` where the row reader would say something or treat a row apart."""
+    letters = frozenset(bench.letters(mode))
+    try:
+        values = list(map(read, rows))
+    except (ValueError, TypeError, KeyError, AttributeError):
+        raise _RowByRow from None
+    for found in values:
+        question_id = found[0]
+        if found[2] not in letters or not question_id or question_id[0] in "[{":
+            raise _RowByRow  # no gold, a gold to check, no id, an id that may be a JSON value
+    if len(set(map(itemgetter(0), values))) < len(values):
+        raise _RowByRow  # repeated ids: the row reader scores the first and says which
+    for dims in _distinct_dims_of(values):
+        if any(value[:1] in "[{" for value in dims.values()):
+            raise _RowByRow  # a dimension that may be a JSON value
+    return values
+
+
 def _columns(records: list[dict[str, Any]], bench: Benchmark, read: Any, answer_key: str, mode: str) -> AnswerColumns:
     """Every record's values and response; `_RowByRow` at the first record the row reader would treat apart."""
     letters = frozenset(bench.letters(mode))
@@ -226,7 +333,11 @@ def _warn_absent_dimensions(result: ResultFile, bench: Benchmark, columns: Answe
 
 def _distinct_dims(columns: AnswerColumns) -> Iterator[dict[str, str]]:
     """Each dims dict object once, in order of first use (a file's answers share a few hundred): C loops."""
-    dims = list(map(_DIMS, columns.values))
+    return _distinct_dims_of(columns.values)
+
+
+def _distinct_dims_of(values: list[QuestionValues]) -> Iterator[dict[str, str]]:
+    dims = list(map(_DIMS, values))
     return iter(dict(zip(map(id, dims), dims, strict=True)).values())
 
 

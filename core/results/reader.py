@@ -66,6 +66,12 @@ def _read(
             return columnar
         if not records:  # let go while reading into columns: read again for the row reader
             records, container = load_records(path)
+    elif layout.key == "videomme-template" and annotations is None:  # the official template: columns if it can
+        from mathreel.core.results.columnar import read_template_columns
+
+        columnar = read_template_columns(records, container, layout, source, benchmark, mode, shared)
+        if columnar is not None:
+            return columnar
     rows = list(iter_rows(records, layout, source, metric_keys))
     if not rows:
         raise InputError(source, "the file holds no answered questions")
