@@ -16,7 +16,6 @@ gives, faster.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass
 from operator import itemgetter
 from typing import Any
 
@@ -38,17 +37,29 @@ class _RowByRow(Exception):
     """The file needs the row reader (something about it is unusual); raised before anything is returned."""
 
 
-@dataclass(slots=True)
 class AnswerColumns:
     """Per answer, in file order: the question values (`Benchmark.values_reader`), the response, and the record's
-    line (None in a JSON array, whose rows are labelled by position); the first `RECORDS_KEPT` records whole."""
+    line (None in a JSON array, whose rows are labelled by position); the first `RECORDS_KEPT` records whole.
 
-    benchmark: str
-    values: list[QuestionValues]
-    responses: list[str]
-    lines: list[Any]
-    kept: list[dict[str, Any]]
-    extras: list[dict[str, str]] | None = None  # per answer, `Question.extra` (a template's video id and url)
+    A plain class, not a dataclass: `dataclasses` (with `inspect` and `ast`) costs every `score` start to import."""
+
+    __slots__ = ("benchmark", "extras", "kept", "lines", "responses", "values")
+
+    def __init__(
+        self,
+        benchmark: str,
+        values: list[QuestionValues],
+        responses: list[str],
+        lines: list[Any],
+        kept: list[dict[str, Any]],
+        extras: list[dict[str, str]] | None = None,
+    ) -> None:
+        self.benchmark = benchmark
+        self.values = values
+        self.responses = responses
+        self.lines = lines
+        self.kept = kept
+        self.extras = extras  # per answer, `Question.extra` (a template's video id and url); None: empty
 
     def __len__(self) -> int:
         return len(self.responses)
@@ -260,9 +271,7 @@ def read_template_columns(
     return result
 
 
-def _checked_values(
-    rows: list[dict[str, Any]], bench: Benchmark, read: Any, mode: str
-) -> list[QuestionValues]:
+def _checked_values(rows: list[dict[str, Any]], bench: Benchmark, read: Any, mode: str) -> list[QuestionValues]:
     """Every row's values; `_RowByRow` where the row reader would say something or treat a row apart."""
     letters = frozenset(bench.letters(mode))
     try:

@@ -92,10 +92,11 @@ def score(
 
 def _may_check_math(result: ResultFile) -> bool:
     """Whether scoring `result` may ask math-verify (a free-form answer), so needs the file's CPU budget. A file of
-    choice answers skips it, and with it `contextvars` (a C extension, about 2 ms of a `mathreel score` process);
-    a file read into columns keeps it, as its answers are not built to look."""
+    choice answers skips it, and with it `contextvars` (a C extension, about 2 ms of a `mathreel score` process).
+    A file read into columns (`core.results.columnar`) is of one benchmark and mode whose `question_of` gives each
+    question the same kind, and only with golds among the mode's letters: its first answer tells for all."""
     if getattr(result, "columns", None) is not None:
-        return True
+        return any(p.question.answer_kind == "free" for p in result.first_predictions(1))
     return any(prediction.question.answer_kind == "free" for prediction in result.predictions)
 
 
