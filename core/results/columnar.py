@@ -23,9 +23,9 @@ from mathreel.core.benchmarks import BENCHMARKS, Benchmark
 from mathreel.core.benchmarks.base import QuestionValues
 from mathreel.core.errors import InputError
 from mathreel.core.fields import text
-from mathreel.core.results.detect import detect_benchmark, detect_mode
-from mathreel.core.results.layouts import RESPONSE_KEYS, Layout, response_value
-from mathreel.core.results.model import NO_RECORD, RECORDS_KEPT, Prediction, ResultFile
+from mathreel.core.results.detect import all_metric_keys, detect_benchmark, detect_mode
+from mathreel.core.results.layouts import RESPONSE_KEYS, Layout, Row, lmms_generation, response_value
+from mathreel.core.results.model import NO_RECORD, RECORDS_KEPT, Prediction, ResultFile, kept_record
 from mathreel.core.results.recorded import FileQuestion
 
 # Record keys that make a row more than its question values and response: harness prompts kept per answer, a
@@ -43,7 +43,7 @@ class AnswerColumns:
 
     A plain class, not a dataclass: `dataclasses` (with `inspect` and `ast`) costs every `score` start to import."""
 
-    __slots__ = ("benchmark", "extras", "kept", "lines", "responses", "values")
+    __slots__ = ("benchmark", "extras", "fields", "fulls", "kept", "lines", "prompts", "responses", "values")
 
     def __init__(
         self,
@@ -60,6 +60,11 @@ class AnswerColumns:
         self.lines = lines
         self.kept = kept
         self.extras = extras  # per answer, `Question.extra` (a template's video id and url); None: empty
+        # An lmms-eval log's (`read_lmms_columns`): per answer the raw reply kept beside the filtered one (or None),
+        # and the fields read and the records (kept whole) its recorded prompts are read from when it is built.
+        self.fulls: list[str | None] | None = None
+        self.fields: list[dict[str, Any]] | None = None
+        self.prompts: list[dict[str, Any]] | None = None
 
     def __len__(self) -> int:
         return len(self.responses)
@@ -112,6 +117,9 @@ class ColumnarResult(ResultFile):
         columns, built = self.columns, self._built
         bench = BENCHMARKS[columns.benchmark]
         question_of, kept, extras = bench.question_of, columns.kept, columns.extras
+        if columns.prompts is not None:
+            self._build_logged(stop, bench)
+            return
         for index in range(len(built), stop):
             question = question_of(columns.values[index], None if extras is None else dict(extras[index]))
             raw = kept[index] if index < RECORDS_KEPT else NO_RECORD
@@ -120,6 +128,20 @@ class ColumnarResult(ResultFile):
                     question, columns.responses[index], columns.label(index), raw, FileQuestion(question, ()), None
                 )
             )
+
+    def _build_logged(self, stop: int, bench: Benchmark) -> None:
+        """An lmms-eval log's Predictions, with the prompts each record keeps, as `reader._standalone` builds them."""
+        from mathreel.core.results.reader import recorded_prompts
+
+        columns, built = self.columns, self._built
+        records, fields, fulls = columns.prompts, columns.fields, columns.fulls
+        assert records is not None and fields is not None and fulls is not None
+        for index in range(len(built), stop):
+            question = bench.question_of(columns.values[index])
+            label, response, record = columns.label(index), columns.responses[index], records[index]
+            row = Row(label, fields[index], response, record, fulls[index])
+            recorded = FileQuestion(question, recorded_prompts(bench, row))
+            built.append(Prediction(question, response, label, kept_record(record, index), recorded, fulls[index]))
 
 
 def read_columns(
@@ -266,6 +288,84 @@ def read_template_columns(
         columns, source=source, benchmark=bench.name, mode=mode_key, format=layout.description, notes=notes
     )
     result.layout = layout.key
+    _warn_absent_dimensions(result, bench, columns)
+    _note_clusters(result, bench, columns)
+    return result
+
+
+_LOGGED_AT_MOST = 50_000  # larger logs go row by row, which lets each record go once read (memory)
+
+
+def read_lmms_columns(
+    records: list[dict[str, Any]],
+    container: str,
+    source: str,
+    benchmark: str | None,
+    mode: str | None,
+    shared: dict[Any, Any] | None = None,
+) -> ColumnarResult | None:
+    """An lmms-eval sample log read into columns, or None when the row reader must read it (`records` are left as
+    they were): the rows `layouts._lmms_rows` makes, each record's fields its one metric dict (and `doc`), without a
+    Row, Question, FileQuestion or Prediction per answer. The records are kept whole (their prompts and `doc_hash`
+    are read when a Prediction is built), so only logs of up to `_LOGGED_AT_MOST` answers are read so.
+    Called only without annotations."""
+    if len(records) > _LOGGED_AT_MOST:
+        return None
+    keys_of_records: set[str] = set().union(*records)
+    metric = [key for key in all_metric_keys() if key in keys_of_records]
+    if len(metric) != 1 or "__key__" in keys_of_records:
+        return None  # no metric dict by name, or several: the row reader finds each record's
+    flat: list[dict[str, Any]] = []
+    responses: list[str] = []
+    fulls: list[str | None] = []
+    add, add_response, add_full = flat.append, responses.append, fulls.append
+    get_metric = itemgetter(metric[0])
+    for record in records:
+        if "resps" not in record and "filtered_resps" not in record:
+            return None
+        found = get_metric(record) if metric[0] in record else None
+        if found.__class__ is not dict:
+            return None
+        doc = record.get("doc")
+        fields = {**found, **doc} if doc.__class__ is dict else {**found}
+        if not fields.get("answer") and record.get("target") not in (None, ""):
+            fields["answer"] = record["target"]
+        response = response_value(record.get("filtered_resps"))
+        full = response_value(record.get("resps"))
+        if response is None:
+            response, full = full, None
+            if response is None:
+                return None  # no response: the row reader says where
+        add(fields)
+        add_response(response)
+        add_full(full if full != response else None)
+    try:
+        bench, why = detect_benchmark(records, flat, source, benchmark, "lmms-eval")
+        mode_key, mode_note = detect_mode(bench, flat, source, mode)
+    except InputError:
+        return None
+    if bench.mode(mode_key).grouped or bench.groups is not None:
+        return None
+    keys: set[str] = set().union(*flat)
+    if not keys.isdisjoint(bench.prompt_fields) or "__key__" in keys:
+        return None  # prompts a benchmark splits by its own fields: read row by row
+    read = bench.values_reader(keys, mode_key, shared)
+    if read is None:
+        return None
+    try:
+        values = _checked_values(flat, bench, read, mode_key)
+    except _RowByRow:
+        return None
+    from mathreel.core.results.lmms_log import kept_reply_notes, record_notes  # hashlib: lmms-eval logs only
+
+    columns = AnswerColumns(bench.name, values, responses, [r.get("__line__") for r in records], records)
+    columns.fulls, columns.fields, columns.prompts = fulls, flat, records
+    fmt = lmms_generation(records[0])
+    notes = [f"layout: {fmt} [{container}]", why, *([mode_note] if mode_note else [])]
+    kept_replies = len(fulls) - fulls.count(None)
+    notes += record_notes(records) + kept_reply_notes(kept_replies)
+    result = ColumnarResult(columns, source=source, benchmark=bench.name, mode=mode_key, format=fmt, notes=notes)
+    result.layout = "lmms-eval"
     _warn_absent_dimensions(result, bench, columns)
     _note_clusters(result, bench, columns)
     return result

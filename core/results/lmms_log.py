@@ -54,7 +54,11 @@ def record_notes(records: Sequence[dict[str, Any]]) -> list[str]:
 
 def reply_notes(predictions: Sequence[Prediction]) -> list[str]:
     """The note on raw replies kept beside the filtered answers."""
-    kept = sum(1 for prediction in predictions if prediction.full_response is not None)
+    return kept_reply_notes(sum(1 for prediction in predictions if prediction.full_response is not None))
+
+
+def kept_reply_notes(kept: int) -> list[str]:
+    """`reply_notes` of a file whose `kept` answers keep their raw reply (a file read into columns counts them)."""
     if kept:
         return [
             f"{counted(kept, 'line')} {'keeps' if kept == 1 else 'keep'} the raw reply (resps, with its reasoning "
@@ -67,12 +71,13 @@ def reply_notes(predictions: Sequence[Prediction]) -> list[str]:
 def doc_hash_conflicts(a: ResultFile, b: ResultFile) -> list[str]:
     """Question ids both runs answer from documents with different hashes (both named): not the same question.
 
-    A file read into columns names no documents (a record with a `doc_hash` is read row by row): nothing to
-    compare, and its Predictions are not built for it."""
+    A plain file read into columns names no documents (a record with a `doc_hash` is read row by row): nothing to
+    compare, and its Predictions are not built for it; an lmms-eval log read into columns builds them here."""
     from mathreel.core.results.columnar import ColumnarResult
 
-    if isinstance(a, ColumnarResult) or isinstance(b, ColumnarResult):
-        return []
+    for result in (a, b):
+        if isinstance(result, ColumnarResult) and result.columns.prompts is None:
+            return []
     first = {p.question.question_id: doc_hash(p) for p in a.predictions}
     if not any(first.values()):
         return []  # the first run names no documents

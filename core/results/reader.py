@@ -66,6 +66,12 @@ def _read(
             return columnar
         if not records:  # let go while reading into columns: read again for the row reader
             records, container = load_records(path)
+    elif layout.key == "lmms-eval" and annotations is None:  # an lmms-eval log: columns if it can be
+        from mathreel.core.results.columnar import read_lmms_columns
+
+        columnar = read_lmms_columns(records, container, source, benchmark, mode, shared)
+        if columnar is not None:
+            return columnar
     elif layout.key == "videomme-template" and annotations is None:  # the official template: columns if it can
         from mathreel.core.results.columnar import read_template_columns
 
