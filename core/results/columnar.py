@@ -1,5 +1,7 @@
-"""Large plain result files read into columns: one tuple of question values and one response per answer, with a
-`Question` and a `Prediction` built only when someone asks for them.
+"""Result files read into columns: one tuple of question values and one response per answer, with a `Question`
+and a `Prediction` built only when someone asks for them. Plain files of any size (`read_columns`), the Video-MME
+result template (`read_template_columns`: each question's fields over its video's) and lmms-eval sample logs
+(`read_lmms_columns`: each record's metric dict; the records kept for the prompts and `doc_hash`).
 
 A 270,000-answer run spent most of its reading time building a Question, a Row, a FileQuestion and a Prediction
 per answer that `mathreel score --json` never looks at. Here a file whose records are flat, carry their gold
@@ -8,7 +10,7 @@ columns (`core.scoring.columnar`) and `ColumnarResult.predictions` builds the sa
 on first use (the drill-down, `--rows`, a judge's join).
 
 Anything unusual (a duplicate id, a gold answer that is not a plain letter, an id or dimension that is a JSON
-value, a missing response, prompts kept per record) sends the whole file back to the row reader
+value, a missing response, prompts a plain file keeps per record) sends the whole file back to the row reader
 (`core.results.reader`), whose messages and notes are the ones users get: this path only ever gives what that one
 gives, faster.
 """
