@@ -26,9 +26,9 @@ from mathreel.core.benchmarks.base import QuestionValues
 from mathreel.core.errors import InputError
 from mathreel.core.fields import text
 from mathreel.core.results.detect import all_metric_keys, detect_benchmark, detect_mode
-from mathreel.core.results.layouts import RESPONSE_KEYS, Layout, Row, lmms_generation, response_value
+from mathreel.core.results.layouts import RESPONSE_KEYS, Layout, lmms_generation, response_value
 from mathreel.core.results.model import NO_RECORD, RECORDS_KEPT, Prediction, ResultFile, kept_record
-from mathreel.core.results.recorded import FileQuestion
+from mathreel.core.results.recorded import FileQuestion, recorded_prompts
 
 # Record keys that make a row more than its question values and response: harness prompts kept per answer, a
 # lmms-eval document hash, an object document's keys. A file with any of them is read row by row.
@@ -133,16 +133,13 @@ class ColumnarResult(ResultFile):
 
     def _build_logged(self, stop: int, bench: Benchmark) -> None:
         """An lmms-eval log's Predictions, with the prompts each record keeps, as `reader._standalone` builds them."""
-        from mathreel.core.results.reader import recorded_prompts
-
         columns, built = self.columns, self._built
         records, fields, fulls = columns.prompts, columns.fields, columns.fulls
         assert records is not None and fields is not None and fulls is not None
         for index in range(len(built), stop):
             question = bench.question_of(columns.values[index])
             label, response, record = columns.label(index), columns.responses[index], records[index]
-            row = Row(label, fields[index], response, record, fulls[index])
-            recorded = FileQuestion(question, recorded_prompts(bench, row))
+            recorded = FileQuestion(question, recorded_prompts(bench, record, fields[index]))
             built.append(Prediction(question, response, label, kept_record(record, index), recorded, fulls[index]))
 
 

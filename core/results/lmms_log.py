@@ -73,10 +73,9 @@ def doc_hash_conflicts(a: ResultFile, b: ResultFile) -> list[str]:
 
     A plain file read into columns names no documents (a record with a `doc_hash` is read row by row): nothing to
     compare, and its Predictions are not built for it; an lmms-eval log read into columns builds them here."""
-    from mathreel.core.results.columnar import ColumnarResult
-
     for result in (a, b):
-        if isinstance(result, ColumnarResult) and result.columns.prompts is None:
+        columns = getattr(result, "columns", None)  # a `columnar.ColumnarResult` (which imports this module)
+        if columns is not None and columns.prompts is None:
             return []
     first = {p.question.question_id: doc_hash(p) for p in a.predictions}
     if not any(first.values()):

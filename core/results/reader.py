@@ -17,7 +17,7 @@ from mathreel.core.results.detect import all_metric_keys, detect_benchmark, dete
 from mathreel.core.results.layouts import VLMEVAL_INDEX, Row, detect_layout, iter_rows, label_of, lmms_generation
 from mathreel.core.results.load import load_records
 from mathreel.core.results.model import Prediction, ResultFile, kept_record
-from mathreel.core.results.recorded import PROMPT_KEYS, FileQuestion, RecordedPrompt, harness_prompts
+from mathreel.core.results.recorded import PROMPT_KEYS, FileQuestion, recorded_prompts
 
 QuestionReader = Callable[[Mapping[str, Any]], Question]
 _SHOWN_IDS = 10  # ids quoted in a warning before "and N more"
@@ -266,7 +266,7 @@ def _standalone(result: ResultFile, bench: Benchmark, rows: list[Row], grouped: 
             question.question_id = join_key(qid, count)
         if not question.answer:
             raise InputError(source, "no gold answer in the record", row.label, fix="annotations")
-        recorded = FileQuestion(question, recorded_prompts(bench, row) if prompts else ())
+        recorded = FileQuestion(question, recorded_prompts(bench, row.raw, row.fields) if prompts else ())
         raw = kept_record(row.raw, len(result.predictions))
         append(Prediction(question, _response(row, source), row.label, raw, recorded, row.full_response))
     gold.report(result)
@@ -347,23 +347,10 @@ def _joined(
     _warn_duplicates(result, duplicates)
 
 
-def recorded_prompts(bench: Benchmark, row: Row) -> tuple[RecordedPrompt, ...]:
-    """The prompts a row's record keeps: the harness's (`input`, `arguments[0]`, `prompt`) and the benchmark's own
-    prompt fields (MathVerse's `query_wo` / `query_cot`), each as it was sent."""
-    found = harness_prompts(row.raw, row.fields)
-    for key in bench.prompt_fields:
-        value = row.fields.get(key)
-        if value.__class__ is str and value.strip():
-            found.append(RecordedPrompt(key, value))
-    if not found:
-        return ()
-    return tuple(RecordedPrompt(p.field, bench.recorded_prompt_text(p.field, p.text, row.fields)) for p in found)
-
-
 def _file_question(bench: Benchmark, row: Row, result: ResultFile, key: str) -> FileQuestion:
     """What a row of a joined file records about its question; only the id when it records no question fields
     and no prompt (the common id-only file, read without building a question per row)."""
-    prompts = recorded_prompts(bench, row)
+    prompts = recorded_prompts(bench, row.raw, row.fields)
     if prompts or any(row.fields.get(field) for field in bench.question_fields):
         own = _question(bench, row, result.mode, result.source)
         own.question_id = key

@@ -10,10 +10,13 @@ request's `arguments` (the prompt first), plain files may carry `prompt`. A benc
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, Literal, NamedTuple
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from mathreel.core.extract.lazy import lazy_regex
 from mathreel.core.question import Question
+
+if TYPE_CHECKING:
+    from mathreel.core.benchmarks import Benchmark
 
 # How the question an answer is scored against was found:
 #   file   - it is the file's own question (the file carries its gold answer);
@@ -54,6 +57,19 @@ class FileQuestion(NamedTuple):
 _PROMPT_FIELDS = ("prompt", "input")
 _ARGUMENTS = "arguments"  # lmms-eval's Instance.arguments: (context, gen_kwargs, doc_id, task, split)
 PROMPT_KEYS = (*_PROMPT_FIELDS, _ARGUMENTS)  # a record with none of these keeps no harness prompt
+
+
+def recorded_prompts(bench: Benchmark, raw: Mapping[str, Any], fields: Mapping[str, Any]) -> tuple[RecordedPrompt, ...]:
+    """The prompts a record keeps (`raw`, read as `fields`): the harness's (`input`, `arguments[0]`, `prompt`) and
+    the benchmark's own prompt fields (MathVerse's `query_wo` / `query_cot`), each as it was sent."""
+    found = harness_prompts(raw, fields)
+    for key in bench.prompt_fields:
+        value = fields.get(key)
+        if value.__class__ is str and value.strip():
+            found.append(RecordedPrompt(key, value))
+    if not found:
+        return ()
+    return tuple(RecordedPrompt(p.field, bench.recorded_prompt_text(p.field, p.text, fields)) for p in found)
 
 
 def harness_prompts(raw: Mapping[str, Any], fields: Mapping[str, Any]) -> list[RecordedPrompt]:
