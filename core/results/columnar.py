@@ -381,11 +381,8 @@ def _checked_values(rows: list[dict[str, Any]], bench: Benchmark, read: Any, mod
         question_id = found[0]
         if found[2] not in letters or not question_id or question_id[0] in "[{":
             raise _RowByRow  # no gold, a gold to check, no id, an id that may be a JSON value
-    if len(set(map(itemgetter(0), values))) < len(values):
-        raise _RowByRow  # repeated ids: the row reader scores the first and says which
-    for dims in _distinct_dims_of(values):
-        if any(value[:1] in "[{" for value in dims.values()):
-            raise _RowByRow  # a dimension that may be a JSON value
+    if not _plain_values(values):
+        raise _RowByRow
     return values
 
 
@@ -422,10 +419,13 @@ def _columns(records: list[dict[str, Any]], bench: Benchmark, read: Any, answer_
 
 def plain_columns(columns: AnswerColumns) -> bool:
     """No repeated id (the row reader scores the first and says which) and no dimension that may be a JSON value."""
-    values = columns.values
+    return _plain_values(columns.values)
+
+
+def _plain_values(values: list[QuestionValues]) -> bool:
     if len(set(map(itemgetter(0), values))) < len(values):
         return False
-    return not any(value[:1] in "[{" for dims in _distinct_dims(columns) for value in dims.values())
+    return not any(value[:1] in "[{" for dims in _distinct_dims_of(values) for value in dims.values())
 
 
 def _warn_absent_dimensions(result: ResultFile, bench: Benchmark, columns: AnswerColumns) -> None:
