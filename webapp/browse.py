@@ -103,11 +103,17 @@ def question_table(dataset: Dataset, text: str = "", filters: dict[str, str] | N
     return pd.DataFrame(rows, columns=columns)
 
 
+RESPONSE_WIDTH = "360px"  # a walked run's last column, its response preview (Score's question table gives as much)
+
+
 def table_widths(frame: pd.DataFrame) -> list[str]:
     """Column widths for the question table in pixels: they fill a desktop page, and on a phone the table scrolls
-    sideways instead of squeezing every word into one letter per line."""
+    sideways instead of squeezing every word into one letter per line. The last column is the short gold answer
+    of the server's questions, or a walked run's response preview, which in a narrow column made every row a
+    tower of one-word lines."""
     rest = len(frame.columns) - 3
-    return ["80px", "440px", *(["140px"] * rest), "80px"]
+    last = RESPONSE_WIDTH if len(frame.columns) and frame.columns[-1] == "Response" else "80px"
+    return ["80px", "440px", *(["140px"] * rest), last]
 
 
 # -- one question -----------------------------------------------------------------------------------------------

@@ -1,0 +1,81 @@
+"""What a new user met on a first walk through Score and Browse with real result files, at the handlers (no
+browser): each test is one stumble, fixed.
+
+The files are written here in the shape of the real ones walked (docs/sources.md): MathVerse's official output
+template (testmini records with `query_wo`, `query_cot` and the model's whole reply in `model_answer`) and an
+lmms-eval 0.4 Video-MME samples log (the question only in the recorded `input`).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from mathreel.core.data import demo_dir, load_dataset
+from mathreel.webapp.browse import listed_questions, table_widths
+from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
+
+REPLY = (
+    "To find the length of the longest straw we use the Pythagorean theorem: the straw is the hypotenuse of a "
+    "right triangle whose sides are the height of the can and the diameter of its base.\n\n"
+    "L^2 = 13^2 + 6^2 = 205, so L = 14.32 cm, and rounded down to the nearest cm the answer is 14 cm."
+)
+VERSIONS = ("Text Dominant", "Text Lite", "Vision Intensive", "Vision Dominant", "Vision Only")
+
+
+def mathverse_output(path: Path) -> Path:
+    """MathVerse's official output template: one record per problem version, the reply in `model_answer`."""
+    question = "A soft drink can has a height of 13 cm and a radius of 3 cm. Find L, the longest straw that fits."
+    records = [
+        {
+            "sample_index": str(3421 + k),
+            "problem_index": "685",
+            "problem_version": version,
+            "question": question,
+            "image": "images_version_1-4/image_685.png",
+            "answer": "14",
+            "question_type": "free-form",
+            "metadata": {
+                "split": "testmini",
+                "source": "Geo3D_collected",
+                "subject": "Solid Geometry",
+                "subfield": "Length",
+            },
+            "query_wo": f"Please directly answer the question and provide the final value.\nQuestion: {question}",
+            "query_cot": f"Please first conduct reasoning, and then answer the question.\nQuestion: {question}",
+            "model_answer": REPLY,
+        }
+        for k, version in enumerate(VERSIONS)
+    ]
+    path.write_text(json.dumps(records, indent=4), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def mathverse_run(tmp_path):
+    path = mathverse_output(tmp_path / "output_testmini.json")
+    runs, errors = score_uploads([str(path)], ScoreOptions())
+    assert errors == [] and runs[0].key == "mathverse:default"
+    return runs
+
+
+def test_a_walked_runs_table_gives_its_responses_a_wide_column(mathverse_run):
+    """The question table of a walked run ends with the response preview: in the 80 px column meant for the
+    gold answer, a 110-character reply stood one word a line and every row grew about 380 px tall."""
+    dataset = load_dataset("mathverse", None, demo_dir())
+    walk = {"run": mathverse_run[0].name, "status": "all"}
+    frame, label = listed_questions(dataset, "mathverse:default", "", mathverse_run, walk)
+    assert label.startswith("Questions of run output_testmini.json: 5 answers")
+    assert list(frame.columns)[-1] == "Response" and len(frame["Response"][0]) > 100
+    widths = dict(zip(frame.columns, table_widths(frame), strict=True))
+    assert int(widths["Response"].removesuffix("px")) >= 300, widths
+    assert widths["ID"] == "80px" and widths["Question"] == "440px"
+
+
+def test_the_servers_question_table_keeps_its_narrow_answer_column():
+    dataset = load_dataset("mathverse", None, demo_dir())
+    frame, _ = listed_questions(dataset, "mathverse:default")
+    assert list(frame.columns)[-1] == "Answer"
+    assert table_widths(frame)[-1] == "80px"
