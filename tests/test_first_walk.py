@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from mathreel.core.data import demo_dir, load_dataset
+from mathreel.webapp import score_explain as se
 from mathreel.webapp.browse import listed_questions, table_widths
 from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
 
@@ -53,6 +54,33 @@ def mathverse_output(path: Path) -> Path:
     return path
 
 
+def lmms_log(path: Path, picks: str) -> Path:
+    """An lmms-eval 0.4 Video-MME samples log without `doc`: the question only in the recorded prompt; one answer
+    per letter of `picks`, the gold always C."""
+    lines = []
+    for k, pick in enumerate(picks):
+        qid = f"{k // 3 + 1:03d}-{k % 3 + 1}"
+        prompt = (
+            "Select the best answer to the following multiple-choice question based on the video and the subtitles. "
+            "Respond with only the letter (A, B, C, or D) of the correct option.\n"
+            f"How many lanterns hang over the door in clip {qid}?\nA. One.\nB. Two.\nC. Three.\nD. Four.\n"
+            "The best answer is:"
+        )
+        score = {
+            "question_id": qid,
+            "duration": "short",
+            "category": "Knowledge",
+            "sub_category": "Humanity & History",
+            "task_category": "Counting Problem",
+            "pred_answer": pick,
+            "answer": "C",
+        }
+        record = {"doc_id": k, "target": "C", "filtered_resps": [f"{pick}."], "videomme_perception_score": score}
+        lines.append(json.dumps({**record, "input": prompt}))
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
 @pytest.fixture
 def mathverse_run(tmp_path):
     path = mathverse_output(tmp_path / "output_testmini.json")
@@ -79,3 +107,16 @@ def test_the_servers_question_table_keeps_its_narrow_answer_column():
     frame, _ = listed_questions(dataset, "mathverse:default")
     assert list(frame.columns)[-1] == "Answer"
     assert table_widths(frame)[-1] == "80px"
+
+
+def test_a_figure_typed_with_explain_against_left_at_nothing_is_explained(tmp_path):
+    """Typing the figure a paper or a results file reports and pressing Explain, "Explain against" left at its
+    first choice, explained nothing against it: the figure was dropped without a word."""
+    log = lmms_log(tmp_path / "samples_videomme.jsonl", "CCCBCCAC")  # 6 of 8 = 75%
+    runs, errors = score_uploads([str(log)], ScoreOptions())
+    assert errors == [] and runs[0].report.overall.correct == 6
+    typed = se.explanation(runs, log.name, se.NOTHING, " 62.5 ")
+    chosen = se.explanation(runs, log.name, se.FIGURE, "62.5")
+    assert typed.gap is not None and typed.gap.b == "62.5 (typed)" and typed.gap.parts_add_up()
+    assert se.comparison_view(typed).summary == se.comparison_view(chosen).summary
+    assert se.explanation(runs, log.name, se.NOTHING, "").gap is None  # nothing typed: the reference table only

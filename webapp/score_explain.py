@@ -159,15 +159,17 @@ def references_of(run: Run) -> Any:
 
 
 def explanation(runs: list[Run] | None, name: str | None, against: str, figure: str = "") -> Explanation:
-    """core's explanation of the run shown against what `against` names (`figure` for a figure): exactly what
-    `mathreel explain` gives for the same files and scorers (the one-file reference table worked out once per
-    run)."""
+    """core's explanation of the run shown against what `against` names (`figure` for a figure, or a figure typed
+    while `against` is Nothing): exactly what `mathreel explain` gives for the same files and scorers (the one-file
+    reference table worked out once per run)."""
     from mathreel.core.errors import MathReelError
     from mathreel.core.explain.explanation import explain
 
     run = _shown_run(runs, name)
     mine = explain_run(run)
     scorer = scorer_of(run)
+    if against == NOTHING and figure.strip():
+        against = FIGURE  # a figure typed with "Explain against" left as it was: the figure is what was meant
     if against.startswith(RUN):
         other = next((r for r in runs or [] if r.name == against.removeprefix(RUN)), None)
         if other is None:
