@@ -16,6 +16,7 @@ import pytest
 from mathreel.core.data import demo_dir, load_dataset
 from mathreel.webapp import score_explain as se
 from mathreel.webapp.browse import listed_questions, table_widths
+from mathreel.webapp.score import breakdown_filter, breakdown_table, dimension_filter_choices, question_table
 from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
 
 REPLY = (
@@ -120,3 +121,20 @@ def test_a_figure_typed_with_explain_against_left_at_nothing_is_explained(tmp_pa
     assert typed.gap is not None and typed.gap.b == "62.5 (typed)" and typed.gap.parts_add_up()
     assert se.comparison_view(typed).summary == se.comparison_view(chosen).summary
     assert se.explanation(runs, log.name, se.NOTHING, "").gap is None  # nothing typed: the reference table only
+
+
+def test_a_breakdown_row_clicked_filters_the_question_table_to_its_value(tmp_path, mathverse_run):
+    """The breakdown table answered no click: a new user clicking "Vision Only" (the one version a real run got
+    wrong) to see which question failed had to find the same value again in the "Dimension value" control below."""
+    run = mathverse_run[0]
+    table = breakdown_table([run])
+    row = next(list(r) for _, r in table.iterrows() if r["Value"] == "Vision Only")
+    found = breakdown_filter(run, row)
+    assert found == "problem_version=Vision Only"
+    assert found in [value for _, value in dimension_filter_choices(run)]  # the control below can show it
+    listed = question_table(run, "all", found)
+    assert list(listed["ID"]) == ["3425"] and list(listed["Problem version"]) == ["Vision Only"]
+    other = lmms_log(tmp_path / "samples_videomme.jsonl", "CB")
+    videomme = score_uploads([str(other)], ScoreOptions())[0][0]
+    assert breakdown_filter(run, list(breakdown_table([videomme]).iloc[0])) is None  # a value this run lacks
+    assert breakdown_filter(None, row) is None and breakdown_filter(run, []) is None

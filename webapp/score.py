@@ -253,6 +253,19 @@ def question_widths(frame: pd.DataFrame) -> list[str]:
     return ["80px", "84px", "100px", "64px", *(["150px"] if rule else []), *(["130px"] * dims), "360px"]
 
 
+def breakdown_filter(run: Run | None, row: list[Any]) -> str | None:
+    """The per-question table's "dimension=value" filter for a clicked row of the breakdown table (its first two
+    cells: the dimension's label and the value); None when the run shown has no such value (a row only another
+    run of the comparison has)."""
+    if run is None or len(row) < 2:
+        return None
+    label, value = str(row[0]), str(row[1])
+    for dim, cells in run.report.by.items():
+        if value in cells and _dimension_label([run], dim) == label:
+            return f"{dim}={value}"
+    return None
+
+
 def dimension_filter_choices(run: Run | None) -> list[tuple[str, str]]:
     """("Category: Chart", "category=Chart") for every dimension value of the run, after "Any"."""
     choices = [("Any dimension value", "")]
@@ -400,7 +413,7 @@ def layout(settings: Any, context: AppContext | None = None) -> ScoreUI:
         datatype=SUMMARY_TYPES,
     )
     ui.breakdown = gr.Dataframe(
-        label="Breakdown by dimension (accuracy, 95% CI, n)",
+        label="Breakdown by dimension (accuracy, 95% CI, n; click a row to list its questions below)",
         interactive=False,
         visible=False,
         wrap=True,
@@ -718,6 +731,25 @@ def build(context: AppContext) -> None:
     score_explain.wire(context, ui, ui.explain, view_group, handlers.downloads)
     score_groups.wire(ui, ui.groups, {**view_group, **progress})
     _wire_open_in_browse(context, ui.questions, ui.runs, ui.run_pick, ui.status, ui.dim_filter, view_group)
+    _wire_breakdown(ui, view_group)
+
+
+def _wire_breakdown(ui: ScoreUI, group: dict[str, Any]) -> None:
+    """A click on a breakdown row filters the per-question table below to that dimension value (the same filter
+    as its "Dimension value" control), from where a question opens in Browse walking that list."""
+    import gradio as gr
+
+    @select_handler
+    def pick(evt: gr.SelectData, runs: list[Run], name: str | None, state_filter: str) -> tuple:
+        run = find_run(runs, name)
+        found = breakdown_filter(run, list(evt.row_value or []))
+        if run is None or found is None:
+            return gr.skip(), gr.skip()
+        return gr.update(value=found), question_table(run, state_filter or "all", found)
+
+    ui.breakdown.select(pick, [ui.runs, ui.run_pick, ui.status], [ui.dim_filter, ui.questions], **group).then(
+        None, None, None, js="() => document.querySelector('#score-dim-filter')?.scrollIntoView()"
+    )
 
 
 def _wire(ui: ScoreUI, handlers: ScoreHandlers, score_group: dict, view_group: dict) -> None:
