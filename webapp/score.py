@@ -731,7 +731,7 @@ def build(context: AppContext) -> None:
     score_explain.wire(context, ui, ui.explain, view_group, handlers.downloads)
     score_groups.wire(ui, ui.groups, {**view_group, **progress})
     _wire_open_in_browse(context, ui.questions, ui.runs, ui.run_pick, ui.status, ui.dim_filter, view_group)
-    _wire_breakdown(ui, view_group)
+    _wire_breakdown(ui, {**view_group, **progress})
 
 
 def _wire_breakdown(ui: ScoreUI, group: dict[str, Any]) -> None:
