@@ -1,6 +1,6 @@
 """Web-app speed: question switching (cold and cached frames) and scoring + charting a 2,700-answer Video-MME file.
 
-Server-side figures time the same functions the Gradio handlers call (webapp.browse.render_question, and the
+Server-side figures time the same functions the Gradio handlers call (webapp.browse_page.render_question, and the
 Score tab's scoring, tables, charts and downloads). `--browser` also measures end-to-end switches in Chromium
 against `mathreel serve` on a free loopback port (median of `--switches` cold and cached), and Gradio's floor: a
 trivial queued event in a one-button app. `--browser` also times the progressive gallery on a cold switch to a
@@ -48,7 +48,7 @@ def bench_switching(repeats: int) -> None:
     """Each demo video question once with an empty frame cache (cold), then again with it filled (cached)."""
     from mathreel.core.data import load_dataset
     from mathreel.core.view import ViewSettings
-    from mathreel.webapp.browse import render_question
+    from mathreel.webapp.browse_page import render_question
 
     for benchmark, mode in (("videomathqa", "mcq"), ("videomme", "mcq")):
         data = load_dataset(benchmark, mode)

@@ -16,7 +16,8 @@ import pytest
 from helpers.colliding import colliding_file, file_questions
 
 from mathreel.webapp.benchmark_keys import benchmark_choices
-from mathreel.webapp.browse import PAGE_OUTPUTS, url_target
+from mathreel.webapp.browse_address import url_target
+from mathreel.webapp.browse_panels import PAGE_OUTPUTS
 from mathreel.webapp.settings import Settings
 
 KEYS = [key for _, key in benchmark_choices()]

@@ -18,7 +18,9 @@ import pytest
 from mathreel.core.data import demo_dir, load_dataset
 from mathreel.core.view import ViewSettings
 from mathreel.webapp import reading_flow as rd
-from mathreel.webapp.browse import PAGE_OUTPUTS, BrowseHandlers, page_updates, render_question
+from mathreel.webapp.browse_handlers import BrowseHandlers
+from mathreel.webapp.browse_page import render_question
+from mathreel.webapp.browse_panels import PAGE_OUTPUTS, page_updates
 from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
 from mathreel.webapp.shown_answer import RECORDED
 

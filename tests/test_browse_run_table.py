@@ -10,8 +10,9 @@ from types import SimpleNamespace
 
 from mathreel.core.data import load_dataset
 from mathreel.core.results.recorded import RecordedPrompt
-from mathreel.webapp.browse import TABLE_LABEL, listed_questions, question_table, run_place
 from mathreel.webapp.browse_file import IN_PROMPT, NOT_RECORDED, PROMPT_MARK, line_before_options, question_from_prompt
+from mathreel.webapp.browse_table import TABLE_LABEL, listed_questions, question_table
+from mathreel.webapp.browse_walk import run_place
 from mathreel.webapp.scored_runs import Run, ScoreOptions, score_path
 
 ROOT = Path(__file__).resolve().parents[1]

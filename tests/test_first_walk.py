@@ -15,7 +15,7 @@ import pytest
 
 from mathreel.core.data import demo_dir, load_dataset
 from mathreel.webapp import score_explain as se
-from mathreel.webapp.browse import listed_questions, table_widths
+from mathreel.webapp.browse_table import listed_questions, table_widths
 from mathreel.webapp.score import breakdown_filter, breakdown_table, dimension_filter_choices, question_table
 from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
 

@@ -19,7 +19,8 @@ from mathreel.core.scoring.files import ScoreRequest
 from mathreel.core.view import DEFAULT_FRAMES, ViewSettings
 from mathreel.webapp.ask_run import AskOptions
 from mathreel.webapp.benchmark_keys import extractor_choices
-from mathreel.webapp.browse import question_markdown, question_table, render_question
+from mathreel.webapp.browse_page import question_markdown, render_question
+from mathreel.webapp.browse_table import question_table
 from mathreel.webapp.score import ScoreHandlers
 from mathreel.webapp.scored_runs import ScoreOptions
 from mathreel.webapp.settings import Settings

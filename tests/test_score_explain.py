@@ -179,7 +179,7 @@ def test_same_frames_side_by_side(runs):
 def test_a_cause_walk_list_travels_in_the_address(runs):
     from urllib.parse import parse_qsl
 
-    from mathreel.webapp.browse import link_query, url_walk
+    from mathreel.webapp.browse_address import link_query, url_walk
 
     view = se.explain_view(runs, V2_A, se.RUN + V2_B)
     walk = rd.Walk.of(view.walks[0])

@@ -21,7 +21,8 @@ from mathreel.core.data import demo_dir, load_dataset
 from mathreel.core.errors import MathReelError
 from mathreel.core.prompt_styles import prompt_choices
 from mathreel.core.view import ViewSettings
-from mathreel.webapp.browse import PAGE_OUTPUTS, BrowseHandlers, prompt_controls
+from mathreel.webapp.browse_handlers import BrowseHandlers
+from mathreel.webapp.browse_panels import PAGE_OUTPUTS, prompt_controls
 from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
 from mathreel.webapp.shown_answer import RECORDED, fit_view, judged_join, style_choices
 

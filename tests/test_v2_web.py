@@ -13,9 +13,10 @@ import pytest
 from mathreel.core.benchmarks import get_benchmark
 from mathreel.core.scoring.numbers import one_decimal
 from mathreel.core.view import build_view
-from mathreel.webapp.browse import BrowseHandlers, render_question
 from mathreel.webapp.browse_events import view_of
 from mathreel.webapp.browse_groups import group_markdown, group_scoring
+from mathreel.webapp.browse_handlers import BrowseHandlers
+from mathreel.webapp.browse_page import render_question
 from mathreel.webapp.context import DatasetCache
 from mathreel.webapp.html import plain
 from mathreel.webapp.score_groups import groups_by_table, groups_markdown

@@ -26,15 +26,9 @@ from mathreel.core.scoring.report import Cell, Interval
 from mathreel.core.view import ViewSettings, build_view
 from mathreel.webapp import charts
 from mathreel.webapp.benchmark_keys import benchmark_choices
-from mathreel.webapp.browse import (
-    ALL,
-    PAGE_OUTPUTS,
-    Reading,
-    filter_specs,
-    page_updates,
-    question_table,
-    render_question,
-)
+from mathreel.webapp.browse_page import render_question
+from mathreel.webapp.browse_panels import PAGE_OUTPUTS, Reading, page_updates
+from mathreel.webapp.browse_table import ALL, filter_specs, question_table
 from mathreel.webapp.errors import error_message, guarded
 from mathreel.webapp.present import ci_text, frame_caption, pct, seconds_text
 from mathreel.webapp.reading_flow import response_markdown
@@ -570,7 +564,7 @@ def two_runs(tmp_path: Path, annotations: Path | None = None):
 
 
 def test_walking_the_wrong_answers_keeps_the_response_and_shows_the_position(vmqa, tmp_path):
-    from mathreel.webapp.browse import BrowseHandlers
+    from mathreel.webapp.browse_handlers import BrowseHandlers
 
     runs = two_runs(tmp_path, vmqa)  # id-only files read with the set as annotations: joined by id as asked
     handlers = BrowseHandlers(FixedDatasets(vmqa))
@@ -614,7 +608,8 @@ def test_responses_are_escaped_and_the_answer_mark_never_splits_latex(vmqa, tmp_
 
 
 def test_the_view_follows_the_run_and_a_shared_link_opens_its_question(vmqa, tmp_path):
-    from mathreel.webapp.browse import BrowseHandlers, url_target
+    from mathreel.webapp.browse_address import url_target
+    from mathreel.webapp.browse_handlers import BrowseHandlers
 
     runs = two_runs(tmp_path)
     handlers = BrowseHandlers(FixedDatasets(vmqa))
@@ -650,7 +645,7 @@ def test_a_rejudged_question_goes_to_a_run_of_its_own():
 def test_open_in_browse_from_judge_reads_the_judged_response():
     from mathreel.core.data import demo_dir
     from mathreel.core.judge.views import by_question
-    from mathreel.webapp.browse import BrowseHandlers
+    from mathreel.webapp.browse_handlers import BrowseHandlers
     from mathreel.webapp.context import DatasetCache
     from mathreel.webapp.judge import Selection, browse_target
     from mathreel.webapp.judged_runs import load_demo_runs
@@ -789,7 +784,7 @@ def test_an_mcq_run_under_an_mbin_column_is_flagged_and_the_note_names_no_intern
 def test_an_empty_question_list_says_why():
     import pandas as pd
 
-    from mathreel.webapp.browse import empty_note
+    from mathreel.webapp.browse_table import empty_note
 
     assert "No questions match “<b>”" not in empty_note(pd.DataFrame(), "<b>")
     assert "No questions match “&lt;b&gt;”" in empty_note(pd.DataFrame(), "<b>")
@@ -824,7 +819,7 @@ def test_a_link_carries_the_walked_list_and_the_browser_keeps_the_last_one():
     import time
     from urllib.parse import parse_qsl
 
-    from mathreel.webapp.browse import link_query, saved_position, url_walk
+    from mathreel.webapp.browse_address import link_query, saved_position, url_walk
     from mathreel.webapp.reading_flow import Walk
 
     walk = Walk("run a.jsonl", "judge:Calculation errors", "category=Chart", True)

@@ -182,7 +182,7 @@ def review_keys() -> str:
 def page_head() -> str:
     """Scripts for the page head: keys, shared links and the reading position, review shortcuts, Plotly loaded in
     idle time."""
-    from mathreel.webapp.browse import POSITION_KEY
+    from mathreel.webapp.browse_address import POSITION_KEY
     from mathreel.webapp.preload import plotly_preload
 
     return HEAD.replace("@POSITION_KEY@", POSITION_KEY) + review_keys() + plotly_preload()

@@ -26,7 +26,7 @@ if TYPE_CHECKING:
     from mathreel.core.question import Question
     from mathreel.core.scoring.readings import LabelledReading
     from mathreel.core.scoring.row import ScoredRow
-    from mathreel.webapp.browse import BrowseHandlers
+    from mathreel.webapp.browse_handlers import BrowseHandlers
     from mathreel.webapp.scored_runs import Run
 
 NO_ANSWER = "(no answer can be read)"  # the label choice for "a careful reader reads nothing": null in the file

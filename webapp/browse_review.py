@@ -21,7 +21,7 @@ from mathreel.webapp.review_state import review_session, saved, session_file, se
 
 if TYPE_CHECKING:
     from mathreel.core.review.join import JudgeView
-    from mathreel.webapp.browse import BrowseHandlers
+    from mathreel.webapp.browse_handlers import BrowseHandlers
     from mathreel.webapp.judged_runs import JudgedRun
 
 
