@@ -15,6 +15,7 @@ import pytest
 
 from mathreel.core.data import demo_dir, load_dataset
 from mathreel.webapp import score_explain as se
+from mathreel.webapp.browse_audit import audit_target, why_markdown
 from mathreel.webapp.browse_table import listed_questions, table_widths
 from mathreel.webapp.score import breakdown_filter, breakdown_table, dimension_filter_choices, question_table
 from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
@@ -22,7 +23,8 @@ from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
 REPLY = (
     "To find the length of the longest straw we use the Pythagorean theorem: the straw is the hypotenuse of a "
     "right triangle whose sides are the height of the can and the diameter of its base.\n\n"
-    "L^2 = 13^2 + 6^2 = 205, so L = 14.32 cm, and rounded down to the nearest cm the answer is 14 cm."
+    "L^2 = 13^2 + 6^2 = 205, so L = 14.32 cm.\n\n"
+    "So the length of the longest straw that can fit into the can, rounded down to the nearest cm, is 14 cm."
 )
 VERSIONS = ("Text Dominant", "Text Lite", "Vision Intensive", "Vision Dominant", "Vision Only")
 
@@ -138,3 +140,16 @@ def test_a_breakdown_row_clicked_filters_the_question_table_to_its_value(tmp_pat
     videomme = score_uploads([str(other)], ScoreOptions())[0][0]
     assert breakdown_filter(run, list(breakdown_table([videomme]).iloc[0])) is None  # a value this run lacks
     assert breakdown_filter(None, row) is None and breakdown_filter(run, []) is None
+
+
+def test_the_reading_to_check_names_its_method_once(mathverse_run):
+    """The audit box said "MathReel read 14 cm (last-sentence): weak reading (last-sentence)."."""
+    run = mathverse_run[0]
+    ref = run.report.rows[0].question_id
+    found = audit_target(mathverse_run, {"run": run.name, "status": "to_check"}, ref)
+    assert found is not None
+    _, row, why = found
+    assert why == f"weak reading ({row.method})"  # the reason as core gives it
+    text = why_markdown(row, why, run.name)
+    assert text.count(row.method) == 1, text
+    assert f"MathReel read **14 cm** ({row.method}): a weak reading." in text

@@ -76,6 +76,7 @@ def why_markdown(row: ScoredRow, why: str, run_name: str) -> str:
     import html
 
     read = f"**{html.escape(row.extracted)}**" if row.extracted else "**nothing**"
+    why = why.replace(f"weak reading ({row.method})", "a weak reading")  # the method is named once, just before
     return (
         f"#### Check this reading\nMathReel read {read} ({html.escape(row.method)}): {html.escape(why)}. "
         f"Confirm it (key **y**) or choose what a careful reader reads; {html.escape(run_name)} is scored again "
