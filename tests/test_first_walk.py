@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from mathreel.core.data import demo_dir, load_dataset
+from mathreel.webapp import reading_flow as rd
 from mathreel.webapp import score_explain as se
 from mathreel.webapp.browse_audit import audit_target, why_markdown
 from mathreel.webapp.browse_table import listed_questions, table_widths
@@ -153,3 +154,19 @@ def test_the_reading_to_check_names_its_method_once(mathverse_run):
     text = why_markdown(row, why, run.name)
     assert text.count(row.method) == 1, text
     assert f"MathReel read **14 cm** ({row.method}): a weak reading." in text
+
+
+def test_the_walk_offers_only_the_walked_runs_judge_categories(tmp_path, mathverse_run):
+    """Walking a Video-MME run, "Walk through" listed "judge: Misinterpreting visuals" and VideoMathQA's six other
+    judge categories: lists no judge of this benchmark can fill."""
+    log = lmms_log(tmp_path / "samples_videomme.jsonl", "CB")
+    runs = [*score_uploads([str(log)], ScoreOptions())[0], *mathverse_run]
+    judge = [value for _, value in rd.walk_filters() if value.startswith(rd.JUDGE_CATEGORY)]
+    assert len(judge) == 7  # VideoMathQA's
+    for name in (log.name, mathverse_run[0].name):
+        offered = [value for _, value in rd.walk_choices(runs, {"run": name, "status": "wrong"})]
+        assert not any(v.startswith(rd.JUDGE_CATEGORY) for v in offered), name
+        assert {"wrong", "to_check", "all", rd.UNREVIEWED} <= set(offered)
+    assert rd.walk_choices(runs, None) == rd.walk_filters()  # no run walked: every list
+    judged = {"run": log.name, "status": judge[0]}
+    assert judge[0] in [value for _, value in rd.walk_choices(runs, judged)]  # the list walked stays offered

@@ -93,6 +93,11 @@ def wire_reading(ui: BrowseUI, handlers: BrowseHandlers, runs: Any, group: dict)
 
     runs.change(run_choices, [runs, ui.walk], ui.read_run, **group)
 
+    def list_choices(runs_value: list | None, walk: dict | None) -> Any:
+        return gr.update(choices=rd.walk_choices(runs_value, walk))
+
+    ui.walk.change(list_choices, [runs, ui.walk], ui.walk_status, show_progress="hidden", **group)
+
 
 def run_place(runs: list | None, walk: dict | None, key: str, st: dict | None) -> tuple[str, dict]:
     """Where choosing a run in the reading bar takes Browse: the run's benchmark and the first answer of its walked

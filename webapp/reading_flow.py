@@ -132,16 +132,28 @@ def peers(runs: list[Run] | None, key: str) -> list[Run]:
     return [r for r in runs or [] if r.key == key]
 
 
-def walk_filters() -> list[tuple[str, str]]:
-    """The walk list's choices: by status, the judged answers still to review, and each judge error category."""
+def walk_filters(benchmark: str | None = None) -> list[tuple[str, str]]:
+    """The walk list's choices: by status, the judged answers still to review, and each judge error category (of
+    every benchmark, or of `benchmark` alone: a Video-MME run was offered VideoMathQA's seven categories)."""
     from mathreel.core.benchmarks import BENCHMARKS
 
-    categories = dict.fromkeys(c for bench in BENCHMARKS.values() for c in bench.error_categories)
+    benches = [bench for name, bench in BENCHMARKS.items() if benchmark is None or name == benchmark]
+    categories = dict.fromkeys(c for bench in benches for c in bench.error_categories)
     return [
         *WALK_FILTERS,
         ("Judged, not reviewed by you", UNREVIEWED),
         *((f"judge: {c}", f"{JUDGE_CATEGORY}{c}") for c in categories),
     ]
+
+
+def walk_choices(runs: list | None, walk: dict | None) -> list[tuple[str, str]]:
+    """The walk list's choices for the run walked: its benchmark's judge categories only (all of them while no
+    run is walked, or the walked list is already one of them)."""
+    current = Walk.of(walk)
+    run = run_named(runs, current.run) if current.run else None
+    if run is None or current.status.startswith(JUDGE_CATEGORY):
+        return walk_filters()
+    return walk_filters(run.report.benchmark)
 
 
 @lru_cache(maxsize=1)
