@@ -14,9 +14,12 @@ from pathlib import Path
 import pytest
 
 from mathreel.core.data import demo_dir, load_dataset
+from mathreel.core.view import ViewSettings
 from mathreel.webapp import reading_flow as rd
 from mathreel.webapp import score_explain as se
 from mathreel.webapp.browse_audit import audit_target, why_markdown
+from mathreel.webapp.browse_handlers import BrowseHandlers
+from mathreel.webapp.browse_panels import PAGE_OUTPUTS
 from mathreel.webapp.browse_table import listed_questions, table_widths
 from mathreel.webapp.score import breakdown_filter, breakdown_table, dimension_filter_choices, question_table
 from mathreel.webapp.scored_runs import ScoreOptions, score_uploads
@@ -170,3 +173,22 @@ def test_the_walk_offers_only_the_walked_runs_judge_categories(tmp_path, mathver
     assert rd.walk_choices(runs, None) == rd.walk_filters()  # no run walked: every list
     judged = {"run": log.name, "status": judge[0]}
     assert judge[0] in [value for _, value in rd.walk_choices(runs, judged)]  # the list walked stays offered
+
+
+class Datasets:
+    """A DatasetCache stand-in over the demo set (the real load_dataset)."""
+
+    def get(self, benchmark: str, mode: str | None):
+        return load_dataset(benchmark, mode, demo_dir())
+
+
+def test_a_free_form_answer_read_from_its_file_is_not_said_to_lack_options(mathverse_run):
+    """The metadata of a free-form MathVerse answer read from its file said "Options: not recorded", as if the
+    file had lost them."""
+    run = mathverse_run[0]
+    walk = {"run": run.name, "status": "all"}
+    values = BrowseHandlers(Datasets()).show("mathverse:default", "3421", ViewSettings(), None, mathverse_run, walk)
+    page = dict(zip(PAGE_OUTPUTS, values, strict=True))
+    assert page["state"]["on_server"] is False  # read from the file: 3421 is not a demo question
+    assert "| Options | none: a free-form question |" in page["metadata"]
+    assert "not recorded" not in page["metadata"]

@@ -88,12 +88,9 @@ def file_metadata(answer: AnswerView) -> str:
         rows.append((label, value))
     # Where each part came from; the notes are in the header above, said once.
     rows.append(("Question", "the file" if answer.question_source else "not recorded"))
-    rows.append(
-        (
-            "Options",
-            {"file": "the file", "prompt": "read from the recorded prompt"}.get(answer.options_source, "not recorded"),
-        )
-    )
+    free = not answer.options and answer.own_question is not None and answer.own_question.answer_kind == "free"
+    options = {"file": "the file", "prompt": "read from the recorded prompt"}.get(answer.options_source)
+    rows.append(("Options", options or ("none: a free-form question" if free else "not recorded")))
     body = "\n".join(f"| {plain(label)} | {plain(value)} |" for label, value in rows)
     return "| Field | Value |\n|---|---|\n" + body
 
