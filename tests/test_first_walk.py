@@ -192,3 +192,20 @@ def test_a_free_form_answer_read_from_its_file_is_not_said_to_lack_options(mathv
     assert page["state"]["on_server"] is False  # read from the file: 3421 is not a demo question
     assert "| Options | none: a free-form question |" in page["metadata"]
     assert "not recorded" not in page["metadata"]
+
+
+def test_a_figure_the_run_reaches_sends_nobody_to_an_empty_list(tmp_path):
+    """Explaining 75% against its own figure (a results file's 75.0) said "Click a row below to read its questions
+    in Browse", and the one row, rounding, held no question."""
+    log = lmms_log(tmp_path / "samples_videomme.jsonl", "CCCBCCAC")  # 6 of 8 = 75%
+    runs, _ = score_uploads([str(log)], ScoreOptions())
+    same = se.comparison_view(se.explanation(runs, log.name, se.FIGURE, "75.0"))
+    assert "Click a row below" not in same.summary and "nothing to read in Browse" in same.summary
+    unreachable = se.comparison_view(se.explanation(runs, log.name, se.FIGURE, "62.5"))
+    assert "nothing to read in Browse" in unreachable.summary  # "unexplained": no question moves either
+    (tmp_path / "second").mkdir()
+    second = lmms_log(tmp_path / "second" / "samples_videomme.jsonl", "CCCCCCAC")
+    both, _ = score_uploads([str(log), str(second)], ScoreOptions())
+    names = [run.name for run in both]
+    paired = se.comparison_view(se.explanation(both, names[0], se.RUN + names[1]))
+    assert "Click a row below" in paired.summary  # two runs: a flipped question to read

@@ -312,7 +312,10 @@ def gap_text(found: Explanation) -> str:
     if found.paper is not None and found.paper.note:
         lines.append(f"_{plain(found.paper.note)}_")
     lines += [f"- {plain(note)}" for note in gap.notes]
-    lines.append("\n_Click a row below to read its questions in Browse, one after another._")
+    if found.paired is not None or any(step.changes for step in gap.steps):
+        lines.append("\n_Click a row below to read its questions in Browse, one after another._")
+    else:  # a figure reached within its printed digits: the one row lists no question
+        lines.append("\n_No question is marked differently on the way: there is nothing to read in Browse._")
     return "\n".join(lines)
 
 
