@@ -12,6 +12,8 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers.jsonl import write_jsonl
+from helpers.lmms_logs import lmms04_line
 
 from mathreel.core.data import demo_dir, load_dataset
 from mathreel.core.view import ViewSettings
@@ -64,28 +66,13 @@ def mathverse_output(path: Path) -> Path:
 def lmms_log(path: Path, picks: str) -> Path:
     """An lmms-eval 0.4 Video-MME samples log without `doc`: the question only in the recorded prompt; one answer
     per letter of `picks`, the gold always C."""
+    options = ["A. One.", "B. Two.", "C. Three.", "D. Four."]
     lines = []
     for k, pick in enumerate(picks):
         qid = f"{k // 3 + 1:03d}-{k % 3 + 1}"
-        prompt = (
-            "Select the best answer to the following multiple-choice question based on the video and the subtitles. "
-            "Respond with only the letter (A, B, C, or D) of the correct option.\n"
-            f"How many lanterns hang over the door in clip {qid}?\nA. One.\nB. Two.\nC. Three.\nD. Four.\n"
-            "The best answer is:"
-        )
-        score = {
-            "question_id": qid,
-            "duration": "short",
-            "category": "Knowledge",
-            "sub_category": "Humanity & History",
-            "task_category": "Counting Problem",
-            "pred_answer": pick,
-            "answer": "C",
-        }
-        record = {"doc_id": k, "target": "C", "filtered_resps": [f"{pick}."], "videomme_perception_score": score}
-        lines.append(json.dumps({**record, "input": prompt}))
-    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    return path
+        question = f"How many lanterns hang over the door in clip {qid}?"
+        lines.append(lmms04_line(k, qid, question, options, "C", f"{pick}."))
+    return write_jsonl(path, lines)
 
 
 @pytest.fixture
