@@ -206,6 +206,29 @@ def test_a_charts_note_is_apart_from_its_legend(page):
     assert note[0] >= svg[0] and note[2] <= svg[2]  # the whole note inside the chart
 
 
+def test_a_breakdown_row_clicked_lists_its_questions(page):
+    """Clicking a value in the breakdown table filters the per-question table to it (the click did nothing)."""
+    report = score(read_results(RUN_A))
+    dim, cells = next(iter(report.by.items()))
+    value = next(iter(cells))
+    wanted = sorted(r.question_id for r in report.rows if r.dims.get(dim) == value)
+    open_tab(page, "score", "#score-upload")
+    upload(page, RUN_A)
+    wait_for_text(page, "#score-headline", "accuracy")
+    page.wait_for_selector("#score-questions [data-testid='cell-0-0']")  # the run's views drawn (they reset filters)
+    cell = page.locator("#score-breakdown [data-testid^='cell-'][data-testid$='-1']", has_text=value).first
+    cell.click()
+    page.wait_for_function("v => document.querySelector('#score-dim-filter input').value.endsWith(': ' + v)", arg=value)
+    page.wait_for_function(
+        "n => document.querySelectorAll(\"#score-questions [data-testid$='-0'][data-testid^='cell-']\").length === n",
+        arg=len(wanted),
+    )
+    ids = page.eval_on_selector_all(
+        "#score-questions [data-testid^='cell-'][data-testid$='-0']", "els => els.map(e => e.innerText.trim())"
+    )
+    assert sorted(ids) == wanted
+
+
 # -- the Score tab at 400 px -----------------------------------------------------------------------------------
 
 
