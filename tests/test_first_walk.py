@@ -143,7 +143,7 @@ def test_the_reading_to_check_names_its_method_once(mathverse_run):
     assert why == f"weak reading ({row.method})"  # the reason as core gives it
     text = why_markdown(row, why, run.name)
     assert text.count(row.method) == 1, text
-    assert f"MathReel read **14 cm** ({row.method}): a weak reading." in text
+    assert f"MathReel read **{row.extracted}** ({row.method}): a weak reading." in text
 
 
 def test_the_walk_offers_only_the_walked_runs_judge_categories(tmp_path, mathverse_run):
