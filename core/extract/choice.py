@@ -38,7 +38,7 @@ tests/test_extract_choice.py checks the two agree.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, ItemsView, Iterator, KeysView, Mapping, Sequence, ValuesView
 from functools import lru_cache
 from typing import Literal, NamedTuple, cast
 
@@ -145,13 +145,14 @@ _CONDITIONAL = lazy_regex(
     r"(?:the\s+)?)$"
 )
 _CONDITION_WORDS = ("if", "whether", "unless", "suppos", "assum", "check", "verif")
+_CONDITION_HINT = lazy_regex("|".join(_CONDITION_WORDS))  # any of them anywhere, in one search
 
 
 def _conditional(text: str, start: int) -> bool:
     """Whether the statement at `start` follows "if", "whether", "suppose" ... (the regex only runs where one of
     those words is in the 30 characters before it)."""
     window = text[max(0, start - 30) : start].lower()
-    return any(word in window for word in _CONDITION_WORDS) and _CONDITIONAL.search(window) is not None
+    return _CONDITION_HINT.search(window) is not None and _CONDITIONAL.search(window) is not None
 
 
 _CONDITION_AFTER = lazy_regex(r"[ \t]+(?i:if|only\s+if|when|unless|provided)\b")
@@ -908,6 +909,7 @@ _MATH_CLOSE = lazy_regex(r"(?:[ \t]*(?:\\[)\]]|\$\$?))+[ \t]*\Z")  # "... = 232.
 # Before an answer statement on the same line: the words that may open its sentence ("So the", "Therefore the").
 _LEAD_IN = lazy_regex(r"(?:(?i:so|thus|therefore|hence),?[ \t]+)?(?:(?i:the|my)[ \t]+)?[ \t]*\Z")
 _LEAD_IN_MAX = 30  # characters: "Therefore, the " and blanks
+_LEAD_IN_CHARS = "sothuerfncmySOTHUERFNCMY, \t"  # every character a `_LEAD_IN` match can hold in ASCII text
 _COMPUTED = lazy_regex(r"=|(?i:\b(?:so|thus|therefore|hence|total|will\s+be|comes\s+to|result)\b)")
 
 
@@ -994,8 +996,16 @@ def _sentence_before(text: str, pos: int) -> str | None:
     if text.rfind(".", line_start, pos) < 0 and text.rfind("。", line_start, pos) < 0:
         return None  # nothing ends a sentence before the statement on its line
     head = text[line_start:pos]
+    if head.isascii() and _computing(head[: len(head.rstrip(_LEAD_IN_CHARS))].rstrip()) is None:
+        # A lead-in ("Therefore, the ") holds only `_LEAD_IN_CHARS`, so it starts after the last other character:
+        # cut there or later, the head either ends in a lead-in's letter or comma (no sentence) or is this one.
+        return None
     lead = _lead_in(head, max(0, len(head) - _LEAD_IN_MAX))
-    head = head[: lead.start()].rstrip() if lead else head.rstrip()
+    return _computing(head[: lead.start()].rstrip() if lead else head.rstrip())
+
+
+def _computing(head: str) -> str | None:
+    """The last sentence of `head` (the text before a statement, without its lead-in) when it computes something."""
     if head[-1:] not in ".。":
         return None
     sentence_start = max(head.rfind(". ", 0, len(head) - 1) + 2, head.rfind("。", 0, len(head) - 1) + 1, 0)
@@ -1643,17 +1653,27 @@ def _is_correct_starts(text: str, lower: str) -> list[int]:
         letter = end - 2 if text[end - 1] in ")]" else end - 1
         if letter < 0 or not ("A" <= text[letter] <= "Z" or "a" <= text[letter] <= "z"):
             continue
-        starts.append(letter)
+        if letter == 0 or text[letter - 1] not in _WORDLIKE:  # else the pattern's look-behind fails there at once
+            starts.append(letter)
         first = letter
         if letter > 0 and text[letter - 1] in "([":
             first = letter - 1
-            starts.append(first)
+            if first == 0 or text[first - 1] not in _WORDLIKE:
+                starts.append(first)
         word_end = first
         while word_end > 0 and text[word_end - 1].isspace():
             word_end -= 1
-        if word_end < first and lower.endswith(("option", "choice"), 0, word_end):
+        if (
+            word_end < first
+            and lower.endswith(("option", "choice"), 0, word_end)
+            and (word_end == 6 or text[word_end - 7] not in _WORDLIKE)
+        ):
             starts.append(word_end - 6)
     return sorted(starts)
+
+
+# What `_IS_CORRECT`'s opening look-behind refuses before a match: `(?<![A-Za-z0-9'’])`.
+_WORDLIKE = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789'’")
 
 
 def _words(lower: str) -> list[bytes]:
@@ -1664,7 +1684,7 @@ def _words(lower: str) -> list[bytes]:
 def _classify(match: re.Match[str], text: str, letters: Sequence[str], rule: _Rule) -> _Statement | None:
     """Turn a pattern match into a statement, or None when the letter is really a word or negated, or is what
     someone else would pick ("Students who pick D forgot to halve")."""
-    if match.groupdict().get("neg"):
+    if "neg" in match.re.groupindex and match.group("neg"):
         return None
     raw = match.group("l")
     end = match.end()
@@ -1972,6 +1992,8 @@ _PHRASE_REST = lazy_regex(r"(?i:" + _ANSWER_NOUN + _JOIN + _ADVERB + r"(?P<neg>n
 def _phrase_text_statements(text: str, lower: str, found: list[_Statement], options: OptionMatcher) -> list[_Statement]:
     """Answer phrases whose object is an option's text rather than its letter."""
     taken = {s.pos for s in found if s.kind != "none"}
+    if lower.isascii() and taken.issuperset(_positions(lower, _PHRASE_STARTS)):
+        return []  # every place `_scan` would try is a statement's already ("The answer is B."): each is skipped
     result = []
     for match in _scan(_PHRASE_REST, text, lower, _PHRASE_STARTS):
         if match.start() in taken or match.group("neg"):
@@ -2479,6 +2501,23 @@ class OptionMatcher(Mapping[str, str]):
 
     def __len__(self) -> int:
         return len(self._texts)
+
+    # The `Mapping` mixins answer these through `__iter__` and `__getitem__`, a Python call per option; the checks
+    # ask them on every prose answer (`quantities`, `letter in options`), so they go to the texts directly.
+    def __contains__(self, letter: object) -> bool:
+        return letter in self._texts
+
+    def get(self, letter: str, default: str | None = None) -> str | None:  # type: ignore[override]
+        return self._texts.get(letter, default)
+
+    def items(self) -> ItemsView[str, str]:
+        return self._texts.items()
+
+    def keys(self) -> KeysView[str]:
+        return self._texts.keys()
+
+    def values(self) -> ValuesView[str]:
+        return self._texts.values()
 
     def _prepared(self) -> _AllKeys:
         if self._keys is None:

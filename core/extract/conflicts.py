@@ -479,11 +479,21 @@ class _Parser:
         return inside
 
 
-@lru_cache(maxsize=1024)
 def expression_value(text: str) -> tuple[float, ...] | None:
     """The number (a 1-tuple) or point an option or concluding value written as a numeric expression stands for:
     "\\frac{\\sqrt{3}}{12}", "3√3/4", "0.5", "(\\frac{1}{4}, 0)", "30^\\circ" (degrees, as the number); None for
-    anything else ("2a + 1", "x = 3", a unit word)."""
+    anything else ("2a + 1", "x = 3", a unit word).
+
+    A text that opens with an ASCII letter ("The man waves 3 times", most options) is none: the edits below only
+    touch "\\", "$", "°", "^" and blanks, so it still opens with that letter, where no token starts."""
+    opening = text.lstrip()[:1]
+    if opening.isascii() and opening.isalpha():
+        return None
+    return _expression_value(text)
+
+
+@lru_cache(maxsize=1024)
+def _expression_value(text: str) -> tuple[float, ...] | None:
     text = _DEGREES.sub("", _MATH_WRAP.sub(lambda m: "\\frac" if "frac" in m.group(0) else " ", text)).strip()
     if not text or len(text) > 80:
         return None
