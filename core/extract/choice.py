@@ -275,10 +275,23 @@ _REFUSAL = lazy_regex(
     r"|\bno\s+(?:video|image|frames?)\s+(?:was|were|is|are|has\s+been)\s+(?:provided|shown|attached))"
     r"|抱歉|无法(?:确定|回答|判断|观看)"
 )
+# In ASCII text every `_REFUSAL` match holds one of these (in lower case): its search, long, runs only then.
+_REFUSAL_GATE = lazy_regex("sorry|able|can|could|ai|possible|provided|shown|attached")
+
+
+def _refusal(text: str) -> re.Match[str] | None:
+    """`_REFUSAL.search(text)`, skipped where ASCII text holds none of the words it needs."""
+    if text.isascii() and _REFUSAL_GATE.search(text.lower()) is None:
+        return None
+    return _REFUSAL.search(text)
+
+
 _SENTENCE_SPLIT = lazy_regex(r"(?<=[.!?。！？])\s+|\n+")
 _NEGATION = lazy_regex(r"(?i:\b(?:not|never|no|neither|nor|none|cannot)\b|n['’]t\b)|不是|并非|没有")
 # Numbers and words, articles left out ("a", "an", "the" are not tokens).
 _TOKENS = lazy_regex(r"\d+(?:\.\d+)?|(?<![^\W\d_])(?!(?:a|an|the)(?![^\W\d_]))[^\W\d_]+")
+# `_TOKENS` for ASCII text, where `\d` is [0-9] and `[^\W\d_]` is [A-Za-z]: ranges, not Unicode categories.
+_ASCII_TOKENS = lazy_regex(r"[0-9]+(?:\.[0-9]+)?|(?<![A-Za-z])(?!(?:a|an|the)(?![A-Za-z]))[A-Za-z]+")
 _UNIT_WORDS_SPELLED = frozenset(
     {
         *("degrees", "degree", "deg", "cm", "mm", "m", "km", "meters", "meter", "metres", "metre", "inches", "inch"),
@@ -2195,7 +2208,7 @@ def _undecided(text: str, options: OptionMatcher | None) -> Extraction | None:
     undecided = _UNDECIDED.search(text)
     if undecided is None or (options and options.declines()):
         return None
-    refusal = _REFUSAL.search(text)
+    refusal = _refusal(text)
     if refusal:
         return unparsed("refusal", f"the response declines: {quote(refusal.group(0))!r}")
     return unparsed("no answer stated", f"the response does not commit to an option: {quote(undecided.group(0))!r}")
@@ -2539,9 +2552,7 @@ class OptionMatcher(Mapping[str, str]):
             self._values = {}
             for letter, raw in self._texts.items():
                 option = fold_letters(raw)[0]  # as the response is read: "②①④③" is "2143" in both
-                if _option_keys(option)[3] or (
-                    any(c.isdigit() for c in option) and any(c in _MATH_SIGNS for c in option)
-                ):
+                if _option_keys(option)[3] or (not _MATH_SIGNS.isdisjoint(option) and _has_digit(option)):
                     tokens = math_tokens(option)
                     if tokens:
                         self._values[letter] = (tokens, value_core(tokens, _UNIT_WORDS))
@@ -2764,6 +2775,12 @@ def _inside(run: tuple[str, ...], other: tuple[str, ...]) -> bool:
 
 _SAID_MEMO = 512  # (letter, text) pairs an `OptionMatcher` keeps
 _MATH_SIGNS = frozenset("+*/^\\=√×÷−")  # with a digit, an option holding one of these is a value
+_ASCII_DIGITS = frozenset("0123456789")  # `str.isdigit` of an ASCII character
+
+
+def _has_digit(text: str) -> bool:
+    """`any(c.isdigit() for c in text)`, in one C pass where the text is ASCII."""
+    return not _ASCII_DIGITS.isdisjoint(text) if text.isascii() else any(c.isdigit() for c in text)
 
 
 def _drop_contained(hits: set[str], keys: Mapping[str, tuple[str, ...]]) -> set[str]:
@@ -2797,7 +2814,7 @@ def _tokens(text: str) -> tuple[str, ...]:
     lower = text.lower().replace("°", " degrees ").replace("\\circ", " degrees ")
     if "\\" in lower:
         lower = _LATEX_COMMAND.sub(" ", lower)
-    return tuple(map(_fold, _TOKENS.findall(lower)))
+    return tuple(map(_fold, (_ASCII_TOKENS if lower.isascii() else _TOKENS).findall(lower)))
 
 
 _fold = fold  # one spelling for a word's singular and plural ("houses", "house" -> "hous"), as `option_math` folds
@@ -2839,7 +2856,7 @@ def _contains_run(tokens: tuple[str, ...], run: tuple[str, ...]) -> bool:
 
 
 def _why_unparsed(text: str, letters: Sequence[str]) -> Extraction:
-    refusal = _REFUSAL.search(text)
+    refusal = _refusal(text)
     if refusal:
         return unparsed("refusal", f"the response declines: {quote(refusal.group(0))!r}")
     seen = sorted({m.group(0) for m in _STANDALONE.finditer(text)} & set(letters))

@@ -107,6 +107,7 @@ def _minus(pieces: list[str], at: int, out: list[str]) -> bool:
 
 
 @lru_cache(maxsize=8192)
+@lru_cache(maxsize=4096)  # option and response words repeat: a look-up costs less than the tests below
 def fold(word: str) -> str:
     """One spelling for a word's singular and plural ("degrees", "degree" -> "degre"), as the word keys fold."""
     if len(word) <= 3 or not word.isalpha():
