@@ -982,7 +982,7 @@ def _line_before(text: str, pos: int, letter: str) -> str | None:
     """The last non-blank line before the line that `pos` opens (the words before `pos` hold no digit), or None. A
     short line that only restates `letter` ("This matches option (C) 80 km/h.") is passed over for the one above."""
     line_start = text.rfind("\n", 0, pos)
-    if line_start < 0 or any(char.isdigit() for char in text[line_start:pos]):
+    if line_start < 0 or _has_digit(text[line_start:pos]):
         return None
     above = text[:line_start].rstrip()
     line = above[above.rfind("\n") + 1 :].strip()
@@ -1290,6 +1290,8 @@ def _closing_run(text: str, statements: list[_Statement]) -> Extraction | None:
             break
         run.append((statement.letter, statement.snippet))
         later = statement
+    if len(run) == 1 and text.find("\n", last.end) < 0:
+        return None  # one final statement and no line after it: no run (most responses)
     run.reverse()
     if "\n" in text[last.end :]:
         run.extend((letter, f"({letter})") for letter in _letter_lines_after(text, last.end))
