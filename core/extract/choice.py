@@ -314,9 +314,12 @@ class _Statement(NamedTuple):
     detail: str = ""
 
 
+_new_statement = tuple.__new__  # what `_Statement(...)` calls, without the generated `__new__` in between
+
+
 def _said(pos: int, kind: str, letter: str, method: str, snippet: str, detail: str = "") -> _Statement:
     """A statement that ends where its snippet does."""
-    return _Statement(pos, kind, letter, method, snippet, pos + len(snippet), detail)
+    return _new_statement(_Statement, (pos, kind, letter, method, snippet, pos + len(snippet), detail))
 
 
 def extract_choice(
@@ -1595,7 +1598,7 @@ def _not_evaluations(text: str, found: list[_Statement], letters: Sequence[str])
 def _present_keywords(lower: str) -> set[str]:
     """The keywords of `lower` (a text in lower case) that let their patterns run."""
     if lower.isascii():
-        return {_ENABLING[word] for word in _ENABLING.keys() & set(_words(lower))}
+        return set(filter(None, map(_ENABLING.get, _words(lower))))  # the keyword each enabling word stands for
     return set(_KEYWORD_SCAN.findall(lower))
 
 
