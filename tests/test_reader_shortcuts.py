@@ -92,3 +92,21 @@ def test_sentence_before_shortcut_agrees_with_the_lead_in_search(text: str, pos:
     lead = choice._lead_in(head, max(0, len(head) - choice._LEAD_IN_MAX))
     slow = choice._computing(head[: lead.start()].rstrip() if lead else head.rstrip())
     assert choice._sentence_before(text, pos) == slow
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "This matches option (C) 80 km/h.",
+        "That corresponds to choice B.",
+        "It gives the answer D",
+        "So it is  the\toption A.",
+        "The other options do not match what happens.",
+        "The value is 12, the answer.",
+        "This matches ſomething: option C",
+        "which is option E",
+    ],
+)
+def test_restated_gate_never_hides_a_restated_letter(line: str) -> None:
+    found, full = choice._restated(line), choice._RESTATED.search(line)
+    assert (found and found.span()) == (full and full.span())

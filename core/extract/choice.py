@@ -989,7 +989,7 @@ def _line_before(text: str, pos: int, letter: str) -> str | None:
         return None
     above = text[:line_start].rstrip()
     line = above[above.rfind("\n") + 1 :].strip()
-    restated = _RESTATED.search(line) if len(line) <= _RESTATED_MAX and "=" not in line else None
+    restated = _restated(line) if len(line) <= _RESTATED_MAX and "=" not in line else None
     if restated is not None and restated.group("l") == letter and above.rfind("\n") > 0:
         above = above[: above.rfind("\n")].rstrip()
         line = above[above.rfind("\n") + 1 :].strip()
@@ -1002,6 +1002,15 @@ _RESTATED = lazy_regex(
     r"(?![A-Za-z])"
 )
 _RESTATED_MAX = 80  # characters
+# In ASCII text every `_RESTATED` match holds one of these (in lower case): "to option", "is the answer".
+_RESTATED_GATE = lazy_regex(r"(?:matches|is|to|gives)\s+(?:the\s+)?(?:option|choice|answer)")
+
+
+def _restated(line: str) -> re.Match[str] | None:
+    """`_RESTATED.search(line)`, skipped where an ASCII line holds no verb and option noun together."""
+    if line.isascii() and _RESTATED_GATE.search(line.lower()) is None:
+        return None
+    return _RESTATED.search(line)
 
 
 def _sentence_before(text: str, pos: int) -> str | None:
