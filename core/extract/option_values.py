@@ -226,6 +226,8 @@ def in_unknowns(body: str) -> bool:
     head, sign, _ = body.rpartition("=")
     if not sign:
         return False
+    if "\\" in head:  # "$a \cdot 64-b \times 16$": LaTeX products are products as "·" is
+        head = head.replace("\\cdot", "·").replace("\\times", "×")
     left = head.rpartition("=")[2]
     left = left[max(left.rfind(":"), left.rfind(","), left.rfind(";")) + 1 :]
     return any((found.group("a") or found.group("b")) not in _UNIT_NAMES for found in _UNKNOWN.finditer(left))
