@@ -281,9 +281,20 @@ def letter_against_working(
     if why is None:
         return None
     recheck = value_before(text, last) if last != first else None
-    if recheck is not None and against_value(recheck[0], recheck[1], marked or recheck[3], letter, options) is None:
+    if (
+        recheck is not None
+        and not _restates_first(text, recheck[2], first, last)
+        and against_value(recheck[0], recheck[1], marked or recheck[3], letter, options) is None
+    ):
         return None
     return f"the letter {letter} ({options[letter]!r})", f"the working before it ends in {quote(piece, 50)!r}: {why}"
+
+
+def _restates_first(text: str, piece: str, first: int, last: int) -> bool:
+    """Whether the `piece` a later statement's recheck found opens before the first statement (at `first`): it is
+    that statement restating its own option ("Therefore, the answer is (D) 12/02/1929.\nTherefore, among A through
+    F, the answer is D."), or the working itself, not a check made after it."""
+    return 0 <= text.rfind(piece, max(0, last - _WINDOW), last) < first
 
 
 def box_against_letter(content: str, between: str, letter: str, options: Mapping[str, str]) -> str | None:
