@@ -1576,6 +1576,8 @@ def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMa
             _said(m.start(), "none", "", "answer-phrase", m.group(0))
             for m in _scan(_NO_ANSWER, text, lower, _PHRASE_STARTS)
         )
+    if "答案" in text:
+        found.extend(_marker_letters(text, letters))
     if not present.isdisjoint(_WITHDRAW_WORDS):
         found.extend(_said(m.start(), "none", "", "withdrawn", m.group(0)) for m in _WITHDRAW.finditer(text))
     if "box" in text:
@@ -1589,6 +1591,24 @@ def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMa
     if len(found) > 1 or (found and "\n" in found[0].snippet):
         return _not_evaluations(text, found, letters)
     return found  # no statement, or one that cannot open the option list
+
+
+# An exam paper's closing answer marker that gives several letters: "【答案】 BD", "答案：A、C" (alone on its line).
+_MARKER_LETTERS = lazy_regex(
+    r"(?:【答案】|[\[［]答案[\]］]|答案[ \t]*[:：])[ \t]*(?P<ls>[A-Z](?:[ \t]*[、,，]?[ \t]*[A-Z]){1,4})[ \t]*[。.]?[ \t]*(?=\n|\Z)"
+)
+
+
+def _marker_letters(text: str, letters: Sequence[str]) -> list[_Statement]:
+    """Closing markers that name several of `letters` ("【答案】 BD" after "所以选项B正确。……选项D正确。"): a hedge
+    statement, so that the marker (the paper's answer) wins over the per-option verdicts of the working before it
+    and a single-answer question answered with two letters is unparsed, naming them."""
+    said = []
+    for match in _MARKER_LETTERS.finditer(text):
+        named = [char for char in match.group("ls") if char.isalpha()]
+        if len(set(named)) > 1 and all(char in letters for char in named):
+            said.append(_said(match.start(), "hedge", "", "answer-phrase", match.group(0)))
+    return said
 
 
 def _not_evaluations(text: str, found: list[_Statement], letters: Sequence[str]) -> list[_Statement]:
