@@ -86,9 +86,8 @@ _END = 80  # characters at a text's end searched for what ends it (a lead-in, cl
 
 
 @lru_cache(maxsize=256)
-def _quantities(items: tuple[tuple[str, str], ...]) -> tuple[dict[str, tuple[float, int]], str] | None:
-    values: dict[str, tuple[float, int]] = {}
-    units = set()
+def _quantities(items: tuple[tuple[str, str], ...], outliers: int = 0) -> tuple[dict[str, tuple[float, int]], str] | None:
+    kinds: dict[tuple[str, str], dict[str, tuple[float, int]]] = {}
     spare = 0  # "None of these": the one option without a value allowed
     for letter, text in items:
         found = option_quantity(text) if _VALUE_START.match(text) else None
@@ -97,15 +96,30 @@ def _quantities(items: tuple[tuple[str, str], ...]) -> tuple[dict[str, tuple[flo
                 spare += 1
                 continue
             return None
-        values[letter] = found[:2]
-        units.add((found[2], found[3].strip().lower()))
-    return (values, units.pop()[1]) if len(values) >= _MIN_OPTIONS and len(units) == 1 else None
+        kinds.setdefault((found[2], found[3].strip().lower()), {})[letter] = found[:2]
+    if len(kinds) > 1 + outliers:
+        return None
+    (_pre, unit), values = max(kinds.items(), key=lambda kind: len(kind[1]))
+    others = sum(len(group) for group in kinds.values()) - len(values)
+    if len(values) < _MIN_OPTIONS or others > outliers or len(values) < 2 * others:
+        return None
+    return values, unit
 
 
 def quantities(options: Mapping[str, str]) -> tuple[dict[str, tuple[float, int]], str] | None:
     """(letter -> (number, decimal places), the words they share: "$", "men") when every option is one number with
     the same words around it, else None."""
     return _quantities(tuple(options.items()))
+
+
+def quantities_of_kind(options: Mapping[str, str]) -> tuple[dict[str, tuple[float, int]], str] | None:
+    """As `quantities`, where at most `_OUTLIERS` options are values of another kind ("1.9 ohms" among nine "N
+    watts"; two "N/m^2" among "N mm Hg"): the options of the main kind only. The outliers give no evidence either
+    way: a letter that is one, or a value in their unit, is never held against the working."""
+    return _quantities(tuple(options.items()), _OUTLIERS)
+
+
+_OUTLIERS = 2  # options of another kind in a list of one kind, left out of the comparison
 
 
 def _same_unit(said: str, shared: str) -> bool:
@@ -152,7 +166,7 @@ def against_value(
     is that option's value, the value is in another unit, the model marks its pick as the nearest (`marked`) and
     it is the single nearest option, or the model wrote its value to `places` decimals and the letter's option is
     the only one that rounds to it ("0.718, or 72%" and the option "71.8%")."""
-    found = quantities(options)
+    found = quantities_of_kind(options)
     if found is None or letter not in found[0] or not _same_unit(unit, found[1]):
         return None
     values = found[0]
@@ -247,7 +261,7 @@ def _places(piece: str, letter: str, options: Mapping[str, str]) -> int | None:
     it ("0.718, or 72%": the letter's option 71.8% is the finer writing); None otherwise: a value written once ("=
     71") is held to the option's own rounding."""
     numbers = _NUMBER.findall(piece[-_END:])
-    found = quantities(options)
+    found = quantities_of_kind(options)
     if len(numbers) < 2 or found is None or letter not in found[0]:
         return None
     finer, option = _float(numbers[-2]), found[0][letter]
@@ -269,7 +283,7 @@ def letter_against_working(
     own = options.get(letter)
     if own is None or _VALUE_START.match(own) is None or option_quantity(own) is None:
         return None  # the letter's option is no single number, so the options are not `quantities`
-    found = quantities(options)  # once per question, and cheap: the working's search (`value_before`) is not
+    found = quantities_of_kind(options)  # once per question, and cheap: the working's search (`value_before`) is not
     if found is None or letter not in found[0]:
         return None  # not options of one number each (most are not): `against_value` finds nothing against it
     before = value_before(text, first)
