@@ -72,6 +72,15 @@ _CONCLUDES = lazy_regex(r"[ \t*]*(?i:answer|final\s+answer)[ \t*]*[:：]")  # "A
 _PIECES = lazy_regex(r"(?<=[.!?])(?<!Rs\.)(?<!vs\.)[ \t]+|(?<=[。！？])[ \t]*|\n+")  # "Rs. 1200" is one piece
 _COMPUTED = lazy_regex(
     r"=|≈|(?i:\b(?:so|thus|therefore|hence|total|gives|comes\s+to|result|rounds?\s+to|we\s+(?:get|obtain|find))\b)"
+    r"|(?i:\bwill[ \t]+(?:travel|cover|take|cost|need)\b)|,[ \t]*or[ \t]+(?=[-−$£€₹\d])"  # "will travel 396 m", ", or 38"
+)
+# A result followed by more words (class J4): "a total of 10 ties in order to have ...", "will travel 396 m in that
+# time": the value after a result word, then a unit word, then a phrase of purpose or time with no number in it.
+_RESULT_THEN_WORDS = lazy_regex(
+    r"(?:=|≈|(?i:\b(?:total[ \t]+of|will[ \t]+(?:travel|cover|take|cost|need)|we[ \t]+(?:get|obtain|find)|is)))[ \t]*"
+    r"(?P<cur>(?:" + CURRENCY + r"[ \t]*)?)(?P<n>[-−]?\d[\d,]*(?:\.\d+)?(?:" + SCIENTIFIC + r")?)[ \t]*"
+    r"(?P<unit>(?!(?i:more|less|fewer|times|than|greater|smaller|per|of)\b)[A-Za-z]+)"
+    r"[ \t]+(?i:in|for|to|during|after|before|at|when|altogether|so[ \t]+that)\b[^\d=≈]{0,80}\Z"
 )
 _NAMED_PAIR = lazy_regex(r"\b[A-Za-z]\s*=\s*[-−]?\d[\d.,]*[\s$]*(?:,|\band\b)[\s$]*[A-Za-z]\s*=")
 # The model says its pick is the nearest, or rounds: "closest option", "approximately", "round up to".
@@ -248,6 +257,10 @@ def value_before(text: str, pos: int) -> tuple[float, str, str, bool] | None:
     if not computed or _NAMED_PAIR.search(body):
         return None
     found = _VALUE_AT_END.search(body, max(0, len(body) - _END))
+    if found is None and not in_unknowns(body):
+        found = _RESULT_THEN_WORDS.search(body, max(0, len(body) - 2 * _END))  # "a total of 10 ties in order to ..."
+        if found is not None:
+            return _float(found.group("n")), currency(found.group("cur").strip()) + found.group("unit"), piece, marked
     if found is None or in_unknowns(body):
         return None  # no value at its end, or "a·64 − b·16 + 2 − 1 = 5": an equation's given
     if opens_expression(body, found.start("n"), found.end("n")):
