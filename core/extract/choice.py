@@ -1595,7 +1595,8 @@ def _statements(text: str, lower: str, letters: Sequence[str], options: OptionMa
 
 # An exam paper's closing answer marker that gives several letters: "【答案】 BD", "答案：A、C" (alone on its line).
 _MARKER_LETTERS = lazy_regex(
-    r"(?:【答案】|[\[［]答案[\]］]|答案[ \t]*[:：])[ \t]*(?P<ls>[A-Z](?:[ \t]*[、,，]?[ \t]*[A-Z]){1,4})[ \t]*[。.]?[ \t]*(?=\n|\Z)"
+    r"(?:【答案】|[\[［]答案[\]］]|答案[ \t]*[:：])[ \t]*(?P<ls>[A-Z](?:[ \t]*[、,，]?[ \t]*[A-Z]){1,4})"
+    r"[ \t]*[。.]?[ \t]*(?=\n|\Z)"
 )
 
 

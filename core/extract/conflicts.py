@@ -72,7 +72,8 @@ _CONCLUDES = lazy_regex(r"[ \t*]*(?i:answer|final\s+answer)[ \t*]*[:：]")  # "A
 _PIECES = lazy_regex(r"(?<=[.!?])(?<!Rs\.)(?<!vs\.)[ \t]+|(?<=[。！？])[ \t]*|\n+")  # "Rs. 1200" is one piece
 _COMPUTED = lazy_regex(
     r"=|≈|(?i:\b(?:so|thus|therefore|hence|total|gives|comes\s+to|result|rounds?\s+to|we\s+(?:get|obtain|find))\b)"
-    r"|(?i:\bwill[ \t]+(?:travel|cover|take|cost|need)\b)|,[ \t]*or[ \t]+(?=[-−$£€₹\d])"  # "will travel 396 m", ", or 38"
+    r"|(?i:\bwill[ \t]+(?:travel|cover|take|cost|need)\b)"  # "will travel 396 m in that time"
+    r"|,[ \t]*or[ \t]+(?=[-−$£€₹\d])"  # "... times 0.002, or 38 × 10^8 dynes"
 )
 # A result followed by more words (class J4): "a total of 10 ties in order to have ...", "will travel 396 m in that
 # time": the value after a result word, then a unit word, then a phrase of purpose or time with no number in it.
@@ -95,7 +96,9 @@ _END = 80  # characters at a text's end searched for what ends it (a lead-in, cl
 
 
 @lru_cache(maxsize=256)
-def _quantities(items: tuple[tuple[str, str], ...], outliers: int = 0) -> tuple[dict[str, tuple[float, int]], str] | None:
+def _quantities(
+    items: tuple[tuple[str, str], ...], outliers: int = 0
+) -> tuple[dict[str, tuple[float, int]], str] | None:
     kinds: dict[tuple[str, str], dict[str, tuple[float, int]]] = {}
     spare = 0  # "None of these": the one option without a value allowed
     for letter, text in items:
@@ -419,18 +422,21 @@ _STATED_AT_END = lazy_regex(
 # Or, in a piece of working ("so", "thus", "="), a value closing it after a blank: "so ... has area √3/12."
 _LAST_WORD = lazy_regex(r"\s(?P<v>[^\s=]{1,40}?)[\s.。,，:;*$]*\Z")
 _COMPUTED_ZH = lazy_regex(r"则|因此|所以|故|得")  # "则焦点坐标为 (1/8, 0)": a result, as "so" and "=" are
+_TOKEN_OR_NAME = lazy_regex(r"\s*(\d+(?:\.\d+)?|\\frac|\\sqrt|\\pi|\\cdot|\\times|[√π()+\-−*/×·{}]|[A-Za-z])")
 _MATH_CHAR = lazy_regex(r"[\d√π]|\\pi|\\sqrt|\\frac")
 
 
 class _Parser:
     """A recursive-descent reading of one numeric expression; `value` is None for anything else."""
 
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, names: Mapping[str, float] | None = None) -> None:
         self.tokens: list[str] = []
+        self.names = names or {}
         at = 0
         text = text.rstrip()
+        token = _TOKEN_OR_NAME if names else _TOKEN
         while at < len(text):
-            found = _TOKEN.match(text, at)
+            found = token.match(text, at)
             if found is None:
                 self.tokens = []
                 self.bad = True
@@ -504,6 +510,8 @@ class _Parser:
             return self._group()
         if token[0].isdigit():
             return float(token)
+        if token in self.names:
+            return self.names[token]  # "3D/(M-3)": a one-letter unknown, given a value to compare expressions
         raise ValueError(token)
 
     def _group(self) -> float:
@@ -571,7 +579,7 @@ def letter_against_expression(
     if quantities(options) is not None or letter not in options:
         return None  # one-number options: `letter_against_working`'s own rule
     if expression_value(options[letter]) is None:
-        return None  # the letter's option is no expression (most are words): no other option's is worked out
+        return _against_symbols(text, first, letter, options)  # most options are words: it gives up at once
     values = {other: expression_value(option) for other, option in options.items()}
     sizes = {len(value) for value in values.values() if value is not None}
     if None in values.values() or len(values) < _MIN_OPTIONS or len(sizes) != 1:
@@ -598,3 +606,77 @@ def letter_against_expression(
             f", and the nearest is {' or '.join(nearest)}, not {letter}" if marked else ""
         )
     return f"the letter {letter} ({options[letter]!r})", f"the working before it ends in {quote(piece, 50)!r}: {why}"
+
+
+# Options that are expressions in one-letter unknowns ("D/(M-3)", "3D/M", "MD/3"; class J6): each is evaluated at
+# two points (every unknown given a value), and so is the expression the working concludes in ("= 3D/(M-3)"); two
+# expressions are the same when they agree at both.
+_UNKNOWNS = lazy_regex(r"(?<![A-Za-z\\])[A-Za-z]{1,2}(?![A-Za-z])")
+_WORD = lazy_regex(r"[A-Za-z]{3}")
+_POINTS = (2.37, 3.11)  # the first unknown's value at each point; the others are spread from it
+_MAX_UNKNOWNS = 3
+
+
+def _unknowns(text: str) -> set[str] | None:
+    """The one-letter unknowns of an expression ("MD/3": M and D), or None when it has a word or none at all."""
+    if _WORD.search(text) is not None or "\\" in text:
+        return None
+    names = {char for run in _UNKNOWNS.findall(text) for char in run}
+    return names if names else None
+
+
+def _at_points(text: str, names: Sequence[str]) -> tuple[float, ...] | None:
+    """The values of an expression in `names` at the two points, or None when it is not one."""
+    values = []
+    for point in _POINTS:
+        value = _Parser(text, {name: point + 1.73 * k for k, name in enumerate(names)}).value()
+        if value is None:
+            return None
+        values.append(value)
+    return tuple(values)
+
+
+def _against_symbols(text: str, first: int, letter: str, options: Mapping[str, str]) -> tuple[str, str] | None:
+    """As `letter_against_expression`, for options that are expressions in one-letter unknowns ("4. Additional
+    amount each man pays = 3D/(M-3)\n\nAnswer: (A) D/(M-3)" where no option is 3D/(M-3)): (what is stated, why)
+    when the working's expression is another option's or no option's; None when it is the letter's own, or
+    anything is not so written (most options: words)."""
+    own = _unknowns(options[letter])
+    if own is None or not any(char.isdigit() or char in "/*+-−×·(" for char in options[letter]):
+        return None  # a letter's option of letters alone ("AB") or words is no expression
+    names: set[str] = set()
+    for option in options.values():
+        found = _unknowns(option)
+        if found is None:
+            return None
+        names |= found
+    if len(names) > _MAX_UNKNOWNS or len(options) < _MIN_OPTIONS:
+        return None
+    walked = _piece_before(text[max(0, first - _WINDOW) : first], _EQUALS)
+    if walked is None:
+        return None
+    piece = walked[0]
+    stated = _STATED_AT_END.search(piece, max(0, len(piece) - _END))
+    said = stated.group("v").strip() if stated else ""
+    if not said or not (_unknowns(said) or set()) <= names:
+        return None
+    order = sorted(names)
+    mine = _at_points(said, order)
+    values = {other: _at_points(option, order) for other, option in options.items()}
+    if mine is None or None in values.values():
+        return None
+    hits = [
+        o
+        for o, v in values.items()
+        if v and all(math.isclose(a, b, rel_tol=1e-6) for a, b in zip(mine, v, strict=True))
+    ]
+    if letter in hits:
+        return None
+    why = f"its own expression {said!r} is " + (f"option {hits[0]}'s" if hits else "no option's")
+    return (
+        f"the letter {letter} ({options[letter]!r})",
+        f"the working before it ends in {quote(piece, 50)!r}: {why}",
+    )
+
+
+_EQUALS = lazy_regex(r"=")
