@@ -100,6 +100,11 @@ def test_the_class_corpus_covers_every_class_with_several_cases() -> None:
     held = [entry for entry in CHOICE if entry.extra["class"] in {f"H{n}" for n in range(1, 7)}]
     assert {entry.extra["class"] for entry in held} == {f"H{n}" for n in range(1, 7)}
     assert sum(entry.label is None for entry in held) >= 20 and sum(entry.label is not None for entry in held) >= 20
+    # agreeing statements after a result, a closing marker of several letters, a cut-off answer phrase before the
+    # harness line, a result followed by more words, options of one kind with outliers, expressions in unknowns
+    joined = [entry for entry in CHOICE if entry.extra["class"] in {f"J{n}" for n in range(1, 7)}]
+    assert {entry.extra["class"] for entry in joined} == {f"J{n}" for n in range(1, 7)}
+    assert sum(entry.label is None for entry in joined) >= 12 and sum(entry.label is not None for entry in joined) >= 12
     assert len(CHOICE) >= 80 and len(FREE) >= 25
     assert sum(entry.label is None for entry in CHOICE) >= 20  # abstentions are labelled as such
 
