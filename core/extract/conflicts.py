@@ -37,6 +37,7 @@ from mathreel.core.extract.option_values import (
     option_quantity,
     plain_option,
     stops_open,
+    unfinished_answer,
     unit_name,
 )
 from mathreel.core.extract.types import quote
@@ -73,6 +74,7 @@ _PIECES = lazy_regex(r"(?<=[.!?])(?<!Rs\.)(?<!vs\.)[ \t]+|(?<=[。！？])[ \t]*
 _COMPUTED = lazy_regex(
     r"=|≈|(?i:\b(?:so|thus|therefore|hence|total|gives|comes\s+to|result|rounds?\s+to|we\s+(?:get|obtain|find))\b)"
     r"|(?i:\bwill[ \t]+(?:travel|cover|take|cost|need)\b)"  # "will travel 396 m in that time"
+    r"|(?i:\bis[ \t]+equal[ \t]+to\b)"  # "19/30 hours, which is equal to 38 minutes"
     r"|,[ \t]*or[ \t]+(?=[-−$£€₹\d])"  # "... times 0.002, or 38 × 10^8 dynes"
 )
 # A result followed by more words (class J4): "a total of 10 ties in order to have ...", "will travel 396 m in that
@@ -209,8 +211,10 @@ def _piece_before(head: str, holds: Pattern[str]) -> tuple[str, bool] | None:
     steps = 0
     for piece in reversed([piece for piece in _PIECES.split(head) if piece.strip()]):
         piece = piece.strip()
-        if stops_open(piece):
-            return None  # "... you would break even at the end of\nTherefore, among A through E, the answer is D."
+        if stops_open(piece) and not unfinished_answer(piece):
+            # "... you would break even at the end of\nTherefore, among A through E, the answer is D."; but "The
+            # answer is (" right before the harness's answer line is a lead-in: the conclusion is above it
+            return None
         if eliminates(piece):
             continue  # "Choices A, B and D are wrong because ...": the result before it still holds
         steps += 1

@@ -287,6 +287,29 @@ _ENDS_OPEN = lazy_regex(
 )
 
 
+# An answer phrase cut off before its letter ("The answer is (", "Therefore, the correct answer to this question
+# is", "So the answer is", a lone "The"): no working, and no cut-off working either (class J3).
+_UNFINISHED_ANSWER = lazy_regex(
+    r"[ \t*]*(?:(?i:so|thus|therefore|hence),?[ \t]+)?(?i:the)?[ \t]*(?:(?i:(?:correct|final|right|best)[ \t]+)?"
+    r"(?i:answer|option|choice)(?:[ \t]+(?i:to|for)[ \t]+(?i:this|the)[ \t]+(?i:question|problem))?"
+    r"(?:[ \t]+(?i:is|would[ \t]+be))?[ \t]*[:：]?[ \t]*(?:(?i:option|choice)[ \t]*)?[(\[]?)?[ \t]*"
+)
+
+
+def unfinished_answer(piece: str) -> bool:
+    """Whether a line is an answer phrase that stops before its letter ("The answer is (", "The"): passed over, so
+    that the letter after it is held against the conclusion above it. The cheap test first: such a line is short
+    and holds no digit."""
+    return (
+        len(piece) <= _UNFINISHED_MAX
+        and not any(c.isdigit() for c in piece)
+        and bool(_UNFINISHED_ANSWER.fullmatch(piece))
+    )
+
+
+_UNFINISHED_MAX = 80  # characters
+
+
 def eliminates(piece: str) -> bool:
     """Whether a sentence rules options out (names an option and calls it wrong): passed over between the result
     and the letter, which it does not change."""
