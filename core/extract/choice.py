@@ -718,27 +718,20 @@ def _read_body(
             if per_part is not None:
                 return per_part
             if matcher is not None:
-                against = _pair_before(text, last, matcher)  # "The force is 12 N.\nThe work is 30 J.\nAnswer: B"
-                if against is None:
-                    against = _result_before(text, last, matcher)  # "... so angle 2 = 50°.\nThe answer is (D) 100°."
-                if against is None:
-                    against = _concluded_after(text, last, matcher)  # "The answer is C. ... so the angle is 110°."
-                if against is None:
-                    against = _parts_before(text, last, matcher)  # "... more permissive, ... less accepting. (A)"
-                if against is None:
-                    against = _against_working(text, statements, matcher)  # "= 8.4 men ... The answer is (A)" (84 men)
-                if against is None:
-                    against = _text_before(text, last, matcher)  # "... the true statements are (ii) and (iii).\nB"
+                head = _run_head(statements)  # "The answer is D.\nTherefore, among A through E, the answer is D."
+                against = _checked_before(text, last, statements, matcher)
+                if against is None and head is not last:
+                    against = _checked_before(text, head, statements, matcher)  # the working before the first
                 if against is not None:
                     return _traced(against, trace)
-            if matcher is not None:
-                found = _stated_with(found, text, last.end, matcher)  # "The answer is (E) 14 km." (B's value)
-                if (
-                    found.parsed
-                    and last.method == "answer-phrase"
-                    and (text.rfind("\n", 0, last.pos) > 0 or _after_sentence(text, last.pos))
-                ):  # "... is the kettle.\nAnswer: C - mug"
-                    found = _prose_against_line(found, text, last.pos, last.end, matcher)
+                for said in (last, head) if head is not last else (last,):
+                    found = _stated_with(found, text, said.end, matcher)  # "The answer is (E) 14 km." (B's value)
+                    if (
+                        found.parsed
+                        and said.method == "answer-phrase"
+                        and (text.rfind("\n", 0, said.pos) > 0 or _after_sentence(text, said.pos))
+                    ):  # "... is the kettle.\nAnswer: C - mug"
+                        found = _prose_against_line(found, text, said.pos, said.end, matcher)
         if matcher is not None and found.parsed and not _LABEL_MARK.search(last.snippet):
             found = _label_or_text(found, matcher)
         return _traced(_value_then_letter(found, text, letters, matcher), trace)
@@ -2116,15 +2109,46 @@ def _no_conclusion(text: str) -> Extraction | None:
 _TWO_VALUES_TAIL = 300  # characters: the end of the response, where its last sentence is
 
 
-def _against_working(text: str, statements: list[_Statement], options: OptionMatcher) -> Extraction | None:
-    """A conflict when the run of final statements naming one letter follows a value of the model's own that does
-    not give that option by the nearest-option rule (`conflicts.letter_against_working`)."""
+def _checked_before(
+    text: str, said: _Statement, statements: list[_Statement], options: OptionMatcher
+) -> Extraction | None:
+    """A conflict between the statement `said` and what the response says around it: the values, result, parts or
+    option text right before it, a conclusion after it, the model's own value before the run of final statements.
+    For the first of a run of agreeing statements (not the last), the value checks are left to `_against_working`,
+    which holds the run against the working before its first statement by the nearest-option rule."""
+    last = said is statements[-1]
+    against = _pair_before(text, said, options)  # "The force is 12 N.\nThe work is 30 J.\nAnswer: B"
+    if against is None and last:
+        against = _result_before(text, said, options)  # "... so angle 2 = 50°.\nThe answer is (D) 100°."
+    if against is None and last:
+        against = _concluded_after(text, said, options)  # "The answer is C. ... so the angle is 110°."
+    if against is None:
+        against = _parts_before(text, said, options)  # "... more permissive, ... less accepting. (A)"
+    if against is None and last:
+        against = _against_working(text, statements, options)  # "= 8.4 men ... The answer is (A)" (84 men)
+    if against is None:
+        against = _text_before(text, said, options)  # "... the true statements are (ii) and (iii).\nB"
+    return against
+
+
+def _run_head(statements: list[_Statement]) -> _Statement:
+    """The first of the run of final statements that name the last one's letter ("The answer is D.\nTherefore,
+    among A through E, the answer is D."): a harness's answer line after the model's own agrees with it, and the
+    model's working is before the first of them."""
     last = statements[-1]
     first = last
     for statement in reversed(statements[:-1]):
         if statement.letter != last.letter or statement.kind != "answer" or last.pos - statement.pos > _RUN_WINDOW:
             break
         first = statement
+    return first
+
+
+def _against_working(text: str, statements: list[_Statement], options: OptionMatcher) -> Extraction | None:
+    """A conflict when the run of final statements naming one letter follows a value of the model's own that does
+    not give that option by the nearest-option rule (`conflicts.letter_against_working`)."""
+    last = statements[-1]
+    first = _run_head(statements)
     span = (first.pos, last.pos, last.end)
     found = letter_against_working(text, span, last.letter, options) or letter_against_expression(
         text, span, last.letter, options
