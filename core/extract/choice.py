@@ -724,14 +724,14 @@ def _read_body(
                     against = _checked_before(text, head, statements, matcher)  # the working before the first
                 if against is not None:
                     return _traced(against, trace)
-                for said in (last, head) if head is not last else (last,):
-                    found = _stated_with(found, text, said.end, matcher)  # "The answer is (E) 14 km." (B's value)
+                for stated in (last, head) if head is not last else (last,):
+                    found = _stated_with(found, text, stated.end, matcher)  # "The answer is (E) 14 km." (B's value)
                     if (
                         found.parsed
-                        and said.method == "answer-phrase"
-                        and (text.rfind("\n", 0, said.pos) > 0 or _after_sentence(text, said.pos))
+                        and stated.method == "answer-phrase"
+                        and (text.rfind("\n", 0, stated.pos) > 0 or _after_sentence(text, stated.pos))
                     ):  # "... is the kettle.\nAnswer: C - mug"
-                        found = _prose_against_line(found, text, said.pos, said.end, matcher)
+                        found = _prose_against_line(found, text, stated.pos, stated.end, matcher)
         if matcher is not None and found.parsed and not _LABEL_MARK.search(last.snippet):
             found = _label_or_text(found, matcher)
         return _traced(_value_then_letter(found, text, letters, matcher), trace)
