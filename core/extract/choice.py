@@ -724,7 +724,7 @@ def _read_body(
                     against = _checked_before(text, head, statements, matcher)  # the working before the first
                 if against is not None:
                     return _traced(against, trace)
-                for stated in (last, head) if head is not last else (last,):
+                for stated in (last, head) if _line_before_last(text, head, last) else (last,):
                     found = _stated_with(found, text, stated.end, matcher)  # "The answer is (E) 14 km." (B's value)
                     if (
                         found.parsed
@@ -2129,6 +2129,13 @@ def _checked_before(
     if against is None:
         against = _text_before(text, said, options)  # "... the true statements are (ii) and (iii).\nB"
     return against
+
+
+def _line_before_last(text: str, head: _Statement, last: _Statement) -> bool:
+    """Whether `head` is another statement on the line right before the line of `last` ("Answer: (C) blue\nTherefore,
+    among A through D, the answer is C."): the text it states its letter with is then the model's final words.
+    Further up, a statement's text may be an explanation that names other options; only the last one's is read."""
+    return head is not last and 0 <= text.find("\n", head.end) == text.rfind("\n", 0, last.pos)
 
 
 def _run_head(statements: list[_Statement]) -> _Statement:
