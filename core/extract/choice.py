@@ -719,9 +719,9 @@ def _read_body(
                 return per_part
             if matcher is not None:
                 head = _run_head(statements)  # "The answer is D.\nTherefore, among A through E, the answer is D."
-                against = _checked_before(text, last, statements, matcher)
+                against = _checked_before(text, last, statements, matcher, head)
                 if against is None and head is not last:
-                    against = _checked_before(text, head, statements, matcher)  # the working before the first
+                    against = _checked_before(text, head, statements, matcher, head)  # the working before the first
                 if against is not None:
                     return _traced(against, trace)
                 for stated in (last, head) if _line_before_last(text, head, last) else (last,):
@@ -2110,7 +2110,7 @@ _TWO_VALUES_TAIL = 300  # characters: the end of the response, where its last se
 
 
 def _checked_before(
-    text: str, said: _Statement, statements: list[_Statement], options: OptionMatcher
+    text: str, said: _Statement, statements: list[_Statement], options: OptionMatcher, head: _Statement
 ) -> Extraction | None:
     """A conflict between the statement `said` and what the response says around it: the values, result, parts or
     option text right before it, a conclusion after it, the model's own value before the run of final statements.
@@ -2125,7 +2125,7 @@ def _checked_before(
     if against is None:
         against = _parts_before(text, said, options)  # "... more permissive, ... less accepting. (A)"
     if against is None and last:
-        against = _against_working(text, statements, options)  # "= 8.4 men ... The answer is (A)" (84 men)
+        against = _against_working(text, statements, options, head)  # "= 8.4 men ... The answer is (A)" (84 men)
     if against is None:
         against = _text_before(text, said, options)  # "... the true statements are (ii) and (iii).\nB"
     return against
@@ -2151,11 +2151,12 @@ def _run_head(statements: list[_Statement]) -> _Statement:
     return first
 
 
-def _against_working(text: str, statements: list[_Statement], options: OptionMatcher) -> Extraction | None:
-    """A conflict when the run of final statements naming one letter follows a value of the model's own that does
-    not give that option by the nearest-option rule (`conflicts.letter_against_working`)."""
+def _against_working(
+    text: str, statements: list[_Statement], options: OptionMatcher, first: _Statement
+) -> Extraction | None:
+    """A conflict when the run of final statements naming one letter (from `first`, `_run_head`) follows a value of
+    the model's own that does not give that option by the nearest-option rule (`conflicts.letter_against_working`)."""
     last = statements[-1]
-    first = _run_head(statements)
     span = (first.pos, last.pos, last.end)
     found = letter_against_working(text, span, last.letter, options) or letter_against_expression(
         text, span, last.letter, options

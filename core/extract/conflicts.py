@@ -617,8 +617,10 @@ def letter_against_expression(
 # expressions are the same when they agree at both.
 _UNKNOWNS = lazy_regex(r"(?<![A-Za-z\\])[A-Za-z]{1,2}(?![A-Za-z])")
 _WORD = lazy_regex(r"[A-Za-z]{3}")
+_OPERATOR = lazy_regex(r"[/*+\-−×·(]")
 _POINTS = (2.37, 3.11)  # the first unknown's value at each point; the others are spread from it
 _MAX_UNKNOWNS = 3
+_SYMBOLIC_MAX = 24  # characters: an option in unknowns is short ("3D/(M+3)"); a longer one is words, skipped cheaply
 
 
 def _unknowns(text: str) -> set[str] | None:
@@ -645,9 +647,9 @@ def _against_symbols(text: str, first: int, letter: str, options: Mapping[str, s
     amount each man pays = 3D/(M-3)\n\nAnswer: (A) D/(M-3)" where no option is 3D/(M-3)): (what is stated, why)
     when the working's expression is another option's or no option's; None when it is the letter's own, or
     anything is not so written (most options: words)."""
-    own = _unknowns(options[letter])
-    if own is None or not any(char.isdigit() or char in "/*+-−×·(" for char in options[letter]):
-        return None  # a letter's option of letters alone ("AB") or words is no expression
+    own = options[letter]
+    if len(own) > _SYMBOLIC_MAX or _unknowns(own) is None or _OPERATOR.search(own) is None:
+        return None  # words (most options) or letters alone ("AB") are no expression: one regex each, in C
     names: set[str] = set()
     for option in options.values():
         found = _unknowns(option)
