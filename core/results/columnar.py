@@ -26,7 +26,7 @@ from mathreel.core.benchmarks.base import QuestionValues
 from mathreel.core.errors import InputError
 from mathreel.core.fields import text
 from mathreel.core.results.detect import all_metric_keys, detect_benchmark, detect_mode
-from mathreel.core.results.layouts import RESPONSE_KEYS, Layout, lmms_generation, response_value
+from mathreel.core.results.layouts import RESPONSE_KEYS, Layout, lmms_generation, lmms_sample, response_value
 from mathreel.core.results.model import NO_RECORD, RECORDS_KEPT, Prediction, ResultFile, kept_record
 from mathreel.core.results.recorded import FileQuestion, recorded_prompts
 
@@ -325,16 +325,9 @@ def read_lmms_columns(
         found = get_metric(record) if metric[0] in record else None
         if found.__class__ is not dict:
             return None
-        doc = record.get("doc")
-        fields = {**found, **doc} if doc.__class__ is dict else {**found}
-        if not fields.get("answer") and record.get("target") not in (None, ""):
-            fields["answer"] = record["target"]
-        response = response_value(record.get("filtered_resps"))
-        full = response_value(record.get("resps"))
+        fields, response, full = lmms_sample(record, found)
         if response is None:
-            response, full = full, None
-            if response is None:
-                return None  # no response: the row reader says where
+            return None  # no response: the row reader says where
         add(fields)
         add_response(response)
         add_full(full if full != response else None)

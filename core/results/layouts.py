@@ -91,15 +91,23 @@ def _metric_dict(record: dict[str, Any], metric_keys: tuple[str, ...]) -> dict[s
 
 
 def _lmms_rows(record: dict[str, Any], label: str | int, metric_keys: tuple[str, ...]) -> Iterator[Row]:
-    doc = found if isinstance(found := record.get("doc"), dict) else {}
-    fields = {**_metric_dict(record, metric_keys), **doc}
+    fields, response, full = lmms_sample(record, _metric_dict(record, metric_keys))
+    yield Row(label, fields, response, record, full if full != response else None)
+
+
+def lmms_sample(record: dict[str, Any], metric: dict[str, Any]) -> tuple[dict[str, Any], str | None, str | None]:
+    """An lmms-eval sample's fields (its metric dict with `doc` over it; `target` the answer where the gold is
+    empty), its response (`filtered_resps`, else `resps`) and its full reply (`resps`, only beside a filtered one).
+    One place for the row reader and the columnar one (`columnar.read_lmms_columns`)."""
+    doc = record.get("doc")
+    fields = {**metric, **doc} if isinstance(doc, dict) else {**metric}
     if not fields.get("answer") and record.get("target") not in (None, ""):
         fields["answer"] = record["target"]
     response = response_value(record.get("filtered_resps"))
     full = response_value(record.get("resps"))
     if response is None:
         response, full = full, None
-    yield Row(label, fields, response, record, full if full != response else None)
+    return fields, response, full
 
 
 def lmms_generation(record: dict[str, Any]) -> str:
